@@ -1,0 +1,1 @@
+//! Burns and ROOT price (C15, C16).

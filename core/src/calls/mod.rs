@@ -1,0 +1,1 @@
+//! Agent call ledger (A1–A4).

@@ -1,0 +1,1 @@
+//! Creator share (C17).

@@ -1,0 +1,1 @@
+//! Bonding curve (C19) and graduation (C20).

@@ -1,0 +1,1 @@
+//! EIP-712 `EpochRoot` signing hash and signer recovery (C6).

@@ -1,0 +1,1 @@
+//! Holder payouts (C18).

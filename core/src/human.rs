@@ -1,0 +1,1 @@
+//! Human scores: envelope (C9) and pre-data replay (C10).

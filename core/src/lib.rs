@@ -1,0 +1,29 @@
+//! # eden-core
+//!
+//! Exact integer math of the Eden protocol, shared by the browser app (wasm32) and native tools.
+//! Every rule cites its label in `docs/protocol.md` (A1…A5, B1…B7, C1…C20).
+//!
+//! Amounts are integers (`U256`, WAD = 10^18). Rounding direction is part of each function's
+//! name or doc and always favours the protocol where money moves. Bad input is an error, never
+//! a panic.
+
+pub mod math;
+
+pub mod merkle;
+pub mod leaves;
+pub mod eip712;
+pub mod uniswap;
+
+pub mod scoring;
+pub mod human;
+pub mod rewards;
+pub mod burns;
+pub mod creator;
+pub mod holders;
+
+pub mod curve;
+pub mod duel;
+pub mod calls;
+
+#[cfg(feature = "js")]
+pub mod js;

@@ -1,0 +1,29 @@
+//! Fixed-point arithmetic on `U256` (WAD = 10^18), with 512-bit intermediates.
+//!
+//! Every function that divides names its rounding direction (`_down` / `_up`). Overflow and
+//! division by zero are returned as [`MathError`], never panics.
+
+mod full_math;
+mod wad;
+
+pub use full_math::{mul_div_down, mul_div_up, mul_shr_down};
+pub use wad::{
+    checked_add, checked_sub, format_wad, parse_wad, wad_div_down, wad_div_up, wad_mul_down,
+    wad_mul_up, WAD,
+};
+
+pub use alloy_primitives::{I256, U256, U512};
+
+/// Why an integer operation could not produce a result.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum MathError {
+    /// A division (or `mul_div`) by zero.
+    #[error("division by zero")]
+    DivisionByZero,
+    /// The exact result does not fit in 256 bits.
+    #[error("overflow: the result does not fit in 256 bits")]
+    Overflow,
+    /// A subtraction would go below zero.
+    #[error("underflow: the result would be negative")]
+    Underflow,
+}

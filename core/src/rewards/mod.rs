@@ -1,0 +1,1 @@
+//! Scorer rewards (C11–C14): drip, positions, capped denominator, accumulator.
