@@ -13,6 +13,8 @@ use serde::{de::DeserializeOwned, Serialize};
 use wasm_bindgen::prelude::*;
 
 mod merkle;
+mod leaves;
+mod eip712;
 mod uniswap;
 mod scoring;
 mod human;

@@ -1,1 +1,12 @@
-//! Uniswap v3/v4 math: TickMath, OracleLibrary quotes, TWAP mean ticks (A5), swap math.
+//! Uniswap v3/v4 math, exact to the Solidity libraries.
+//!
+//! - [`tick_math`]: `TickMath` (A5, B2, B3, C20).
+//! - [`oracle`]: `OracleLibrary` quotes and TWAP mean ticks (A5, C16).
+//! - [`sqrt_price_math`], [`swap_math`], [`liquidity_amounts`]: price movement inside one
+//!   liquidity range (B5 buyback) and full-range liquidity for given amounts (C20).
+
+pub mod tick_math;
+pub mod oracle;
+pub mod sqrt_price_math;
+pub mod swap_math;
+pub mod liquidity_amounts;

@@ -1,0 +1,1 @@
+//! JS exports for `crate::leaves`.

@@ -1,0 +1,1 @@
+//! Uniswap `liquidity_amounts` (stub).

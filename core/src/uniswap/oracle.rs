@@ -1,0 +1,1 @@
+//! Uniswap `oracle` (stub).

@@ -1,0 +1,1 @@
+//! Uniswap `sqrt_price_math` (stub).

@@ -1,0 +1,1 @@
+//! Uniswap `swap_math` (stub).

@@ -1,0 +1,113 @@
+//! Uniswap v4 `TickMath.getSqrtPriceAtTick`, bit for bit (`src/libraries/TickMath.sol`).
+//!
+//! `sqrtPriceX96 = sqrt(1.0001^tick) × 2^96` as a Q64.96, computed by the same products of
+//! precomputed Q128 constants and the same final round-up as the contract. Used by A5 (oracle
+//! prices), B2/B3 (duel split), C20 (graduation liquidity).
+
+use alloy_primitives::U256;
+
+/// The minimum tick that may be passed to [`get_sqrt_price_at_tick`] (`TickMath.MIN_TICK`).
+pub const MIN_TICK: i32 = -887_272;
+/// The maximum tick that may be passed to [`get_sqrt_price_at_tick`] (`TickMath.MAX_TICK`).
+pub const MAX_TICK: i32 = 887_272;
+/// `getSqrtPriceAtTick(MIN_TICK)` (`TickMath.MIN_SQRT_PRICE`).
+pub const MIN_SQRT_PRICE: U256 = U256::from_limbs([4_295_128_739, 0, 0, 0]);
+/// `getSqrtPriceAtTick(MAX_TICK)` (`TickMath.MAX_SQRT_PRICE`) =
+/// 1461446703485210103287273052203988822378723970342.
+pub const MAX_SQRT_PRICE: U256 =
+    U256::from_limbs([0x5d95_1d52_6398_8d26, 0xefd1_fc6a_5064_8849, 0xfffd_8963, 0]);
+
+/// A tick outside `[MIN_TICK, MAX_TICK]` (`TickMath.InvalidTick`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("tick {0} is outside [{MIN_TICK}, {MAX_TICK}]")]
+pub struct InvalidTick(pub i64);
+
+/// Q128 multipliers for bits 1..=19 of `|tick|`: `2^128 / sqrt(1.0001)^(2^i)`.
+const RATIOS: [u128; 19] = [
+    0xfff97272373d413259a46990580e213a,
+    0xfff2e50f5f656932ef12357cf3c7fdcc,
+    0xffe5caca7e10e4e61c3624eaa0941cd0,
+    0xffcb9843d60f6159c9db58835c926644,
+    0xff973b41fa98c081472e6896dfb254c0,
+    0xff2ea16466c96a3843ec78b326b52861,
+    0xfe5dee046a99a2a811c461f1969c3053,
+    0xfcbe86c7900a88aedcffc83b479aa3a4,
+    0xf987a7253ac413176f2b074cf7815e54,
+    0xf3392b0822b70005940c7a398e4b70f3,
+    0xe7159475a2c29b7443b29c7fa6e889d9,
+    0xd097f3bdfd2022b8845ad8f792aa5825,
+    0xa9f746462d870fdf8a65dc1f90e061e5,
+    0x70d869a156d2a1b890bb3df62baf32f7,
+    0x31be135f97d08fd981231505542fcfa6,
+    0x9aa508b5b7a84e1c677de54f3e99bc9,
+    0x5d6af8dedb81196699c329225ee604,
+    0x2216e584f5fa1ea926041bedfe98,
+    0x48a170391f7dc42444e8fa2,
+];
+
+/// `TickMath.getSqrtPriceAtTick(tick)`: the Q64.96 square root price at `tick`, rounded up
+/// (as the contract does).
+///
+/// # Errors
+/// [`InvalidTick`] when `|tick| > MAX_TICK`.
+pub fn get_sqrt_price_at_tick(tick: i64) -> Result<U256, InvalidTick> {
+    let abs_tick = tick.unsigned_abs();
+    if abs_tick > MAX_TICK as u64 {
+        return Err(InvalidTick(tick));
+    }
+    let mut price: U256 = if abs_tick & 1 != 0 {
+        U256::from(0xfffcb933bd6fad37aa2d162d1a594001u128)
+    } else {
+        U256::from(1u8) << 128
+    };
+    for (i, ratio) in RATIOS.iter().enumerate() {
+        if abs_tick & (1u64 << (i + 1)) != 0 {
+            // price <= 2^128 and ratio < 2^128: the product fits in 256 bits.
+            price = (price * U256::from(*ratio)) >> 128;
+        }
+    }
+    if tick > 0 {
+        price = U256::MAX / price;
+    }
+    // Round up when shifting Q128.128 down to Q128.96.
+    Ok((price + U256::from(u32::MAX)) >> 32)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ends_and_zero() {
+        assert_eq!(get_sqrt_price_at_tick(MIN_TICK as i64), Ok(MIN_SQRT_PRICE));
+        assert_eq!(get_sqrt_price_at_tick(MAX_TICK as i64), Ok(MAX_SQRT_PRICE));
+        assert_eq!(
+            MAX_SQRT_PRICE.to_string(),
+            "1461446703485210103287273052203988822378723970342"
+        );
+        assert_eq!(get_sqrt_price_at_tick(0), Ok(U256::from(1u8) << 96));
+        assert_eq!(get_sqrt_price_at_tick(MAX_TICK as i64 + 1), Err(InvalidTick(887_273)));
+        assert_eq!(get_sqrt_price_at_tick(MIN_TICK as i64 - 1), Err(InvalidTick(-887_273)));
+        assert!(get_sqrt_price_at_tick(i64::MIN).is_err());
+    }
+
+    #[test]
+    fn known_values_from_v4_core_tests() {
+        // TickMath.t.sol: getSqrtPriceAtTick(MIN_TICK + 1) and (MAX_TICK - 1).
+        assert_eq!(get_sqrt_price_at_tick(MIN_TICK as i64 + 1).unwrap(), U256::from(4_295_343_490u64));
+        assert_eq!(
+            get_sqrt_price_at_tick(MAX_TICK as i64 - 1).unwrap().to_string(),
+            "1461373636630004318706518188784493106690254656249"
+        );
+    }
+
+    #[test]
+    fn monotonic_on_a_sample() {
+        let mut prev = U256::ZERO;
+        for t in (MIN_TICK..=MAX_TICK).step_by(997) {
+            let p = get_sqrt_price_at_tick(t as i64).unwrap();
+            assert!(p > prev);
+            prev = p;
+        }
+    }
+}
