@@ -1,1 +1,217 @@
-//! JS exports for `crate::scoring`.
+//! JS exports for `crate::scoring` (C1–C4 pipeline, epoch bundle and verification, C8 copy check).
+//!
+//! - `normalise(values, refLo, refHi)` → WAD strings (cohort P5/P95 when ≥ 20 values, else the reference bounds).
+//! - `smoothScore(previousWad, gatedWad)` → WAD string (`s_t`, α = 0.4, rounded down).
+//! - `trackPreset(name)` → a track configuration object ("agents", "research", "apps"; PLACEHOLDER features).
+//! - `buildEpoch(input)` → bundle object.
+//! - `verifyProjectScore(bundle, project, inputs, salt)` → report object.
+//! - `copyCheck(thesisText, earlier)` → `{verdict, verdictCode, matchedThesis, similarityBps, shared, union}`.
+
+use super::{err, from_js, parse_address, parse_b256, parse_u256, to_js};
+use crate::math::U256;
+use crate::scoring::copy_detect::copy_check as copy_check_rs;
+use crate::scoring::epoch::{build_epoch, EpochBundle, EpochInput, PreviousScore, ProjectData, ProjectInput};
+use crate::scoring::{normalise_column, smooth_down, verify_project_score, TrackConfig};
+use alloy_primitives::{Address, B256};
+use serde::{Deserialize, Serialize};
+use wasm_bindgen::prelude::*;
+
+/// `normalise(values: string[], refLo: string, refHi: string): string[]`.
+#[wasm_bindgen(js_name = normalise)]
+pub fn normalise(values: JsValue, ref_lo: String, ref_hi: String) -> Result<JsValue, JsError> {
+    let raw: Vec<String> = from_js("values", values)?;
+    let vals = raw
+        .iter()
+        .enumerate()
+        .map(|(i, s)| parse_u256(&format!("values[{i}]"), s))
+        .collect::<Result<Vec<U256>, JsError>>()?;
+    let lo = parse_u256("refLo", &ref_lo)?;
+    let hi = parse_u256("refHi", &ref_hi)?;
+    let (_, out) = normalise_column(&vals, lo, hi).map_err(|e| JsError::new(&e.to_string()))?;
+    to_js(&out.iter().map(U256::to_string).collect::<Vec<_>>())
+}
+
+/// `smoothScore(previousWad: string, gatedWad: string): string`.
+#[wasm_bindgen(js_name = smoothScore)]
+pub fn smooth_score(previous_wad: String, gated_wad: String) -> Result<String, JsError> {
+    let prev = parse_u256("previousWad", &previous_wad)?;
+    let g = parse_u256("gatedWad", &gated_wad)?;
+    smooth_down(prev, g).map(|s| s.to_string()).map_err(|e| JsError::new(&e.to_string()))
+}
+
+/// `trackPreset(name: string): TrackConfig`.
+#[wasm_bindgen(js_name = trackPreset)]
+pub fn track_preset(name: String) -> Result<JsValue, JsError> {
+    let t = TrackConfig::preset(&name)
+        .ok_or_else(|| JsError::new(&format!("name: unknown track preset '{name}' (agents, research, apps)")))?;
+    to_js(&t)
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct JsProject {
+    project: String,
+    track: String,
+    features: Vec<String>,
+    claims: u64,
+    failed: u64,
+    verified_output: String,
+    age_secs: u64,
+    #[serde(default)]
+    salt: Option<String>,
+    #[serde(default)]
+    private: bool,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct JsPrevious {
+    project: String,
+    score_wad: String,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct JsEpochInput {
+    epoch: u64,
+    tracks: Vec<TrackConfig>,
+    projects: Vec<JsProject>,
+    #[serde(default)]
+    previous: Vec<JsPrevious>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct JsProjectData {
+    track: String,
+    features: Vec<String>,
+    claims: u64,
+    failed: u64,
+    verified_output: String,
+    age_secs: u64,
+}
+
+fn features(what: &str, v: &[String]) -> Result<Vec<U256>, JsError> {
+    v.iter().enumerate().map(|(k, s)| parse_u256(&format!("{what}.features[{k}]"), s)).collect()
+}
+
+fn salt(what: &str, s: Option<&str>) -> Result<B256, JsError> {
+    match s {
+        None | Some("") => Ok(B256::ZERO),
+        Some(s) => parse_b256(what, s),
+    }
+}
+
+/// `buildEpoch(input): EpochBundle` with
+/// `input = {epoch, tracks: TrackConfig[], projects: [{project, track, features: string[], claims, failed,
+/// verifiedOutput, ageSecs, salt?, private?}], previous?: [{project, scoreWad}]}`.
+#[wasm_bindgen(js_name = buildEpoch)]
+pub fn build_epoch_js(input: JsValue) -> Result<JsValue, JsError> {
+    let i: JsEpochInput = from_js("input", input)?;
+    let mut projects = Vec::with_capacity(i.projects.len());
+    for (k, p) in i.projects.iter().enumerate() {
+        let what = format!("projects[{k}]");
+        projects.push(ProjectInput {
+            project: parse_address(&format!("{what}.project"), &p.project)?,
+            data: ProjectData {
+                track: p.track.clone(),
+                features: features(&what, &p.features)?,
+                claims: p.claims,
+                failed: p.failed,
+                verified_output: parse_u256(&format!("{what}.verifiedOutput"), &p.verified_output)?,
+                age_secs: p.age_secs,
+            },
+            salt: salt(&format!("{what}.salt"), p.salt.as_deref())?,
+            private: p.private,
+        });
+    }
+    let previous = i
+        .previous
+        .iter()
+        .enumerate()
+        .map(|(k, p)| {
+            Ok(PreviousScore {
+                project: parse_address(&format!("previous[{k}].project"), &p.project)?,
+                score_wad: parse_u256(&format!("previous[{k}].scoreWad"), &p.score_wad)?,
+            })
+        })
+        .collect::<Result<Vec<_>, JsError>>()?;
+    let bundle = build_epoch(&EpochInput { epoch: i.epoch, tracks: i.tracks, projects, previous })
+        .map_err(|e| JsError::new(&e.to_string()))?;
+    bundle_to_js(&bundle)
+}
+
+/// The bundle as a plain object (via JSON, which is much faster than per-field conversion).
+fn bundle_to_js(b: &EpochBundle) -> Result<JsValue, JsError> {
+    let json = b.to_json().map_err(|e| err("bundle", e))?;
+    js_sys::JSON::parse(&json).map_err(|_| JsError::new("bundle: JSON.parse failed"))
+}
+
+fn bundle_from_js(v: JsValue) -> Result<EpochBundle, JsError> {
+    let json = match v.as_string() {
+        Some(s) => s,
+        None => js_sys::JSON::stringify(&v)
+            .map_err(|_| JsError::new("bundle: not JSON-serialisable"))?
+            .as_string()
+            .unwrap_or_default(),
+    };
+    EpochBundle::from_json(&json).map_err(|e| err("bundle", e))
+}
+
+/// `verifyProjectScore(bundle, project, inputs, salt): VerifyReport`; `bundle` is the object
+/// returned by `buildEpoch` (or its JSON string), `inputs = {track, features, claims, failed,
+/// verifiedOutput, ageSecs}`, `salt` a 0x-hex bytes32 (ignored for public projects; may be empty).
+#[wasm_bindgen(js_name = verifyProjectScore)]
+pub fn verify_project_score_js(bundle: JsValue, project: String, inputs: JsValue, salt_hex: Option<String>) -> Result<JsValue, JsError> {
+    let b = bundle_from_js(bundle)?;
+    let project: Address = parse_address("project", &project)?;
+    let d: JsProjectData = from_js("inputs", inputs)?;
+    let data = ProjectData {
+        track: d.track,
+        features: features("inputs", &d.features)?,
+        claims: d.claims,
+        failed: d.failed,
+        verified_output: parse_u256("inputs.verifiedOutput", &d.verified_output)?,
+        age_secs: d.age_secs,
+    };
+    let s = salt("salt", salt_hex.as_deref())?;
+    to_js(&verify_project_score(&b, project, &data, s))
+}
+
+#[derive(Deserialize)]
+struct JsThesis {
+    hash: String,
+    text: String,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct JsCopyResult {
+    verdict: crate::scoring::Verdict,
+    verdict_code: u8,
+    matched_thesis: String,
+    similarity_bps: u32,
+    shared: u64,
+    union: u64,
+}
+
+/// `copyCheck(thesisText, earlier: [{hash, text}])` →
+/// `{verdict, verdictCode, matchedThesis, similarityBps, shared, union}`.
+#[wasm_bindgen(js_name = copyCheck)]
+pub fn copy_check_js(thesis_text: String, earlier: JsValue) -> Result<JsValue, JsError> {
+    let e: Vec<JsThesis> = from_js("earlier", earlier)?;
+    let parsed = e
+        .iter()
+        .enumerate()
+        .map(|(k, t)| Ok((parse_b256(&format!("earlier[{k}].hash"), &t.hash)?, t.text.as_str())))
+        .collect::<Result<Vec<(B256, &str)>, JsError>>()?;
+    let r = copy_check_rs(&thesis_text, &parsed);
+    to_js(&JsCopyResult {
+        verdict: r.verdict,
+        verdict_code: r.verdict.code(),
+        matched_thesis: format!("{:#x}", r.matched_thesis),
+        similarity_bps: r.similarity_bps(),
+        shared: r.similarity.shared,
+        union: r.similarity.union,
+    })
+}

@@ -25,8 +25,9 @@
 //!
 //! and `inputsRoot` is the root of the `standard-v1` tree of leaves `(address project, bytes32 commitment)`.
 //! Private inputs need a non-zero salt; the bundle then publishes only the commitment and a digest
-//! of the normalised features (`normalisedDigest = keccak256(abi.encodePacked(uint256[] x̂))`).
-//! Public projects also get their inputs and normalised features in the bundle.
+//! of the normalised features (`normalisedDigest = keccak256(abi.encodePacked(uint256[] x̂))`,
+//! published for every project). Public projects also get their inputs in the bundle, so anyone
+//! can recompute them from the bundle alone.
 //!
 //! **Determinism**: projects are ordered by address and tracks by name, whatever the input
 //! order; the JSON ([`EpochBundle::to_json`]) has a fixed field order, so two runs give
@@ -134,9 +135,6 @@ pub struct ProjectRecord {
     /// The inputs, for public projects only.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub inputs: Option<ProjectData>,
-    /// Normalised features (WAD), for public projects only.
-    #[serde(default, skip_serializing_if = "Option::is_none", with = "serde_dec::opt_u256_vec")]
-    pub normalised: Option<Vec<U256>>,
     /// `keccak256(abi.encodePacked(uint256[] x̂))`.
     pub normalised_digest: B256,
     /// `⌊Σ wᵢ·x̂ᵢ⌋`, WAD.
@@ -491,7 +489,6 @@ pub fn build_epoch(input: &EpochInput) -> Result<EpochBundle, EpochError> {
             private: p.private,
             commitment,
             inputs: (!p.private).then(|| p.data.clone()),
-            normalised: (!p.private).then(|| xhat.iter().map(|x| U256::from(*x)).collect()),
             normalised_digest: digest,
             weighted_wad: U256::from(st.weighted),
             penalty_wad: U256::from(st.penalty),
@@ -635,12 +632,13 @@ pub(crate) mod tests {
         let rec = |i: u64| b.projects.iter().find(|p| p.project == addr(i)).unwrap();
         // 14 → 0.44 → raw 0.4·0.44 = 0.176 → s = 0.0704 → S = 7.04
         let r14 = rec(9);
-        assert_eq!(r14.normalised.as_ref().unwrap()[0], w("0.44"));
+        let norm = |i: u64| crate::scoring::normalise_value(U256::from(vals[i as usize]), &tr.bounds[0]);
+        assert_eq!(norm(9), w("0.44"));
         assert_eq!(r14.raw_wad, w("0.176"));
         assert_eq!(r14.smoothed_wad, w("0.0704"));
         assert_eq!(r14.score_wad, w("7.04"));
         // 400 → 1.0
-        assert_eq!(rec(19).normalised.as_ref().unwrap()[0], WAD);
+        assert_eq!(norm(19), WAD);
         assert_eq!(rec(19).raw_wad, w("0.4"));
     }
 
@@ -678,7 +676,6 @@ pub(crate) mod tests {
         assert_eq!(b.tracks[1].bounds[0].source, crate::scoring::BoundsSource::Reference);
         for p in &b.projects {
             assert_eq!(p.private, p.inputs.is_none());
-            assert_eq!(p.private, p.normalised.is_none());
             assert_eq!(p.leaf, tree::score_leaf(p.project, p.score_wad));
             assert_eq!(p.score_wad, p.smoothed_wad * U256::from(100u8));
             let orig = input.projects.iter().find(|q| q.project == p.project).unwrap();

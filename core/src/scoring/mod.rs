@@ -87,23 +87,4 @@ pub(crate) mod serde_dec {
                 .collect()
         }
     }
-
-    /// An `Option<Vec<U256>>` (absent or null → `None`).
-    pub mod opt_u256_vec {
-        use alloy_primitives::U256;
-        use serde::{Deserialize, Deserializer, Serializer};
-
-        pub fn serialize<S: Serializer>(v: &Option<Vec<U256>>, s: S) -> Result<S::Ok, S::Error> {
-            match v {
-                Some(v) => super::u256_vec::serialize(v, s),
-                None => s.serialize_none(),
-            }
-        }
-
-        pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Vec<U256>>, D::Error> {
-            #[derive(Deserialize)]
-            struct W(#[serde(with = "super::u256_vec")] Vec<U256>);
-            Ok(Option::<W>::deserialize(d)?.map(|w| w.0))
-        }
-    }
 }

@@ -166,7 +166,7 @@ mod tests {
         let zero = vec![U256::ZERO; 4];
         assert_eq!(raw_score(&t, &zero, 3, 3).unwrap().raw_wad, U256::ZERO);
         // penalty 0.08/3 rounds up
-        let r = raw_score(&t, &vec![WAD; 4], 3, 1).unwrap();
+        let r = raw_score(&t, &[WAD; 4], 3, 1).unwrap();
         assert_eq!(r.penalty_wad, U256::from(26_666_666_666_666_667u64));
         // weighted 0.4 · 1/3 WAD floors
         let third = U256::from(333_333_333_333_333_333u64);

@@ -9,7 +9,7 @@
 //!    (reference bounds exactly when the cohort has fewer than 20 projects);
 //! 3. `commitment`: the salted (private) or unsalted (public) input commitment equals the record's;
 //! 4. `inputsRoot`: the commitment tree built from the bundle has root `inputsRoot`;
-//! 5. `normalised`: the digest (and, for public projects, the values) of `x̂`;
+//! 5. `normalised`: the digest `keccak256(abi.encodePacked(uint256[] x̂))`;
 //! 6. `raw`: weighted sum, penalty, raw and merit scores;
 //! 7. `gate`: the gate outcome and `g`;
 //! 8. `smoothed`: `s_t` from the record's previous published score;
@@ -83,6 +83,9 @@ pub struct VerifyReport {
     /// The recomputed published score (WAD points), when computed.
     #[serde(default, with = "opt_dec")]
     pub score_wad: Option<U256>,
+    /// The recomputed normalised features (WAD), when computed.
+    #[serde(with = "serde_dec::u256_vec")]
+    pub normalised: Vec<U256>,
     /// Steps checked, in order.
     pub steps: Vec<StepCheck>,
 }
@@ -107,6 +110,7 @@ mod opt_dec {
 
 struct Report {
     steps: Vec<StepCheck>,
+    normalised: Vec<U256>,
 }
 
 impl Report {
@@ -123,7 +127,7 @@ impl Report {
 
     fn finish(self, project: Address, score: Option<U256>) -> VerifyReport {
         let first_mismatch = self.steps.iter().find(|s| !s.ok).map(|s| s.step);
-        VerifyReport { project, matches: first_mismatch.is_none(), first_mismatch, score_wad: score, steps: self.steps }
+        VerifyReport { project, matches: first_mismatch.is_none(), first_mismatch, score_wad: score, normalised: self.normalised, steps: self.steps }
     }
 }
 
@@ -141,7 +145,7 @@ fn steps_str(s: &Steps) -> [String; 3] {
 /// Recomputes `project`'s score from its own `inputs` and `salt` against `bundle`, step by step.
 /// `salt` is ignored for a project whose record is public.
 pub fn verify_project_score(bundle: &EpochBundle, project: Address, inputs: &ProjectData, salt: B256) -> VerifyReport {
-    let mut r = Report { steps: Vec::new() };
+    let mut r = Report { steps: Vec::new(), normalised: Vec::new() };
     // 1. project
     let Some(rec) = bundle.projects.iter().find(|p| p.project == project) else {
         r.fail(VerifyStep::Project, "a record for the project", "none");
@@ -204,20 +208,8 @@ pub fn verify_project_score(bundle: &EpochBundle, project: Address, inputs: &Pro
         packed.extend_from_slice(&U256::from(*x).to_be_bytes::<32>());
     }
     let digest = keccak256(&packed);
-    let computed_norm: Vec<String> = xhat.iter().map(u128::to_string).collect();
-    match &rec.normalised {
-        Some(v) => {
-            let published: Vec<String> = v.iter().map(U256::to_string).collect();
-            r.check(
-                VerifyStep::Normalised,
-                format!("{} {}", published.join(","), rec.normalised_digest),
-                format!("{} {}", computed_norm.join(","), digest),
-            );
-        }
-        None => {
-            r.check(VerifyStep::Normalised, rec.normalised_digest, digest);
-        }
-    }
+    r.check(VerifyStep::Normalised, rec.normalised_digest, digest);
+    r.normalised = xhat.iter().map(|x| U256::from(*x)).collect();
     // 6–8. raw, gate, smoothed
     let prev_s = unit_from_points(rec.previous_score_wad, "previousScoreWad").map(|s| s.saturating_to::<u128>());
     let prepared = PreparedTrack::new(&tr.config);
