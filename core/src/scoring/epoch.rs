@@ -25,8 +25,9 @@
 //!
 //! and `inputsRoot` is the root of the `standard-v1` tree of leaves `(address project, bytes32 commitment)`.
 //! Private inputs need a non-zero salt; the bundle then publishes only the commitment and a digest
-//! of the normalised features (`normalisedDigest = keccak256(abi.encodePacked(uint256[] x̂))`,
-//! published for every project). Public projects also get their inputs in the bundle, so anyone
+//! of the normalised features (published for every project):
+//! `normalisedDigest = keccak256(x̂₁ ‖ … ‖ x̂ₖ)` with each `x̂ᵢ ≤ 10^18` as 8 big-endian bytes
+//! (`abi.encodePacked(uint64 x̂₁, …, uint64 x̂ₖ)`; one keccak block for up to 16 features). Public projects also get their inputs in the bundle, so anyone
 //! can recompute them from the bundle alone.
 //!
 //! **Determinism**: projects are ordered by address and tracks by name, whatever the input
@@ -135,7 +136,7 @@ pub struct ProjectRecord {
     /// The inputs, for public projects only.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub inputs: Option<ProjectData>,
-    /// `keccak256(abi.encodePacked(uint256[] x̂))`.
+    /// `keccak256(abi.encodePacked(uint64 x̂₁, …, uint64 x̂ₖ))`.
     pub normalised_digest: B256,
     /// `⌊Σ wᵢ·x̂ᵢ⌋`, WAD.
     #[serde(with = "serde_dec::u256")]
@@ -289,12 +290,12 @@ fn encode_commitment(buf: &mut Vec<u8>, tag: &B256, project: Address, track_hash
     }
 }
 
-/// `keccak256(abi.encodePacked(uint256[] x̂))` using `buf` as scratch.
-fn normalised_digest(buf: &mut Vec<u8>, xhat: &[u128]) -> B256 {
+/// `keccak256(abi.encodePacked(uint64 x̂₁, …, uint64 x̂ₖ))` using `buf` as scratch
+/// (every `x̂ ≤ 10^18 < 2^64`).
+pub(crate) fn normalised_digest(buf: &mut Vec<u8>, xhat: &[u128]) -> B256 {
     buf.clear();
     for x in xhat {
-        buf.extend_from_slice(&[0u8; 16]);
-        buf.extend_from_slice(&x.to_be_bytes());
+        buf.extend_from_slice(&u64::try_from(*x).unwrap_or(u64::MAX).to_be_bytes());
     }
     keccak256(&buf)
 }

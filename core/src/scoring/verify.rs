@@ -9,7 +9,7 @@
 //!    (reference bounds exactly when the cohort has fewer than 20 projects);
 //! 3. `commitment`: the salted (private) or unsalted (public) input commitment equals the record's;
 //! 4. `inputsRoot`: the commitment tree built from the bundle has root `inputsRoot`;
-//! 5. `normalised`: the digest `keccak256(abi.encodePacked(uint256[] x̂))`;
+//! 5. `normalised`: the digest `keccak256(abi.encodePacked(uint64 x̂₁, …, uint64 x̂ₖ))`;
 //! 6. `raw`: weighted sum, penalty, raw and merit scores;
 //! 7. `gate`: the gate outcome and `g`;
 //! 8. `smoothed`: `s_t` from the record's previous published score;
@@ -20,12 +20,12 @@
 //! The report lists every step checked and names the **first** one that differs. A step that
 //! cannot be computed (no record, unknown track, wrong feature count) ends the report there.
 
-use super::epoch::{input_commitment, normalise_into, score_steps, EpochBundle, PreparedTrack, ProjectData, Steps};
+use super::epoch::{input_commitment, normalise_into, normalised_digest, score_steps, EpochBundle, PreparedTrack, ProjectData, Steps};
 use super::normalise::{BoundsSource, N_MIN};
 use super::serde_dec;
 use super::smooth::unit_from_points;
 use super::tree;
-use alloy_primitives::{keccak256, Address, B256, U256};
+use alloy_primitives::{Address, B256, U256};
 use serde::{Deserialize, Serialize};
 
 /// A verification step (serialised camelCase: `"inputsRoot"`, …).
@@ -203,11 +203,7 @@ pub fn verify_project_score(bundle: &EpochBundle, project: Address, inputs: &Pro
     // 5. normalised
     let mut xhat = Vec::new();
     normalise_into(&mut xhat, &inputs.features, &tr.bounds);
-    let mut packed = Vec::with_capacity(32 * n);
-    for x in &xhat {
-        packed.extend_from_slice(&U256::from(*x).to_be_bytes::<32>());
-    }
-    let digest = keccak256(&packed);
+    let digest = normalised_digest(&mut Vec::new(), &xhat);
     r.check(VerifyStep::Normalised, rec.normalised_digest, digest);
     r.normalised = xhat.iter().map(|x| U256::from(*x)).collect();
     // 6–8. raw, gate, smoothed
