@@ -82,7 +82,7 @@ pub fn get_sqrt_price_at_tick(tick: i64) -> Result<U256, InvalidTick> {
 #[error("sqrt price {0} is outside [{MIN_SQRT_PRICE}, {MAX_SQRT_PRICE})")]
 pub struct InvalidSqrtPrice(pub U256);
 
-/// `log2` of `sqrt(1.0001)` inverse as a Q22.128 multiplier (`255738958999603826347141`).
+/// `2^128 / log2(sqrt(1.0001))`: turns a Q64.64 `log2` into a Q22.128 `log_sqrt(1.0001)`.
 const LOG_SQRT10001_FACTOR: u128 = 255_738_958_999_603_826_347_141;
 /// Ceiling of the maximum error of the `log_sqrt10001` approximation (subtracted for `tickLow`).
 const TICK_LOW_ERROR: u128 = 3_402_992_956_809_132_418_596_140_100_660_247_210;
