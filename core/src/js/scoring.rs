@@ -192,7 +192,7 @@ struct JsThesis {
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct JsCopyResult {
-    verdict: crate::scoring::Verdict,
+    verdict: &'static str,
     verdict_code: u8,
     matched_thesis: String,
     similarity_bps: u32,
@@ -212,8 +212,8 @@ pub fn copy_check_js(thesis_text: String, earlier: JsValue) -> Result<JsValue, J
         .collect::<Result<Vec<(B256, &str)>, JsError>>()?;
     let r = copy_check_rs(&thesis_text, &parsed);
     to_js(&JsCopyResult {
-        verdict: r.verdict,
-        verdict_code: r.verdict.code(),
+        verdict: crate::scoring::copy_detect::verdict_name(r.verdict),
+        verdict_code: u8::from(r.verdict),
         matched_thesis: format!("{:#x}", r.matched_thesis),
         similarity_bps: r.similarity_bps(),
         shared: r.similarity.shared,

@@ -24,7 +24,6 @@
 
 use crate::math::U256;
 use alloy_primitives::{keccak256, B256};
-use serde::{Deserialize, Serialize};
 
 /// Words per shingle.
 pub const SHINGLE_WORDS: usize = 5;
@@ -35,47 +34,40 @@ pub const DERIVATIVE_THRESHOLD: (u64, u64) = (1, 2);
 /// `J ≥ 4/5` → copy.
 pub const COPY_THRESHOLD: (u64, u64) = (4, 5);
 
-/// Originality verdict; `code()` is the C5 quality-leaf `uint8 verdict`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub enum Verdict {
-    /// 0: multiplier 1.
-    Original,
-    /// 1: multiplier 1.
-    Similar,
-    /// 2: multiplier 0.5.
-    Derivative,
-    /// 3: multiplier 0.
-    Copy,
+/// Originality verdict, shared with the C5 quality leaf (`uint8` codes 0 original, 1 similar,
+/// 2 derivative, 3 copy).
+pub use crate::leaves::Verdict;
+
+/// Originality multiplier `c` of a verdict (C8), WAD: original 1, similar 1, derivative 0.5, copy 0.
+pub fn multiplier_wad(v: Verdict) -> U256 {
+    const HALF: U256 = U256::from_limbs([500_000_000_000_000_000, 0, 0, 0]);
+    match v {
+        Verdict::Original | Verdict::Similar => crate::math::WAD,
+        Verdict::Derivative => HALF,
+        Verdict::Copy => U256::ZERO,
+    }
 }
 
-impl Verdict {
-    /// The C5 verdict code (0 original, 1 similar, 2 derivative, 3 copy).
-    pub fn code(self) -> u8 {
-        self as u8
+/// Verdict for a Jaccard similarity `shared / union` (thresholds in the module doc).
+pub fn verdict_for(sim: Similarity) -> Verdict {
+    if sim.at_least(COPY_THRESHOLD) {
+        Verdict::Copy
+    } else if sim.at_least(DERIVATIVE_THRESHOLD) {
+        Verdict::Derivative
+    } else if sim.at_least(SIMILAR_THRESHOLD) {
+        Verdict::Similar
+    } else {
+        Verdict::Original
     }
+}
 
-    /// Originality multiplier `c` (C8), WAD.
-    pub fn multiplier_wad(self) -> U256 {
-        const HALF: U256 = U256::from_limbs([500_000_000_000_000_000, 0, 0, 0]);
-        match self {
-            Verdict::Original | Verdict::Similar => crate::math::WAD,
-            Verdict::Derivative => HALF,
-            Verdict::Copy => U256::ZERO,
-        }
-    }
-
-    /// Verdict for a Jaccard similarity `shared / union`.
-    pub fn from_similarity(sim: Similarity) -> Verdict {
-        if sim.at_least(COPY_THRESHOLD) {
-            Verdict::Copy
-        } else if sim.at_least(DERIVATIVE_THRESHOLD) {
-            Verdict::Derivative
-        } else if sim.at_least(SIMILAR_THRESHOLD) {
-            Verdict::Similar
-        } else {
-            Verdict::Original
-        }
+/// The verdict's lowercase name ("original", "similar", "derivative", "copy").
+pub fn verdict_name(v: Verdict) -> &'static str {
+    match v {
+        Verdict::Original => "original",
+        Verdict::Similar => "similar",
+        Verdict::Derivative => "derivative",
+        Verdict::Copy => "copy",
     }
 }
 
@@ -194,7 +186,7 @@ fn best_match<'a>(mine: &[String], earlier: impl Iterator<Item = (B256, &'a [Str
         }
     }
     let (hash, similarity) = best.unwrap_or((B256::ZERO, Similarity::default()));
-    let verdict = Verdict::from_similarity(similarity);
+    let verdict = verdict_for(similarity);
     CopyResult { verdict, matched_thesis: if verdict == Verdict::Original { B256::ZERO } else { hash }, similarity }
 }
 
@@ -256,13 +248,13 @@ mod tests {
     #[test]
     fn thresholds_are_exact_rationals() {
         let s = |shared, union| Similarity { shared, union };
-        assert_eq!(Verdict::from_similarity(s(4, 5)), Verdict::Copy);
-        assert_eq!(Verdict::from_similarity(s(79, 100)), Verdict::Derivative);
-        assert_eq!(Verdict::from_similarity(s(1, 2)), Verdict::Derivative);
-        assert_eq!(Verdict::from_similarity(s(49, 100)), Verdict::Similar);
-        assert_eq!(Verdict::from_similarity(s(3, 10)), Verdict::Similar);
-        assert_eq!(Verdict::from_similarity(s(299_999, 1_000_000)), Verdict::Original);
-        assert_eq!(Verdict::from_similarity(s(0, 0)), Verdict::Original);
+        assert_eq!(verdict_for(s(4, 5)), Verdict::Copy);
+        assert_eq!(verdict_for(s(79, 100)), Verdict::Derivative);
+        assert_eq!(verdict_for(s(1, 2)), Verdict::Derivative);
+        assert_eq!(verdict_for(s(49, 100)), Verdict::Similar);
+        assert_eq!(verdict_for(s(3, 10)), Verdict::Similar);
+        assert_eq!(verdict_for(s(299_999, 1_000_000)), Verdict::Original);
+        assert_eq!(verdict_for(s(0, 0)), Verdict::Original);
         assert_eq!(s(1, 3).bps(), 3333);
     }
 

@@ -7,10 +7,7 @@ use alloy_primitives::{keccak256, Address, B256, U256};
 
 /// OZ standard leaf of `(address project, uint256 scoreWad)` (C5 score leaf).
 pub(crate) fn score_leaf(project: Address, score_wad: U256) -> B256 {
-    let mut buf = [0u8; 64];
-    buf[12..32].copy_from_slice(project.as_slice());
-    buf[32..].copy_from_slice(&score_wad.to_be_bytes::<32>());
-    keccak256(keccak256(buf))
+    crate::leaves::score_leaf(project, score_wad)
 }
 
 /// OZ standard leaf of `(address project, bytes32 commitment)` (the inputs tree).
@@ -29,8 +26,8 @@ fn hash_pair(a: &B256, b: &B256) -> B256 {
     keccak256(buf)
 }
 
-/// Root of the OZ `StandardMerkleTree` (sorted leaves) over leaf hashes; `None` when empty.
-pub(crate) fn root(mut leaves: Vec<B256>) -> Option<B256> {
+/// Node array of the OZ `StandardMerkleTree` (leaves sorted) over leaf hashes; `None` when empty.
+fn make_tree(mut leaves: Vec<B256>) -> Option<(Vec<B256>, Vec<B256>)> {
     if leaves.is_empty() {
         return None;
     }
@@ -38,11 +35,33 @@ pub(crate) fn root(mut leaves: Vec<B256>) -> Option<B256> {
     let n = leaves.len();
     let mut tree = vec![B256::ZERO; 2 * n - 1];
     let len = tree.len();
-    for (i, l) in leaves.into_iter().enumerate() {
-        tree[len - 1 - i] = l;
+    for (i, l) in leaves.iter().enumerate() {
+        tree[len - 1 - i] = *l;
     }
     for i in (0..len - n).rev() {
         tree[i] = hash_pair(&tree[2 * i + 1], &tree[2 * i + 2]);
     }
-    Some(tree[0])
+    Some((tree, leaves))
+}
+
+/// Root of the OZ `StandardMerkleTree` (sorted leaves) over leaf hashes; `None` when empty.
+pub(crate) fn root(leaves: Vec<B256>) -> Option<B256> {
+    make_tree(leaves).map(|(t, _)| t[0])
+}
+
+/// The root, and whether `leaf`'s proof in that tree reaches it.
+pub(crate) fn root_and_inclusion(leaves: Vec<B256>, leaf: &B256) -> (B256, bool) {
+    let Some((tree, sorted)) = make_tree(leaves) else { return (B256::ZERO, false) };
+    let Ok(i) = sorted.binary_search(leaf) else { return (tree[0], false) };
+    let mut index = tree.len() - 1 - i;
+    let mut acc = *leaf;
+    while index > 0 {
+        let sibling = if index % 2 == 1 { index + 1 } else { index - 1 };
+        match tree.get(sibling) {
+            Some(s) => acc = hash_pair(&acc, s),
+            None => return (tree[0], false),
+        }
+        index = (index - 1) / 2;
+    }
+    (tree[0], acc == tree[0])
 }

@@ -15,7 +15,8 @@
 //! 8. `smoothed`: `s_t` from the record's previous published score;
 //! 9. `published`: `S = 100·s`, WAD points;
 //! 10. `leaf`: the score leaf `(project, S)`;
-//! 11. `root`: the score tree built from the bundle has root `root` and contains that leaf.
+//! 11. `root`: the score tree of the bundle's leaves (this project's recomputed) has root `root`,
+//!     and this leaf's Merkle proof reaches it.
 //!
 //! The report lists every step checked and names the **first** one that differs. A step that
 //! cannot be computed (no record, unknown track, wrong feature count) ends the report there.
@@ -238,14 +239,12 @@ pub fn verify_project_score(bundle: &EpochBundle, project: Address, inputs: &Pro
     // 10. leaf
     let leaf = tree::score_leaf(project, st.points);
     r.check(VerifyStep::Leaf, rec.leaf, leaf);
-    // 11. root: rebuilt from every record's (project, scoreWad), with this project's recomputed score.
-    let leaves: Vec<B256> = bundle
-        .projects
-        .iter()
-        .map(|p| if p.project == project { leaf } else { tree::score_leaf(p.project, p.score_wad) })
-        .collect();
-    let root = tree::root(leaves).unwrap_or(B256::ZERO);
-    r.check(VerifyStep::Root, bundle.root, root);
+    // 11. root: the tree of every record's leaf, with this project's recomputed leaf, has the
+    // bundle's root, and this leaf's proof reaches it. (Other records' leaves are taken as
+    // published: whatever they are, they cannot change what the root commits for this project.)
+    let leaves: Vec<B256> = bundle.projects.iter().map(|p| if p.project == project { leaf } else { p.leaf }).collect();
+    let (root, included) = tree::root_and_inclusion(leaves, &leaf);
+    r.check(VerifyStep::Root, format!("{} (leaf included true)", bundle.root), format!("{} (leaf included {})", root, included));
     r.finish(project, Some(st.points))
 }
 
@@ -317,9 +316,9 @@ mod tests {
         check(&|t| t.inputs_root = B256::ZERO, VerifyStep::InputsRoot);
         check(&|t| t.tracks[0].config.features[0].weight_wad += U256::from(1u8), VerifyStep::Track);
         check(&|t| t.tracks[0].cohort_size = 5, VerifyStep::Track);
-        // another project's score changed → only the root differs
+        // another project's leaf changed → only the root differs
         let other = (idx + 1) % t_len(&b);
-        check(&|t| t.projects[other].score_wad += U256::from(1u8), VerifyStep::Root);
+        check(&|t| t.projects[other].leaf = B256::ZERO, VerifyStep::Root);
     }
 
     fn t_len(b: &EpochBundle) -> usize {
