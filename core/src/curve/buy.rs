@@ -45,7 +45,11 @@ impl BuyQuote {
 /// [`CurveError::ZeroAmount`] for `quote_in == 0`, [`CurveError::Graduated`],
 /// [`CurveError::InvalidState`] for a state the curve cannot be in, [`CurveError::Math`] on
 /// absurd values.
-pub fn quote_buy(state: &CurveState, quote_in: U256, seconds_since_launch: u64) -> Result<BuyQuote, CurveError> {
+pub fn quote_buy(
+    state: &CurveState,
+    quote_in: U256,
+    seconds_since_launch: u64,
+) -> Result<BuyQuote, CurveError> {
     state.check_tradable()?;
     if quote_in.is_zero() {
         return Err(CurveError::ZeroAmount("quoteIn"));
@@ -67,7 +71,11 @@ pub fn quote_buy(state: &CurveState, quote_in: U256, seconds_since_launch: u64) 
             graduates: true,
         });
     }
-    let new_reserve = mul_div_up(state.virtual_quote, state.total_supply, checked_add(state.virtual_plus_raised()?, net)?)?;
+    let new_reserve = mul_div_up(
+        state.virtual_quote,
+        state.total_supply,
+        checked_add(state.virtual_plus_raised()?, net)?,
+    )?;
     Ok(BuyQuote {
         tokens_out: checked_sub(state.token_reserve, new_reserve)?,
         fee,
@@ -89,7 +97,11 @@ pub fn apply_buy(
 ) -> Result<(CurveState, BuyQuote), CurveError> {
     let q = quote_buy(state, quote_in, seconds_since_launch)?;
     if q.tokens_out < min_tokens_out {
-        return Err(CurveError::SlippageExceeded { field: "tokensOut", min: min_tokens_out, actual: q.tokens_out });
+        return Err(CurveError::SlippageExceeded {
+            field: "tokensOut",
+            min: min_tokens_out,
+            actual: q.tokens_out,
+        });
     }
     let next = CurveState {
         quote_raised: checked_add(state.quote_raised, q.quote_to_curve())?,
@@ -115,10 +127,21 @@ mod tests {
         // 1 ETH at t = 15: fee 1 % = 0.01 ETH, net 0.99 ETH.
         let q = quote_buy(&s, u(E18), 15).unwrap();
         assert_eq!(q.fee, u(E18 / 100));
-        assert_eq!((q.quote_used, q.refund, q.graduates), (u(E18), U256::ZERO, false));
+        assert_eq!(
+            (q.quote_used, q.refund, q.graduates),
+            (u(E18), U256::ZERO, false)
+        );
         // tokensOut = S − ceil(1.25 × S / 2.24) = 1e27 − ceil(558035714285714285714285714.28…)
-        let expect_reserve = mul_div_up(s.virtual_quote, s.total_supply, u(2_240_000_000_000_000_000)).unwrap();
-        assert_eq!(expect_reserve, U256::from_str_radix("558035714285714285714285715", 10).unwrap());
+        let expect_reserve = mul_div_up(
+            s.virtual_quote,
+            s.total_supply,
+            u(2_240_000_000_000_000_000),
+        )
+        .unwrap();
+        assert_eq!(
+            expect_reserve,
+            U256::from_str_radix("558035714285714285714285715", 10).unwrap()
+        );
         assert_eq!(q.tokens_out, DEFAULT_TOTAL_SUPPLY - expect_reserve);
         assert_eq!(q.tokens_out.to_string(), "441964285714285714285714285");
     }
@@ -164,7 +187,10 @@ mod tests {
         let room = ETH_GRADUATION_TARGET - s1.quote_raised;
         assert_eq!(q.quote_used - q.fee, room);
         // The fee is exactly ceil(used × 1 %), charged on the used part only.
-        assert_eq!(q.fee, mul_div_up(q.quote_used, u(10_000), u(1_000_000)).unwrap());
+        assert_eq!(
+            q.fee,
+            mul_div_up(q.quote_used, u(10_000), u(1_000_000)).unwrap()
+        );
         assert_eq!(q.tokens_out, s1.token_reserve - DEFAULT_TOTAL_SUPPLY / u(5));
         // One wei less than `used` would not graduate.
         let below = quote_buy(&s1, q.quote_used - u(1), 20).unwrap();
@@ -188,14 +214,29 @@ mod tests {
     #[test]
     fn errors() {
         let s = CurveState::eth_pair(0);
-        assert_eq!(quote_buy(&s, U256::ZERO, 20), Err(CurveError::ZeroAmount("quoteIn")));
+        assert_eq!(
+            quote_buy(&s, U256::ZERO, 20),
+            Err(CurveError::ZeroAmount("quoteIn"))
+        );
         let q = quote_buy(&s, u(E18), 20).unwrap();
         assert_eq!(
             apply_buy(&s, u(E18), 20, q.tokens_out + u(1)),
-            Err(CurveError::SlippageExceeded { field: "tokensOut", min: q.tokens_out + u(1), actual: q.tokens_out })
+            Err(CurveError::SlippageExceeded {
+                field: "tokensOut",
+                min: q.tokens_out + u(1),
+                actual: q.tokens_out
+            })
         );
         assert!(apply_buy(&s, u(E18), 20, q.tokens_out).is_ok());
-        assert!(quote_buy(&CurveState { fee_bps: 10_000, ..s }, u(E18), 20).is_err());
+        assert!(quote_buy(
+            &CurveState {
+                fee_bps: 10_000,
+                ..s
+            },
+            u(E18),
+            20
+        )
+        .is_err());
         assert!(quote_buy(&s, U256::MAX, 20).unwrap().graduates);
     }
 }

@@ -19,7 +19,9 @@
 
 use super::{CurveError, CurveState};
 use crate::uniswap::liquidity_amounts::{get_liquidity_for_amounts, LiquidityAmountsError};
-use crate::uniswap::tick_math::{get_sqrt_price_at_tick, MAX_SQRT_PRICE, MAX_TICK, MIN_SQRT_PRICE, MIN_TICK};
+use crate::uniswap::tick_math::{
+    get_sqrt_price_at_tick, MAX_SQRT_PRICE, MAX_TICK, MIN_SQRT_PRICE, MIN_TICK,
+};
 use alloy_primitives::{Address, U256, U512};
 
 /// Share of `S` seeded into the pool, in percent (0.16·S).
@@ -162,7 +164,10 @@ pub fn full_range_ticks(tick_spacing: i32) -> Result<(i32, i32), GraduationError
     if !(MIN_TICK_SPACING..=MAX_TICK_SPACING).contains(&tick_spacing) {
         return Err(GraduationError::InvalidTickSpacing(tick_spacing));
     }
-    Ok(((MIN_TICK / tick_spacing) * tick_spacing, (MAX_TICK / tick_spacing) * tick_spacing))
+    Ok((
+        (MIN_TICK / tick_spacing) * tick_spacing,
+        (MAX_TICK / tick_spacing) * tick_spacing,
+    ))
 }
 
 /// The pool a curve graduates into: currencies in v4 order, amounts, the exact opening price
@@ -177,10 +182,14 @@ pub fn graduation_pool(
     tick_spacing: i32,
 ) -> Result<GraduationPool, GraduationError> {
     if token == quote_currency {
-        return Err(GraduationError::InvalidCurrencies("token and quote currency are the same"));
+        return Err(GraduationError::InvalidCurrencies(
+            "token and quote currency are the same",
+        ));
     }
     if token == Address::ZERO {
-        return Err(GraduationError::InvalidCurrencies("the token cannot be the zero address (native ETH)"));
+        return Err(GraduationError::InvalidCurrencies(
+            "the token cannot be the zero address (native ETH)",
+        ));
     }
     let amounts = graduation_amounts(state)?;
     let quote_is_currency0 = quote_currency < token;
@@ -192,9 +201,12 @@ pub fn graduation_pool(
     let sqrt_price_x96 = graduation_sqrt_price_x96(amount0, amount1)?;
     let (tick_lower, tick_upper) = full_range_ticks(tick_spacing)?;
     // Usable ticks are within [MIN_TICK, MAX_TICK]: these cannot fail.
-    let sqrt_lower = get_sqrt_price_at_tick(i64::from(tick_lower)).map_err(|_| GraduationError::InvalidTickSpacing(tick_spacing))?;
-    let sqrt_upper = get_sqrt_price_at_tick(i64::from(tick_upper)).map_err(|_| GraduationError::InvalidTickSpacing(tick_spacing))?;
-    let liquidity = get_liquidity_for_amounts(sqrt_price_x96, sqrt_lower, sqrt_upper, amount0, amount1)?;
+    let sqrt_lower = get_sqrt_price_at_tick(i64::from(tick_lower))
+        .map_err(|_| GraduationError::InvalidTickSpacing(tick_spacing))?;
+    let sqrt_upper = get_sqrt_price_at_tick(i64::from(tick_upper))
+        .map_err(|_| GraduationError::InvalidTickSpacing(tick_spacing))?;
+    let liquidity =
+        get_liquidity_for_amounts(sqrt_price_x96, sqrt_lower, sqrt_upper, amount0, amount1)?;
     Ok(GraduationPool {
         currency0,
         currency1,
@@ -227,7 +239,9 @@ mod tests {
     const USDC_LOW: Address = address!("0x0000000000000000000000000000000000000abc");
 
     fn graduate(s: &CurveState) -> CurveState {
-        apply_buy(s, U256::MAX / u(1_000_000), 60, U256::ZERO).unwrap().0
+        apply_buy(s, U256::MAX / u(1_000_000), 60, U256::ZERO)
+            .unwrap()
+            .0
     }
 
     #[test]
@@ -245,7 +259,10 @@ mod tests {
         // sqrt(1.6e26 / 5e18) × 2^96 = sqrt(32,000,000) × 2^96, floored.
         let expect = isqrt_u512(U512::from(32_000_000u64) << 192);
         assert_eq!(U512::from(p.sqrt_price_x96), expect);
-        assert_eq!(p.sqrt_price_x96.to_string(), "448182167798289119349855505819665");
+        assert_eq!(
+            p.sqrt_price_x96.to_string(),
+            "448182167798289119349855505819665"
+        );
         assert_eq!((p.tick_lower, p.tick_upper), (-887_220, 887_220));
         assert!(p.liquidity > 0);
         // The position never needs more than the seeded amounts.
@@ -266,8 +283,11 @@ mod tests {
             let g = graduate(&s);
             let p = graduation_pool(&g, quote, TOKEN, 200).unwrap();
             // Marginal price at Q = G: (Φ + G)² / (Φ·S) quote per token = G / (0.16·S), exactly.
-            let (quote_amt, token_amt) =
-                if p.quote_is_currency0 { (p.amount0, p.amount1) } else { (p.amount1, p.amount0) };
+            let (quote_amt, token_amt) = if p.quote_is_currency0 {
+                (p.amount0, p.amount1)
+            } else {
+                (p.amount1, p.amount0)
+            };
             let phi_g = g.virtual_quote + g.quote_raised;
             assert_eq!(
                 U512::from(phi_g) * U512::from(phi_g) * U512::from(token_amt),
@@ -284,7 +304,7 @@ mod tests {
     fn stablecoin_currency_order_by_address() {
         let g = graduate(&CurveState::stablecoin_pair(6, 0).unwrap());
         let high = graduation_pool(&g, USDC_HIGH, TOKEN, 60).unwrap();
-        assert!(high.quote_is_currency0 == false && high.currency0 == TOKEN);
+        assert!(!high.quote_is_currency0 && high.currency0 == TOKEN);
         assert_eq!(high.amount1, u(12_500_000_000));
         let low = graduation_pool(&g, USDC_LOW, TOKEN, 60).unwrap();
         assert!(low.quote_is_currency0 && low.currency0 == USDC_LOW);
@@ -300,7 +320,9 @@ mod tests {
         for (x, t) in [(E18 / 3, 2u64), (E18, 20), (7 * E18 / 10, 40)] {
             two = apply_buy(&two, u(x), t, U256::ZERO).unwrap().0;
         }
-        two = apply_sell(&two, two.tokens_sold() / u(3), U256::ZERO).unwrap().0;
+        two = apply_sell(&two, two.tokens_sold() / u(3), U256::ZERO)
+            .unwrap()
+            .0;
         assert!(quote_buy(&two, u(50 * E18), 90).unwrap().graduates);
         two = apply_buy(&two, u(50 * E18), 90, U256::ZERO).unwrap().0;
         assert_eq!(one, two);
@@ -311,22 +333,56 @@ mod tests {
 
     #[test]
     fn errors() {
-        assert_eq!(graduation_sqrt_price_x96(U256::ZERO, u(1)), Err(GraduationError::ZeroAmount("amount0")));
-        assert_eq!(graduation_sqrt_price_x96(u(1), U256::ZERO), Err(GraduationError::ZeroAmount("amount1")));
-        assert!(matches!(graduation_sqrt_price_x96(U256::MAX, u(1)), Err(GraduationError::SqrtPriceOutOfRange(_))));
-        assert!(matches!(graduation_sqrt_price_x96(u(1), U256::MAX), Err(GraduationError::SqrtPriceOutOfRange(_))));
-        assert_eq!(graduation_sqrt_price_x96(u(1), u(1)), Ok(U256::from(1u8) << 96));
-        assert_eq!(graduation_sqrt_price_x96(u(1), u(4)), Ok(U256::from(2u8) << 96));
+        assert_eq!(
+            graduation_sqrt_price_x96(U256::ZERO, u(1)),
+            Err(GraduationError::ZeroAmount("amount0"))
+        );
+        assert_eq!(
+            graduation_sqrt_price_x96(u(1), U256::ZERO),
+            Err(GraduationError::ZeroAmount("amount1"))
+        );
+        assert!(matches!(
+            graduation_sqrt_price_x96(U256::MAX, u(1)),
+            Err(GraduationError::SqrtPriceOutOfRange(_))
+        ));
+        assert!(matches!(
+            graduation_sqrt_price_x96(u(1), U256::MAX),
+            Err(GraduationError::SqrtPriceOutOfRange(_))
+        ));
+        assert_eq!(
+            graduation_sqrt_price_x96(u(1), u(1)),
+            Ok(U256::from(1u8) << 96)
+        );
+        assert_eq!(
+            graduation_sqrt_price_x96(u(1), u(4)),
+            Ok(U256::from(2u8) << 96)
+        );
         assert_eq!(full_range_ticks(1), Ok((MIN_TICK, MAX_TICK)));
         assert_eq!(full_range_ticks(200), Ok((-887_200, 887_200)));
         for bad in [0, -60, 32_768] {
-            assert_eq!(full_range_ticks(bad), Err(GraduationError::InvalidTickSpacing(bad)));
+            assert_eq!(
+                full_range_ticks(bad),
+                Err(GraduationError::InvalidTickSpacing(bad))
+            );
         }
         let g = graduate(&CurveState::eth_pair(0));
-        assert!(matches!(graduation_pool(&g, TOKEN, TOKEN, 60), Err(GraduationError::InvalidCurrencies(_))));
-        assert!(matches!(graduation_pool(&g, USDC_LOW, Address::ZERO, 60), Err(GraduationError::InvalidCurrencies(_))));
-        let odd = CurveState { total_supply: DEFAULT_TOTAL_SUPPLY + u(5), token_reserve: DEFAULT_TOTAL_SUPPLY + u(5), ..CurveState::eth_pair(0) };
-        assert!(matches!(graduation_amounts(&odd), Err(GraduationError::SupplyNotMultipleOf25(_))));
+        assert!(matches!(
+            graduation_pool(&g, TOKEN, TOKEN, 60),
+            Err(GraduationError::InvalidCurrencies(_))
+        ));
+        assert!(matches!(
+            graduation_pool(&g, USDC_LOW, Address::ZERO, 60),
+            Err(GraduationError::InvalidCurrencies(_))
+        ));
+        let odd = CurveState {
+            total_supply: DEFAULT_TOTAL_SUPPLY + u(5),
+            token_reserve: DEFAULT_TOTAL_SUPPLY + u(5),
+            ..CurveState::eth_pair(0)
+        };
+        assert!(matches!(
+            graduation_amounts(&odd),
+            Err(GraduationError::SupplyNotMultipleOf25(_))
+        ));
     }
 
     proptest! {

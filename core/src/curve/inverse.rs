@@ -23,20 +23,29 @@ use alloy_primitives::U256;
 /// # Errors
 /// [`CurveError::ZeroAmount`], [`CurveError::Graduated`], [`CurveError::ExceedsSellable`]
 /// when `tokens_out > Y − S/5`, [`CurveError::InvalidState`].
-pub fn quote_in_for_tokens_out(state: &CurveState, tokens_out: U256, seconds_since_launch: u64) -> Result<U256, CurveError> {
+pub fn quote_in_for_tokens_out(
+    state: &CurveState,
+    tokens_out: U256,
+    seconds_since_launch: u64,
+) -> Result<U256, CurveError> {
     state.check_tradable()?;
     if tokens_out.is_zero() {
         return Err(CurveError::ZeroAmount("tokensOut"));
     }
     let available = checked_sub(state.token_reserve, state.graduation_reserve()?)?;
     if tokens_out > available {
-        return Err(CurveError::ExceedsSellable { tokens_out, available });
+        return Err(CurveError::ExceedsSellable {
+            tokens_out,
+            available,
+        });
     }
     // Y − tokens ≥ ceil(S/5) > 0.
     let target_reserve = state.token_reserve - tokens_out;
     let a_needed = mul_div_up(state.virtual_quote, state.total_supply, target_reserve)?;
     let room = checked_sub(state.graduation_target()?, state.quote_raised)?;
-    let net = a_needed.saturating_sub(state.virtual_plus_raised()?).min(room);
+    let net = a_needed
+        .saturating_sub(state.virtual_plus_raised()?)
+        .min(room);
     let f = U256::from(buy_fee_rate_pips(state.fee_bps, seconds_since_launch));
     let d = U256::from(FEE_DENOMINATOR_PIPS);
     let gross = mul_div_up(net, d, checked_sub(d, f)?)?;
@@ -58,12 +67,17 @@ pub fn tokens_in_for_quote_out(state: &CurveState, quote_out: U256) -> Result<U2
     let gross = mul_div_up(quote_out, d, checked_sub(d, tau)?)?;
     // Selling all S − Y sold tokens gives gross (Φ + Q) − ceil(Φ·S/S) = Q at most.
     if gross > state.quote_raised {
-        return Err(CurveError::ExceedsRaised { quote_out, raised: state.quote_raised });
+        return Err(CurveError::ExceedsRaised {
+            quote_out,
+            raised: state.quote_raised,
+        });
     }
     // Φ + Q − gross ≥ Φ > 0.
     let a_after = state.virtual_plus_raised()? - gross;
     let reserve_needed = mul_div_up(state.virtual_quote, state.total_supply, a_after)?;
-    Ok(reserve_needed.saturating_sub(state.token_reserve).max(U256::from(1u8)))
+    Ok(reserve_needed
+        .saturating_sub(state.token_reserve)
+        .max(U256::from(1u8)))
 }
 
 #[cfg(test)]
@@ -79,7 +93,12 @@ mod tests {
     #[test]
     fn buy_inverse_is_tight() {
         let s = CurveState::eth_pair(0);
-        for (tokens, t) in [(u(1), 20), (u(E18), 20), (u(100_000_000 * E18), 3), (u(800_000_000 * E18), 20)] {
+        for (tokens, t) in [
+            (u(1), 20),
+            (u(E18), 20),
+            (u(100_000_000 * E18), 3),
+            (u(800_000_000 * E18), 20),
+        ] {
             let x = quote_in_for_tokens_out(&s, tokens, t).unwrap();
             assert!(quote_buy(&s, x, t).unwrap().tokens_out >= tokens);
             if x > u(1) {
@@ -94,7 +113,10 @@ mod tests {
             quote_in_for_tokens_out(&s, u(800_000_000 * E18 + 1), 20),
             Err(CurveError::ExceedsSellable { .. })
         ));
-        assert_eq!(quote_in_for_tokens_out(&s, U256::ZERO, 20), Err(CurveError::ZeroAmount("tokensOut")));
+        assert_eq!(
+            quote_in_for_tokens_out(&s, U256::ZERO, 20),
+            Err(CurveError::ZeroAmount("tokensOut"))
+        );
     }
 
     #[test]
@@ -110,7 +132,13 @@ mod tests {
         }
         // Q = 1.98 ETH; the most a seller can get is 99 % of it.
         assert!(tokens_in_for_quote_out(&s1, u(198 * E18 / 100 * 99 / 100)).is_ok());
-        assert!(matches!(tokens_in_for_quote_out(&s1, u(2 * E18)), Err(CurveError::ExceedsRaised { .. })));
-        assert_eq!(tokens_in_for_quote_out(&s1, U256::ZERO), Err(CurveError::ZeroAmount("quoteOut")));
+        assert!(matches!(
+            tokens_in_for_quote_out(&s1, u(2 * E18)),
+            Err(CurveError::ExceedsRaised { .. })
+        ));
+        assert_eq!(
+            tokens_in_for_quote_out(&s1, U256::ZERO),
+            Err(CurveError::ZeroAmount("quoteOut"))
+        );
     }
 }

@@ -19,7 +19,11 @@ use alloy_primitives::U256;
 /// [`CurveError::InvalidState`].
 pub fn progress_bps(state: &CurveState) -> Result<u32, CurveError> {
     state.validate()?;
-    let bps = mul_div_down(state.quote_raised, U256::from(10_000u32), state.graduation_target()?)?;
+    let bps = mul_div_down(
+        state.quote_raised,
+        U256::from(10_000u32),
+        state.graduation_target()?,
+    )?;
     // Q ≤ G: at most 10,000.
     Ok(u32::try_from(bps).unwrap_or(10_000))
 }
@@ -30,11 +34,17 @@ pub fn progress_bps(state: &CurveState) -> Result<u32, CurveError> {
 /// [`CurveError::InvalidState`].
 pub fn progress_wad(state: &CurveState) -> Result<U256, CurveError> {
     state.validate()?;
-    Ok(mul_div_down(state.quote_raised, WAD, state.graduation_target()?)?)
+    Ok(mul_div_down(
+        state.quote_raised,
+        WAD,
+        state.graduation_target()?,
+    )?)
 }
 
 fn pow10(exp: u32) -> Result<U512, CurveError> {
-    U512::from(10u8).checked_pow(U512::from(exp)).ok_or(CurveError::Math(MathError::Overflow))
+    U512::from(10u8)
+        .checked_pow(U512::from(exp))
+        .ok_or(CurveError::Math(MathError::Overflow))
 }
 
 fn narrow(x: U512) -> Result<U256, CurveError> {
@@ -48,7 +58,9 @@ fn narrow(x: U512) -> Result<U256, CurveError> {
 pub fn spot_price_wad(state: &CurveState, quote_decimals: u8) -> Result<U256, CurveError> {
     state.validate()?;
     let a = U512::from(state.virtual_plus_raised()?);
-    let num = (a * a).checked_mul(pow10(18 + u32::from(TOKEN_DECIMALS))?).ok_or(MathError::Overflow)?;
+    let num = (a * a)
+        .checked_mul(pow10(18 + u32::from(TOKEN_DECIMALS))?)
+        .ok_or(MathError::Overflow)?;
     let den = (U512::from(state.virtual_quote) * U512::from(state.total_supply))
         .checked_mul(pow10(u32::from(quote_decimals))?)
         .ok_or(MathError::Overflow)?;
@@ -64,7 +76,9 @@ pub fn market_cap_wad(state: &CurveState, quote_decimals: u8) -> Result<U256, Cu
     state.validate()?;
     let a = U512::from(state.virtual_plus_raised()?);
     let num = (a * a).checked_mul(pow10(18)?).ok_or(MathError::Overflow)?;
-    let den = U512::from(state.virtual_quote).checked_mul(pow10(u32::from(quote_decimals))?).ok_or(MathError::Overflow)?;
+    let den = U512::from(state.virtual_quote)
+        .checked_mul(pow10(u32::from(quote_decimals))?)
+        .ok_or(MathError::Overflow)?;
     narrow(num / den)
 }
 

@@ -17,19 +17,19 @@
 //! Every rounding favours the curve: tokens out and quote out round down, fees and the
 //! reserve left on the curve round up.
 
-pub mod state;
-pub mod fee;
 pub mod buy;
-pub mod sell;
+pub mod fee;
+pub mod graduation;
 pub mod inverse;
 pub mod metrics;
-pub mod graduation;
+pub mod sell;
+pub mod state;
 
 pub use buy::{apply_buy, quote_buy, BuyQuote};
 pub use fee::{buy_fee_rate_pips, sell_fee_rate_pips, snipe_tax_pips};
 pub use graduation::{
-    full_range_ticks, graduation_amounts, graduation_pool, graduation_sqrt_price_x96, GraduationAmounts,
-    GraduationError, GraduationPool,
+    full_range_ticks, graduation_amounts, graduation_pool, graduation_sqrt_price_x96,
+    GraduationAmounts, GraduationError, GraduationPool,
 };
 pub use inverse::{quote_in_for_tokens_out, tokens_in_for_quote_out};
 pub use metrics::{market_cap_wad, progress_bps, progress_wad, spot_price_wad};

@@ -23,14 +23,19 @@ fn curve() -> impl Strategy<Value = CurveState> {
         Just(U256::from(3_125u64) * pow10(18)),
         (1u64..1_000_000, 0u32..20).prop_map(|(m, e)| U256::from(m) * pow10(e)),
     ];
-    (phi, prop_oneof![Just(None), (25u64..1_000_000_000).prop_map(Some)], 0u32..1_000).prop_map(|(phi, mult, fee)| {
-        let s = match mult {
-            None if DEFAULT_TOTAL_SUPPLY >= phi * U256::from(25u8) => DEFAULT_TOTAL_SUPPLY,
-            None => phi * U256::from(25u8),
-            Some(m) => phi * U256::from(m),
-        };
-        CurveState::new(phi, s, fee, 0).unwrap()
-    })
+    (
+        phi,
+        prop_oneof![Just(None), (25u64..1_000_000_000).prop_map(Some)],
+        0u32..1_000,
+    )
+        .prop_map(|(phi, mult, fee)| {
+            let s = match mult {
+                None if DEFAULT_TOTAL_SUPPLY >= phi * U256::from(25u8) => DEFAULT_TOTAL_SUPPLY,
+                None => phi * U256::from(25u8),
+                Some(m) => phi * U256::from(m),
+            };
+            CurveState::new(phi, s, fee, 0).unwrap()
+        })
 }
 
 #[derive(Debug, Clone)]
@@ -53,11 +58,20 @@ fn ops() -> impl Strategy<Value = Vec<Op>> {
 fn check_state(s: &CurveState) -> Result<(), TestCaseError> {
     let a = s.virtual_quote + s.quote_raised;
     let k = U512::from(s.virtual_quote) * U512::from(s.total_supply);
-    prop_assert!(U512::from(a) * U512::from(s.token_reserve) >= k, "invariant broken: {s:?}");
-    prop_assert!(s.quote_raised <= s.graduation_target().unwrap(), "Q above G: {s:?}");
+    prop_assert!(
+        U512::from(a) * U512::from(s.token_reserve) >= k,
+        "invariant broken: {s:?}"
+    );
+    prop_assert!(
+        s.quote_raised <= s.graduation_target().unwrap(),
+        "Q above G: {s:?}"
+    );
     prop_assert!(s.token_reserve <= s.total_supply);
     // With S ≥ 25Φ the curve keeps Φ + Q = ceil(Φ·S / Y): no rounding slack.
-    prop_assert_eq!(a, mul_div_up(s.virtual_quote, s.total_supply, s.token_reserve).unwrap());
+    prop_assert_eq!(
+        a,
+        mul_div_up(s.virtual_quote, s.total_supply, s.token_reserve).unwrap()
+    );
     Ok(())
 }
 
@@ -78,7 +92,8 @@ fn run(mut s: CurveState, ops: &[Op]) -> Result<Vec<CurveState>, TestCaseError> 
                 Err(e) => prop_assert!(false, "buy failed: {e}"),
             },
             Op::Sell(frac) => {
-                let y = (s.tokens_sold() * U256::from(frac) / U256::from(1000u16)).max(U256::from(1u8));
+                let y =
+                    (s.tokens_sold() * U256::from(frac) / U256::from(1000u16)).max(U256::from(1u8));
                 match apply_sell(&s, y, U256::ZERO) {
                     Ok((next, q)) => {
                         books -= q.gross();

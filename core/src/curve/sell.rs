@@ -37,21 +37,40 @@ pub fn quote_sell(state: &CurveState, tokens_in: U256) -> Result<SellQuote, Curv
     if tokens_in > sold {
         return Err(CurveError::ExceedsSold { tokens_in, sold });
     }
-    let new_a = mul_div_up(state.virtual_quote, state.total_supply, checked_add(state.token_reserve, tokens_in)?)?;
+    let new_a = mul_div_up(
+        state.virtual_quote,
+        state.total_supply,
+        checked_add(state.token_reserve, tokens_in)?,
+    )?;
     // (Φ + Q)·Y ≥ Φ·S implies Φ + Q ≥ ceil(Φ·S / (Y + y)).
     let gross = checked_sub(state.virtual_plus_raised()?, new_a)?;
-    let fee = mul_div_up(gross, U256::from(sell_fee_rate_pips(state.fee_bps)), U256::from(FEE_DENOMINATOR_PIPS))?;
-    Ok(SellQuote { quote_out: checked_sub(gross, fee)?, fee })
+    let fee = mul_div_up(
+        gross,
+        U256::from(sell_fee_rate_pips(state.fee_bps)),
+        U256::from(FEE_DENOMINATOR_PIPS),
+    )?;
+    Ok(SellQuote {
+        quote_out: checked_sub(gross, fee)?,
+        fee,
+    })
 }
 
 /// Executes a sell: the new state and the quote, refusing less than `min_quote_out`.
 ///
 /// # Errors
 /// As [`quote_sell`]; [`CurveError::SlippageExceeded`] when `quote_out < min_quote_out`.
-pub fn apply_sell(state: &CurveState, tokens_in: U256, min_quote_out: U256) -> Result<(CurveState, SellQuote), CurveError> {
+pub fn apply_sell(
+    state: &CurveState,
+    tokens_in: U256,
+    min_quote_out: U256,
+) -> Result<(CurveState, SellQuote), CurveError> {
     let q = quote_sell(state, tokens_in)?;
     if q.quote_out < min_quote_out {
-        return Err(CurveError::SlippageExceeded { field: "quoteOut", min: min_quote_out, actual: q.quote_out });
+        return Err(CurveError::SlippageExceeded {
+            field: "quoteOut",
+            min: min_quote_out,
+            actual: q.quote_out,
+        });
     }
     let next = CurveState {
         quote_raised: checked_sub(state.quote_raised, q.gross())?,
@@ -87,12 +106,30 @@ mod tests {
     #[test]
     fn errors() {
         let s = CurveState::eth_pair(0);
-        assert_eq!(quote_sell(&s, U256::ZERO), Err(CurveError::ZeroAmount("tokensIn")));
-        assert_eq!(quote_sell(&s, u(1)), Err(CurveError::ExceedsSold { tokens_in: u(1), sold: U256::ZERO }));
+        assert_eq!(
+            quote_sell(&s, U256::ZERO),
+            Err(CurveError::ZeroAmount("tokensIn"))
+        );
+        assert_eq!(
+            quote_sell(&s, u(1)),
+            Err(CurveError::ExceedsSold {
+                tokens_in: u(1),
+                sold: U256::ZERO
+            })
+        );
         let (s1, b) = apply_buy(&s, u(E18), 20, U256::ZERO).unwrap();
-        assert!(matches!(quote_sell(&s1, b.tokens_out + u(1)), Err(CurveError::ExceedsSold { .. })));
+        assert!(matches!(
+            quote_sell(&s1, b.tokens_out + u(1)),
+            Err(CurveError::ExceedsSold { .. })
+        ));
         let q = quote_sell(&s1, b.tokens_out).unwrap();
-        assert!(matches!(apply_sell(&s1, b.tokens_out, q.quote_out + u(1)), Err(CurveError::SlippageExceeded { field: "quoteOut", .. })));
+        assert!(matches!(
+            apply_sell(&s1, b.tokens_out, q.quote_out + u(1)),
+            Err(CurveError::SlippageExceeded {
+                field: "quoteOut",
+                ..
+            })
+        ));
         let (g, _) = apply_buy(&s1, u(100 * E18), 20, U256::ZERO).unwrap();
         assert_eq!(quote_sell(&g, u(1)), Err(CurveError::Graduated));
     }

@@ -57,7 +57,12 @@ impl CurveState {
     ///
     /// # Errors
     /// [`CurveError::InvalidState`] as [`CurveState::validate`].
-    pub fn new(virtual_quote: U256, total_supply: U256, fee_bps: u32, launch_time: u64) -> Result<Self, CurveError> {
+    pub fn new(
+        virtual_quote: U256,
+        total_supply: U256,
+        fee_bps: u32,
+        launch_time: u64,
+    ) -> Result<Self, CurveError> {
         let s = Self {
             virtual_quote,
             total_supply,
@@ -114,12 +119,18 @@ impl CurveState {
     /// [`CurveError::Math`] on overflow.
     pub fn graduation_reserve(&self) -> Result<U256, CurveError> {
         let g = self.graduation_target()?;
-        Ok(crate::math::mul_div_up(self.virtual_quote, self.total_supply, checked_add(self.virtual_quote, g)?)?)
+        Ok(crate::math::mul_div_up(
+            self.virtual_quote,
+            self.total_supply,
+            checked_add(self.virtual_quote, g)?,
+        )?)
     }
 
     /// `true` once `Q = G` (then trading is in the pool).
     pub fn is_graduated(&self) -> bool {
-        self.graduation_target().map(|g| self.quote_raised >= g).unwrap_or(false)
+        self.graduation_target()
+            .map(|g| self.quote_raised >= g)
+            .unwrap_or(false)
     }
 
     /// Tokens sold so far, `S − Y`.
@@ -156,11 +167,17 @@ impl CurveState {
             ));
         }
         if self.token_reserve > self.total_supply {
-            return bad(format!("tokenReserve {} exceeds totalSupply {}", self.token_reserve, self.total_supply));
+            return bad(format!(
+                "tokenReserve {} exceeds totalSupply {}",
+                self.token_reserve, self.total_supply
+            ));
         }
         let g = self.graduation_target()?;
         if self.quote_raised > g {
-            return bad(format!("quoteRaised {} exceeds the graduation target {g}", self.quote_raised));
+            return bad(format!(
+                "quoteRaised {} exceeds the graduation target {g}",
+                self.quote_raised
+            ));
         }
         let a = U512::from(self.virtual_quote) + U512::from(self.quote_raised);
         let lhs = a * U512::from(self.token_reserve);
@@ -199,17 +216,29 @@ mod tests {
 
     #[test]
     fn constants_are_the_pinned_values() {
-        assert_eq!(ETH_VIRTUAL_QUOTE, U256::from(125u8) * U256::from(10u64.pow(16)));
+        assert_eq!(
+            ETH_VIRTUAL_QUOTE,
+            U256::from(125u8) * U256::from(10u64.pow(16))
+        );
         assert_eq!(ETH_GRADUATION_TARGET, e18(5));
         assert_eq!(DEFAULT_TOTAL_SUPPLY, e18(1_000_000_000));
-        assert_eq!(DEFAULT_TOTAL_SUPPLY.to_string(), "1000000000000000000000000000");
+        assert_eq!(
+            DEFAULT_TOTAL_SUPPLY.to_string(),
+            "1000000000000000000000000000"
+        );
         let eth = CurveState::eth_pair(0);
         eth.validate().unwrap();
         assert_eq!(eth.graduation_target().unwrap(), ETH_GRADUATION_TARGET);
-        assert_eq!(eth.graduation_reserve().unwrap(), DEFAULT_TOTAL_SUPPLY / U256::from(5u8));
+        assert_eq!(
+            eth.graduation_reserve().unwrap(),
+            DEFAULT_TOTAL_SUPPLY / U256::from(5u8)
+        );
         let usdc = CurveState::stablecoin_pair(6, 0).unwrap();
         assert_eq!(usdc.virtual_quote, U256::from(3_125_000_000u64));
-        assert_eq!(usdc.graduation_target().unwrap(), U256::from(STABLE_GRADUATION_TARGET_WHOLE * 1_000_000));
+        assert_eq!(
+            usdc.graduation_target().unwrap(),
+            U256::from(STABLE_GRADUATION_TARGET_WHOLE * 1_000_000)
+        );
         let dai = CurveState::stablecoin_pair(18, 0).unwrap();
         assert_eq!(dai.graduation_target().unwrap(), e18(12_500));
         assert!(CurveState::stablecoin_pair(77, 0).is_err());
@@ -220,14 +249,43 @@ mod tests {
     fn validation_names_the_field() {
         let ok = CurveState::eth_pair(0);
         let msg = |s: CurveState| s.validate().unwrap_err().to_string();
-        assert!(msg(CurveState { virtual_quote: U256::ZERO, ..ok }).contains("virtualQuote"));
-        assert!(msg(CurveState { total_supply: U256::ZERO, ..ok }).contains("totalSupply"));
-        assert!(msg(CurveState { fee_bps: 10_000, ..ok }).contains("feeBps"));
-        assert!(msg(CurveState { token_reserve: ok.total_supply + U256::from(1u8), ..ok }).contains("tokenReserve"));
-        assert!(msg(CurveState { quote_raised: e18(6), ..ok }).contains("quoteRaised"));
-        assert!(msg(CurveState { token_reserve: ok.total_supply - U256::from(1u8), ..ok }).contains("Φ + Q"));
+        assert!(msg(CurveState {
+            virtual_quote: U256::ZERO,
+            ..ok
+        })
+        .contains("virtualQuote"));
+        assert!(msg(CurveState {
+            total_supply: U256::ZERO,
+            ..ok
+        })
+        .contains("totalSupply"));
+        assert!(msg(CurveState {
+            fee_bps: 10_000,
+            ..ok
+        })
+        .contains("feeBps"));
+        assert!(msg(CurveState {
+            token_reserve: ok.total_supply + U256::from(1u8),
+            ..ok
+        })
+        .contains("tokenReserve"));
+        assert!(msg(CurveState {
+            quote_raised: e18(6),
+            ..ok
+        })
+        .contains("quoteRaised"));
+        assert!(msg(CurveState {
+            token_reserve: ok.total_supply - U256::from(1u8),
+            ..ok
+        })
+        .contains("Φ + Q"));
         assert!(!ok.is_graduated());
-        assert!(CurveState { quote_raised: e18(5), token_reserve: ok.total_supply / U256::from(5u8), ..ok }.is_graduated());
+        assert!(CurveState {
+            quote_raised: e18(5),
+            token_reserve: ok.total_supply / U256::from(5u8),
+            ..ok
+        }
+        .is_graduated());
     }
 
     #[test]

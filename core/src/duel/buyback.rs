@@ -111,7 +111,8 @@ pub fn cap_sqrt_price_x96(cap_wad: U256, eth_is_currency0: bool) -> Result<U256,
 /// [`DuelError::InvalidTickSpacing`], [`DuelError::PotTooLarge`], [`DuelError::ZeroPrice`],
 /// [`DuelError::Swap`] for a v4 revert (e.g. an invalid fee).
 pub fn buyback(pool: &BuybackPool, pot: U256, ema_wad: U256) -> Result<Buyback, DuelError> {
-    let (lower, upper) = full_range_ticks(pool.tick_spacing).map_err(|_| DuelError::InvalidTickSpacing(pool.tick_spacing))?;
+    let (lower, upper) = full_range_ticks(pool.tick_spacing)
+        .map_err(|_| DuelError::InvalidTickSpacing(pool.tick_spacing))?;
     let current_price_wad = token_price_wad(pool.sqrt_price_x96, pool.eth_is_currency0)?;
     let cap_wad = buyback_cap_wad(ema_wad, current_price_wad)?;
     let nothing = |limit: U256| Buyback {
@@ -130,19 +131,36 @@ pub fn buyback(pool: &BuybackPool, pot: U256, ema_wad: U256) -> Result<Buyback, 
     }
     let limit = cap_sqrt_price_x96(cap_wad, pool.eth_is_currency0)?;
     let bound_tick = if pool.eth_is_currency0 { lower } else { upper };
-    let bound = get_sqrt_price_at_tick(i64::from(bound_tick)).map_err(|_| DuelError::InvalidTickSpacing(pool.tick_spacing))?;
+    let bound = get_sqrt_price_at_tick(i64::from(bound_tick))
+        .map_err(|_| DuelError::InvalidTickSpacing(pool.tick_spacing))?;
     // ETH in: zero for one when ETH is currency0 (price falls), one for zero otherwise.
-    let target = if pool.eth_is_currency0 { limit.max(bound) } else { limit.min(bound) };
-    let at_or_past_target =
-        if pool.eth_is_currency0 { pool.sqrt_price_x96 <= target } else { pool.sqrt_price_x96 >= target };
+    let target = if pool.eth_is_currency0 {
+        limit.max(bound)
+    } else {
+        limit.min(bound)
+    };
+    let at_or_past_target = if pool.eth_is_currency0 {
+        pool.sqrt_price_x96 <= target
+    } else {
+        pool.sqrt_price_x96 >= target
+    };
     if at_or_past_target {
         return Ok(nothing(limit));
     }
     if pot.is_zero() {
-        return Ok(Buyback { reached_cap: false, ..nothing(limit) });
+        return Ok(Buyback {
+            reached_cap: false,
+            ..nothing(limit)
+        });
     }
     let amount = I256::try_from(pot).map_err(|_| DuelError::PotTooLarge(pot))?;
-    let step = compute_swap_step(pool.sqrt_price_x96, target, pool.liquidity, -amount, pool.fee_pips)?;
+    let step = compute_swap_step(
+        pool.sqrt_price_x96,
+        target,
+        pool.liquidity,
+        -amount,
+        pool.fee_pips,
+    )?;
     // amountIn + feeAmount ≤ pot (exact input never exceeds the remaining amount).
     let eth_spent = step.amount_in + step.fee_amount;
     Ok(Buyback {
@@ -171,9 +189,22 @@ mod tests {
 
     /// A freshly graduated ETH pool: 5 ETH against 160 M tokens, full range.
     fn graduated_pool() -> BuybackPool {
-        let s = crate::curve::apply_buy(&CurveState::eth_pair(0), U256::from(100 * E18), 60, U256::ZERO).unwrap().0;
+        let s = crate::curve::apply_buy(
+            &CurveState::eth_pair(0),
+            U256::from(100 * E18),
+            60,
+            U256::ZERO,
+        )
+        .unwrap()
+        .0;
         let p = graduation_pool(&s, Address::ZERO, Address::repeat_byte(0x11), 60).unwrap();
-        BuybackPool { sqrt_price_x96: p.sqrt_price_x96, liquidity: p.liquidity, fee_pips: 3_000, eth_is_currency0: true, tick_spacing: 60 }
+        BuybackPool {
+            sqrt_price_x96: p.sqrt_price_x96,
+            liquidity: p.liquidity,
+            fee_pips: 3_000,
+            eth_is_currency0: true,
+            tick_spacing: 60,
+        }
     }
 
     fn exact_price_at_most(sqrt_p: U256, cap: U256, eth_is_currency0: bool) -> bool {
@@ -191,7 +222,11 @@ mod tests {
         let pool = graduated_pool();
         // 5 ETH / 160 M tokens = 3.125e-8 ETH per token (rounded down).
         let p = token_price_wad(pool.sqrt_price_x96, true).unwrap();
-        assert!(format_wad(p).starts_with("0.00000003124999") || format_wad(p) == "0.00000003125", "{}", format_wad(p));
+        assert!(
+            format_wad(p).starts_with("0.00000003124999") || format_wad(p) == "0.00000003125",
+            "{}",
+            format_wad(p)
+        );
     }
 
     #[test]
@@ -211,7 +246,10 @@ mod tests {
         let bought = format_wad(b.tokens_bought);
         assert!(bought.starts_with("7445985.72"), "{bought}");
         // The unspent ETH stays subject to the cap: the next settlement at the same state buys nothing.
-        let after = BuybackPool { sqrt_price_x96: b.sqrt_price_after_x96, ..pool };
+        let after = BuybackPool {
+            sqrt_price_x96: b.sqrt_price_after_x96,
+            ..pool
+        };
         let again = buyback(&after, b.pot_left, current).unwrap();
         assert_eq!((again.eth_spent, again.pot_left), (U256::ZERO, b.pot_left));
     }
@@ -222,7 +260,10 @@ mod tests {
         let current = token_price_wad(pool.sqrt_price_x96, true).unwrap();
         let b = buyback(&pool, U256::from(E18 / 100), current).unwrap();
         assert!(!b.reached_cap);
-        assert_eq!((b.eth_spent, b.pot_left), (U256::from(E18 / 100), U256::ZERO));
+        assert_eq!(
+            (b.eth_spent, b.pot_left),
+            (U256::from(E18 / 100), U256::ZERO)
+        );
         assert!(b.tokens_bought > U256::ZERO);
     }
 
@@ -234,12 +275,27 @@ mod tests {
         let high = buyback(&pool, U256::from(10 * E18), current * U256::from(3u8)).unwrap();
         assert_eq!(high.cap_wad, current * U256::from(11u8) / U256::from(10u8));
         // EMA 20 % below the price: cap = 0.88 × current < current, nothing is bought.
-        let low = buyback(&pool, U256::from(10 * E18), current * U256::from(8u8) / U256::from(10u8)).unwrap();
+        let low = buyback(
+            &pool,
+            U256::from(10 * E18),
+            current * U256::from(8u8) / U256::from(10u8),
+        )
+        .unwrap();
         assert_eq!(low.eth_spent, U256::ZERO);
         assert_eq!(low.pot_left, U256::from(10 * E18));
         // EMA 5 % above: the cap is 1.1 × current; EMA 5 % below: cap 1.045 × current, less is spent.
-        let a = buyback(&pool, U256::from(10 * E18), current * U256::from(105u8) / U256::from(100u8)).unwrap();
-        let c = buyback(&pool, U256::from(10 * E18), current * U256::from(95u8) / U256::from(100u8)).unwrap();
+        let a = buyback(
+            &pool,
+            U256::from(10 * E18),
+            current * U256::from(105u8) / U256::from(100u8),
+        )
+        .unwrap();
+        let c = buyback(
+            &pool,
+            U256::from(10 * E18),
+            current * U256::from(95u8) / U256::from(100u8),
+        )
+        .unwrap();
         assert!(c.eth_spent < a.eth_spent);
     }
 
@@ -247,23 +303,63 @@ mod tests {
     fn eth_as_currency1_mirrors() {
         // Same pool seen with ETH as currency1: sqrt price inverted.
         let pool = graduated_pool();
-        let inv = isqrt_u512((U512::from(1u8) << 384) / (U512::from(pool.sqrt_price_x96) * U512::from(pool.sqrt_price_x96)));
-        let mirrored = BuybackPool { sqrt_price_x96: narrow(inv).unwrap(), eth_is_currency0: false, ..pool };
+        let inv = isqrt_u512(
+            (U512::from(1u8) << 384)
+                / (U512::from(pool.sqrt_price_x96) * U512::from(pool.sqrt_price_x96)),
+        );
+        let mirrored = BuybackPool {
+            sqrt_price_x96: narrow(inv).unwrap(),
+            eth_is_currency0: false,
+            ..pool
+        };
         let cur = token_price_wad(mirrored.sqrt_price_x96, false).unwrap();
         let b = buyback(&mirrored, U256::from(10 * E18), cur).unwrap();
         assert!(b.reached_cap && b.sqrt_price_after_x96 > mirrored.sqrt_price_x96);
-        assert!(exact_price_at_most(b.sqrt_price_after_x96, b.cap_wad, false));
+        assert!(exact_price_at_most(
+            b.sqrt_price_after_x96,
+            b.cap_wad,
+            false
+        ));
         assert!(format_wad(b.eth_spent - b.fee_paid).starts_with("0.2440"));
     }
 
     #[test]
     fn errors() {
         let pool = graduated_pool();
-        assert_eq!(buyback(&BuybackPool { tick_spacing: 0, ..pool }, U256::from(1u8), WAD), Err(DuelError::InvalidTickSpacing(0)));
-        assert_eq!(buyback(&pool, U256::MAX, WAD), Err(DuelError::PotTooLarge(U256::MAX)));
-        assert!(matches!(buyback(&BuybackPool { fee_pips: 1_000_001, ..pool }, U256::from(E18), WAD), Err(DuelError::Swap(_))));
-        assert_eq!(token_price_wad(U256::ZERO, true), Err(DuelError::ZeroPrice("sqrtPriceX96")));
-        assert_eq!(cap_sqrt_price_x96(U256::ZERO, true), Err(DuelError::ZeroPrice("cap")));
+        assert_eq!(
+            buyback(
+                &BuybackPool {
+                    tick_spacing: 0,
+                    ..pool
+                },
+                U256::from(1u8),
+                WAD
+            ),
+            Err(DuelError::InvalidTickSpacing(0))
+        );
+        assert_eq!(
+            buyback(&pool, U256::MAX, WAD),
+            Err(DuelError::PotTooLarge(U256::MAX))
+        );
+        assert!(matches!(
+            buyback(
+                &BuybackPool {
+                    fee_pips: 1_000_001,
+                    ..pool
+                },
+                U256::from(E18),
+                WAD
+            ),
+            Err(DuelError::Swap(_))
+        ));
+        assert_eq!(
+            token_price_wad(U256::ZERO, true),
+            Err(DuelError::ZeroPrice("sqrtPriceX96"))
+        );
+        assert_eq!(
+            cap_sqrt_price_x96(U256::ZERO, true),
+            Err(DuelError::ZeroPrice("cap"))
+        );
         let zero = buyback(&pool, U256::ZERO, WAD).unwrap();
         assert_eq!(zero.eth_spent, U256::ZERO);
     }

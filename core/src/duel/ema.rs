@@ -34,10 +34,16 @@ pub struct Ema {
 /// [`DuelError::TimeWentBackwards`] when `now` is before the last update.
 pub fn ema_update(prev: Option<Ema>, price_wad: U256, now: u64) -> Result<Ema, DuelError> {
     let Some(prev) = prev else {
-        return Ok(Ema { value_wad: price_wad, last_update: now });
+        return Ok(Ema {
+            value_wad: price_wad,
+            last_update: now,
+        });
     };
     if now < prev.last_update {
-        return Err(DuelError::TimeWentBackwards { last: prev.last_update, now });
+        return Err(DuelError::TimeWentBackwards {
+            last: prev.last_update,
+            now,
+        });
     }
     let dt = U256::from(now - prev.last_update);
     let den = dt + U256::from(EMA_WINDOW_SECONDS);
@@ -49,7 +55,10 @@ pub fn ema_update(prev: Option<Ema>, price_wad: U256, now: u64) -> Result<Ema, D
         // ≤ ema − p: cannot underflow.
         ema - mul_div_up(ema - price_wad, dt, den)?
     };
-    Ok(Ema { value_wad, last_update: now })
+    Ok(Ema {
+        value_wad,
+        last_update: now,
+    })
 }
 
 /// The buyback cap, `min(ema, current) × 1.10`, rounded down.
@@ -57,7 +66,11 @@ pub fn ema_update(prev: Option<Ema>, price_wad: U256, now: u64) -> Result<Ema, D
 /// # Errors
 /// [`DuelError::Math`] on overflow.
 pub fn buyback_cap_wad(ema_wad: U256, current_price_wad: U256) -> Result<U256, DuelError> {
-    Ok(mul_div_down(ema_wad.min(current_price_wad), U256::from(CAP_MULTIPLIER_BPS), U256::from(BPS))?)
+    Ok(mul_div_down(
+        ema_wad.min(current_price_wad),
+        U256::from(CAP_MULTIPLIER_BPS),
+        U256::from(BPS),
+    )?)
 }
 
 #[cfg(test)]
@@ -72,31 +85,84 @@ mod tests {
 
     #[test]
     fn first_observation_seeds() {
-        assert_eq!(ema_update(None, w(3), 100).unwrap(), Ema { value_wad: w(3), last_update: 100 });
+        assert_eq!(
+            ema_update(None, w(3), 100).unwrap(),
+            Ema {
+                value_wad: w(3),
+                last_update: 100
+            }
+        );
     }
 
     #[test]
     fn half_weight_after_thirty_minutes() {
         // Δt = 1800: the EMA moves half way.
-        let e = ema_update(Some(Ema { value_wad: w(2), last_update: 0 }), w(4), 1_800).unwrap();
+        let e = ema_update(
+            Some(Ema {
+                value_wad: w(2),
+                last_update: 0,
+            }),
+            w(4),
+            1_800,
+        )
+        .unwrap();
         assert_eq!(e.value_wad, w(3));
-        let e = ema_update(Some(Ema { value_wad: w(4), last_update: 0 }), w(2), 1_800).unwrap();
+        let e = ema_update(
+            Some(Ema {
+                value_wad: w(4),
+                last_update: 0,
+            }),
+            w(2),
+            1_800,
+        )
+        .unwrap();
         assert_eq!(e.value_wad, w(3));
         // Δt = 0 (same block): no change, a same-second spike cannot move it.
-        let e = ema_update(Some(Ema { value_wad: w(2), last_update: 7 }), w(1_000), 7).unwrap();
+        let e = ema_update(
+            Some(Ema {
+                value_wad: w(2),
+                last_update: 7,
+            }),
+            w(1_000),
+            7,
+        )
+        .unwrap();
         assert_eq!(e.value_wad, w(2));
     }
 
     #[test]
     fn rounds_toward_the_lower_price() {
         // Rising: (10 − 1) × 1 / 1801 = 0.00499…, floors to 0 → stays 1.
-        let e = ema_update(Some(Ema { value_wad: U256::from(1u8), last_update: 0 }), U256::from(10u8), 1).unwrap();
+        let e = ema_update(
+            Some(Ema {
+                value_wad: U256::from(1u8),
+                last_update: 0,
+            }),
+            U256::from(10u8),
+            1,
+        )
+        .unwrap();
         assert_eq!(e.value_wad, U256::from(1u8));
         // Falling: ceil of the decrement → 10 − 1 = 9.
-        let e = ema_update(Some(Ema { value_wad: U256::from(10u8), last_update: 0 }), U256::from(1u8), 1).unwrap();
+        let e = ema_update(
+            Some(Ema {
+                value_wad: U256::from(10u8),
+                last_update: 0,
+            }),
+            U256::from(1u8),
+            1,
+        )
+        .unwrap();
         assert_eq!(e.value_wad, U256::from(9u8));
         assert_eq!(
-            ema_update(Some(Ema { value_wad: w(1), last_update: 9 }), w(1), 8),
+            ema_update(
+                Some(Ema {
+                    value_wad: w(1),
+                    last_update: 9
+                }),
+                w(1),
+                8
+            ),
             Err(DuelError::TimeWentBackwards { last: 9, now: 8 })
         );
     }
@@ -107,7 +173,10 @@ mod tests {
         assert_eq!(buyback_cap_wad(w(100), w(150)).unwrap(), w(110));
         // The current price is lower: cap on the price.
         assert_eq!(buyback_cap_wad(w(100), w(80)).unwrap(), w(88));
-        assert_eq!(buyback_cap_wad(U256::from(9u8), U256::from(9u8)).unwrap(), U256::from(9u8)); // 9.9 → 9
+        assert_eq!(
+            buyback_cap_wad(U256::from(9u8), U256::from(9u8)).unwrap(),
+            U256::from(9u8)
+        ); // 9.9 → 9
     }
 
     proptest! {

@@ -73,7 +73,11 @@ pub fn eth_price_tick(pool_tick: i32, eth_is_currency0: bool) -> i32 {
 fn check_tick(index: usize, field: &'static str, tick: i32) -> Result<i64, DuelError> {
     let t = i64::from(tick);
     if t.abs() > i64::from(MAX_TICK) {
-        return Err(DuelError::InvalidTick { index, field, tick: t });
+        return Err(DuelError::InvalidTick {
+            index,
+            field,
+            tick: t,
+        });
     }
     Ok(t)
 }
@@ -83,9 +87,16 @@ fn check_tick(index: usize, field: &'static str, tick: i32) -> Result<i64, DuelE
 /// # Errors
 /// [`DuelError::InvalidRound`] when `round_end <= round_start`, [`DuelError::NotSorted`],
 /// [`DuelError::InvalidTick`].
-pub fn round_mean_tick(observations: &[Observation], round_start: u64, round_end: u64) -> Result<RoundMean, DuelError> {
+pub fn round_mean_tick(
+    observations: &[Observation],
+    round_start: u64,
+    round_end: u64,
+) -> Result<RoundMean, DuelError> {
     if round_end <= round_start {
-        return Err(DuelError::InvalidRound { start: round_start, end: round_end });
+        return Err(DuelError::InvalidRound {
+            start: round_start,
+            end: round_end,
+        });
     }
     let mut d: i64 = 0; // held d(t); 0 before the first observation (decided)
     let mut cursor = round_start;
@@ -120,7 +131,11 @@ pub fn round_mean_tick(observations: &[Observation], round_start: u64, round_end
     } else {
         Winner::None
     };
-    Ok(RoundMean { mean_tick, winner, had_swap })
+    Ok(RoundMean {
+        mean_tick,
+        winner,
+        had_swap,
+    })
 }
 
 #[cfg(test)]
@@ -132,7 +147,11 @@ mod tests {
     const S: u64 = 1_000_000; // a round start
 
     fn o(ts: u64, a: i32, b: i32) -> Observation {
-        Observation { timestamp: ts, tick_a: a, tick_b: b }
+        Observation {
+            timestamp: ts,
+            tick_a: a,
+            tick_b: b,
+        }
     }
 
     #[test]
@@ -141,7 +160,14 @@ mod tests {
         // (30×1 − 10×2 + 50×1) / 4 = 15.
         let obs = [o(S - 500, 100, 70), o(S + H, 0, 10), o(S + 3 * H, 60, 10)];
         let r = round_mean_tick(&obs, S, S + 4 * H).unwrap();
-        assert_eq!(r, RoundMean { mean_tick: 15, winner: Winner::A, had_swap: true });
+        assert_eq!(
+            r,
+            RoundMean {
+                mean_tick: 15,
+                winner: Winner::A,
+                had_swap: true
+            }
+        );
     }
 
     #[test]
@@ -152,7 +178,10 @@ mod tests {
         assert_eq!((r.mean_tick, r.winner), (-2, Winner::B));
         // The same late lead in a round A led by 20: (60 − 40)/4 = 5, A keeps it.
         let obs = [o(S - 1, 20, 0), o(S + 3 * H, 0, 40)];
-        assert_eq!(round_mean_tick(&obs, S, S + 4 * H).unwrap().winner, Winner::A);
+        assert_eq!(
+            round_mean_tick(&obs, S, S + 4 * H).unwrap().winner,
+            Winner::A
+        );
     }
 
     #[test]
@@ -170,10 +199,24 @@ mod tests {
         // A's lead is carried in, but nobody traded during the round.
         let obs = [o(S - H, 500, 0), o(S + 4 * H, 0, 0)];
         let r = round_mean_tick(&obs, S, S + 4 * H).unwrap();
-        assert_eq!(r, RoundMean { mean_tick: 500, winner: Winner::None, had_swap: false });
-        assert_eq!(round_mean_tick(&[], S, S + 4 * H).unwrap().winner, Winner::None);
+        assert_eq!(
+            r,
+            RoundMean {
+                mean_tick: 500,
+                winner: Winner::None,
+                had_swap: false
+            }
+        );
+        assert_eq!(
+            round_mean_tick(&[], S, S + 4 * H).unwrap().winner,
+            Winner::None
+        );
         // A swap exactly at the round start is inside the round.
-        assert!(round_mean_tick(&[o(S, 5, 0)], S, S + 4 * H).unwrap().had_swap);
+        assert!(
+            round_mean_tick(&[o(S, 5, 0)], S, S + 4 * H)
+                .unwrap()
+                .had_swap
+        );
     }
 
     #[test]
@@ -211,11 +254,21 @@ mod tests {
 
     #[test]
     fn errors() {
-        assert_eq!(round_mean_tick(&[], S, S), Err(DuelError::InvalidRound { start: S, end: S }));
-        assert_eq!(round_mean_tick(&[o(5, 0, 0), o(4, 0, 0)], S, S + 1), Err(DuelError::NotSorted { index: 1 }));
+        assert_eq!(
+            round_mean_tick(&[], S, S),
+            Err(DuelError::InvalidRound { start: S, end: S })
+        );
+        assert_eq!(
+            round_mean_tick(&[o(5, 0, 0), o(4, 0, 0)], S, S + 1),
+            Err(DuelError::NotSorted { index: 1 })
+        );
         assert_eq!(
             round_mean_tick(&[o(5, 887_273, 0)], S, S + 1),
-            Err(DuelError::InvalidTick { index: 0, field: "tickA", tick: 887_273 })
+            Err(DuelError::InvalidTick {
+                index: 0,
+                field: "tickA",
+                tick: 887_273
+            })
         );
     }
 

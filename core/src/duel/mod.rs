@@ -12,13 +12,13 @@
 //! Times are unix seconds (`u64`). Ticks are each token's price in ETH
 //! ([`mean_tick::eth_price_tick`] flips a pool tick where ETH is currency0).
 
-pub mod schedule;
-pub mod mean_tick;
-pub mod split;
-pub mod ema;
 pub mod buyback;
-pub mod streaks;
+pub mod ema;
+pub mod mean_tick;
 pub mod rounds;
+pub mod schedule;
+pub mod split;
+pub mod streaks;
 
 pub use buyback::{buyback, cap_sqrt_price_x96, token_price_wad, Buyback, BuybackPool};
 pub use ema::{buyback_cap_wad, ema_update, Ema};

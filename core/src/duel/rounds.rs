@@ -38,10 +38,17 @@ pub struct Wake {
 pub fn wake(duel_start: u64, active_round: u64, now: u64) -> Result<Wake, DuelError> {
     let current = round_at(duel_start, now)?;
     if active_round > current.index {
-        return Err(DuelError::RoundInFuture { active: active_round, current: current.index });
+        return Err(DuelError::RoundInFuture {
+            active: active_round,
+            current: current.index,
+        });
     }
     if active_round == current.index {
-        return Ok(Wake { settle: None, skipped: 0, current });
+        return Ok(Wake {
+            settle: None,
+            skipped: 0,
+            current,
+        });
     }
     Ok(Wake {
         settle: Some(round_window(duel_start, active_round)?),
@@ -109,14 +116,20 @@ mod tests {
     #[test]
     fn a_duel_idle_for_three_days_wakes_in_the_current_round() {
         let start = DAY0 + 10 * H; // round 0 ends 16:00
-        // Last swap in round 2 (20:00–24:00 on day 0); nothing for three days.
+                                   // Last swap in round 2 (20:00–24:00 on day 0); nothing for three days.
         let now = DAY0 + 21 * H + 3 * DAY;
         let w = wake(start, 2, now).unwrap();
         let settle = w.settle.unwrap();
-        assert_eq!((settle.index, settle.start, settle.end), (2, DAY0 + 20 * H, DAY0 + 24 * H));
+        assert_eq!(
+            (settle.index, settle.start, settle.end),
+            (2, DAY0 + 20 * H, DAY0 + 24 * H)
+        );
         // Current round: 3 days later, 20:00–24:00 again → index 2 + 18.
         assert_eq!(w.current.index, 20);
-        assert_eq!((w.current.start, w.current.end), (DAY0 + 20 * H + 3 * DAY, DAY0 + 24 * H + 3 * DAY));
+        assert_eq!(
+            (w.current.start, w.current.end),
+            (DAY0 + 20 * H + 3 * DAY, DAY0 + 24 * H + 3 * DAY)
+        );
         assert_eq!(w.skipped, 17);
         assert_eq!(3 * DAY / ROUND_SECONDS, 18);
     }
@@ -128,8 +141,54 @@ mod tests {
         assert_eq!((w.settle, w.skipped, w.current.index), (None, 0, 0));
         // The first swap right at the close settles round 0 and is in round 1.
         let w = wake(start, 0, start + 4 * H).unwrap();
-        assert_eq!((w.settle.unwrap().index, w.skipped, w.current.index), (0, 0, 1));
-        assert_eq!(wake(start, 5, start + H), Err(DuelError::RoundInFuture { active: 5, current: 0 }));
+        assert_eq!(
+            (w.settle.unwrap().index, w.skipped, w.current.index),
+            (0, 0, 1)
+        );
+        assert_eq!(
+            wake(start, 5, start + H),
+            Err(DuelError::RoundInFuture {
+                active: 5,
+                current: 0
+            })
+        );
+    }
+
+    #[test]
+    fn a_round_awaiting_settlement_keeps_its_result() {
+        // Round 0 closes with A ahead; nobody trades for a day, then B pumps. The late
+        // settlement (by the first swap, or by anyone calling settle) still sees only round 0.
+        let start = DAY0;
+        let obs = vec![
+            Observation {
+                timestamp: start + H,
+                tick_a: 30,
+                tick_b: 0,
+            },
+            Observation {
+                timestamp: start + DAY + 5 * H,
+                tick_a: 0,
+                tick_b: 9_000,
+            },
+        ];
+        let w = wake(start, 0, start + DAY + 5 * H).unwrap();
+        let r = w.settle.unwrap();
+        let late = round_mean_tick(&obs, r.start, r.end).unwrap();
+        let on_time = round_mean_tick(&obs[..1], r.start, r.end).unwrap();
+        assert_eq!(late, on_time);
+        assert_eq!((late.mean_tick, late.winner), (30 * 3 / 4, Winner::A));
+        // The rounds in between had no swap: skipped, no winner.
+        assert_eq!((w.skipped, w.current.index), (6, 7));
+        assert_eq!(
+            round_mean_tick(
+                &obs,
+                round_window(start, 3).unwrap().start,
+                round_window(start, 3).unwrap().end
+            )
+            .unwrap()
+            .winner,
+            Winner::None
+        );
     }
 
     fn pool() -> BuybackPool {
@@ -148,8 +207,16 @@ mod tests {
         let start = DAY0;
         let r0 = round_window(start, 0).unwrap();
         let obs = [
-            Observation { timestamp: start, tick_a: 50, tick_b: 0 },
-            Observation { timestamp: start + H, tick_a: 40, tick_b: 0 },
+            Observation {
+                timestamp: start,
+                tick_a: 50,
+                tick_b: 0,
+            },
+            Observation {
+                timestamp: start + H,
+                tick_a: 40,
+                tick_b: 0,
+            },
         ];
         let mean = round_mean_tick(&obs, r0.start, r0.end).unwrap();
         assert_eq!(mean.winner, Winner::A);
@@ -164,10 +231,16 @@ mod tests {
         // The next round, nobody trades: no winner even though A's lead is still held.
         let r1 = round_window(start, 1).unwrap();
         let idle = round_mean_tick(&obs, r1.start, r1.end).unwrap();
-        assert_eq!((idle.mean_tick, idle.winner, idle.had_swap), (40, Winner::None, false));
+        assert_eq!(
+            (idle.mean_tick, idle.winner, idle.had_swap),
+            (40, Winner::None, false)
+        );
         let s2 = settle_round(&idle, s.pot_after, s.streaks, &p, ema, &p, ema).unwrap();
         // The pot rolls over whole; A's streak is intact.
-        assert_eq!((s2.pot_after, s2.tokens_burned, s2.buyback), (s.pot_after, U256::ZERO, None));
+        assert_eq!(
+            (s2.pot_after, s2.tokens_burned, s2.buyback),
+            (s.pot_after, U256::ZERO, None)
+        );
         assert_eq!(s2.streaks.a, 1);
     }
 }

@@ -42,7 +42,10 @@ fn overflow() -> DuelError {
 /// [`DuelError::TimeOverflow`] near `u64::MAX`.
 pub fn first_close(start: u64) -> Result<u64, DuelError> {
     let earliest = start.checked_add(ROUND_SECONDS).ok_or_else(overflow)?;
-    earliest.div_ceil(ROUND_SECONDS).checked_mul(ROUND_SECONDS).ok_or_else(overflow)
+    earliest
+        .div_ceil(ROUND_SECONDS)
+        .checked_mul(ROUND_SECONDS)
+        .ok_or_else(overflow)
 }
 
 /// Round `index` of a duel started at `duel_start`.
@@ -52,9 +55,16 @@ pub fn first_close(start: u64) -> Result<u64, DuelError> {
 pub fn round_window(duel_start: u64, index: u64) -> Result<RoundWindow, DuelError> {
     let fc = first_close(duel_start)?;
     if index == 0 {
-        return Ok(RoundWindow { index, start: duel_start, end: fc });
+        return Ok(RoundWindow {
+            index,
+            start: duel_start,
+            end: fc,
+        });
     }
-    let start = (index - 1).checked_mul(ROUND_SECONDS).and_then(|x| x.checked_add(fc)).ok_or_else(overflow)?;
+    let start = (index - 1)
+        .checked_mul(ROUND_SECONDS)
+        .and_then(|x| x.checked_add(fc))
+        .ok_or_else(overflow)?;
     let end = start.checked_add(ROUND_SECONDS).ok_or_else(overflow)?;
     Ok(RoundWindow { index, start, end })
 }
@@ -65,7 +75,10 @@ pub fn round_window(duel_start: u64, index: u64) -> Result<RoundWindow, DuelErro
 /// [`DuelError::BeforeStart`] when `now < duel_start`; [`DuelError::TimeOverflow`].
 pub fn round_at(duel_start: u64, now: u64) -> Result<RoundWindow, DuelError> {
     if now < duel_start {
-        return Err(DuelError::BeforeStart { now, start: duel_start });
+        return Err(DuelError::BeforeStart {
+            now,
+            start: duel_start,
+        });
     }
     let fc = first_close(duel_start)?;
     if now < fc {
@@ -134,7 +147,13 @@ mod tests {
         assert_eq!(round_at(start, DAY0 + 16 * H - 1).unwrap().index, 0);
         assert_eq!(round_at(start, DAY0 + 16 * H).unwrap().index, 1);
         assert_eq!(round_at(start, DAY0 + 20 * H).unwrap().index, 2);
-        assert_eq!(round_at(start, start - 1), Err(DuelError::BeforeStart { now: start - 1, start }));
+        assert_eq!(
+            round_at(start, start - 1),
+            Err(DuelError::BeforeStart {
+                now: start - 1,
+                start
+            })
+        );
         assert!(first_close(u64::MAX - 10).is_err());
         assert!(round_window(0, u64::MAX).is_err());
     }

@@ -4,8 +4,8 @@
 //!
 //! Decided: `r` is computed exactly through the v4 sqrt price, `sqrtP = getSqrtPriceAtTick(tick)`
 //! (Q64.96, so `r = sqrtP² / 2^192`), and `shareA = floor(sqrtP² × 10^18 / (sqrtP² + 2^192))` in
-//! 512-bit integers. A tick beyond `±887,272` is clamped to it: the floor is already
-//! `10^18 − 1` (A) or `0` (A) there, exactly as the unclamped value would floor.
+//! 512-bit integers. A tick beyond `±887,272` is clamped to it: the floor there is already
+//! `10^18 − 1` (above) or `0` (below), exactly what the unclamped value floors to.
 
 use crate::math::WAD;
 use crate::uniswap::tick_math::{get_sqrt_price_at_tick, MAX_TICK, MIN_TICK};
@@ -15,7 +15,9 @@ use alloy_primitives::{U256, U512};
 pub fn share_a_wad(tick: i64) -> U256 {
     let t = tick.clamp(i64::from(MIN_TICK), i64::from(MAX_TICK));
     // In range after the clamp: cannot fail.
-    let Ok(sqrt_p) = get_sqrt_price_at_tick(t) else { return U256::ZERO };
+    let Ok(sqrt_p) = get_sqrt_price_at_tick(t) else {
+        return U256::ZERO;
+    };
     let p2: U512 = sqrt_p.widening_mul(sqrt_p); // < 2^320
     let num: U512 = p2 * U512::from(WAD); // < 2^380
     let den: U512 = p2 + (U512::from(1u8) << 192);
@@ -48,7 +50,10 @@ mod tests {
         assert_eq!(format_wad(share_a_wad(-6_932)), "0.333329297400983805");
         // One tick ≈ 0.01 % of the price ratio, ~0.0025 percentage points of the split:
         // 1.0001 / 2.0001 − 0.5 = 0.000024998750062496875…
-        assert_eq!(share_a_wad(1) - share_a_wad(0), U256::from(24_998_750_062_496u64));
+        assert_eq!(
+            share_a_wad(1) - share_a_wad(0),
+            U256::from(24_998_750_062_496u64)
+        );
     }
 
     #[test]

@@ -24,11 +24,21 @@ impl Streaks {
         match winner {
             Winner::A => {
                 let a = self.a.saturating_add(1);
-                Self { a, b: 0, best_a: self.best_a.max(a), best_b: self.best_b }
+                Self {
+                    a,
+                    b: 0,
+                    best_a: self.best_a.max(a),
+                    best_b: self.best_b,
+                }
             }
             Winner::B => {
                 let b = self.b.saturating_add(1);
-                Self { a: 0, b, best_a: self.best_a, best_b: self.best_b.max(b) }
+                Self {
+                    a: 0,
+                    b,
+                    best_a: self.best_a,
+                    best_b: self.best_b.max(b),
+                }
             }
             Winner::None => self,
         }
@@ -67,7 +77,13 @@ mod tests {
 
     #[test]
     fn saturates() {
-        let s = Streaks { a: u32::MAX, b: 0, best_a: u32::MAX, best_b: 0 }.record(Winner::A);
+        let s = Streaks {
+            a: u32::MAX,
+            b: 0,
+            best_a: u32::MAX,
+            best_b: 0,
+        }
+        .record(Winner::A);
         assert_eq!(s.a, u32::MAX);
     }
 }

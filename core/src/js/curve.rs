@@ -26,7 +26,8 @@ impl JsInt {
     pub(super) fn to_i64(&self, what: &str) -> Result<i64, JsError> {
         match self {
             JsInt::Int(v) => Ok(*v),
-            JsInt::Big(v) => i64::try_from(*v).map_err(|_| JsError::new(&format!("{what}: {v} does not fit in 64 bits"))),
+            JsInt::Big(v) => i64::try_from(*v)
+                .map_err(|_| JsError::new(&format!("{what}: {v} does not fit in 64 bits"))),
             JsInt::Float(v) => Err(JsError::new(&format!(
                 "{what}: expected an integer (pass large values as a decimal string), got {v}"
             ))),
@@ -37,13 +38,15 @@ impl JsInt {
     pub(super) fn to_u64(&self, what: &str) -> Result<u64, JsError> {
         match self {
             JsInt::Big(v) => Ok(*v),
-            JsInt::Str(s) => s
-                .trim()
-                .parse::<u64>()
-                .map_err(|_| JsError::new(&format!("{what}: expected a non-negative integer, got '{s}'"))),
+            JsInt::Str(s) => s.trim().parse::<u64>().map_err(|_| {
+                JsError::new(&format!(
+                    "{what}: expected a non-negative integer, got '{s}'"
+                ))
+            }),
             other => {
                 let v = other.to_i64(what)?;
-                u64::try_from(v).map_err(|_| JsError::new(&format!("{what}: must not be negative, got {v}")))
+                u64::try_from(v)
+                    .map_err(|_| JsError::new(&format!("{what}: must not be negative, got {v}")))
             }
         }
     }
@@ -99,7 +102,8 @@ fn parse_state(v: JsValue) -> Result<CurveState, JsError> {
         total_supply: parse_u256("state.totalSupply", &s.total_supply)?,
         quote_raised: parse_u256("state.quoteRaised", &s.quote_raised)?,
         token_reserve: parse_u256("state.tokenReserve", &s.token_reserve)?,
-        fee_bps: u32::try_from(fee).map_err(|_| JsError::new(&format!("state.feeBps: {fee} is too large")))?,
+        fee_bps: u32::try_from(fee)
+            .map_err(|_| JsError::new(&format!("state.feeBps: {fee} is too large")))?,
         launch_time: match &s.launch_time {
             Some(t) => t.to_u64("state.launchTime")?,
             None => 0,
@@ -141,7 +145,11 @@ struct JsSellQuote {
 /// `curveQuoteBuy(state, quoteIn, secondsSinceLaunch)` → `{tokensOut, fee, quoteUsed, refund,
 /// graduates}` (C19): exact buy quote with the anti-snipe tax and the graduation clamp.
 #[wasm_bindgen(js_name = curveQuoteBuy)]
-pub fn curve_quote_buy(state: JsValue, quote_in: &str, seconds_since_launch: JsValue) -> Result<JsValue, JsError> {
+pub fn curve_quote_buy(
+    state: JsValue,
+    quote_in: &str,
+    seconds_since_launch: JsValue,
+) -> Result<JsValue, JsError> {
     let s = parse_state(state)?;
     let x = parse_u256("quoteIn", quote_in)?;
     let t = int_arg("secondsSinceLaunch", seconds_since_launch)?.to_u64("secondsSinceLaunch")?;
@@ -155,7 +163,10 @@ pub fn curve_quote_sell(state: JsValue, tokens_in: &str) -> Result<JsValue, JsEr
     let s = parse_state(state)?;
     let y = parse_u256("tokensIn", tokens_in)?;
     let q = curve::quote_sell(&s, y).map_err(|e| err("curveQuoteSell", e))?;
-    to_js(&JsSellQuote { quote_out: q.quote_out.to_string(), fee: q.fee.to_string() })
+    to_js(&JsSellQuote {
+        quote_out: q.quote_out.to_string(),
+        fee: q.fee.to_string(),
+    })
 }
 
 #[derive(Serialize)]
@@ -169,13 +180,21 @@ struct JsBuyResult {
 /// `curveBuy(state, quoteIn, secondsSinceLaunch, minTokensOut)` → `{tokensOut, fee, quoteUsed,
 /// refund, graduates, state}`: the buy with its slippage check and the state after it.
 #[wasm_bindgen(js_name = curveBuy)]
-pub fn curve_buy(state: JsValue, quote_in: &str, seconds_since_launch: JsValue, min_tokens_out: &str) -> Result<JsValue, JsError> {
+pub fn curve_buy(
+    state: JsValue,
+    quote_in: &str,
+    seconds_since_launch: JsValue,
+    min_tokens_out: &str,
+) -> Result<JsValue, JsError> {
     let s = parse_state(state)?;
     let x = parse_u256("quoteIn", quote_in)?;
     let t = int_arg("secondsSinceLaunch", seconds_since_launch)?.to_u64("secondsSinceLaunch")?;
     let min = parse_u256("minTokensOut", min_tokens_out)?;
     let (next, q) = curve::apply_buy(&s, x, t, min).map_err(|e| err("curveBuy", e))?;
-    to_js(&JsBuyResult { quote: JsBuyQuote::from(&q), state: JsCurveStateOut::from(&next) })
+    to_js(&JsBuyResult {
+        quote: JsBuyQuote::from(&q),
+        state: JsCurveStateOut::from(&next),
+    })
 }
 
 #[derive(Serialize)]
@@ -188,12 +207,20 @@ struct JsSellResult {
 
 /// `curveSell(state, tokensIn, minQuoteOut)` → `{quoteOut, fee, state}`.
 #[wasm_bindgen(js_name = curveSell)]
-pub fn curve_sell(state: JsValue, tokens_in: &str, min_quote_out: &str) -> Result<JsValue, JsError> {
+pub fn curve_sell(
+    state: JsValue,
+    tokens_in: &str,
+    min_quote_out: &str,
+) -> Result<JsValue, JsError> {
     let s = parse_state(state)?;
     let y = parse_u256("tokensIn", tokens_in)?;
     let min = parse_u256("minQuoteOut", min_quote_out)?;
     let (next, q) = curve::apply_sell(&s, y, min).map_err(|e| err("curveSell", e))?;
-    to_js(&JsSellResult { quote_out: q.quote_out.to_string(), fee: q.fee.to_string(), state: JsCurveStateOut::from(&next) })
+    to_js(&JsSellResult {
+        quote_out: q.quote_out.to_string(),
+        fee: q.fee.to_string(),
+        state: JsCurveStateOut::from(&next),
+    })
 }
 
 #[derive(Serialize)]
@@ -208,13 +235,21 @@ struct JsBuyInverse {
 /// quoteUsed, refund, graduates}`: the smallest quote that buys at least `tokensOut`, with its
 /// forward quote.
 #[wasm_bindgen(js_name = curveQuoteInForTokens)]
-pub fn curve_quote_in_for_tokens(state: JsValue, tokens_out: &str, seconds_since_launch: JsValue) -> Result<JsValue, JsError> {
+pub fn curve_quote_in_for_tokens(
+    state: JsValue,
+    tokens_out: &str,
+    seconds_since_launch: JsValue,
+) -> Result<JsValue, JsError> {
     let s = parse_state(state)?;
     let tokens = parse_u256("tokensOut", tokens_out)?;
     let t = int_arg("secondsSinceLaunch", seconds_since_launch)?.to_u64("secondsSinceLaunch")?;
-    let x = curve::quote_in_for_tokens_out(&s, tokens, t).map_err(|e| err("curveQuoteInForTokens", e))?;
+    let x = curve::quote_in_for_tokens_out(&s, tokens, t)
+        .map_err(|e| err("curveQuoteInForTokens", e))?;
     let q = curve::quote_buy(&s, x, t).map_err(|e| err("curveQuoteInForTokens", e))?;
-    to_js(&JsBuyInverse { quote_in: x.to_string(), quote: JsBuyQuote::from(&q) })
+    to_js(&JsBuyInverse {
+        quote_in: x.to_string(),
+        quote: JsBuyQuote::from(&q),
+    })
 }
 
 #[derive(Serialize)]
@@ -231,9 +266,14 @@ struct JsSellInverse {
 pub fn curve_tokens_in_for_quote(state: JsValue, quote_out: &str) -> Result<JsValue, JsError> {
     let s = parse_state(state)?;
     let want = parse_u256("quoteOut", quote_out)?;
-    let y = curve::tokens_in_for_quote_out(&s, want).map_err(|e| err("curveTokensInForQuote", e))?;
+    let y =
+        curve::tokens_in_for_quote_out(&s, want).map_err(|e| err("curveTokensInForQuote", e))?;
     let q = curve::quote_sell(&s, y).map_err(|e| err("curveTokensInForQuote", e))?;
-    to_js(&JsSellInverse { tokens_in: y.to_string(), quote_out: q.quote_out.to_string(), fee: q.fee.to_string() })
+    to_js(&JsSellInverse {
+        tokens_in: y.to_string(),
+        quote_out: q.quote_out.to_string(),
+        fee: q.fee.to_string(),
+    })
 }
 
 #[derive(Serialize)]
@@ -257,8 +297,12 @@ pub fn curve_metrics(state: JsValue, quote_decimals: u8) -> Result<JsValue, JsEr
     to_js(&JsCurveMetrics {
         progress_bps: curve::progress_bps(&s).map_err(e)?,
         progress_wad: curve::progress_wad(&s).map_err(e)?.to_string(),
-        spot_price_wad: curve::spot_price_wad(&s, quote_decimals).map_err(e)?.to_string(),
-        market_cap_wad: curve::market_cap_wad(&s, quote_decimals).map_err(e)?.to_string(),
+        spot_price_wad: curve::spot_price_wad(&s, quote_decimals)
+            .map_err(e)?
+            .to_string(),
+        market_cap_wad: curve::market_cap_wad(&s, quote_decimals)
+            .map_err(e)?
+            .to_string(),
         graduation_target: s.graduation_target().map_err(e)?.to_string(),
         graduated: s.is_graduated(),
     })
@@ -294,7 +338,9 @@ pub fn curve_new_stablecoin_pair(decimals: u8, launch_time: JsValue) -> Result<J
 pub fn graduation_sqrt_price_x96(amount0: &str, amount1: &str) -> Result<String, JsError> {
     let a0 = parse_u256("amount0", amount0)?;
     let a1 = parse_u256("amount1", amount1)?;
-    curve::graduation_sqrt_price_x96(a0, a1).map(|p| p.to_string()).map_err(|e| err("graduationSqrtPriceX96", e))
+    curve::graduation_sqrt_price_x96(a0, a1)
+        .map(|p| p.to_string())
+        .map_err(|e| err("graduationSqrtPriceX96", e))
 }
 
 #[derive(Serialize)]
@@ -316,7 +362,12 @@ struct JsGraduationPool {
 /// quoteIsCurrency0, amount0, amount1, sqrtPriceX96, tickLower, tickUpper, liquidity,
 /// tokensLocked}` (C20). `quoteCurrency` is `0x000…000` for native ETH.
 #[wasm_bindgen(js_name = graduationPool)]
-pub fn graduation_pool(state: JsValue, quote_currency: &str, token: &str, tick_spacing: i32) -> Result<JsValue, JsError> {
+pub fn graduation_pool(
+    state: JsValue,
+    quote_currency: &str,
+    token: &str,
+    tick_spacing: i32,
+) -> Result<JsValue, JsError> {
     let s = parse_state(state)?;
     let quote = parse_address("quoteCurrency", quote_currency)?;
     let token = parse_address("token", token)?;

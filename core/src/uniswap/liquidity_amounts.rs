@@ -52,7 +52,9 @@ pub fn get_liquidity_for_amount0(
     let (a, b) = sorted(sqrt_price_a_x96, sqrt_price_b_x96)?;
     // a, b < 2^160: the intermediate is < 2^224, and b − a > 0.
     let intermediate = mul_div_down(a, b, Q96).map_err(|_| LiquidityAmountsError::Overflow)?;
-    to_u128(mul_div_down(amount0, intermediate, b - a).map_err(|_| LiquidityAmountsError::Overflow)?)
+    to_u128(
+        mul_div_down(amount0, intermediate, b - a).map_err(|_| LiquidityAmountsError::Overflow)?,
+    )
 }
 
 /// `getLiquidityForAmount1`: liquidity for `amount1` of currency1 over `[sqrtA, sqrtB]`
@@ -124,15 +126,30 @@ mod tests {
     fn below_and_above_range_use_one_side() {
         let (a, b) = (sp(-600), sp(600));
         let amt = U256::from(1_000_000u64);
-        assert_eq!(get_liquidity_for_amounts(sp(-700), a, b, amt, U256::ZERO), get_liquidity_for_amount0(a, b, amt));
-        assert_eq!(get_liquidity_for_amounts(a, a, b, amt, U256::ZERO), get_liquidity_for_amount0(a, b, amt));
-        assert_eq!(get_liquidity_for_amounts(b, a, b, U256::ZERO, amt), get_liquidity_for_amount1(a, b, amt));
-        assert_eq!(get_liquidity_for_amounts(sp(700), b, a, U256::ZERO, amt), get_liquidity_for_amount1(a, b, amt));
+        assert_eq!(
+            get_liquidity_for_amounts(sp(-700), a, b, amt, U256::ZERO),
+            get_liquidity_for_amount0(a, b, amt)
+        );
+        assert_eq!(
+            get_liquidity_for_amounts(a, a, b, amt, U256::ZERO),
+            get_liquidity_for_amount0(a, b, amt)
+        );
+        assert_eq!(
+            get_liquidity_for_amounts(b, a, b, U256::ZERO, amt),
+            get_liquidity_for_amount1(a, b, amt)
+        );
+        assert_eq!(
+            get_liquidity_for_amounts(sp(700), b, a, U256::ZERO, amt),
+            get_liquidity_for_amount1(a, b, amt)
+        );
     }
 
     #[test]
     fn errors() {
-        assert_eq!(get_liquidity_for_amount0(Q96, Q96, U256::from(1u8)), Err(LiquidityAmountsError::EmptyRange));
+        assert_eq!(
+            get_liquidity_for_amount0(Q96, Q96, U256::from(1u8)),
+            Err(LiquidityAmountsError::EmptyRange)
+        );
         assert_eq!(
             get_liquidity_for_amount1(MIN_SQRT_PRICE, MIN_SQRT_PRICE + U256::from(1u8), U256::MAX),
             Err(LiquidityAmountsError::Overflow)

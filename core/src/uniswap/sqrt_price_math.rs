@@ -108,7 +108,9 @@ pub fn get_next_sqrt_price_from_amount0_rounding_up(
             // Solidity: division by zero panics.
             return Err(SqrtPriceMathError::InvalidPriceOrLiquidity);
         }
-        let denominator = (numerator1 / sqrt_p).checked_add(amount).ok_or(SqrtPriceMathError::Overflow)?;
+        let denominator = (numerator1 / sqrt_p)
+            .checked_add(amount)
+            .ok_or(SqrtPriceMathError::Overflow)?;
         // Solidity truncates to uint160 here; the quotient is <= numerator1 / denominator < 2^160.
         Ok(div_rounding_up(numerator1, denominator) & MAX_UINT160)
     } else {
@@ -145,7 +147,11 @@ pub fn get_next_sqrt_price_from_amount1_rounding_down(
         } else {
             mul_div_down(amount, Q96, l).map_err(math)?
         };
-        to_u160(sqrt_p.checked_add(quotient).ok_or(SqrtPriceMathError::Overflow)?)
+        to_u160(
+            sqrt_p
+                .checked_add(quotient)
+                .ok_or(SqrtPriceMathError::Overflow)?,
+        )
     } else {
         let quotient = if amount <= MAX_UINT160 {
             div_rounding_up(amount << RESOLUTION, l)
@@ -225,7 +231,10 @@ pub fn get_amount0_delta(
     let numerator1 = U256::from(liquidity) << RESOLUTION;
     let numerator2 = b - a;
     if round_up {
-        Ok(div_rounding_up(mul_div_up(numerator1, numerator2, b).map_err(math)?, a))
+        Ok(div_rounding_up(
+            mul_div_up(numerator1, numerator2, b).map_err(math)?,
+            a,
+        ))
     } else {
         Ok(mul_div_down(numerator1, numerator2, b).map_err(math)? / a)
     }
@@ -284,18 +293,45 @@ mod tests {
     #[test]
     fn next_from_input_vectors() {
         use SqrtPriceMathError::*;
-        assert_eq!(get_next_sqrt_price_from_input(U256::ZERO, 1, U256::from(ETHER / 10), false), Err(InvalidPriceOrLiquidity));
-        assert_eq!(get_next_sqrt_price_from_input(U256::from(1u8), 0, U256::from(ETHER / 10), true), Err(InvalidPriceOrLiquidity));
-        assert!(get_next_sqrt_price_from_input(MAX_UINT160 - U256::from(1u8), 1024, U256::from(1024u32), false).is_err());
-        assert_eq!(get_next_sqrt_price_from_input(U256::from(1u8), 1, U256::from(1u8) << 255, true), Ok(U256::from(1u8)));
-        assert_eq!(get_next_sqrt_price_from_input(p_1_1(), 1, U256::ZERO, true), Ok(p_1_1()));
-        assert_eq!(get_next_sqrt_price_from_input(p_1_1(), 1, U256::ZERO, false), Ok(p_1_1()));
+        assert_eq!(
+            get_next_sqrt_price_from_input(U256::ZERO, 1, U256::from(ETHER / 10), false),
+            Err(InvalidPriceOrLiquidity)
+        );
+        assert_eq!(
+            get_next_sqrt_price_from_input(U256::from(1u8), 0, U256::from(ETHER / 10), true),
+            Err(InvalidPriceOrLiquidity)
+        );
+        assert!(get_next_sqrt_price_from_input(
+            MAX_UINT160 - U256::from(1u8),
+            1024,
+            U256::from(1024u32),
+            false
+        )
+        .is_err());
+        assert_eq!(
+            get_next_sqrt_price_from_input(U256::from(1u8), 1, U256::from(1u8) << 255, true),
+            Ok(U256::from(1u8))
+        );
+        assert_eq!(
+            get_next_sqrt_price_from_input(p_1_1(), 1, U256::ZERO, true),
+            Ok(p_1_1())
+        );
+        assert_eq!(
+            get_next_sqrt_price_from_input(p_1_1(), 1, U256::ZERO, false),
+            Ok(p_1_1())
+        );
         // returnsTheMinimumPriceForMaxInputs: MAX_UINT256 - MAX_UINT128 << 96 / sqrtP (Solidity precedence:
         // `-` binds tighter than `<<`, and `96 / sqrtP` is 0).
         let sqrt_p = MAX_UINT160 - U256::from(1u8);
         let max_amount_no_overflow = U256::MAX - U256::from(u128::MAX);
-        assert_eq!(get_next_sqrt_price_from_input(sqrt_p, u128::MAX, max_amount_no_overflow, true), Ok(U256::from(1u8)));
-        assert_eq!(get_next_sqrt_price_from_input(p_1_1(), ETHER, U256::from(ETHER / 10), false), Ok(p_121_100()));
+        assert_eq!(
+            get_next_sqrt_price_from_input(sqrt_p, u128::MAX, max_amount_no_overflow, true),
+            Ok(U256::from(1u8))
+        );
+        assert_eq!(
+            get_next_sqrt_price_from_input(p_1_1(), ETHER, U256::from(ETHER / 10), false),
+            Ok(p_121_100())
+        );
         assert_eq!(
             get_next_sqrt_price_from_input(p_1_1(), ETHER, U256::from(ETHER / 10), true),
             Ok(u("72025602285694852357767227579"))
@@ -304,25 +340,52 @@ mod tests {
             get_next_sqrt_price_from_input(p_1_1(), 10 * ETHER, U256::from(1u8) << 100, true),
             Ok(u("624999999995069620"))
         );
-        assert_eq!(get_next_sqrt_price_from_input(p_1_1(), 1, U256::MAX / U256::from(2u8), true), Ok(U256::from(1u8)));
+        assert_eq!(
+            get_next_sqrt_price_from_input(p_1_1(), 1, U256::MAX / U256::from(2u8), true),
+            Ok(U256::from(1u8))
+        );
     }
 
     #[test]
     fn next_from_output_vectors() {
         use SqrtPriceMathError::*;
         let price = u("20282409603651670423947251286016");
-        assert_eq!(get_next_sqrt_price_from_output(U256::ZERO, 1, U256::from(ETHER / 10), false), Err(InvalidPriceOrLiquidity));
-        assert_eq!(get_next_sqrt_price_from_output(U256::from(1u8), 0, U256::from(ETHER / 10), true), Err(InvalidPriceOrLiquidity));
-        assert_eq!(get_next_sqrt_price_from_output(price, 1024, U256::from(4u8), false), Err(PriceOverflow));
-        assert_eq!(get_next_sqrt_price_from_output(price, 1024, U256::from(5u8), false), Err(PriceOverflow));
-        assert_eq!(get_next_sqrt_price_from_output(price, 1024, U256::from(262_145u32), true), Err(NotEnoughLiquidity));
-        assert_eq!(get_next_sqrt_price_from_output(price, 1024, U256::from(262_144u32), true), Err(NotEnoughLiquidity));
+        assert_eq!(
+            get_next_sqrt_price_from_output(U256::ZERO, 1, U256::from(ETHER / 10), false),
+            Err(InvalidPriceOrLiquidity)
+        );
+        assert_eq!(
+            get_next_sqrt_price_from_output(U256::from(1u8), 0, U256::from(ETHER / 10), true),
+            Err(InvalidPriceOrLiquidity)
+        );
+        assert_eq!(
+            get_next_sqrt_price_from_output(price, 1024, U256::from(4u8), false),
+            Err(PriceOverflow)
+        );
+        assert_eq!(
+            get_next_sqrt_price_from_output(price, 1024, U256::from(5u8), false),
+            Err(PriceOverflow)
+        );
+        assert_eq!(
+            get_next_sqrt_price_from_output(price, 1024, U256::from(262_145u32), true),
+            Err(NotEnoughLiquidity)
+        );
+        assert_eq!(
+            get_next_sqrt_price_from_output(price, 1024, U256::from(262_144u32), true),
+            Err(NotEnoughLiquidity)
+        );
         assert_eq!(
             get_next_sqrt_price_from_output(price, 1024, U256::from(262_143u32), true),
             Ok(u("77371252455336267181195264"))
         );
-        assert_eq!(get_next_sqrt_price_from_output(p_1_1(), ETHER / 10, U256::ZERO, true), Ok(p_1_1()));
-        assert_eq!(get_next_sqrt_price_from_output(p_1_1(), ETHER / 10, U256::ZERO, false), Ok(p_1_1()));
+        assert_eq!(
+            get_next_sqrt_price_from_output(p_1_1(), ETHER / 10, U256::ZERO, true),
+            Ok(p_1_1())
+        );
+        assert_eq!(
+            get_next_sqrt_price_from_output(p_1_1(), ETHER / 10, U256::ZERO, false),
+            Ok(p_1_1())
+        );
         assert_eq!(
             get_next_sqrt_price_from_output(p_1_1(), ETHER, U256::from(ETHER / 10), false),
             Ok(u("88031291682515930659493278152"))
@@ -332,44 +395,72 @@ mod tests {
             Ok(u("71305346262837903834189555302"))
         );
         assert!(get_next_sqrt_price_from_output(p_1_1(), 1, U256::MAX, true).is_err());
-        assert_eq!(get_next_sqrt_price_from_output(p_1_1(), 1, U256::MAX, false), Err(PriceOverflow));
+        assert_eq!(
+            get_next_sqrt_price_from_output(p_1_1(), 1, U256::MAX, false),
+            Err(PriceOverflow)
+        );
     }
 
     #[test]
     fn amount_delta_vectors() {
         assert_eq!(get_amount0_delta(p_1_1(), p_2_1(), 0, true), Ok(U256::ZERO));
         assert_eq!(get_amount0_delta(p_1_1(), p_1_1(), 0, true), Ok(U256::ZERO));
-        assert_eq!(get_amount0_delta(U256::ZERO, U256::from(1u8), 1, true), Err(SqrtPriceMathError::InvalidPrice));
+        assert_eq!(
+            get_amount0_delta(U256::ZERO, U256::from(1u8), 1, true),
+            Err(SqrtPriceMathError::InvalidPrice)
+        );
         let up = get_amount0_delta(p_1_1(), p_121_100(), ETHER, true).unwrap();
         assert_eq!(up, U256::from(90_909_090_909_090_910u64));
-        assert_eq!(get_amount0_delta(p_1_1(), p_121_100(), ETHER, false).unwrap(), up - U256::from(1u8));
+        assert_eq!(
+            get_amount0_delta(p_1_1(), p_121_100(), ETHER, false).unwrap(),
+            up - U256::from(1u8)
+        );
         // worksForPricesThatOverflow
         let p1 = u("2787593149816327892691964784081045188247552");
         let p2 = u("22300745198530623141535718272648361505980416");
         let up = get_amount0_delta(p1, p2, ETHER, true).unwrap();
-        assert_eq!(up, get_amount0_delta(p1, p2, ETHER, false).unwrap() + U256::from(1u8));
+        assert_eq!(
+            up,
+            get_amount0_delta(p1, p2, ETHER, false).unwrap() + U256::from(1u8)
+        );
 
         assert_eq!(get_amount1_delta(p_1_1(), p_2_1(), 0, true), Ok(U256::ZERO));
         assert_eq!(get_amount1_delta(p_1_1(), p_1_1(), 0, true), Ok(U256::ZERO));
         let up = get_amount1_delta(p_1_1(), p_121_100(), ETHER, true).unwrap();
         assert_eq!(up, U256::from(100_000_000_000_000_000u64));
-        assert_eq!(get_amount1_delta(p_1_1(), p_121_100(), ETHER, false).unwrap(), up - U256::from(1u8));
+        assert_eq!(
+            get_amount1_delta(p_1_1(), p_121_100(), ETHER, false).unwrap(),
+            up - U256::from(1u8)
+        );
     }
 
     #[test]
     fn sqrt_p_times_sqrt_q_overflows() {
         let sqrt_p = u("1025574284609383690408304870162715216695788925244");
         let liquidity: u128 = 50_015_962_439_936_049_619_261_659_728_067_971_248;
-        let sqrt_q = get_next_sqrt_price_from_input(sqrt_p, liquidity, U256::from(406u32), true).unwrap();
-        assert_eq!(sqrt_q, u("1025574284609383582644711336373707553698163132913"));
-        assert_eq!(get_amount0_delta(sqrt_q, sqrt_p, liquidity, true), Ok(U256::from(406u32)));
+        let sqrt_q =
+            get_next_sqrt_price_from_input(sqrt_p, liquidity, U256::from(406u32), true).unwrap();
+        assert_eq!(
+            sqrt_q,
+            u("1025574284609383582644711336373707553698163132913")
+        );
+        assert_eq!(
+            get_amount0_delta(sqrt_q, sqrt_p, liquidity, true),
+            Ok(U256::from(406u32))
+        );
     }
 
     #[test]
     fn rejects_out_of_domain_prices() {
         let big = MAX_UINT160 + U256::from(1u8);
-        assert_eq!(get_amount1_delta(big, Q96, 1, true), Err(SqrtPriceMathError::NotUint160(big)));
-        assert_eq!(get_next_sqrt_price_from_input(big, 1, U256::from(1u8), true), Err(SqrtPriceMathError::NotUint160(big)));
+        assert_eq!(
+            get_amount1_delta(big, Q96, 1, true),
+            Err(SqrtPriceMathError::NotUint160(big))
+        );
+        assert_eq!(
+            get_next_sqrt_price_from_input(big, 1, U256::from(1u8), true),
+            Err(SqrtPriceMathError::NotUint160(big))
+        );
     }
 
     fn any_u256() -> impl Strategy<Value = U256> {

@@ -41,7 +41,11 @@ pub struct SwapStep {
 
 /// `SwapMath.getSqrtPriceTarget`: the step target, `max(next, limit)` when `zero_for_one`,
 /// else `min(next, limit)`.
-pub fn get_sqrt_price_target(zero_for_one: bool, sqrt_price_next_x96: U256, sqrt_price_limit_x96: U256) -> U256 {
+pub fn get_sqrt_price_target(
+    zero_for_one: bool,
+    sqrt_price_next_x96: U256,
+    sqrt_price_limit_x96: U256,
+) -> U256 {
     let use_limit = if zero_for_one {
         sqrt_price_next_x96 < sqrt_price_limit_x96
     } else {
@@ -86,18 +90,27 @@ pub fn compute_swap_step(
     if exact_in {
         // uint256(-amountRemaining), unchecked: int256.min becomes 2^255.
         let remaining = amount_remaining.unsigned_abs();
-        let remaining_less_fee =
-            mul_div_down(remaining, max_fee - fee, max_fee).map_err(|_| SwapMathError::InvalidFee(fee_pips))?;
+        let remaining_less_fee = mul_div_down(remaining, max_fee - fee, max_fee)
+            .map_err(|_| SwapMathError::InvalidFee(fee_pips))?;
         let amount_in_to_target = if zero_for_one {
             get_amount0_delta(target, current, liquidity, true)?
         } else {
             get_amount1_delta(current, target, liquidity, true)?
         };
         let (next, amount_in, fee_amount) = if remaining_less_fee >= amount_in_to_target {
-            let fee_amount = if fee_pips == MAX_SWAP_FEE { amount_in_to_target } else { fee_on(amount_in_to_target)? };
+            let fee_amount = if fee_pips == MAX_SWAP_FEE {
+                amount_in_to_target
+            } else {
+                fee_on(amount_in_to_target)?
+            };
             (target, amount_in_to_target, fee_amount)
         } else {
-            let next = get_next_sqrt_price_from_input(current, liquidity, remaining_less_fee, zero_for_one)?;
+            let next = get_next_sqrt_price_from_input(
+                current,
+                liquidity,
+                remaining_less_fee,
+                zero_for_one,
+            )?;
             (next, remaining_less_fee, remaining - remaining_less_fee)
         };
         let amount_out = if zero_for_one {
@@ -105,7 +118,12 @@ pub fn compute_swap_step(
         } else {
             get_amount0_delta(current, next, liquidity, false)?
         };
-        Ok(SwapStep { sqrt_price_next_x96: next, amount_in, amount_out, fee_amount })
+        Ok(SwapStep {
+            sqrt_price_next_x96: next,
+            amount_in,
+            amount_out,
+            fee_amount,
+        })
     } else {
         let wanted = amount_remaining.into_raw();
         let out_to_target = if zero_for_one {
@@ -116,7 +134,10 @@ pub fn compute_swap_step(
         let (next, amount_out) = if wanted >= out_to_target {
             (target, out_to_target)
         } else {
-            (get_next_sqrt_price_from_output(current, liquidity, wanted, zero_for_one)?, wanted)
+            (
+                get_next_sqrt_price_from_output(current, liquidity, wanted, zero_for_one)?,
+                wanted,
+            )
         };
         let amount_in = if zero_for_one {
             get_amount0_delta(next, current, liquidity, true)?
@@ -124,7 +145,12 @@ pub fn compute_swap_step(
             get_amount1_delta(current, next, liquidity, true)?
         };
         let fee_amount = fee_on(amount_in)?;
-        Ok(SwapStep { sqrt_price_next_x96: next, amount_in, amount_out, fee_amount })
+        Ok(SwapStep {
+            sqrt_price_next_x96: next,
+            amount_in,
+            amount_out,
+            fee_amount,
+        })
     }
 }
 
@@ -160,7 +186,12 @@ mod tests {
 
     fn step(p: U256, t: U256, l: u128, a: I256, f: u32) -> (U256, U256, U256, U256) {
         let s = compute_swap_step(p, t, l, a, f).unwrap();
-        (s.sqrt_price_next_x96, s.amount_in, s.amount_out, s.fee_amount)
+        (
+            s.sqrt_price_next_x96,
+            s.amount_in,
+            s.amount_out,
+            s.fee_amount,
+        )
     }
 
     // Vectors from v4-core test/libraries/SwapMath.t.sol.
@@ -171,7 +202,9 @@ mod tests {
         assert_eq!(a_out, U256::from(9_925_619_580_021_728u64));
         assert_eq!(fee, U256::from(5_988_667_735_148u64));
         assert_eq!(q, p_101_100());
-        let whole = get_next_sqrt_price_from_input(p_1_1(), 2 * ETHER as u128, U256::from(ETHER), false).unwrap();
+        let whole =
+            get_next_sqrt_price_from_input(p_1_1(), 2 * ETHER as u128, U256::from(ETHER), false)
+                .unwrap();
         assert!(q < whole);
     }
 
@@ -192,7 +225,13 @@ mod tests {
         assert_eq!(fee, U256::from(600_000_000_000_000u64));
         assert_eq!(a_in + fee, U256::from(ETHER));
         assert!(q < p_1000_100());
-        let expect = get_next_sqrt_price_from_input(p_1_1(), 2 * ETHER as u128, U256::from(ETHER) - fee, false).unwrap();
+        let expect = get_next_sqrt_price_from_input(
+            p_1_1(),
+            2 * ETHER as u128,
+            U256::from(ETHER) - fee,
+            false,
+        )
+        .unwrap();
         assert_eq!(q, expect);
     }
 
@@ -203,7 +242,11 @@ mod tests {
         assert_eq!(fee, U256::from(1_200_720_432_259_356u64));
         assert_eq!(a_out, U256::from(ETHER));
         assert!(q < p_10000_100());
-        assert_eq!(q, get_next_sqrt_price_from_output(p_1_1(), 2 * ETHER as u128, U256::from(ETHER), false).unwrap());
+        assert_eq!(
+            q,
+            get_next_sqrt_price_from_output(p_1_1(), 2 * ETHER as u128, U256::from(ETHER), false)
+                .unwrap()
+        );
     }
 
     #[test]
@@ -215,14 +258,22 @@ mod tests {
             i(1),
             1,
         );
-        assert_eq!((a_in, fee, a_out), (U256::from(1u8), U256::from(1u8), U256::from(1u8)));
+        assert_eq!(
+            (a_in, fee, a_out),
+            (U256::from(1u8), U256::from(1u8), U256::from(1u8))
+        );
         assert_eq!(q, u("417332158212080721273783715441581"));
     }
 
     #[test]
     fn target_price_of_1_uses_partial_input() {
-        let (q, a_in, a_out, fee) =
-            step(U256::from(2u8), U256::from(1u8), 1, I256::from_dec_str("-3915081100057732413702495386755767").unwrap(), 1);
+        let (q, a_in, a_out, fee) = step(
+            U256::from(2u8),
+            U256::from(1u8),
+            1,
+            I256::from_dec_str("-3915081100057732413702495386755767").unwrap(),
+            1,
+        );
         assert_eq!(a_in, p_1_4());
         assert_eq!(fee, u("39614120871253040049813"));
         assert!(a_in + fee <= u("3915081100057732413702495386755767"));
@@ -232,26 +283,63 @@ mod tests {
 
     #[test]
     fn not_entire_input_taken_as_fee() {
-        let (q, a_in, a_out, fee) =
-            step(U256::from(2413u32), u("79887613182836312"), 1_985_041_575_832_132_834_610_021_537_970, i(-10), 1872);
-        assert_eq!((a_in, fee, a_out, q), (U256::from(9u8), U256::from(1u8), U256::ZERO, U256::from(2413u32)));
+        let (q, a_in, a_out, fee) = step(
+            U256::from(2413u32),
+            u("79887613182836312"),
+            1_985_041_575_832_132_834_610_021_537_970,
+            i(-10),
+            1872,
+        );
+        assert_eq!(
+            (a_in, fee, a_out, q),
+            (
+                U256::from(9u8),
+                U256::from(1u8),
+                U256::ZERO,
+                U256::from(2413u32)
+            )
+        );
     }
 
     #[test]
     fn intermediate_insufficient_liquidity_exact_output() {
         let sqrt_p = u("20282409603651670423947251286016");
-        let (q, a_in, a_out, fee) = step(sqrt_p, sqrt_p * U256::from(11u8) / U256::from(10u8), 1024, i(4), 3000);
-        assert_eq!((a_out, a_in, fee), (U256::ZERO, U256::from(26_215u32), U256::from(79u8)));
+        let (q, a_in, a_out, fee) = step(
+            sqrt_p,
+            sqrt_p * U256::from(11u8) / U256::from(10u8),
+            1024,
+            i(4),
+            3000,
+        );
+        assert_eq!(
+            (a_out, a_in, fee),
+            (U256::ZERO, U256::from(26_215u32), U256::from(79u8))
+        );
         assert_eq!(q, sqrt_p * U256::from(11u8) / U256::from(10u8));
-        let (q, a_in, a_out, fee) = step(sqrt_p, sqrt_p * U256::from(9u8) / U256::from(10u8), 1024, i(263_000), 3000);
-        assert_eq!((a_out, a_in, fee), (U256::from(26_214u32), U256::from(1u8), U256::from(1u8)));
+        let (q, a_in, a_out, fee) = step(
+            sqrt_p,
+            sqrt_p * U256::from(9u8) / U256::from(10u8),
+            1024,
+            i(263_000),
+            3000,
+        );
+        assert_eq!(
+            (a_out, a_in, fee),
+            (U256::from(26_214u32), U256::from(1u8), U256::from(1u8))
+        );
         assert_eq!(q, sqrt_p * U256::from(9u8) / U256::from(10u8));
     }
 
     #[test]
     fn fee_validation() {
-        assert_eq!(compute_swap_step(p_1_1(), p_101_100(), 1, i(1), MAX_SWAP_FEE), Err(SwapMathError::InvalidFee(MAX_SWAP_FEE)));
-        assert_eq!(compute_swap_step(p_1_1(), p_101_100(), 1, i(-1), MAX_SWAP_FEE + 1), Err(SwapMathError::InvalidFee(MAX_SWAP_FEE + 1)));
+        assert_eq!(
+            compute_swap_step(p_1_1(), p_101_100(), 1, i(1), MAX_SWAP_FEE),
+            Err(SwapMathError::InvalidFee(MAX_SWAP_FEE))
+        );
+        assert_eq!(
+            compute_swap_step(p_1_1(), p_101_100(), 1, i(-1), MAX_SWAP_FEE + 1),
+            Err(SwapMathError::InvalidFee(MAX_SWAP_FEE + 1))
+        );
         // 100 % fee on exact input: everything is fee, nothing moves.
         let s = compute_swap_step(p_1_1(), p_101_100(), 1_000_000, i(-1000), MAX_SWAP_FEE).unwrap();
         assert_eq!((s.amount_in, s.amount_out), (U256::ZERO, U256::ZERO));
