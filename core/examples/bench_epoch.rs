@@ -6,7 +6,9 @@
 
 use alloy_primitives::{Address, B256, U256};
 use eden_core::math::WAD;
-use eden_core::scoring::epoch::{build_epoch, EpochInput, PreviousScore, ProjectData, ProjectInput};
+use eden_core::scoring::epoch::{
+    build_epoch, EpochInput, PreviousScore, ProjectData, ProjectInput,
+};
 use eden_core::scoring::{Feature, ForgeryTier, TrackConfig};
 use std::time::Instant;
 
@@ -36,7 +38,11 @@ fn track() -> TrackConfig {
             ref_hi: U256::from(1_000_000u64),
         });
     }
-    TrackConfig { name: "bench".into(), features, ..TrackConfig::agents() }
+    TrackConfig {
+        name: "bench".into(),
+        features,
+        ..TrackConfig::agents()
+    }
 }
 
 fn main() {
@@ -57,7 +63,9 @@ fn main() {
         b[..8].copy_from_slice(&rnd().to_be_bytes());
         b[12..].copy_from_slice(&i.to_be_bytes());
         let project = Address::from(b);
-        let features = (0..12).map(|k| U256::from(rnd() % (1_000 << (k % 8)))).collect();
+        let features = (0..12)
+            .map(|k| U256::from(rnd() % (1_000 << (k % 8))))
+            .collect();
         let claims = rnd() % 20;
         projects.push(ProjectInput {
             project,
@@ -65,7 +73,11 @@ fn main() {
                 track: "bench".into(),
                 features,
                 claims,
-                failed: if claims == 0 { 0 } else { rnd() % (claims + 1) / 4 },
+                failed: if claims == 0 {
+                    0
+                } else {
+                    rnd() % (claims + 1) / 4
+                },
                 verified_output: U256::from(rnd() % 5),
                 age_secs: rnd() % (60 * 86_400),
             },
@@ -73,11 +85,22 @@ fn main() {
             private: i % 2 == 0,
         });
         if i % 3 == 0 {
-            previous.push(PreviousScore { project, score_wad: U256::from(rnd() % 100) * WAD });
+            previous.push(PreviousScore {
+                project,
+                score_wad: U256::from(rnd() % 100) * WAD,
+            });
         }
     }
-    let input = EpochInput { epoch: 1, tracks: vec![track()], projects, previous };
-    println!("epoch of {n} projects × 12 features ({} with a previous score)", input.previous.len());
+    let input = EpochInput {
+        epoch: 1,
+        tracks: vec![track()],
+        projects,
+        previous,
+    };
+    println!(
+        "epoch of {n} projects × 12 features ({} with a previous score)",
+        input.previous.len()
+    );
     let mut best = f64::MAX;
     let mut root = B256::ZERO;
     let mut bundle = None;
@@ -95,5 +118,8 @@ fn main() {
     let json = b.to_json().expect("json");
     let dj = t.elapsed().as_secs_f64();
     println!("best build_epoch: {best:.3} s (target < 1 s native); root {root}");
-    println!("bundle JSON: {:.1} MB in {dj:.3} s", json.len() as f64 / 1e6);
+    println!(
+        "bundle JSON: {:.1} MB in {dj:.3} s",
+        json.len() as f64 / 1e6
+    );
 }

@@ -10,7 +10,9 @@
 use super::{err, from_js, parse_address, parse_b256, parse_u256, to_js};
 use crate::math::U256;
 use crate::scoring::copy_detect::copy_check as copy_check_rs;
-use crate::scoring::epoch::{build_epoch, EpochBundle, EpochInput, PreviousScore, ProjectData, ProjectInput};
+use crate::scoring::epoch::{
+    build_epoch, EpochBundle, EpochInput, PreviousScore, ProjectData, ProjectInput,
+};
 use crate::scoring::{normalise_column, smooth_down, verify_project_score, TrackConfig};
 use alloy_primitives::{Address, B256};
 use serde::{Deserialize, Serialize};
@@ -36,14 +38,19 @@ pub fn normalise(values: JsValue, ref_lo: String, ref_hi: String) -> Result<JsVa
 pub fn smooth_score(previous_wad: String, gated_wad: String) -> Result<String, JsError> {
     let prev = parse_u256("previousWad", &previous_wad)?;
     let g = parse_u256("gatedWad", &gated_wad)?;
-    smooth_down(prev, g).map(|s| s.to_string()).map_err(|e| JsError::new(&e.to_string()))
+    smooth_down(prev, g)
+        .map(|s| s.to_string())
+        .map_err(|e| JsError::new(&e.to_string()))
 }
 
 /// `trackPreset(name: string): TrackConfig`.
 #[wasm_bindgen(js_name = trackPreset)]
 pub fn track_preset(name: String) -> Result<JsValue, JsError> {
-    let t = TrackConfig::preset(&name)
-        .ok_or_else(|| JsError::new(&format!("name: unknown track preset '{name}' (agents, research, apps)")))?;
+    let t = TrackConfig::preset(&name).ok_or_else(|| {
+        JsError::new(&format!(
+            "name: unknown track preset '{name}' (agents, research, apps)"
+        ))
+    })?;
     to_js(&t)
 }
 
@@ -92,7 +99,10 @@ struct JsProjectData {
 }
 
 fn features(what: &str, v: &[String]) -> Result<Vec<U256>, JsError> {
-    v.iter().enumerate().map(|(k, s)| parse_u256(&format!("{what}.features[{k}]"), s)).collect()
+    v.iter()
+        .enumerate()
+        .map(|(k, s)| parse_u256(&format!("{what}.features[{k}]"), s))
+        .collect()
 }
 
 fn salt(what: &str, s: Option<&str>) -> Result<B256, JsError> {
@@ -108,7 +118,8 @@ fn salt(what: &str, s: Option<&str>) -> Result<B256, JsError> {
 #[wasm_bindgen(js_name = buildEpoch)]
 pub fn build_epoch_js(input: JsValue) -> Result<JsValue, JsError> {
     // Via JSON: one native JSON.stringify + serde_json is far faster than per-field conversion.
-    let i: JsEpochInput = serde_json::from_str(&json_of("input", &input)?).map_err(|e| err("input", e))?;
+    let i: JsEpochInput =
+        serde_json::from_str(&json_of("input", &input)?).map_err(|e| err("input", e))?;
     let mut projects = Vec::with_capacity(i.projects.len());
     for (k, p) in i.projects.iter().enumerate() {
         let what = format!("projects[{k}]");
@@ -137,8 +148,13 @@ pub fn build_epoch_js(input: JsValue) -> Result<JsValue, JsError> {
             })
         })
         .collect::<Result<Vec<_>, JsError>>()?;
-    let bundle = build_epoch(&EpochInput { epoch: i.epoch, tracks: i.tracks, projects, previous })
-        .map_err(|e| JsError::new(&e.to_string()))?;
+    let bundle = build_epoch(&EpochInput {
+        epoch: i.epoch,
+        tracks: i.tracks,
+        projects,
+        previous,
+    })
+    .map_err(|e| JsError::new(&e.to_string()))?;
     bundle_to_js(&bundle)
 }
 
@@ -156,7 +172,11 @@ fn json_of(what: &str, v: &JsValue) -> Result<String, JsError> {
     js_sys::JSON::stringify(v)
         .ok()
         .and_then(|s| s.as_string())
-        .ok_or_else(|| JsError::new(&format!("{what}: not JSON-serialisable (pass big integers as decimal strings, not BigInt)")))
+        .ok_or_else(|| {
+            JsError::new(&format!(
+                "{what}: not JSON-serialisable (pass big integers as decimal strings, not BigInt)"
+            ))
+        })
 }
 
 fn bundle_from_js(v: JsValue) -> Result<EpochBundle, JsError> {
@@ -167,7 +187,12 @@ fn bundle_from_js(v: JsValue) -> Result<EpochBundle, JsError> {
 /// returned by `buildEpoch` (or its JSON string), `inputs = {track, features, claims, failed,
 /// verifiedOutput, ageSecs}`, `salt` a 0x-hex bytes32 (ignored for public projects; may be empty).
 #[wasm_bindgen(js_name = verifyProjectScore)]
-pub fn verify_project_score_js(bundle: JsValue, project: String, inputs: JsValue, salt_hex: Option<String>) -> Result<JsValue, JsError> {
+pub fn verify_project_score_js(
+    bundle: JsValue,
+    project: String,
+    inputs: JsValue,
+    salt_hex: Option<String>,
+) -> Result<JsValue, JsError> {
     let b = bundle_from_js(bundle)?;
     let project: Address = parse_address("project", &project)?;
     let d: JsProjectData = from_js("inputs", inputs)?;
@@ -208,7 +233,12 @@ pub fn copy_check_js(thesis_text: String, earlier: JsValue) -> Result<JsValue, J
     let parsed = e
         .iter()
         .enumerate()
-        .map(|(k, t)| Ok((parse_b256(&format!("earlier[{k}].hash"), &t.hash)?, t.text.as_str())))
+        .map(|(k, t)| {
+            Ok((
+                parse_b256(&format!("earlier[{k}].hash"), &t.hash)?,
+                t.text.as_str(),
+            ))
+        })
         .collect::<Result<Vec<(B256, &str)>, JsError>>()?;
     let r = copy_check_rs(&thesis_text, &parsed);
     to_js(&JsCopyResult {

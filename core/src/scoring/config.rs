@@ -19,7 +19,7 @@
 //! tables were lost): they satisfy every cap, but they are not protocol facts.
 
 use super::serde_dec;
-use crate::math::{WAD, U256};
+use crate::math::{U256, WAD};
 use serde::{Deserialize, Serialize};
 
 /// Most any single counterparty-verified feature may weigh: 0.25 WAD (C2, decided).
@@ -111,7 +111,9 @@ pub enum ConfigError {
         name: String,
     },
     /// The weights do not add up to exactly 1 WAD.
-    #[error("features[*].weightWad: weights sum to {sum}, must be exactly 1000000000000000000 (1 WAD)")]
+    #[error(
+        "features[*].weightWad: weights sum to {sum}, must be exactly 1000000000000000000 (1 WAD)"
+    )]
     WeightSum {
         /// The actual sum (saturated at `U256::MAX`).
         sum: U256,
@@ -161,29 +163,49 @@ impl TrackConfig {
     /// The first broken rule, as a [`ConfigError`] naming its field.
     pub fn validate(&self) -> Result<(), ConfigError> {
         if self.name.trim().is_empty() {
-            return Err(ConfigError::Empty { field: "name".into() });
+            return Err(ConfigError::Empty {
+                field: "name".into(),
+            });
         }
         if self.model_version.trim().is_empty() {
-            return Err(ConfigError::Empty { field: "modelVersion".into() });
+            return Err(ConfigError::Empty {
+                field: "modelVersion".into(),
+            });
         }
         if self.features.is_empty() {
-            return Err(ConfigError::Empty { field: "features".into() });
+            return Err(ConfigError::Empty {
+                field: "features".into(),
+            });
         }
         let mut sum = U256::ZERO;
         let mut self_sum = U256::ZERO;
         for (i, f) in self.features.iter().enumerate() {
             if f.name.trim().is_empty() {
-                return Err(ConfigError::Empty { field: format!("features[{i}].name") });
+                return Err(ConfigError::Empty {
+                    field: format!("features[{i}].name"),
+                });
             }
             if self.features[..i].iter().any(|g| g.name == f.name) {
-                return Err(ConfigError::DuplicateFeature { index: i, name: f.name.clone() });
+                return Err(ConfigError::DuplicateFeature {
+                    index: i,
+                    name: f.name.clone(),
+                });
             }
             if f.ref_lo >= f.ref_hi {
-                return Err(ConfigError::ReferenceBounds { index: i, name: f.name.clone(), lo: f.ref_lo, hi: f.ref_hi });
+                return Err(ConfigError::ReferenceBounds {
+                    index: i,
+                    name: f.name.clone(),
+                    lo: f.ref_lo,
+                    hi: f.ref_hi,
+                });
             }
             match f.tier {
                 ForgeryTier::CounterpartyVerified if f.weight_wad > COUNTERPARTY_CAP_WAD => {
-                    return Err(ConfigError::CounterpartyCap { index: i, name: f.name.clone(), weight: f.weight_wad });
+                    return Err(ConfigError::CounterpartyCap {
+                        index: i,
+                        name: f.name.clone(),
+                        weight: f.weight_wad,
+                    });
                 }
                 ForgeryTier::SelfReported => self_sum = self_sum.saturating_add(f.weight_wad),
                 _ => {}
@@ -197,17 +219,26 @@ impl TrackConfig {
             return Err(ConfigError::WeightSum { sum });
         }
         if self.penalty_lambda_wad > WAD {
-            return Err(ConfigError::AboveOne { field: "penaltyLambdaWad".into(), value: self.penalty_lambda_wad });
+            return Err(ConfigError::AboveOne {
+                field: "penaltyLambdaWad".into(),
+                value: self.penalty_lambda_wad,
+            });
         }
         if self.min_raw_wad > WAD {
-            return Err(ConfigError::AboveOne { field: "minRawWad".into(), value: self.min_raw_wad });
+            return Err(ConfigError::AboveOne {
+                field: "minRawWad".into(),
+                value: self.min_raw_wad,
+            });
         }
         Ok(())
     }
 
     /// Weights as `u128` (each ≤ 1 WAD after validation), in feature order.
     pub(crate) fn weights_u128(&self) -> Vec<u128> {
-        self.features.iter().map(|f| f.weight_wad.saturating_to::<u128>()).collect()
+        self.features
+            .iter()
+            .map(|f| f.weight_wad.saturating_to::<u128>())
+            .collect()
     }
 
     /// Preset track by name: "agents", "research" or "apps" (see the module doc: PLACEHOLDER features).
@@ -226,10 +257,25 @@ impl TrackConfig {
             "agents",
             MIN_RAW_AGENTS_RESEARCH_WAD,
             &[
-                ("settled_revenue_cents", ForgeryTier::MoneyVerified, 400, 1_000_000),
+                (
+                    "settled_revenue_cents",
+                    ForgeryTier::MoneyVerified,
+                    400,
+                    1_000_000,
+                ),
                 ("resolved_work", ForgeryTier::CounterpartyVerified, 250, 500),
-                ("unique_counterparties", ForgeryTier::CounterpartyVerified, 200, 200),
-                ("self_reported_uptime_bps", ForgeryTier::SelfReported, 150, 10_000),
+                (
+                    "unique_counterparties",
+                    ForgeryTier::CounterpartyVerified,
+                    200,
+                    200,
+                ),
+                (
+                    "self_reported_uptime_bps",
+                    ForgeryTier::SelfReported,
+                    150,
+                    10_000,
+                ),
             ],
         )
     }
@@ -240,10 +286,25 @@ impl TrackConfig {
             "research",
             MIN_RAW_AGENTS_RESEARCH_WAD,
             &[
-                ("settled_bounties_cents", ForgeryTier::MoneyVerified, 500, 1_000_000),
-                ("verified_citations", ForgeryTier::CounterpartyVerified, 250, 100),
+                (
+                    "settled_bounties_cents",
+                    ForgeryTier::MoneyVerified,
+                    500,
+                    1_000_000,
+                ),
+                (
+                    "verified_citations",
+                    ForgeryTier::CounterpartyVerified,
+                    250,
+                    100,
+                ),
                 ("peer_reviews", ForgeryTier::CounterpartyVerified, 150, 50),
-                ("self_reported_experiments", ForgeryTier::SelfReported, 100, 100),
+                (
+                    "self_reported_experiments",
+                    ForgeryTier::SelfReported,
+                    100,
+                    100,
+                ),
             ],
         )
     }
@@ -254,17 +315,41 @@ impl TrackConfig {
             "apps",
             MIN_RAW_APPS_WAD,
             &[
-                ("settled_revenue_cents", ForgeryTier::MoneyVerified, 450, 5_000_000),
-                ("paying_users", ForgeryTier::CounterpartyVerified, 250, 10_000),
-                ("retained_users", ForgeryTier::CounterpartyVerified, 200, 5_000),
-                ("self_reported_sessions", ForgeryTier::SelfReported, 100, 1_000_000),
+                (
+                    "settled_revenue_cents",
+                    ForgeryTier::MoneyVerified,
+                    450,
+                    5_000_000,
+                ),
+                (
+                    "paying_users",
+                    ForgeryTier::CounterpartyVerified,
+                    250,
+                    10_000,
+                ),
+                (
+                    "retained_users",
+                    ForgeryTier::CounterpartyVerified,
+                    200,
+                    5_000,
+                ),
+                (
+                    "self_reported_sessions",
+                    ForgeryTier::SelfReported,
+                    100,
+                    1_000_000,
+                ),
             ],
         )
     }
 }
 
 /// Builds a preset; weights in thousandths of 1, reference bounds `[0, hi]`.
-fn preset_track(name: &str, min_raw_wad: U256, features: &[(&str, ForgeryTier, u64, u64)]) -> TrackConfig {
+fn preset_track(
+    name: &str,
+    min_raw_wad: U256,
+    features: &[(&str, ForgeryTier, u64, u64)],
+) -> TrackConfig {
     let milli = WAD / U256::from(1000u32);
     TrackConfig {
         name: name.into(),
@@ -329,7 +414,14 @@ mod tests {
         t.features[0].weight_wad = w("0.39");
         t.features[1].weight_wad = w("0.26");
         let e = t.validate().unwrap_err();
-        assert_eq!(e, ConfigError::CounterpartyCap { index: 1, name: "resolved_work".into(), weight: w("0.26") });
+        assert_eq!(
+            e,
+            ConfigError::CounterpartyCap {
+                index: 1,
+                name: "resolved_work".into(),
+                weight: w("0.26")
+            }
+        );
         assert!(e.to_string().starts_with("features[1].weightWad"), "{e}");
         // exactly at the cap is fine
         t.features[0].weight_wad = w("0.40");
@@ -348,7 +440,10 @@ mod tests {
             ref_hi: U256::from(10u8),
         });
         t.features[0].weight_wad = w("0.39");
-        assert_eq!(t.validate(), Err(ConfigError::SelfReportedCap { sum: w("0.16") }));
+        assert_eq!(
+            t.validate(),
+            Err(ConfigError::SelfReportedCap { sum: w("0.16") })
+        );
         t.features[3].weight_wad = w("0.14");
         t.features[0].weight_wad = w("0.40");
         t.validate().unwrap();
@@ -358,23 +453,47 @@ mod tests {
     fn other_fields_are_named() {
         let mut t = TrackConfig::apps();
         t.features[2].ref_lo = t.features[2].ref_hi;
-        assert!(t.validate().unwrap_err().to_string().starts_with("features[2].refHi"));
+        assert!(t
+            .validate()
+            .unwrap_err()
+            .to_string()
+            .starts_with("features[2].refHi"));
         let mut t = TrackConfig::apps();
         t.features[1].name = "paying_users".into();
         t.features[2].name = "paying_users".into();
-        assert!(t.validate().unwrap_err().to_string().starts_with("features[2].name"));
+        assert!(t
+            .validate()
+            .unwrap_err()
+            .to_string()
+            .starts_with("features[2].name"));
         let mut t = TrackConfig::apps();
         t.model_version.clear();
-        assert!(t.validate().unwrap_err().to_string().starts_with("modelVersion"));
+        assert!(t
+            .validate()
+            .unwrap_err()
+            .to_string()
+            .starts_with("modelVersion"));
         let mut t = TrackConfig::apps();
         t.penalty_lambda_wad = WAD + U256::from(1u8);
-        assert!(t.validate().unwrap_err().to_string().starts_with("penaltyLambdaWad"));
+        assert!(t
+            .validate()
+            .unwrap_err()
+            .to_string()
+            .starts_with("penaltyLambdaWad"));
         let mut t = TrackConfig::apps();
         t.min_raw_wad = WAD + U256::from(1u8);
-        assert!(t.validate().unwrap_err().to_string().starts_with("minRawWad"));
+        assert!(t
+            .validate()
+            .unwrap_err()
+            .to_string()
+            .starts_with("minRawWad"));
         let mut t = TrackConfig::apps();
         t.features.clear();
-        assert!(t.validate().unwrap_err().to_string().starts_with("features"));
+        assert!(t
+            .validate()
+            .unwrap_err()
+            .to_string()
+            .starts_with("features"));
     }
 
     #[test]

@@ -83,7 +83,8 @@ pub struct Similarity {
 impl Similarity {
     /// `shared/union ≥ num/den`, by cross-multiplication (false when `union = 0`).
     pub fn at_least(self, (num, den): (u64, u64)) -> bool {
-        self.union > 0 && u128::from(self.shared) * u128::from(den) >= u128::from(num) * u128::from(self.union)
+        self.union > 0
+            && u128::from(self.shared) * u128::from(den) >= u128::from(num) * u128::from(self.union)
     }
 
     /// `self > other` as rationals (`0/0` counts as 0).
@@ -150,7 +151,9 @@ pub fn jaccard(a: &[String], b: &[String]) -> Similarity {
             }
         }
     }
-    let union = (a.len() as u64).saturating_add(b.len() as u64).saturating_sub(shared);
+    let union = (a.len() as u64)
+        .saturating_add(b.len() as u64)
+        .saturating_sub(shared);
     Similarity { shared, union }
 }
 
@@ -177,7 +180,10 @@ impl CopyResult {
     }
 }
 
-fn best_match<'a>(mine: &[String], earlier: impl Iterator<Item = (B256, &'a [String])>) -> CopyResult {
+fn best_match<'a>(
+    mine: &[String],
+    earlier: impl Iterator<Item = (B256, &'a [String])>,
+) -> CopyResult {
     let mut best: Option<(B256, Similarity)> = None;
     for (hash, theirs) in earlier {
         let sim = jaccard(mine, theirs);
@@ -187,23 +193,44 @@ fn best_match<'a>(mine: &[String], earlier: impl Iterator<Item = (B256, &'a [Str
     }
     let (hash, similarity) = best.unwrap_or((B256::ZERO, Similarity::default()));
     let verdict = verdict_for(similarity);
-    CopyResult { verdict, matched_thesis: if verdict == Verdict::Original { B256::ZERO } else { hash }, similarity }
+    CopyResult {
+        verdict,
+        matched_thesis: if verdict == Verdict::Original {
+            B256::ZERO
+        } else {
+            hash
+        },
+        similarity,
+    }
 }
 
 /// Checks `text` against earlier theses `(hash, text)` (the app's local check before paying).
 pub fn copy_check(text: &str, earlier: &[(B256, &str)]) -> CopyResult {
     let mine = shingles(&normalise_text(text));
-    let theirs: Vec<(B256, Vec<String>)> = earlier.iter().map(|(h, t)| (*h, shingles(&normalise_text(t)))).collect();
+    let theirs: Vec<(B256, Vec<String>)> = earlier
+        .iter()
+        .map(|(h, t)| (*h, shingles(&normalise_text(t))))
+        .collect();
     best_match(&mine, theirs.iter().map(|(h, s)| (*h, s.as_slice())))
 }
 
 /// Runs detection over theses `(hash, text)` in submission order: each against all earlier ones.
 pub fn detect_in_order(theses: &[(B256, &str)]) -> Vec<CopyResult> {
-    let sets: Vec<Vec<String>> = theses.iter().map(|(_, t)| shingles(&normalise_text(t))).collect();
+    let sets: Vec<Vec<String>> = theses
+        .iter()
+        .map(|(_, t)| shingles(&normalise_text(t)))
+        .collect();
     (0..theses.len())
         .map(|k| {
             let mine = sets.get(k).map(Vec::as_slice).unwrap_or(&[]);
-            best_match(mine, theses.iter().zip(&sets).take(k).map(|((h, _), s)| (*h, s.as_slice())))
+            best_match(
+                mine,
+                theses
+                    .iter()
+                    .zip(&sets)
+                    .take(k)
+                    .map(|((h, _), s)| (*h, s.as_slice())),
+            )
         })
         .collect()
 }
@@ -218,7 +245,10 @@ mod tests {
 
     #[test]
     fn normalisation() {
-        assert_eq!(normalise_text("  Hello,   WORLD!\n\tC.o.p.y — co-py  "), "hello world copy copy");
+        assert_eq!(
+            normalise_text("  Hello,   WORLD!\n\tC.o.p.y — co-py  "),
+            "hello world copy copy"
+        );
         assert_eq!(normalise_text("Ünïcode ÉTÉ"), "ünïcode été");
         assert_eq!(normalise_text("zero\u{200B}width"), "zerowidth");
         assert_eq!(normalise_text("!!! ..."), "");
@@ -236,12 +266,24 @@ mod tests {
     fn identical_is_copy_disjoint_is_original() {
         let h = thesis_hash(A);
         let r = copy_check(A, &[(h, A)]);
-        assert_eq!((r.verdict, r.matched_thesis, r.similarity_bps()), (Verdict::Copy, h, 10_000));
+        assert_eq!(
+            (r.verdict, r.matched_thesis, r.similarity_bps()),
+            (Verdict::Copy, h, 10_000)
+        );
         // punctuation and case changes do not hide a copy
-        let r = copy_check(&A.to_uppercase().replace(' ', "  ").replace(',', ""), &[(h, A)]);
+        let r = copy_check(
+            &A.to_uppercase().replace(' ', "  ").replace(',', ""),
+            &[(h, A)],
+        );
         assert_eq!(r.verdict, Verdict::Copy);
-        let r = copy_check("completely different words about another project entirely here", &[(h, A)]);
-        assert_eq!((r.verdict, r.matched_thesis, r.similarity_bps()), (Verdict::Original, B256::ZERO, 0));
+        let r = copy_check(
+            "completely different words about another project entirely here",
+            &[(h, A)],
+        );
+        assert_eq!(
+            (r.verdict, r.matched_thesis, r.similarity_bps()),
+            (Verdict::Original, B256::ZERO, 0)
+        );
         assert_eq!(copy_check(A, &[]).verdict, Verdict::Original);
     }
 
@@ -269,7 +311,13 @@ mod tests {
         let (ta, tb) = (a.join(" "), b.join(" "));
         // A: 16 shingles, B: 16, shared: shingles starting 0..=9 → 10; union 22; J = 10/22 ≈ 0.4545
         let r = copy_check(&tb, &[(thesis_hash(&ta), &ta)]);
-        assert_eq!(r.similarity, Similarity { shared: 10, union: 22 });
+        assert_eq!(
+            r.similarity,
+            Similarity {
+                shared: 10,
+                union: 22
+            }
+        );
         assert_eq!(r.verdict, Verdict::Similar);
         assert_eq!(r.matched_thesis, thesis_hash(&ta));
     }
@@ -278,15 +326,26 @@ mod tests {
     fn submission_order_and_best_match() {
         let orig = A;
         let copy = A;
-        let other = "an unrelated thesis about a research project and its citations over the last month";
-        let hs = [thesis_hash("first"), thesis_hash("second"), thesis_hash("third")];
+        let other =
+            "an unrelated thesis about a research project and its citations over the last month";
+        let hs = [
+            thesis_hash("first"),
+            thesis_hash("second"),
+            thesis_hash("third"),
+        ];
         let out = detect_in_order(&[(hs[0], orig), (hs[1], other), (hs[2], copy)]);
         assert_eq!(out[0].verdict, Verdict::Original);
         assert_eq!(out[1].verdict, Verdict::Original);
-        assert_eq!((out[2].verdict, out[2].matched_thesis), (Verdict::Copy, hs[0]));
+        assert_eq!(
+            (out[2].verdict, out[2].matched_thesis),
+            (Verdict::Copy, hs[0])
+        );
         // ties go to the earliest
         let out = detect_in_order(&[(hs[0], orig), (hs[1], orig), (hs[2], orig)]);
-        assert_eq!((out[1].matched_thesis, out[2].matched_thesis), (hs[0], hs[0]));
+        assert_eq!(
+            (out[1].matched_thesis, out[2].matched_thesis),
+            (hs[0], hs[0])
+        );
     }
 
     proptest! {

@@ -209,7 +209,10 @@ impl EpochBundle {
 
     /// The score leaf values `(project, scoreWad)` in bundle order.
     pub fn score_leaves(&self) -> Vec<(Address, U256)> {
-        self.projects.iter().map(|p| (p.project, p.score_wad)).collect()
+        self.projects
+            .iter()
+            .map(|p| (p.project, p.score_wad))
+            .collect()
     }
 }
 
@@ -266,12 +269,26 @@ pub fn inputs_tag() -> B256 {
 /// (pass zero for public inputs).
 pub fn input_commitment(project: Address, data: &ProjectData, salt: B256) -> B256 {
     let mut buf = Vec::new();
-    encode_commitment(&mut buf, &inputs_tag(), project, &keccak256(data.track.as_bytes()), data, salt);
+    encode_commitment(
+        &mut buf,
+        &inputs_tag(),
+        project,
+        &keccak256(data.track.as_bytes()),
+        data,
+        salt,
+    );
     keccak256(&buf)
 }
 
 /// `abi.encode(tag, project, trackHash, features, claims, failed, verifiedOutput, ageSecs, salt)` into `buf`.
-fn encode_commitment(buf: &mut Vec<u8>, tag: &B256, project: Address, track_hash: &B256, d: &ProjectData, salt: B256) {
+fn encode_commitment(
+    buf: &mut Vec<u8>,
+    tag: &B256,
+    project: Address,
+    track_hash: &B256,
+    d: &ProjectData,
+    salt: B256,
+) {
     buf.clear();
     let word_u = |buf: &mut Vec<u8>, x: U256| buf.extend_from_slice(&x.to_be_bytes::<32>());
     buf.extend_from_slice(tag.as_slice());
@@ -317,7 +334,11 @@ impl PreparedTrack {
     pub(crate) fn new(c: &TrackConfig) -> PreparedTrack {
         PreparedTrack {
             weights: c.weights_u128(),
-            self_reported: c.features.iter().map(|f| f.tier == ForgeryTier::SelfReported).collect(),
+            self_reported: c
+                .features
+                .iter()
+                .map(|f| f.tier == ForgeryTier::SelfReported)
+                .collect(),
             lambda: c.penalty_lambda_wad.saturating_to::<u128>(),
             min_raw: c.min_raw_wad,
             min_output: c.min_output,
@@ -342,14 +363,29 @@ pub(crate) struct Steps {
 /// Normalises into `xhat` (cleared first); requires `features.len() == bounds.len()`.
 pub(crate) fn normalise_into(xhat: &mut Vec<u128>, features: &[U256], bounds: &[Bounds]) {
     xhat.clear();
-    xhat.extend(features.iter().zip(bounds).map(|(x, b)| normalise_wad_u128(*x, b.lo, b.hi)));
+    xhat.extend(
+        features
+            .iter()
+            .zip(bounds)
+            .map(|(x, b)| normalise_wad_u128(*x, b.lo, b.hi)),
+    );
 }
 
 /// Raw → gate → smooth → publish for one project whose normalised features are `xhat`.
 /// Requires a prepared (validated) track, `xhat.len() == weights.len()`, `failed ≤ claims`,
 /// `previous_s ≤ 10^18`.
-pub(crate) fn score_steps(t: &PreparedTrack, d: &ProjectData, xhat: &[u128], previous_s: u128) -> Steps {
-    let terms = t.weights.iter().zip(xhat).zip(&t.self_reported).map(|((w, x), s)| (*w, *x, *s));
+pub(crate) fn score_steps(
+    t: &PreparedTrack,
+    d: &ProjectData,
+    xhat: &[u128],
+    previous_s: u128,
+) -> Steps {
+    let terms = t
+        .weights
+        .iter()
+        .zip(xhat)
+        .zip(&t.self_reported)
+        .map(|((w, x), s)| (*w, *x, *s));
     // Σw = 1 WAD and x̂ ≤ 1 WAD: Σ w·x̂ ≤ 10^36 < u128::MAX, so no overflow.
     let (weighted, merit_weighted) = weighted_down(terms).unwrap_or((0, 0));
     let penalty = if d.claims == 0 {
@@ -359,7 +395,12 @@ pub(crate) fn score_steps(t: &PreparedTrack, d: &ProjectData, xhat: &[u128], pre
     };
     let raw = weighted.saturating_sub(penalty).min(WAD_U128);
     let merit = merit_weighted.saturating_sub(penalty).min(WAD_U128);
-    let gate = gate_check(U256::from(merit), t.min_raw, d.verified_output >= t.min_output, d.age_secs >= t.min_age_secs);
+    let gate = gate_check(
+        U256::from(merit),
+        t.min_raw,
+        d.verified_output >= t.min_output,
+        d.age_secs >= t.min_age_secs,
+    );
     let gated = if gate.passed { raw } else { 0 };
     let smoothed = smooth_u128(previous_s.min(WAD_U128), gated);
     Steps {
@@ -375,15 +416,23 @@ pub(crate) fn score_steps(t: &PreparedTrack, d: &ProjectData, xhat: &[u128], pre
 }
 
 fn project_err(index: usize, field: &'static str, message: impl Into<String>) -> EpochError {
-    EpochError::Project { index, field, message: message.into() }
+    EpochError::Project {
+        index,
+        field,
+        message: message.into(),
+    }
 }
 
 /// Validates the tracks; returns them sorted by name with their original indices.
 pub(crate) fn sorted_tracks(tracks: &[TrackConfig]) -> Result<Vec<&TrackConfig>, EpochError> {
     for (i, t) in tracks.iter().enumerate() {
-        t.validate().map_err(|source| EpochError::Track { index: i, source })?;
+        t.validate()
+            .map_err(|source| EpochError::Track { index: i, source })?;
         if tracks[..i].iter().any(|u| u.name == t.name) {
-            return Err(EpochError::DuplicateTrack { index: i, name: t.name.clone() });
+            return Err(EpochError::DuplicateTrack {
+                index: i,
+                name: t.name.clone(),
+            });
         }
     }
     let mut sorted: Vec<&TrackConfig> = tracks.iter().collect();
@@ -411,14 +460,29 @@ pub fn build_epoch(input: &EpochInput) -> Result<EpochBundle, EpochError> {
             return Err(project_err(
                 i,
                 "features",
-                format!("track '{}' has {want} features, got {} values", p.data.track, p.data.features.len()),
+                format!(
+                    "track '{}' has {want} features, got {} values",
+                    p.data.track,
+                    p.data.features.len()
+                ),
             ));
         }
         if p.data.failed > p.data.claims {
-            return Err(project_err(i, "failed", format!("{} failed claims exceed the {} claims made", p.data.failed, p.data.claims)));
+            return Err(project_err(
+                i,
+                "failed",
+                format!(
+                    "{} failed claims exceed the {} claims made",
+                    p.data.failed, p.data.claims
+                ),
+            ));
         }
         if p.private && p.salt.is_zero() {
-            return Err(project_err(i, "salt", "private inputs need a non-zero salt"));
+            return Err(project_err(
+                i,
+                "salt",
+                "private inputs need a non-zero salt",
+            ));
         }
         track_of.push(t);
     }
@@ -428,21 +492,36 @@ pub fn build_epoch(input: &EpochInput) -> Result<EpochBundle, EpochError> {
     for w in order.windows(2) {
         if input.projects[w[0]].project == input.projects[w[1]].project {
             let later = w[0].max(w[1]);
-            return Err(project_err(later, "project", format!("duplicate project {}", input.projects[later].project)));
+            return Err(project_err(
+                later,
+                "project",
+                format!("duplicate project {}", input.projects[later].project),
+            ));
         }
     }
     // Previous scores: sorted by address, checked, as s = S/100.
     let mut previous: Vec<(Address, u128)> = Vec::with_capacity(input.previous.len());
     for (i, p) in input.previous.iter().enumerate() {
-        let s = unit_from_points(p.score_wad, "scoreWad")
-            .map_err(|e| EpochError::Previous { index: i, field: "scoreWad", message: e.to_string() })?;
+        let s = unit_from_points(p.score_wad, "scoreWad").map_err(|e| EpochError::Previous {
+            index: i,
+            field: "scoreWad",
+            message: e.to_string(),
+        })?;
         previous.push((p.project, s.to::<u128>()));
     }
     previous.sort_unstable_by_key(|p| p.0);
     for w in previous.windows(2) {
         if w[0].0 == w[1].0 {
-            let index = input.previous.iter().rposition(|p| p.project == w[0].0).unwrap_or(0);
-            return Err(EpochError::Previous { index, field: "project", message: format!("duplicate project {}", w[0].0) });
+            let index = input
+                .previous
+                .iter()
+                .rposition(|p| p.project == w[0].0)
+                .unwrap_or(0);
+            return Err(EpochError::Previous {
+                index,
+                field: "project",
+                message: format!("duplicate project {}", w[0].0),
+            });
         }
     }
     // Bounds per track: sort each feature column once.
@@ -456,16 +535,27 @@ pub fn build_epoch(input: &EpochInput) -> Result<EpochBundle, EpochError> {
         let mut bounds = Vec::with_capacity(cfg.features.len());
         for (f, feat) in cfg.features.iter().enumerate() {
             column.clear();
-            column.extend(members[t].iter().map(|&i| input.projects[i].data.features[f]));
+            column.extend(
+                members[t]
+                    .iter()
+                    .map(|&i| input.projects[i].data.features[f]),
+            );
             column.sort_unstable();
             bounds.push(Bounds::for_sorted_column(&column, feat.ref_lo, feat.ref_hi));
         }
-        track_records.push(TrackRecord { config: (*cfg).clone(), cohort_size: members[t].len() as u64, bounds });
+        track_records.push(TrackRecord {
+            config: (*cfg).clone(),
+            cohort_size: members[t].len() as u64,
+            bounds,
+        });
     }
     let prepared: Vec<PreparedTrack> = tracks.iter().map(|c| PreparedTrack::new(c)).collect();
     // Hot loop.
     let tag = inputs_tag();
-    let track_hashes: Vec<B256> = tracks.iter().map(|t| keccak256(t.name.as_bytes())).collect();
+    let track_hashes: Vec<B256> = tracks
+        .iter()
+        .map(|t| keccak256(t.name.as_bytes()))
+        .collect();
     let mut xhat: Vec<u128> = Vec::new();
     let mut buf: Vec<u8> = Vec::new();
     let mut records = Vec::with_capacity(order.len());
@@ -475,7 +565,10 @@ pub fn build_epoch(input: &EpochInput) -> Result<EpochBundle, EpochError> {
         let p = &input.projects[i];
         let t = track_of[i];
         normalise_into(&mut xhat, &p.data.features, &track_records[t].bounds);
-        let prev_s = previous.binary_search_by_key(&p.project, |q| q.0).map(|k| previous[k].1).unwrap_or(0);
+        let prev_s = previous
+            .binary_search_by_key(&p.project, |q| q.0)
+            .map(|k| previous[k].1)
+            .unwrap_or(0);
         let st = score_steps(&prepared[t], &p.data, &xhat, prev_s);
         let leaf = tree::score_leaf(p.project, st.points);
         let digest = normalised_digest(&mut buf, &xhat);
@@ -543,7 +636,12 @@ pub(crate) mod tests {
                 project: addr(i),
                 data: ProjectData {
                     track: "agents".into(),
-                    features: vec![v(1) * U256::from(1000u32), v(2) / U256::from(4u8), v(3) / U256::from(8u8), v(4) * U256::from(9u8)],
+                    features: vec![
+                        v(1) * U256::from(1000u32),
+                        v(2) / U256::from(4u8),
+                        v(3) / U256::from(8u8),
+                        v(4) * U256::from(9u8),
+                    ],
                     claims: 10 + i % 5,
                     failed: i % 3,
                     verified_output: U256::from(i % 4),
@@ -558,7 +656,12 @@ pub(crate) mod tests {
                 project: addr(10_000 + i),
                 data: ProjectData {
                     track: "apps".into(),
-                    features: vec![U256::from(1_000_000 * (i + 1)), U256::from(2_000u32), U256::from(100u32), U256::from(5u8)],
+                    features: vec![
+                        U256::from(1_000_000 * (i + 1)),
+                        U256::from(2_000u32),
+                        U256::from(100u32),
+                        U256::from(5u8),
+                    ],
                     claims: 0,
                     failed: 0,
                     verified_output: U256::from(10u8),
@@ -568,8 +671,18 @@ pub(crate) mod tests {
                 private: false,
             });
         }
-        let previous = (0..n / 2).map(|i| PreviousScore { project: addr(i * 2 + 1), score_wad: w("40") + U256::from(i) * U256::from(100u32) }).collect();
-        EpochInput { epoch: 7, tracks: vec![TrackConfig::agents(), TrackConfig::apps()], projects, previous }
+        let previous = (0..n / 2)
+            .map(|i| PreviousScore {
+                project: addr(i * 2 + 1),
+                score_wad: w("40") + U256::from(i) * U256::from(100u32),
+            })
+            .collect();
+        EpochInput {
+            epoch: 7,
+            tracks: vec![TrackConfig::agents(), TrackConfig::apps()],
+            projects,
+            previous,
+        }
     }
 
     #[test]
@@ -605,7 +718,9 @@ pub(crate) mod tests {
     #[test]
     fn seed_cohort_end_to_end() {
         // 20 agents whose first feature is the §2.2 cohort; every other feature 0.
-        let vals = [3u64, 5, 6, 8, 9, 10, 11, 12, 12, 14, 15, 16, 18, 19, 20, 22, 24, 25, 28, 400];
+        let vals = [
+            3u64, 5, 6, 8, 9, 10, 11, 12, 12, 14, 15, 16, 18, 19, 20, 22, 24, 25, 28, 400,
+        ];
         let mut t = TrackConfig::agents();
         // one money-verified feature carrying all the weight would break nothing: keep preset weights
         t.min_age_secs = 0;
@@ -626,14 +741,24 @@ pub(crate) mod tests {
                 private: false,
             })
             .collect();
-        let b = build_epoch(&EpochInput { epoch: 1, tracks: vec![t], projects, previous: vec![] }).unwrap();
+        let b = build_epoch(&EpochInput {
+            epoch: 1,
+            tracks: vec![t],
+            projects,
+            previous: vec![],
+        })
+        .unwrap();
         let tr = &b.tracks[0];
         assert_eq!(tr.cohort_size, 20);
-        assert_eq!((tr.bounds[0].lo, tr.bounds[0].hi), (U256::from(3u8), U256::from(28u8)));
+        assert_eq!(
+            (tr.bounds[0].lo, tr.bounds[0].hi),
+            (U256::from(3u8), U256::from(28u8))
+        );
         let rec = |i: u64| b.projects.iter().find(|p| p.project == addr(i)).unwrap();
         // 14 → 0.44 → raw 0.4·0.44 = 0.176 → s = 0.0704 → S = 7.04
         let r14 = rec(9);
-        let norm = |i: u64| crate::scoring::normalise_value(U256::from(vals[i as usize]), &tr.bounds[0]);
+        let norm =
+            |i: u64| crate::scoring::normalise_value(U256::from(vals[i as usize]), &tr.bounds[0]);
         assert_eq!(norm(9), w("0.44"));
         assert_eq!(r14.raw_wad, w("0.176"));
         assert_eq!(r14.smoothed_wad, w("0.0704"));
@@ -672,14 +797,30 @@ pub(crate) mod tests {
         let b = build_epoch(&input).unwrap();
         assert_eq!(b.projects.len(), 43);
         assert!(b.projects.windows(2).all(|w| w[0].project < w[1].project));
-        assert_eq!(b.tracks.iter().map(|t| t.config.name.as_str()).collect::<Vec<_>>(), ["agents", "apps"]);
-        assert_eq!(b.tracks[0].bounds[0].source, crate::scoring::BoundsSource::Cohort);
-        assert_eq!(b.tracks[1].bounds[0].source, crate::scoring::BoundsSource::Reference);
+        assert_eq!(
+            b.tracks
+                .iter()
+                .map(|t| t.config.name.as_str())
+                .collect::<Vec<_>>(),
+            ["agents", "apps"]
+        );
+        assert_eq!(
+            b.tracks[0].bounds[0].source,
+            crate::scoring::BoundsSource::Cohort
+        );
+        assert_eq!(
+            b.tracks[1].bounds[0].source,
+            crate::scoring::BoundsSource::Reference
+        );
         for p in &b.projects {
             assert_eq!(p.private, p.inputs.is_none());
             assert_eq!(p.leaf, tree::score_leaf(p.project, p.score_wad));
             assert_eq!(p.score_wad, p.smoothed_wad * U256::from(100u8));
-            let orig = input.projects.iter().find(|q| q.project == p.project).unwrap();
+            let orig = input
+                .projects
+                .iter()
+                .find(|q| q.project == p.project)
+                .unwrap();
             let salt = if orig.private { orig.salt } else { B256::ZERO };
             assert_eq!(p.commitment, input_commitment(p.project, &orig.data, salt));
             if !p.gate.passed {
@@ -708,13 +849,18 @@ pub(crate) mod tests {
             build_epoch(&i).unwrap_err().to_string()
         };
         assert!(e(&|i| i.projects[2].data.track = "x".into()).starts_with("projects[2].track"));
-        assert!(e(&|i| i.projects[1].data.features.pop().map(|_| ()).unwrap_or(())).starts_with("projects[1].features"));
+        assert!(
+            e(&|i| i.projects[1].data.features.pop().map(|_| ()).unwrap_or(()))
+                .starts_with("projects[1].features")
+        );
         assert!(e(&|i| i.projects[3].data.failed = 99).starts_with("projects[3].failed"));
         assert!(e(&|i| i.projects[0].salt = B256::ZERO).starts_with("projects[0].salt"));
-        assert!(e(&|i| i.projects[4].project = i.projects[1].project).starts_with("projects[4].project"));
+        assert!(e(&|i| i.projects[4].project = i.projects[1].project)
+            .starts_with("projects[4].project"));
         assert!(e(&|i| i.previous[0].score_wad = w("100.5")).starts_with("previous[0].scoreWad"));
         assert!(e(&|i| i.previous.push(i.previous[0])).starts_with("previous[2].project"));
-        assert!(e(&|i| i.tracks[1].features[0].weight_wad = U256::ZERO).starts_with("tracks[1].features"));
+        assert!(e(&|i| i.tracks[1].features[0].weight_wad = U256::ZERO)
+            .starts_with("tracks[1].features"));
         assert!(e(&|i| i.tracks.push(TrackConfig::agents())).starts_with("tracks[2].name"));
         assert!(e(&|i| i.projects.clear()).starts_with("projects:"));
     }

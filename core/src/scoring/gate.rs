@@ -29,14 +29,41 @@ pub struct GateCheck {
 }
 
 /// Applies the gate; returns the check and `g` (WAD): `raw` when passed, else 0.
-pub fn gate(config: &TrackConfig, raw: &RawScore, verified_output: U256, age_secs: u64) -> (GateCheck, U256) {
-    let check = gate_check(raw.merit_wad, config.min_raw_wad, verified_output >= config.min_output, age_secs >= config.min_age_secs);
-    (check, if check.passed { raw.raw_wad } else { U256::ZERO })
+pub fn gate(
+    config: &TrackConfig,
+    raw: &RawScore,
+    verified_output: U256,
+    age_secs: u64,
+) -> (GateCheck, U256) {
+    let check = gate_check(
+        raw.merit_wad,
+        config.min_raw_wad,
+        verified_output >= config.min_output,
+        age_secs >= config.min_age_secs,
+    );
+    (
+        check,
+        if check.passed {
+            raw.raw_wad
+        } else {
+            U256::ZERO
+        },
+    )
 }
 
-pub(crate) fn gate_check(merit_wad: U256, min_raw_wad: U256, output_ok: bool, age_ok: bool) -> GateCheck {
+pub(crate) fn gate_check(
+    merit_wad: U256,
+    min_raw_wad: U256,
+    output_ok: bool,
+    age_ok: bool,
+) -> GateCheck {
     let merit_ok = merit_wad >= min_raw_wad;
-    GateCheck { passed: merit_ok && output_ok && age_ok, merit_ok, output_ok, age_ok }
+    GateCheck {
+        passed: merit_ok && output_ok && age_ok,
+        merit_ok,
+        output_ok,
+        age_ok,
+    }
 }
 
 #[cfg(test)]
@@ -75,7 +102,10 @@ mod tests {
         let t = TrackConfig::apps();
         let r = raw_score(&t, &[WAD; 4], 0, 0).unwrap();
         let (c, g) = gate(&t, &r, U256::ZERO, t.min_age_secs);
-        assert_eq!((c.passed, c.merit_ok, c.output_ok, c.age_ok), (false, true, false, true));
+        assert_eq!(
+            (c.passed, c.merit_ok, c.output_ok, c.age_ok),
+            (false, true, false, true)
+        );
         assert_eq!(g, U256::ZERO);
         let (c, _) = gate(&t, &r, U256::from(1u8), t.min_age_secs - 1);
         assert_eq!((c.passed, c.age_ok), (false, false));

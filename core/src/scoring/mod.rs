@@ -60,7 +60,9 @@ pub(crate) mod serde_dec {
         pub(crate) fn parse(s: &str) -> Result<U256, String> {
             let t = s.trim();
             if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
-                return Err(format!("expected a non-negative decimal integer string, got '{s}'"));
+                return Err(format!(
+                    "expected a non-negative decimal integer string, got '{s}'"
+                ));
             }
             U256::from_str_radix(t, 10).map_err(|_| format!("'{s}' does not fit in 256 bits"))
         }
@@ -83,7 +85,9 @@ pub(crate) mod serde_dec {
             let v = Vec::<String>::deserialize(d)?;
             v.iter()
                 .enumerate()
-                .map(|(i, s)| super::u256::parse(s).map_err(|e| D::Error::custom(format!("[{i}]: {e}"))))
+                .map(|(i, s)| {
+                    super::u256::parse(s).map_err(|e| D::Error::custom(format!("[{i}]: {e}")))
+                })
                 .collect()
         }
     }

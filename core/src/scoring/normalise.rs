@@ -64,10 +64,18 @@ impl Bounds {
     pub fn for_sorted_column(sorted: &[U256], ref_lo: U256, ref_hi: U256) -> Bounds {
         if sorted.len() >= N_MIN {
             if let (Ok(lo), Ok(hi)) = (nearest_rank(sorted, P_LO), nearest_rank(sorted, P_HI)) {
-                return Bounds { lo, hi, source: BoundsSource::Cohort };
+                return Bounds {
+                    lo,
+                    hi,
+                    source: BoundsSource::Cohort,
+                };
             }
         }
-        Bounds { lo: ref_lo, hi: ref_hi, source: BoundsSource::Reference }
+        Bounds {
+            lo: ref_lo,
+            hi: ref_hi,
+            source: BoundsSource::Reference,
+        }
     }
 }
 
@@ -86,7 +94,7 @@ pub(crate) fn normalise_wad_u128(x: U256, lo: U256, hi: U256) -> u128 {
     }
     let d = hi - lo;
     let num = x - lo; // 0 < num < d
-    // Fast path: everything fits in u128 without overflow.
+                      // Fast path: everything fits in u128 without overflow.
     if d.bit_len() <= 128 && num.bit_len() <= 68 {
         let (n, dd) = (num.to::<u128>(), d.to::<u128>());
         if let Some(p) = n.checked_mul(WAD_U128) {
@@ -94,7 +102,9 @@ pub(crate) fn normalise_wad_u128(x: U256, lo: U256, hi: U256) -> u128 {
         }
     }
     // num < d, so the quotient is < 10^18: mul_div_down cannot fail.
-    mul_div_down(num, WAD, d).map(|q| q.saturating_to::<u128>()).unwrap_or(0)
+    mul_div_down(num, WAD, d)
+        .map(|q| q.saturating_to::<u128>())
+        .unwrap_or(0)
 }
 
 /// Normalises one feature column: bounds from the column itself when it has at least 20 values,
@@ -102,18 +112,35 @@ pub(crate) fn normalise_wad_u128(x: U256, lo: U256, hi: U256) -> u128 {
 ///
 /// # Errors
 /// [`NormaliseError::ReferenceBounds`] when `ref_lo > ref_hi` (whether or not they are used).
-pub fn normalise_column(values: &[U256], ref_lo: U256, ref_hi: U256) -> Result<(Bounds, Vec<U256>), NormaliseError> {
+pub fn normalise_column(
+    values: &[U256],
+    ref_lo: U256,
+    ref_hi: U256,
+) -> Result<(Bounds, Vec<U256>), NormaliseError> {
     if ref_lo > ref_hi {
-        return Err(NormaliseError::ReferenceBounds { lo: ref_lo, hi: ref_hi });
+        return Err(NormaliseError::ReferenceBounds {
+            lo: ref_lo,
+            hi: ref_hi,
+        });
     }
     let bounds = if values.len() >= N_MIN {
         let mut sorted = values.to_vec();
         sorted.sort_unstable();
         Bounds::for_sorted_column(&sorted, ref_lo, ref_hi)
     } else {
-        Bounds { lo: ref_lo, hi: ref_hi, source: BoundsSource::Reference }
+        Bounds {
+            lo: ref_lo,
+            hi: ref_hi,
+            source: BoundsSource::Reference,
+        }
     };
-    Ok((bounds, values.iter().map(|&x| normalise_value(x, &bounds)).collect()))
+    Ok((
+        bounds,
+        values
+            .iter()
+            .map(|&x| normalise_value(x, &bounds))
+            .collect(),
+    ))
 }
 
 #[cfg(test)]
@@ -123,17 +150,26 @@ mod tests {
     use proptest::prelude::*;
 
     fn seed_cohort() -> Vec<U256> {
-        [3u64, 5, 6, 8, 9, 10, 11, 12, 12, 14, 15, 16, 18, 19, 20, 22, 24, 25, 28, 400]
-            .into_iter()
-            .map(U256::from)
-            .collect()
+        [
+            3u64, 5, 6, 8, 9, 10, 11, 12, 12, 14, 15, 16, 18, 19, 20, 22, 24, 25, 28, 400,
+        ]
+        .into_iter()
+        .map(U256::from)
+        .collect()
     }
 
     #[test]
     fn seed_example() {
         let c = seed_cohort();
         let (b, xs) = normalise_column(&c, U256::ZERO, U256::from(1u8)).unwrap();
-        assert_eq!(b, Bounds { lo: U256::from(3u8), hi: U256::from(28u8), source: BoundsSource::Cohort });
+        assert_eq!(
+            b,
+            Bounds {
+                lo: U256::from(3u8),
+                hi: U256::from(28u8),
+                source: BoundsSource::Cohort
+            }
+        );
         assert_eq!(xs[19], WAD, "400 → 1.0");
         assert_eq!(xs[18], WAD, "28 → 1.0, exactly what 400 scores");
         assert_eq!(xs[9], parse_wad("0.44").unwrap(), "14 → (14−3)/25 = 0.44");
@@ -147,11 +183,14 @@ mod tests {
         assert_eq!(b.source, BoundsSource::Reference);
         assert_eq!(xs[9], parse_wad("0.28").unwrap()); // 14/50
         assert_eq!(xs[18], parse_wad("0.56").unwrap()); // 28/50
-        // rounding down: 1/3
+                                                        // rounding down: 1/3
         let (_, xs) = normalise_column(&[U256::from(1u8)], U256::ZERO, U256::from(3u8)).unwrap();
         assert_eq!(xs[0], U256::from(333_333_333_333_333_333u64));
         assert!(normalise_column(&[], U256::from(2u8), U256::from(1u8)).is_err());
-        assert_eq!(normalise_column(&[], U256::ZERO, U256::ZERO).unwrap().1, Vec::<U256>::new());
+        assert_eq!(
+            normalise_column(&[], U256::ZERO, U256::ZERO).unwrap().1,
+            Vec::<U256>::new()
+        );
     }
 
     #[test]
@@ -160,14 +199,25 @@ mod tests {
         let (b, xs) = normalise_column(&twenty, U256::ZERO, U256::from(1u8)).unwrap();
         assert_eq!((b.lo, b.hi), (U256::from(7u8), U256::from(7u8)));
         assert!(xs.iter().all(|x| x.is_zero()));
-        let b = Bounds { lo: U256::from(5u8), hi: U256::from(5u8), source: BoundsSource::Reference };
+        let b = Bounds {
+            lo: U256::from(5u8),
+            hi: U256::from(5u8),
+            source: BoundsSource::Reference,
+        };
         assert_eq!(normalise_value(U256::from(9u8), &b), U256::ZERO);
     }
 
     #[test]
     fn huge_values_use_the_wide_path() {
-        let b = Bounds { lo: U256::ZERO, hi: U256::MAX, source: BoundsSource::Reference };
-        assert_eq!(normalise_value(U256::MAX >> 1, &b), U256::from(499_999_999_999_999_999u64));
+        let b = Bounds {
+            lo: U256::ZERO,
+            hi: U256::MAX,
+            source: BoundsSource::Reference,
+        };
+        assert_eq!(
+            normalise_value(U256::MAX >> 1, &b),
+            U256::from(499_999_999_999_999_999u64)
+        );
         assert_eq!(normalise_value(U256::MAX, &b), WAD);
     }
 

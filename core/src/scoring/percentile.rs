@@ -48,10 +48,12 @@ mod tests {
     use proptest::prelude::*;
 
     pub(crate) fn seed_cohort() -> Vec<U256> {
-        [3u64, 5, 6, 8, 9, 10, 11, 12, 12, 14, 15, 16, 18, 19, 20, 22, 24, 25, 28, 400]
-            .into_iter()
-            .map(U256::from)
-            .collect()
+        [
+            3u64, 5, 6, 8, 9, 10, 11, 12, 12, 14, 15, 16, 18, 19, 20, 22, 24, 25, 28, 400,
+        ]
+        .into_iter()
+        .map(U256::from)
+        .collect()
     }
 
     #[test]
@@ -66,7 +68,10 @@ mod tests {
     #[test]
     fn edges() {
         assert_eq!(nearest_rank(&[], 5), Err(PercentileError::Empty));
-        assert_eq!(nearest_rank(&[U256::from(1u8)], 101), Err(PercentileError::OutOfRange(101)));
+        assert_eq!(
+            nearest_rank(&[U256::from(1u8)], 101),
+            Err(PercentileError::OutOfRange(101))
+        );
         assert_eq!(nearest_rank_position(21, 5), Ok(2)); // ⌈1.05⌉
         assert_eq!(nearest_rank_position(21, 95), Ok(20)); // ⌈19.95⌉
         assert_eq!(nearest_rank_position(7, 0), Ok(1));

@@ -65,7 +65,12 @@ pub enum RawError {
 ///
 /// # Errors
 /// [`RawError`] naming the offending field.
-pub fn raw_score(config: &TrackConfig, normalised: &[U256], claims: u64, failed: u64) -> Result<RawScore, RawError> {
+pub fn raw_score(
+    config: &TrackConfig,
+    normalised: &[U256],
+    claims: u64,
+    failed: u64,
+) -> Result<RawScore, RawError> {
     if normalised.len() != config.features.len() {
         return Err(RawError::FeatureCount {
             track: config.name.clone(),
@@ -76,12 +81,19 @@ pub fn raw_score(config: &TrackConfig, normalised: &[U256], claims: u64, failed:
     let mut terms = Vec::with_capacity(normalised.len());
     for (i, (x, f)) in normalised.iter().zip(&config.features).enumerate() {
         if *x > U256::from(WAD_U128) {
-            return Err(RawError::AboveOne { index: i, value: *x });
+            return Err(RawError::AboveOne {
+                index: i,
+                value: *x,
+            });
         }
         if f.weight_wad > U256::from(WAD_U128) {
             return Err(RawError::Config(format!("features[{i}].weightWad")));
         }
-        terms.push((f.weight_wad.to::<u128>(), x.to::<u128>(), f.tier == ForgeryTier::SelfReported));
+        terms.push((
+            f.weight_wad.to::<u128>(),
+            x.to::<u128>(),
+            f.tier == ForgeryTier::SelfReported,
+        ));
     }
     if config.penalty_lambda_wad > U256::from(WAD_U128) {
         return Err(RawError::Config("penaltyLambdaWad".into()));
@@ -106,13 +118,17 @@ pub(crate) fn penalty_up(lambda_wad: u128, claims: u64, failed: u64) -> Result<u
     if claims == 0 {
         return Ok(0);
     }
-    let num = lambda_wad.checked_mul(u128::from(failed)).ok_or_else(|| RawError::Config("penaltyLambdaWad".into()))?;
+    let num = lambda_wad
+        .checked_mul(u128::from(failed))
+        .ok_or_else(|| RawError::Config("penaltyLambdaWad".into()))?;
     Ok(num.div_ceil(u128::from(claims)))
 }
 
 /// `(floor(Σ wᵢ·x̂ᵢ / 10^18), same over non-self-reported features)` from `(w, x̂, self_reported)`
 /// triples; `None` on overflow (impossible when `Σ w ≤ 1 WAD` and every `x̂ ≤ 1 WAD`).
-pub(crate) fn weighted_down(terms: impl Iterator<Item = (u128, u128, bool)>) -> Option<(u128, u128)> {
+pub(crate) fn weighted_down(
+    terms: impl Iterator<Item = (u128, u128, bool)>,
+) -> Option<(u128, u128)> {
     let (mut all, mut merit) = (0u128, 0u128);
     for (w, x, self_reported) in terms {
         let p = w.checked_mul(x)?;
@@ -177,10 +193,16 @@ mod tests {
     #[test]
     fn errors_name_fields() {
         let t = TrackConfig::agents();
-        assert!(raw_score(&t, &[WAD], 0, 0).unwrap_err().to_string().starts_with("features:"));
+        assert!(raw_score(&t, &[WAD], 0, 0)
+            .unwrap_err()
+            .to_string()
+            .starts_with("features:"));
         let e = raw_score(&t, &[WAD, WAD + U256::from(1u8), WAD, WAD], 0, 0).unwrap_err();
         assert!(e.to_string().starts_with("normalised[1]"), "{e}");
-        assert!(raw_score(&t, &[WAD; 4], 1, 2).unwrap_err().to_string().starts_with("failed:"));
+        assert!(raw_score(&t, &[WAD; 4], 1, 2)
+            .unwrap_err()
+            .to_string()
+            .starts_with("failed:"));
     }
 
     proptest! {

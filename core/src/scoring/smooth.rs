@@ -39,10 +39,17 @@ pub enum SmoothError {
 pub fn smooth_down(previous_wad: U256, gated_wad: U256) -> Result<U256, SmoothError> {
     for (field, v) in [("previousWad", previous_wad), ("gatedWad", gated_wad)] {
         if v > WAD {
-            return Err(SmoothError::AboveMax { field, value: v, max: WAD });
+            return Err(SmoothError::AboveMax {
+                field,
+                value: v,
+                max: WAD,
+            });
         }
     }
-    Ok(U256::from(smooth_u128(previous_wad.to::<u128>(), gated_wad.to::<u128>())))
+    Ok(U256::from(smooth_u128(
+        previous_wad.to::<u128>(),
+        gated_wad.to::<u128>(),
+    )))
 }
 
 /// [`smooth_down`] on `u128` (inputs ≤ 10^18, so no overflow); the epoch's hot path.
@@ -63,7 +70,11 @@ pub fn published_points(s_wad: U256) -> U256 {
 pub fn unit_from_points(points_wad: U256, field: &'static str) -> Result<U256, SmoothError> {
     let max = WAD * U256::from(POINTS_PER_UNIT);
     if points_wad > max {
-        return Err(SmoothError::AboveMax { field, value: points_wad, max });
+        return Err(SmoothError::AboveMax {
+            field,
+            value: points_wad,
+            max,
+        });
     }
     Ok(points_wad / U256::from(POINTS_PER_UNIT))
 }
@@ -90,13 +101,23 @@ mod tests {
 
     #[test]
     fn spike_then_zeros() {
-        assert_eq!(path(&["1", "0", "0"]), vec![w("0.4"), w("0.24"), w("0.144")]);
+        assert_eq!(
+            path(&["1", "0", "0"]),
+            vec![w("0.4"), w("0.24"), w("0.144")]
+        );
     }
 
     #[test]
     fn steady_0_6_climbs_to_0_6() {
         let p = path(&["0.6"; 6]);
-        let want = ["0.24", "0.384", "0.4704", "0.52224", "0.553344", "0.5720064"];
+        let want = [
+            "0.24",
+            "0.384",
+            "0.4704",
+            "0.52224",
+            "0.553344",
+            "0.5720064",
+        ];
         assert_eq!(p, want.iter().map(|s| w(s)).collect::<Vec<_>>());
         // the seed's rounded display: 0.522, 0.553, 0.572
         let p = path(&["0.6"; 200]);
@@ -120,7 +141,10 @@ mod tests {
     fn rejects_above_one() {
         let e = smooth_down(WAD + U256::from(1u8), U256::ZERO).unwrap_err();
         assert!(e.to_string().starts_with("previousWad"));
-        assert!(smooth_down(U256::ZERO, U256::MAX).unwrap_err().to_string().starts_with("gatedWad"));
+        assert!(smooth_down(U256::ZERO, U256::MAX)
+            .unwrap_err()
+            .to_string()
+            .starts_with("gatedWad"));
         assert!(unit_from_points(w("100.000000000000000001"), "previousScoreWad").is_err());
     }
 

@@ -97,13 +97,19 @@ pub fn grade_thesis(input: &ThesisSamples) -> Result<ThesisGrade, ThesisError> {
     check_unit("groundingWad", input.grounding_wad)?;
     let median = median3(means);
     let (regraded, rubric) = if median >= REGRADE_THRESHOLD_WAD {
-        let r = input.verifier_regrade_wad.ok_or(ThesisError::RegradeRequired { rubric: median })?;
+        let r = input
+            .verifier_regrade_wad
+            .ok_or(ThesisError::RegradeRequired { rubric: median })?;
         check_unit("verifierRegradeWad", r)?;
         (true, median.min(r))
     } else {
         (false, median)
     };
-    let quality = if input.injection { U256::ZERO } else { wad_mul_down(input.grounding_wad, rubric).unwrap_or(U256::ZERO) };
+    let quality = if input.injection {
+        U256::ZERO
+    } else {
+        wad_mul_down(input.grounding_wad, rubric).unwrap_or(U256::ZERO)
+    };
     let multiplier = multiplier_wad(input.verdict);
     Ok(ThesisGrade {
         sample_means_wad: means,
@@ -119,7 +125,10 @@ pub fn grade_thesis(input: &ThesisSamples) -> Result<ThesisGrade, ThesisError> {
 
 fn check_unit(field: &str, v: U256) -> Result<(), ThesisError> {
     if v > WAD {
-        return Err(ThesisError::AboveOne { field: field.into(), value: v });
+        return Err(ThesisError::AboveOne {
+            field: field.into(),
+            value: v,
+        });
     }
     Ok(())
 }
@@ -146,7 +155,15 @@ mod tests {
 
     #[test]
     fn median_of_three_rubric_means_times_grounding() {
-        let t = input([["0.6", "0.6", "0.6"], ["0.9", "0.3", "0.6"], ["0.3", "0.3", "0.3"]], None, "0.5");
+        let t = input(
+            [
+                ["0.6", "0.6", "0.6"],
+                ["0.9", "0.3", "0.6"],
+                ["0.3", "0.3", "0.3"],
+            ],
+            None,
+            "0.5",
+        );
         // means 0.6, 0.6, 0.3 → median 0.6; q = 0.5 × 0.6
         let g = grade_thesis(&t).unwrap();
         assert_eq!(g.sample_means_wad, [w("0.6"), w("0.6"), w("0.3")]);
@@ -155,17 +172,31 @@ mod tests {
         assert_eq!(g.quality_wad, w("0.3"));
         assert_eq!(g.effective_wad, w("0.3"));
         // the median, not the mean: one wild sample does not move it
-        let t = input([["0.5", "0.5", "0.5"], ["1", "1", "1"], ["0.4", "0.4", "0.4"]], None, "1");
+        let t = input(
+            [
+                ["0.5", "0.5", "0.5"],
+                ["1", "1", "1"],
+                ["0.4", "0.4", "0.4"],
+            ],
+            None,
+            "1",
+        );
         assert_eq!(grade_thesis(&t).unwrap().rubric_wad, w("0.5"));
         // rubric mean rounds down
         let t = input([["1", "0", "0"]; 3], None, "1");
-        assert_eq!(grade_thesis(&t).unwrap().rubric_wad, U256::from(333_333_333_333_333_333u64));
+        assert_eq!(
+            grade_thesis(&t).unwrap().rubric_wad,
+            U256::from(333_333_333_333_333_333u64)
+        );
     }
 
     #[test]
     fn regrade_at_0_8_keeps_the_lower() {
         let high = [["0.8", "0.8", "0.8"]; 3];
-        assert_eq!(grade_thesis(&input(high, None, "1")), Err(ThesisError::RegradeRequired { rubric: w("0.8") }));
+        assert_eq!(
+            grade_thesis(&input(high, None, "1")),
+            Err(ThesisError::RegradeRequired { rubric: w("0.8") })
+        );
         let g = grade_thesis(&input(high, Some("0.7"), "1")).unwrap();
         assert!(g.regraded);
         assert_eq!(g.rubric_wad, w("0.7"));
@@ -180,7 +211,12 @@ mod tests {
     #[test]
     fn multipliers_and_injection() {
         let mut t = input([["0.6"; 3]; 3], None, "1");
-        for (v, c) in [(Verdict::Original, "1"), (Verdict::Similar, "1"), (Verdict::Derivative, "0.5"), (Verdict::Copy, "0")] {
+        for (v, c) in [
+            (Verdict::Original, "1"),
+            (Verdict::Similar, "1"),
+            (Verdict::Derivative, "0.5"),
+            (Verdict::Copy, "0"),
+        ] {
             t.verdict = v;
             let g = grade_thesis(&t).unwrap();
             assert_eq!(g.multiplier_wad, w(c));
@@ -196,11 +232,20 @@ mod tests {
     #[test]
     fn errors_name_fields() {
         let t = input([["0.6", "1.1", "0.6"], ["0.6"; 3], ["0.6"; 3]], None, "1");
-        assert!(grade_thesis(&t).unwrap_err().to_string().starts_with("samples[0][1]"));
+        assert!(grade_thesis(&t)
+            .unwrap_err()
+            .to_string()
+            .starts_with("samples[0][1]"));
         let t = input([["0.6"; 3]; 3], None, "1.5");
-        assert!(grade_thesis(&t).unwrap_err().to_string().starts_with("groundingWad"));
+        assert!(grade_thesis(&t)
+            .unwrap_err()
+            .to_string()
+            .starts_with("groundingWad"));
         let t = input([["0.9"; 3]; 3], Some("2"), "1");
-        assert!(grade_thesis(&t).unwrap_err().to_string().starts_with("verifierRegradeWad"));
+        assert!(grade_thesis(&t)
+            .unwrap_err()
+            .to_string()
+            .starts_with("verifierRegradeWad"));
     }
 
     proptest! {

@@ -1,9 +1,9 @@
-//! Seam between the epoch bundle and the OpenZeppelin `standard-v1` Merkle tree / C5 leaves.
-//!
-//! TEMPORARY: a minimal local implementation until `crate::merkle` and `crate::leaves` land on
-//! main; then every function here delegates to them.
+//! The epoch's two OpenZeppelin `standard-v1` trees (C5): thin adapters over [`crate::leaves`]
+//! (leaf hashes) and [`crate::merkle::tree`] (node layout, proofs), with the leaves sorted by
+//! hash exactly as `StandardMerkleTree.of` does (`sortLeaves: true`, the default).
 
-use alloy_primitives::{keccak256, Address, B256, U256};
+use crate::merkle::tree::{get_proof, make_merkle_tree, process_proof};
+use alloy_primitives::{Address, B256, U256};
 
 /// OZ standard leaf of `(address project, uint256 scoreWad)` (C5 score leaf).
 pub(crate) fn score_leaf(project: Address, score_wad: U256) -> B256 {
@@ -15,53 +15,75 @@ pub(crate) fn inputs_leaf(project: Address, commitment: B256) -> B256 {
     let mut buf = [0u8; 64];
     buf[12..32].copy_from_slice(project.as_slice());
     buf[32..].copy_from_slice(commitment.as_slice());
-    keccak256(keccak256(buf))
+    crate::leaves::standard_leaf_hash(&buf)
 }
 
-fn hash_pair(a: &B256, b: &B256) -> B256 {
-    let (x, y) = if a <= b { (a, b) } else { (b, a) };
-    let mut buf = [0u8; 64];
-    buf[..32].copy_from_slice(x.as_slice());
-    buf[32..].copy_from_slice(y.as_slice());
-    keccak256(buf)
-}
-
-/// Node array of the OZ `StandardMerkleTree` (leaves sorted) over leaf hashes; `None` when empty.
+/// Node array over the sorted leaves, and the sorted leaves; `None` when empty.
 fn make_tree(mut leaves: Vec<B256>) -> Option<(Vec<B256>, Vec<B256>)> {
-    if leaves.is_empty() {
-        return None;
-    }
     leaves.sort_unstable();
-    let n = leaves.len();
-    let mut tree = vec![B256::ZERO; 2 * n - 1];
-    let len = tree.len();
-    for (i, l) in leaves.iter().enumerate() {
-        tree[len - 1 - i] = *l;
-    }
-    for i in (0..len - n).rev() {
-        tree[i] = hash_pair(&tree[2 * i + 1], &tree[2 * i + 2]);
-    }
+    let tree = make_merkle_tree(&leaves).ok()?;
     Some((tree, leaves))
 }
 
-/// Root of the OZ `StandardMerkleTree` (sorted leaves) over leaf hashes; `None` when empty.
+/// Root of the `StandardMerkleTree` over these leaf hashes; `None` when empty.
 pub(crate) fn root(leaves: Vec<B256>) -> Option<B256> {
-    make_tree(leaves).map(|(t, _)| t[0])
+    make_tree(leaves).and_then(|(t, _)| t.first().copied())
 }
 
 /// The root, and whether `leaf`'s proof in that tree reaches it.
 pub(crate) fn root_and_inclusion(leaves: Vec<B256>, leaf: &B256) -> (B256, bool) {
-    let Some((tree, sorted)) = make_tree(leaves) else { return (B256::ZERO, false) };
-    let Ok(i) = sorted.binary_search(leaf) else { return (tree[0], false) };
-    let mut index = tree.len() - 1 - i;
-    let mut acc = *leaf;
-    while index > 0 {
-        let sibling = if index % 2 == 1 { index + 1 } else { index - 1 };
-        match tree.get(sibling) {
-            Some(s) => acc = hash_pair(&acc, s),
-            None => return (tree[0], false),
-        }
-        index = (index - 1) / 2;
+    let Some((tree, sorted)) = make_tree(leaves) else {
+        return (B256::ZERO, false);
+    };
+    let root = tree.first().copied().unwrap_or_default();
+    let Ok(i) = sorted.binary_search(leaf) else {
+        return (root, false);
+    };
+    // OZ layout: leaf i (in sorted order) sits at tree index len − 1 − i.
+    match get_proof(&tree, tree.len() - 1 - i) {
+        Ok(proof) => (root, process_proof(*leaf, &proof) == root),
+        Err(_) => (root, false),
     }
-    (tree[0], acc == tree[0])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::merkle::{Options, StandardMerkleTree};
+    use serde_json::json;
+
+    #[test]
+    fn equals_standard_merkle_tree() {
+        let vals: Vec<(Address, U256)> = (1..=9u64)
+            .map(|i| {
+                (
+                    Address::with_last_byte(i as u8 * 17),
+                    U256::from(i * 1_000_000_007),
+                )
+            })
+            .collect();
+        let t = StandardMerkleTree::of(
+            vals.iter()
+                .map(|(a, s)| json!([a.to_string(), s.to_string()]))
+                .collect(),
+            &["address", "uint256"],
+            Options::default(),
+        )
+        .unwrap();
+        let leaves: Vec<B256> = vals.iter().map(|(a, s)| score_leaf(*a, *s)).collect();
+        assert_eq!(root(leaves.clone()), Some(t.root()));
+        for l in &leaves {
+            assert_eq!(root_and_inclusion(leaves.clone(), l), (t.root(), true));
+        }
+        assert!(!root_and_inclusion(leaves.clone(), &B256::ZERO).1);
+        let c = B256::repeat_byte(7);
+        let ti = StandardMerkleTree::of(
+            vec![json!([vals[0].0.to_string(), c.to_string()])],
+            &["address", "bytes32"],
+            Options::default(),
+        )
+        .unwrap();
+        assert_eq!(root(vec![inputs_leaf(vals[0].0, c)]), Some(ti.root()));
+        assert_eq!(root(vec![]), None);
+    }
 }

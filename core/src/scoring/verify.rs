@@ -21,7 +21,10 @@
 //! The report lists every step checked and names the **first** one that differs. A step that
 //! cannot be computed (no record, unknown track, wrong feature count) ends the report there.
 
-use super::epoch::{input_commitment, normalise_into, normalised_digest, score_steps, EpochBundle, PreparedTrack, ProjectData, Steps};
+use super::epoch::{
+    input_commitment, normalise_into, normalised_digest, score_steps, EpochBundle, PreparedTrack,
+    ProjectData, Steps,
+};
 use super::normalise::{BoundsSource, N_MIN};
 use super::serde_dec;
 use super::smooth::unit_from_points;
@@ -115,26 +118,51 @@ struct Report {
 }
 
 impl Report {
-    fn check(&mut self, step: VerifyStep, expected: impl ToString, computed: impl ToString) -> bool {
+    fn check(
+        &mut self,
+        step: VerifyStep,
+        expected: impl ToString,
+        computed: impl ToString,
+    ) -> bool {
         let (expected, computed) = (expected.to_string(), computed.to_string());
         let ok = expected == computed;
-        self.steps.push(StepCheck { step, ok, expected, computed });
+        self.steps.push(StepCheck {
+            step,
+            ok,
+            expected,
+            computed,
+        });
         ok
     }
 
     fn fail(&mut self, step: VerifyStep, expected: impl ToString, computed: impl ToString) {
-        self.steps.push(StepCheck { step, ok: false, expected: expected.to_string(), computed: computed.to_string() });
+        self.steps.push(StepCheck {
+            step,
+            ok: false,
+            expected: expected.to_string(),
+            computed: computed.to_string(),
+        });
     }
 
     fn finish(self, project: Address, score: Option<U256>) -> VerifyReport {
         let first_mismatch = self.steps.iter().find(|s| !s.ok).map(|s| s.step);
-        VerifyReport { project, matches: first_mismatch.is_none(), first_mismatch, score_wad: score, normalised: self.normalised, steps: self.steps }
+        VerifyReport {
+            project,
+            matches: first_mismatch.is_none(),
+            first_mismatch,
+            score_wad: score,
+            normalised: self.normalised,
+            steps: self.steps,
+        }
     }
 }
 
 fn steps_str(s: &Steps) -> [String; 3] {
     [
-        format!("weighted {} penalty {} raw {} merit {}", s.weighted, s.penalty, s.raw, s.merit),
+        format!(
+            "weighted {} penalty {} raw {} merit {}",
+            s.weighted, s.penalty, s.raw, s.merit
+        ),
         format!(
             "passed {} (merit {}, output {}, age {}) gated {}",
             s.gate.passed, s.gate.merit_ok, s.gate.output_ok, s.gate.age_ok, s.gated
@@ -145,8 +173,16 @@ fn steps_str(s: &Steps) -> [String; 3] {
 
 /// Recomputes `project`'s score from its own `inputs` and `salt` against `bundle`, step by step.
 /// `salt` is ignored for a project whose record is public.
-pub fn verify_project_score(bundle: &EpochBundle, project: Address, inputs: &ProjectData, salt: B256) -> VerifyReport {
-    let mut r = Report { steps: Vec::new(), normalised: Vec::new() };
+pub fn verify_project_score(
+    bundle: &EpochBundle,
+    project: Address,
+    inputs: &ProjectData,
+    salt: B256,
+) -> VerifyReport {
+    let mut r = Report {
+        steps: Vec::new(),
+        normalised: Vec::new(),
+    };
     // 1. project
     let Some(rec) = bundle.projects.iter().find(|p| p.project == project) else {
         r.fail(VerifyStep::Project, "a record for the project", "none");
@@ -155,7 +191,11 @@ pub fn verify_project_score(bundle: &EpochBundle, project: Address, inputs: &Pro
     r.check(VerifyStep::Project, project, project);
     // 2. track
     let Some(tr) = bundle.tracks.iter().find(|t| t.config.name == rec.track) else {
-        r.fail(VerifyStep::Track, format!("track '{}'", rec.track), "no such track in the bundle");
+        r.fail(
+            VerifyStep::Track,
+            format!("track '{}'", rec.track),
+            "no such track in the bundle",
+        );
         return r.finish(project, None);
     };
     if inputs.track != rec.track {
@@ -171,7 +211,11 @@ pub fn verify_project_score(bundle: &EpochBundle, project: Address, inputs: &Pro
         r.fail(
             VerifyStep::Track,
             format!("{n} features and {n} bounds"),
-            format!("{} features and {} bounds", inputs.features.len(), tr.bounds.len()),
+            format!(
+                "{} features and {} bounds",
+                inputs.features.len(),
+                tr.bounds.len()
+            ),
         );
         return r.finish(project, None);
     }
@@ -183,11 +227,21 @@ pub fn verify_project_score(bundle: &EpochBundle, project: Address, inputs: &Pro
             b.source == BoundsSource::Cohort
         }
     });
-    let counted = bundle.projects.iter().filter(|p| p.track == rec.track).count() as u64;
+    let counted = bundle
+        .projects
+        .iter()
+        .filter(|p| p.track == rec.track)
+        .count() as u64;
     r.check(
         VerifyStep::Track,
-        format!("{} (cohort {}, bounds consistent true)", rec.track, tr.cohort_size),
-        format!("{} (cohort {}, bounds consistent {})", inputs.track, counted, bounds_ok),
+        format!(
+            "{} (cohort {}, bounds consistent true)",
+            rec.track, tr.cohort_size
+        ),
+        format!(
+            "{} (cohort {}, bounds consistent {})",
+            inputs.track, counted, bounds_ok
+        ),
     );
     // 3. commitment
     let salt = if rec.private { salt } else { B256::ZERO };
@@ -197,7 +251,16 @@ pub fn verify_project_score(bundle: &EpochBundle, project: Address, inputs: &Pro
     let input_leaves = bundle
         .projects
         .iter()
-        .map(|p| tree::inputs_leaf(p.project, if p.project == project { commitment } else { p.commitment }))
+        .map(|p| {
+            tree::inputs_leaf(
+                p.project,
+                if p.project == project {
+                    commitment
+                } else {
+                    p.commitment
+                },
+            )
+        })
         .collect();
     let inputs_root = tree::root(input_leaves).unwrap_or(B256::ZERO);
     r.check(VerifyStep::InputsRoot, bundle.inputs_root, inputs_root);
@@ -208,7 +271,8 @@ pub fn verify_project_score(bundle: &EpochBundle, project: Address, inputs: &Pro
     r.check(VerifyStep::Normalised, rec.normalised_digest, digest);
     r.normalised = xhat.iter().map(|x| U256::from(*x)).collect();
     // 6–8. raw, gate, smoothed
-    let prev_s = unit_from_points(rec.previous_score_wad, "previousScoreWad").map(|s| s.saturating_to::<u128>());
+    let prev_s = unit_from_points(rec.previous_score_wad, "previousScoreWad")
+        .map(|s| s.saturating_to::<u128>());
     let prepared = PreparedTrack::new(&tr.config);
     let mut data = inputs.clone();
     data.failed = data.failed.min(data.claims); // failed > claims cannot have been committed anyway
@@ -242,9 +306,17 @@ pub fn verify_project_score(bundle: &EpochBundle, project: Address, inputs: &Pro
     // 11. root: the tree of every record's leaf, with this project's recomputed leaf, has the
     // bundle's root, and this leaf's proof reaches it. (Other records' leaves are taken as
     // published: whatever they are, they cannot change what the root commits for this project.)
-    let leaves: Vec<B256> = bundle.projects.iter().map(|p| if p.project == project { leaf } else { p.leaf }).collect();
+    let leaves: Vec<B256> = bundle
+        .projects
+        .iter()
+        .map(|p| if p.project == project { leaf } else { p.leaf })
+        .collect();
     let (root, included) = tree::root_and_inclusion(leaves, &leaf);
-    r.check(VerifyStep::Root, format!("{} (leaf included true)", bundle.root), format!("{} (leaf included {})", root, included));
+    r.check(
+        VerifyStep::Root,
+        format!("{} (leaf included true)", bundle.root),
+        format!("{} (leaf included {})", root, included),
+    );
     r.finish(project, Some(st.points))
 }
 
@@ -280,41 +352,84 @@ mod tests {
         assert_eq!(rep.first_mismatch, Some(VerifyStep::Commitment));
         assert!(!rep.matches);
         // inputs tree and everything after the commitment is still recomputed
-        assert_eq!(rep.steps.iter().filter(|s| !s.ok).map(|s| s.step).collect::<Vec<_>>(), [VerifyStep::Commitment, VerifyStep::InputsRoot]);
+        assert_eq!(
+            rep.steps
+                .iter()
+                .filter(|s| !s.ok)
+                .map(|s| s.step)
+                .collect::<Vec<_>>(),
+            [VerifyStep::Commitment, VerifyStep::InputsRoot]
+        );
     }
 
     #[test]
     fn changed_feature_names_commitment_then_later_steps() {
         let (input, b) = setup();
-        let p = input.projects.iter().find(|p| p.data.track == "agents" && !p.private).unwrap();
+        let p = input
+            .projects
+            .iter()
+            .find(|p| p.data.track == "agents" && !p.private)
+            .unwrap();
         let mut d = p.data.clone();
         d.features[0] += U256::from(1_000_000u32);
         let rep = verify_project_score(&b, p.project, &d, p.salt);
         assert_eq!(rep.first_mismatch, Some(VerifyStep::Commitment));
-        assert!(rep.steps.iter().any(|s| s.step == VerifyStep::Normalised && !s.ok));
+        assert!(rep
+            .steps
+            .iter()
+            .any(|s| s.step == VerifyStep::Normalised && !s.ok));
     }
 
     #[test]
     fn tampered_bundle_fields_are_named() {
         let (input, b) = setup();
-        let p = input.projects.iter().find(|p| p.data.track == "agents").unwrap();
-        let idx = b.projects.iter().position(|r| r.project == p.project).unwrap();
+        let p = input
+            .projects
+            .iter()
+            .find(|p| p.data.track == "agents")
+            .unwrap();
+        let idx = b
+            .projects
+            .iter()
+            .position(|r| r.project == p.project)
+            .unwrap();
         let check = |f: &dyn Fn(&mut EpochBundle), step: VerifyStep| {
             let mut t = b.clone();
             f(&mut t);
             let rep = verify_project_score(&t, p.project, &p.data, p.salt);
             assert_eq!(rep.first_mismatch, Some(step), "{rep:?}");
         };
-        check(&|t| t.projects[idx].normalised_digest = B256::ZERO, VerifyStep::Normalised);
-        check(&|t| t.tracks[0].bounds[0].hi += U256::from(1u8), VerifyStep::Normalised);
-        check(&|t| t.projects[idx].raw_wad += U256::from(1u8), VerifyStep::Raw);
-        check(&|t| t.projects[idx].gate.age_ok = !t.projects[idx].gate.age_ok, VerifyStep::Gate);
-        check(&|t| t.projects[idx].smoothed_wad += U256::from(1u8), VerifyStep::Smoothed);
-        check(&|t| t.projects[idx].score_wad += U256::from(1u8), VerifyStep::Published);
+        check(
+            &|t| t.projects[idx].normalised_digest = B256::ZERO,
+            VerifyStep::Normalised,
+        );
+        check(
+            &|t| t.tracks[0].bounds[0].hi += U256::from(1u8),
+            VerifyStep::Normalised,
+        );
+        check(
+            &|t| t.projects[idx].raw_wad += U256::from(1u8),
+            VerifyStep::Raw,
+        );
+        check(
+            &|t| t.projects[idx].gate.age_ok = !t.projects[idx].gate.age_ok,
+            VerifyStep::Gate,
+        );
+        check(
+            &|t| t.projects[idx].smoothed_wad += U256::from(1u8),
+            VerifyStep::Smoothed,
+        );
+        check(
+            &|t| t.projects[idx].score_wad += U256::from(1u8),
+            VerifyStep::Published,
+        );
         check(&|t| t.projects[idx].leaf = B256::ZERO, VerifyStep::Leaf);
         check(&|t| t.root = B256::ZERO, VerifyStep::Root);
         check(&|t| t.inputs_root = B256::ZERO, VerifyStep::InputsRoot);
-        check(&|t| t.tracks[0].config.features[0].weight_wad += U256::from(1u8), VerifyStep::Track);
+        check(
+            &|t| t.tracks[0].config.features[0].weight_wad += U256::from(1u8),
+            VerifyStep::Track,
+        );
         check(&|t| t.tracks[0].cohort_size = 5, VerifyStep::Track);
         // another project's leaf changed → only the root differs
         let other = (idx + 1) % t_len(&b);
@@ -347,7 +462,8 @@ mod tests {
         let b2 = EpochBundle::from_json(&b.to_json().unwrap()).unwrap();
         let p = &input.projects[3];
         assert!(verify_project_score(&b2, p.project, &p.data, p.salt).matches);
-        let rep = serde_json::to_string(&verify_project_score(&b2, p.project, &p.data, p.salt)).unwrap();
+        let rep =
+            serde_json::to_string(&verify_project_score(&b2, p.project, &p.data, p.salt)).unwrap();
         assert!(rep.contains("\"firstMismatch\":null"), "{rep}");
         assert!(rep.contains("\"step\":\"inputsRoot\""), "{rep}");
     }
