@@ -67,7 +67,7 @@ for (let r = 0; r < reps; r++) {
   bundle = eden.buildEpoch(input);
   const dt = (performance.now() - t) / 1000;
   best = Math.min(best, dt);
-  console.log(`  run ${r + 1}: buildEpoch ${dt.toFixed(3)} s (root ${bundle.root}) ${bundle._t ?? ""}`);
+  console.log(`  run ${r + 1}: buildEpoch ${dt.toFixed(3)} s (root ${bundle.root})`);
 }
 console.log(`best buildEpoch: ${best.toFixed(3)} s (target < 3 s WASM), ${bundle.projects.length} projects`);
 
