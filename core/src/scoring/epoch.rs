@@ -864,4 +864,69 @@ pub(crate) mod tests {
         assert!(e(&|i| i.tracks.push(TrackConfig::agents())).starts_with("tracks[2].name"));
         assert!(e(&|i| i.projects.clear()).starts_with("projects:"));
     }
+
+    fn any_value() -> impl proptest::strategy::Strategy<Value = U256> {
+        use proptest::prelude::*;
+        prop_oneof![
+            (0u64..2_000).prop_map(U256::from),
+            any::<u128>().prop_map(U256::from),
+            any::<[u64; 4]>().prop_map(U256::from_limbs),
+        ]
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(24))]
+        /// Any cohort either is rejected with an error or builds, and then every project
+        /// verifies against the bundle, with scores in [0, 100] points.
+        #[test]
+        fn any_cohort_builds_and_verifies(
+            rows in proptest::collection::vec(
+                (proptest::collection::vec(any_value(), 4), 0u64..6, 0u64..6, 0u64..3, proptest::prelude::any::<bool>(), 0u64..3),
+                1..45,
+            ),
+            prev in proptest::collection::vec(0u64..=100, 0..10),
+        ) {
+            let projects: Vec<ProjectInput> = rows
+                .iter()
+                .enumerate()
+                .map(|(i, (f, claims, failed, out, private, track))| ProjectInput {
+                    project: addr(i as u64),
+                    data: ProjectData {
+                        track: ["agents", "research", "apps"][*track as usize].into(),
+                        features: f.clone(),
+                        claims: *claims,
+                        failed: *failed,
+                        verified_output: U256::from(*out),
+                        age_secs: if i % 4 == 0 { 0 } else { 10_000_000 },
+                    },
+                    salt: B256::from(U256::from(i as u64 + 1)),
+                    private: *private,
+                })
+                .collect();
+            let previous = prev
+                .iter()
+                .enumerate()
+                .map(|(i, p)| PreviousScore { project: addr(i as u64), score_wad: U256::from(*p) * WAD })
+                .collect();
+            let input = EpochInput {
+                epoch: 1,
+                tracks: vec![TrackConfig::agents(), TrackConfig::research(), TrackConfig::apps()],
+                projects,
+                previous,
+            };
+            match build_epoch(&input) {
+                Err(e) => proptest::prop_assert!(e.to_string().starts_with("projects["), "{}", e),
+                Ok(b) => {
+                    for p in &input.projects {
+                        let rep = crate::scoring::verify_project_score(&b, p.project, &p.data, p.salt);
+                        proptest::prop_assert!(rep.matches, "{:?}", rep);
+                    }
+                    for r in &b.projects {
+                        proptest::prop_assert!(r.score_wad <= WAD * U256::from(100u8));
+                        proptest::prop_assert!(r.gated_wad <= r.raw_wad && r.merit_wad <= r.raw_wad);
+                    }
+                }
+            }
+        }
+    }
 }
