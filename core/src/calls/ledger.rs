@@ -10,7 +10,10 @@
 //!    [`DEFAULT_REVEAL_DEADLINE_SECS`] = 1 hour, a [`LedgerConfig`] parameter). The entry price
 //!    is the TWAP ending at reveal (A5, an input), `closesAt = now + window`, and the reveal adds
 //!    `vote = 1 + score(agent)` to round `(asset, window, closesAt / window)` (A4), which may
-//!    emit a [`ConsensusEvent`] (appended to the consensus log).
+//!    emit a [`ConsensusEvent`] (appended to the consensus log). **decided**: one vote per agent
+//!    per round, so `voters` counts distinct agents (quorum 3 = three staked agents): a later
+//!    reveal by the same agent into the same round is still a scored call but adds no vote
+//!    ([`LedgerConfig::one_vote_per_agent`], default `true`; `false` makes every reveal a vote).
 //! 3. **Resolve** (`resolve`) at any `now ≥ closesAt` with the exit TWAP ending at `closesAt`,
 //!    or `None` when the observation buffer no longer covers it: hit / miss / void (A3), applied
 //!    to the agent's record (A2).
@@ -149,6 +152,8 @@ pub struct LedgerConfig {
     pub reveal_deadline_secs: u64,
     /// Quorum and threshold.
     pub consensus: ConsensusParams,
+    /// Only an agent's first reveal in a round adds a vote (decided default: `true`).
+    pub one_vote_per_agent: bool,
 }
 
 impl LedgerConfig {
@@ -158,6 +163,7 @@ impl LedgerConfig {
             min_stake,
             reveal_deadline_secs: DEFAULT_REVEAL_DEADLINE_SECS,
             consensus: ConsensusParams::default(),
+            one_vote_per_agent: true,
         }
     }
 }
@@ -178,8 +184,9 @@ pub struct Reveal {
     pub closes_at: u64,
     /// Entry TWAP (WAD USDG per token).
     pub entry_price: U256,
-    /// The vote weight added (WAD, `1 + score`).
-    pub vote: U256,
+    /// The vote weight added to the round (WAD, `1 + score`); `None` when the agent had already
+    /// voted in this round (one vote per agent).
+    pub vote: Option<U256>,
 }
 
 /// Where a call is in its life.
@@ -243,6 +250,7 @@ pub struct CallLedger {
     calls: Vec<Call>,
     commitments: BTreeSet<B256>,
     rounds: BTreeMap<RoundKey, ConsensusRound>,
+    round_voters: BTreeSet<(RoundKey, Address)>,
     consensus_log: Vec<ConsensusEvent>,
 }
 
@@ -261,6 +269,7 @@ impl CallLedger {
             calls: Vec::new(),
             commitments: BTreeSet::new(),
             rounds: BTreeMap::new(),
+            round_voters: BTreeSet::new(),
             consensus_log: Vec::new(),
         })
     }
@@ -383,14 +392,21 @@ impl CallLedger {
         }
         let closes_at = now.checked_add(window).ok_or(LedgerError::TimeOverflow)?;
         let bucket = consensus_bucket(closes_at, window).map_err(time_error)?;
-        let vote = vote_weight(self.score(agent)?)?;
         let key = RoundKey { asset, window, bucket };
-        let mut round = self.rounds.get(&key).copied().unwrap_or(ConsensusRound::new(key));
-        let event = round.add_vote(direction, vote, &self.config.consensus)?;
-        // Everything checked: commit the changes.
-        self.rounds.insert(key, round);
-        if let Some(e) = event {
-            self.consensus_log.push(e);
+        let votes = !(self.config.one_vote_per_agent && self.round_voters.contains(&(key, agent)));
+        let mut vote = None;
+        let mut event = None;
+        if votes {
+            let weight = vote_weight(self.score(agent)?)?;
+            let mut round = self.rounds.get(&key).copied().unwrap_or(ConsensusRound::new(key));
+            event = round.add_vote(direction, weight, &self.config.consensus)?;
+            // Everything checked: commit the changes.
+            self.rounds.insert(key, round);
+            self.round_voters.insert((key, agent));
+            if let Some(e) = event {
+                self.consensus_log.push(e);
+            }
+            vote = Some(weight);
         }
         let slot = self.call_mut(id)?;
         slot.reveal = Some(Reveal { asset, direction, window, revealed_at: now, closes_at, entry_price, vote });
@@ -656,7 +672,12 @@ mod tests {
             l.resolve(id, Some(w(2 * ONE)), T0 + HOUR).unwrap();
         }
         assert_eq!(l.score(agent(1)).unwrap(), w(1_333_333_333_333_333_333));
-        // Both reveals came before either resolved, so both voted 1; 2 voters < quorum: no event.
+        // Both reveals landed in the same round before either resolved: only the first voted (1).
+        let (k0, s0) = l.consensus(ASSET, HOUR, T0).unwrap();
+        assert_eq!((s0.voters, s0.up_weight), (1, WAD));
+        assert_eq!(l.call(0).unwrap().reveal.unwrap().vote, Some(WAD));
+        assert_eq!(l.call(1).unwrap().reveal.unwrap().vote, None);
+        assert_eq!(l.round(&k0).unwrap().voters, 1);
         assert!(l.consensus_log().is_empty());
         // A new round two days later (t is a bucket boundary minus 10 s, so all reveals at t + 10
         // land in bucket (t + 10 + HOUR) / HOUR).
@@ -669,7 +690,7 @@ mod tests {
         let (id3, e3) = call(&mut l, 3, Direction::Up, ONE, t);
         // down 2.333… vs up 2: 53.8 %, no consensus.
         assert_eq!((e1, e2, e3), (None, None, None));
-        assert_eq!(l.call(id3).unwrap().reveal.unwrap().vote, WAD);
+        assert_eq!(l.call(id3).unwrap().reveal.unwrap().vote, Some(WAD));
         let (_, e4) = call(&mut l, 4, Direction::Down, ONE, t);
         assert_eq!(e4, None); // 3.333… / 5.333… = 62.5 %
         let (_, e5) = call(&mut l, 5, Direction::Down, ONE, t);
@@ -698,6 +719,27 @@ mod tests {
         // One bucket later the round is empty.
         let (_, next) = l.consensus(ASSET, HOUR, t + 10 + HOUR).unwrap();
         assert_eq!(next.voters, 0);
+    }
+
+    #[test]
+    fn one_vote_per_agent_is_a_parameter() {
+        for (one_vote, voters, event) in [(true, 1, false), (false, 3, true)] {
+            let mut config = LedgerConfig::with_min_stake(w(100 * ONE));
+            config.one_vote_per_agent = one_vote;
+            let mut l = CallLedger::new(config).unwrap();
+            l.set_stake(agent(1), w(100 * ONE));
+            let mut events = Vec::new();
+            for k in 0..3 {
+                let s = salt(k);
+                let c = call_commitment(agent(1), ASSET, Direction::Up, HOUR, s);
+                let id = l.commit(agent(1), c, T0).unwrap();
+                events.push(l.reveal(id, agent(1), ASSET, Direction::Up, HOUR, s, w(ONE), T0 + k as u64).unwrap());
+            }
+            let (_, st) = l.consensus(ASSET, HOUR, T0).unwrap();
+            assert_eq!(st.voters, voters);
+            assert_eq!(events[2].is_some(), event);
+            assert_eq!(l.consensus_log().len(), usize::from(event));
+        }
     }
 
     #[derive(Debug, Clone)]
@@ -798,13 +840,22 @@ mod tests {
             // Every round's tallies equal the votes of the calls revealed into it.
             for (key, round) in &l.rounds {
                 let (mut up, mut down, mut n) = (U256::ZERO, U256::ZERO, 0u64);
-                for r in l.calls.iter().filter_map(|c| c.reveal) {
+                let mut agents = BTreeSet::new();
+                for (c, r) in l.calls.iter().filter_map(|c| c.reveal.map(|r| (c, r))) {
                     if r.asset == key.asset && r.window == key.window && r.closes_at / r.window == key.bucket {
-                        n += 1;
-                        match r.direction { Direction::Up => up += r.vote, Direction::Down => down += r.vote }
+                        agents.insert(c.agent);
+                    }
+                    if r.asset == key.asset && r.window == key.window && r.closes_at / r.window == key.bucket {
+                        match (r.direction, r.vote) {
+                            (Direction::Up, Some(v)) => { up += v; n += 1; }
+                            (Direction::Down, Some(v)) => { down += v; n += 1; }
+                            (_, None) => {}
+                        }
                     }
                 }
                 prop_assert_eq!((round.up_weight, round.down_weight, round.voters), (up, down, n));
+                // One vote per agent: voters are the distinct agents who revealed into the round.
+                prop_assert_eq!(n, agents.len() as u64);
             }
         }
     }
