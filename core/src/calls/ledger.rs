@@ -191,7 +191,7 @@ pub struct Reveal {
 
 /// Where a call is in its life.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", tag = "status")]
+#[serde(rename_all = "camelCase", rename_all_fields = "camelCase", tag = "status")]
 pub enum CallStatus {
     /// Committed, not revealed.
     Committed,
@@ -719,6 +719,20 @@ mod tests {
         // One bucket later the round is empty.
         let (_, next) = l.consensus(ASSET, HOUR, t + 10 + HOUR).unwrap();
         assert_eq!(next.voters, 0);
+    }
+
+    #[test]
+    fn call_serialises_as_camel_case_json() {
+        let mut l = ledger();
+        let (id, _) = call(&mut l, 1, Direction::Up, 150 * ONE, T0);
+        l.resolve(id, Some(w(151 * ONE)), T0 + 2 * HOUR).unwrap();
+        let v = serde_json::to_value(l.call(id).unwrap()).unwrap();
+        assert_eq!(v["status"]["status"], "resolved");
+        assert_eq!(v["status"]["outcome"], "hit");
+        assert!(v["status"].get("exitPrice").is_some());
+        assert_eq!(v["reveal"]["direction"], "up");
+        assert_eq!(v["reveal"]["closesAt"], T0 + 10 + HOUR);
+        assert_eq!(v["committedAt"], T0);
     }
 
     #[test]
