@@ -244,7 +244,9 @@ impl ConsensusRound {
     ) -> Result<Option<ConsensusEvent>, ConsensusError> {
         let mut next = *self;
         match direction {
-            Direction::Up => next.up_weight = checked_add(self.up_weight, weight).map_err(|_| ConsensusError::WeightOverflow)?,
+            Direction::Up => {
+                next.up_weight = checked_add(self.up_weight, weight).map_err(|_| ConsensusError::WeightOverflow)?
+            }
             Direction::Down => {
                 next.down_weight = checked_add(self.down_weight, weight).map_err(|_| ConsensusError::WeightOverflow)?
             }

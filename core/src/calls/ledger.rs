@@ -43,7 +43,8 @@ pub const DEFAULT_REVEAL_DEADLINE_SECS: u64 = 3_600;
 /// The commitment an agent posts:
 /// `keccak256(abi.encode(agent, asset, uint8(direction), uint64(window), salt))`.
 pub fn call_commitment(agent: Address, asset: Address, direction: Direction, window: u64, salt: B256) -> B256 {
-    type Encoded = (sol_data::Address, sol_data::Address, sol_data::Uint<8>, sol_data::Uint<64>, sol_data::FixedBytes<32>);
+    type Encoded =
+        (sol_data::Address, sol_data::Address, sol_data::Uint<8>, sol_data::Uint<64>, sol_data::FixedBytes<32>);
     keccak256(Encoded::abi_encode(&(agent, asset, direction.code(), window, salt)))
 }
 
@@ -586,7 +587,10 @@ mod tests {
         );
         let c = call_commitment(agent(4), ASSET, Direction::Up, HOUR, salt(4));
         let id = l.commit(agent(4), c, T0).unwrap();
-        assert!(matches!(l.resolve(id, Some(w(1)), T0 + 9 * HOUR), Err(LedgerError::WrongState { actual: "committed", .. })));
+        assert!(matches!(
+            l.resolve(id, Some(w(1)), T0 + 9 * HOUR),
+            Err(LedgerError::WrongState { actual: "committed", .. })
+        ));
         assert_eq!(l.resolve(999, None, T0), Err(LedgerError::UnknownCall(999)));
         assert_eq!(l.expire(999, T0), Err(LedgerError::UnknownCall(999)));
     }
@@ -598,22 +602,40 @@ mod tests {
         let id = l.commit(agent(1), c, T0).unwrap();
         assert_eq!(l.commit(agent(1), c, T0), Err(LedgerError::DuplicateCommitment(c)));
         let r = |l: &mut CallLedger, who: u8, d, win, s, now| l.reveal(id, agent(who), ASSET, d, win, s, w(ONE), now);
-        assert_eq!(r(&mut l, 2, Direction::Up, HOUR, salt(1), T0), Err(LedgerError::NotCallAgent { id, caller: agent(2) }));
+        assert_eq!(
+            r(&mut l, 2, Direction::Up, HOUR, salt(1), T0),
+            Err(LedgerError::NotCallAgent { id, caller: agent(2) })
+        );
         assert_eq!(r(&mut l, 1, Direction::Down, HOUR, salt(1), T0), Err(LedgerError::CommitmentMismatch));
         assert_eq!(r(&mut l, 1, Direction::Up, HOUR + 1, salt(1), T0), Err(LedgerError::CommitmentMismatch));
         assert_eq!(r(&mut l, 1, Direction::Up, HOUR, salt(2), T0), Err(LedgerError::CommitmentMismatch));
-        assert_eq!(r(&mut l, 1, Direction::Up, HOUR, salt(1), T0 - 1), Err(LedgerError::BeforeCommit { now: T0 - 1, committed_at: T0 }));
+        assert_eq!(
+            r(&mut l, 1, Direction::Up, HOUR, salt(1), T0 - 1),
+            Err(LedgerError::BeforeCommit { now: T0 - 1, committed_at: T0 })
+        );
         assert_eq!(
             r(&mut l, 1, Direction::Up, HOUR, salt(1), T0 + DEFAULT_REVEAL_DEADLINE_SECS + 1),
-            Err(LedgerError::RevealDeadlinePassed { now: T0 + DEFAULT_REVEAL_DEADLINE_SECS + 1, deadline: T0 + DEFAULT_REVEAL_DEADLINE_SECS })
+            Err(LedgerError::RevealDeadlinePassed {
+                now: T0 + DEFAULT_REVEAL_DEADLINE_SECS + 1,
+                deadline: T0 + DEFAULT_REVEAL_DEADLINE_SECS
+            })
         );
-        assert_eq!(l.expire(id, T0 + DEFAULT_REVEAL_DEADLINE_SECS), Err(LedgerError::NotExpiredYet { now: T0 + 3_600, deadline: T0 + 3_600 }));
+        assert_eq!(
+            l.expire(id, T0 + DEFAULT_REVEAL_DEADLINE_SECS),
+            Err(LedgerError::NotExpiredYet { now: T0 + 3_600, deadline: T0 + 3_600 })
+        );
         // Failed attempts changed nothing; the last second of the deadline is accepted.
         assert_eq!(l.call(id).unwrap().status, CallStatus::Committed);
         assert_eq!(r(&mut l, 1, Direction::Up, HOUR, salt(1), T0 + DEFAULT_REVEAL_DEADLINE_SECS), Ok(None));
-        assert!(matches!(r(&mut l, 1, Direction::Up, HOUR, salt(1), T0 + 1), Err(LedgerError::WrongState { actual: "revealed", .. })));
+        assert!(matches!(
+            r(&mut l, 1, Direction::Up, HOUR, salt(1), T0 + 1),
+            Err(LedgerError::WrongState { actual: "revealed", .. })
+        ));
         assert!(matches!(l.expire(id, T0 + 10 * HOUR), Err(LedgerError::WrongState { actual: "revealed", .. })));
-        assert_eq!(l.reveal(99, agent(1), ASSET, Direction::Up, HOUR, salt(1), w(1), T0), Err(LedgerError::UnknownCall(99)));
+        assert_eq!(
+            l.reveal(99, agent(1), ASSET, Direction::Up, HOUR, salt(1), w(1), T0),
+            Err(LedgerError::UnknownCall(99))
+        );
     }
 
     #[test]
@@ -624,7 +646,10 @@ mod tests {
         assert_eq!(l.reveal(id, agent(1), ASSET, Direction::Up, 0, salt(1), w(ONE), T0), Err(LedgerError::ZeroWindow));
         let c = call_commitment(agent(2), ASSET, Direction::Up, u64::MAX, salt(2));
         let id = l.commit(agent(2), c, T0).unwrap();
-        assert_eq!(l.reveal(id, agent(2), ASSET, Direction::Up, u64::MAX, salt(2), w(ONE), T0), Err(LedgerError::TimeOverflow));
+        assert_eq!(
+            l.reveal(id, agent(2), ASSET, Direction::Up, u64::MAX, salt(2), w(ONE), T0),
+            Err(LedgerError::TimeOverflow)
+        );
         // Commit at u64::MAX: the deadline saturates; reveal is fine, expiry never comes.
         let c = call_commitment(agent(3), ASSET, Direction::Up, HOUR, salt(3));
         let id = l.commit(agent(3), c, u64::MAX).unwrap();
@@ -640,7 +665,10 @@ mod tests {
         let c = call_commitment(agent(50), ASSET, Direction::Up, HOUR, salt(1));
         assert_eq!(l.commit(agent(50), c, T0), Err(LedgerError::UnknownAgent(agent(50))));
         l.set_stake(agent(50), w(99 * ONE));
-        assert_eq!(l.commit(agent(50), c, T0), Err(LedgerError::InsufficientStake { stake: w(99 * ONE), min_stake: w(100 * ONE) }));
+        assert_eq!(
+            l.commit(agent(50), c, T0),
+            Err(LedgerError::InsufficientStake { stake: w(99 * ONE), min_stake: w(100 * ONE) })
+        );
         assert_eq!(l.score(agent(51)), Ok(U256::ZERO));
     }
 

@@ -110,9 +110,7 @@ pub fn call_outcome(direction: Direction, entry: U256, exit: Option<U256>) -> Ca
     };
     match (direction, exit.cmp(&entry)) {
         (_, std::cmp::Ordering::Equal) => CallOutcome::Void,
-        (Direction::Up, std::cmp::Ordering::Greater) | (Direction::Down, std::cmp::Ordering::Less) => {
-            CallOutcome::Hit
-        }
+        (Direction::Up, std::cmp::Ordering::Greater) | (Direction::Down, std::cmp::Ordering::Less) => CallOutcome::Hit,
         _ => CallOutcome::Miss,
     }
 }

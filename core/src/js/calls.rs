@@ -166,7 +166,13 @@ pub fn reveal_round_now_js(now: JsValue, window: JsValue) -> Result<f64, JsError
 /// `keccak256(abi.encode(address agent, address asset, uint8 direction, uint64 window, bytes32 salt))`
 /// with direction `"down"` = 0, `"up"` = 1.
 #[wasm_bindgen(js_name = callCommitment)]
-pub fn call_commitment_js(agent: &str, asset: &str, direction: &str, window: JsValue, salt: &str) -> Result<String, JsError> {
+pub fn call_commitment_js(
+    agent: &str,
+    asset: &str,
+    direction: &str,
+    window: JsValue,
+    salt: &str,
+) -> Result<String, JsError> {
     let agent = parse_address("agent", agent)?;
     let asset = parse_address("asset", asset)?;
     let direction = parse_direction("direction", direction)?;
