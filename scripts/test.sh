@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Runs every test of the project. This is the README's test command and exactly what CI runs.
+#
+#  1. installs what is missing (scripts/setup.sh)
+#  2. native Rust tests of the whole workspace (unit, property, and the EVM differential tests)
+#  3. the app compiles for wasm32
+#  4. builds the JavaScript API (core/pkg, core/pkg-node) and runs the Node tests in tests/js/
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
+
+step() { printf '\n==> %s\n' "$*"; }
+
+bash scripts/setup.sh
+
+step "Native tests (cargo test --workspace)"
+cargo test --workspace --locked
+
+step "The app builds for wasm32"
+cargo build --locked -p eden-app --target wasm32-unknown-unknown
+
+step "JavaScript API packages (core/pkg, core/pkg-node)"
+bash scripts/build-pkg.sh
+
+step "Node tests (node --test tests/js/)"
+node --test tests/js/
+
+printf '\nAll tests passed.\n'
