@@ -29,9 +29,11 @@ use super::consensus::{
     ConsensusRound, ConsensusState, RoundKey,
 };
 use super::outcome::{call_outcome, CallOutcome, Direction};
+use super::price::{exit_price_wad, TickCumulatives};
 use super::score::ScoreError;
 use super::streak::{AgentRecord, RecordOverflow};
 use crate::math::U256;
+use crate::uniswap::oracle::OracleError;
 use alloy_primitives::{keccak256, Address, B256};
 use alloy_sol_types::{sol_data, SolType};
 use serde::{Deserialize, Serialize};
@@ -142,6 +144,9 @@ pub enum LedgerError {
     /// The consensus round refused the vote.
     #[error(transparent)]
     Consensus(#[from] ConsensusError),
+    /// The oracle price could not be computed from the given tick cumulatives.
+    #[error("price: {0}")]
+    Price(#[from] OracleError),
 }
 
 /// Ledger parameters.
@@ -432,6 +437,23 @@ impl CallLedger {
         self.apply_outcome(call.agent, outcome)?;
         self.call_mut(id)?.status = CallStatus::Resolved { outcome, exit_price };
         Ok(outcome)
+    }
+
+    /// Step 3 from the pool (A5): resolves call `id` with the pool's tick cumulatives at
+    /// `closesAt − 300` and `closesAt` (`None` when the observation buffer no longer covers
+    /// `closesAt`: void). `stock_is_token0` is the pool's token order.
+    ///
+    /// # Errors
+    /// As [`CallLedger::resolve`]; [`LedgerError::Price`] when the cumulatives give no price.
+    pub fn resolve_from_pool(
+        &mut self,
+        id: u64,
+        exit_cumulatives: Option<TickCumulatives>,
+        stock_is_token0: bool,
+        now: u64,
+    ) -> Result<CallOutcome, LedgerError> {
+        let exit = exit_price_wad(exit_cumulatives, stock_is_token0)?;
+        self.resolve(id, exit, now)
     }
 
     /// Step 4: expires committed call `id` at `now` past its reveal deadline (a miss, A2).
@@ -747,6 +769,28 @@ mod tests {
         // One bucket later the round is empty.
         let (_, next) = l.consensus(ASSET, HOUR, t + 10 + HOUR).unwrap();
         assert_eq!(next.voters, 0);
+    }
+
+    #[test]
+    fn resolve_from_pool_cumulatives() {
+        use crate::calls::price::call_price_wad;
+        let mut l = ledger();
+        // Entry from a pool sitting at tick −225,000 (stock is token0), exit at −224,999.
+        let entry = call_price_wad(TickCumulatives { start: 0, end: 300 * -225_000 }, true).unwrap();
+        let s = salt(1);
+        let c = call_commitment(agent(1), ASSET, Direction::Up, HOUR, s);
+        let id = l.commit(agent(1), c, T0).unwrap();
+        l.reveal(id, agent(1), ASSET, Direction::Up, HOUR, s, entry, T0).unwrap();
+        let exit = TickCumulatives { start: 7, end: 7 + 300 * -224_999 };
+        assert_eq!(l.resolve_from_pool(id, Some(exit), true, T0 + HOUR), Ok(CallOutcome::Hit));
+        // A second call whose exit is no longer covered: void.
+        let c = call_commitment(agent(2), ASSET, Direction::Down, HOUR, s);
+        let id = l.commit(agent(2), c, T0).unwrap();
+        l.reveal(id, agent(2), ASSET, Direction::Down, HOUR, s, entry, T0).unwrap();
+        let bad = TickCumulatives { start: 0, end: i64::MAX };
+        assert!(matches!(l.resolve_from_pool(id, Some(bad), true, T0 + HOUR), Err(LedgerError::Price(_))));
+        assert_eq!(l.call(id).unwrap().status, CallStatus::Revealed);
+        assert_eq!(l.resolve_from_pool(id, None, true, T0 + HOUR), Ok(CallOutcome::Void));
     }
 
     #[test]

@@ -9,13 +9,16 @@
 //! - [`consensus`] (A4): rounds `(asset, window, closesAt / window)`, quorum, threshold,
 //!   strength, re-emission on a flip, and the round a call revealed now lands in.
 //! - [`ledger`] (A1–A4): the commit → reveal → resolve / expire state machine.
+//! - [`price`] (A5): entry and exit prices from the pool's tick cumulatives.
 //!
-//! Prices (A5) are inputs: WAD USDG per whole stock token, as computed by
-//! `crate::uniswap::oracle` (entry = TWAP ending at reveal, exit = TWAP ending at `closesAt`).
+//! Prices (A5) are inputs to the ledger: WAD USDG per whole stock token, as computed by
+//! `crate::uniswap::oracle` (entry = TWAP ending at reveal, exit = TWAP ending at `closesAt`);
+//! [`price`] and [`CallLedger::resolve_from_pool`] compute them from tick cumulatives.
 
 pub mod consensus;
 pub mod ledger;
 pub mod outcome;
+pub mod price;
 pub mod score;
 pub mod streak;
 
@@ -28,5 +31,6 @@ pub use ledger::{
     call_commitment, Call, CallLedger, CallStatus, LedgerConfig, LedgerError, Reveal, DEFAULT_REVEAL_DEADLINE_SECS,
 };
 pub use outcome::{call_outcome, CallOutcome, Direction};
+pub use price::{call_price_wad, exit_price_wad, stock_is_token0, twap_covered, TickCumulatives};
 pub use score::{track_record_score, ScoreError};
 pub use streak::{AgentRecord, RecordOverflow};
