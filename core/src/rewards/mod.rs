@@ -61,20 +61,10 @@ pub enum RewardsError {
     /// A close or claim names a scorer with nothing to close.
     #[error("scorer {0} has no open position")]
     NoOpenPosition(Address),
-    /// The ledger does not balance: more is accounted for than was funded.
-    #[error("insolvent: paid {paid} + owed {owed} + undripped {undripped} + returned {returned} exceeds funded {funded}")]
-    Insolvent {
-        /// Total funded.
-        funded: U256,
-        /// Total paid out.
-        paid: U256,
-        /// Total owed, unclaimed.
-        owed: U256,
-        /// Still in the drip.
-        undripped: U256,
-        /// Returned to the buyback.
-        returned: U256,
-    },
+    /// The ledger does not balance: paid + owed + undripped + returned exceeds funded
+    /// (the ledger's `dust` is 0 here).
+    #[error("insolvent: {0}")]
+    Insolvent(Box<Ledger>),
     /// Integer arithmetic failed (overflow on absurd amounts), reported instead of a panic.
     #[error("arithmetic error in {context}: {source}")]
     Math {

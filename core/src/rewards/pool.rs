@@ -102,6 +102,16 @@ pub struct Ledger {
     pub dust: U256,
 }
 
+impl std::fmt::Display for Ledger {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "funded {} vs paid {} + owed {} + undripped {} + returned {} + dust {}",
+            self.funded, self.paid, self.owed, self.undripped, self.returned, self.dust
+        )
+    }
+}
+
 /// One token's reward pool in one pair asset. See the module doc.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RewardPool {
@@ -380,12 +390,15 @@ impl RewardPool {
         let accounted = [self.paid, owed, undripped, self.returned]
             .into_iter()
             .try_fold(U256::ZERO, |a, b| checked_add(a, b).map_err(math("ledger")))?;
-        let dust = checked_sub(self.funded, accounted).map_err(|_| RewardsError::Insolvent {
-            funded: self.funded,
-            paid: self.paid,
-            owed,
-            undripped,
-            returned: self.returned,
+        let dust = checked_sub(self.funded, accounted).map_err(|_| {
+            RewardsError::Insolvent(Box::new(Ledger {
+                funded: self.funded,
+                paid: self.paid,
+                owed,
+                undripped,
+                returned: self.returned,
+                dust: U256::ZERO,
+            }))
         })?;
         Ok(Ledger { funded: self.funded, paid: self.paid, owed, undripped, returned: self.returned, dust })
     }
