@@ -1,1 +1,286 @@
 //! EIP-712 `EpochRoot` signing hash and signer recovery (C6).
+//!
+//! Domain `{name: "Eden", version: "1", chainId, verifyingContract: registry}` ([`eden_domain`]);
+//! struct `EpochRoot(uint64 epoch,bytes32 root,bytes32 inputsRoot,uint64 expiry)`;
+//! digest `keccak256(0x1901 ‖ domainSeparator ‖ hashStruct(message))`.
+//!
+//! Recovery ([`recover_epoch_root_signer`]) takes a 65-byte `r ‖ s ‖ v` signature and, like
+//! OpenZeppelin `ECDSA.tryRecover`, rejects high-s signatures (`s > secp256k1n / 2`, the malleable
+//! twin of every valid signature). `v` must be 27 or 28, or 0 or 1 (decided: both conventions are
+//! accepted, anything else is rejected). Every rejection has its own [`SignatureError`].
+
+use alloy_primitives::{Address, Signature, B256, U256};
+use alloy_sol_types::{sol, Eip712Domain, SolStruct};
+use std::borrow::Cow;
+
+sol! {
+    /// The root a publisher signs for an epoch (C6).
+    #[derive(Debug, PartialEq, Eq)]
+    struct EpochRoot {
+        uint64 epoch;
+        bytes32 root;
+        bytes32 inputsRoot;
+        uint64 expiry;
+    }
+}
+
+/// The EIP-712 domain name (C6).
+pub const DOMAIN_NAME: &str = "Eden";
+/// The EIP-712 domain version (C6).
+pub const DOMAIN_VERSION: &str = "1";
+/// The EIP-712 type string of [`EpochRoot`].
+pub const EPOCH_ROOT_TYPE: &str = "EpochRoot(uint64 epoch,bytes32 root,bytes32 inputsRoot,uint64 expiry)";
+
+/// Order of the secp256k1 group, `n`.
+pub const SECP256K1_N: U256 = U256::from_limbs([
+    0xbfd2_5e8c_d036_4141,
+    0xbaae_dce6_af48_a03b,
+    0xffff_ffff_ffff_fffe,
+    0xffff_ffff_ffff_ffff,
+]);
+/// `n / 2`: the largest `s` accepted (EIP-2 low-s rule).
+pub const SECP256K1_HALF_N: U256 = U256::from_limbs([
+    0xdfe9_2f46_681b_20a0,
+    0x5d57_6e73_57a4_501d,
+    0xffff_ffff_ffff_ffff,
+    0x7fff_ffff_ffff_ffff,
+]);
+
+/// Why a signature was rejected.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum SignatureError {
+    /// Not 65 bytes.
+    #[error("signature: expected 65 bytes (r ‖ s ‖ v), got {0}")]
+    WrongLength(usize),
+    /// `v` is not 27, 28, 0 or 1.
+    #[error("signature: v = {0} is not 27, 28, 0 or 1")]
+    InvalidV(u8),
+    /// `s > secp256k1n / 2` (a malleable high-s signature).
+    #[error("signature: s is above secp256k1n/2 (high-s, malleable signature)")]
+    HighS,
+    /// `r` or `s` is zero, or `r` is not below the curve order.
+    #[error("signature: r or s is zero, or r is not below the curve order")]
+    InvalidScalar,
+    /// No public key recovers from this signature and digest.
+    #[error("signature: no signer can be recovered from this signature")]
+    Unrecoverable,
+}
+
+/// The Eden domain `{name: "Eden", version: "1", chainId, verifyingContract}` (C6).
+pub fn eden_domain(chain_id: u64, verifying_contract: Address) -> Eip712Domain {
+    Eip712Domain::new(
+        Some(Cow::Borrowed(DOMAIN_NAME)),
+        Some(Cow::Borrowed(DOMAIN_VERSION)),
+        Some(U256::from(chain_id)),
+        Some(verifying_contract),
+        None,
+    )
+}
+
+/// The EIP-712 digest that is signed: `keccak256(0x1901 ‖ separator(domain) ‖ hashStruct(msg))`.
+pub fn epoch_root_signing_hash(domain: &Eip712Domain, msg: &EpochRoot) -> B256 {
+    msg.eip712_signing_hash(domain)
+}
+
+/// Parses a 65-byte `r ‖ s ‖ v` signature, enforcing the C6 rules (low s, `v` ∈ {27, 28, 0, 1}).
+///
+/// # Errors
+/// [`SignatureError::WrongLength`], [`SignatureError::InvalidV`], [`SignatureError::HighS`],
+/// [`SignatureError::InvalidScalar`].
+pub fn parse_signature(signature: &[u8]) -> Result<Signature, SignatureError> {
+    let bytes: &[u8; 65] = signature.try_into().map_err(|_| SignatureError::WrongLength(signature.len()))?;
+    let (rs, v) = bytes.split_at(64);
+    let (r, s) = rs.split_at(32);
+    let r = U256::from_be_slice(r);
+    let s = U256::from_be_slice(s);
+    let odd_y = match v.first().copied().unwrap_or(u8::MAX) {
+        27 | 0 => false,
+        28 | 1 => true,
+        other => return Err(SignatureError::InvalidV(other)),
+    };
+    if s > SECP256K1_HALF_N {
+        return Err(SignatureError::HighS);
+    }
+    if r.is_zero() || s.is_zero() || r >= SECP256K1_N {
+        return Err(SignatureError::InvalidScalar);
+    }
+    Ok(Signature::new(r, s, odd_y))
+}
+
+/// Recovers the address that signed `msg` under `domain` (C6).
+///
+/// # Errors
+/// Any [`SignatureError`]: bad length, bad `v`, high `s`, zero/out-of-range scalars, or no
+/// recoverable key.
+pub fn recover_epoch_root_signer(
+    domain: &Eip712Domain,
+    msg: &EpochRoot,
+    signature: &[u8],
+) -> Result<Address, SignatureError> {
+    let sig = parse_signature(signature)?;
+    let digest = epoch_root_signing_hash(domain, msg);
+    sig.recover_address_from_prehash(&digest).map_err(|_| SignatureError::Unrecoverable)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloy_primitives::{address, b256, hex, keccak256};
+    use alloy_sol_types::SolValue;
+    use k256::ecdsa::SigningKey;
+    use proptest::prelude::*;
+
+    const REGISTRY: Address = address!("5FbDB2315678afecb367f032d93F642f64180aa3");
+    /// Hardhat/Anvil account #0.
+    const KEY: [u8; 32] = hex!("ac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80");
+    const SIGNER: Address = address!("f39Fd6e51aad88F6F4ce6aB8827279cffFb92266");
+
+    fn msg() -> EpochRoot {
+        EpochRoot {
+            epoch: 7,
+            root: B256::repeat_byte(0x11),
+            inputsRoot: B256::repeat_byte(0x22),
+            expiry: 1_700_000_000,
+        }
+    }
+
+    fn sign(digest: B256, key: &[u8; 32]) -> [u8; 65] {
+        let sk = SigningKey::from_bytes(key.into()).unwrap();
+        let (sig, recid) = sk.sign_prehash_recoverable(digest.as_slice()).unwrap();
+        let mut out = [0u8; 65];
+        out[..64].copy_from_slice(&sig.to_bytes());
+        out[64] = 27 + recid.to_byte();
+        out
+    }
+
+    // Independent vector (node: ethereum-cryptography keccak/secp256k1 + @metamask/abi-utils),
+    // domain chainId 8453, verifyingContract REGISTRY, message `msg()`, key = Anvil #0.
+    const TYPEHASH: B256 = b256!("02989f2ace70c552502c9e16179a3bb6a1fa91ee45ba3fc5853da8a75d4c3fc9");
+    const SEPARATOR: B256 = b256!("5112484de3fbb20b8f5e80fcdafbc2b636da0fab7d2356039bf0a9d38c13c7ef");
+    const STRUCT_HASH: B256 = b256!("590eb025878056be8fb292ee5804021ca35ef097a10b750c57a866c1d4fa51cd");
+    const DIGEST: B256 = b256!("8522c0bc53762edffd6d382cccc3ca2526ddad6fcdbc4421a66dafcdce710ec6");
+    const SIG: [u8; 65] = hex!("ec9cf00a1e2c8cf9e07e37902a01beb5e46eb7bda7235161cdbb91fd3da53a275cc4552df1e10297d600b875a91d6b3b3ea03910ee2cf71f84bc538e86cd4cdd1b");
+
+    #[test]
+    fn half_n_is_n_shifted() {
+        assert_eq!(SECP256K1_HALF_N, SECP256K1_N >> 1);
+        assert_eq!(
+            SECP256K1_N,
+            U256::from_str_radix("fffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141", 16).unwrap()
+        );
+    }
+
+    #[test]
+    fn typehash_and_separator_by_hand() {
+        assert_eq!(EpochRoot::eip712_encode_type(), EPOCH_ROOT_TYPE);
+        assert_eq!(keccak256(EPOCH_ROOT_TYPE), TYPEHASH);
+        assert_eq!(msg().eip712_type_hash(), TYPEHASH);
+        let domain = eden_domain(8453, REGISTRY);
+        let manual_sep = keccak256(
+            (
+                keccak256("EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)"),
+                keccak256("Eden"),
+                keccak256("1"),
+                U256::from(8453u64),
+                REGISTRY,
+            )
+                .abi_encode_params(),
+        );
+        assert_eq!(domain.separator(), manual_sep);
+        assert_eq!(manual_sep, SEPARATOR);
+        let m = msg();
+        let manual_struct =
+            keccak256((TYPEHASH, U256::from(m.epoch), m.root, m.inputsRoot, U256::from(m.expiry)).abi_encode_params());
+        assert_eq!(m.eip712_hash_struct(), manual_struct);
+        assert_eq!(manual_struct, STRUCT_HASH);
+        let mut pre = vec![0x19, 0x01];
+        pre.extend_from_slice(SEPARATOR.as_slice());
+        pre.extend_from_slice(STRUCT_HASH.as_slice());
+        assert_eq!(keccak256(&pre), DIGEST);
+        assert_eq!(epoch_root_signing_hash(&domain, &m), DIGEST);
+    }
+
+    #[test]
+    fn recovers_independent_vector_with_both_v_conventions() {
+        let domain = eden_domain(8453, REGISTRY);
+        assert_eq!(recover_epoch_root_signer(&domain, &msg(), &SIG), Ok(SIGNER));
+        let mut v01 = SIG;
+        v01[64] -= 27;
+        assert_eq!(recover_epoch_root_signer(&domain, &msg(), &v01), Ok(SIGNER));
+        // k256 (RFC 6979) produces the same signature.
+        assert_eq!(sign(DIGEST, &KEY), SIG);
+    }
+
+    #[test]
+    fn other_message_or_domain_recovers_someone_else() {
+        let domain = eden_domain(8453, REGISTRY);
+        let other = EpochRoot { epoch: 8, ..msg() };
+        assert_ne!(recover_epoch_root_signer(&domain, &other, &SIG), Ok(SIGNER));
+        let other_chain = eden_domain(1, REGISTRY);
+        assert_ne!(recover_epoch_root_signer(&other_chain, &msg(), &SIG), Ok(SIGNER));
+    }
+
+    #[test]
+    fn malleated_high_s_is_rejected() {
+        let domain = eden_domain(8453, REGISTRY);
+        // (r, n - s, flipped v) is the malleable twin: valid for ecrecover, rejected here.
+        let s = U256::from_be_slice(&SIG[32..64]);
+        let mut twin = SIG;
+        twin[32..64].copy_from_slice(&(SECP256K1_N - s).to_be_bytes::<32>());
+        twin[64] = if SIG[64] == 27 { 28 } else { 27 };
+        assert_eq!(recover_epoch_root_signer(&domain, &msg(), &twin), Err(SignatureError::HighS));
+        // s = n/2 is accepted as a value (boundary); n/2 + 1 is not.
+        let mut at = SIG;
+        at[32..64].copy_from_slice(&SECP256K1_HALF_N.to_be_bytes::<32>());
+        assert!(parse_signature(&at).is_ok());
+        at[32..64].copy_from_slice(&(SECP256K1_HALF_N + U256::from(1u8)).to_be_bytes::<32>());
+        assert_eq!(parse_signature(&at), Err(SignatureError::HighS));
+    }
+
+    #[test]
+    fn bad_v_and_length_rejected() {
+        let domain = eden_domain(8453, REGISTRY);
+        for v in [2u8, 26, 29, 35, 36, 37, 255] {
+            let mut s = SIG;
+            s[64] = v;
+            assert_eq!(recover_epoch_root_signer(&domain, &msg(), &s), Err(SignatureError::InvalidV(v)));
+        }
+        assert_eq!(recover_epoch_root_signer(&domain, &msg(), &SIG[..64]), Err(SignatureError::WrongLength(64)));
+        assert_eq!(recover_epoch_root_signer(&domain, &msg(), &[]), Err(SignatureError::WrongLength(0)));
+        let mut long = SIG.to_vec();
+        long.push(0);
+        assert_eq!(recover_epoch_root_signer(&domain, &msg(), &long), Err(SignatureError::WrongLength(66)));
+    }
+
+    #[test]
+    fn zero_and_out_of_range_scalars_rejected() {
+        let mut z = SIG;
+        z[..32].fill(0);
+        assert_eq!(parse_signature(&z), Err(SignatureError::InvalidScalar));
+        let mut z = SIG;
+        z[32..64].fill(0);
+        assert_eq!(parse_signature(&z), Err(SignatureError::InvalidScalar));
+        let mut big_r = SIG;
+        big_r[..32].copy_from_slice(&SECP256K1_N.to_be_bytes::<32>());
+        assert_eq!(parse_signature(&big_r), Err(SignatureError::InvalidScalar));
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+        #[test]
+        fn round_trip_any_message(key in any::<[u8; 32]>(), epoch in any::<u64>(), expiry in any::<u64>(),
+                                  root in any::<[u8; 32]>(), inputs in any::<[u8; 32]>(), chain in any::<u64>()) {
+            let Ok(sk) = SigningKey::from_bytes((&key).into()) else { return Ok(()) };
+            let signer = Address::from_private_key(&sk);
+            let domain = eden_domain(chain, REGISTRY);
+            let m = EpochRoot { epoch, root: root.into(), inputsRoot: inputs.into(), expiry };
+            let sig = sign(epoch_root_signing_hash(&domain, &m), &key);
+            prop_assert_eq!(recover_epoch_root_signer(&domain, &m, &sig), Ok(signer));
+        }
+
+        #[test]
+        fn never_panics(sig in proptest::collection::vec(any::<u8>(), 0..80)) {
+            let _ = recover_epoch_root_signer(&eden_domain(1, REGISTRY), &msg(), &sig);
+        }
+    }
+}

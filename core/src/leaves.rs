@@ -1,1 +1,326 @@
-//! Protocol Merkle leaves (C5): score, quality and human leaves with domain tags.
+//! Protocol Merkle leaves (C5): score, quality and human leaves with their domain tags.
+//!
+//! Every leaf follows the OpenZeppelin `StandardMerkleTree` (`standard-v1`) convention:
+//! `leaf = keccak256(bytes.concat(keccak256(abi.encode(values))))`. The values are:
+//!
+//! | leaf    | encoding                                                     | values                                                   |
+//! |---------|--------------------------------------------------------------|----------------------------------------------------------|
+//! | score   | `(address, uint256)`                                         | `(project, scoreWad)`                                    |
+//! | quality | `(bytes32, bytes32, uint256, uint8, bytes32)`                | `(T_Q, thesisHash, qualityWad, verdict, matchedThesis)`  |
+//! | human   | `(bytes32, address, uint256)`                                | `(T_H, project, scoreWad)`                               |
+//!
+//! with the domain tags `T_Q = keccak256("eden.leaf.quality")` and
+//! `T_H = keccak256("eden.leaf.human")` ([`T_Q`], [`T_H`]), and the verdict codes
+//! 0 original, 1 similar, 2 derivative, 3 copy ([`Verdict`]).
+//!
+//! The encodings and value lists are exposed ([`SCORE_LEAF_ENCODING`], [`ScoreLeaf::values`], …)
+//! so a `StandardMerkleTree` of these leaves can be built from them; its `leafHash` equals the
+//! hash computed here (checked against `@openzeppelin/merkle-tree` 1.0.8 in the tests).
+
+use alloy_dyn_abi::DynSolValue;
+use alloy_primitives::{b256, keccak256, Address, B256, U256};
+use alloy_sol_types::{sol_data, SolType, SolValue};
+
+/// The domain string hashed into [`T_Q`].
+pub const T_Q_PREIMAGE: &str = "eden.leaf.quality";
+/// The domain string hashed into [`T_H`].
+pub const T_H_PREIMAGE: &str = "eden.leaf.human";
+
+/// Quality-leaf domain tag `T_q = keccak256("eden.leaf.quality")` (C5).
+pub const T_Q: B256 = b256!("66edac3aa94af227ba1c51c825eb4d0cc0cceac81a8d5ee749bb1ee8e18d2b80");
+/// Human-leaf domain tag `T_h = keccak256("eden.leaf.human")` (C5).
+pub const T_H: B256 = b256!("01ade8c17d7ed58f3dd4d0b0bee6d08e642e2c42bf624f60c301ec0613a66afa");
+
+/// Leaf encoding (OZ `leafEncoding`) of the score leaf `(address project, uint256 scoreWad)`.
+pub const SCORE_LEAF_ENCODING: [&str; 2] = ["address", "uint256"];
+/// Leaf encoding of the quality leaf
+/// `(bytes32 T_q, bytes32 thesisHash, uint256 qualityWad, uint8 verdict, bytes32 matchedThesis)`.
+pub const QUALITY_LEAF_ENCODING: [&str; 5] = ["bytes32", "bytes32", "uint256", "uint8", "bytes32"];
+/// Leaf encoding of the human (pre-data) leaf `(bytes32 T_h, address project, uint256 scoreWad)`.
+pub const HUMAN_LEAF_ENCODING: [&str; 3] = ["bytes32", "address", "uint256"];
+
+/// Originality verdict of a thesis (C5 codes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[repr(u8)]
+pub enum Verdict {
+    /// 0: original.
+    Original = 0,
+    /// 1: similar to an earlier thesis.
+    Similar = 1,
+    /// 2: derivative of an earlier thesis.
+    Derivative = 2,
+    /// 3: a copy of an earlier thesis.
+    Copy = 3,
+}
+
+/// A verdict code outside 0..=3.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("verdict: {0} is not a verdict code (0 original, 1 similar, 2 derivative, 3 copy)")]
+pub struct InvalidVerdict(pub u8);
+
+impl TryFrom<u8> for Verdict {
+    type Error = InvalidVerdict;
+
+    fn try_from(code: u8) -> Result<Self, Self::Error> {
+        match code {
+            0 => Ok(Self::Original),
+            1 => Ok(Self::Similar),
+            2 => Ok(Self::Derivative),
+            3 => Ok(Self::Copy),
+            other => Err(InvalidVerdict(other)),
+        }
+    }
+}
+
+impl From<Verdict> for u8 {
+    fn from(v: Verdict) -> u8 {
+        v as u8
+    }
+}
+
+/// `keccak256(bytes.concat(keccak256(encoded)))`: the OZ `standard-v1` leaf hash of an
+/// already ABI-encoded value list.
+pub fn standard_leaf_hash(abi_encoded: &[u8]) -> B256 {
+    keccak256(keccak256(abi_encoded))
+}
+
+/// Score leaf `(address project, uint256 scoreWad)` (C5).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ScoreLeaf {
+    /// The project.
+    pub project: Address,
+    /// Its score (WAD).
+    pub score_wad: U256,
+}
+
+impl ScoreLeaf {
+    /// The leaf's values in [`SCORE_LEAF_ENCODING`] order.
+    pub fn values(&self) -> Vec<DynSolValue> {
+        vec![DynSolValue::Address(self.project), DynSolValue::Uint(self.score_wad, 256)]
+    }
+
+    /// The values as `@openzeppelin/merkle-tree` takes them (hex, decimal strings).
+    pub fn oz_values(&self) -> Vec<String> {
+        vec![self.project.to_checksum(None), self.score_wad.to_string()]
+    }
+
+    /// The leaf hash.
+    pub fn hash(&self) -> B256 {
+        standard_leaf_hash(&(self.project, self.score_wad).abi_encode_params())
+    }
+}
+
+/// Quality leaf `(bytes32 T_q, bytes32 thesisHash, uint256 qualityWad, uint8 verdict,
+/// bytes32 matchedThesis)` (C5).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct QualityLeaf {
+    /// Hash of the thesis.
+    pub thesis_hash: B256,
+    /// Its quality (WAD).
+    pub quality_wad: U256,
+    /// The originality verdict.
+    pub verdict: Verdict,
+    /// The earlier thesis it matched (zero when none).
+    pub matched_thesis: B256,
+}
+
+impl QualityLeaf {
+    /// The leaf's values in [`QUALITY_LEAF_ENCODING`] order, tag first.
+    pub fn values(&self) -> Vec<DynSolValue> {
+        vec![
+            DynSolValue::FixedBytes(T_Q, 32),
+            DynSolValue::FixedBytes(self.thesis_hash, 32),
+            DynSolValue::Uint(self.quality_wad, 256),
+            DynSolValue::Uint(U256::from(self.verdict as u8), 8),
+            DynSolValue::FixedBytes(self.matched_thesis, 32),
+        ]
+    }
+
+    /// The values as `@openzeppelin/merkle-tree` takes them (hex, decimal strings).
+    pub fn oz_values(&self) -> Vec<String> {
+        vec![
+            T_Q.to_string(),
+            self.thesis_hash.to_string(),
+            self.quality_wad.to_string(),
+            (self.verdict as u8).to_string(),
+            self.matched_thesis.to_string(),
+        ]
+    }
+
+    /// The leaf hash.
+    pub fn hash(&self) -> B256 {
+        type Encoding = (
+            sol_data::FixedBytes<32>,
+            sol_data::FixedBytes<32>,
+            sol_data::Uint<256>,
+            sol_data::Uint<8>,
+            sol_data::FixedBytes<32>,
+        );
+        let encoded = Encoding::abi_encode_params(&(
+            T_Q,
+            self.thesis_hash,
+            self.quality_wad,
+            self.verdict as u8,
+            self.matched_thesis,
+        ));
+        standard_leaf_hash(&encoded)
+    }
+}
+
+/// Human (pre-data) leaf `(bytes32 T_h, address project, uint256 scoreWad)` (C5).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HumanLeaf {
+    /// The project.
+    pub project: Address,
+    /// Its human score (WAD).
+    pub score_wad: U256,
+}
+
+impl HumanLeaf {
+    /// The leaf's values in [`HUMAN_LEAF_ENCODING`] order, tag first.
+    pub fn values(&self) -> Vec<DynSolValue> {
+        vec![
+            DynSolValue::FixedBytes(T_H, 32),
+            DynSolValue::Address(self.project),
+            DynSolValue::Uint(self.score_wad, 256),
+        ]
+    }
+
+    /// The values as `@openzeppelin/merkle-tree` takes them (hex, decimal strings).
+    pub fn oz_values(&self) -> Vec<String> {
+        vec![T_H.to_string(), self.project.to_checksum(None), self.score_wad.to_string()]
+    }
+
+    /// The leaf hash.
+    pub fn hash(&self) -> B256 {
+        standard_leaf_hash(&(T_H, self.project, self.score_wad).abi_encode_params())
+    }
+}
+
+/// Score leaf hash of `(project, scoreWad)` (C5).
+pub fn score_leaf(project: Address, score_wad: U256) -> B256 {
+    ScoreLeaf { project, score_wad }.hash()
+}
+
+/// Quality leaf hash of `(T_q, thesisHash, qualityWad, verdict, matchedThesis)` (C5).
+pub fn quality_leaf(thesis_hash: B256, quality_wad: U256, verdict: Verdict, matched_thesis: B256) -> B256 {
+    QualityLeaf { thesis_hash, quality_wad, verdict, matched_thesis }.hash()
+}
+
+/// Human leaf hash of `(T_h, project, scoreWad)` (C5).
+pub fn human_leaf(project: Address, score_wad: U256) -> B256 {
+    HumanLeaf { project, score_wad }.hash()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloy_primitives::{address, b256};
+    use proptest::prelude::*;
+
+    fn wad(s: &str) -> U256 {
+        U256::from_str_radix(s, 10).unwrap()
+    }
+
+    #[test]
+    fn tags_are_keccak_of_their_domain_strings() {
+        assert_eq!(T_Q, keccak256(T_Q_PREIMAGE));
+        assert_eq!(T_H, keccak256(T_H_PREIMAGE));
+    }
+
+    // Vectors from `@openzeppelin/merkle-tree` 1.0.8:
+    // StandardMerkleTree.of([v], encoding).leafHash(v).
+    #[test]
+    fn score_leaf_matches_openzeppelin() {
+        let leaf = score_leaf(address!("1111111111111111111111111111111111111111"), wad("1500000000000000000"));
+        assert_eq!(leaf, b256!("9b874db701a75f2fd04f366ba1ecb8b0d1aa70a9746e68755630e674dcfdfad9"));
+    }
+
+    #[test]
+    fn quality_leaf_matches_openzeppelin() {
+        let leaf = quality_leaf(
+            B256::repeat_byte(0xab),
+            wad("750000000000000000"),
+            Verdict::Derivative,
+            B256::repeat_byte(0xcd),
+        );
+        assert_eq!(leaf, b256!("ab0707f99784181a62e435cb0da9955beb44d6e67c91eecf95daf398fcd2cf3d"));
+    }
+
+    #[test]
+    fn human_leaf_matches_openzeppelin() {
+        let leaf = human_leaf(address!("2222222222222222222222222222222222222222"), wad("42000000000000000000"));
+        assert_eq!(leaf, b256!("36d6909cb133a74c09c901f1e73ffbf89b09bb1bd6ea2faf569af6606e1c00f6"));
+    }
+
+    #[test]
+    fn abi_encode_of_static_values_is_word_concatenation() {
+        let project = address!("1111111111111111111111111111111111111111");
+        let enc = (project, U256::from(7u8)).abi_encode_params();
+        let mut manual = [0u8; 64];
+        manual[12..32].copy_from_slice(project.as_slice());
+        manual[63] = 7;
+        assert_eq!(enc, manual);
+    }
+
+    #[test]
+    fn values_match_their_encodings() {
+        use alloy_dyn_abi::DynSolType;
+        let check = |enc: &[&str], vals: Vec<DynSolValue>, oz: Vec<String>| {
+            assert_eq!(enc.len(), vals.len());
+            assert_eq!(enc.len(), oz.len());
+            for ((ty, v), s) in enc.iter().zip(&vals).zip(&oz) {
+                let ty: DynSolType = ty.parse().unwrap();
+                assert!(ty.matches(v), "{ty} vs {v:?}");
+                assert_eq!(&ty.coerce_str(s).unwrap(), v);
+            }
+        };
+        let p = address!("2222222222222222222222222222222222222222");
+        let s = ScoreLeaf { project: p, score_wad: U256::from(5u8) };
+        check(&SCORE_LEAF_ENCODING, s.values(), s.oz_values());
+        let h = HumanLeaf { project: p, score_wad: U256::from(5u8) };
+        check(&HUMAN_LEAF_ENCODING, h.values(), h.oz_values());
+        let q = QualityLeaf {
+            thesis_hash: B256::repeat_byte(1),
+            quality_wad: U256::from(9u8),
+            verdict: Verdict::Copy,
+            matched_thesis: B256::ZERO,
+        };
+        check(&QUALITY_LEAF_ENCODING, q.values(), q.oz_values());
+    }
+
+    #[test]
+    fn verdict_codes() {
+        for (code, v) in [(0u8, Verdict::Original), (1, Verdict::Similar), (2, Verdict::Derivative), (3, Verdict::Copy)] {
+            assert_eq!(Verdict::try_from(code), Ok(v));
+            assert_eq!(u8::from(v), code);
+        }
+        assert_eq!(Verdict::try_from(4), Err(InvalidVerdict(4)));
+        assert_eq!(Verdict::try_from(255), Err(InvalidVerdict(255)));
+    }
+
+    #[test]
+    fn tags_separate_human_from_score_leaves() {
+        let p = address!("2222222222222222222222222222222222222222");
+        assert_ne!(score_leaf(p, U256::from(1u8)), human_leaf(p, U256::from(1u8)));
+    }
+
+    proptest! {
+        #[test]
+        fn values_encode_to_the_same_hash(
+            p in any::<[u8; 20]>(), s in any::<[u64; 4]>(), t in any::<[u8; 32]>(),
+            m in any::<[u8; 32]>(), v in 0u8..4,
+        ) {
+            let project = Address::from(p);
+            let amount = U256::from_limbs(s);
+            let hash_values = |vals: Vec<DynSolValue>| standard_leaf_hash(&DynSolValue::Tuple(vals).abi_encode_params());
+            prop_assert_eq!(hash_values(ScoreLeaf { project, score_wad: amount }.values()), score_leaf(project, amount));
+            prop_assert_eq!(hash_values(HumanLeaf { project, score_wad: amount }.values()), human_leaf(project, amount));
+            let q = QualityLeaf {
+                thesis_hash: B256::from(t), quality_wad: amount,
+                verdict: Verdict::try_from(v).unwrap(), matched_thesis: B256::from(m),
+            };
+            prop_assert_eq!(hash_values(q.values()), q.hash());
+        }
+    }
+}

@@ -1,1 +1,167 @@
-//! JS exports for `crate::eip712`.
+//! JS exports for `crate::eip712` (C6): `epochRootSigningHash`, `recoverEpochRootSigner`.
+//!
+//! `domain = {name, version, chainId, verifyingContract}` and
+//! `message = {epoch, root, inputsRoot, expiry}`; `chainId`, `epoch` and `expiry` may be decimal
+//! strings, safe-integer JS numbers or BigInts. Unknown fields (e.g. `salt`) are rejected, since
+//! they would change the signed hash.
+//!
+//! Also hosts the small number parsers shared by this area's JS files
+//! ([`uint_from_js`], [`int_from_js`]).
+
+use std::borrow::Cow;
+
+use alloy_primitives::{hex, Address, B256, U256};
+use alloy_sol_types::Eip712Domain;
+use serde::Deserialize;
+use wasm_bindgen::prelude::*;
+
+use super::{err, from_js, parse_address, parse_b256, parse_i64};
+use crate::eip712::{epoch_root_signing_hash, recover_epoch_root_signer, EpochRoot};
+
+/// `Number.MAX_SAFE_INTEGER`: larger JS numbers are not exact integers.
+const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
+
+/// A non-negative integer given as a decimal string, a safe-integer number or a BigInt.
+pub(super) fn uint_from_js(what: &str, v: &JsValue) -> Result<U256, JsError> {
+    if let Some(s) = v.as_string() {
+        return super::parse_u256(what, &s);
+    }
+    if let Some(n) = v.as_f64() {
+        if !(n.is_finite() && n.fract() == 0.0 && (0.0..=MAX_SAFE_INTEGER).contains(&n)) {
+            return Err(JsError::new(&format!(
+                "{what}: expected a non-negative safe integer (or a decimal string), got {n}"
+            )));
+        }
+        // Exact: n is an integer in [0, 2^53).
+        return Ok(U256::from(n as u64));
+    }
+    if v.is_bigint() {
+        let s = js_sys::BigInt::from(v.clone())
+            .to_string(10)
+            .map_err(|_| JsError::new(&format!("{what}: unreadable BigInt")))?;
+        return super::parse_u256(what, &String::from(s));
+    }
+    Err(JsError::new(&format!("{what}: expected a decimal string, a number or a BigInt")))
+}
+
+/// A signed integer (fitting in an `i64`) given as a decimal string, a safe-integer number or a
+/// BigInt.
+pub(super) fn int_from_js(what: &str, v: &JsValue) -> Result<i64, JsError> {
+    if let Some(s) = v.as_string() {
+        let t = s.trim();
+        let digits = t.strip_prefix('-').unwrap_or(t);
+        if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(JsError::new(&format!("{what}: expected a decimal integer string, got '{s}'")));
+        }
+        return parse_i64(what, t);
+    }
+    if let Some(n) = v.as_f64() {
+        if !(n.is_finite() && n.fract() == 0.0 && n.abs() <= MAX_SAFE_INTEGER) {
+            return Err(JsError::new(&format!("{what}: expected a safe integer (or a decimal string), got {n}")));
+        }
+        // Exact: |n| < 2^53.
+        return Ok(n as i64);
+    }
+    if v.is_bigint() {
+        let s = js_sys::BigInt::from(v.clone())
+            .to_string(10)
+            .map_err(|_| JsError::new(&format!("{what}: unreadable BigInt")))?;
+        return parse_i64(what, &String::from(s));
+    }
+    Err(JsError::new(&format!("{what}: expected a decimal string, a number or a BigInt")))
+}
+
+/// [`uint_from_js`] for a value that must fit in a `u64`.
+pub(super) fn u64_from_js(what: &str, v: &JsValue) -> Result<u64, JsError> {
+    let x = uint_from_js(what, v)?;
+    u64::try_from(x).map_err(|_| JsError::new(&format!("{what}: {x} does not fit in uint64")))
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct DomainJs {
+    name: String,
+    version: String,
+    #[serde(with = "serde_wasm_bindgen::preserve")]
+    chain_id: JsValue,
+    verifying_contract: String,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct MessageJs {
+    #[serde(with = "serde_wasm_bindgen::preserve")]
+    epoch: JsValue,
+    root: String,
+    inputs_root: String,
+    #[serde(with = "serde_wasm_bindgen::preserve")]
+    expiry: JsValue,
+}
+
+/// Rejects keys of a plain object outside `allowed` (serde-wasm-bindgen only reads the known
+/// fields, so `deny_unknown_fields` alone does not see them).
+fn reject_unknown_keys(what: &str, v: &JsValue, allowed: &[&str]) -> Result<(), JsError> {
+    if !v.is_object() {
+        return Err(JsError::new(&format!("{what}: expected an object")));
+    }
+    for key in js_sys::Object::keys(&js_sys::Object::from(v.clone())).iter() {
+        let key = key.as_string().unwrap_or_default();
+        if !allowed.contains(&key.as_str()) {
+            return Err(JsError::new(&format!(
+                "{what}: unknown field '{key}' (expected only {})",
+                allowed.join(", ")
+            )));
+        }
+    }
+    Ok(())
+}
+
+fn domain_from_js(domain: JsValue) -> Result<Eip712Domain, JsError> {
+    reject_unknown_keys("domain", &domain, &["name", "version", "chainId", "verifyingContract"])?;
+    let d: DomainJs = from_js("domain", domain)?;
+    let chain_id = uint_from_js("domain.chainId", &d.chain_id)?;
+    let contract: Address = parse_address("domain.verifyingContract", &d.verifying_contract)?;
+    Ok(Eip712Domain::new(
+        Some(Cow::Owned(d.name)),
+        Some(Cow::Owned(d.version)),
+        Some(chain_id),
+        Some(contract),
+        None,
+    ))
+}
+
+fn message_from_js(message: JsValue) -> Result<EpochRoot, JsError> {
+    reject_unknown_keys("message", &message, &["epoch", "root", "inputsRoot", "expiry"])?;
+    let m: MessageJs = from_js("message", message)?;
+    let root: B256 = parse_b256("message.root", &m.root)?;
+    let inputs_root: B256 = parse_b256("message.inputsRoot", &m.inputs_root)?;
+    Ok(EpochRoot {
+        epoch: u64_from_js("message.epoch", &m.epoch)?,
+        root,
+        inputsRoot: inputs_root,
+        expiry: u64_from_js("message.expiry", &m.expiry)?,
+    })
+}
+
+/// `epochRootSigningHash(domain, message)`: the EIP-712 digest (0x-hex) a publisher signs (C6).
+#[wasm_bindgen(js_name = epochRootSigningHash)]
+pub fn epoch_root_signing_hash_js(#[wasm_bindgen(unchecked_param_type = "{ name: string; version: string; chainId: number | string | bigint; verifyingContract: string }")] domain: JsValue, #[wasm_bindgen(unchecked_param_type = "{ epoch: number | string | bigint; root: string; inputsRoot: string; expiry: number | string | bigint }")] message: JsValue) -> Result<String, JsError> {
+    let domain = domain_from_js(domain)?;
+    let msg = message_from_js(message)?;
+    Ok(epoch_root_signing_hash(&domain, &msg).to_string())
+}
+
+/// `recoverEpochRootSigner(domain, message, signature)`: the checksummed address that signed
+/// (C6). `signature` is 0x-hex `r ‖ s ‖ v` (65 bytes, `v` ∈ {27, 28, 0, 1}, low `s`).
+#[wasm_bindgen(js_name = recoverEpochRootSigner)]
+pub fn recover_epoch_root_signer_js(#[wasm_bindgen(unchecked_param_type = "{ name: string; version: string; chainId: number | string | bigint; verifyingContract: string }")] domain: JsValue, #[wasm_bindgen(unchecked_param_type = "{ epoch: number | string | bigint; root: string; inputsRoot: string; expiry: number | string | bigint }")] message: JsValue, signature: &str) -> Result<String, JsError> {
+    let domain = domain_from_js(domain)?;
+    let msg = message_from_js(message)?;
+    let t = signature.trim();
+    let body = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")).ok_or_else(|| {
+        JsError::new("signature: expected 0x-prefixed hex (65 bytes: r ‖ s ‖ v)")
+    })?;
+    let bytes = hex::decode(body).map_err(|e| err("signature", e))?;
+    let signer = recover_epoch_root_signer(&domain, &msg, &bytes).map_err(|e| JsError::new(&e.to_string()))?;
+    Ok(signer.to_checksum(None))
+}
