@@ -23,7 +23,7 @@
 //! tick move to 9,116 ticks per second; that is already in the cumulatives the caller reads.
 
 use crate::math::{mul_div_down, mul_div_up, MathError, WAD};
-use crate::uniswap::tick_math::{get_sqrt_price_at_tick, MAX_TICK, MIN_TICK};
+use crate::uniswap::oracle::{get_quote_at_tick_ordered, mean_tick_toward_lower_price, OracleError};
 use alloy_primitives::{I256, U256};
 
 /// The short TWAP window: 30 minutes (seconds). Decided.
@@ -82,9 +82,9 @@ pub enum PriceError {
         /// The missing `secondsAgo`.
         window: u32,
     },
-    /// The tick cumulatives give a mean tick outside the valid range (corrupt observations).
-    #[error("mean tick {0} over the window is outside [{MIN_TICK}, {MAX_TICK}]")]
-    TickOutOfRange(i128),
+    /// The tick cumulatives give no valid mean tick or quote (corrupt observations).
+    #[error("TWAP: {0}")]
+    Oracle(#[from] OracleError),
     /// The price rounds to zero: no finite ROOT amount (amount out of bounds).
     #[error("ROOT price rounds to zero: the ROOT amount is out of bounds")]
     ZeroPrice,
@@ -185,56 +185,30 @@ pub fn anchor_window(now: u64, pool_initialized_at: u64) -> Result<u32, PriceErr
 }
 
 /// The mean tick `(cum_now − cum_ago) / window`, rounded toward the lower ROOT price: floor
-/// when ROOT is token0, ceil when ROOT is token1.
+/// when ROOT is token0, ceil when ROOT is token1 (`uniswap::oracle::mean_tick_toward_lower_price`).
 ///
 /// # Errors
-/// [`PriceError::TickOutOfRange`] for a mean outside the tick range (or `window == 0`).
+/// [`PriceError::Oracle`] for a zero window or a mean outside the tick range.
 pub fn mean_tick_toward_lower_root_price(
     cum_now: i64,
     cum_ago: i64,
     window: u32,
     root_is_token0: bool,
 ) -> Result<i32, PriceError> {
-    let delta = i128::from(cum_now) - i128::from(cum_ago);
-    let w = i128::from(window);
-    if w == 0 {
-        return Err(PriceError::TickOutOfRange(delta));
-    }
-    let q = delta.div_euclid(w); // floor, since w > 0
-    let mean = if root_is_token0 || delta.rem_euclid(w) == 0 { q } else { q + 1 };
-    if mean < i128::from(MIN_TICK) || mean > i128::from(MAX_TICK) {
-        return Err(PriceError::TickOutOfRange(mean));
-    }
-    Ok(mean as i32)
+    Ok(mean_tick_toward_lower_price(cum_ago, cum_now, window, root_is_token0)?)
 }
 
 /// ETH (WAD) per one whole ROOT at `tick`: `OracleLibrary.getQuoteAtTick(tick, 10^18, ROOT, ETH)`,
-/// rounded down.
+/// rounded down (`uniswap::oracle::get_quote_at_tick_ordered`).
 ///
 /// # Errors
-/// A tick outside the range; overflow cannot happen for valid ticks.
+/// [`PriceError::Oracle`] for a tick outside the range.
 pub fn root_price_eth_at_tick_down(tick: i32, root_is_token0: bool) -> Result<U256, PriceError> {
-    let sqrt = get_sqrt_price_at_tick(i64::from(tick)).map_err(|_| PriceError::TickOutOfRange(i128::from(tick)))?;
-    let base = WAD;
-    if sqrt <= U256::from(u128::MAX) {
-        let ratio_x192 = sqrt * sqrt; // < 2^256
-        let q192 = U256::from(1u8) << 192;
-        if root_is_token0 {
-            mul_div_down(ratio_x192, base, q192)
-        } else {
-            mul_div_down(q192, base, ratio_x192)
-        }
-    } else {
-        let ratio_x128 = mul_div_down(sqrt, sqrt, U256::from(1u8) << 64).map_err(math("ratioX128"))?;
-        let q128 = U256::from(1u8) << 128;
-        if root_is_token0 {
-            mul_div_down(ratio_x128, base, q128)
-        } else {
-            mul_div_down(q128, base, ratio_x128)
-        }
-    }
-    .map_err(math("getQuoteAtTick"))
+    Ok(get_quote_at_tick_ordered(tick, ONE_ROOT, root_is_token0)?)
 }
+
+/// One whole ROOT (18 decimals): the base amount of the quote.
+const ONE_ROOT: u128 = 1_000_000_000_000_000_000;
 
 /// ETH/USD as a WAD, rounded down, after the fail-closed checks.
 ///
@@ -416,10 +390,14 @@ mod tests {
         assert!(p.anchor_price_eth > p.short_price_eth);
         assert_eq!(p.eth_usd, U256::from(3_000u32) * WAD);
         assert_eq!(p.price_usd, mul_div_down(p.price_eth, p.eth_usd, WAD).unwrap());
+        // Pinned values (cross-checked between an independent getQuoteAtTick and uniswap::oracle).
+        assert_eq!(p.short_price_eth, U256::from(499_991_249_679_726u64));
+        assert_eq!(p.anchor_price_eth, U256::from(546_309_774_772_296u64));
+        assert_eq!(p.price_usd, U256::from(1_499_973_749_039_178_000u64));
         // $100 of ROOT at ≈ $1.5: ≈ 66.66 ROOT, rounded up.
         let root = root_for_usd_up(U256::from(100u8) * WAD, p.price_usd, RootAmountBounds::default()).unwrap();
         assert_eq!(root, mul_div_up(U256::from(100u8) * WAD, WAD, p.price_usd).unwrap());
-        assert!(root > U256::from(66u8) * WAD && root < U256::from(67u8) * WAD);
+        assert_eq!(root, U256::from(66_667_833_396_455_051_977u128));
         // Same pool with ROOT as token0 (tick sign flipped) gives the mirrored price within rounding.
         let flipped = RootPriceInput { root_is_token0: true, observations: obs(-76_013, -75_000, ANCHOR_WINDOW), ..input };
         let q = root_price_usd(&flipped).unwrap();

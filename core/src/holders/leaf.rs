@@ -7,7 +7,8 @@
 //! hashes match `@openzeppelin/merkle-tree` 1.0.8 (`StandardMerkleTree.of(values, LEAF_TYPES)`).
 
 use super::allocation::HolderAllocation;
-use alloy_primitives::{keccak256, Address, B256, U256};
+use crate::leaves::standard_leaf_hash;
+use alloy_primitives::{Address, B256, U256};
 use alloy_sol_types::SolValue;
 
 /// The OpenZeppelin `StandardMerkleTree` leaf encoding of a payout.
@@ -48,7 +49,22 @@ impl PayoutLeaf {
 
     /// The `StandardMerkleTree` leaf hash: `keccak256(keccak256(abi.encode(...)))`.
     pub fn hash(&self) -> B256 {
-        keccak256(keccak256(self.abi_encode()))
+        standard_leaf_hash(&self.abi_encode())
+    }
+
+    /// The values as `@openzeppelin/merkle-tree` takes them (hex, decimal strings), in
+    /// [`LEAF_TYPES`] order.
+    pub fn oz_values(&self) -> Vec<String> {
+        let c = &self.context;
+        vec![
+            c.distributor.to_checksum(None),
+            c.chain_id.to_string(),
+            c.token.to_checksum(None),
+            c.asset.to_checksum(None),
+            c.epoch.to_string(),
+            self.account.to_checksum(None),
+            self.amount.to_string(),
+        ]
     }
 }
 
