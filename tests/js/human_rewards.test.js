@@ -128,6 +128,11 @@ test('holderAllocation leaves equal OpenZeppelin leafHash (C18)', () => {
   assert.equal(a.dust, '0');
   const values = a.allocations.map((x) => [input.distributor, '8453', input.token, input.asset, '42', x.account, x.amount]);
   const tree = StandardMerkleTree.of(values, types);
-  a.allocations.forEach((x, i) => assert.equal(x.leaf, tree.leafHash(values[i])));
+  a.allocations.forEach((x, i) => {
+    assert.equal(x.leaf, tree.leafHash(values[i]));
+    assert.deepEqual(x.proof, tree.getProof(i));
+  });
+  assert.equal(a.root, tree.root);
+  assert.equal(eden.holderAllocation({ ...input, balances: [] }).root, null);
   assert.throws(() => eden.holderAllocation({ ...input, balances: [input.balances[0], input.balances[0]] }), /more than once/);
 });

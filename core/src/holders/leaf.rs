@@ -5,9 +5,15 @@
 //! `leaf = keccak256(bytes.concat(keccak256(abi.encode(distributor, chainId, token, asset, epoch,
 //! account, amount))))`. `asset` is the pair asset paid out (address 0 for native ETH). The leaf
 //! hashes match `@openzeppelin/merkle-tree` 1.0.8 (`StandardMerkleTree.of(values, LEAF_TYPES)`).
+//!
+//! [`payout_tree`] builds the epoch's tree with [`crate::merkle::StandardMerkleTree`] (leaves
+//! sorted by hash, the OZ default): root, proofs and dump identical to the JS library. An
+//! allocation with no payout has no tree ([`HoldersError::NoPayouts`]).
 
 use super::allocation::HolderAllocation;
+use super::HoldersError;
 use crate::leaves::standard_leaf_hash;
+use crate::merkle::{Options, StandardMerkleTree};
 use alloy_primitives::{Address, B256, U256};
 use alloy_sol_types::SolValue;
 
@@ -73,6 +79,23 @@ pub fn payout_leaves(context: PayoutContext, allocation: &HolderAllocation) -> V
     allocation.amounts.iter().map(|h| PayoutLeaf { context, account: h.account, amount: h.amount }).collect()
 }
 
+/// The epoch's payout tree: an OZ `StandardMerkleTree` of [`LEAF_TYPES`] over the allocation's
+/// leaves (value `i` is the allocation's `i`-th payout; the tree sorts leaves by hash).
+///
+/// # Errors
+/// [`HoldersError::NoPayouts`] when nothing was allocated; [`HoldersError::Merkle`] otherwise
+/// (not expected: every value is well-typed).
+pub fn payout_tree(context: PayoutContext, allocation: &HolderAllocation) -> Result<StandardMerkleTree, HoldersError> {
+    if allocation.amounts.is_empty() {
+        return Err(HoldersError::NoPayouts);
+    }
+    let values = payout_leaves(context, allocation)
+        .iter()
+        .map(|l| serde_json::Value::from(l.oz_values()))
+        .collect();
+    StandardMerkleTree::of(values, &LEAF_TYPES, Options::default()).map_err(HoldersError::Merkle)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -110,5 +133,29 @@ mod tests {
             assert_eq!(leaf.abi_encode().len(), 7 * 32);
             assert_eq!(leaf.hash(), want);
         }
+        // The same three leaves as a tree: OZ root 0x8496…43aa.
+        let alloc = HolderAllocation {
+            total: U256::from(999u32),
+            eligible_supply: U256::from(999u32),
+            allocated: U256::from(999u32),
+            dust: U256::ZERO,
+            excluded: 0,
+            amounts: cases
+                .iter()
+                .map(|(account, amount, _)| crate::holders::HolderAmount {
+                    account: *account,
+                    balance: U256::from(*amount),
+                    amount: U256::from(*amount),
+                })
+                .collect(),
+        };
+        let tree = payout_tree(context, &alloc).unwrap();
+        assert_eq!(tree.root(), b256!("84963a9790c9b251b59948cdbea68a336a356dec6a31f898aeba60f50ea743aa"));
+        for (i, leaf) in payout_leaves(context, &alloc).iter().enumerate() {
+            let proof = tree.get_proof(i).unwrap();
+            assert_eq!(crate::merkle::process_proof(leaf.hash(), &proof), tree.root());
+        }
+        let empty = HolderAllocation { amounts: vec![], ..alloc };
+        assert_eq!(payout_tree(context, &empty).unwrap_err(), HoldersError::NoPayouts);
     }
 }

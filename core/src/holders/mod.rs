@@ -23,7 +23,7 @@ pub mod window;
 
 pub use allocation::{allocatable, allocate_down, HolderAllocation, HolderAmount, HolderBalance};
 pub use exclusions::{HolderExclusions, DEAD_ADDRESS};
-pub use leaf::{payout_leaves, PayoutContext, PayoutLeaf, LEAF_TYPES};
+pub use leaf::{payout_leaves, payout_tree, PayoutContext, PayoutLeaf, LEAF_TYPES};
 pub use window::{next_round_available, ClaimStatus, ClaimWindow, HolderRound, CLAIM_DELAY, CLAIM_PERIOD};
 
 use crate::math::MathError;
@@ -67,6 +67,12 @@ pub enum HoldersError {
     /// The account already claimed.
     #[error("account {0} already claimed this round")]
     AlreadyClaimed(Address),
+    /// Nothing was allocated: there is no payout tree.
+    #[error("no holder receives a payout: there is no payout tree")]
+    NoPayouts,
+    /// The Merkle tree could not be built.
+    #[error("payout tree: {0}")]
+    Merkle(crate::merkle::MerkleError),
     /// A time computation overflowed.
     #[error("time overflow: {0}")]
     TimeOverflow(&'static str),

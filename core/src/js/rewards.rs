@@ -512,6 +512,7 @@ struct HolderJs {
     balance: String,
     amount: String,
     leaf: String,
+    proof: Vec<String>,
 }
 
 #[derive(Serialize)]
@@ -523,15 +524,17 @@ struct AllocationJs {
     dust: String,
     excluded: usize,
     leaf_types: [&'static str; 7],
+    root: Option<String>,
     allocations: Vec<HolderJs>,
 }
 
 /// C18. Input `{distributor, chainId, token, asset, epoch, total, balances: [{account, balance}],
 /// exclusions?: {pool, curve, locker, hook, escrows, vestingLocks, vaults}}` (the distributor,
 /// 0x0 and 0x…dEaD are always excluded). Returns `{total, eligibleSupply, allocated, dust,
-/// excluded, leafTypes, allocations: [{account, balance, amount, leaf}]}`, sorted by account;
-/// `leaf` is the OpenZeppelin StandardMerkleTree leaf hash of (distributor, chainId, token, asset,
-/// epoch, account, amount).
+/// excluded, leafTypes, root, allocations: [{account, balance, amount, leaf, proof}]}`, sorted by
+/// account; `leaf` is the OpenZeppelin StandardMerkleTree leaf hash of (distributor, chainId,
+/// token, asset, epoch, account, amount), `root` the tree's root (`null` when nobody is paid) and
+/// `proof` each leaf's proof, identical to `StandardMerkleTree.of(values, leafTypes)`.
 #[wasm_bindgen(js_name = holderAllocation)]
 pub fn holder_allocation(input: JsValue) -> Result<JsValue, JsError> {
     let i: AllocationInputJs = from_js("input", input)?;
@@ -575,6 +578,19 @@ pub fn holder_allocation(input: JsValue) -> Result<JsValue, JsError> {
     };
     let a = holders::allocate_down(total, &balances, &exclusions).map_err(|e| err("holderAllocation", e))?;
     let leaves = holders::payout_leaves(ctx, &a);
+    let tree = if a.amounts.is_empty() {
+        None
+    } else {
+        Some(holders::payout_tree(ctx, &a).map_err(|e| err("holderAllocation", e))?)
+    };
+    let mut proofs = Vec::with_capacity(leaves.len());
+    for k in 0..leaves.len() {
+        let proof = match &tree {
+            Some(t) => t.get_proof(k).map_err(|e| err("holderAllocation proof", e))?,
+            None => Vec::new(),
+        };
+        proofs.push(proof.iter().map(|h| h.to_string()).collect::<Vec<_>>());
+    }
     to_js(&AllocationJs {
         total: a.total.to_string(),
         eligible_supply: a.eligible_supply.to_string(),
@@ -582,15 +598,18 @@ pub fn holder_allocation(input: JsValue) -> Result<JsValue, JsError> {
         dust: a.dust.to_string(),
         excluded: a.excluded,
         leaf_types: holders::LEAF_TYPES,
+        root: tree.as_ref().map(|t| t.root().to_string()),
         allocations: a
             .amounts
             .iter()
             .zip(&leaves)
-            .map(|(h, l)| HolderJs {
+            .zip(proofs)
+            .map(|((h, l), proof)| HolderJs {
                 account: h.account.to_checksum(None),
                 balance: h.balance.to_string(),
                 amount: h.amount.to_string(),
                 leaf: l.hash().to_string(),
+                proof,
             })
             .collect(),
     })
