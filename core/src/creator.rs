@@ -54,7 +54,9 @@ impl Default for CreatorShareParams {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum CreatorError {
     /// The score is above 100 points.
-    #[error("scorePoints must be in [0, 100] points as a WAD (at most 100000000000000000000), got {0}")]
+    #[error(
+        "scorePoints must be in [0, 100] points as a WAD (at most 100000000000000000000), got {0}"
+    )]
     ScoreOutOfRange(U256),
     /// A parameter breaks `f ≤ ceiling ≤ 1`.
     #[error("params.{field} = {value} is invalid: need fBacked ≤ ceiling, fUnverified ≤ ceiling, ceiling ≤ 1 (WAD)")]
@@ -81,13 +83,22 @@ impl CreatorShareParams {
     /// [`CreatorError::InvalidParams`] naming the field.
     pub fn validate(&self) -> Result<(), CreatorError> {
         if self.ceiling > WAD {
-            return Err(CreatorError::InvalidParams { field: "ceiling", value: self.ceiling });
+            return Err(CreatorError::InvalidParams {
+                field: "ceiling",
+                value: self.ceiling,
+            });
         }
         if self.f_backed > self.ceiling {
-            return Err(CreatorError::InvalidParams { field: "fBacked", value: self.f_backed });
+            return Err(CreatorError::InvalidParams {
+                field: "fBacked",
+                value: self.f_backed,
+            });
         }
         if self.f_unverified > self.ceiling {
-            return Err(CreatorError::InvalidParams { field: "fUnverified", value: self.f_unverified });
+            return Err(CreatorError::InvalidParams {
+                field: "fUnverified",
+                value: self.f_unverified,
+            });
         }
         Ok(())
     }
@@ -97,14 +108,27 @@ impl CreatorShareParams {
 ///
 /// # Errors
 /// Score above 100; invalid params.
-pub fn creator_share_down(params: &CreatorShareParams, score_points: U256, verified: bool) -> Result<U256, CreatorError> {
+pub fn creator_share_down(
+    params: &CreatorShareParams,
+    score_points: U256,
+    verified: bool,
+) -> Result<U256, CreatorError> {
     params.validate()?;
     if score_points > HUNDRED_POINTS {
         return Err(CreatorError::ScoreOutOfRange(score_points));
     }
-    let floor = if verified { params.f_backed } else { params.f_unverified };
-    let ramp = mul_div_down(params.ceiling - floor, score_points, HUNDRED_POINTS)
-        .map_err(|source| CreatorError::Math { context: "ramp", source })?;
+    let floor = if verified {
+        params.f_backed
+    } else {
+        params.f_unverified
+    };
+    let ramp =
+        mul_div_down(params.ceiling - floor, score_points, HUNDRED_POINTS).map_err(|source| {
+            CreatorError::Math {
+                context: "ramp",
+                source,
+            }
+        })?;
     Ok(floor + ramp)
 }
 
@@ -170,7 +194,10 @@ mod tests {
         assert_eq!(creator_share_down(&p, pts(50), false).unwrap(), pct(25));
         assert_eq!(creator_share_down(&p, pts(50), true).unwrap(), pct(30));
         // Rounds down: (0.3 × 1/3 points… ) S = 1e-18 points → 0 ramp.
-        assert_eq!(creator_share_down(&p, U256::from(1u8), false).unwrap(), pct(10));
+        assert_eq!(
+            creator_share_down(&p, U256::from(1u8), false).unwrap(),
+            pct(10)
+        );
     }
 
     #[test]
@@ -185,11 +212,23 @@ mod tests {
     #[test]
     fn errors() {
         let p = CreatorShareParams::default();
-        assert!(matches!(creator_share_down(&p, pts(100) + U256::from(1u8), true), Err(CreatorError::ScoreOutOfRange(_))));
-        let bad = CreatorShareParams { f_backed: pct(50), ..p };
+        assert!(matches!(
+            creator_share_down(&p, pts(100) + U256::from(1u8), true),
+            Err(CreatorError::ScoreOutOfRange(_))
+        ));
+        let bad = CreatorShareParams {
+            f_backed: pct(50),
+            ..p
+        };
         let e = creator_share_down(&bad, U256::ZERO, true).unwrap_err();
         assert!(e.to_string().contains("fBacked"), "{e}");
-        let bad = CreatorShareParams { ceiling: pct(101), ..p };
-        assert!(creator_share_down(&bad, U256::ZERO, true).unwrap_err().to_string().contains("ceiling"));
+        let bad = CreatorShareParams {
+            ceiling: pct(101),
+            ..p
+        };
+        assert!(creator_share_down(&bad, U256::ZERO, true)
+            .unwrap_err()
+            .to_string()
+            .contains("ceiling"));
     }
 }

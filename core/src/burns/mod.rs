@@ -11,12 +11,12 @@
 
 pub mod price;
 
-pub use price::{
-    anchor_window, eth_usd_wad, mean_tick_toward_lower_root_price, root_for_usd_up, root_price_eth_at_tick_down,
-    root_price_usd, EthUsdAnswer, PriceError, RootAmountBounds, RootPrice, RootPriceInput, TickObservation,
-    ANCHOR_WINDOW, MAX_ANSWER_AGE, SHORT_WINDOW,
-};
 pub use crate::rewards::SCORER_STAKE;
+pub use price::{
+    anchor_window, eth_usd_wad, mean_tick_toward_lower_root_price, root_for_usd_up,
+    root_price_eth_at_tick_down, root_price_usd, EthUsdAnswer, PriceError, RootAmountBounds,
+    RootPrice, RootPriceInput, TickObservation, ANCHOR_WINDOW, MAX_ANSWER_AGE, SHORT_WINDOW,
+};
 
 use crate::math::{mul_div_up, MathError, WAD};
 use crate::rewards::position::u256;
@@ -62,14 +62,20 @@ pub enum BurnError {
 /// # Errors
 /// Overflow on an absurd `R̂`.
 pub fn score_burn_usd_up(r_hat_usd: Option<U256>) -> Result<U256, BurnError> {
-    let Some(r_hat) = r_hat_usd else { return Ok(SCORE_BURN_USD) };
+    let Some(r_hat) = r_hat_usd else {
+        return Ok(SCORE_BURN_USD);
+    };
     // ⌈R̂ × 0.415 / $1⌉ whole dollars, then back to a WAD.
     let step = PLANNED_BURN_STEP_USD;
-    let dollars = mul_div_up(r_hat, PLANNED_BURN_FACTOR, WAD * step)
-        .map_err(|source| BurnError::Math { context: "0.415 × R̂", source })?;
-    let planned = dollars
-        .checked_mul(step)
-        .ok_or(BurnError::Math { context: "planned burn", source: MathError::Overflow })?;
+    let dollars =
+        mul_div_up(r_hat, PLANNED_BURN_FACTOR, WAD * step).map_err(|source| BurnError::Math {
+            context: "0.415 × R̂",
+            source,
+        })?;
+    let planned = dollars.checked_mul(step).ok_or(BurnError::Math {
+        context: "planned burn",
+        source: MathError::Overflow,
+    })?;
     Ok(planned.max(SCORE_BURN_USD))
 }
 
@@ -120,7 +126,10 @@ mod tests {
         assert_eq!(score_burn_usd_up(Some(usd(240))).unwrap(), usd(100));
         assert_eq!(score_burn_usd_up(Some(usd(241))).unwrap(), usd(101));
         assert_eq!(score_burn_usd_up(Some(usd(1_000))).unwrap(), usd(415));
-        assert_eq!(score_burn_usd_up(Some(usd(1_000) + U256::from(1u8))).unwrap(), usd(416));
+        assert_eq!(
+            score_burn_usd_up(Some(usd(1_000) + U256::from(1u8))).unwrap(),
+            usd(416)
+        );
         assert!(score_burn_usd_up(Some(U256::MAX)).unwrap() < U256::MAX);
     }
 
@@ -129,7 +138,10 @@ mod tests {
         assert!(check_score_interval(None, 0).is_ok());
         assert_eq!(
             check_score_interval(Some(100), 100 + SCORE_INTERVAL - 1),
-            Err(BurnError::ScoreTooSoon { next_at: 100 + SCORE_INTERVAL, now: 100 + SCORE_INTERVAL - 1 })
+            Err(BurnError::ScoreTooSoon {
+                next_at: 100 + SCORE_INTERVAL,
+                now: 100 + SCORE_INTERVAL - 1
+            })
         );
         assert!(check_score_interval(Some(100), 100 + SCORE_INTERVAL).is_ok());
         assert_eq!(unstake_ready_at(5), 5 + 604_800);

@@ -23,7 +23,9 @@
 //! tick move to 9,116 ticks per second; that is already in the cumulatives the caller reads.
 
 use crate::math::{mul_div_down, mul_div_up, MathError, WAD};
-use crate::uniswap::oracle::{get_quote_at_tick_ordered, mean_tick_toward_lower_price, OracleError};
+use crate::uniswap::oracle::{
+    get_quote_at_tick_ordered, mean_tick_toward_lower_price, OracleError,
+};
 use alloy_primitives::{I256, U256};
 
 /// The short TWAP window: 30 minutes (seconds). Decided.
@@ -177,9 +179,15 @@ pub struct RootPrice {
 pub fn anchor_window(now: u64, pool_initialized_at: u64) -> Result<u32, PriceError> {
     let age = now
         .checked_sub(pool_initialized_at)
-        .ok_or(PriceError::PoolNotInitialized { initialized_at: pool_initialized_at, now })?;
+        .ok_or(PriceError::PoolNotInitialized {
+            initialized_at: pool_initialized_at,
+            now,
+        })?;
     if age < u64::from(SHORT_WINDOW) {
-        return Err(PriceError::PoolTooYoung { window: SHORT_WINDOW, age });
+        return Err(PriceError::PoolTooYoung {
+            window: SHORT_WINDOW,
+            age,
+        });
     }
     Ok(age.min(u64::from(ANCHOR_WINDOW)) as u32)
 }
@@ -195,7 +203,12 @@ pub fn mean_tick_toward_lower_root_price(
     window: u32,
     root_is_token0: bool,
 ) -> Result<i32, PriceError> {
-    Ok(mean_tick_toward_lower_price(cum_ago, cum_now, window, root_is_token0)?)
+    Ok(mean_tick_toward_lower_price(
+        cum_ago,
+        cum_now,
+        window,
+        root_is_token0,
+    )?)
 }
 
 /// ETH (WAD) per one whole ROOT at `tick`: `OracleLibrary.getQuoteAtTick(tick, 10^18, ROOT, ETH)`,
@@ -220,11 +233,17 @@ pub fn eth_usd_wad(answer: &EthUsdAnswer, now: u64) -> Result<U256, PriceError> 
         return Err(PriceError::NonPositiveAnswer(answer.answer));
     }
     if answer.updated_at > now {
-        return Err(PriceError::AnswerFromFuture { updated_at: answer.updated_at, now });
+        return Err(PriceError::AnswerFromFuture {
+            updated_at: answer.updated_at,
+            now,
+        });
     }
     let age = now - answer.updated_at;
     if age > MAX_ANSWER_AGE {
-        return Err(PriceError::StaleAnswer { age, max: MAX_ANSWER_AGE });
+        return Err(PriceError::StaleAnswer {
+            age,
+            max: MAX_ANSWER_AGE,
+        });
     }
     if answer.decimals > MAX_ANSWER_DECIMALS {
         return Err(PriceError::AnswerDecimals(answer.decimals));
@@ -237,7 +256,9 @@ fn observation(obs: &[TickObservation], seconds_ago: u32) -> Result<i64, PriceEr
     obs.iter()
         .find(|o| o.seconds_ago == seconds_ago)
         .map(|o| o.tick_cumulative)
-        .ok_or(PriceError::WindowNotCovered { window: seconds_ago })
+        .ok_or(PriceError::WindowNotCovered {
+            window: seconds_ago,
+        })
 }
 
 /// C16: the ROOT price in USD (WAD) with every intermediate value.
@@ -284,7 +305,10 @@ pub struct RootAmountBounds {
 impl RootAmountBounds {
     /// `[1, max]`: a payer's cap.
     pub fn payer_cap(max: U256) -> Self {
-        RootAmountBounds { min: U256::from(1u8), max }
+        RootAmountBounds {
+            min: U256::from(1u8),
+            max,
+        }
     }
 }
 
@@ -300,7 +324,11 @@ impl Default for RootAmountBounds {
 ///
 /// # Errors
 /// [`PriceError::ZeroPrice`]; [`PriceError::AmountOutOfBounds`].
-pub fn root_for_usd_up(usd: U256, price_usd: U256, bounds: RootAmountBounds) -> Result<U256, PriceError> {
+pub fn root_for_usd_up(
+    usd: U256,
+    price_usd: U256,
+    bounds: RootAmountBounds,
+) -> Result<U256, PriceError> {
     if price_usd.is_zero() {
         return Err(PriceError::ZeroPrice);
     }
@@ -310,7 +338,11 @@ pub fn root_for_usd_up(usd: U256, price_usd: U256, bounds: RootAmountBounds) -> 
         max: bounds.max,
     })?;
     if amount < bounds.min || amount > bounds.max {
-        return Err(PriceError::AmountOutOfBounds { amount, min: bounds.min, max: bounds.max });
+        return Err(PriceError::AmountOutOfBounds {
+            amount,
+            min: bounds.min,
+            max: bounds.max,
+        });
     }
     Ok(amount)
 }
@@ -323,7 +355,11 @@ mod tests {
     const NOW: u64 = 1_800_000_000;
 
     fn answer(usd: i64, age: u64) -> EthUsdAnswer {
-        EthUsdAnswer { answer: I256::try_from(usd * 100_000_000).unwrap(), decimals: 8, updated_at: NOW - age }
+        EthUsdAnswer {
+            answer: I256::try_from(usd * 100_000_000).unwrap(),
+            decimals: 8,
+            updated_at: NOW - age,
+        }
     }
 
     /// Observations of a pool whose tick was `short` for the last 30 min and `early` before.
@@ -332,20 +368,41 @@ mod tests {
         let at_short = c0 - short * i64::from(SHORT_WINDOW);
         let at_anchor = at_short - early * i64::from(anchor - SHORT_WINDOW);
         vec![
-            TickObservation { seconds_ago: anchor, tick_cumulative: at_anchor },
-            TickObservation { seconds_ago: SHORT_WINDOW, tick_cumulative: at_short },
-            TickObservation { seconds_ago: 0, tick_cumulative: c0 },
+            TickObservation {
+                seconds_ago: anchor,
+                tick_cumulative: at_anchor,
+            },
+            TickObservation {
+                seconds_ago: SHORT_WINDOW,
+                tick_cumulative: at_short,
+            },
+            TickObservation {
+                seconds_ago: 0,
+                tick_cumulative: c0,
+            },
         ]
     }
 
     #[test]
     fn mean_tick_rounds_toward_lower_root_price() {
         // Δ = −7 over 2 s: ROOT token0 → floor −4 (lower price); token1 → ceil −3 (higher tick = lower ROOT price).
-        assert_eq!(mean_tick_toward_lower_root_price(0, 7, 2, true).unwrap(), -4);
-        assert_eq!(mean_tick_toward_lower_root_price(0, 7, 2, false).unwrap(), -3);
+        assert_eq!(
+            mean_tick_toward_lower_root_price(0, 7, 2, true).unwrap(),
+            -4
+        );
+        assert_eq!(
+            mean_tick_toward_lower_root_price(0, 7, 2, false).unwrap(),
+            -3
+        );
         assert_eq!(mean_tick_toward_lower_root_price(7, 0, 2, true).unwrap(), 3);
-        assert_eq!(mean_tick_toward_lower_root_price(7, 0, 2, false).unwrap(), 4);
-        assert_eq!(mean_tick_toward_lower_root_price(8, 0, 2, false).unwrap(), 4);
+        assert_eq!(
+            mean_tick_toward_lower_root_price(7, 0, 2, false).unwrap(),
+            4
+        );
+        assert_eq!(
+            mean_tick_toward_lower_root_price(8, 0, 2, false).unwrap(),
+            4
+        );
         assert!(mean_tick_toward_lower_root_price(i64::MAX, i64::MIN, 1, true).is_err());
         assert!(mean_tick_toward_lower_root_price(0, 0, 0, true).is_err());
     }
@@ -363,7 +420,10 @@ mod tests {
         let b = root_price_eth_at_tick_down(-76_013, true).unwrap();
         let diff = if a > b { a - b } else { b - a };
         assert!(diff <= U256::from(2u8), "{a} vs {b}");
-        assert!(a > U256::from(499_990_000_000_000u64) && a < U256::from(500_020_000_000_000u64), "{a}");
+        assert!(
+            a > U256::from(499_990_000_000_000u64) && a < U256::from(500_020_000_000_000u64),
+            "{a}"
+        );
         // Large ticks take the ratioX128 branch and stay monotone.
         let hi = root_price_eth_at_tick_down(500_000, true).unwrap();
         let hi1 = root_price_eth_at_tick_down(500_001, true).unwrap();
@@ -389,20 +449,39 @@ mod tests {
         assert_eq!(p.price_eth, p.short_price_eth);
         assert!(p.anchor_price_eth > p.short_price_eth);
         assert_eq!(p.eth_usd, U256::from(3_000u32) * WAD);
-        assert_eq!(p.price_usd, mul_div_down(p.price_eth, p.eth_usd, WAD).unwrap());
+        assert_eq!(
+            p.price_usd,
+            mul_div_down(p.price_eth, p.eth_usd, WAD).unwrap()
+        );
         // Pinned values (cross-checked between an independent getQuoteAtTick and uniswap::oracle).
         assert_eq!(p.short_price_eth, U256::from(499_991_249_679_726u64));
         assert_eq!(p.anchor_price_eth, U256::from(546_309_774_772_296u64));
         assert_eq!(p.price_usd, U256::from(1_499_973_749_039_178_000u64));
         // $100 of ROOT at ≈ $1.5: ≈ 66.66 ROOT, rounded up.
-        let root = root_for_usd_up(U256::from(100u8) * WAD, p.price_usd, RootAmountBounds::default()).unwrap();
-        assert_eq!(root, mul_div_up(U256::from(100u8) * WAD, WAD, p.price_usd).unwrap());
+        let root = root_for_usd_up(
+            U256::from(100u8) * WAD,
+            p.price_usd,
+            RootAmountBounds::default(),
+        )
+        .unwrap();
+        assert_eq!(
+            root,
+            mul_div_up(U256::from(100u8) * WAD, WAD, p.price_usd).unwrap()
+        );
         assert_eq!(root, U256::from(66_667_833_396_455_051_977u128));
         // Same pool with ROOT as token0 (tick sign flipped) gives the mirrored price within rounding.
-        let flipped = RootPriceInput { root_is_token0: true, observations: obs(-76_013, -75_000, ANCHOR_WINDOW), ..input };
+        let flipped = RootPriceInput {
+            root_is_token0: true,
+            observations: obs(-76_013, -75_000, ANCHOR_WINDOW),
+            ..input
+        };
         let q = root_price_usd(&flipped).unwrap();
         assert_eq!(q.anchor_tick, -75_127); // floor(−75,126.625)
-        let diff = if q.price_eth > p.price_eth { q.price_eth - p.price_eth } else { p.price_eth - q.price_eth };
+        let diff = if q.price_eth > p.price_eth {
+            q.price_eth - p.price_eth
+        } else {
+            p.price_eth - q.price_eth
+        };
         assert!(diff <= U256::from(2u8));
     }
 
@@ -421,29 +500,78 @@ mod tests {
         assert_eq!(p.anchor_tick, 62); // (100·1800 + 50·5400)/7200 = 62.5 → floor
         assert_eq!(p.price_eth, p.anchor_price_eth);
         // Without the 2 h observation the window is not covered.
-        let missing = RootPriceInput { observations: obs(100, 50, 7_200)[1..].to_vec(), ..input.clone() };
-        assert_eq!(root_price_usd(&missing), Err(PriceError::WindowNotCovered { window: 7_200 }));
-        let young = RootPriceInput { pool_initialized_at: NOW - 1_799, ..input.clone() };
-        assert_eq!(root_price_usd(&young), Err(PriceError::PoolTooYoung { window: SHORT_WINDOW, age: 1_799 }));
-        let future = RootPriceInput { pool_initialized_at: NOW + 1, ..input };
-        assert!(matches!(root_price_usd(&future), Err(PriceError::PoolNotInitialized { .. })));
+        let missing = RootPriceInput {
+            observations: obs(100, 50, 7_200)[1..].to_vec(),
+            ..input.clone()
+        };
+        assert_eq!(
+            root_price_usd(&missing),
+            Err(PriceError::WindowNotCovered { window: 7_200 })
+        );
+        let young = RootPriceInput {
+            pool_initialized_at: NOW - 1_799,
+            ..input.clone()
+        };
+        assert_eq!(
+            root_price_usd(&young),
+            Err(PriceError::PoolTooYoung {
+                window: SHORT_WINDOW,
+                age: 1_799
+            })
+        );
+        let future = RootPriceInput {
+            pool_initialized_at: NOW + 1,
+            ..input
+        };
+        assert!(matches!(
+            root_price_usd(&future),
+            Err(PriceError::PoolNotInitialized { .. })
+        ));
     }
 
     #[test]
     fn chainlink_fail_closed() {
-        assert_eq!(eth_usd_wad(&answer(3_000, MAX_ANSWER_AGE), NOW).unwrap(), U256::from(3_000u32) * WAD);
+        assert_eq!(
+            eth_usd_wad(&answer(3_000, MAX_ANSWER_AGE), NOW).unwrap(),
+            U256::from(3_000u32) * WAD
+        );
         assert_eq!(
             eth_usd_wad(&answer(3_000, MAX_ANSWER_AGE + 1), NOW),
-            Err(PriceError::StaleAnswer { age: MAX_ANSWER_AGE + 1, max: MAX_ANSWER_AGE })
+            Err(PriceError::StaleAnswer {
+                age: MAX_ANSWER_AGE + 1,
+                max: MAX_ANSWER_AGE
+            })
         );
-        assert_eq!(eth_usd_wad(&answer(0, 0), NOW), Err(PriceError::NonPositiveAnswer(I256::ZERO)));
-        assert!(matches!(eth_usd_wad(&answer(-1, 0), NOW), Err(PriceError::NonPositiveAnswer(_))));
-        let fut = EthUsdAnswer { updated_at: NOW + 1, ..answer(3_000, 0) };
-        assert_eq!(eth_usd_wad(&fut, NOW), Err(PriceError::AnswerFromFuture { updated_at: NOW + 1, now: NOW }));
-        let dec = EthUsdAnswer { decimals: 37, ..answer(3_000, 0) };
+        assert_eq!(
+            eth_usd_wad(&answer(0, 0), NOW),
+            Err(PriceError::NonPositiveAnswer(I256::ZERO))
+        );
+        assert!(matches!(
+            eth_usd_wad(&answer(-1, 0), NOW),
+            Err(PriceError::NonPositiveAnswer(_))
+        ));
+        let fut = EthUsdAnswer {
+            updated_at: NOW + 1,
+            ..answer(3_000, 0)
+        };
+        assert_eq!(
+            eth_usd_wad(&fut, NOW),
+            Err(PriceError::AnswerFromFuture {
+                updated_at: NOW + 1,
+                now: NOW
+            })
+        );
+        let dec = EthUsdAnswer {
+            decimals: 37,
+            ..answer(3_000, 0)
+        };
         assert_eq!(eth_usd_wad(&dec, NOW), Err(PriceError::AnswerDecimals(37)));
         // 20 decimals: rounds down.
-        let a = EthUsdAnswer { answer: I256::try_from(123i64).unwrap(), decimals: 20, updated_at: NOW };
+        let a = EthUsdAnswer {
+            answer: I256::try_from(123i64).unwrap(),
+            decimals: 20,
+            updated_at: NOW,
+        };
         assert_eq!(eth_usd_wad(&a, NOW).unwrap(), U256::from(1u8));
     }
 
@@ -456,9 +584,15 @@ mod tests {
             root_for_usd_up(usd100, price, RootAmountBounds::default()).unwrap(),
             U256::from(33_333_333_333_333_333_334u128)
         );
-        assert_eq!(root_for_usd_up(usd100, U256::ZERO, RootAmountBounds::default()), Err(PriceError::ZeroPrice));
+        assert_eq!(
+            root_for_usd_up(usd100, U256::ZERO, RootAmountBounds::default()),
+            Err(PriceError::ZeroPrice)
+        );
         let cap = RootAmountBounds::payer_cap(U256::from(33u8) * WAD);
-        assert!(matches!(root_for_usd_up(usd100, price, cap), Err(PriceError::AmountOutOfBounds { .. })));
+        assert!(matches!(
+            root_for_usd_up(usd100, price, cap),
+            Err(PriceError::AmountOutOfBounds { .. })
+        ));
         assert!(matches!(
             root_for_usd_up(U256::ZERO, price, RootAmountBounds::default()),
             Err(PriceError::AmountOutOfBounds { .. })

@@ -98,11 +98,22 @@ pub fn allocate_down(
                 continue;
             }
             allocated = checked_add(allocated, amount).map_err(math("Σ amount"))?;
-            amounts.push(HolderAmount { account, balance, amount });
+            amounts.push(HolderAmount {
+                account,
+                balance,
+                amount,
+            });
         }
     }
     let dust = checked_sub(total, allocated).map_err(math("dust"))?;
-    Ok(HolderAllocation { total, eligible_supply: supply, allocated, dust, excluded, amounts })
+    Ok(HolderAllocation {
+        total,
+        eligible_supply: supply,
+        allocated,
+        dust,
+        excluded,
+        amounts,
+    })
 }
 
 #[cfg(test)]
@@ -112,29 +123,50 @@ mod tests {
     use proptest::prelude::*;
 
     fn bal(i: u8, b: u64) -> HolderBalance {
-        HolderBalance { account: Address::repeat_byte(i), balance: U256::from(b) }
+        HolderBalance {
+            account: Address::repeat_byte(i),
+            balance: U256::from(b),
+        }
     }
 
     #[test]
     fn floor_allocation_with_dust() {
         let pool = Address::repeat_byte(0xee);
-        let ex = HolderExclusions { pool: Some(pool), ..Default::default() };
+        let ex = HolderExclusions {
+            pool: Some(pool),
+            ..Default::default()
+        };
         let balances = [
             bal(3, 1),
             bal(1, 6),
             bal(2, 3),
-            HolderBalance { account: pool, balance: U256::from(1_000_000u64) },
-            HolderBalance { account: DEAD_ADDRESS, balance: U256::from(5u8) },
+            HolderBalance {
+                account: pool,
+                balance: U256::from(1_000_000u64),
+            },
+            HolderBalance {
+                account: DEAD_ADDRESS,
+                balance: U256::from(5u8),
+            },
             bal(4, 0),
         ];
         let a = allocate_down(U256::from(1_000u32), &balances, &ex).unwrap();
         assert_eq!(a.eligible_supply, U256::from(10u8));
         assert_eq!(a.excluded, 2);
-        let got: Vec<(u8, u64)> = a.amounts.iter().map(|h| (h.account.0[0], h.amount.to::<u64>())).collect();
+        let got: Vec<(u8, u64)> = a
+            .amounts
+            .iter()
+            .map(|h| (h.account.0[0], h.amount.to::<u64>()))
+            .collect();
         assert_eq!(got, vec![(1, 600), (2, 300), (3, 100)]);
         assert_eq!(a.dust, U256::ZERO);
         // T = 1,000 over 3 equal holders: 333 each, dust 1.
-        let a = allocate_down(U256::from(1_000u32), &[bal(1, 5), bal(2, 5), bal(3, 5)], &ex).unwrap();
+        let a = allocate_down(
+            U256::from(1_000u32),
+            &[bal(1, 5), bal(2, 5), bal(3, 5)],
+            &ex,
+        )
+        .unwrap();
         assert_eq!(a.allocated, U256::from(999u32));
         assert_eq!(a.dust, U256::from(1u8));
     }

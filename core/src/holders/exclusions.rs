@@ -35,8 +35,24 @@ impl HolderExclusions {
     /// Every excluded address, including `0x0` and `0x…dEaD`.
     pub fn set(&self) -> BTreeSet<Address> {
         let mut s: BTreeSet<Address> = [Address::ZERO, DEAD_ADDRESS].into_iter().collect();
-        s.extend([self.pool, self.curve, self.locker, self.hook, self.distributor].into_iter().flatten());
-        s.extend(self.escrows.iter().chain(&self.vesting_locks).chain(&self.vaults).copied());
+        s.extend(
+            [
+                self.pool,
+                self.curve,
+                self.locker,
+                self.hook,
+                self.distributor,
+            ]
+            .into_iter()
+            .flatten(),
+        );
+        s.extend(
+            self.escrows
+                .iter()
+                .chain(&self.vesting_locks)
+                .chain(&self.vaults)
+                .copied(),
+        );
         s
     }
 
@@ -44,7 +60,14 @@ impl HolderExclusions {
     pub fn is_excluded(&self, account: &Address) -> bool {
         account.is_zero()
             || *account == DEAD_ADDRESS
-            || [self.pool, self.curve, self.locker, self.hook, self.distributor].contains(&Some(*account))
+            || [
+                self.pool,
+                self.curve,
+                self.locker,
+                self.hook,
+                self.distributor,
+            ]
+            .contains(&Some(*account))
             || self.escrows.contains(account)
             || self.vesting_locks.contains(account)
             || self.vaults.contains(account)
@@ -62,7 +85,11 @@ mod tests {
         assert!(e.is_excluded(&DEAD_ADDRESS));
         assert!(!e.is_excluded(&Address::repeat_byte(1)));
         assert_eq!(e.set().len(), 2);
-        let e = HolderExclusions { hook: Some(Address::repeat_byte(7)), vaults: vec![Address::repeat_byte(8)], ..e };
+        let e = HolderExclusions {
+            hook: Some(Address::repeat_byte(7)),
+            vaults: vec![Address::repeat_byte(8)],
+            ..e
+        };
         assert!(e.is_excluded(&Address::repeat_byte(7)) && e.is_excluded(&Address::repeat_byte(8)));
         assert_eq!(e.set().len(), 4);
     }

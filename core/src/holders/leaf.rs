@@ -18,7 +18,9 @@ use alloy_primitives::{Address, B256, U256};
 use alloy_sol_types::SolValue;
 
 /// The OpenZeppelin `StandardMerkleTree` leaf encoding of a payout.
-pub const LEAF_TYPES: [&str; 7] = ["address", "uint256", "address", "address", "uint64", "address", "uint256"];
+pub const LEAF_TYPES: [&str; 7] = [
+    "address", "uint256", "address", "address", "uint64", "address", "uint256",
+];
 
 /// What every leaf of one epoch's payout binds besides account and amount.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -50,7 +52,16 @@ impl PayoutLeaf {
     /// `abi.encode(distributor, chainId, token, asset, epoch, account, amount)`.
     pub fn abi_encode(&self) -> Vec<u8> {
         let c = &self.context;
-        (c.distributor, c.chain_id, c.token, c.asset, c.epoch, self.account, self.amount).abi_encode_params()
+        (
+            c.distributor,
+            c.chain_id,
+            c.token,
+            c.asset,
+            c.epoch,
+            self.account,
+            self.amount,
+        )
+            .abi_encode_params()
     }
 
     /// The `StandardMerkleTree` leaf hash: `keccak256(keccak256(abi.encode(...)))`.
@@ -76,7 +87,15 @@ impl PayoutLeaf {
 
 /// The leaves of an allocation, in its (account) order.
 pub fn payout_leaves(context: PayoutContext, allocation: &HolderAllocation) -> Vec<PayoutLeaf> {
-    allocation.amounts.iter().map(|h| PayoutLeaf { context, account: h.account, amount: h.amount }).collect()
+    allocation
+        .amounts
+        .iter()
+        .map(|h| PayoutLeaf {
+            context,
+            account: h.account,
+            amount: h.amount,
+        })
+        .collect()
 }
 
 /// The epoch's payout tree: an OZ `StandardMerkleTree` of [`LEAF_TYPES`] over the allocation's
@@ -85,7 +104,10 @@ pub fn payout_leaves(context: PayoutContext, allocation: &HolderAllocation) -> V
 /// # Errors
 /// [`HoldersError::NoPayouts`] when nothing was allocated; [`HoldersError::Merkle`] otherwise
 /// (not expected: every value is well-typed).
-pub fn payout_tree(context: PayoutContext, allocation: &HolderAllocation) -> Result<StandardMerkleTree, HoldersError> {
+pub fn payout_tree(
+    context: PayoutContext,
+    allocation: &HolderAllocation,
+) -> Result<StandardMerkleTree, HoldersError> {
     if allocation.amounts.is_empty() {
         return Err(HoldersError::NoPayouts);
     }
@@ -129,7 +151,11 @@ mod tests {
             ),
         ];
         for (account, amount, want) in cases {
-            let leaf = PayoutLeaf { context, account, amount: U256::from(amount) };
+            let leaf = PayoutLeaf {
+                context,
+                account,
+                amount: U256::from(amount),
+            };
             assert_eq!(leaf.abi_encode().len(), 7 * 32);
             assert_eq!(leaf.hash(), want);
         }
@@ -150,12 +176,24 @@ mod tests {
                 .collect(),
         };
         let tree = payout_tree(context, &alloc).unwrap();
-        assert_eq!(tree.root(), b256!("84963a9790c9b251b59948cdbea68a336a356dec6a31f898aeba60f50ea743aa"));
+        assert_eq!(
+            tree.root(),
+            b256!("84963a9790c9b251b59948cdbea68a336a356dec6a31f898aeba60f50ea743aa")
+        );
         for (i, leaf) in payout_leaves(context, &alloc).iter().enumerate() {
             let proof = tree.get_proof(i).unwrap();
-            assert_eq!(crate::merkle::process_proof(leaf.hash(), &proof), tree.root());
+            assert_eq!(
+                crate::merkle::process_proof(leaf.hash(), &proof),
+                tree.root()
+            );
         }
-        let empty = HolderAllocation { amounts: vec![], ..alloc };
-        assert_eq!(payout_tree(context, &empty).unwrap_err(), HoldersError::NoPayouts);
+        let empty = HolderAllocation {
+            amounts: vec![],
+            ..alloc
+        };
+        assert_eq!(
+            payout_tree(context, &empty).unwrap_err(),
+            HoldersError::NoPayouts
+        );
     }
 }

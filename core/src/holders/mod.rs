@@ -24,7 +24,9 @@ pub mod window;
 pub use allocation::{allocatable, allocate_down, HolderAllocation, HolderAmount, HolderBalance};
 pub use exclusions::{HolderExclusions, DEAD_ADDRESS};
 pub use leaf::{payout_leaves, payout_tree, PayoutContext, PayoutLeaf, LEAF_TYPES};
-pub use window::{next_round_available, ClaimStatus, ClaimWindow, HolderRound, CLAIM_DELAY, CLAIM_PERIOD};
+pub use window::{
+    next_round_available, ClaimStatus, ClaimWindow, HolderRound, CLAIM_DELAY, CLAIM_PERIOD,
+};
 
 use crate::math::MathError;
 use alloy_primitives::{Address, U256};

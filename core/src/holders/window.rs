@@ -43,9 +43,16 @@ impl ClaimWindow {
     /// # Errors
     /// [`HoldersError::TimeOverflow`] for absurd times.
     pub fn after_root(root_at: u64) -> Result<Self, HoldersError> {
-        let opens_at = root_at.checked_add(CLAIM_DELAY).ok_or(HoldersError::TimeOverflow("claim window opens_at"))?;
-        let closes_at = opens_at.checked_add(CLAIM_PERIOD).ok_or(HoldersError::TimeOverflow("claim window closes_at"))?;
-        Ok(ClaimWindow { opens_at, closes_at })
+        let opens_at = root_at
+            .checked_add(CLAIM_DELAY)
+            .ok_or(HoldersError::TimeOverflow("claim window opens_at"))?;
+        let closes_at = opens_at
+            .checked_add(CLAIM_PERIOD)
+            .ok_or(HoldersError::TimeOverflow("claim window closes_at"))?;
+        Ok(ClaimWindow {
+            opens_at,
+            closes_at,
+        })
     }
 
     /// The status at `now`.
@@ -83,7 +90,11 @@ impl HolderRound {
             window: ClaimWindow::after_root(root_at)?,
             total: allocation.total,
             claimed: U256::ZERO,
-            amounts: allocation.amounts.iter().map(|h| (h.account, h.amount)).collect(),
+            amounts: allocation
+                .amounts
+                .iter()
+                .map(|h| (h.account, h.amount))
+                .collect(),
             claimed_by: BTreeSet::new(),
         })
     }
@@ -100,7 +111,10 @@ impl HolderRound {
                 now,
             });
         }
-        let amount = *self.amounts.get(&account).ok_or(HoldersError::NoPayout(account))?;
+        let amount = *self
+            .amounts
+            .get(&account)
+            .ok_or(HoldersError::NoPayout(account))?;
         if !self.claimed_by.insert(account) {
             return Err(HoldersError::AlreadyClaimed(account));
         }
@@ -114,7 +128,10 @@ impl HolderRound {
     /// [`HoldersError::RoundStillOpen`] before `closes_at`.
     pub fn rollover(&self, now: u64) -> Result<U256, HoldersError> {
         if self.window.status(now) != ClaimStatus::Expired {
-            return Err(HoldersError::RoundStillOpen { closes_at: self.window.closes_at, now });
+            return Err(HoldersError::RoundStillOpen {
+                closes_at: self.window.closes_at,
+                now,
+            });
         }
         checked_sub(self.total, self.claimed).map_err(math("rollover"))
     }
@@ -151,19 +168,48 @@ mod tests {
     fn claims_and_rollover() {
         let a = Address::repeat_byte(1);
         let b = Address::repeat_byte(2);
-        let balances = [HolderBalance { account: a, balance: U256::from(2u8) }, HolderBalance { account: b, balance: U256::from(1u8) }];
-        let alloc = allocate_down(U256::from(1_000u32), &balances, &HolderExclusions::default()).unwrap();
+        let balances = [
+            HolderBalance {
+                account: a,
+                balance: U256::from(2u8),
+            },
+            HolderBalance {
+                account: b,
+                balance: U256::from(1u8),
+            },
+        ];
+        let alloc = allocate_down(
+            U256::from(1_000u32),
+            &balances,
+            &HolderExclusions::default(),
+        )
+        .unwrap();
         assert_eq!(alloc.dust, U256::from(1u8)); // 666 + 333
         let mut round = HolderRound::new(&alloc, 0).unwrap();
-        assert!(matches!(round.claim(DAY - 1, a), Err(HoldersError::ClaimWindowClosed { .. })));
+        assert!(matches!(
+            round.claim(DAY - 1, a),
+            Err(HoldersError::ClaimWindowClosed { .. })
+        ));
         assert_eq!(round.claim(DAY, a).unwrap(), U256::from(666u32));
-        assert_eq!(round.claim(DAY + 1, a), Err(HoldersError::AlreadyClaimed(a)));
-        assert_eq!(round.claim(DAY + 1, Address::repeat_byte(9)), Err(HoldersError::NoPayout(Address::repeat_byte(9))));
-        assert!(matches!(round.rollover(DAY + 90 * DAY - 1), Err(HoldersError::RoundStillOpen { .. })));
+        assert_eq!(
+            round.claim(DAY + 1, a),
+            Err(HoldersError::AlreadyClaimed(a))
+        );
+        assert_eq!(
+            round.claim(DAY + 1, Address::repeat_byte(9)),
+            Err(HoldersError::NoPayout(Address::repeat_byte(9)))
+        );
+        assert!(matches!(
+            round.rollover(DAY + 90 * DAY - 1),
+            Err(HoldersError::RoundStillOpen { .. })
+        ));
         assert!(round.claim(DAY + 90 * DAY, b).is_err());
         // b's 333 and the dust roll over.
         let rolled = round.rollover(DAY + 90 * DAY).unwrap();
         assert_eq!(rolled, U256::from(334u32));
-        assert_eq!(next_round_available(rolled, U256::from(66u8)).unwrap(), U256::from(400u32));
+        assert_eq!(
+            next_round_available(rolled, U256::from(66u8)).unwrap(),
+            U256::from(400u32)
+        );
     }
 }

@@ -67,7 +67,12 @@ pub fn envelope_wad(s_sys: U256) -> Result<U256, HumanError> {
 
 fn check_fraction(index: usize, field: &'static str, value: U256) -> Result<(), HumanError> {
     if value > WAD {
-        return Err(HumanError::FractionOutOfRange { list: "theses", index, field, value });
+        return Err(HumanError::FractionOutOfRange {
+            list: "theses",
+            index,
+            field,
+            value,
+        });
     }
     Ok(())
 }
@@ -103,22 +108,42 @@ pub fn human_envelope(s_sys: U256, theses: &[Thesis]) -> Result<EnvelopeResult, 
         }
     }
     if norm.is_zero() {
-        return Ok(EnvelopeResult { envelope, delta: I256::ZERO, score: s_sys, counted });
+        return Ok(EnvelopeResult {
+            envelope,
+            delta: I256::ZERO,
+            score: s_sys,
+            counted,
+        });
     }
-    let (negative, net) = if up >= down { (false, up - down) } else { (true, down - up) };
+    let (negative, net) = if up >= down {
+        (false, up - down)
+    } else {
+        (true, down - up)
+    };
     // Step 3: |Δ| toward zero, then the band.
     let denom = norm.checked_mul(WAD).ok_or(HumanError::Math {
         context: "Σ q·c × 10^18",
         source: crate::math::MathError::Overflow,
     })?;
-    let abs_delta = mul_div_down(envelope, net, denom).map_err(math("Δ"))?.min(BAND);
+    let abs_delta = mul_div_down(envelope, net, denom)
+        .map_err(math("Δ"))?
+        .min(BAND);
     // Step 4: the move, toward zero, then clamp to [0, 1].
     let step = mul_div_down(s_sys, abs_delta, WAD).map_err(math("s_sys·Δ"))?;
-    let score = if negative { s_sys.saturating_sub(step) } else { (s_sys + step).min(WAD) };
+    let score = if negative {
+        s_sys.saturating_sub(step)
+    } else {
+        (s_sys + step).min(WAD)
+    };
     // |Δ| ≤ 0.2·10^18 fits an I256.
     let magnitude = I256::from_raw(abs_delta);
     let delta = if negative { -magnitude } else { magnitude };
-    Ok(EnvelopeResult { envelope, delta, score, counted })
+    Ok(EnvelopeResult {
+        envelope,
+        delta,
+        score,
+        counted,
+    })
 }
 
 #[cfg(test)]
@@ -132,13 +157,21 @@ mod tests {
     }
 
     fn thesis(q: u64, c: u64, submitted: u64) -> Thesis {
-        Thesis { quality: w(q), multiplier: w(c), submitted: w(submitted) }
+        Thesis {
+            quality: w(q),
+            multiplier: w(c),
+            submitted: w(submitted),
+        }
     }
 
     #[test]
     fn seed_example_c9() {
         // s_sys 0.60; (0.8, 1, +0.10), (0.5, 0.5, −0.04), (0.2, 1, +0.30).
-        let theses = [thesis(800, 1000, 700), thesis(500, 500, 560), thesis(200, 1000, 900)];
+        let theses = [
+            thesis(800, 1000, 700),
+            thesis(500, 500, 560),
+            thesis(200, 1000, 900),
+        ];
         let r = human_envelope(w(600), &theses).unwrap();
         assert_eq!(r.envelope, w(960));
         assert_eq!(r.delta, I256::from_raw(w(64)));
@@ -183,7 +216,11 @@ mod tests {
         // s = 1/3 WAD-ish, odd values: |Δ| must equal the positive mirror's.
         let s = U256::from(333_333_333_333_333_333u64);
         let up = human_envelope(s, &[thesis(700, 1000, 0)]).unwrap();
-        let t = Thesis { quality: w(700), multiplier: WAD, submitted: s + s };
+        let t = Thesis {
+            quality: w(700),
+            multiplier: WAD,
+            submitted: s + s,
+        };
         let mirror = human_envelope(s, &[t]).unwrap();
         assert_eq!(up.delta, -mirror.delta);
     }
@@ -192,7 +229,8 @@ mod tests {
     fn errors_name_the_field() {
         let e = human_envelope(WAD + U256::from(1u8), &[]).unwrap_err();
         assert!(e.to_string().contains("sSys"));
-        let e = human_envelope(w(500), &[thesis(500, 500, 500), thesis(500, 1001, 500)]).unwrap_err();
+        let e =
+            human_envelope(w(500), &[thesis(500, 500, 500), thesis(500, 1001, 500)]).unwrap_err();
         assert!(e.to_string().contains("theses[1].multiplier"), "{e}");
     }
 

@@ -50,11 +50,19 @@ pub struct PreDataSubmission {
 
 fn validate(index: usize, s: &PreDataSubmission) -> Result<(), HumanError> {
     if s.target > MAX_POINTS {
-        return Err(HumanError::TargetOutOfRange { index, value: s.target });
+        return Err(HumanError::TargetOutOfRange {
+            index,
+            value: s.target,
+        });
     }
     for (field, value) in [("quality", s.quality), ("multiplier", s.multiplier)] {
         if value > WAD {
-            return Err(HumanError::FractionOutOfRange { list: "submissions", index, field, value });
+            return Err(HumanError::FractionOutOfRange {
+                list: "submissions",
+                index,
+                field,
+                value,
+            });
         }
     }
     Ok(())
@@ -78,9 +86,17 @@ pub fn pre_data_step(
     if qc.is_zero() {
         return Ok(None);
     }
-    let (up, dist) = if sub.target >= s { (true, sub.target - s) } else { (false, s - sub.target) };
+    let (up, dist) = if sub.target >= s {
+        (true, sub.target - s)
+    } else {
+        (false, s - sub.target)
+    };
     let step = mul_div_down(qc, dist.min(m), WAD * WAD).map_err(math("pre-data step"))?;
-    let next = if up { s.saturating_add(step).min(cap) } else { s.saturating_sub(step) };
+    let next = if up {
+        s.saturating_add(step).min(cap)
+    } else {
+        s.saturating_sub(step)
+    };
     Ok(Some(next.min(cap)))
 }
 
@@ -89,13 +105,24 @@ pub fn pre_data_step(
 ///
 /// # Errors
 /// The first out-of-range field, by index; never a panic.
-pub fn pre_data_replay(submissions: &[PreDataSubmission], verified: bool) -> Result<Vec<U256>, HumanError> {
-    let cap = if verified { CAP_VERIFIED_POINTS } else { CAP_UNVERIFIED_POINTS };
+pub fn pre_data_replay(
+    submissions: &[PreDataSubmission],
+    verified: bool,
+) -> Result<Vec<U256>, HumanError> {
+    let cap = if verified {
+        CAP_VERIFIED_POINTS
+    } else {
+        CAP_UNVERIFIED_POINTS
+    };
     let mut s = U256::ZERO;
     let mut first_used = false;
     let mut path = Vec::with_capacity(submissions.len());
     for (i, sub) in submissions.iter().enumerate() {
-        let m = if first_used { LATER_STEP_POINTS } else { FIRST_STEP_POINTS };
+        let m = if first_used {
+            LATER_STEP_POINTS
+        } else {
+            FIRST_STEP_POINTS
+        };
         if let Some(next) = pre_data_step(i, s, sub, m, cap)? {
             s = next;
             first_used = true;
@@ -115,7 +142,11 @@ mod tests {
     }
 
     fn sub(target: u64, q_tenths: u64) -> PreDataSubmission {
-        PreDataSubmission { target: points(target), quality: tenths(q_tenths), multiplier: WAD }
+        PreDataSubmission {
+            target: points(target),
+            quality: tenths(q_tenths),
+            multiplier: WAD,
+        }
     }
 
     #[test]
@@ -126,7 +157,10 @@ mod tests {
 
     #[test]
     fn non_counting_does_not_use_first_slot() {
-        let copy = PreDataSubmission { multiplier: U256::ZERO, ..sub(100, 10) };
+        let copy = PreDataSubmission {
+            multiplier: U256::ZERO,
+            ..sub(100, 10)
+        };
         let path = pre_data_replay(&[copy, sub(80, 9)], false).unwrap();
         assert_eq!(path, vec![U256::ZERO, points(18)]);
     }
@@ -146,10 +180,16 @@ mod tests {
 
     #[test]
     fn errors_name_the_field() {
-        let bad = PreDataSubmission { target: points(101), ..sub(0, 1) };
+        let bad = PreDataSubmission {
+            target: points(101),
+            ..sub(0, 1)
+        };
         let e = pre_data_replay(&[sub(1, 1), bad], false).unwrap_err();
         assert!(e.to_string().contains("submissions[1].target"), "{e}");
-        let bad = PreDataSubmission { quality: WAD + U256::from(1u8), ..sub(0, 1) };
+        let bad = PreDataSubmission {
+            quality: WAD + U256::from(1u8),
+            ..sub(0, 1)
+        };
         let e = pre_data_replay(&[bad], false).unwrap_err();
         assert!(e.to_string().contains("submissions[0].quality"), "{e}");
     }

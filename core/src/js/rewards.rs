@@ -35,11 +35,16 @@ impl<'de> Deserialize<'de> for Int {
                 if v.fract() == 0.0 && v.abs() <= 9_007_199_254_740_991.0 {
                     Ok(Int(v as i128))
                 } else {
-                    Err(E::custom(format!("{v} is not a safe integer; pass a decimal string")))
+                    Err(E::custom(format!(
+                        "{v} is not a safe integer; pass a decimal string"
+                    )))
                 }
             }
             fn visit_str<E: de::Error>(self, v: &str) -> Result<Int, E> {
-                v.trim().parse::<i128>().map(Int).map_err(|_| E::custom(format!("'{v}' is not a decimal integer")))
+                v.trim()
+                    .parse::<i128>()
+                    .map(Int)
+                    .map_err(|_| E::custom(format!("'{v}' is not a decimal integer")))
             }
         }
         d.deserialize_any(V)
@@ -55,11 +60,15 @@ fn to_u32(what: &str, v: &Int) -> Result<u32, JsError> {
 }
 
 fn to_i64(what: &str, v: &Int) -> Result<i64, JsError> {
-    i64::try_from(v.0).map_err(|_| JsError::new(&format!("{what}: {} does not fit in 64 bits", v.0)))
+    i64::try_from(v.0)
+        .map_err(|_| JsError::new(&format!("{what}: {} does not fit in 64 bits", v.0)))
 }
 
 fn parse_weights(what: &str, ws: &[String]) -> Result<Vec<U256>, JsError> {
-    ws.iter().enumerate().map(|(i, w)| parse_u256(&format!("{what}[{i}]"), w)).collect()
+    ws.iter()
+        .enumerate()
+        .map(|(i, w)| parse_u256(&format!("{what}[{i}]"), w))
+        .collect()
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -129,7 +138,11 @@ pub fn reward_estimate(input: JsValue) -> Result<JsValue, JsError> {
     let pool = PoolSnapshot {
         rate_wad: parse_u256("rateWad", &i.rate_wad)?,
         weights: parse_weights("weights", &i.weights)?,
-        max_weight: i.max_weight.as_deref().map(|m| parse_u256("maxWeight", m)).transpose()?,
+        max_weight: i
+            .max_weight
+            .as_deref()
+            .map(|m| parse_u256("maxWeight", m))
+            .transpose()?,
         cap_bps: i.cap_bps.unwrap_or(rewards::CAP_BPS),
     };
     let q = parse_u256("quality", &i.quality)?;
@@ -201,29 +214,54 @@ struct PoolJs {
 /// ledger: {funded, paid, owed, undripped, returned, dust}, scorers: [{scorer, open, weight,
 /// share, owed, paid}]}`; throws on an insolvent ledger (never expected).
 #[wasm_bindgen(js_name = rewardPoolSimulate)]
-pub fn reward_pool_simulate(start: JsValue, cap_bps: u32, events: JsValue) -> Result<JsValue, JsError> {
+pub fn reward_pool_simulate(
+    start: JsValue,
+    cap_bps: u32,
+    events: JsValue,
+) -> Result<JsValue, JsError> {
     let start: Int = from_js("start", start)?;
     let events: Vec<PoolEventJs> = from_js("events", events)?;
-    let mut pool = RewardPool::new(to_u64("start", &start)?, cap_bps).map_err(|e| err("rewardPoolSimulate", e))?;
+    let mut pool = RewardPool::new(to_u64("start", &start)?, cap_bps)
+        .map_err(|e| err("rewardPoolSimulate", e))?;
     let mut paid: std::collections::BTreeMap<Address, U256> = Default::default();
     for (i, e) in events.iter().enumerate() {
         let at = to_u64(&format!("events[{i}].at"), &e.at)?;
         let field = |name: &str, v: &Option<String>| -> Result<String, JsError> {
-            v.clone().ok_or_else(|| JsError::new(&format!("events[{i}].{name} is required for kind '{}'", e.kind)))
+            v.clone().ok_or_else(|| {
+                JsError::new(&format!(
+                    "events[{i}].{name} is required for kind '{}'",
+                    e.kind
+                ))
+            })
         };
         let scorer = |v: &Option<String>| -> Result<Address, JsError> {
             parse_address(&format!("events[{i}].scorer"), &field("scorer", v)?)
         };
         let ev = match e.kind.as_str() {
-            "fund" => PoolEvent::Fund { at, amount: parse_u256(&format!("events[{i}].amount"), &field("amount", &e.amount)?)? },
+            "fund" => PoolEvent::Fund {
+                at,
+                amount: parse_u256(&format!("events[{i}].amount"), &field("amount", &e.amount)?)?,
+            },
             "open" => PoolEvent::Open {
                 at,
                 scorer: scorer(&e.scorer)?,
-                quality: parse_u256(&format!("events[{i}].quality"), &field("quality", &e.quality)?)?,
-                multiplier: parse_u256(&format!("events[{i}].multiplier"), &field("multiplier", &e.multiplier)?)?,
+                quality: parse_u256(
+                    &format!("events[{i}].quality"),
+                    &field("quality", &e.quality)?,
+                )?,
+                multiplier: parse_u256(
+                    &format!("events[{i}].multiplier"),
+                    &field("multiplier", &e.multiplier)?,
+                )?,
             },
-            "close" => PoolEvent::Close { at, scorer: scorer(&e.scorer)? },
-            "claim" => PoolEvent::Claim { at, scorer: scorer(&e.scorer)? },
+            "close" => PoolEvent::Close {
+                at,
+                scorer: scorer(&e.scorer)?,
+            },
+            "claim" => PoolEvent::Claim {
+                at,
+                scorer: scorer(&e.scorer)?,
+            },
             "advance" => PoolEvent::Advance { at },
             other => {
                 return Err(JsError::new(&format!(
@@ -232,17 +270,22 @@ pub fn reward_pool_simulate(start: JsValue, cap_bps: u32, events: JsValue) -> Re
             }
         };
         if let PoolEvent::Claim { at, scorer } = ev {
-            let got = pool.claim(at, scorer).map_err(|x| err(&format!("events[{i}]"), x))?;
+            let got = pool
+                .claim(at, scorer)
+                .map_err(|x| err(&format!("events[{i}]"), x))?;
             let slot = paid.entry(scorer).or_default();
             *slot = slot.saturating_add(got);
         } else {
             if let PoolEvent::Open { scorer, .. } = ev {
                 paid.entry(scorer).or_default();
             }
-            pool.apply(&ev).map_err(|x| err(&format!("events[{i}]"), x))?;
+            pool.apply(&ev)
+                .map_err(|x| err(&format!("events[{i}]"), x))?;
         }
     }
-    let l = pool.check_solvency().map_err(|e| err("rewardPoolSimulate", e))?;
+    let l = pool
+        .check_solvency()
+        .map_err(|e| err("rewardPoolSimulate", e))?;
     let mut scorers = Vec::with_capacity(paid.len());
     for (s, p) in &paid {
         let pos = pool.position(s);
@@ -255,7 +298,10 @@ pub fn reward_pool_simulate(start: JsValue, cap_bps: u32, events: JsValue) -> Re
             paid: p.to_string(),
         });
     }
-    let rate = pool.drip().rate_wad_down(pool.now()).map_err(|e| err("rate", e))?;
+    let rate = pool
+        .drip()
+        .rate_wad_down(pool.now())
+        .map_err(|e| err("rate", e))?;
     to_js(&PoolJs {
         now: pool.now(),
         rate_wad: rate.to_string(),
@@ -332,12 +378,19 @@ pub fn root_price_usd(input: JsValue) -> Result<JsValue, JsError> {
         .map(|(k, o)| {
             Ok(TickObservation {
                 seconds_ago: to_u32(&format!("observations[{k}].secondsAgo"), &o.seconds_ago)?,
-                tick_cumulative: to_i64(&format!("observations[{k}].tickCumulative"), &o.tick_cumulative)?,
+                tick_cumulative: to_i64(
+                    &format!("observations[{k}].tickCumulative"),
+                    &o.tick_cumulative,
+                )?,
             })
         })
         .collect::<Result<Vec<_>, JsError>>()?;
-    let decimals = u8::try_from(i.eth_usd.decimals.0)
-        .map_err(|_| JsError::new(&format!("ethUsd.decimals: {} is not in 0..=255", i.eth_usd.decimals.0)))?;
+    let decimals = u8::try_from(i.eth_usd.decimals.0).map_err(|_| {
+        JsError::new(&format!(
+            "ethUsd.decimals: {} is not in 0..=255",
+            i.eth_usd.decimals.0
+        ))
+    })?;
     let input = RootPriceInput {
         now: to_u64("now", &i.now)?,
         pool_initialized_at: to_u64("poolInitializedAt", &i.pool_initialized_at)?,
@@ -367,7 +420,10 @@ pub fn root_price_usd(input: JsValue) -> Result<JsValue, JsError> {
 /// `poolInitializedAt`: 14400, or the pool's age when younger. Throws when the pool is younger
 /// than the 30-minute short window.
 #[wasm_bindgen(js_name = rootPriceAnchorWindow)]
-pub fn root_price_anchor_window(now: JsValue, pool_initialized_at: JsValue) -> Result<u32, JsError> {
+pub fn root_price_anchor_window(
+    now: JsValue,
+    pool_initialized_at: JsValue,
+) -> Result<u32, JsError> {
     let now: Int = from_js("now", now)?;
     let init: Int = from_js("poolInitializedAt", pool_initialized_at)?;
     burns::anchor_window(to_u64("now", &now)?, to_u64("poolInitializedAt", &init)?)
@@ -377,22 +433,33 @@ pub fn root_price_anchor_window(now: JsValue, pool_initialized_at: JsValue) -> R
 /// C16: the ROOT (wei, decimal string) to burn for `usdWad` at `priceUsdWad` (USD per ROOT),
 /// rounded up; `maxRoot` (optional) is the payer's cap. Throws when out of bounds.
 #[wasm_bindgen(js_name = rootForUsd)]
-pub fn root_for_usd(usd_wad: &str, price_usd_wad: &str, max_root: Option<String>) -> Result<String, JsError> {
+pub fn root_for_usd(
+    usd_wad: &str,
+    price_usd_wad: &str,
+    max_root: Option<String>,
+) -> Result<String, JsError> {
     let usd = parse_u256("usdWad", usd_wad)?;
     let price = parse_u256("priceUsdWad", price_usd_wad)?;
     let bounds = match max_root {
         Some(m) => RootAmountBounds::payer_cap(parse_u256("maxRoot", &m)?),
         None => RootAmountBounds::default(),
     };
-    burns::root_for_usd_up(usd, price, bounds).map(|a| a.to_string()).map_err(|e| err("rootForUsd", e))
+    burns::root_for_usd_up(usd, price, bounds)
+        .map(|a| a.to_string())
+        .map_err(|e| err("rootForUsd", e))
 }
 
 /// C15: the USD burn (WAD string) of one score: `max($100, ⌈0.415 × R̂⌉)` in whole dollars, or the
 /// flat $100 when `rHatUsdWad` is not given (no published estimate).
 #[wasm_bindgen(js_name = scoreBurnUsd)]
 pub fn score_burn_usd(r_hat_usd_wad: Option<String>) -> Result<String, JsError> {
-    let r = r_hat_usd_wad.as_deref().map(|r| parse_u256("rHatUsdWad", r)).transpose()?;
-    burns::score_burn_usd_up(r).map(|b| b.to_string()).map_err(|e| err("scoreBurnUsd", e))
+    let r = r_hat_usd_wad
+        .as_deref()
+        .map(|r| parse_u256("rHatUsdWad", r))
+        .transpose()?;
+    burns::score_burn_usd_up(r)
+        .map(|b| b.to_string())
+        .map_err(|e| err("scoreBurnUsd", e))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -418,7 +485,8 @@ fn creator_params(params: JsValue) -> Result<CreatorShareParams, JsError> {
     let p = p.unwrap_or_default();
     let d = CreatorShareParams::default();
     let get = |name: &str, v: &Option<String>, def: U256| -> Result<U256, JsError> {
-        v.as_deref().map_or(Ok(def), |s| parse_u256(&format!("params.{name}"), s))
+        v.as_deref()
+            .map_or(Ok(def), |s| parse_u256(&format!("params.{name}"), s))
     };
     Ok(CreatorShareParams {
         f_backed: get("fBacked", &p.f_backed, d.f_backed)?,
@@ -431,10 +499,16 @@ fn creator_params(params: JsValue) -> Result<CreatorShareParams, JsError> {
 /// `params`: `{fBacked, fUnverified, ceiling}` WAD strings; omitted fields (or `undefined`) use
 /// the PLACEHOLDER defaults 0.2 / 0.1 / 0.4, which are not protocol facts.
 #[wasm_bindgen(js_name = creatorShare)]
-pub fn creator_share(score_points_wad: &str, verified: bool, params: JsValue) -> Result<String, JsError> {
+pub fn creator_share(
+    score_points_wad: &str,
+    verified: bool,
+    params: JsValue,
+) -> Result<String, JsError> {
     let s = parse_u256("scorePointsWad", score_points_wad)?;
     let p = creator_params(params)?;
-    creator::creator_share_down(&p, s, verified).map(|x| x.to_string()).map_err(|e| err("creatorShare", e))
+    creator::creator_share_down(&p, s, verified)
+        .map(|x| x.to_string())
+        .map_err(|e| err("creatorShare", e))
 }
 
 #[derive(Serialize)]
@@ -449,7 +523,12 @@ struct CreatorSplitJs {
 /// C17 applied to a fee amount: `{creatorShare, unearnedShare, creatorAmount, unearnedAmount}`;
 /// the unearned part goes to the other lanes.
 #[wasm_bindgen(js_name = creatorSplit)]
-pub fn creator_split(score_points_wad: &str, verified: bool, fee: &str, params: JsValue) -> Result<JsValue, JsError> {
+pub fn creator_split(
+    score_points_wad: &str,
+    verified: bool,
+    fee: &str,
+    params: JsValue,
+) -> Result<JsValue, JsError> {
     let s = parse_u256("scorePointsWad", score_points_wad)?;
     let fee = parse_u256("fee", fee)?;
     let p = creator_params(params)?;
@@ -539,9 +618,12 @@ struct AllocationJs {
 pub fn holder_allocation(input: JsValue) -> Result<JsValue, JsError> {
     let i: AllocationInputJs = from_js("input", input)?;
     let distributor = parse_address("distributor", &i.distributor)?;
-    let chain_id = u64::try_from(i.chain_id.0)
-        .map(U256::from)
-        .map_err(|_| JsError::new(&format!("chainId: {} is not a valid chain id", i.chain_id.0)))?;
+    let chain_id = u64::try_from(i.chain_id.0).map(U256::from).map_err(|_| {
+        JsError::new(&format!(
+            "chainId: {} is not a valid chain id",
+            i.chain_id.0
+        ))
+    })?;
     let ctx = PayoutContext {
         distributor,
         chain_id,
@@ -562,9 +644,16 @@ pub fn holder_allocation(input: JsValue) -> Result<JsValue, JsError> {
         })
         .collect::<Result<Vec<_>, JsError>>()?;
     let ex = i.exclusions.unwrap_or_default();
-    let opt = |name: &str, v: &Option<String>| v.as_deref().map(|s| parse_address(&format!("exclusions.{name}"), s)).transpose();
+    let opt = |name: &str, v: &Option<String>| {
+        v.as_deref()
+            .map(|s| parse_address(&format!("exclusions.{name}"), s))
+            .transpose()
+    };
     let list = |name: &str, v: &[String]| -> Result<Vec<Address>, JsError> {
-        v.iter().enumerate().map(|(k, s)| parse_address(&format!("exclusions.{name}[{k}]"), s)).collect()
+        v.iter()
+            .enumerate()
+            .map(|(k, s)| parse_address(&format!("exclusions.{name}[{k}]"), s))
+            .collect()
     };
     let exclusions = HolderExclusions {
         pool: opt("pool", &ex.pool)?,
@@ -576,7 +665,8 @@ pub fn holder_allocation(input: JsValue) -> Result<JsValue, JsError> {
         vesting_locks: list("vestingLocks", &ex.vesting_locks)?,
         vaults: list("vaults", &ex.vaults)?,
     };
-    let a = holders::allocate_down(total, &balances, &exclusions).map_err(|e| err("holderAllocation", e))?;
+    let a = holders::allocate_down(total, &balances, &exclusions)
+        .map_err(|e| err("holderAllocation", e))?;
     let leaves = holders::payout_leaves(ctx, &a);
     let tree = if a.amounts.is_empty() {
         None
@@ -586,7 +676,9 @@ pub fn holder_allocation(input: JsValue) -> Result<JsValue, JsError> {
     let mut proofs = Vec::with_capacity(leaves.len());
     for k in 0..leaves.len() {
         let proof = match &tree {
-            Some(t) => t.get_proof(k).map_err(|e| err("holderAllocation proof", e))?,
+            Some(t) => t
+                .get_proof(k)
+                .map_err(|e| err("holderAllocation proof", e))?,
             None => Vec::new(),
         };
         proofs.push(proof.iter().map(|h| h.to_string()).collect::<Vec<_>>());

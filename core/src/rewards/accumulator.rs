@@ -36,14 +36,24 @@ pub struct SegmentOutcome {
 ///
 /// # Errors
 /// Overflow on absurd amounts; `D < W` or `D = 0 < W` is reported as arithmetic error.
-pub fn segment(reward: U256, total_weight: U256, denominator: U256) -> Result<SegmentOutcome, RewardsError> {
+pub fn segment(
+    reward: U256,
+    total_weight: U256,
+    denominator: U256,
+) -> Result<SegmentOutcome, RewardsError> {
     if total_weight.is_zero() {
-        return Ok(SegmentOutcome { index_increment: U256::ZERO, returned: reward });
+        return Ok(SegmentOutcome {
+            index_increment: U256::ZERO,
+            returned: reward,
+        });
     }
     let index_increment = mul_div_down(reward, ACC, denominator).map_err(math("R·ACC/D"))?;
     let scorers = mul_div_up(reward, total_weight, denominator).map_err(math("R·W/D"))?;
     let returned = checked_sub(reward, scorers).map_err(math("R − R·W/D (needs D ≥ W)"))?;
-    Ok(SegmentOutcome { index_increment, returned })
+    Ok(SegmentOutcome {
+        index_increment,
+        returned,
+    })
 }
 
 /// `⌊ω × (A − A_snap) / ACC⌋`.
@@ -66,16 +76,31 @@ mod tests {
         let r = U256::from(9_000_000u64);
         let s = segment(r, wad(115), wad(900)).unwrap();
         assert_eq!(s.index_increment, U256::from(10_000u64)); // 9e6·1e18 / 900e18
-        assert_eq!(owed_down(wad(40), s.index_increment, U256::ZERO).unwrap(), U256::from(400_000u64));
-        assert_eq!(owed_down(wad(30), s.index_increment, U256::ZERO).unwrap(), U256::from(300_000u64));
-        assert_eq!(owed_down(wad(45), s.index_increment, U256::ZERO).unwrap(), U256::from(450_000u64));
+        assert_eq!(
+            owed_down(wad(40), s.index_increment, U256::ZERO).unwrap(),
+            U256::from(400_000u64)
+        );
+        assert_eq!(
+            owed_down(wad(30), s.index_increment, U256::ZERO).unwrap(),
+            U256::from(300_000u64)
+        );
+        assert_eq!(
+            owed_down(wad(45), s.index_increment, U256::ZERO).unwrap(),
+            U256::from(450_000u64)
+        );
         assert_eq!(s.returned, U256::from(7_850_000u64));
     }
 
     #[test]
     fn no_weight_returns_everything() {
         let s = segment(U256::from(5u8), U256::ZERO, U256::ZERO).unwrap();
-        assert_eq!(s, SegmentOutcome { index_increment: U256::ZERO, returned: U256::from(5u8) });
+        assert_eq!(
+            s,
+            SegmentOutcome {
+                index_increment: U256::ZERO,
+                returned: U256::from(5u8)
+            }
+        );
     }
 
     #[test]

@@ -27,11 +27,16 @@ const BPS: u32 = 10_000;
 ///
 /// # Errors
 /// [`RewardsError::InvalidCap`] unless `1 ≤ capBps ≤ 10,000`.
-pub fn conservative_denominator_up(total_weight: U256, max_weight: U256, cap_bps: u32) -> Result<U256, RewardsError> {
+pub fn conservative_denominator_up(
+    total_weight: U256,
+    max_weight: U256,
+    cap_bps: u32,
+) -> Result<U256, RewardsError> {
     if cap_bps == 0 || cap_bps > BPS {
         return Err(RewardsError::InvalidCap(cap_bps));
     }
-    let by_cap = mul_div_up(max_weight, U256::from(BPS), U256::from(cap_bps)).map_err(math("ω_max / c"))?;
+    let by_cap =
+        mul_div_up(max_weight, U256::from(BPS), U256::from(cap_bps)).map_err(math("ω_max / c"))?;
     Ok(total_weight.max(by_cap))
 }
 
@@ -76,7 +81,13 @@ pub fn capped_shares(weights: &[U256], cap_bps: u32) -> Result<CappedShares, Rew
         .map(|w| mul_div_down(*w, WAD, denominator).map_err(math("ω_k / D")))
         .collect::<Result<Vec<_>, _>>()?;
     let paid = mul_div_down(total, WAD, denominator).map_err(math("W / D"))?;
-    Ok(CappedShares { total_weight: total, max_weight: max, denominator, shares, paid })
+    Ok(CappedShares {
+        total_weight: total,
+        max_weight: max,
+        denominator,
+        shares,
+        paid,
+    })
 }
 
 #[cfg(test)]
@@ -112,11 +123,23 @@ mod tests {
         assert_eq!((r.denominator, r.paid), (U256::ZERO, U256::ZERO));
         let r = capped_shares(&[U256::ZERO], CAP_BPS).unwrap();
         assert_eq!(r.shares, vec![U256::ZERO]);
-        assert_eq!(capped_shares(&[wad(1)], 0), Err(RewardsError::InvalidCap(0)));
-        assert_eq!(capped_shares(&[wad(1)], 10_001), Err(RewardsError::InvalidCap(10_001)));
+        assert_eq!(
+            capped_shares(&[wad(1)], 0),
+            Err(RewardsError::InvalidCap(0))
+        );
+        assert_eq!(
+            capped_shares(&[wad(1)], 10_001),
+            Err(RewardsError::InvalidCap(10_001))
+        );
         // A 100 % cap is plain proportional sharing.
         let r = capped_shares(&[wad(1), wad(3)], 10_000).unwrap();
-        assert_eq!(r.shares, vec![WAD / U256::from(4u8), WAD * U256::from(3u8) / U256::from(4u8)]);
+        assert_eq!(
+            r.shares,
+            vec![
+                WAD / U256::from(4u8),
+                WAD * U256::from(3u8) / U256::from(4u8)
+            ]
+        );
     }
 
     proptest! {

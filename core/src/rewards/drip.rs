@@ -42,7 +42,8 @@ impl Drip {
     /// Never for `amount < 2^256 / d`; overflow is reported, not panicked.
     pub fn released_at_down(&self, t: u64) -> Result<U256, RewardsError> {
         let elapsed = t.saturating_sub(self.start).min(DRIP_DURATION);
-        mul_div_down(self.amount, U256::from(elapsed), U256::from(DRIP_DURATION)).map_err(math("drip release"))
+        mul_div_down(self.amount, U256::from(elapsed), U256::from(DRIP_DURATION))
+            .map_err(math("drip release"))
     }
 
     /// The undripped balance at `t`: `amount − released(t)` (the exact `rate × (T_f − t)` rounded up).
@@ -69,7 +70,10 @@ impl Drip {
     /// [`RewardsError::TimeWentBackwards`] when `t < start`; overflow of `U + a`.
     pub fn funded(&self, t: u64, a: U256) -> Result<Drip, RewardsError> {
         if t < self.start {
-            return Err(RewardsError::TimeWentBackwards { at: t, now: self.start });
+            return Err(RewardsError::TimeWentBackwards {
+                at: t,
+                now: self.start,
+            });
         }
         let undripped = self.undripped_at_up(t)?;
         let amount = checked_add(undripped, a).map_err(math("drip funding U + a"))?;
@@ -100,10 +104,22 @@ mod tests {
     fn linear_over_seven_days() {
         let d = Drip::default().funded(1_000, U256::from(7_000u32)).unwrap();
         assert_eq!(d.end(), 1_000 + 7 * DAY);
-        assert_eq!(d.released_at_down(1_000 + DAY).unwrap(), U256::from(1_000u32));
-        assert_eq!(d.undripped_at_up(1_000 + 3 * DAY).unwrap(), U256::from(4_000u32));
-        assert_eq!(d.released_at_down(1_000 + 30 * DAY).unwrap(), U256::from(7_000u32));
-        assert_eq!(d.rate_wad_down(1_000).unwrap(), U256::from(7_000u32) * WAD / U256::from(7 * DAY));
+        assert_eq!(
+            d.released_at_down(1_000 + DAY).unwrap(),
+            U256::from(1_000u32)
+        );
+        assert_eq!(
+            d.undripped_at_up(1_000 + 3 * DAY).unwrap(),
+            U256::from(4_000u32)
+        );
+        assert_eq!(
+            d.released_at_down(1_000 + 30 * DAY).unwrap(),
+            U256::from(7_000u32)
+        );
+        assert_eq!(
+            d.rate_wad_down(1_000).unwrap(),
+            U256::from(7_000u32) * WAD / U256::from(7 * DAY)
+        );
         assert_eq!(d.rate_wad_down(1_000 + 7 * DAY).unwrap(), U256::ZERO);
     }
 

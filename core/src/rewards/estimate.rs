@@ -60,7 +60,11 @@ pub struct RewardEstimate {
 ///
 /// # Errors
 /// Out-of-range quality or multiplier, an invalid cap, or overflow on absurd amounts.
-pub fn estimate_reward(pool: &PoolSnapshot, quality: U256, multiplier: U256) -> Result<RewardEstimate, RewardsError> {
+pub fn estimate_reward(
+    pool: &PoolSnapshot,
+    quality: U256,
+    multiplier: U256,
+) -> Result<RewardEstimate, RewardsError> {
     let omega = weight(quality, multiplier)?;
     let mut total = omega;
     let mut max = omega;
@@ -84,16 +88,29 @@ pub fn estimate_reward(pool: &PoolSnapshot, quality: U256, multiplier: U256) -> 
         });
     }
     let share = mul_div_down(omega, WAD, denominator).map_err(math("ω / D"))?;
-    let reward_rate_wad = mul_div_down(pool.rate_wad, omega, denominator).map_err(math("rate·ω/D"))?;
+    let reward_rate_wad =
+        mul_div_down(pool.rate_wad, omega, denominator).map_err(math("rate·ω/D"))?;
     let over_horizon = pool
         .rate_wad
         .checked_mul(U256::from(ESTIMATE_HORIZON))
-        .ok_or(RewardsError::Math { context: "rate × 30 days", source: MathError::Overflow })?;
-    let denom_wad = denominator
-        .checked_mul(WAD)
-        .ok_or(RewardsError::Math { context: "D × 10^18", source: MathError::Overflow })?;
+        .ok_or(RewardsError::Math {
+            context: "rate × 30 days",
+            source: MathError::Overflow,
+        })?;
+    let denom_wad = denominator.checked_mul(WAD).ok_or(RewardsError::Math {
+        context: "D × 10^18",
+        source: MathError::Overflow,
+    })?;
     let reward_30d = mul_div_down(over_horizon, omega, denom_wad).map_err(math("30-day reward"))?;
-    Ok(RewardEstimate { weight: omega, total_weight: total, max_weight: max, denominator, share, reward_rate_wad, reward_30d })
+    Ok(RewardEstimate {
+        weight: omega,
+        total_weight: total,
+        max_weight: max,
+        denominator,
+        share,
+        reward_rate_wad,
+        reward_30d,
+    })
 }
 
 #[cfg(test)]
@@ -106,7 +123,12 @@ mod tests {
     fn third_scorer_of_the_seed_pool() {
         // Pool with ω = 40, 30; a candidate of q = 0.9 joins → the C13 example, 5 % for it.
         // Rate: 1 unit per second (WAD) → 30 days × 5 % = 129,600 units.
-        let pool = PoolSnapshot { rate_wad: WAD, weights: vec![wad(40), wad(30)], max_weight: None, cap_bps: CAP_BPS };
+        let pool = PoolSnapshot {
+            rate_wad: WAD,
+            weights: vec![wad(40), wad(30)],
+            max_weight: None,
+            cap_bps: CAP_BPS,
+        };
         let e = estimate_reward(&pool, milli(900), WAD).unwrap();
         assert_eq!(e.weight, wad(45));
         assert_eq!(e.total_weight, wad(115));
@@ -118,12 +140,20 @@ mod tests {
 
     #[test]
     fn a_lighter_candidate_and_a_stale_max() {
-        let pool = PoolSnapshot { rate_wad: WAD, weights: vec![wad(45)], max_weight: None, cap_bps: CAP_BPS };
+        let pool = PoolSnapshot {
+            rate_wad: WAD,
+            weights: vec![wad(45)],
+            max_weight: None,
+            cap_bps: CAP_BPS,
+        };
         let e = estimate_reward(&pool, milli(600), WAD).unwrap();
         assert_eq!(e.denominator, wad(900));
         assert_eq!(e.share, U256::from(33_333_333_333_333_333u64));
         // An on-chain ω_max stale on the high side lowers the estimate.
-        let stale = PoolSnapshot { max_weight: Some(wad(50)), ..pool };
+        let stale = PoolSnapshot {
+            max_weight: Some(wad(50)),
+            ..pool
+        };
         let e2 = estimate_reward(&stale, milli(600), WAD).unwrap();
         assert_eq!(e2.denominator, wad(1000));
         assert!(e2.reward_30d < e.reward_30d);
@@ -131,9 +161,17 @@ mod tests {
 
     #[test]
     fn below_floor_earns_nothing() {
-        let pool = PoolSnapshot { rate_wad: WAD, weights: vec![], max_weight: None, cap_bps: CAP_BPS };
+        let pool = PoolSnapshot {
+            rate_wad: WAD,
+            weights: vec![],
+            max_weight: None,
+            cap_bps: CAP_BPS,
+        };
         let e = estimate_reward(&pool, milli(290), WAD).unwrap();
-        assert_eq!((e.weight, e.share, e.reward_30d), (U256::ZERO, U256::ZERO, U256::ZERO));
+        assert_eq!(
+            (e.weight, e.share, e.reward_30d),
+            (U256::ZERO, U256::ZERO, U256::ZERO)
+        );
         // Alone in a pool, the cap binds: 5 %.
         let e = estimate_reward(&pool, WAD, WAD).unwrap();
         assert_eq!(e.share, U256::from(50_000_000_000_000_000u64));

@@ -48,7 +48,9 @@ pub enum RewardsError {
     #[error("capBps must be in 1..=10000, got {0}")]
     InvalidCap(u32),
     /// An event is earlier than the pool's current time.
-    #[error("event at {at} is earlier than the pool's current time {now}: events must be time-ordered")]
+    #[error(
+        "event at {at} is earlier than the pool's current time {now}: events must be time-ordered"
+    )]
     TimeWentBackwards {
         /// The event's time.
         at: u64,

@@ -140,7 +140,10 @@ impl RewardPool {
         Ok(RewardPool {
             now: start,
             cap_bps,
-            drip: Drip { amount: U256::ZERO, start },
+            drip: Drip {
+                amount: U256::ZERO,
+                start,
+            },
             index: U256::ZERO,
             positions: BTreeMap::new(),
             accrued: BTreeMap::new(),
@@ -197,12 +200,18 @@ impl RewardPool {
     /// # Errors
     /// Overflow on absurd weights.
     pub fn total_weight(&self) -> Result<U256, RewardsError> {
-        self.positions.values().try_fold(U256::ZERO, |acc, p| checked_add(acc, p.weight).map_err(math("W")))
+        self.positions.values().try_fold(U256::ZERO, |acc, p| {
+            checked_add(acc, p.weight).map_err(math("W"))
+        })
     }
 
     /// `ω_max` over open positions.
     pub fn max_weight(&self) -> U256 {
-        self.positions.values().map(|p| p.weight).max().unwrap_or(U256::ZERO)
+        self.positions
+            .values()
+            .map(|p| p.weight)
+            .max()
+            .unwrap_or(U256::ZERO)
     }
 
     /// `D = max(W, ω_max / c)`.
@@ -218,7 +227,9 @@ impl RewardPool {
     /// # Errors
     /// Overflow on absurd weights.
     pub fn share_of(&self, scorer: &Address) -> Result<U256, RewardsError> {
-        let Some(p) = self.positions.get(scorer) else { return Ok(U256::ZERO) };
+        let Some(p) = self.positions.get(scorer) else {
+            return Ok(U256::ZERO);
+        };
         let d = self.denominator()?;
         if d.is_zero() {
             return Ok(U256::ZERO);
@@ -239,7 +250,9 @@ impl RewardPool {
     }
 
     fn settle(&mut self, scorer: Address) -> Result<U256, RewardsError> {
-        let Some(p) = self.positions.get_mut(&scorer) else { return Ok(U256::ZERO) };
+        let Some(p) = self.positions.get_mut(&scorer) else {
+            return Ok(U256::ZERO);
+        };
         let owed = owed_down(p.weight, self.index, p.snapshot)?;
         p.snapshot = self.index;
         self.settlements += 1;
@@ -262,12 +275,25 @@ impl RewardPool {
     /// [`RewardsError::TimeWentBackwards`] when `t` is before the pool's time.
     pub fn advance_to(&mut self, t: u64) -> Result<(), RewardsError> {
         if t < self.now {
-            return Err(RewardsError::TimeWentBackwards { at: t, now: self.now });
+            return Err(RewardsError::TimeWentBackwards {
+                at: t,
+                now: self.now,
+            });
         }
-        while let Some(next) = self.positions.values().map(|p| p.end).filter(|e| *e <= t).min() {
+        while let Some(next) = self
+            .positions
+            .values()
+            .map(|p| p.end)
+            .filter(|e| *e <= t)
+            .min()
+        {
             self.run_segment(next)?;
-            let expired: Vec<Address> =
-                self.positions.values().filter(|p| p.end == next).map(|p| p.scorer).collect();
+            let expired: Vec<Address> = self
+                .positions
+                .values()
+                .filter(|p| p.end == next)
+                .map(|p| p.scorer)
+                .collect();
             for s in expired {
                 self.end_position(s)?;
             }
@@ -299,7 +325,9 @@ impl RewardPool {
         multiplier: U256,
     ) -> Result<Option<PositionEnd>, RewardsError> {
         let omega = weight(quality, multiplier)?;
-        let end = at.checked_add(POSITION_DURATION).ok_or(RewardsError::TimeOverflow("position end"))?;
+        let end = at
+            .checked_add(POSITION_DURATION)
+            .ok_or(RewardsError::TimeOverflow("position end"))?;
         self.advance_to(at)?;
         let replaced = if self.positions.contains_key(&scorer) {
             self.end_position(scorer)?;
@@ -307,7 +335,16 @@ impl RewardPool {
         } else {
             None
         };
-        self.positions.insert(scorer, Position { scorer, weight: omega, start: at, end, snapshot: self.index });
+        self.positions.insert(
+            scorer,
+            Position {
+                scorer,
+                weight: omega,
+                start: at,
+                end,
+                snapshot: self.index,
+            },
+        );
         Ok(replaced)
     }
 
@@ -345,9 +382,14 @@ impl RewardPool {
     pub fn apply(&mut self, event: &PoolEvent) -> Result<(), RewardsError> {
         match *event {
             PoolEvent::Fund { at, amount } => self.fund(at, amount),
-            PoolEvent::Open { at, scorer, quality, multiplier } => {
-                self.open_position(at, scorer, quality, multiplier).map(|_| ())
-            }
+            PoolEvent::Open {
+                at,
+                scorer,
+                quality,
+                multiplier,
+            } => self
+                .open_position(at, scorer, quality, multiplier)
+                .map(|_| ()),
             PoolEvent::Close { at, scorer } => self.close_position(at, scorer).map(|_| ()),
             PoolEvent::Claim { at, scorer } => self.claim(at, scorer).map(|_| ()),
             PoolEvent::Advance { at } => self.advance_to(at),
@@ -373,9 +415,13 @@ impl RewardPool {
     /// # Errors
     /// Overflow on absurd amounts.
     pub fn total_owed(&self) -> Result<U256, RewardsError> {
-        let mut total = self.accrued.values().try_fold(U256::ZERO, |a, b| checked_add(a, *b).map_err(math("owed")))?;
+        let mut total = self
+            .accrued
+            .values()
+            .try_fold(U256::ZERO, |a, b| checked_add(a, *b).map_err(math("owed")))?;
         for p in self.positions.values() {
-            total = checked_add(total, owed_down(p.weight, self.index, p.snapshot)?).map_err(math("owed"))?;
+            total = checked_add(total, owed_down(p.weight, self.index, p.snapshot)?)
+                .map_err(math("owed"))?;
         }
         Ok(total)
     }
@@ -400,7 +446,14 @@ impl RewardPool {
                 dust: U256::ZERO,
             }))
         })?;
-        Ok(Ledger { funded: self.funded, paid: self.paid, owed, undripped, returned: self.returned, dust })
+        Ok(Ledger {
+            funded: self.funded,
+            paid: self.paid,
+            owed,
+            undripped,
+            returned: self.returned,
+            dust,
+        })
     }
 
     /// The pool's state for [`estimate_reward`]: current rate, open weights (leaving out
@@ -427,7 +480,12 @@ impl RewardPool {
     ///
     /// # Errors
     /// As [`estimate_reward`].
-    pub fn estimate(&self, scorer: &Address, quality: U256, multiplier: U256) -> Result<RewardEstimate, RewardsError> {
+    pub fn estimate(
+        &self,
+        scorer: &Address,
+        quality: U256,
+        multiplier: U256,
+    ) -> Result<RewardEstimate, RewardsError> {
         estimate_reward(&self.snapshot(Some(scorer))?, quality, multiplier)
     }
 }
@@ -462,8 +520,14 @@ mod tests {
         assert_eq!(l.owed, U256::from(77_280_000u64)); // 12.78 %
         assert_eq!(l.returned, U256::from(527_520_000u64));
         assert_eq!(l.dust, U256::ZERO);
-        assert_eq!(pool.claim(DRIP_DURATION, addr(3)).unwrap(), U256::from(30_240_000u64));
-        assert_eq!(pool.check_solvency().unwrap().paid, U256::from(30_240_000u64));
+        assert_eq!(
+            pool.claim(DRIP_DURATION, addr(3)).unwrap(),
+            U256::from(30_240_000u64)
+        );
+        assert_eq!(
+            pool.check_solvency().unwrap().paid,
+            U256::from(30_240_000u64)
+        );
     }
 
     #[test]
@@ -475,16 +539,28 @@ mod tests {
         pool.advance_to(DAY).unwrap();
         assert_eq!(pool.owed_of(&addr(1)).unwrap(), U256::from(DAY * 1_000));
         // Re-score at day 1 with half the quality replaces the position (new window).
-        assert_eq!(pool.open_position(DAY, addr(1), milli(500), WAD).unwrap(), Some(PositionEnd::Replaced));
-        assert_eq!(pool.position(&addr(1)).unwrap().end, DAY + POSITION_DURATION);
+        assert_eq!(
+            pool.open_position(DAY, addr(1), milli(500), WAD).unwrap(),
+            Some(PositionEnd::Replaced)
+        );
+        assert_eq!(
+            pool.position(&addr(1)).unwrap().end,
+            DAY + POSITION_DURATION
+        );
         pool.open_position(DAY, addr(2), milli(500), WAD).unwrap();
         pool.advance_to(2 * DAY).unwrap();
         assert_eq!(pool.owed_of(&addr(2)).unwrap(), U256::from(DAY * 500));
         // Unstake ends the position; nothing more accrues.
-        assert_eq!(pool.close_position(2 * DAY, addr(2)).unwrap(), U256::from(DAY * 500));
+        assert_eq!(
+            pool.close_position(2 * DAY, addr(2)).unwrap(),
+            U256::from(DAY * 500)
+        );
         pool.advance_to(3 * DAY).unwrap();
         assert_eq!(pool.owed_of(&addr(2)).unwrap(), U256::from(DAY * 500));
-        assert_eq!(pool.close_position(3 * DAY, addr(2)), Err(RewardsError::NoOpenPosition(addr(2))));
+        assert_eq!(
+            pool.close_position(3 * DAY, addr(2)),
+            Err(RewardsError::NoOpenPosition(addr(2)))
+        );
         // Expiry at day 31: the drip is over by then; after it, no open position remains.
         pool.advance_to(40 * DAY).unwrap();
         assert!(pool.position(&addr(1)).is_none());
@@ -499,7 +575,8 @@ mod tests {
         let mut pool = RewardPool::new(0, 10_000).unwrap();
         pool.open_position(0, addr(1), WAD, WAD).unwrap();
         pool.advance_to(POSITION_DURATION - DAY).unwrap();
-        pool.fund(POSITION_DURATION - DAY, U256::from(7 * DAY)).unwrap(); // 1 per second
+        pool.fund(POSITION_DURATION - DAY, U256::from(7 * DAY))
+            .unwrap(); // 1 per second
         pool.advance_to(POSITION_DURATION + 6 * DAY).unwrap();
         assert_eq!(pool.owed_of(&addr(1)).unwrap(), U256::from(DAY));
         let l = pool.check_solvency().unwrap();
@@ -509,8 +586,15 @@ mod tests {
     #[test]
     fn no_scorer_means_everything_returns() {
         let mut pool = RewardPool::new(100, CAP_BPS).unwrap();
-        pool.apply(&PoolEvent::Fund { at: 100, amount: U256::from(1_000_003u64) }).unwrap();
-        pool.apply(&PoolEvent::Advance { at: 100 + DRIP_DURATION }).unwrap();
+        pool.apply(&PoolEvent::Fund {
+            at: 100,
+            amount: U256::from(1_000_003u64),
+        })
+        .unwrap();
+        pool.apply(&PoolEvent::Advance {
+            at: 100 + DRIP_DURATION,
+        })
+        .unwrap();
         let l = pool.check_solvency().unwrap();
         assert_eq!(l.returned, U256::from(1_000_003u64));
         assert_eq!(l.dust, U256::ZERO);
@@ -519,7 +603,10 @@ mod tests {
 
     fn events_strategy() -> impl Strategy<Value = Vec<(u64, u8, u8, u64, u64)>> {
         // (time step, kind, scorer, amount, quality in thousandths)
-        proptest::collection::vec((0u64..(12 * DAY), 0u8..6, 0u8..25, any::<u64>(), 0u64..=1000), 1..60)
+        proptest::collection::vec(
+            (0u64..(12 * DAY), 0u8..6, 0u8..25, any::<u64>(), 0u64..=1000),
+            1..60,
+        )
     }
 
     proptest! {
