@@ -33,10 +33,11 @@ echo "build-pkg: cargo build -p eden-core --lib --features js --target wasm32-un
 cargo build -p eden-core --lib --features js --target wasm32-unknown-unknown --profile pkg
 
 WASM_OPT="$ROOT/node_modules/.bin/wasm-opt"
+TMP_ROOT="$(mktemp -d)"
+trap 'rm -rf "$TMP_ROOT"' EXIT
 build() { # <target> <out-dir>
-  local target="$1" out="$2" tmp
-  tmp="$(mktemp -d)"
-  trap 'rm -rf "$tmp"' RETURN
+  local target="$1" out="$2" tmp="$TMP_ROOT/$1"
+  mkdir -p "$tmp"
   echo "build-pkg: wasm-bindgen --target $target -> ${out#"$ROOT"/}"
   "$WASM_BINDGEN" --target "$target" --out-dir "$tmp" --out-name eden_core "$WASM"
   if [ -x "$WASM_OPT" ]; then

@@ -143,11 +143,11 @@ struct JsMultiProof {
     proof_flags: Vec<bool>,
 }
 
-fn parse_multiproof(v: &JsValue) -> Result<(Vec<Value>, Vec<B256>, Vec<bool>), JsError> {
+fn parse_multiproof(v: &JsValue) -> Result<MultiProof<Value>, JsError> {
     let mp: JsMultiProof = serde_json::from_value(js_to_json("multiproof", v)?)
         .map_err(|e| JsError::new(&format!("multiproof: expected {{leaves, proof, proofFlags}} ({e})")))?;
     let proof = parse_hashes("multiproof.proof", mp.proof)?;
-    Ok((mp.leaves, proof, mp.proof_flags))
+    Ok(MultiProof { leaves: mp.leaves, proof, proof_flags: mp.proof_flags })
 }
 
 /// `StandardMerkleTree` of `@openzeppelin/merkle-tree` (`standard-v1`), computed in Rust.
@@ -212,8 +212,8 @@ impl JsStandardMerkleTree {
     ) -> Result<bool, JsError> {
         let root = parse_root(root)?;
         let encoding = parse_encoding(&leaf_encoding)?;
-        let (leaves, proof, proof_flags) = parse_multiproof(&multiproof)?;
-        merkle::verify_multi_proof(&root, &encoding, &MultiProof { leaves, proof, proof_flags }).map_err(merr)
+        let multiproof = parse_multiproof(&multiproof)?;
+        merkle::verify_multi_proof(&root, &encoding, &multiproof).map_err(merr)
     }
 
     /// The root, `0x`-hex.
