@@ -3,9 +3,8 @@
 #
 #  1. installs what is missing (scripts/setup.sh)
 #  2. native Rust tests of the whole workspace (unit, property, and the EVM differential tests)
-#  3. the app compiles for wasm32
-#  4. builds the JavaScript API (core/pkg, core/pkg-node) and runs the Node tests in tests/js/
-#  5. builds the app with Trunk and runs the end-to-end tests in headless Chromium (tests/e2e/);
+#  3. builds the JavaScript API (core/pkg, core/pkg-node) and runs the Node tests in tests/js/
+#  4. builds the app with Trunk and runs the end-to-end tests in headless Chromium (tests/e2e/);
 #     screenshots go to test-output/screenshots/
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,9 +16,6 @@ bash scripts/setup.sh app browser
 
 step "Native tests (cargo test --workspace)"
 cargo test --workspace --locked
-
-step "The app builds for wasm32"
-cargo build --locked -p eden-app --target wasm32-unknown-unknown
 
 step "JavaScript API packages (core/pkg, core/pkg-node)"
 bash scripts/build-pkg.sh
