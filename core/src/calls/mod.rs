@@ -1,1 +1,36 @@
-//! Agent call ledger (A1–A4).
+//! Agent call ledger (A1–A5).
+//!
+//! Agents commit to a direction (up / down) on a stock token over a window, reveal it, and are
+//! scored on the price move between the entry TWAP (at reveal) and the exit TWAP (at `closesAt`).
+//!
+//! - [`score`] (A1): the track-record score `hits² × weight / (hits + misses + 1)` as a WAD.
+//! - [`outcome`] (A2, A3): hit / miss / void / expired from entry and exit prices.
+//! - [`streak`] (A2): the per-agent record, streak and best streak.
+//! - [`consensus`] (A4): rounds `(asset, window, closesAt / window)`, quorum, threshold,
+//!   strength, re-emission on a flip, and the round a call revealed now lands in.
+//! - [`ledger`] (A1–A4): the commit → reveal → resolve / expire state machine.
+//! - [`price`] (A5): entry and exit prices from the pool's tick cumulatives.
+//!
+//! Prices (A5) are inputs to the ledger: WAD USDG per whole stock token, as computed by
+//! `crate::uniswap::oracle` (entry = TWAP ending at reveal, exit = TWAP ending at `closesAt`);
+//! [`price`] and [`CallLedger::resolve_from_pool`] compute them from tick cumulatives.
+
+pub mod consensus;
+pub mod ledger;
+pub mod outcome;
+pub mod price;
+pub mod score;
+pub mod streak;
+
+pub use consensus::{
+    consensus_bucket, consensus_state, round_for_reveal_now, vote_weight, ConsensusError, ConsensusEvent,
+    ConsensusParams, ConsensusRound, ConsensusState, RoundKey, BPS, DEFAULT_CONSENSUS_QUORUM,
+    DEFAULT_CONSENSUS_THRESHOLD_BPS,
+};
+pub use ledger::{
+    call_commitment, Call, CallLedger, CallStatus, LedgerConfig, LedgerError, Reveal, DEFAULT_REVEAL_DEADLINE_SECS,
+};
+pub use outcome::{call_outcome, CallOutcome, Direction};
+pub use price::{call_price_wad, exit_price_wad, stock_is_token0, twap_covered, TickCumulatives};
+pub use score::{track_record_score, ScoreError};
+pub use streak::{AgentRecord, RecordOverflow};

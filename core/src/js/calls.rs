@@ -1,1 +1,182 @@
-//! JS exports for `crate::calls`.
+//! JS exports for `crate::calls` (A1–A4).
+//!
+//! Counts and times (`hits`, `misses`, `quorum`, `thresholdBps`, `closesAt`, `window`, `now`)
+//! accept a JS number (a non-negative safe integer), a BigInt or a decimal string; WAD amounts
+//! and stakes are decimal strings; buckets come back as JS numbers.
+
+use super::{err, from_js, parse_address, parse_b256, parse_u256, to_js};
+use crate::calls::{
+    call_commitment, call_outcome, consensus_bucket, round_for_reveal_now, track_record_score, vote_weight,
+    ConsensusParams, ConsensusRound, Direction, RoundKey,
+};
+use crate::math::U256;
+use serde::{Deserialize, Serialize};
+use wasm_bindgen::prelude::*;
+
+/// `Number.MAX_SAFE_INTEGER`.
+const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
+
+/// A non-negative integer that fits in a u64, from a JS number, BigInt or decimal string.
+fn parse_u64(what: &str, v: &JsValue) -> Result<u64, JsError> {
+    if let Some(f) = v.as_f64() {
+        // Input conversion only: a JS number is exact for integers up to 2^53 − 1.
+        if f.is_finite() && f >= 0.0 && f.fract() == 0.0 && f <= MAX_SAFE_INTEGER as f64 {
+            return Ok(f as u64);
+        }
+        return Err(JsError::new(&format!("{what}: expected a non-negative safe integer, got {f}")));
+    }
+    let s = if v.is_bigint() {
+        js_sys::BigInt::from(v.clone()).to_string(10).map(String::from).unwrap_or_default()
+    } else if let Some(s) = v.as_string() {
+        s
+    } else {
+        return Err(JsError::new(&format!("{what}: expected a number, BigInt or decimal string")));
+    };
+    let t = s.trim();
+    if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(JsError::new(&format!("{what}: expected a non-negative integer, got '{s}'")));
+    }
+    t.parse::<u64>().map_err(|_| JsError::new(&format!("{what}: '{s}' does not fit in 64 bits")))
+}
+
+/// Like [`parse_u64`], with a default for `undefined` / `null`.
+fn parse_u64_or(what: &str, v: &JsValue, default: u64) -> Result<u64, JsError> {
+    if v.is_undefined() || v.is_null() {
+        Ok(default)
+    } else {
+        parse_u64(what, v)
+    }
+}
+
+/// A u64 as a JS number, refusing values above `Number.MAX_SAFE_INTEGER`.
+fn to_safe_number(what: &str, x: u64) -> Result<f64, JsError> {
+    if x > MAX_SAFE_INTEGER {
+        return Err(JsError::new(&format!("{what}: {x} is above Number.MAX_SAFE_INTEGER")));
+    }
+    Ok(x as f64)
+}
+
+fn parse_direction(what: &str, s: &str) -> Result<Direction, JsError> {
+    s.parse::<Direction>().map_err(|e| err(what, e))
+}
+
+/// A1: `trackRecordScore(hits, misses, stake, minStake)` → WAD decimal string,
+/// `floor(hits² × stake × 10^18 / (minStake × (hits + misses + 1)))`.
+#[wasm_bindgen(js_name = trackRecordScore)]
+pub fn track_record_score_js(hits: JsValue, misses: JsValue, stake: &str, min_stake: &str) -> Result<String, JsError> {
+    let hits = parse_u64("hits", &hits)?;
+    let misses = parse_u64("misses", &misses)?;
+    let stake = parse_u256("stake", stake)?;
+    let min_stake = parse_u256("minStake", min_stake)?;
+    track_record_score(hits, misses, stake, min_stake).map(|s| s.to_string()).map_err(|e| err("trackRecordScore", e))
+}
+
+/// A4: `callVoteWeight(hits, misses, stake, minStake)` → WAD decimal string, the vote a reveal
+/// by this agent adds: `1 + score`.
+#[wasm_bindgen(js_name = callVoteWeight)]
+pub fn call_vote_weight_js(hits: JsValue, misses: JsValue, stake: &str, min_stake: &str) -> Result<String, JsError> {
+    let score = parse_u256("score", &track_record_score_js(hits, misses, stake, min_stake)?)?;
+    vote_weight(score).map(|w| w.to_string()).map_err(|e| err("callVoteWeight", e))
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct VoteIn {
+    up: bool,
+    weight: String,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ConsensusStateOut {
+    reached: bool,
+    direction: &'static str,
+    strength_bps: u64,
+    up_weight: String,
+    down_weight: String,
+    voters: u64,
+}
+
+/// A4: `consensusState(votes, quorum = 3, thresholdBps = 6667)` with
+/// `votes = [{up: bool, weight: WAD string}]` →
+/// `{reached, direction: "up"|"down"|"none", strengthBps, upWeight, downWeight, voters}`.
+///
+/// `direction` is the leading side whether or not consensus is reached (`"none"` on a tie or
+/// with no votes); `reached` says whether quorum and threshold are both met.
+#[wasm_bindgen(js_name = consensusState)]
+pub fn consensus_state_js(votes: JsValue, quorum: JsValue, threshold_bps: JsValue) -> Result<JsValue, JsError> {
+    let votes: Vec<VoteIn> = from_js("votes", votes)?;
+    let quorum = parse_u64_or("quorum", &quorum, crate::calls::DEFAULT_CONSENSUS_QUORUM)?;
+    let threshold_bps = parse_u64_or("thresholdBps", &threshold_bps, crate::calls::DEFAULT_CONSENSUS_THRESHOLD_BPS)?;
+    let params = ConsensusParams::new(quorum, threshold_bps).map_err(|e| err("consensusState", e))?;
+    let mut round = ConsensusRound::new(RoundKey::default());
+    for (i, v) in votes.iter().enumerate() {
+        let weight = parse_u256(&format!("votes[{i}].weight"), &v.weight)?;
+        round.add_vote(Direction::from_up(v.up), weight, &params).map_err(|e| err(&format!("votes[{i}]"), e))?;
+    }
+    let s = round.state(&params).map_err(|e| err("votes", e))?;
+    to_js(&ConsensusStateOut {
+        reached: s.reached,
+        direction: s.direction.map_or("none", Direction::as_str),
+        strength_bps: s.strength_bps,
+        up_weight: s.up_weight.to_string(),
+        down_weight: s.down_weight.to_string(),
+        voters: s.voters,
+    })
+}
+
+/// A3: `callOutcome(direction, entryWad, exitWad)` → `"hit"`, `"miss"` or `"void"`.
+/// `direction` is `"up"` or `"down"`; `exitWad` may be `null`/`undefined` when the exit price
+/// cannot be computed (void).
+#[wasm_bindgen(js_name = callOutcome)]
+pub fn call_outcome_js(direction: &str, entry_wad: &str, exit_wad: JsValue) -> Result<String, JsError> {
+    let direction = parse_direction("direction", direction)?;
+    let entry = parse_u256("entryWad", entry_wad)?;
+    let exit: Option<U256> = if exit_wad.is_undefined() || exit_wad.is_null() {
+        None
+    } else {
+        let s = exit_wad
+            .as_string()
+            .ok_or_else(|| JsError::new("exitWad: expected a decimal string, null or undefined"))?;
+        Some(parse_u256("exitWad", &s)?)
+    };
+    Ok(call_outcome(direction, entry, exit).as_str().to_string())
+}
+
+/// A4: `consensusBucket(closesAt, window)` → `floor(closesAt / window)` as a JS number.
+#[wasm_bindgen(js_name = consensusBucket)]
+pub fn consensus_bucket_js(closes_at: JsValue, window: JsValue) -> Result<f64, JsError> {
+    let closes_at = parse_u64("closesAt", &closes_at)?;
+    let window = parse_u64("window", &window)?;
+    let bucket = consensus_bucket(closes_at, window).map_err(|e| err("consensusBucket", e))?;
+    to_safe_number("bucket", bucket)
+}
+
+/// A4: `revealRoundNow(now, window)` → the bucket a call revealed at `now` lands in,
+/// `floor((now + window) / window)`, as a JS number.
+#[wasm_bindgen(js_name = revealRoundNow)]
+pub fn reveal_round_now_js(now: JsValue, window: JsValue) -> Result<f64, JsError> {
+    let now = parse_u64("now", &now)?;
+    let window = parse_u64("window", &window)?;
+    let bucket = round_for_reveal_now(now, window).map_err(|e| err("revealRoundNow", e))?;
+    to_safe_number("bucket", bucket)
+}
+
+/// `callCommitment(agent, asset, direction, window, salt)` → 0x-hex bytes32,
+/// `keccak256(abi.encode(address agent, address asset, uint8 direction, uint64 window, bytes32 salt))`
+/// with direction `"down"` = 0, `"up"` = 1.
+#[wasm_bindgen(js_name = callCommitment)]
+pub fn call_commitment_js(
+    agent: &str,
+    asset: &str,
+    direction: &str,
+    window: JsValue,
+    salt: &str,
+) -> Result<String, JsError> {
+    let agent = parse_address("agent", agent)?;
+    let asset = parse_address("asset", asset)?;
+    let direction = parse_direction("direction", direction)?;
+    let window = parse_u64("window", &window)?;
+    let salt = parse_b256("salt", salt)?;
+    Ok(call_commitment(agent, asset, direction, window, salt).to_string())
+}

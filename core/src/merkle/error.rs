@@ -34,13 +34,16 @@ impl EncodeError {
     }
 }
 
+impl EncodeError {
+    /// `[1][0]`: the position as index suffixes.
+    pub fn path_suffix(&self) -> String {
+        self.path.iter().map(|i| format!("[{i}]")).collect()
+    }
+}
+
 impl fmt::Display for EncodeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("value")?;
-        for i in &self.path {
-            write!(f, "[{i}]")?;
-        }
-        write!(f, ": Unable to encode value: {}", self.message)
+        write!(f, "value{}: Unable to encode value: {}", self.path_suffix(), self.message)
     }
 }
 
@@ -60,7 +63,9 @@ pub enum MerkleError {
         reason: String,
     },
     /// A leaf value that does not encode; `index` is its value index when it has one.
-    #[error("{}{source}", index.map(|i| format!("values[{i}]: ")).unwrap_or_default())]
+    #[error("{}{}: Unable to encode value: {}",
+        index.map(|i| format!("values[{i}]")).unwrap_or_else(|| "value".to_owned()),
+        source.path_suffix(), source.message())]
     Encode {
         /// Value index, when the value is one of the tree's (or the multiproof's) values.
         index: Option<usize>,

@@ -518,7 +518,7 @@ mod tests {
         let e = StandardMerkleTree::of(vec![json!(["0x01", "1"]), json!(["0x01", "-1"])], &["address", "uint256"], Options::default())
             .unwrap_err()
             .to_string();
-        assert_eq!(e, "values[1]: value[1]: Unable to encode value: Number \"-1\" is out of range for type \"uint256\".");
+        assert_eq!(e, "values[1][1]: Unable to encode value: Number \"-1\" is out of range for type \"uint256\".");
         let e = StandardMerkleTree::of(vec![], &["address"], Options::default()).unwrap_err();
         assert_eq!(e, MerkleError::EmptyTree);
     }

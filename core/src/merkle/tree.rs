@@ -46,6 +46,15 @@ pub fn is_leaf_node(tree: &[B256], i: usize) -> bool {
     i < tree.len() && left_child(i) >= tree.len()
 }
 
+/// A node array of odd length: every non-root node has a sibling.
+fn check_shape(tree: &[B256]) -> Result<(), MerkleError> {
+    if !tree.len().is_multiple_of(2) {
+        Ok(())
+    } else {
+        Err(MerkleError::InvalidTree)
+    }
+}
+
 /// Builds the node array from the leaves in leaf order (OZ `makeMerkleTree`).
 ///
 /// # Errors
@@ -68,8 +77,10 @@ pub fn make_merkle_tree(leaves: &[B256]) -> Result<Vec<B256>, MerkleError> {
 /// The proof of the leaf at tree index `index`: siblings from the leaf up (OZ `getProof`).
 ///
 /// # Errors
-/// [`MerkleError::NotALeaf`] when `index` is not a leaf of `tree`.
+/// [`MerkleError::NotALeaf`] when `index` is not a leaf of `tree`, [`MerkleError::InvalidTree`]
+/// for a node array of even length.
 pub fn get_proof(tree: &[B256], mut index: usize) -> Result<Vec<B256>, MerkleError> {
+    check_shape(tree)?;
     if !is_leaf_node(tree, index) {
         return Err(MerkleError::NotALeaf(index));
     }
@@ -103,8 +114,10 @@ pub struct MultiProof<L> {
 /// the tree indices in the order of `leaves` (descending).
 ///
 /// # Errors
-/// [`MerkleError::NotALeaf`], [`MerkleError::DuplicatedIndex`].
+/// [`MerkleError::NotALeaf`], [`MerkleError::DuplicatedIndex`], [`MerkleError::InvalidTree`]
+/// for a node array of even length.
 pub fn get_multi_proof(tree: &[B256], indices: &[usize]) -> Result<(MultiProof<B256>, Vec<usize>), MerkleError> {
+    check_shape(tree)?;
     if let Some(&bad) = indices.iter().find(|&&i| !is_leaf_node(tree, i)) {
         return Err(MerkleError::NotALeaf(bad));
     }
@@ -173,7 +186,7 @@ pub fn process_multi_proof(leaves: &[B256], proof: &[B256], proof_flags: &[bool]
 /// True when `tree` is a non-empty array where every node with children has exactly two and
 /// equals their [`standard_node_hash`] (OZ `isValidMerkleTree`).
 pub fn is_valid_merkle_tree(tree: &[B256]) -> bool {
-    if tree.is_empty() || tree.len() % 2 == 0 {
+    if tree.is_empty() || check_shape(tree).is_err() {
         // An even length always leaves some node with a single (left) child.
         return false;
     }
@@ -318,15 +331,15 @@ mod tests {
             let l = leaves(n);
             let t = make_merkle_tree(&l).unwrap();
             prop_assert!(is_valid_merkle_tree(&t));
-            for i in 0..n {
+            for (i, leaf) in l.iter().enumerate() {
                 let ti = t.len() - 1 - i;
                 let p = get_proof(&t, ti).unwrap();
-                prop_assert_eq!(process_proof(l[i], &p), t[0]);
+                prop_assert_eq!(process_proof(*leaf, &p), t[0]);
                 if !p.is_empty() {
                     let mut bad = p.clone();
                     let k = tamper.index(bad.len());
                     bad[k].0[0] ^= 1;
-                    prop_assert_ne!(process_proof(l[i], &bad), t[0]);
+                    prop_assert_ne!(process_proof(*leaf, &bad), t[0]);
                 }
             }
             let mut idx: Vec<usize> = picks.iter().map(|p| t.len() - 1 - p.index(n)).collect();
@@ -360,6 +373,15 @@ mod tests {
                 t[k].0[5] ^= 1;
                 prop_assert!(!is_valid_merkle_tree(&t));
             }
+        }
+
+        #[test]
+        fn proofs_of_any_node_array_never_panic(n in 0usize..12, picks in prop::collection::vec(0usize..14, 0..5)) {
+            let t = leaves(n);
+            for &i in &picks {
+                let _ = get_proof(&t, i);
+            }
+            let _ = get_multi_proof(&t, &picks);
         }
 
         #[test]

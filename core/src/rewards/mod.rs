@@ -1,1 +1,97 @@
-//! Scorer rewards (C11–C14): drip, positions, capped denominator, accumulator.
+//! Scorer rewards (§5, C11–C14): each token's scorers are paid from that token's own fees, in
+//! its pair asset, capped at 5 % of the stream each; everything unpaid is returned to the ROOT
+//! buyback.
+//!
+//! - [`drip`]: C11, every funding is released linearly over 7 days (exact rational rate).
+//! - [`position`]: C12, positions (30 days, unstake, re-score) and weights `ω = q_eff·√σ`.
+//! - [`capped`]: C13, the conservative denominator `D = max(W, ω_max / c)`, `c = 5 %`.
+//! - [`accumulator`]: C14, the per-segment index `A += ⌊R·ACC/D⌋` and owed amounts.
+//! - [`pool`]: a [`RewardPool`] simulator over a time-ordered event sequence, with the
+//!   solvency ledger `funded = paid + owed + undripped + returned + dust`.
+//! - [`estimate`]: what a new scorer of a given quality would earn (stream share, 30-day reward).
+//!
+//! Amounts are pair-asset base units (`U256`); times are unix seconds (`u64`); qualities,
+//! multipliers and weights are WADs.
+
+pub mod accumulator;
+pub mod capped;
+pub mod drip;
+pub mod estimate;
+pub mod pool;
+pub mod position;
+
+pub use accumulator::{owed_down, segment, SegmentOutcome, ACC};
+pub use capped::{capped_shares, conservative_denominator_up, CappedShares, CAP_BPS};
+pub use drip::{Drip, DRIP_DURATION};
+pub use estimate::{estimate_reward, PoolSnapshot, RewardEstimate, ESTIMATE_HORIZON};
+pub use pool::{Ledger, PoolEvent, RewardPool};
+pub use position::{
+    effective_quality, isqrt, sqrt_wad, weight, Position, PositionEnd, POSITION_DURATION,
+    QUALITY_FLOOR, SCORER_STAKE, SQRT_SCORER_STAKE,
+};
+
+use crate::math::MathError;
+use alloy_primitives::{Address, U256};
+
+/// Why a reward computation or pool event was rejected.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RewardsError {
+    /// A quality or multiplier is not a WAD in `[0, 1]`.
+    #[error("{field} must be a WAD in [0, 1] (at most 1000000000000000000), got {value}")]
+    FractionOutOfRange {
+        /// The offending field.
+        field: &'static str,
+        /// The value given.
+        value: U256,
+    },
+    /// The cap in basis points is outside `1..=10000`.
+    #[error("capBps must be in 1..=10000, got {0}")]
+    InvalidCap(u32),
+    /// An event is earlier than the pool's current time.
+    #[error(
+        "event at {at} is earlier than the pool's current time {now}: events must be time-ordered"
+    )]
+    TimeWentBackwards {
+        /// The event's time.
+        at: u64,
+        /// The pool's current time.
+        now: u64,
+    },
+    /// A time computation left the u64 range.
+    #[error("time overflow: {0}")]
+    TimeOverflow(&'static str),
+    /// A close or claim names a scorer with nothing to close.
+    #[error("scorer {0} has no open position")]
+    NoOpenPosition(Address),
+    /// The ledger does not balance: paid + owed + undripped + returned exceeds funded
+    /// (the ledger's `dust` is 0 here).
+    #[error("insolvent: {0}")]
+    Insolvent(Box<Ledger>),
+    /// Integer arithmetic failed (overflow on absurd amounts), reported instead of a panic.
+    #[error("arithmetic error in {context}: {source}")]
+    Math {
+        /// The step that failed.
+        context: &'static str,
+        /// The underlying error.
+        source: MathError,
+    },
+}
+
+pub(crate) fn math(context: &'static str) -> impl Fn(MathError) -> RewardsError {
+    move |source| RewardsError::Math { context, source }
+}
+
+#[cfg(test)]
+pub(crate) mod test_util {
+    use alloy_primitives::U256;
+
+    /// `x` thousandths as a WAD.
+    pub fn milli(x: u64) -> U256 {
+        U256::from(x) * U256::from(1_000_000_000_000_000u64)
+    }
+
+    /// `x` whole units as a WAD.
+    pub fn wad(x: u64) -> U256 {
+        U256::from(x) * crate::math::WAD
+    }
+}

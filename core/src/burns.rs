@@ -1,1 +1,0 @@
-//! Burns and ROOT price (C15, C16).

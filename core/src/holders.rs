@@ -1,1 +1,0 @@
-//! Holder payouts (C18).

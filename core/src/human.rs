@@ -1,1 +1,0 @@
-//! Human scores: envelope (C9) and pre-data replay (C10).
