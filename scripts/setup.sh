@@ -2,7 +2,8 @@
 # Installs, only where missing, everything the build and tests need. Idempotent; safe to rerun.
 #
 #   scripts/setup.sh          core toolchain: wasm32 target, npm dev dependencies, wasm-bindgen-cli
-#   scripts/setup.sh app      the above plus Trunk (for serving the app)
+#   scripts/setup.sh app      the above plus Trunk (for building and serving the app)
+#   scripts/setup.sh browser  Debian's Chromium, for the end-to-end tests (playwright-core drives it)
 #
 # Everything comes from the package registries (crates.io, npm). Nothing downloads its own binaries:
 # Trunk is pinned to tools on PATH through Trunk.toml, wasm-opt comes from npm `binaryen`.
@@ -15,10 +16,12 @@ export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
 step() { printf '\n==> %s\n' "$*"; }
 
 want_app=0
+want_browser=0
 for arg in "$@"; do
   case "$arg" in
     app) want_app=1 ;;
-    *) echo "setup.sh: unknown component '$arg' (known: app)" >&2; exit 2 ;;
+    browser) want_browser=1 ;;
+    *) echo "setup.sh: unknown component '$arg' (known: app, browser)" >&2; exit 2 ;;
   esac
 done
 
@@ -47,4 +50,12 @@ if [ "$want_app" = 1 ]; then
     step "Installing Trunk $TRUNK_VERSION (about 11 minutes, once)"
     cargo install trunk --version "$TRUNK_VERSION" --locked --force
   fi
+fi
+
+if [ "$want_browser" = 1 ] && [ ! -x /usr/bin/chromium ]; then
+  step "Installing Debian's Chromium for the end-to-end tests (about 30 seconds)"
+  sudo_cmd=""
+  [ "$(id -u)" = 0 ] || sudo_cmd="sudo"
+  $sudo_cmd apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq chromium
 fi

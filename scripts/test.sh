@@ -3,26 +3,30 @@
 #
 #  1. installs what is missing (scripts/setup.sh)
 #  2. native Rust tests of the whole workspace (unit, property, and the EVM differential tests)
-#  3. the app compiles for wasm32
-#  4. builds the JavaScript API (core/pkg, core/pkg-node) and runs the Node tests in tests/js/
+#  3. builds the JavaScript API (core/pkg, core/pkg-node) and runs the Node tests in tests/js/
+#  4. builds the app with Trunk and runs the end-to-end tests in headless Chromium (tests/e2e/);
+#     screenshots go to test-output/screenshots/
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
 
 step() { printf '\n==> %s\n' "$*"; }
 
-bash scripts/setup.sh
+bash scripts/setup.sh app browser
 
 step "Native tests (cargo test --workspace)"
 cargo test --workspace --locked
-
-step "The app builds for wasm32"
-cargo build --locked -p eden-app --target wasm32-unknown-unknown
 
 step "JavaScript API packages (core/pkg, core/pkg-node)"
 bash scripts/build-pkg.sh
 
 step "Node tests (node --test tests/js/)"
 node --test tests/js/
+
+step "App build (trunk build --release)"
+trunk build --release
+
+step "End-to-end tests in headless Chromium (node --test tests/e2e/)"
+node --test tests/e2e/
 
 printf '\nAll tests passed.\n'

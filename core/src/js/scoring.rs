@@ -1,1 +1,308 @@
-//! JS exports for `crate::scoring`.
+//! JS exports for `crate::scoring` (C1–C4 pipeline, epoch bundle and verification, C8 copy check).
+//!
+//! - `normalise(values, refLo, refHi)` → WAD strings (cohort P5/P95 when ≥ 20 values, else the reference bounds).
+//! - `smoothScore(previousWad, gatedWad)` → WAD string (`s_t`, α = 0.4, rounded down).
+//! - `trackPreset(name)` → a track configuration object ("agents", "research", "apps"; PLACEHOLDER features).
+//! - `buildEpoch(input)` → bundle object.
+//! - `verifyProjectScore(bundle, project, inputs, salt)` → report object.
+//! - `copyCheck(thesisText, earlier)` → `{verdict, verdictCode, matchedThesis, similarityBps, shared, union}`.
+
+use super::{err, from_js, parse_address, parse_b256, parse_u256, to_js};
+use crate::math::U256;
+use crate::scoring::copy_detect::copy_check as copy_check_rs;
+use crate::scoring::epoch::{
+    build_epoch, EpochBundle, EpochInput, PreviousScore, ProjectData, ProjectInput,
+};
+use crate::scoring::{normalise_column, smooth_down, verify_project_score, TrackConfig};
+use alloy_primitives::{Address, B256};
+use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
+use wasm_bindgen::prelude::*;
+
+/// `normalise(values: string[], refLo: string, refHi: string): string[]`.
+#[wasm_bindgen(js_name = normalise)]
+pub fn normalise(values: JsValue, ref_lo: String, ref_hi: String) -> Result<JsValue, JsError> {
+    let raw: Vec<String> = from_js("values", values)?;
+    let vals = raw
+        .iter()
+        .enumerate()
+        .map(|(i, s)| parse_u256(&format!("values[{i}]"), s))
+        .collect::<Result<Vec<U256>, JsError>>()?;
+    let lo = parse_u256("refLo", &ref_lo)?;
+    let hi = parse_u256("refHi", &ref_hi)?;
+    let (_, out) = normalise_column(&vals, lo, hi).map_err(|e| JsError::new(&e.to_string()))?;
+    to_js(&out.iter().map(U256::to_string).collect::<Vec<_>>())
+}
+
+/// `smoothScore(previousWad: string, gatedWad: string): string`.
+#[wasm_bindgen(js_name = smoothScore)]
+pub fn smooth_score(previous_wad: String, gated_wad: String) -> Result<String, JsError> {
+    let prev = parse_u256("previousWad", &previous_wad)?;
+    let g = parse_u256("gatedWad", &gated_wad)?;
+    smooth_down(prev, g)
+        .map(|s| s.to_string())
+        .map_err(|e| JsError::new(&e.to_string()))
+}
+
+/// `trackPreset(name: string): TrackConfig`.
+#[wasm_bindgen(js_name = trackPreset)]
+pub fn track_preset(name: String) -> Result<JsValue, JsError> {
+    let t = TrackConfig::preset(&name).ok_or_else(|| {
+        JsError::new(&format!(
+            "name: unknown track preset '{name}' (agents, research, apps)"
+        ))
+    })?;
+    to_js(&t)
+}
+
+// Input DTOs borrow their strings from the JSON text (no per-value allocation).
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct JsProject<'a> {
+    #[serde(borrow)]
+    project: Cow<'a, str>,
+    #[serde(borrow)]
+    track: Cow<'a, str>,
+    #[serde(borrow)]
+    features: Vec<Cow<'a, str>>,
+    claims: u64,
+    failed: u64,
+    #[serde(borrow)]
+    verified_output: Cow<'a, str>,
+    age_secs: u64,
+    #[serde(default, borrow)]
+    salt: Option<Cow<'a, str>>,
+    #[serde(default)]
+    private: bool,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct JsPrevious<'a> {
+    #[serde(borrow)]
+    project: Cow<'a, str>,
+    #[serde(borrow)]
+    score_wad: Cow<'a, str>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct JsEpochInput<'a> {
+    epoch: u64,
+    tracks: Vec<TrackConfig>,
+    #[serde(borrow)]
+    projects: Vec<JsProject<'a>>,
+    #[serde(default, borrow)]
+    previous: Vec<JsPrevious<'a>>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct JsProjectData {
+    track: String,
+    features: Vec<String>,
+    claims: u64,
+    failed: u64,
+    verified_output: String,
+    age_secs: u64,
+}
+
+fn features<S: AsRef<str>>(what: &str, v: &[S]) -> Result<Vec<U256>, JsError> {
+    v.iter()
+        .enumerate()
+        .map(|(k, s)| parse_u256_or(s.as_ref(), || format!("{what}.features[{k}]")))
+        .collect()
+}
+
+/// `parse_u256`, building the field label only on error.
+fn parse_u256_or(s: &str, what: impl FnOnce() -> String) -> Result<U256, JsError> {
+    if !s.is_empty() && s.len() <= 78 && s.bytes().all(|b| b.is_ascii_digit()) {
+        if let Ok(x) = U256::from_str_radix(s, 10) {
+            return Ok(x);
+        }
+    }
+    parse_u256(&what(), s)
+}
+
+/// `parse_address`, building the field label only on error.
+fn parse_address_or(s: &str, what: impl FnOnce() -> String) -> Result<Address, JsError> {
+    if s.len() == 42 && s.starts_with("0x") {
+        if let Ok(a) = s.parse::<Address>() {
+            return Ok(a);
+        }
+    }
+    parse_address(&what(), s)
+}
+
+fn salt(what: impl FnOnce() -> String, s: Option<&str>) -> Result<B256, JsError> {
+    match s {
+        None | Some("") => Ok(B256::ZERO),
+        Some(s) if s.len() == 66 && s.starts_with("0x") => match s.parse::<B256>() {
+            Ok(b) => Ok(b),
+            Err(_) => parse_b256(&what(), s),
+        },
+        Some(s) => parse_b256(&what(), s),
+    }
+}
+
+/// `buildEpoch(input): EpochBundle` with
+/// `input = {epoch, tracks: TrackConfig[], projects: [{project, track, features: string[], claims, failed,
+/// verifiedOutput, ageSecs, salt?, private?}], previous?: [{project, scoreWad}]}`.
+#[wasm_bindgen(js_name = buildEpoch)]
+pub fn build_epoch_js(input: JsValue) -> Result<JsValue, JsError> {
+    let input = {
+        // Via JSON: one native JSON.stringify + serde_json is far faster than per-field conversion.
+        let json = json_of("input", &input, 8)?;
+        let i: JsEpochInput<'_> = serde_json::from_str(&json).map_err(|e| err("input", e))?;
+        let mut projects = Vec::with_capacity(i.projects.len());
+        for (k, p) in i.projects.iter().enumerate() {
+            projects.push(ProjectInput {
+                project: parse_address_or(&p.project, || format!("projects[{k}].project"))?,
+                data: ProjectData {
+                    track: p.track.to_string(),
+                    features: features_of(k, &p.features)?,
+                    claims: p.claims,
+                    failed: p.failed,
+                    verified_output: parse_u256_or(&p.verified_output, || {
+                        format!("projects[{k}].verifiedOutput")
+                    })?,
+                    age_secs: p.age_secs,
+                },
+                salt: salt(|| format!("projects[{k}].salt"), p.salt.as_deref())?,
+                private: p.private,
+            });
+        }
+        let previous = i
+            .previous
+            .iter()
+            .enumerate()
+            .map(|(k, p)| {
+                Ok(PreviousScore {
+                    project: parse_address_or(&p.project, || format!("previous[{k}].project"))?,
+                    score_wad: parse_u256_or(&p.score_wad, || format!("previous[{k}].scoreWad"))?,
+                })
+            })
+            .collect::<Result<Vec<_>, JsError>>()?;
+        EpochInput {
+            epoch: i.epoch,
+            tracks: i.tracks,
+            projects,
+            previous,
+        }
+    }; // the JSON text and the borrowed DTOs are freed here
+    let bundle = build_epoch(&input).map_err(|e| JsError::new(&e.to_string()))?;
+    drop(input);
+    bundle_to_js(&bundle)
+}
+
+fn features_of(k: usize, v: &[Cow<'_, str>]) -> Result<Vec<U256>, JsError> {
+    v.iter()
+        .enumerate()
+        .map(|(f, s)| parse_u256_or(s, || format!("projects[{k}].features[{f}]")))
+        .collect()
+}
+
+/// The bundle as a plain object (via JSON, which is much faster than per-field conversion).
+fn bundle_to_js(b: &EpochBundle) -> Result<JsValue, JsError> {
+    // Sized up front (≈ 900 bytes a project) so the text is not copied while it grows.
+    let mut out = Vec::with_capacity(b.projects.len().saturating_mul(900).saturating_add(4096));
+    serde_json::to_writer(&mut out, b).map_err(|e| err("bundle", e))?;
+    let json = String::from_utf8(out).map_err(|e| err("bundle", e))?;
+    js_sys::JSON::parse(&json).map_err(|_| JsError::new("bundle: JSON.parse failed"))
+}
+
+/// A JS value as JSON text (a string is taken as JSON already).
+fn json_of(what: &str, v: &JsValue, reserve_factor: usize) -> Result<String, JsError> {
+    let text: js_sys::JsString = match v.as_string() {
+        Some(_) => v.clone().unchecked_into(),
+        None => js_sys::JSON::stringify(v).map_err(|_| {
+            JsError::new(&format!(
+                "{what}: not JSON-serialisable (pass big integers as decimal strings, not BigInt)"
+            ))
+        })?,
+    };
+    reserve_heap((text.length() as usize).saturating_mul(reserve_factor));
+    text.as_string()
+        .ok_or_else(|| JsError::new(&format!("{what}: not a valid UTF-16 string")))
+}
+
+/// Grows the WASM heap once by about `bytes` (allocate, touch nothing, free: the allocator
+/// keeps the memory). Growing it step by step instead makes V8 run a full garbage collection
+/// on many of the steps, which made a first 100k-project `buildEpoch` several times slower.
+fn reserve_heap(bytes: usize) {
+    if bytes > (1 << 20) {
+        // black_box: otherwise the optimiser may elide the unused allocation.
+        drop(std::hint::black_box(Vec::<u8>::with_capacity(bytes)));
+    }
+}
+fn bundle_from_js(v: JsValue) -> Result<EpochBundle, JsError> {
+    EpochBundle::from_json(&json_of("bundle", &v, 4)?).map_err(|e| err("bundle", e))
+}
+
+/// `verifyProjectScore(bundle, project, inputs, salt): VerifyReport`; `bundle` is the object
+/// returned by `buildEpoch` (or its JSON string), `inputs = {track, features, claims, failed,
+/// verifiedOutput, ageSecs}`, `salt` a 0x-hex bytes32 (ignored for public projects; may be empty).
+#[wasm_bindgen(js_name = verifyProjectScore)]
+pub fn verify_project_score_js(
+    bundle: JsValue,
+    project: String,
+    inputs: JsValue,
+    salt_hex: Option<String>,
+) -> Result<JsValue, JsError> {
+    let b = bundle_from_js(bundle)?;
+    let project: Address = parse_address("project", &project)?;
+    let d: JsProjectData = from_js("inputs", inputs)?;
+    let data = ProjectData {
+        track: d.track,
+        features: features("inputs", &d.features)?,
+        claims: d.claims,
+        failed: d.failed,
+        verified_output: parse_u256("inputs.verifiedOutput", &d.verified_output)?,
+        age_secs: d.age_secs,
+    };
+    let s = salt(|| "salt".into(), salt_hex.as_deref())?;
+    to_js(&verify_project_score(&b, project, &data, s))
+}
+
+#[derive(Deserialize)]
+struct JsThesis {
+    hash: String,
+    text: String,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct JsCopyResult {
+    verdict: &'static str,
+    verdict_code: u8,
+    matched_thesis: String,
+    similarity_bps: u32,
+    shared: u64,
+    union: u64,
+}
+
+/// `copyCheck(thesisText, earlier: [{hash, text}])` →
+/// `{verdict, verdictCode, matchedThesis, similarityBps, shared, union}`.
+#[wasm_bindgen(js_name = copyCheck)]
+pub fn copy_check_js(thesis_text: String, earlier: JsValue) -> Result<JsValue, JsError> {
+    let e: Vec<JsThesis> = from_js("earlier", earlier)?;
+    let parsed = e
+        .iter()
+        .enumerate()
+        .map(|(k, t)| {
+            Ok((
+                parse_b256(&format!("earlier[{k}].hash"), &t.hash)?,
+                t.text.as_str(),
+            ))
+        })
+        .collect::<Result<Vec<(B256, &str)>, JsError>>()?;
+    let r = copy_check_rs(&thesis_text, &parsed);
+    to_js(&JsCopyResult {
+        verdict: crate::scoring::copy_detect::verdict_name(r.verdict),
+        verdict_code: u8::from(r.verdict),
+        matched_thesis: format!("{:#x}", r.matched_thesis),
+        similarity_bps: r.similarity_bps(),
+        shared: r.similarity.shared,
+        union: r.similarity.union,
+    })
+}

@@ -1,0 +1,140 @@
+// Node tests of the scoring JS API (C1–C5, C8): normalise, smoothScore, buildEpoch (roots against
+// @openzeppelin/merkle-tree, commitments against an independent ABI encoding, determinism under
+// shuffling), verifyProjectScore and copyCheck.
+// Run: node --test tests/js/ (after building core/pkg-node).
+'use strict';
+
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const { StandardMerkleTree } = require('@openzeppelin/merkle-tree');
+const { keccak256 } = require('ethereum-cryptography/keccak');
+const { utf8ToBytes, bytesToHex } = require('ethereum-cryptography/utils');
+const { encode } = require('@metamask/abi-utils');
+
+const eden = require('../../core/pkg-node');
+
+const hex = (b) => '0x' + bytesToHex(b);
+const WAD = 10n ** 18n;
+const wad = (s) => {
+  const [i, f = ''] = s.split('.');
+  return (BigInt(i) * WAD + BigInt((f + '0'.repeat(18)).slice(0, 18))).toString();
+};
+
+test('normalise: the §2.2 cohort (P5 = 3, P95 = 28) and reference bounds below 20 values', () => {
+  const cohort = [3, 5, 6, 8, 9, 10, 11, 12, 12, 14, 15, 16, 18, 19, 20, 22, 24, 25, 28, 400].map(String);
+  const out = eden.normalise(cohort, '0', '1');
+  assert.equal(out[19], wad('1'));
+  assert.equal(out[18], wad('1'));
+  assert.equal(out[9], wad('0.44'));
+  assert.equal(out[0], '0');
+  const small = eden.normalise(cohort.slice(0, 19), '0', '50');
+  assert.equal(small[9], wad('0.28'));
+  assert.throws(() => eden.normalise(['1', 'x'], '0', '1'), /values\[1\]/);
+  assert.throws(() => eden.normalise(['1'], '5', '1'), /refHi/);
+});
+
+test('smoothScore: spike, steady 0.6 and the gate fade', () => {
+  const path = (gs, s = '0') => gs.map((g) => (s = eden.smoothScore(s, wad(g))));
+  assert.deepEqual(path(['1', '0', '0']), ['0.4', '0.24', '0.144'].map(wad));
+  assert.deepEqual(path(Array(6).fill('0.6')), ['0.24', '0.384', '0.4704', '0.52224', '0.553344', '0.5720064'].map(wad));
+  assert.deepEqual(path(['0', '0', '0', '0'], wad('1')), ['0.6', '0.36', '0.216', '0.1296'].map(wad));
+  assert.throws(() => eden.smoothScore(wad('1.5'), '0'), /previousWad/);
+});
+
+function input(n) {
+  const projects = [];
+  for (let i = 0; i < n; i++) {
+    const project = hex(keccak256(utf8ToBytes(`project ${i}`)).slice(0, 20));
+    projects.push({
+      project,
+      track: i % 5 === 0 ? 'apps' : 'agents',
+      features: [i * 1234, (i * 37) % 500, (i * 11) % 200, (i * 997) % 10000].map(String),
+      claims: 5 + (i % 4),
+      failed: i % 3,
+      verifiedOutput: String(i % 7),
+      ageSecs: i % 9 === 0 ? 100 : 40 * 86400,
+      salt: hex(keccak256(utf8ToBytes(`salt ${i}`))),
+      private: i % 2 === 1,
+    });
+  }
+  const previous = projects.filter((_, i) => i % 4 === 0).map((p, k) => ({ project: p.project, scoreWad: wad(String(10 + k)) }));
+  return { epoch: 3, tracks: [eden.trackPreset('agents'), eden.trackPreset('apps')], projects, previous };
+}
+
+test('buildEpoch: roots equal @openzeppelin/merkle-tree, commitments equal abi.encode', () => {
+  const inp = input(60);
+  const b = eden.buildEpoch(inp);
+  assert.equal(b.format, 'eden-epoch-bundle-v1');
+  assert.equal(b.projects.length, 60);
+  const scores = StandardMerkleTree.of(b.projects.map((p) => [p.project, p.scoreWad]), ['address', 'uint256']);
+  assert.equal(b.root, scores.root);
+  for (const p of b.projects) assert.equal(p.leaf, scores.leafHash([p.project, p.scoreWad]));
+  const inputs = StandardMerkleTree.of(b.projects.map((p) => [p.project, p.commitment]), ['address', 'bytes32']);
+  assert.equal(b.inputsRoot, inputs.root);
+  const tag = hex(keccak256(utf8ToBytes('eden.inputs.v1')));
+  for (const q of inp.projects) {
+    const enc = encode(
+      ['bytes32', 'address', 'bytes32', 'uint256[]', 'uint256', 'uint256', 'uint256', 'uint256', 'bytes32'],
+      [tag, q.project, hex(keccak256(utf8ToBytes(q.track))), q.features, q.claims, q.failed, q.verifiedOutput, q.ageSecs,
+        q.private ? q.salt : '0x' + '00'.repeat(32)],
+    );
+    const rec = b.projects.find((p) => p.project === q.project.toLowerCase());
+    assert.equal(rec.commitment, hex(keccak256(enc)));
+    assert.equal(rec.inputs === undefined, q.private);
+    assert.equal(BigInt(rec.scoreWad), BigInt(rec.smoothedWad) * 100n);
+  }
+});
+
+test('buildEpoch: byte-identical bundles on reruns and with shuffled input order', () => {
+  const inp = input(45);
+  const a = JSON.stringify(eden.buildEpoch(inp));
+  assert.equal(JSON.stringify(eden.buildEpoch(inp)), a);
+  const shuffled = { ...inp, projects: [...inp.projects].reverse(), previous: [...inp.previous].reverse(), tracks: [...inp.tracks].reverse() };
+  for (let i = 0; i < shuffled.projects.length; i++) {
+    const j = (i * 17 + 5) % shuffled.projects.length;
+    [shuffled.projects[i], shuffled.projects[j]] = [shuffled.projects[j], shuffled.projects[i]];
+  }
+  assert.equal(JSON.stringify(eden.buildEpoch(shuffled)), a);
+});
+
+test('buildEpoch: errors name the field', () => {
+  const inp = input(5);
+  inp.projects[3].track = 'nope';
+  assert.throws(() => eden.buildEpoch(inp), /projects\[3\]\.track/);
+  const bad = input(5);
+  bad.tracks[0].features[1].weightWad = '260000000000000000';
+  assert.throws(() => eden.buildEpoch(bad), /tracks\[0\]\.features/);
+});
+
+test('verifyProjectScore: every project matches; a wrong salt names the commitment', () => {
+  const inp = input(30);
+  const b = eden.buildEpoch(inp);
+  for (const p of inp.projects) {
+    const r = eden.verifyProjectScore(b, p.project, p, p.salt);
+    assert.equal(r.matches, true, JSON.stringify(r));
+    assert.equal(r.firstMismatch, null);
+    assert.deepEqual(r.steps.map((s) => s.step), ['project', 'track', 'commitment', 'inputsRoot', 'normalised', 'raw', 'gate', 'smoothed', 'published', 'leaf', 'root']);
+  }
+  const priv = inp.projects.find((p) => p.private);
+  const r = eden.verifyProjectScore(b, priv.project, priv, '0x' + '11'.repeat(32));
+  assert.equal(r.matches, false);
+  assert.equal(r.firstMismatch, 'commitment');
+  // a tampered bundle names the step
+  const t = JSON.parse(JSON.stringify(b));
+  const rec = t.projects.find((p) => p.project === priv.project.toLowerCase());
+  rec.rawWad = (BigInt(rec.rawWad) + 1n).toString();
+  assert.equal(eden.verifyProjectScore(t, priv.project, priv, priv.salt).firstMismatch, 'raw');
+  // the JSON string form works too
+  assert.equal(eden.verifyProjectScore(JSON.stringify(b), priv.project, priv, priv.salt).matches, true);
+});
+
+test('copyCheck: identical → copy with the matched hash, disjoint → original', () => {
+  const a = 'The agent resolved more verified tickets this month than any other project in its track, per the processor data.';
+  const h = hex(keccak256(utf8ToBytes(a)));
+  const r = eden.copyCheck(a.toUpperCase(), [{ hash: h, text: a }]);
+  assert.deepEqual(r, { verdict: 'copy', verdictCode: 3, matchedThesis: h, similarityBps: 10000, shared: r.shared, union: r.shared });
+  const o = eden.copyCheck('an entirely unrelated text about something else completely', [{ hash: h, text: a }]);
+  assert.equal(o.verdict, 'original');
+  assert.equal(o.matchedThesis, '0x' + '00'.repeat(32));
+  assert.throws(() => eden.copyCheck(a, [{ hash: '0x12', text: a }]), /earlier\[0\]\.hash/);
+});
