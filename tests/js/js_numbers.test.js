@@ -135,3 +135,35 @@ test('object fields reject fractions, NaN, unsafe numbers and negatives where un
     ethUsd: { answer: '1', decimals: 256, updatedAt: 0 },
   }), /^ethUsd\.decimals: /);
 });
+
+test('scoring: buildEpoch and verifyProjectScore take integer fields in every form, naming bad ones', () => {
+  const projects = (conv) => [1, 2, 3].map((i) => ({
+    project: '0x' + String(i).repeat(40),
+    track: 'agents',
+    features: [i * 1234, i * 37, i * 11, i * 997].map(String),
+    claims: conv(5 + i),
+    failed: conv(i % 2),
+    verifiedOutput: String(i),
+    ageSecs: conv(40 * 86400),
+  }));
+  const input = (conv) => ({ epoch: conv(3), tracks: [eden.trackPreset('agents')], projects: projects(conv) });
+  const want = eden.buildEpoch(input(Number));
+  // buildEpoch's input crosses as JSON, so BigInts are out; numbers and strings agree.
+  assert.deepEqual(eden.buildEpoch(input(String)), want);
+  const p = projects(Number)[1];
+  const { project, ...data } = p;
+  const report = eden.verifyProjectScore(want, project, data, '');
+  for (const conv of [BigInt, String]) {
+    const d = { ...data, claims: conv(data.claims), failed: conv(data.failed), ageSecs: conv(data.ageSecs) };
+    assert.deepEqual(eden.verifyProjectScore(want, project, d, ''), report);
+  }
+  for (const bad of [1.5, -1, '-1', 'x']) {
+    const inp = input(Number);
+    inp.projects[1].claims = bad;
+    rejects(() => eden.buildEpoch(inp), /^projects\[1\]\.claims: /);
+    rejects(() => eden.verifyProjectScore(want, project, { ...data, ageSecs: bad }, ''), /^inputs\.ageSecs: /);
+  }
+  for (const bad of [NaN, 2 ** 53]) {
+    rejects(() => eden.verifyProjectScore(want, project, { ...data, failed: bad }, ''), /^inputs\.failed: /);
+  }
+});

@@ -244,6 +244,12 @@ impl JsInt {
         u128::try_from(v).map_err(|_| negative(what, v))
     }
 
+    /// The value as a `u64`, or `None` when [`JsInt::to_u64`] would fail (a fast path that
+    /// builds no field label).
+    pub(crate) fn as_u64(&self) -> Option<u64> {
+        self.0.as_ref().ok().and_then(|v| u64::try_from(*v).ok())
+    }
+
     /// The value as an `i64`; `what` names the field in errors.
     pub(crate) fn to_i64(&self, what: &str) -> Result<i64, JsError> {
         let v = self.value(what)?;
