@@ -4,7 +4,7 @@
 //! accept a JS number (a non-negative safe integer), a BigInt or a decimal string; WAD amounts
 //! and stakes are decimal strings; buckets come back as JS numbers.
 
-use super::{err, from_js, parse_address, parse_b256, parse_u256, to_js};
+use super::{err, from_js, parse_address, parse_b256, parse_u256, to_js, to_safe_number, u64_from_js, u64_from_js_or};
 use crate::calls::{
     call_commitment, call_outcome, consensus_bucket, round_for_reveal_now, track_record_score, vote_weight,
     ConsensusParams, ConsensusRound, Direction, RoundKey,
@@ -12,49 +12,6 @@ use crate::calls::{
 use crate::math::U256;
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
-
-/// `Number.MAX_SAFE_INTEGER`.
-const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
-
-/// A non-negative integer that fits in a u64, from a JS number, BigInt or decimal string.
-fn parse_u64(what: &str, v: &JsValue) -> Result<u64, JsError> {
-    if let Some(f) = v.as_f64() {
-        // Input conversion only: a JS number is exact for integers up to 2^53 − 1.
-        if f.is_finite() && f >= 0.0 && f.fract() == 0.0 && f <= MAX_SAFE_INTEGER as f64 {
-            return Ok(f as u64);
-        }
-        return Err(JsError::new(&format!("{what}: expected a non-negative safe integer, got {f}")));
-    }
-    let s = if v.is_bigint() {
-        js_sys::BigInt::from(v.clone()).to_string(10).map(String::from).unwrap_or_default()
-    } else if let Some(s) = v.as_string() {
-        s
-    } else {
-        return Err(JsError::new(&format!("{what}: expected a number, BigInt or decimal string")));
-    };
-    let t = s.trim();
-    if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(JsError::new(&format!("{what}: expected a non-negative integer, got '{s}'")));
-    }
-    t.parse::<u64>().map_err(|_| JsError::new(&format!("{what}: '{s}' does not fit in 64 bits")))
-}
-
-/// Like [`parse_u64`], with a default for `undefined` / `null`.
-fn parse_u64_or(what: &str, v: &JsValue, default: u64) -> Result<u64, JsError> {
-    if v.is_undefined() || v.is_null() {
-        Ok(default)
-    } else {
-        parse_u64(what, v)
-    }
-}
-
-/// A u64 as a JS number, refusing values above `Number.MAX_SAFE_INTEGER`.
-fn to_safe_number(what: &str, x: u64) -> Result<f64, JsError> {
-    if x > MAX_SAFE_INTEGER {
-        return Err(JsError::new(&format!("{what}: {x} is above Number.MAX_SAFE_INTEGER")));
-    }
-    Ok(x as f64)
-}
 
 fn parse_direction(what: &str, s: &str) -> Result<Direction, JsError> {
     s.parse::<Direction>().map_err(|e| err(what, e))
@@ -64,8 +21,8 @@ fn parse_direction(what: &str, s: &str) -> Result<Direction, JsError> {
 /// `floor(hits² × stake × 10^18 / (minStake × (hits + misses + 1)))`.
 #[wasm_bindgen(js_name = trackRecordScore)]
 pub fn track_record_score_js(hits: JsValue, misses: JsValue, stake: &str, min_stake: &str) -> Result<String, JsError> {
-    let hits = parse_u64("hits", &hits)?;
-    let misses = parse_u64("misses", &misses)?;
+    let hits = u64_from_js("hits", &hits)?;
+    let misses = u64_from_js("misses", &misses)?;
     let stake = parse_u256("stake", stake)?;
     let min_stake = parse_u256("minStake", min_stake)?;
     track_record_score(hits, misses, stake, min_stake).map(|s| s.to_string()).map_err(|e| err("trackRecordScore", e))
@@ -106,8 +63,8 @@ struct ConsensusStateOut {
 #[wasm_bindgen(js_name = consensusState)]
 pub fn consensus_state_js(votes: JsValue, quorum: JsValue, threshold_bps: JsValue) -> Result<JsValue, JsError> {
     let votes: Vec<VoteIn> = from_js("votes", votes)?;
-    let quorum = parse_u64_or("quorum", &quorum, crate::calls::DEFAULT_CONSENSUS_QUORUM)?;
-    let threshold_bps = parse_u64_or("thresholdBps", &threshold_bps, crate::calls::DEFAULT_CONSENSUS_THRESHOLD_BPS)?;
+    let quorum = u64_from_js_or("quorum", &quorum, crate::calls::DEFAULT_CONSENSUS_QUORUM)?;
+    let threshold_bps = u64_from_js_or("thresholdBps", &threshold_bps, crate::calls::DEFAULT_CONSENSUS_THRESHOLD_BPS)?;
     let params = ConsensusParams::new(quorum, threshold_bps).map_err(|e| err("consensusState", e))?;
     let mut round = ConsensusRound::new(RoundKey::default());
     for (i, v) in votes.iter().enumerate() {
@@ -146,8 +103,8 @@ pub fn call_outcome_js(direction: &str, entry_wad: &str, exit_wad: JsValue) -> R
 /// A4: `consensusBucket(closesAt, window)` → `floor(closesAt / window)` as a JS number.
 #[wasm_bindgen(js_name = consensusBucket)]
 pub fn consensus_bucket_js(closes_at: JsValue, window: JsValue) -> Result<f64, JsError> {
-    let closes_at = parse_u64("closesAt", &closes_at)?;
-    let window = parse_u64("window", &window)?;
+    let closes_at = u64_from_js("closesAt", &closes_at)?;
+    let window = u64_from_js("window", &window)?;
     let bucket = consensus_bucket(closes_at, window).map_err(|e| err("consensusBucket", e))?;
     to_safe_number("bucket", bucket)
 }
@@ -156,8 +113,8 @@ pub fn consensus_bucket_js(closes_at: JsValue, window: JsValue) -> Result<f64, J
 /// `floor((now + window) / window)`, as a JS number.
 #[wasm_bindgen(js_name = revealRoundNow)]
 pub fn reveal_round_now_js(now: JsValue, window: JsValue) -> Result<f64, JsError> {
-    let now = parse_u64("now", &now)?;
-    let window = parse_u64("window", &window)?;
+    let now = u64_from_js("now", &now)?;
+    let window = u64_from_js("window", &window)?;
     let bucket = round_for_reveal_now(now, window).map_err(|e| err("revealRoundNow", e))?;
     to_safe_number("bucket", bucket)
 }
@@ -176,7 +133,7 @@ pub fn call_commitment_js(
     let agent = parse_address("agent", agent)?;
     let asset = parse_address("asset", asset)?;
     let direction = parse_direction("direction", direction)?;
-    let window = parse_u64("window", &window)?;
+    let window = u64_from_js("window", &window)?;
     let salt = parse_b256("salt", salt)?;
     Ok(call_commitment(agent, asset, direction, window, salt).to_string())
 }

@@ -1,61 +1,16 @@
 //! JS exports for `crate::curve` (C19 bonding curve, C20 graduation).
 //!
 //! A curve state crosses as `{virtualQuote, totalSupply, quoteRaised, tokenReserve, feeBps,
-//! launchTime?}`: amounts as decimal strings, `feeBps` and `launchTime` as numbers or decimal
-//! strings. Results use the same conventions.
+//! launchTime?}`: amounts as decimal strings, `feeBps` and `launchTime` as numbers, BigInts or
+//! decimal strings. Results use the same conventions.
 
-use super::{err, from_js, parse_address, parse_u256, to_js};
+use super::{err, from_js, parse_address, parse_u256, to_js, u64_from_js, JsInt};
 use crate::curve::{
     self, fee::buy_fee_rate_pips, graduation::graduation_pool as pool_for, CurveState,
 };
 use alloy_primitives::U256;
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
-
-/// An integer from JS: a safe-integer number, a BigInt, or a decimal string.
-#[derive(Deserialize)]
-#[serde(untagged)]
-pub(super) enum JsInt {
-    Int(i64),
-    Big(u64),
-    Float(f64),
-    Str(String),
-}
-
-impl JsInt {
-    pub(super) fn to_i64(&self, what: &str) -> Result<i64, JsError> {
-        match self {
-            JsInt::Int(v) => Ok(*v),
-            JsInt::Big(v) => i64::try_from(*v)
-                .map_err(|_| JsError::new(&format!("{what}: {v} does not fit in 64 bits"))),
-            JsInt::Float(v) => Err(JsError::new(&format!(
-                "{what}: expected an integer (pass large values as a decimal string), got {v}"
-            ))),
-            JsInt::Str(s) => super::parse_i64(what, s),
-        }
-    }
-
-    pub(super) fn to_u64(&self, what: &str) -> Result<u64, JsError> {
-        match self {
-            JsInt::Big(v) => Ok(*v),
-            JsInt::Str(s) => s.trim().parse::<u64>().map_err(|_| {
-                JsError::new(&format!(
-                    "{what}: expected a non-negative integer, got '{s}'"
-                ))
-            }),
-            other => {
-                let v = other.to_i64(what)?;
-                u64::try_from(v)
-                    .map_err(|_| JsError::new(&format!("{what}: must not be negative, got {v}")))
-            }
-        }
-    }
-}
-
-/// Reads an integer argument (number, BigInt or decimal string).
-pub(super) fn int_arg(what: &str, v: JsValue) -> Result<JsInt, JsError> {
-    from_js(what, v)
-}
 
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -96,14 +51,12 @@ impl From<&CurveState> for JsCurveStateOut {
 
 fn parse_state(v: JsValue) -> Result<CurveState, JsError> {
     let s: JsCurveState = from_js("state", v)?;
-    let fee = s.fee_bps.to_u64("state.feeBps")?;
     let state = CurveState {
         virtual_quote: parse_u256("state.virtualQuote", &s.virtual_quote)?,
         total_supply: parse_u256("state.totalSupply", &s.total_supply)?,
         quote_raised: parse_u256("state.quoteRaised", &s.quote_raised)?,
         token_reserve: parse_u256("state.tokenReserve", &s.token_reserve)?,
-        fee_bps: u32::try_from(fee)
-            .map_err(|_| JsError::new(&format!("state.feeBps: {fee} is too large")))?,
+        fee_bps: s.fee_bps.to_u32("state.feeBps")?,
         launch_time: match &s.launch_time {
             Some(t) => t.to_u64("state.launchTime")?,
             None => 0,
@@ -152,7 +105,7 @@ pub fn curve_quote_buy(
 ) -> Result<JsValue, JsError> {
     let s = parse_state(state)?;
     let x = parse_u256("quoteIn", quote_in)?;
-    let t = int_arg("secondsSinceLaunch", seconds_since_launch)?.to_u64("secondsSinceLaunch")?;
+    let t = u64_from_js("secondsSinceLaunch", &seconds_since_launch)?;
     let q = curve::quote_buy(&s, x, t).map_err(|e| err("curveQuoteBuy", e))?;
     to_js(&JsBuyQuote::from(&q))
 }
@@ -188,7 +141,7 @@ pub fn curve_buy(
 ) -> Result<JsValue, JsError> {
     let s = parse_state(state)?;
     let x = parse_u256("quoteIn", quote_in)?;
-    let t = int_arg("secondsSinceLaunch", seconds_since_launch)?.to_u64("secondsSinceLaunch")?;
+    let t = u64_from_js("secondsSinceLaunch", &seconds_since_launch)?;
     let min = parse_u256("minTokensOut", min_tokens_out)?;
     let (next, q) = curve::apply_buy(&s, x, t, min).map_err(|e| err("curveBuy", e))?;
     to_js(&JsBuyResult {
@@ -242,7 +195,7 @@ pub fn curve_quote_in_for_tokens(
 ) -> Result<JsValue, JsError> {
     let s = parse_state(state)?;
     let tokens = parse_u256("tokensOut", tokens_out)?;
-    let t = int_arg("secondsSinceLaunch", seconds_since_launch)?.to_u64("secondsSinceLaunch")?;
+    let t = u64_from_js("secondsSinceLaunch", &seconds_since_launch)?;
     let x = curve::quote_in_for_tokens_out(&s, tokens, t)
         .map_err(|e| err("curveQuoteInForTokens", e))?;
     let q = curve::quote_buy(&s, x, t).map_err(|e| err("curveQuoteInForTokens", e))?;
@@ -312,14 +265,14 @@ pub fn curve_metrics(state: JsValue, quote_decimals: u8) -> Result<JsValue, JsEr
 /// `max(τ, τ_snipe(t))` in hundredths of a bip (10^6 = 100 %).
 #[wasm_bindgen(js_name = curveBuyFeePips)]
 pub fn curve_buy_fee_pips(fee_bps: u32, seconds_since_launch: JsValue) -> Result<u32, JsError> {
-    let t = int_arg("secondsSinceLaunch", seconds_since_launch)?.to_u64("secondsSinceLaunch")?;
+    let t = u64_from_js("secondsSinceLaunch", &seconds_since_launch)?;
     Ok(buy_fee_rate_pips(fee_bps, t))
 }
 
 /// `curveNewEthPair(launchTime)` → a fresh ETH-pair state with the placeholder defaults.
 #[wasm_bindgen(js_name = curveNewEthPair)]
 pub fn curve_new_eth_pair(launch_time: JsValue) -> Result<JsValue, JsError> {
-    let t = int_arg("launchTime", launch_time)?.to_u64("launchTime")?;
+    let t = u64_from_js("launchTime", &launch_time)?;
     to_js(&JsCurveStateOut::from(&CurveState::eth_pair(t)))
 }
 
@@ -327,7 +280,7 @@ pub fn curve_new_eth_pair(launch_time: JsValue) -> Result<JsValue, JsError> {
 /// (`Φ = 3,125` whole tokens) with the placeholder defaults.
 #[wasm_bindgen(js_name = curveNewStablecoinPair)]
 pub fn curve_new_stablecoin_pair(decimals: u8, launch_time: JsValue) -> Result<JsValue, JsError> {
-    let t = int_arg("launchTime", launch_time)?.to_u64("launchTime")?;
+    let t = u64_from_js("launchTime", &launch_time)?;
     let s = CurveState::stablecoin_pair(decimals, t).map_err(|e| err("decimals", e))?;
     to_js(&JsCurveStateOut::from(&s))
 }

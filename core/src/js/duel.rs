@@ -1,17 +1,12 @@
 //! JS exports for `crate::duel` (B1–B7).
 //!
-//! Unix times and ticks cross as numbers (or decimal strings); amounts and prices as decimal
+//! Unix times and ticks cross as numbers (or BigInts or decimal strings); amounts and prices as decimal
 //! strings (prices are WADs of ETH per whole token).
 
-use super::curve::{int_arg, JsInt};
-use super::{err, from_js, parse_u256, to_js};
+use super::{err, from_js, int_from_js, parse_u256, to_js, u64_from_js, JsInt};
 use crate::duel::{self, BuybackPool, Ema, Observation, RoundWindow, Streaks, Winner};
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
-
-fn unix(what: &str, v: JsValue) -> Result<u64, JsError> {
-    int_arg(what, v)?.to_u64(what)
-}
 
 fn tick_i32(what: &str, v: &JsInt) -> Result<i32, JsError> {
     let t = v.to_i64(what)?;
@@ -41,7 +36,7 @@ impl From<RoundWindow> for JsRound {
 /// (B1): closes are at 00, 04, 08, 12, 16, 20 h UTC.
 #[wasm_bindgen(js_name = duelFirstClose)]
 pub fn duel_first_close(start_unix: JsValue) -> Result<f64, JsError> {
-    let start = unix("startUnix", start_unix)?;
+    let start = u64_from_js("startUnix", &start_unix)?;
     duel::first_close(start)
         .map(|c| c as f64)
         .map_err(|e| err("duelFirstClose", e))
@@ -50,8 +45,8 @@ pub fn duel_first_close(start_unix: JsValue) -> Result<f64, JsError> {
 /// `duelRoundAt(startUnix, nowUnix)` → `{index, start, end}`: the round containing `now`.
 #[wasm_bindgen(js_name = duelRoundAt)]
 pub fn duel_round_at(start_unix: JsValue, now_unix: JsValue) -> Result<JsValue, JsError> {
-    let start = unix("startUnix", start_unix)?;
-    let now = unix("nowUnix", now_unix)?;
+    let start = u64_from_js("startUnix", &start_unix)?;
+    let now = u64_from_js("nowUnix", &now_unix)?;
     to_js(&JsRound::from(
         duel::round_at(start, now).map_err(|e| err("duelRoundAt", e))?,
     ))
@@ -60,8 +55,8 @@ pub fn duel_round_at(start_unix: JsValue, now_unix: JsValue) -> Result<JsValue, 
 /// `duelRoundWindow(startUnix, index)` → `{index, start, end}` of round `index`.
 #[wasm_bindgen(js_name = duelRoundWindow)]
 pub fn duel_round_window(start_unix: JsValue, index: JsValue) -> Result<JsValue, JsError> {
-    let start = unix("startUnix", start_unix)?;
-    let i = unix("index", index)?;
+    let start = u64_from_js("startUnix", &start_unix)?;
+    let i = u64_from_js("index", &index)?;
     to_js(&JsRound::from(
         duel::round_window(start, i).map_err(|e| err("duelRoundWindow", e))?,
     ))
@@ -83,9 +78,9 @@ pub fn duel_wake(
     active_round: JsValue,
     now_unix: JsValue,
 ) -> Result<JsValue, JsError> {
-    let start = unix("startUnix", start_unix)?;
-    let active = unix("activeRound", active_round)?;
-    let now = unix("nowUnix", now_unix)?;
+    let start = u64_from_js("startUnix", &start_unix)?;
+    let active = u64_from_js("activeRound", &active_round)?;
+    let now = u64_from_js("nowUnix", &now_unix)?;
     let w = duel::wake(start, active, now).map_err(|e| err("duelWake", e))?;
     to_js(&JsWake {
         settle: w.settle.map(JsRound::from),
@@ -133,8 +128,8 @@ pub fn duel_round_mean_tick(
             })
         })
         .collect::<Result<Vec<_>, JsError>>()?;
-    let start = unix("roundStart", round_start)?;
-    let end = unix("roundEnd", round_end)?;
+    let start = u64_from_js("roundStart", &round_start)?;
+    let end = u64_from_js("roundEnd", &round_end)?;
     let r = duel::round_mean_tick(&obs, start, end).map_err(|e| err("duelRoundMeanTick", e))?;
     // |meanTick| ≤ 1,774,544.
     to_js(&JsRoundMean {
@@ -148,7 +143,7 @@ pub fn duel_round_mean_tick(
 /// (B3; `shareB = 10^18 − shareA`).
 #[wasm_bindgen(js_name = splitFromTick)]
 pub fn split_from_tick(mean_tick: JsValue) -> Result<String, JsError> {
-    let t = int_arg("meanTick", mean_tick)?.to_i64("meanTick")?;
+    let t = int_from_js("meanTick", &mean_tick)?;
     Ok(duel::share_a_wad(t).to_string())
 }
 
@@ -190,7 +185,7 @@ pub fn duel_ema_update(
         None => None,
     };
     let p = parse_u256("priceWad", price_wad)?;
-    let now = unix("nowUnix", now_unix)?;
+    let now = u64_from_js("nowUnix", &now_unix)?;
     let e = duel::ema_update(prev, p, now).map_err(|e| err("duelEmaUpdate", e))?;
     to_js(&JsEmaOut {
         ema_wad: e.value_wad.to_string(),
@@ -235,7 +230,6 @@ struct JsPool {
 fn parse_pool(what: &str, v: JsValue) -> Result<BuybackPool, JsError> {
     let p: JsPool = from_js(what, v)?;
     let liquidity = parse_u256(&format!("{what}.liquidity"), &p.liquidity)?;
-    let fee = p.fee_pips.to_u64(&format!("{what}.feePips"))?;
     let spacing = p.tick_spacing.to_i64(&format!("{what}.tickSpacing"))?;
     Ok(BuybackPool {
         sqrt_price_x96: parse_u256(&format!("{what}.sqrtPriceX96"), &p.sqrt_price_x96)?,
@@ -244,8 +238,7 @@ fn parse_pool(what: &str, v: JsValue) -> Result<BuybackPool, JsError> {
                 "{what}.liquidity: {liquidity} does not fit in uint128"
             ))
         })?,
-        fee_pips: u32::try_from(fee)
-            .map_err(|_| JsError::new(&format!("{what}.feePips: {fee} is too large")))?,
+        fee_pips: p.fee_pips.to_u32(&format!("{what}.feePips"))?,
         eth_is_currency0: p.eth_is_currency0.unwrap_or(true),
         tick_spacing: i32::try_from(spacing)
             .map_err(|_| JsError::new(&format!("{what}.tickSpacing: {spacing} is out of range")))?,

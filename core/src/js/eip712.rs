@@ -4,78 +4,16 @@
 //! `message = {epoch, root, inputsRoot, expiry}`; `chainId`, `epoch` and `expiry` may be decimal
 //! strings, safe-integer JS numbers or BigInts. Unknown fields (e.g. `salt`) are rejected, since
 //! they would change the signed hash.
-//!
-//! Also hosts the small number parsers shared by this area's JS files
-//! ([`uint_from_js`], [`int_from_js`]).
 
 use std::borrow::Cow;
 
-use alloy_primitives::{hex, Address, B256, U256};
+use alloy_primitives::{hex, Address, B256};
 use alloy_sol_types::Eip712Domain;
 use serde::Deserialize;
 use wasm_bindgen::prelude::*;
 
-use super::{err, from_js, parse_address, parse_b256, parse_i64};
+use super::{err, from_js, parse_address, parse_b256, u64_from_js, uint_from_js};
 use crate::eip712::{epoch_root_signing_hash, recover_epoch_root_signer, EpochRoot};
-
-/// `Number.MAX_SAFE_INTEGER`: larger JS numbers are not exact integers.
-const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
-
-/// A non-negative integer given as a decimal string, a safe-integer number or a BigInt.
-pub(super) fn uint_from_js(what: &str, v: &JsValue) -> Result<U256, JsError> {
-    if let Some(s) = v.as_string() {
-        return super::parse_u256(what, &s);
-    }
-    if let Some(n) = v.as_f64() {
-        if !(n.is_finite() && n.fract() == 0.0 && (0.0..=MAX_SAFE_INTEGER).contains(&n)) {
-            return Err(JsError::new(&format!(
-                "{what}: expected a non-negative safe integer (or a decimal string), got {n}"
-            )));
-        }
-        // Exact: n is an integer in [0, 2^53).
-        return Ok(U256::from(n as u64));
-    }
-    if v.is_bigint() {
-        let s = js_sys::BigInt::from(v.clone())
-            .to_string(10)
-            .map_err(|_| JsError::new(&format!("{what}: unreadable BigInt")))?;
-        return super::parse_u256(what, &String::from(s));
-    }
-    Err(JsError::new(&format!("{what}: expected a decimal string, a number or a BigInt")))
-}
-
-/// A signed integer (fitting in an `i64`) given as a decimal string, a safe-integer number or a
-/// BigInt.
-pub(super) fn int_from_js(what: &str, v: &JsValue) -> Result<i64, JsError> {
-    if let Some(s) = v.as_string() {
-        let t = s.trim();
-        let digits = t.strip_prefix('-').unwrap_or(t);
-        if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-            return Err(JsError::new(&format!("{what}: expected a decimal integer string, got '{s}'")));
-        }
-        return parse_i64(what, t);
-    }
-    if let Some(n) = v.as_f64() {
-        if !(n.is_finite() && n.fract() == 0.0 && n.abs() <= MAX_SAFE_INTEGER) {
-            return Err(JsError::new(&format!("{what}: expected a safe integer (or a decimal string), got {n}")));
-        }
-        // Exact: |n| < 2^53.
-        return Ok(n as i64);
-    }
-    if v.is_bigint() {
-        let s = js_sys::BigInt::from(v.clone())
-            .to_string(10)
-            .map_err(|_| JsError::new(&format!("{what}: unreadable BigInt")))?;
-        return parse_i64(what, &String::from(s));
-    }
-    Err(JsError::new(&format!("{what}: expected a decimal string, a number or a BigInt")))
-}
-
-/// [`uint_from_js`] for a value that must fit in a `u64`.
-pub(super) fn u64_from_js(what: &str, v: &JsValue) -> Result<u64, JsError> {
-    let x = uint_from_js(what, v)?;
-    u64::try_from(x).map_err(|_| JsError::new(&format!("{what}: {x} does not fit in uint64")))
-}
 
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]

@@ -3,8 +3,7 @@
 
 use wasm_bindgen::prelude::*;
 
-use super::eip712::uint_from_js;
-use super::{parse_address, parse_b256, parse_u256};
+use super::{parse_address, parse_b256, parse_u256, uint_from_js};
 use crate::leaves::{human_leaf, quality_leaf, score_leaf, Verdict};
 
 /// `scoreLeaf(project, scoreWad)`: leaf of `(address project, uint256 scoreWad)`.

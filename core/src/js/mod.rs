@@ -4,12 +4,17 @@
 //! - big integers cross as decimal strings (`"1000000000000000000"`), bytes and addresses as
 //!   0x-hex strings;
 //! - objects cross as plain JS objects (serde, JSON-compatible);
-//! - every failure is a thrown JS `Error` with a readable message naming the bad field.
+//! - every failure is a thrown JS `Error` with a readable message naming the bad field;
+//! - bounded integers (counts, times, ticks, bps, chain ids…) accept a JS number that is a safe
+//!   integer, a BigInt or a decimal string (optional sign, surrounding spaces ignored), all with
+//!   the same result: [`uint_from_js`], [`int_from_js`], [`u64_from_js`] for arguments and
+//!   [`JsInt`] for fields of objects. Fractions, NaN, ±Infinity and numbers beyond
+//!   `Number.MAX_SAFE_INTEGER` are rejected, never rounded.
 //!
 //! One submodule per area; each owns its exports.
 
 use alloy_primitives::{Address, B256, I256, U256};
-use serde::{de::DeserializeOwned, Serialize};
+use serde::{de, de::DeserializeOwned, Deserialize, Deserializer, Serialize};
 use wasm_bindgen::prelude::*;
 
 mod merkle;
@@ -47,11 +52,6 @@ pub(crate) fn parse_i256(what: &str, s: &str) -> Result<I256, JsError> {
     t.parse::<I256>().map_err(|_| JsError::new(&format!("{what}: '{s}' does not fit in int256")))
 }
 
-/// Parses a signed decimal integer string that must fit in an `i64`.
-pub(crate) fn parse_i64(what: &str, s: &str) -> Result<i64, JsError> {
-    s.trim().parse::<i64>().map_err(|_| JsError::new(&format!("{what}: expected an integer (64-bit), got '{s}'")))
-}
-
 /// Parses a 0x-prefixed 20-byte address (any case; checksum not enforced).
 pub(crate) fn parse_address(what: &str, s: &str) -> Result<Address, JsError> {
     let t = s.trim();
@@ -78,4 +78,199 @@ pub(crate) fn from_js<T: DeserializeOwned>(what: &str, v: JsValue) -> Result<T, 
 /// Serialises `T` into a plain JS object (maps become objects, u64/i64 become numbers).
 pub(crate) fn to_js<T: Serialize + ?Sized>(v: &T) -> Result<JsValue, JsError> {
     v.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).map_err(|e| err("result", e))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Integers from JS: numbers, BigInts and decimal strings.
+
+/// `Number.MAX_SAFE_INTEGER` (2^53 − 1): larger JS numbers are not exact integers.
+pub(crate) const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
+
+/// A JS number that is an exact safe integer (`|n| ≤ 2^53 − 1`), or why not.
+fn safe_integer(n: f64) -> Result<i64, String> {
+    if n.is_finite() && n.fract() == 0.0 && n.abs() <= MAX_SAFE_INTEGER as f64 {
+        // Exact: n is an integer with |n| < 2^53.
+        Ok(n as i64)
+    } else {
+        Err(format!("expected a safe integer, got {n} (pass large values as a decimal string or a BigInt)"))
+    }
+}
+
+/// Splits a decimal integer string (trimmed, optional `+`/`-`, then ASCII digits) into
+/// (negative, digits), or says why it is not one.
+fn decimal_parts(s: &str) -> Result<(bool, &str), String> {
+    let t = s.trim();
+    let (negative, digits) = match t.as_bytes().first() {
+        Some(b'-') => (true, &t[1..]),
+        Some(b'+') => (false, &t[1..]),
+        _ => (false, t),
+    };
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(format!("expected a decimal integer, got '{s}'"));
+    }
+    Ok((negative, digits))
+}
+
+/// The decimal text of a JS string or BigInt; `None` for anything else.
+fn decimal_text(v: &JsValue) -> Option<String> {
+    if let Some(s) = v.as_string() {
+        return Some(s);
+    }
+    if v.is_bigint() {
+        // A BigInt always prints in base 10.
+        return js_sys::BigInt::from(v.clone()).to_string(10).ok().map(String::from);
+    }
+    None
+}
+
+fn not_an_integer(what: &str) -> JsError {
+    JsError::new(&format!("{what}: expected a number, a BigInt or a decimal string"))
+}
+
+fn negative(what: &str, v: impl std::fmt::Display) -> JsError {
+    JsError::new(&format!("{what}: must not be negative, got {v}"))
+}
+
+fn out_of_range(what: &str, v: impl std::fmt::Display, ty: &str) -> JsError {
+    JsError::new(&format!("{what}: {v} does not fit in {ty}"))
+}
+
+/// A non-negative integer (up to 2^256 − 1) from a safe-integer JS number, a BigInt or a
+/// decimal string.
+pub(crate) fn uint_from_js(what: &str, v: &JsValue) -> Result<U256, JsError> {
+    if let Some(n) = v.as_f64() {
+        let n = safe_integer(n).map_err(|e| err(what, e))?;
+        return u64::try_from(n).map(U256::from).map_err(|_| negative(what, n));
+    }
+    let s = decimal_text(v).ok_or_else(|| not_an_integer(what))?;
+    let (neg, digits) = decimal_parts(&s).map_err(|e| err(what, e))?;
+    let x = U256::from_str_radix(digits, 10).map_err(|_| out_of_range(what, s.trim(), "uint256"))?;
+    if neg && !x.is_zero() {
+        return Err(negative(what, s.trim()));
+    }
+    Ok(x)
+}
+
+/// A signed integer that fits in an `i64`, from a safe-integer JS number, a BigInt or a decimal
+/// string.
+pub(crate) fn int_from_js(what: &str, v: &JsValue) -> Result<i64, JsError> {
+    if let Some(n) = v.as_f64() {
+        return safe_integer(n).map_err(|e| err(what, e));
+    }
+    let s = decimal_text(v).ok_or_else(|| not_an_integer(what))?;
+    decimal_parts(&s).map_err(|e| err(what, e))?;
+    s.trim().parse::<i64>().map_err(|_| out_of_range(what, s.trim(), "int64"))
+}
+
+/// [`uint_from_js`] for a value that must fit in a `u64`.
+pub(crate) fn u64_from_js(what: &str, v: &JsValue) -> Result<u64, JsError> {
+    let x = uint_from_js(what, v)?;
+    u64::try_from(x).map_err(|_| out_of_range(what, x, "uint64"))
+}
+
+/// [`u64_from_js`], with `default` for `undefined` / `null`.
+pub(crate) fn u64_from_js_or(what: &str, v: &JsValue, default: u64) -> Result<u64, JsError> {
+    if v.is_undefined() || v.is_null() {
+        Ok(default)
+    } else {
+        u64_from_js(what, v)
+    }
+}
+
+/// [`uint_from_js`] for a value that must fit in a `u32`.
+pub(crate) fn u32_from_js(what: &str, v: &JsValue) -> Result<u32, JsError> {
+    let x = uint_from_js(what, v)?;
+    u32::try_from(x).map_err(|_| out_of_range(what, x, "uint32"))
+}
+
+/// A `u64` result as a JS number, refusing values above `Number.MAX_SAFE_INTEGER` (output
+/// conversion only: the number is exact).
+pub(crate) fn to_safe_number(what: &str, x: u64) -> Result<f64, JsError> {
+    if x > MAX_SAFE_INTEGER {
+        return Err(JsError::new(&format!("{what}: {x} is above Number.MAX_SAFE_INTEGER")));
+    }
+    Ok(x as f64)
+}
+
+/// An integer field of a deserialised JS object: a safe-integer number, a BigInt (within
+/// `i64::MIN..=u64::MAX`) or a decimal string, like [`int_from_js`] for arguments.
+///
+/// A malformed value (a fraction, NaN, a non-numeric string, `true`, `null`…) does not fail the
+/// whole deserialisation: it is kept and reported, with the field's name, by `to_*`.
+pub(crate) struct JsInt(Result<i128, String>);
+
+impl<'de> Deserialize<'de> for JsInt {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl de::Visitor<'_> for V {
+            type Value = JsInt;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an integer (number, BigInt or decimal string)")
+            }
+            // serde-wasm-bindgen: safe-integer numbers and BigInts arrive here.
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<JsInt, E> {
+                Ok(JsInt(Ok(i128::from(v))))
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<JsInt, E> {
+                Ok(JsInt(Ok(i128::from(v))))
+            }
+            // Other numbers (fractions, NaN, ±Infinity, beyond 2^53): rejected, never rounded.
+            fn visit_f64<E: de::Error>(self, v: f64) -> Result<JsInt, E> {
+                Ok(JsInt(safe_integer(v).map(i128::from)))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<JsInt, E> {
+                Ok(JsInt(decimal_parts(v).and_then(|_| {
+                    v.trim().parse::<i128>().map_err(|_| format!("'{v}' is out of range"))
+                })))
+            }
+            fn visit_bool<E: de::Error>(self, v: bool) -> Result<JsInt, E> {
+                Ok(JsInt(Err(format!("expected an integer, got {v}"))))
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<JsInt, E> {
+                Ok(JsInt(Err("expected an integer, got null".to_owned())))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+impl JsInt {
+    fn value(&self, what: &str) -> Result<i128, JsError> {
+        self.0.as_ref().map(|v| *v).map_err(|e| err(what, e))
+    }
+
+    fn unsigned(&self, what: &str) -> Result<u128, JsError> {
+        let v = self.value(what)?;
+        u128::try_from(v).map_err(|_| negative(what, v))
+    }
+
+    /// The value as a `u64`, or `None` when [`JsInt::to_u64`] would fail (a fast path that
+    /// builds no field label).
+    pub(crate) fn as_u64(&self) -> Option<u64> {
+        self.0.as_ref().ok().and_then(|v| u64::try_from(*v).ok())
+    }
+
+    /// The value as an `i64`; `what` names the field in errors.
+    pub(crate) fn to_i64(&self, what: &str) -> Result<i64, JsError> {
+        let v = self.value(what)?;
+        i64::try_from(v).map_err(|_| out_of_range(what, v, "int64"))
+    }
+
+    /// The value as a `u64` (not negative); `what` names the field in errors.
+    pub(crate) fn to_u64(&self, what: &str) -> Result<u64, JsError> {
+        let v = self.unsigned(what)?;
+        u64::try_from(v).map_err(|_| out_of_range(what, v, "uint64"))
+    }
+
+    /// The value as a `u32` (not negative); `what` names the field in errors.
+    pub(crate) fn to_u32(&self, what: &str) -> Result<u32, JsError> {
+        let v = self.unsigned(what)?;
+        u32::try_from(v).map_err(|_| out_of_range(what, v, "uint32"))
+    }
+
+    /// The value as a `u8` (not negative); `what` names the field in errors.
+    pub(crate) fn to_u8(&self, what: &str) -> Result<u8, JsError> {
+        let v = self.unsigned(what)?;
+        u8::try_from(v).map_err(|_| out_of_range(what, v, "uint8"))
+    }
 }

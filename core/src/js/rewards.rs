@@ -1,68 +1,17 @@
 //! JS exports for `crate::rewards` (C11–C14), `crate::burns` (C15–C16), `crate::creator` (C17)
 //! and `crate::holders` (C18).
 //!
-//! Times, epochs, tick windows and decimals are plain JS numbers or decimal strings (both are
+//! Times, epochs, tick windows and decimals are JS numbers, BigInts or decimal strings (all are
 //! accepted); amounts, weights and WADs are decimal strings.
 
-use super::{err, from_js, parse_address, parse_i256, parse_u256, to_js};
+use super::{err, from_js, parse_address, parse_i256, parse_u256, to_js, u64_from_js, JsInt};
 use crate::burns::{self, EthUsdAnswer, RootAmountBounds, RootPriceInput, TickObservation};
 use crate::creator::{self, CreatorShareParams};
 use crate::holders::{self, HolderBalance, HolderExclusions, PayoutContext};
 use crate::rewards::{self, PoolEvent, PoolSnapshot, RewardPool};
 use alloy_primitives::{Address, U256};
-use serde::{de, Deserialize, Deserializer, Serialize};
+use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
-
-/// An integer given as a JS number (a safe integer) or a decimal string.
-struct Int(i128);
-
-impl<'de> Deserialize<'de> for Int {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl de::Visitor<'_> for V {
-            type Value = Int;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("an integer (number or decimal string)")
-            }
-            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Int, E> {
-                Ok(Int(i128::from(v)))
-            }
-            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Int, E> {
-                Ok(Int(i128::from(v)))
-            }
-            fn visit_f64<E: de::Error>(self, v: f64) -> Result<Int, E> {
-                // Only exact safe integers; anything else is rejected, never rounded.
-                if v.fract() == 0.0 && v.abs() <= 9_007_199_254_740_991.0 {
-                    Ok(Int(v as i128))
-                } else {
-                    Err(E::custom(format!(
-                        "{v} is not a safe integer; pass a decimal string"
-                    )))
-                }
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<Int, E> {
-                v.trim()
-                    .parse::<i128>()
-                    .map(Int)
-                    .map_err(|_| E::custom(format!("'{v}' is not a decimal integer")))
-            }
-        }
-        d.deserialize_any(V)
-    }
-}
-
-fn to_u64(what: &str, v: &Int) -> Result<u64, JsError> {
-    u64::try_from(v.0).map_err(|_| JsError::new(&format!("{what}: {} is not in 0..=2^64-1", v.0)))
-}
-
-fn to_u32(what: &str, v: &Int) -> Result<u32, JsError> {
-    u32::try_from(v.0).map_err(|_| JsError::new(&format!("{what}: {} is not in 0..=2^32-1", v.0)))
-}
-
-fn to_i64(what: &str, v: &Int) -> Result<i64, JsError> {
-    i64::try_from(v.0)
-        .map_err(|_| JsError::new(&format!("{what}: {} does not fit in 64 bits", v.0)))
-}
 
 fn parse_weights(what: &str, ws: &[String]) -> Result<Vec<U256>, JsError> {
     ws.iter()
@@ -163,7 +112,7 @@ pub fn reward_estimate(input: JsValue) -> Result<JsValue, JsError> {
 #[serde(rename_all = "camelCase")]
 struct PoolEventJs {
     kind: String,
-    at: Int,
+    at: JsInt,
     #[serde(default)]
     amount: Option<String>,
     #[serde(default)]
@@ -219,13 +168,12 @@ pub fn reward_pool_simulate(
     cap_bps: u32,
     events: JsValue,
 ) -> Result<JsValue, JsError> {
-    let start: Int = from_js("start", start)?;
+    let start = u64_from_js("start", &start)?;
     let events: Vec<PoolEventJs> = from_js("events", events)?;
-    let mut pool = RewardPool::new(to_u64("start", &start)?, cap_bps)
-        .map_err(|e| err("rewardPoolSimulate", e))?;
+    let mut pool = RewardPool::new(start, cap_bps).map_err(|e| err("rewardPoolSimulate", e))?;
     let mut paid: std::collections::BTreeMap<Address, U256> = Default::default();
     for (i, e) in events.iter().enumerate() {
-        let at = to_u64(&format!("events[{i}].at"), &e.at)?;
+        let at = e.at.to_u64(&format!("events[{i}].at"))?;
         let field = |name: &str, v: &Option<String>| -> Result<String, JsError> {
             v.clone().ok_or_else(|| {
                 JsError::new(&format!(
@@ -325,23 +273,23 @@ pub fn reward_pool_simulate(
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct ObservationJs {
-    seconds_ago: Int,
-    tick_cumulative: Int,
+    seconds_ago: JsInt,
+    tick_cumulative: JsInt,
 }
 
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct EthUsdJs {
     answer: String,
-    decimals: Int,
-    updated_at: Int,
+    decimals: JsInt,
+    updated_at: JsInt,
 }
 
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct RootPriceInputJs {
-    now: Int,
-    pool_initialized_at: Int,
+    now: JsInt,
+    pool_initialized_at: JsInt,
     root_is_token0: bool,
     observations: Vec<ObservationJs>,
     eth_usd: EthUsdJs,
@@ -377,29 +325,25 @@ pub fn root_price_usd(input: JsValue) -> Result<JsValue, JsError> {
         .enumerate()
         .map(|(k, o)| {
             Ok(TickObservation {
-                seconds_ago: to_u32(&format!("observations[{k}].secondsAgo"), &o.seconds_ago)?,
-                tick_cumulative: to_i64(
-                    &format!("observations[{k}].tickCumulative"),
-                    &o.tick_cumulative,
-                )?,
+                seconds_ago: o
+                    .seconds_ago
+                    .to_u32(&format!("observations[{k}].secondsAgo"))?,
+                tick_cumulative: o
+                    .tick_cumulative
+                    .to_i64(&format!("observations[{k}].tickCumulative"))?,
             })
         })
         .collect::<Result<Vec<_>, JsError>>()?;
-    let decimals = u8::try_from(i.eth_usd.decimals.0).map_err(|_| {
-        JsError::new(&format!(
-            "ethUsd.decimals: {} is not in 0..=255",
-            i.eth_usd.decimals.0
-        ))
-    })?;
+    let decimals = i.eth_usd.decimals.to_u8("ethUsd.decimals")?;
     let input = RootPriceInput {
-        now: to_u64("now", &i.now)?,
-        pool_initialized_at: to_u64("poolInitializedAt", &i.pool_initialized_at)?,
+        now: i.now.to_u64("now")?,
+        pool_initialized_at: i.pool_initialized_at.to_u64("poolInitializedAt")?,
         root_is_token0: i.root_is_token0,
         observations,
         eth_usd: EthUsdAnswer {
             answer: parse_i256("ethUsd.answer", &i.eth_usd.answer)?,
             decimals,
-            updated_at: to_u64("ethUsd.updatedAt", &i.eth_usd.updated_at)?,
+            updated_at: i.eth_usd.updated_at.to_u64("ethUsd.updatedAt")?,
         },
     };
     let p = burns::root_price_usd(&input).map_err(|e| err("rootPriceUsd", e))?;
@@ -424,10 +368,9 @@ pub fn root_price_anchor_window(
     now: JsValue,
     pool_initialized_at: JsValue,
 ) -> Result<u32, JsError> {
-    let now: Int = from_js("now", now)?;
-    let init: Int = from_js("poolInitializedAt", pool_initialized_at)?;
-    burns::anchor_window(to_u64("now", &now)?, to_u64("poolInitializedAt", &init)?)
-        .map_err(|e| err("rootPriceAnchorWindow", e))
+    let now = u64_from_js("now", &now)?;
+    let init = u64_from_js("poolInitializedAt", &pool_initialized_at)?;
+    burns::anchor_window(now, init).map_err(|e| err("rootPriceAnchorWindow", e))
 }
 
 /// C16: the ROOT (wei, decimal string) to burn for `usdWad` at `priceUsdWad` (USD per ROOT),
@@ -574,10 +517,10 @@ struct ExclusionsJs {
 #[serde(rename_all = "camelCase")]
 struct AllocationInputJs {
     distributor: String,
-    chain_id: Int,
+    chain_id: JsInt,
     token: String,
     asset: String,
-    epoch: Int,
+    epoch: JsInt,
     total: String,
     balances: Vec<BalanceJs>,
     #[serde(default)]
@@ -618,18 +561,13 @@ struct AllocationJs {
 pub fn holder_allocation(input: JsValue) -> Result<JsValue, JsError> {
     let i: AllocationInputJs = from_js("input", input)?;
     let distributor = parse_address("distributor", &i.distributor)?;
-    let chain_id = u64::try_from(i.chain_id.0).map(U256::from).map_err(|_| {
-        JsError::new(&format!(
-            "chainId: {} is not a valid chain id",
-            i.chain_id.0
-        ))
-    })?;
+    let chain_id = U256::from(i.chain_id.to_u64("chainId")?);
     let ctx = PayoutContext {
         distributor,
         chain_id,
         token: parse_address("token", &i.token)?,
         asset: parse_address("asset", &i.asset)?,
-        epoch: to_u64("epoch", &i.epoch)?,
+        epoch: i.epoch.to_u64("epoch")?,
     };
     let total = parse_u256("total", &i.total)?;
     let balances = i

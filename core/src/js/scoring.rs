@@ -6,8 +6,11 @@
 //! - `buildEpoch(input)` → bundle object.
 //! - `verifyProjectScore(bundle, project, inputs, salt)` → report object.
 //! - `copyCheck(thesisText, earlier)` → `{verdict, verdictCode, matchedThesis, similarityBps, shared, union}`.
+//!
+//! Integer fields (`epoch`, `claims`, `failed`, `ageSecs`) are safe-integer numbers or decimal strings
+//! (`super::JsInt`); `buildEpoch` input crosses as JSON, so BigInts are accepted only by `verifyProjectScore`.
 
-use super::{err, from_js, parse_address, parse_b256, parse_u256, to_js};
+use super::{err, from_js, parse_address, parse_b256, parse_u256, to_js, JsInt};
 use crate::math::U256;
 use crate::scoring::copy_detect::copy_check as copy_check_rs;
 use crate::scoring::epoch::{
@@ -65,11 +68,11 @@ struct JsProject<'a> {
     track: Cow<'a, str>,
     #[serde(borrow)]
     features: Vec<Cow<'a, str>>,
-    claims: u64,
-    failed: u64,
+    claims: JsInt,
+    failed: JsInt,
     #[serde(borrow)]
     verified_output: Cow<'a, str>,
-    age_secs: u64,
+    age_secs: JsInt,
     #[serde(default, borrow)]
     salt: Option<Cow<'a, str>>,
     #[serde(default)]
@@ -88,7 +91,7 @@ struct JsPrevious<'a> {
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct JsEpochInput<'a> {
-    epoch: u64,
+    epoch: JsInt,
     tracks: Vec<TrackConfig>,
     #[serde(borrow)]
     projects: Vec<JsProject<'a>>,
@@ -101,10 +104,10 @@ struct JsEpochInput<'a> {
 struct JsProjectData {
     track: String,
     features: Vec<String>,
-    claims: u64,
-    failed: u64,
+    claims: JsInt,
+    failed: JsInt,
     verified_output: String,
-    age_secs: u64,
+    age_secs: JsInt,
 }
 
 fn features<S: AsRef<str>>(what: &str, v: &[S]) -> Result<Vec<U256>, JsError> {
@@ -122,6 +125,11 @@ fn parse_u256_or(s: &str, what: impl FnOnce() -> String) -> Result<U256, JsError
         }
     }
     parse_u256(&what(), s)
+}
+
+/// `JsInt::to_u64`, building the field label only on error.
+fn u64_or(v: &JsInt, what: impl FnOnce() -> String) -> Result<u64, JsError> {
+    v.as_u64().map_or_else(|| v.to_u64(&what()), Ok)
 }
 
 /// `parse_address`, building the field label only on error.
@@ -161,12 +169,12 @@ pub fn build_epoch_js(input: JsValue) -> Result<JsValue, JsError> {
                 data: ProjectData {
                     track: p.track.to_string(),
                     features: features_of(k, &p.features)?,
-                    claims: p.claims,
-                    failed: p.failed,
+                    claims: u64_or(&p.claims, || format!("projects[{k}].claims"))?,
+                    failed: u64_or(&p.failed, || format!("projects[{k}].failed"))?,
                     verified_output: parse_u256_or(&p.verified_output, || {
                         format!("projects[{k}].verifiedOutput")
                     })?,
-                    age_secs: p.age_secs,
+                    age_secs: u64_or(&p.age_secs, || format!("projects[{k}].ageSecs"))?,
                 },
                 salt: salt(|| format!("projects[{k}].salt"), p.salt.as_deref())?,
                 private: p.private,
@@ -184,7 +192,7 @@ pub fn build_epoch_js(input: JsValue) -> Result<JsValue, JsError> {
             })
             .collect::<Result<Vec<_>, JsError>>()?;
         EpochInput {
-            epoch: i.epoch,
+            epoch: i.epoch.to_u64("epoch")?,
             tracks: i.tracks,
             projects,
             previous,
@@ -255,10 +263,10 @@ pub fn verify_project_score_js(
     let data = ProjectData {
         track: d.track,
         features: features("inputs", &d.features)?,
-        claims: d.claims,
-        failed: d.failed,
+        claims: d.claims.to_u64("inputs.claims")?,
+        failed: d.failed.to_u64("inputs.failed")?,
         verified_output: parse_u256("inputs.verifiedOutput", &d.verified_output)?,
-        age_secs: d.age_secs,
+        age_secs: d.age_secs.to_u64("inputs.ageSecs")?,
     };
     let s = salt(|| "salt".into(), salt_hex.as_deref())?;
     to_js(&verify_project_score(&b, project, &data, s))

@@ -7,8 +7,7 @@
 use alloy_primitives::U256;
 use wasm_bindgen::prelude::*;
 
-use super::eip712::{int_from_js, uint_from_js};
-use super::parse_address;
+use super::{int_from_js, parse_address, u32_from_js, uint_from_js};
 use crate::uniswap::oracle::{
     arithmetic_mean_tick, get_quote_at_tick, stock_price_wad, twap_price_wad,
 };
@@ -24,11 +23,6 @@ fn tick_from_js(what: &str, v: &JsValue) -> Result<i32, JsError> {
 
 fn bool_from_js(what: &str, v: &JsValue) -> Result<bool, JsError> {
     v.as_bool().ok_or_else(|| JsError::new(&format!("{what}: expected true or false")))
-}
-
-fn seconds_from_js(what: &str, v: &JsValue) -> Result<u32, JsError> {
-    let s = uint_from_js(what, v)?;
-    u32::try_from(s).map_err(|_| JsError::new(&format!("{what}: {s} does not fit in uint32")))
 }
 
 /// `sqrtPriceAtTick(tick)`: `TickMath.getSqrtPriceAtTick` as a decimal string (Q64.96).
@@ -74,7 +68,7 @@ pub fn arithmetic_mean_tick_js(
 ) -> Result<i32, JsError> {
     let start = int_from_js("tickCumulativeStart", &tick_cumulative_start)?;
     let end = int_from_js("tickCumulativeEnd", &tick_cumulative_end)?;
-    let secs = seconds_from_js("seconds", &seconds)?;
+    let secs = u32_from_js("seconds", &seconds)?;
     arithmetic_mean_tick(start, end, secs).map_err(|e| JsError::new(&e.to_string()))
 }
 
@@ -99,7 +93,7 @@ pub fn twap_price_wad_js(
 ) -> Result<String, JsError> {
     let start = int_from_js("tickCumulativeStart", &tick_cumulative_start)?;
     let end = int_from_js("tickCumulativeEnd", &tick_cumulative_end)?;
-    let secs = seconds_from_js("seconds", &seconds)?;
+    let secs = u32_from_js("seconds", &seconds)?;
     let order = bool_from_js("stockIsToken0", &stock_is_token0)?;
     let p = twap_price_wad(start, end, secs, order).map_err(|e| JsError::new(&e.to_string()))?;
     Ok(p.to_string())
