@@ -87,6 +87,10 @@ abstract contract LaunchpadFixture is Test {
     address internal padOwner = makeAddr("padOwner");
 
     function _config(bytes32 salt) internal view returns (Launchpad.Config memory) {
+        return _config(salt, address(sink));
+    }
+
+    function _config(bytes32 salt, address feeSink) internal view returns (Launchpad.Config memory) {
         return Launchpad.Config({
             poolManager: pm,
             lockerSalt: salt,
@@ -95,16 +99,20 @@ abstract contract LaunchpadFixture is Test {
             ethVirtualQuote: PHI_ETH,
             poolFee: POOL_FEE,
             tickSpacing: TICK_SPACING,
-            feeSink: address(sink)
+            feeSink: feeSink
         });
     }
 
     function _deployLaunchpad() internal {
         pm = V4Deployer.deployPoolManager(address(this));
         sink = new RecordingSink();
+        _deployPad(address(sink));
+    }
+
+    function _deployPad(address feeSink) internal {
         address predicted = vm.computeCreateAddress(address(this), vm.getNonce(address(this)));
         (bytes32 salt,) = LockerSalt.find(predicted, pm);
-        pad = new Launchpad(padOwner, _config(salt));
+        pad = new Launchpad(padOwner, _config(salt, feeSink));
         require(address(pad) == predicted, "prediction");
     }
 }
