@@ -21,7 +21,8 @@ import {LockerSalt} from "./LockerSalt.sol";
 /// Every value below marked PLACEHOLDER is configuration, not a protocol fact.
 contract Deploy is Script {
     uint256 internal constant ANVIL_KEY_0 = 0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80;
-    string internal constant POOL_MANAGER_ARTIFACT = "../node_modules/@uniswap/v4-core/out/PoolManager.sol/PoolManager.json";
+    string internal constant POOL_MANAGER_ARTIFACT =
+        "../node_modules/@uniswap/v4-core/out/PoolManager.sol/PoolManager.json";
 
     uint256 internal constant SUPPLY = 1_000_000_000e18; // PLACEHOLDER S (C19)
     uint16 internal constant FEE_BPS = 100; // PLACEHOLDER τ = 1 % (C19)
@@ -125,9 +126,8 @@ contract Deploy is Script {
         vm.serializeUint(k, "poolFee", POOL_FEE);
         vm.serializeInt(k, "tickSpacing", TICK_SPACING);
         vm.serializeString(k, "ethVirtualQuote", vm.toString(ETH_VIRTUAL_QUOTE));
-        string memory json = vm.serializeString(
-            k, "stablecoinVirtualQuote", vm.toString(STABLE_VIRTUAL_QUOTE_WHOLE * 10 ** 6)
-        );
+        string memory json =
+            vm.serializeString(k, "stablecoinVirtualQuote", vm.toString(STABLE_VIRTUAL_QUOTE_WHOLE * 10 ** 6));
         vm.writeJson(json, string.concat("../.eden/deploy-", vm.toString(block.chainid), ".json"));
     }
 }

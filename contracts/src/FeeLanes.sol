@@ -206,7 +206,9 @@ contract FeeLanes is ICurveFeeSink, Ownable2Step, ReentrancyGuardTransient {
     /// @inheritdoc ICurveFeeSink
     function onCurveFees(address token, address asset, uint256 amount) external payable nonReentrant {
         if (msg.sender != address(launchpad)) revert NotLaunchpad(msg.sender);
-        if (msg.value != (asset == address(0) ? amount : 0)) revert WrongValue(msg.value, asset == address(0) ? amount : 0);
+        if (msg.value != (asset == address(0) ? amount : 0)) {
+            revert WrongValue(msg.value, asset == address(0) ? amount : 0);
+        }
         Split memory s = previewSplit(token, amount);
         creatorBalance[token] += s.toCreator;
         liquidityEscrow[token] += s.toLiquidity;

@@ -89,7 +89,8 @@ contract LaunchLocker is IUnlockCallback {
         if (address(key.hooks) != address(this)) revert NotLockerPool();
         if (liquidity == 0) revert ZeroLiquidity();
         (paid0, paid1) = abi.decode(
-            poolManager.unlock(abi.encode(Action.Add, abi.encode(key, tickLower, tickUpper, liquidity))), (uint256, uint256)
+            poolManager.unlock(abi.encode(Action.Add, abi.encode(key, tickLower, tickUpper, liquidity))),
+            (uint256, uint256)
         );
         emit LiquidityLocked(key.toId(), tickLower, tickUpper, liquidity, paid0, paid1);
     }
@@ -171,10 +172,7 @@ contract LaunchLocker is IUnlockCallback {
         (delta,) = poolManager.modifyLiquidity(
             key,
             ModifyLiquidityParams({
-                tickLower: tickLower,
-                tickUpper: tickUpper,
-                liquidityDelta: int256(uint256(liquidity)),
-                salt: bytes32(0)
+                tickLower: tickLower, tickUpper: tickUpper, liquidityDelta: int256(uint256(liquidity)), salt: bytes32(0)
             }),
             ""
         );

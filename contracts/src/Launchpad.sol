@@ -236,8 +236,7 @@ contract Launchpad is Ownable2Step, ReentrancyGuardTransient {
     {
         Launch storage l = _tradable(token, deadline);
         uint256 fee;
-        (quoteOut, fee) =
-            CurveMath.quoteSell(l.virtualQuote, supply, l.quoteRaised, l.tokenReserve, tokensIn, feeBps);
+        (quoteOut, fee) = CurveMath.quoteSell(l.virtualQuote, supply, l.quoteRaised, l.tokenReserve, tokensIn, feeBps);
         if (quoteOut < minQuoteOut) revert QuoteOutBelowMin(quoteOut, minQuoteOut);
         l.quoteRaised -= quoteOut + fee;
         l.tokenReserve += tokensIn;

@@ -33,7 +33,11 @@ contract TestSwapper is IUnlockCallback {
 
     receive() external payable {}
 
-    function swapExactIn(PoolKey memory key, bool zeroForOne, uint256 amountIn) external payable returns (BalanceDelta) {
+    function swapExactIn(PoolKey memory key, bool zeroForOne, uint256 amountIn)
+        external
+        payable
+        returns (BalanceDelta)
+    {
         return abi.decode(pm.unlock(abi.encode(msg.sender, key, zeroForOne, amountIn)), (BalanceDelta));
     }
 
