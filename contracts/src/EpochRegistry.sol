@@ -1,0 +1,321 @@
+// SPDX-License-Identifier: MIT
+pragma solidity 0.8.26;
+
+import {EIP712} from "@openzeppelin/contracts/utils/cryptography/EIP712.sol";
+import {ECDSA} from "@openzeppelin/contracts/utils/cryptography/ECDSA.sol";
+import {MerkleProof} from "@openzeppelin/contracts/utils/cryptography/MerkleProof.sol";
+import {Ownable, Ownable2Step} from "@openzeppelin/contracts/access/Ownable2Step.sol";
+
+/// @title EpochRegistry: the on-chain commitment of Eden's daily score roots (C5, C6, C7).
+/// @notice One Merkle root per epoch, signed with EIP-712 by the authorised signer, posted with a bond,
+/// challengeable for 72 hours, then final. Only final roots can be read, and any single leaf of a final
+/// root can be verified in O(log n) hashes.
+///
+/// Rules:
+/// - C6: EIP-712 domain {name "Eden", version "1", chainId, verifyingContract = this}; struct
+///   `EpochRoot(uint64 epoch,bytes32 root,bytes32 inputsRoot,uint64 expiry)`. Recovery is OpenZeppelin
+///   ECDSA: 65-byte signatures only, `v` in {27, 28}, low `s` only.
+/// - C7: a proposal is accepted when the signature recovers to `signer`, the epoch is the next one
+///   (`nextEpoch`) or a slot reopened by an upheld challenge, `block.timestamp <= expiry`, and
+///   `msg.value == bond`. It is then pending for `CHALLENGE_WINDOW` (72 h). While pending, anyone may
+///   challenge with an equal bond (strictly before the deadline). The adjudicator then either upholds
+///   the challenge (both bonds to the challenger, the slot reopens so a corrected root may be proposed,
+///   and the struck (epoch, root) pair can never be proposed again) or rejects it (the challenger's
+///   bond to the proposer, a fresh 72 h window starts). From the deadline on, anyone may finalize; the
+///   proposer's bond is then returned.
+/// - C5: leaves are OpenZeppelin StandardMerkleTree leaves, `keccak256(bytes.concat(keccak256(abi.encode(values))))`:
+///   score `(address project, uint256 scoreWad)`, quality `(bytes32 T_q, bytes32 thesisHash, uint256 qualityWad,
+///   uint8 verdict, bytes32 matchedThesis)`, human `(bytes32 T_h, address project, uint256 scoreWad)`.
+///
+/// Decided here (beyond the notes): bonds are paid out by pull (`withdraw`), so a reverting recipient can
+/// never block a transition; `firstEpoch` is a constructor parameter (epochs are numbered by the off-chain
+/// scorer); the owner (two-step) may rotate the signer and the adjudicator, never the bond or the window.
+contract EpochRegistry is EIP712, Ownable2Step {
+    /// @notice Lifecycle of an epoch slot. `None` also covers a slot reopened by an upheld challenge.
+    enum Status {
+        None,
+        Pending,
+        Challenged,
+        Final
+    }
+
+    struct Slot {
+        bytes32 root;
+        bytes32 inputsRoot;
+        address proposer;
+        uint64 deadline; // end of the challenge window (Pending/Challenged); finalization time (Final)
+        Status status;
+        address challenger;
+    }
+
+    /// @notice keccak256("EpochRoot(uint64 epoch,bytes32 root,bytes32 inputsRoot,uint64 expiry)") (C6).
+    bytes32 public constant EPOCH_ROOT_TYPEHASH =
+        keccak256("EpochRoot(uint64 epoch,bytes32 root,bytes32 inputsRoot,uint64 expiry)");
+    /// @notice Domain tag of quality leaves, T_q = keccak256("eden.leaf.quality") (C5).
+    bytes32 public constant QUALITY_LEAF_TAG = keccak256("eden.leaf.quality");
+    /// @notice Domain tag of human (pre-data) leaves, T_h = keccak256("eden.leaf.human") (C5).
+    bytes32 public constant HUMAN_LEAF_TAG = keccak256("eden.leaf.human");
+    /// @notice T_c = 72 h (C7).
+    uint64 public constant CHALLENGE_WINDOW = 72 hours;
+
+    /// @notice The bond a proposer escrows and a challenger must match (wei).
+    uint256 public immutable bond;
+    /// @notice The first epoch this registry accepts.
+    uint64 public immutable firstEpoch;
+
+    /// @notice The authorised root signer (C7).
+    address public signer;
+    /// @notice The only account that may resolve challenges.
+    address public adjudicator;
+    /// @notice The next new epoch that may be proposed (`last + 1`).
+    uint64 public nextEpoch;
+
+    mapping(uint64 epoch => Slot) private _slots;
+    /// @notice keccak256(abi.encode(epoch, root)) of roots struck down by an upheld challenge.
+    mapping(bytes32 epochRoot => bool) public struck;
+    /// @notice Bonds owed to an account, paid out by `withdraw`.
+    mapping(address account => uint256) public credit;
+
+    event RootProposed(
+        uint64 indexed epoch, bytes32 root, bytes32 inputsRoot, uint64 expiry, address indexed proposer, uint64 deadline
+    );
+    event RootChallenged(uint64 indexed epoch, bytes32 root, address indexed challenger);
+    event ChallengeUpheld(uint64 indexed epoch, bytes32 root, address indexed challenger);
+    event ChallengeRejected(uint64 indexed epoch, bytes32 root, address indexed challenger, uint64 deadline);
+    event RootFinalized(uint64 indexed epoch, bytes32 root, bytes32 inputsRoot);
+    event BondCredited(address indexed account, uint256 amount);
+    event Withdrawn(address indexed account, uint256 amount);
+    event SignerChanged(address indexed previous, address indexed current);
+    event AdjudicatorChanged(address indexed previous, address indexed current);
+
+    error ZeroAddress();
+    error ZeroBond();
+    error EmptyRoot();
+    error WrongEpoch(uint64 epoch, uint64 expected);
+    error SignatureExpired(uint64 expiry, uint256 timestamp);
+    error WrongBond(uint256 sent, uint256 required);
+    error InvalidSigner(address recovered);
+    error RootStruck(uint64 epoch, bytes32 root);
+    error NotPending(uint64 epoch, Status status);
+    error NotChallenged(uint64 epoch, Status status);
+    error NotFinal(uint64 epoch, Status status);
+    error WindowClosed(uint64 epoch, uint64 deadline);
+    error WindowOpen(uint64 epoch, uint64 deadline);
+    error NotAdjudicator(address caller);
+    error NothingToWithdraw(address account);
+    error TransferFailed(address to, uint256 amount);
+
+    constructor(address owner_, address signer_, address adjudicator_, uint256 bond_, uint64 firstEpoch_)
+        EIP712("Eden", "1")
+        Ownable(owner_)
+    {
+        if (signer_ == address(0) || adjudicator_ == address(0)) revert ZeroAddress();
+        if (bond_ == 0) revert ZeroBond();
+        signer = signer_;
+        adjudicator = adjudicator_;
+        bond = bond_;
+        firstEpoch = firstEpoch_;
+        nextEpoch = firstEpoch_;
+        emit SignerChanged(address(0), signer_);
+        emit AdjudicatorChanged(address(0), adjudicator_);
+    }
+
+    // ------------------------------------------------------------------------------------------------
+    // Transitions
+
+    /// @notice Proposes `root` for `epoch` with the signer's EIP-712 signature and escrows `bond` (C7).
+    /// @dev Accepts the next new epoch, or an earlier epoch whose slot an upheld challenge reopened.
+    function propose(uint64 epoch, bytes32 root, bytes32 inputsRoot, uint64 expiry, bytes calldata signature)
+        external
+        payable
+    {
+        if (root == bytes32(0)) revert EmptyRoot();
+        uint64 next = nextEpoch;
+        bool isNew = epoch == next;
+        if (!isNew && !(epoch >= firstEpoch && epoch < next && _slots[epoch].status == Status.None)) {
+            revert WrongEpoch(epoch, next);
+        }
+        if (block.timestamp > expiry) revert SignatureExpired(expiry, block.timestamp);
+        if (msg.value != bond) revert WrongBond(msg.value, bond);
+        if (struck[keccak256(abi.encode(epoch, root))]) revert RootStruck(epoch, root);
+        address recovered = ECDSA.recoverCalldata(epochRootDigest(epoch, root, inputsRoot, expiry), signature);
+        if (recovered != signer) revert InvalidSigner(recovered);
+
+        if (isNew) nextEpoch = next + 1;
+        uint64 deadline = uint64(block.timestamp) + CHALLENGE_WINDOW;
+        _slots[epoch] = Slot({
+            root: root,
+            inputsRoot: inputsRoot,
+            proposer: msg.sender,
+            deadline: deadline,
+            status: Status.Pending,
+            challenger: address(0)
+        });
+        emit RootProposed(epoch, root, inputsRoot, expiry, msg.sender, deadline);
+    }
+
+    /// @notice Challenges a pending root with a bond equal to the proposer's, strictly before its deadline (C7).
+    function challenge(uint64 epoch) external payable {
+        Slot storage s = _slots[epoch];
+        if (s.status != Status.Pending) revert NotPending(epoch, s.status);
+        if (block.timestamp >= s.deadline) revert WindowClosed(epoch, s.deadline);
+        if (msg.value != bond) revert WrongBond(msg.value, bond);
+        s.status = Status.Challenged;
+        s.challenger = msg.sender;
+        emit RootChallenged(epoch, s.root, msg.sender);
+    }
+
+    /// @notice Adjudicator's ruling on a challenged root (C7).
+    /// @param upheld true: the root is wrong; both bonds go to the challenger, the slot reopens and the
+    /// (epoch, root) pair is struck. false: the challenger's bond goes to the proposer and a fresh
+    /// 72 h window starts (the proposer's bond stays escrowed).
+    function resolve(uint64 epoch, bool upheld) external {
+        if (msg.sender != adjudicator) revert NotAdjudicator(msg.sender);
+        Slot storage s = _slots[epoch];
+        if (s.status != Status.Challenged) revert NotChallenged(epoch, s.status);
+        bytes32 root = s.root;
+        address challenger = s.challenger;
+        if (upheld) {
+            struck[keccak256(abi.encode(epoch, root))] = true;
+            delete _slots[epoch];
+            _credit(challenger, 2 * bond);
+            emit ChallengeUpheld(epoch, root, challenger);
+        } else {
+            uint64 deadline = uint64(block.timestamp) + CHALLENGE_WINDOW;
+            s.status = Status.Pending;
+            s.deadline = deadline;
+            s.challenger = address(0);
+            _credit(s.proposer, bond);
+            emit ChallengeRejected(epoch, root, challenger, deadline);
+        }
+    }
+
+    /// @notice Makes a pending root final once its window has passed; returns the proposer's bond. Anyone may call.
+    function finalize(uint64 epoch) external {
+        Slot storage s = _slots[epoch];
+        if (s.status != Status.Pending) revert NotPending(epoch, s.status);
+        if (block.timestamp < s.deadline) revert WindowOpen(epoch, s.deadline);
+        s.status = Status.Final;
+        s.deadline = uint64(block.timestamp);
+        _credit(s.proposer, bond);
+        emit RootFinalized(epoch, s.root, s.inputsRoot);
+    }
+
+    /// @notice Pays out every bond credited to the caller.
+    function withdraw() external {
+        uint256 amount = credit[msg.sender];
+        if (amount == 0) revert NothingToWithdraw(msg.sender);
+        credit[msg.sender] = 0;
+        emit Withdrawn(msg.sender, amount);
+        (bool ok,) = msg.sender.call{value: amount}("");
+        if (!ok) revert TransferFailed(msg.sender, amount);
+    }
+
+    function setSigner(address signer_) external onlyOwner {
+        if (signer_ == address(0)) revert ZeroAddress();
+        emit SignerChanged(signer, signer_);
+        signer = signer_;
+    }
+
+    function setAdjudicator(address adjudicator_) external onlyOwner {
+        if (adjudicator_ == address(0)) revert ZeroAddress();
+        emit AdjudicatorChanged(adjudicator, adjudicator_);
+        adjudicator = adjudicator_;
+    }
+
+    // ------------------------------------------------------------------------------------------------
+    // Reads
+
+    /// @notice Status of an epoch slot and its deadline (window end while pending/challenged, finalization
+    /// time when final, 0 when none). Never returns the root: only final roots can be read (C7).
+    function status(uint64 epoch) external view returns (Status, uint64 deadline) {
+        Slot storage s = _slots[epoch];
+        return (s.status, s.deadline);
+    }
+
+    /// @notice The final root of `epoch`; reverts with `NotFinal` unless the epoch is final.
+    function finalRoot(uint64 epoch) public view returns (bytes32) {
+        Slot storage s = _slots[epoch];
+        if (s.status != Status.Final) revert NotFinal(epoch, s.status);
+        return s.root;
+    }
+
+    /// @notice The final inputs root (R_in) of `epoch`; reverts with `NotFinal` unless the epoch is final.
+    function finalInputsRoot(uint64 epoch) external view returns (bytes32) {
+        Slot storage s = _slots[epoch];
+        if (s.status != Status.Final) revert NotFinal(epoch, s.status);
+        return s.inputsRoot;
+    }
+
+    /// @notice True when the score leaf (project, scoreWad) is in the final root of `epoch` (C5).
+    function verifyScore(uint64 epoch, address project, uint256 scoreWad, bytes32[] calldata proof)
+        external
+        view
+        returns (bool)
+    {
+        return MerkleProof.verifyCalldata(proof, finalRoot(epoch), scoreLeaf(project, scoreWad));
+    }
+
+    /// @notice True when the quality leaf is in the final root of `epoch` (C5).
+    function verifyQuality(
+        uint64 epoch,
+        bytes32 thesisHash,
+        uint256 qualityWad,
+        uint8 verdict,
+        bytes32 matchedThesis,
+        bytes32[] calldata proof
+    ) external view returns (bool) {
+        return MerkleProof.verifyCalldata(
+            proof, finalRoot(epoch), qualityLeaf(thesisHash, qualityWad, verdict, matchedThesis)
+        );
+    }
+
+    /// @notice True when the human (pre-data) leaf (project, scoreWad) is in the final root of `epoch` (C5).
+    function verifyHuman(uint64 epoch, address project, uint256 scoreWad, bytes32[] calldata proof)
+        external
+        view
+        returns (bool)
+    {
+        return MerkleProof.verifyCalldata(proof, finalRoot(epoch), humanLeaf(project, scoreWad));
+    }
+
+    /// @notice The EIP-712 digest the signer signs for a root (C6).
+    function epochRootDigest(uint64 epoch, bytes32 root, bytes32 inputsRoot, uint64 expiry)
+        public
+        view
+        returns (bytes32)
+    {
+        return _hashTypedDataV4(keccak256(abi.encode(EPOCH_ROOT_TYPEHASH, epoch, root, inputsRoot, expiry)));
+    }
+
+    /// @notice The EIP-712 domain separator (C6).
+    function domainSeparator() external view returns (bytes32) {
+        return _domainSeparatorV4();
+    }
+
+    /// @notice Score leaf, OZ StandardMerkleTree encoding of (address, uint256) (C5).
+    function scoreLeaf(address project, uint256 scoreWad) public pure returns (bytes32) {
+        return keccak256(bytes.concat(keccak256(abi.encode(project, scoreWad))));
+    }
+
+    /// @notice Quality leaf, OZ StandardMerkleTree encoding of (bytes32, bytes32, uint256, uint8, bytes32) (C5).
+    function qualityLeaf(bytes32 thesisHash, uint256 qualityWad, uint8 verdict, bytes32 matchedThesis)
+        public
+        pure
+        returns (bytes32)
+    {
+        return keccak256(
+            bytes.concat(keccak256(abi.encode(QUALITY_LEAF_TAG, thesisHash, qualityWad, verdict, matchedThesis)))
+        );
+    }
+
+    /// @notice Human (pre-data) leaf, OZ StandardMerkleTree encoding of (bytes32, address, uint256) (C5).
+    function humanLeaf(address project, uint256 scoreWad) public pure returns (bytes32) {
+        return keccak256(bytes.concat(keccak256(abi.encode(HUMAN_LEAF_TAG, project, scoreWad))));
+    }
+
+    function _credit(address account, uint256 amount) private {
+        credit[account] += amount;
+        emit BondCredited(account, amount);
+    }
+}

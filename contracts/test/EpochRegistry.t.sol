@@ -1,0 +1,720 @@
+// SPDX-License-Identifier: MIT
+pragma solidity 0.8.26;
+
+import {Test} from "forge-std/Test.sol";
+import {ECDSA} from "@openzeppelin/contracts/utils/cryptography/ECDSA.sol";
+import {Ownable} from "@openzeppelin/contracts/access/Ownable.sol";
+import {EpochRegistry} from "../src/EpochRegistry.sol";
+import {MerkleBuilder} from "./utils/MerkleBuilder.sol";
+
+contract Rejector {
+    receive() external payable {
+        revert("no");
+    }
+
+    function withdrawFrom(EpochRegistry r) external {
+        r.withdraw();
+    }
+
+    function challenge(EpochRegistry r, uint64 epoch) external payable {
+        r.challenge{value: msg.value}(epoch);
+    }
+}
+
+abstract contract RegistryBase is Test {
+    uint256 internal constant SIGNER_PK = 0xA11CE;
+    uint256 internal constant OTHER_PK = 0xB0B;
+    uint256 internal constant BOND = 1 ether;
+    uint64 internal constant FIRST = 20_000;
+    uint256 internal constant SECP256K1_N = 0xFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFEBAAEDCE6AF48A03BBFD25E8CD0364141;
+
+    EpochRegistry internal reg;
+    address internal signer;
+    address internal owner = makeAddr("owner");
+    address internal adjudicator = makeAddr("adjudicator");
+    address internal proposer = makeAddr("proposer");
+    address internal challenger = makeAddr("challenger");
+
+    function setUp() public virtual {
+        vm.warp(1_700_000_000);
+        signer = vm.addr(SIGNER_PK);
+        reg = new EpochRegistry(owner, signer, adjudicator, BOND, FIRST);
+        vm.deal(proposer, 100 ether);
+        vm.deal(challenger, 100 ether);
+    }
+
+    /// EIP-712 digest computed independently of the contract (C6).
+    function _digest(uint64 epoch, bytes32 root, bytes32 inputsRoot, uint64 expiry, address verifying, uint256 chainId)
+        internal
+        pure
+        returns (bytes32)
+    {
+        bytes32 domain = keccak256(
+            abi.encode(
+                keccak256("EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)"),
+                keccak256("Eden"),
+                keccak256("1"),
+                chainId,
+                verifying
+            )
+        );
+        bytes32 structHash = keccak256(
+            abi.encode(
+                keccak256("EpochRoot(uint64 epoch,bytes32 root,bytes32 inputsRoot,uint64 expiry)"),
+                epoch,
+                root,
+                inputsRoot,
+                expiry
+            )
+        );
+        return keccak256(abi.encodePacked("\x19\x01", domain, structHash));
+    }
+
+    function _sign(uint256 pk, uint64 epoch, bytes32 root, bytes32 inputsRoot, uint64 expiry)
+        internal
+        view
+        returns (bytes memory)
+    {
+        (uint8 v, bytes32 r, bytes32 s) =
+            vm.sign(pk, _digest(epoch, root, inputsRoot, expiry, address(reg), block.chainid));
+        return abi.encodePacked(r, s, v);
+    }
+
+    function _propose(uint64 epoch, bytes32 root) internal {
+        uint64 expiry = uint64(block.timestamp + 1 days);
+        bytes memory sig = _sign(SIGNER_PK, epoch, root, keccak256("inputs"), expiry);
+        vm.prank(proposer);
+        reg.propose{value: BOND}(epoch, root, keccak256("inputs"), expiry, sig);
+    }
+
+    function _status(uint64 epoch) internal view returns (EpochRegistry.Status st) {
+        (st,) = reg.status(epoch);
+    }
+}
+
+contract EpochRegistryTest is RegistryBase {
+    bytes32 internal constant ROOT = keccak256("root");
+
+    // ---------------------------------------------------------------- constructor & constants
+
+    function test_constructor_state() public view {
+        assertEq(reg.signer(), signer);
+        assertEq(reg.adjudicator(), adjudicator);
+        assertEq(reg.bond(), BOND);
+        assertEq(reg.firstEpoch(), FIRST);
+        assertEq(reg.nextEpoch(), FIRST);
+        assertEq(reg.owner(), owner);
+        assertEq(reg.CHALLENGE_WINDOW(), 72 hours);
+        assertEq(reg.QUALITY_LEAF_TAG(), keccak256("eden.leaf.quality"));
+        assertEq(reg.HUMAN_LEAF_TAG(), keccak256("eden.leaf.human"));
+        assertEq(
+            reg.EPOCH_ROOT_TYPEHASH(),
+            keccak256("EpochRoot(uint64 epoch,bytes32 root,bytes32 inputsRoot,uint64 expiry)")
+        );
+    }
+
+    function test_constructor_revertsOnZeroSigner() public {
+        vm.expectRevert(EpochRegistry.ZeroAddress.selector);
+        new EpochRegistry(owner, address(0), adjudicator, BOND, FIRST);
+    }
+
+    function test_constructor_revertsOnZeroAdjudicator() public {
+        vm.expectRevert(EpochRegistry.ZeroAddress.selector);
+        new EpochRegistry(owner, signer, address(0), BOND, FIRST);
+    }
+
+    function test_constructor_revertsOnZeroBond() public {
+        vm.expectRevert(EpochRegistry.ZeroBond.selector);
+        new EpochRegistry(owner, signer, adjudicator, 0, FIRST);
+    }
+
+    function test_eip712_domainAndDigestMatchSpec() public view {
+        (, string memory name, string memory version, uint256 chainId, address verifying,,) = reg.eip712Domain();
+        assertEq(name, "Eden");
+        assertEq(version, "1");
+        assertEq(chainId, block.chainid);
+        assertEq(verifying, address(reg));
+        assertEq(
+            reg.epochRootDigest(7, ROOT, bytes32(uint256(9)), 11),
+            _digest(7, ROOT, bytes32(uint256(9)), 11, address(reg), block.chainid)
+        );
+    }
+
+    // ---------------------------------------------------------------- propose
+
+    function test_propose_acceptsAndEmits() public {
+        uint64 expiry = uint64(block.timestamp + 1 hours);
+        bytes memory sig = _sign(SIGNER_PK, FIRST, ROOT, keccak256("in"), expiry);
+        uint64 deadline = uint64(block.timestamp) + 72 hours;
+        vm.expectEmit(address(reg));
+        emit EpochRegistry.RootProposed(FIRST, ROOT, keccak256("in"), expiry, proposer, deadline);
+        vm.prank(proposer);
+        reg.propose{value: BOND}(FIRST, ROOT, keccak256("in"), expiry, sig);
+        (EpochRegistry.Status st, uint64 d) = reg.status(FIRST);
+        assertEq(uint8(st), uint8(EpochRegistry.Status.Pending));
+        assertEq(d, deadline);
+        assertEq(reg.nextEpoch(), FIRST + 1);
+        assertEq(address(reg).balance, BOND);
+    }
+
+    function test_propose_acceptsAtExactExpiry() public {
+        uint64 expiry = uint64(block.timestamp);
+        bytes memory sig = _sign(SIGNER_PK, FIRST, ROOT, 0, expiry);
+        reg.propose{value: BOND}(FIRST, ROOT, 0, expiry, sig);
+        assertEq(uint8(_status(FIRST)), uint8(EpochRegistry.Status.Pending));
+    }
+
+    function test_propose_consecutiveEpochsWhilePending() public {
+        _propose(FIRST, ROOT);
+        _propose(FIRST + 1, keccak256("r2"));
+        _propose(FIRST + 2, keccak256("r3"));
+        assertEq(reg.nextEpoch(), FIRST + 3);
+    }
+
+    function test_propose_revertsOnEmptyRoot() public {
+        bytes memory sig = _sign(SIGNER_PK, FIRST, 0, 0, uint64(block.timestamp));
+        vm.expectRevert(EpochRegistry.EmptyRoot.selector);
+        reg.propose{value: BOND}(FIRST, 0, 0, uint64(block.timestamp), sig);
+    }
+
+    function test_propose_revertsOnSkippedEpoch() public {
+        bytes memory sig = _sign(SIGNER_PK, FIRST + 1, ROOT, 0, uint64(block.timestamp));
+        vm.expectRevert(abi.encodeWithSelector(EpochRegistry.WrongEpoch.selector, FIRST + 1, FIRST));
+        reg.propose{value: BOND}(FIRST + 1, ROOT, 0, uint64(block.timestamp), sig);
+    }
+
+    function test_propose_revertsOnEpochBeforeFirst() public {
+        bytes memory sig = _sign(SIGNER_PK, FIRST - 1, ROOT, 0, uint64(block.timestamp));
+        vm.expectRevert(abi.encodeWithSelector(EpochRegistry.WrongEpoch.selector, FIRST - 1, FIRST));
+        reg.propose{value: BOND}(FIRST - 1, ROOT, 0, uint64(block.timestamp), sig);
+    }
+
+    function test_propose_revertsOnReplayOfPendingEpoch() public {
+        uint64 expiry = uint64(block.timestamp + 1 days);
+        bytes memory sig = _sign(SIGNER_PK, FIRST, ROOT, 0, expiry);
+        reg.propose{value: BOND}(FIRST, ROOT, 0, expiry, sig);
+        vm.expectRevert(abi.encodeWithSelector(EpochRegistry.WrongEpoch.selector, FIRST, FIRST + 1));
+        reg.propose{value: BOND}(FIRST, ROOT, 0, expiry, sig);
+    }
+
+    function test_propose_revertsOnFinalEpoch() public {
+        _propose(FIRST, ROOT);
+        vm.warp(block.timestamp + 72 hours);
+        reg.finalize(FIRST);
+        bytes memory sig = _sign(SIGNER_PK, FIRST, keccak256("x"), 0, uint64(block.timestamp));
+        vm.expectRevert(abi.encodeWithSelector(EpochRegistry.WrongEpoch.selector, FIRST, FIRST + 1));
+        reg.propose{value: BOND}(FIRST, keccak256("x"), 0, uint64(block.timestamp), sig);
+    }
+
+    function test_propose_revertsOnExpired() public {
+        uint64 expiry = uint64(block.timestamp - 1);
+        bytes memory sig = _sign(SIGNER_PK, FIRST, ROOT, 0, expiry);
+        vm.expectRevert(abi.encodeWithSelector(EpochRegistry.SignatureExpired.selector, expiry, block.timestamp));
+        reg.propose{value: BOND}(FIRST, ROOT, 0, expiry, sig);
+    }
+
+    function test_propose_revertsOnLowBond() public {
+        bytes memory sig = _sign(SIGNER_PK, FIRST, ROOT, 0, uint64(block.timestamp));
+        vm.expectRevert(abi.encodeWithSelector(EpochRegistry.WrongBond.selector, BOND - 1, BOND));
+        reg.propose{value: BOND - 1}(FIRST, ROOT, 0, uint64(block.timestamp), sig);
+    }
+
+    function test_propose_revertsOnHighBond() public {
+        bytes memory sig = _sign(SIGNER_PK, FIRST, ROOT, 0, uint64(block.timestamp));
+        vm.expectRevert(abi.encodeWithSelector(EpochRegistry.WrongBond.selector, BOND + 1, BOND));
+        reg.propose{value: BOND + 1}(FIRST, ROOT, 0, uint64(block.timestamp), sig);
+    }
+
+    function test_propose_revertsOnWrongSigner() public {
+        bytes memory sig = _sign(OTHER_PK, FIRST, ROOT, 0, uint64(block.timestamp));
+        vm.expectRevert(abi.encodeWithSelector(EpochRegistry.InvalidSigner.selector, vm.addr(OTHER_PK)));
+        reg.propose{value: BOND}(FIRST, ROOT, 0, uint64(block.timestamp), sig);
+    }
+
+    function test_propose_revertsOnTamperedFields() public {
+        uint64 expiry = uint64(block.timestamp + 10);
+        bytes memory sig = _sign(SIGNER_PK, FIRST, ROOT, keccak256("in"), expiry);
+        // each tampered field recovers some other address
+        vm.expectRevert();
+        reg.propose{value: BOND}(FIRST, keccak256("other"), keccak256("in"), expiry, sig);
+        vm.expectRevert();
+        reg.propose{value: BOND}(FIRST, ROOT, keccak256("other"), expiry, sig);
+        vm.expectRevert();
+        reg.propose{value: BOND}(FIRST, ROOT, keccak256("in"), expiry + 1, sig);
+        reg.propose{value: BOND}(FIRST, ROOT, keccak256("in"), expiry, sig);
+    }
+
+    function test_propose_revertsOnOtherChainId() public {
+        (uint8 v, bytes32 r, bytes32 s) =
+            vm.sign(SIGNER_PK, _digest(FIRST, ROOT, 0, uint64(block.timestamp), address(reg), block.chainid + 1));
+        vm.expectRevert();
+        reg.propose{value: BOND}(FIRST, ROOT, 0, uint64(block.timestamp), abi.encodePacked(r, s, v));
+    }
+
+    function test_propose_revertsOnOtherVerifyingContract() public {
+        (uint8 v, bytes32 r, bytes32 s) =
+            vm.sign(SIGNER_PK, _digest(FIRST, ROOT, 0, uint64(block.timestamp), address(0xdead), block.chainid));
+        vm.expectRevert();
+        reg.propose{value: BOND}(FIRST, ROOT, 0, uint64(block.timestamp), abi.encodePacked(r, s, v));
+    }
+
+    function test_propose_revertsOnHighS() public {
+        uint64 expiry = uint64(block.timestamp);
+        (uint8 v, bytes32 r, bytes32 s) =
+            vm.sign(SIGNER_PK, _digest(FIRST, ROOT, 0, expiry, address(reg), block.chainid));
+        bytes32 highS = bytes32(SECP256K1_N - uint256(s));
+        uint8 flippedV = v == 27 ? 28 : 27;
+        // the malleable twin recovers the same key natively, but OZ ECDSA rejects it
+        assertEq(ecrecover(reg.epochRootDigest(FIRST, ROOT, 0, expiry), flippedV, r, highS), signer);
+        vm.expectRevert(abi.encodeWithSelector(ECDSA.ECDSAInvalidSignatureS.selector, highS));
+        reg.propose{value: BOND}(FIRST, ROOT, 0, expiry, abi.encodePacked(r, highS, flippedV));
+    }
+
+    function test_propose_revertsOnVZeroOrOne() public {
+        uint64 expiry = uint64(block.timestamp);
+        (uint8 v, bytes32 r, bytes32 s) =
+            vm.sign(SIGNER_PK, _digest(FIRST, ROOT, 0, expiry, address(reg), block.chainid));
+        vm.expectRevert(ECDSA.ECDSAInvalidSignature.selector);
+        reg.propose{value: BOND}(FIRST, ROOT, 0, expiry, abi.encodePacked(r, s, v - 27));
+        vm.expectRevert(ECDSA.ECDSAInvalidSignature.selector);
+        reg.propose{value: BOND}(FIRST, ROOT, 0, expiry, abi.encodePacked(r, s, uint8(29)));
+    }
+
+    function test_propose_revertsOnShortSignature() public {
+        uint64 expiry = uint64(block.timestamp);
+        (uint8 v, bytes32 r, bytes32 s) =
+            vm.sign(SIGNER_PK, _digest(FIRST, ROOT, 0, expiry, address(reg), block.chainid));
+        bytes32 vs = bytes32(uint256(s) | (uint256(v - 27) << 255));
+        vm.expectRevert(abi.encodeWithSelector(ECDSA.ECDSAInvalidSignatureLength.selector, 64));
+        reg.propose{value: BOND}(FIRST, ROOT, 0, expiry, abi.encodePacked(r, vs)); // ERC-2098 form rejected
+    }
+
+    // ---------------------------------------------------------------- challenge
+
+    function test_challenge_emitsAndEscrows() public {
+        _propose(FIRST, ROOT);
+        vm.expectEmit(address(reg));
+        emit EpochRegistry.RootChallenged(FIRST, ROOT, challenger);
+        vm.prank(challenger);
+        reg.challenge{value: BOND}(FIRST);
+        (EpochRegistry.Status st, uint64 d) = reg.status(FIRST);
+        assertEq(uint8(st), uint8(EpochRegistry.Status.Challenged));
+        assertEq(d, uint64(block.timestamp) + 72 hours);
+        assertEq(address(reg).balance, 2 * BOND);
+    }
+
+    function test_challenge_lastSecondOfWindow() public {
+        _propose(FIRST, ROOT);
+        vm.warp(block.timestamp + 72 hours - 1);
+        vm.prank(challenger);
+        reg.challenge{value: BOND}(FIRST);
+    }
+
+    function test_challenge_revertsAtDeadline() public {
+        _propose(FIRST, ROOT);
+        uint64 deadline = uint64(block.timestamp + 72 hours);
+        vm.warp(deadline);
+        vm.expectRevert(abi.encodeWithSelector(EpochRegistry.WindowClosed.selector, FIRST, deadline));
+        vm.prank(challenger);
+        reg.challenge{value: BOND}(FIRST);
+    }
+
+    function test_challenge_revertsOnWrongBond() public {
+        _propose(FIRST, ROOT);
+        vm.expectRevert(abi.encodeWithSelector(EpochRegistry.WrongBond.selector, BOND / 2, BOND));
+        vm.prank(challenger);
+        reg.challenge{value: BOND / 2}(FIRST);
+    }
+
+    function test_challenge_revertsWhenNone() public {
+        vm.expectRevert(abi.encodeWithSelector(EpochRegistry.NotPending.selector, FIRST, EpochRegistry.Status.None));
+        reg.challenge{value: BOND}(FIRST);
+    }
+
+    function test_challenge_revertsWhenChallenged() public {
+        _propose(FIRST, ROOT);
+        vm.prank(challenger);
+        reg.challenge{value: BOND}(FIRST);
+        vm.expectRevert(
+            abi.encodeWithSelector(EpochRegistry.NotPending.selector, FIRST, EpochRegistry.Status.Challenged)
+        );
+        reg.challenge{value: BOND}(FIRST);
+    }
+
+    function test_challenge_revertsWhenFinal() public {
+        _propose(FIRST, ROOT);
+        vm.warp(block.timestamp + 72 hours);
+        reg.finalize(FIRST);
+        vm.expectRevert(abi.encodeWithSelector(EpochRegistry.NotPending.selector, FIRST, EpochRegistry.Status.Final));
+        reg.challenge{value: BOND}(FIRST);
+    }
+
+    // ---------------------------------------------------------------- resolve
+
+    function test_resolve_upheld_paysChallengerAndReopens() public {
+        _propose(FIRST, ROOT);
+        _propose(FIRST + 1, keccak256("r2"));
+        vm.prank(challenger);
+        reg.challenge{value: BOND}(FIRST);
+        vm.expectEmit(address(reg));
+        emit EpochRegistry.BondCredited(challenger, 2 * BOND);
+        vm.expectEmit(address(reg));
+        emit EpochRegistry.ChallengeUpheld(FIRST, ROOT, challenger);
+        vm.prank(adjudicator);
+        reg.resolve(FIRST, true);
+        (EpochRegistry.Status st, uint64 d) = reg.status(FIRST);
+        assertEq(uint8(st), uint8(EpochRegistry.Status.None));
+        assertEq(d, 0);
+        assertEq(reg.credit(challenger), 2 * BOND);
+        assertTrue(reg.struck(keccak256(abi.encode(FIRST, ROOT))));
+        vm.expectRevert(abi.encodeWithSelector(EpochRegistry.NotFinal.selector, FIRST, EpochRegistry.Status.None));
+        reg.finalRoot(FIRST);
+
+        // the struck root can never come back, even with a fresh signature
+        uint64 expiry = uint64(block.timestamp + 1);
+        bytes memory again = _sign(SIGNER_PK, FIRST, ROOT, keccak256("inputs"), expiry);
+        vm.expectRevert(abi.encodeWithSelector(EpochRegistry.RootStruck.selector, FIRST, ROOT));
+        reg.propose{value: BOND}(FIRST, ROOT, keccak256("inputs"), expiry, again);
+
+        // a corrected root for the reopened slot is accepted although FIRST + 1 is already in flight
+        _propose(FIRST, keccak256("corrected"));
+        assertEq(reg.nextEpoch(), FIRST + 2);
+        vm.warp(block.timestamp + 72 hours);
+        reg.finalize(FIRST);
+        assertEq(reg.finalRoot(FIRST), keccak256("corrected"));
+
+        uint256 before = challenger.balance;
+        vm.prank(challenger);
+        reg.withdraw();
+        assertEq(challenger.balance, before + 2 * BOND);
+    }
+
+    function test_resolve_rejected_paysProposerAndRestartsWindow() public {
+        _propose(FIRST, ROOT);
+        vm.warp(block.timestamp + 70 hours);
+        vm.prank(challenger);
+        reg.challenge{value: BOND}(FIRST);
+        vm.warp(block.timestamp + 5 hours); // past the original deadline
+        uint64 fresh = uint64(block.timestamp) + 72 hours;
+        vm.expectEmit(address(reg));
+        emit EpochRegistry.BondCredited(proposer, BOND);
+        vm.expectEmit(address(reg));
+        emit EpochRegistry.ChallengeRejected(FIRST, ROOT, challenger, fresh);
+        vm.prank(adjudicator);
+        reg.resolve(FIRST, false);
+        (EpochRegistry.Status st, uint64 d) = reg.status(FIRST);
+        assertEq(uint8(st), uint8(EpochRegistry.Status.Pending));
+        assertEq(d, fresh);
+        assertEq(reg.credit(proposer), BOND);
+        assertEq(reg.credit(challenger), 0);
+
+        // the fresh window is a real window: not finalizable early, challengeable again
+        vm.warp(fresh - 1);
+        vm.expectRevert(abi.encodeWithSelector(EpochRegistry.WindowOpen.selector, FIRST, fresh));
+        reg.finalize(FIRST);
+        vm.prank(challenger);
+        reg.challenge{value: BOND}(FIRST);
+        vm.prank(adjudicator);
+        reg.resolve(FIRST, false);
+        vm.warp(block.timestamp + 72 hours);
+        reg.finalize(FIRST);
+        assertEq(reg.finalRoot(FIRST), ROOT);
+        assertEq(reg.credit(proposer), 3 * BOND); // two challengers' bonds + own bond back
+        assertEq(address(reg).balance, 3 * BOND);
+    }
+
+    function test_resolve_revertsForNonAdjudicator() public {
+        _propose(FIRST, ROOT);
+        vm.prank(challenger);
+        reg.challenge{value: BOND}(FIRST);
+        vm.expectRevert(abi.encodeWithSelector(EpochRegistry.NotAdjudicator.selector, owner));
+        vm.prank(owner);
+        reg.resolve(FIRST, true);
+    }
+
+    function test_resolve_revertsWhenNotChallenged() public {
+        vm.startPrank(adjudicator);
+        vm.expectRevert(abi.encodeWithSelector(EpochRegistry.NotChallenged.selector, FIRST, EpochRegistry.Status.None));
+        reg.resolve(FIRST, true);
+        vm.stopPrank();
+        _propose(FIRST, ROOT);
+        vm.prank(adjudicator);
+        vm.expectRevert(
+            abi.encodeWithSelector(EpochRegistry.NotChallenged.selector, FIRST, EpochRegistry.Status.Pending)
+        );
+        reg.resolve(FIRST, false);
+    }
+
+    // ---------------------------------------------------------------- finalize & reads
+
+    function test_finalize_atDeadline() public {
+        _propose(FIRST, ROOT);
+        vm.warp(block.timestamp + 72 hours);
+        vm.expectEmit(address(reg));
+        emit EpochRegistry.RootFinalized(FIRST, ROOT, keccak256("inputs"));
+        reg.finalize(FIRST);
+        (EpochRegistry.Status st, uint64 d) = reg.status(FIRST);
+        assertEq(uint8(st), uint8(EpochRegistry.Status.Final));
+        assertEq(d, block.timestamp);
+        assertEq(reg.finalRoot(FIRST), ROOT);
+        assertEq(reg.finalInputsRoot(FIRST), keccak256("inputs"));
+        assertEq(reg.credit(proposer), BOND);
+    }
+
+    function test_finalize_revertsBeforeDeadline() public {
+        _propose(FIRST, ROOT);
+        uint64 deadline = uint64(block.timestamp + 72 hours);
+        vm.warp(deadline - 1);
+        vm.expectRevert(abi.encodeWithSelector(EpochRegistry.WindowOpen.selector, FIRST, deadline));
+        reg.finalize(FIRST);
+    }
+
+    function test_finalize_revertsWhenNoneChallengedOrFinal() public {
+        vm.expectRevert(abi.encodeWithSelector(EpochRegistry.NotPending.selector, FIRST, EpochRegistry.Status.None));
+        reg.finalize(FIRST);
+        _propose(FIRST, ROOT);
+        vm.prank(challenger);
+        reg.challenge{value: BOND}(FIRST);
+        vm.warp(block.timestamp + 100 hours);
+        vm.expectRevert(
+            abi.encodeWithSelector(EpochRegistry.NotPending.selector, FIRST, EpochRegistry.Status.Challenged)
+        );
+        reg.finalize(FIRST);
+        vm.prank(adjudicator);
+        reg.resolve(FIRST, false);
+        vm.warp(block.timestamp + 72 hours);
+        reg.finalize(FIRST);
+        vm.expectRevert(abi.encodeWithSelector(EpochRegistry.NotPending.selector, FIRST, EpochRegistry.Status.Final));
+        reg.finalize(FIRST);
+    }
+
+    function test_reads_revertUnlessFinal() public {
+        vm.expectRevert(abi.encodeWithSelector(EpochRegistry.NotFinal.selector, FIRST, EpochRegistry.Status.None));
+        reg.finalRoot(FIRST);
+        _propose(FIRST, ROOT);
+        vm.expectRevert(abi.encodeWithSelector(EpochRegistry.NotFinal.selector, FIRST, EpochRegistry.Status.Pending));
+        reg.finalRoot(FIRST);
+        vm.expectRevert(abi.encodeWithSelector(EpochRegistry.NotFinal.selector, FIRST, EpochRegistry.Status.Pending));
+        reg.finalInputsRoot(FIRST);
+        vm.expectRevert(abi.encodeWithSelector(EpochRegistry.NotFinal.selector, FIRST, EpochRegistry.Status.Pending));
+        reg.verifyScore(FIRST, address(1), 1, new bytes32[](0));
+        vm.prank(challenger);
+        reg.challenge{value: BOND}(FIRST);
+        vm.expectRevert(abi.encodeWithSelector(EpochRegistry.NotFinal.selector, FIRST, EpochRegistry.Status.Challenged));
+        reg.finalRoot(FIRST);
+        vm.expectRevert(abi.encodeWithSelector(EpochRegistry.NotFinal.selector, FIRST, EpochRegistry.Status.Challenged));
+        reg.verifyHuman(FIRST, address(1), 1, new bytes32[](0));
+        vm.expectRevert(abi.encodeWithSelector(EpochRegistry.NotFinal.selector, FIRST, EpochRegistry.Status.Challenged));
+        reg.verifyQuality(FIRST, 0, 0, 0, 0, new bytes32[](0));
+    }
+
+    // ---------------------------------------------------------------- withdraw
+
+    function test_withdraw_paysAndEmits() public {
+        _propose(FIRST, ROOT);
+        vm.warp(block.timestamp + 72 hours);
+        reg.finalize(FIRST);
+        uint256 before = proposer.balance;
+        vm.expectEmit(address(reg));
+        emit EpochRegistry.Withdrawn(proposer, BOND);
+        vm.prank(proposer);
+        reg.withdraw();
+        assertEq(proposer.balance, before + BOND);
+        assertEq(reg.credit(proposer), 0);
+        assertEq(address(reg).balance, 0);
+    }
+
+    function test_withdraw_revertsWhenNothingOwed() public {
+        vm.expectRevert(abi.encodeWithSelector(EpochRegistry.NothingToWithdraw.selector, proposer));
+        vm.prank(proposer);
+        reg.withdraw();
+    }
+
+    function test_withdraw_revertsWhenRecipientRejects_andCreditSurvives() public {
+        Rejector rj = new Rejector();
+        vm.deal(address(rj), 0);
+        _propose(FIRST, ROOT);
+        rj.challenge{value: BOND}(reg, FIRST);
+        vm.prank(adjudicator);
+        reg.resolve(FIRST, true); // a rejecting challenger cannot block the ruling
+        vm.expectRevert(abi.encodeWithSelector(EpochRegistry.TransferFailed.selector, address(rj), 2 * BOND));
+        rj.withdrawFrom(reg);
+        assertEq(reg.credit(address(rj)), 2 * BOND);
+    }
+
+    // ---------------------------------------------------------------- admin
+
+    function test_setSigner_rotatesAndRestricts() public {
+        address next = vm.addr(OTHER_PK);
+        vm.expectRevert(abi.encodeWithSelector(Ownable.OwnableUnauthorizedAccount.selector, address(this)));
+        reg.setSigner(next);
+        vm.prank(owner);
+        vm.expectRevert(EpochRegistry.ZeroAddress.selector);
+        reg.setSigner(address(0));
+        vm.expectEmit(address(reg));
+        emit EpochRegistry.SignerChanged(signer, next);
+        vm.prank(owner);
+        reg.setSigner(next);
+        bytes memory oldSig = _sign(SIGNER_PK, FIRST, ROOT, 0, uint64(block.timestamp));
+        vm.expectRevert(abi.encodeWithSelector(EpochRegistry.InvalidSigner.selector, signer));
+        reg.propose{value: BOND}(FIRST, ROOT, 0, uint64(block.timestamp), oldSig);
+        reg.propose{value: BOND}(
+            FIRST, ROOT, 0, uint64(block.timestamp), _sign(OTHER_PK, FIRST, ROOT, 0, uint64(block.timestamp))
+        );
+    }
+
+    function test_setAdjudicator_rotatesAndRestricts() public {
+        address next = makeAddr("adj2");
+        vm.expectRevert(abi.encodeWithSelector(Ownable.OwnableUnauthorizedAccount.selector, address(this)));
+        reg.setAdjudicator(next);
+        vm.prank(owner);
+        vm.expectRevert(EpochRegistry.ZeroAddress.selector);
+        reg.setAdjudicator(address(0));
+        vm.expectEmit(address(reg));
+        emit EpochRegistry.AdjudicatorChanged(adjudicator, next);
+        vm.prank(owner);
+        reg.setAdjudicator(next);
+        _propose(FIRST, ROOT);
+        vm.prank(challenger);
+        reg.challenge{value: BOND}(FIRST);
+        vm.expectRevert(abi.encodeWithSelector(EpochRegistry.NotAdjudicator.selector, adjudicator));
+        vm.prank(adjudicator);
+        reg.resolve(FIRST, true);
+        vm.prank(next);
+        reg.resolve(FIRST, true);
+    }
+
+    // ---------------------------------------------------------------- leaves & verification (C5)
+
+    function test_verify_referenceTreeFromOpenZeppelinJs() public {
+        string memory json = vm.readFile("test/fixtures/epoch-tree.json");
+        bytes32 root = vm.parseJsonBytes32(json, ".root");
+        assertEq(vm.parseJsonBytes32(json, ".tq"), reg.QUALITY_LEAF_TAG());
+        assertEq(vm.parseJsonBytes32(json, ".th"), reg.HUMAN_LEAF_TAG());
+        _propose(FIRST, root);
+        vm.warp(block.timestamp + 72 hours);
+        reg.finalize(FIRST);
+
+        for (uint256 i; i < 5; ++i) {
+            string memory p = string.concat(".score[", vm.toString(i), "]");
+            address project = vm.parseJsonAddress(json, string.concat(p, ".project"));
+            uint256 scoreWad = vm.parseJsonUint(json, string.concat(p, ".scoreWad"));
+            bytes32[] memory proof = vm.parseJsonBytes32Array(json, string.concat(p, ".proof"));
+            assertEq(reg.scoreLeaf(project, scoreWad), vm.parseJsonBytes32(json, string.concat(p, ".leaf")));
+            assertTrue(reg.verifyScore(FIRST, project, scoreWad, proof));
+            assertFalse(reg.verifyScore(FIRST, project, scoreWad + 1, proof));
+            assertFalse(reg.verifyHuman(FIRST, project, scoreWad, proof)); // domain tags separate kinds
+        }
+        for (uint256 i; i < 3; ++i) {
+            string memory p = string.concat(".quality[", vm.toString(i), "]");
+            bytes32 thesis = vm.parseJsonBytes32(json, string.concat(p, ".thesisHash"));
+            uint256 q = vm.parseJsonUint(json, string.concat(p, ".qualityWad"));
+            uint8 verdict = uint8(vm.parseJsonUint(json, string.concat(p, ".verdict")));
+            bytes32 matched = vm.parseJsonBytes32(json, string.concat(p, ".matchedThesis"));
+            bytes32[] memory proof = vm.parseJsonBytes32Array(json, string.concat(p, ".proof"));
+            assertEq(reg.qualityLeaf(thesis, q, verdict, matched), vm.parseJsonBytes32(json, string.concat(p, ".leaf")));
+            assertTrue(reg.verifyQuality(FIRST, thesis, q, verdict, matched, proof));
+            assertFalse(reg.verifyQuality(FIRST, thesis, q, verdict + 1, matched, proof));
+        }
+        for (uint256 i; i < 2; ++i) {
+            string memory p = string.concat(".human[", vm.toString(i), "]");
+            address project = vm.parseJsonAddress(json, string.concat(p, ".project"));
+            uint256 scoreWad = vm.parseJsonUint(json, string.concat(p, ".scoreWad"));
+            bytes32[] memory proof = vm.parseJsonBytes32Array(json, string.concat(p, ".proof"));
+            assertEq(reg.humanLeaf(project, scoreWad), vm.parseJsonBytes32(json, string.concat(p, ".leaf")));
+            assertTrue(reg.verifyHuman(FIRST, project, scoreWad, proof));
+            assertFalse(reg.verifyScore(FIRST, project, scoreWad, proof));
+        }
+    }
+
+    function test_leaves_areDoubleHashedAbiEncodings() public view {
+        assertEq(reg.scoreLeaf(address(7), 9), keccak256(bytes.concat(keccak256(abi.encode(address(7), uint256(9))))));
+        assertEq(
+            reg.humanLeaf(address(7), 9),
+            keccak256(bytes.concat(keccak256(abi.encode(keccak256("eden.leaf.human"), address(7), uint256(9)))))
+        );
+        assertEq(
+            reg.qualityLeaf(bytes32(uint256(1)), 2, 3, bytes32(uint256(4))),
+            keccak256(
+                bytes.concat(
+                    keccak256(
+                        abi.encode(
+                            keccak256("eden.leaf.quality"),
+                            bytes32(uint256(1)),
+                            uint256(2),
+                            uint8(3),
+                            bytes32(uint256(4))
+                        )
+                    )
+                )
+            )
+        );
+    }
+
+    // ---------------------------------------------------------------- fuzz
+
+    function testFuzz_verifyScore_anyTree(uint256 seed, uint8 n, uint8 pick) public {
+        uint256 count = bound(n, 1, 40);
+        bytes32[] memory leaves = new bytes32[](count);
+        for (uint256 i; i < count; ++i) {
+            leaves[i] = reg.scoreLeaf(
+                address(uint160(uint256(keccak256(abi.encode(seed, i))))), uint256(keccak256(abi.encode(i, seed)))
+            );
+        }
+        uint256 k = bound(pick, 0, count - 1);
+        _propose(FIRST, MerkleBuilder.root(leaves));
+        vm.warp(block.timestamp + 72 hours);
+        reg.finalize(FIRST);
+        bytes32[] memory proof = MerkleBuilder.proof(leaves, k);
+        address project = address(uint160(uint256(keccak256(abi.encode(seed, k)))));
+        uint256 score = uint256(keccak256(abi.encode(k, seed)));
+        assertTrue(reg.verifyScore(FIRST, project, score, proof));
+        assertFalse(reg.verifyScore(FIRST, project, score ^ 1, proof));
+        assertFalse(reg.verifyHuman(FIRST, project, score, proof));
+    }
+
+    function testFuzz_propose_onlyAuthorisedSignerAccepted(uint256 pk) public {
+        pk = bound(pk, 1, SECP256K1_N - 1);
+        uint64 expiry = uint64(block.timestamp);
+        bytes memory sig = _sign(pk, FIRST, ROOT, 0, expiry);
+        if (vm.addr(pk) != signer) {
+            vm.expectRevert(abi.encodeWithSelector(EpochRegistry.InvalidSigner.selector, vm.addr(pk)));
+        }
+        reg.propose{value: BOND}(FIRST, ROOT, 0, expiry, sig);
+    }
+
+    function testFuzz_propose_onlyNextEpoch(uint64 epoch) public {
+        uint64 expiry = uint64(block.timestamp);
+        bytes memory sig = _sign(SIGNER_PK, epoch, ROOT, 0, expiry);
+        if (epoch != FIRST) vm.expectRevert(abi.encodeWithSelector(EpochRegistry.WrongEpoch.selector, epoch, FIRST));
+        reg.propose{value: BOND}(epoch, ROOT, 0, expiry, sig);
+    }
+
+    function testFuzz_propose_expiry(uint64 expiry, uint32 wait) public {
+        expiry = uint64(bound(expiry, block.timestamp - 1000, block.timestamp + 1000));
+        bytes memory sig = _sign(SIGNER_PK, FIRST, ROOT, 0, expiry);
+        vm.warp(block.timestamp + bound(wait, 0, 2000));
+        if (block.timestamp > expiry) {
+            vm.expectRevert(abi.encodeWithSelector(EpochRegistry.SignatureExpired.selector, expiry, block.timestamp));
+        }
+        reg.propose{value: BOND}(FIRST, ROOT, 0, expiry, sig);
+    }
+
+    function testFuzz_windowTiming(uint32 dt) public {
+        _propose(FIRST, ROOT);
+        uint256 deadline = block.timestamp + 72 hours;
+        vm.warp(block.timestamp + bound(dt, 0, 200 hours));
+        if (block.timestamp < deadline) {
+            vm.expectRevert(abi.encodeWithSelector(EpochRegistry.WindowOpen.selector, FIRST, uint64(deadline)));
+            reg.finalize(FIRST);
+            vm.prank(challenger);
+            reg.challenge{value: BOND}(FIRST);
+        } else {
+            vm.prank(challenger);
+            vm.expectRevert(abi.encodeWithSelector(EpochRegistry.WindowClosed.selector, FIRST, uint64(deadline)));
+            reg.challenge{value: BOND}(FIRST);
+            reg.finalize(FIRST);
+            assertEq(reg.finalRoot(FIRST), ROOT);
+        }
+    }
+}
