@@ -1,0 +1,1 @@
+//! Differential tests of `eden-core` against the contracts (see `tests/`).
