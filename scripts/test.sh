@@ -2,9 +2,11 @@
 # Runs every test of the project. This is the README's test command and exactly what CI runs.
 #
 #  1. installs what is missing (scripts/setup.sh)
-#  2. native Rust tests of the whole workspace (unit, property, and the EVM differential tests)
-#  3. builds the JavaScript API (core/pkg, core/pkg-node) and runs the Node tests in tests/js/
-#  4. builds the app with Trunk and runs the end-to-end tests in headless Chromium (tests/e2e/);
+#  2. the Solidity contracts: forge build + forge test (unit, fuzz, invariant), offline, solc-js
+#  3. native Rust tests of the whole workspace (unit, property, and the EVM differential tests,
+#     which read the contract artifacts built in step 2)
+#  4. builds the JavaScript API (core/pkg, core/pkg-node) and runs the Node tests in tests/js/
+#  5. builds the app with Trunk and runs the end-to-end tests in headless Chromium (tests/e2e/);
 #     screenshots go to test-output/screenshots/
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,6 +15,9 @@ export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
 step() { printf '\n==> %s\n' "$*"; }
 
 bash scripts/setup.sh app browser
+
+step "Contracts (scripts/test-contracts.sh)"
+bash scripts/test-contracts.sh
 
 step "Native tests (cargo test --workspace)"
 cargo test --workspace --locked
