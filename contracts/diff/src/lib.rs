@@ -13,7 +13,7 @@ use alloy::network::TransactionBuilder;
 use alloy::node_bindings::{Anvil, AnvilInstance};
 use alloy::primitives::{Address, Bytes, TxHash, U256};
 use alloy::providers::{DynProvider, Provider, ProviderBuilder};
-use alloy::rpc::types::{TransactionReceipt, TransactionRequest};
+use alloy::rpc::types::{BlockOverrides, TransactionReceipt, TransactionRequest};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -339,6 +339,18 @@ impl Node {
             Err(e) => match e.as_error_resp().and_then(|r| r.as_revert_data()) {
                 Some(data) => Err(data),
                 None => panic!("eth_call failed without revert data: {e}"),
+            },
+        }
+    }
+
+    /// `eth_call` of `tx` on the latest state with the block timestamp overridden to `time`.
+    pub async fn call_at(&self, tx: TransactionRequest, time: u64) -> Result<Bytes, Bytes> {
+        let overrides = BlockOverrides { time: Some(time), ..Default::default() };
+        match self.provider.call(tx).with_block_overrides(overrides).await {
+            Ok(b) => Ok(b),
+            Err(e) => match e.as_error_resp().and_then(|r| r.as_revert_data()) {
+                Some(data) => Err(data),
+                None => panic!("eth_call (time {time}) failed without revert data: {e}"),
             },
         }
     }
