@@ -49,8 +49,12 @@ mod diff {
 
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     enum Pair {
+        /// Native ETH (always currency0 of the pool).
         Eth,
+        /// The deploy script's stablecoin (a high address: the token is usually currency0).
         Usdc,
+        /// A copy of it at a low address (the stablecoin is always currency0).
+        UsdcLow,
     }
 
     /// One launch of the run: its pair, how many random trades, and when the crossing buy comes
@@ -73,7 +77,6 @@ mod diff {
     }
 
     struct Launch {
-        pair: Pair,
         token: Address,
         quote: Address,
         t0: u64,
@@ -104,24 +107,20 @@ mod diff {
         creator: Address,
         nonces: HashMap<Address, u64>,
         eth: HashMap<Address, U256>,
-        usdc: HashMap<Address, U256>,
+        /// Expected stablecoin balances, by (asset, account).
+        erc20: HashMap<(Address, Address), U256>,
+        usdc_low: Address,
         now: u64,
         stats: Stats,
-        /// Over all graduations: quote the v4 pool received (ETH, USDC) and what the locker kept.
-        pool_eth: U256,
-        pool_usdc: U256,
-        locker_eth: U256,
-        locker_usdc: U256,
-        fees_eth: U256,
-        fees_usdc: U256,
+        /// Per quote asset (address 0 = ETH), over all graduations: what the v4 pool received,
+        /// what the locker kept, and the launchpad's uncollected fees.
+        pool_q: HashMap<Address, U256>,
+        locker_q: HashMap<Address, U256>,
+        fees_q: HashMap<Address, U256>,
     }
 
-    fn quote_addr(d: &Deployment, p: Pair) -> Address {
-        match p {
-            Pair::Eth => Address::ZERO,
-            Pair::Usdc => d.stablecoin,
-        }
-    }
+    /// A stablecoin at a low address, so that it sorts before every launched token.
+    const USDC_LOW: Address = Address::new([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x0e, 0xde, 0x00]);
 
     fn pool_id(key: &[B256; 5]) -> B256 {
         keccak256(key.iter().flat_map(|w| w.0).collect::<Vec<u8>>())
@@ -202,12 +201,20 @@ mod diff {
             }
         }
 
-        fn pay(&mut self, pair: Pair, who: Address, minus: U256, plus: U256) {
-            let m = match pair {
-                Pair::Eth => &mut self.eth,
-                Pair::Usdc => &mut self.usdc,
+        fn quote_addr(&self, p: Pair) -> Address {
+            match p {
+                Pair::Eth => Address::ZERO,
+                Pair::Usdc => self.d.stablecoin,
+                Pair::UsdcLow => self.usdc_low,
+            }
+        }
+
+        fn pay(&mut self, quote: Address, who: Address, minus: U256, plus: U256) {
+            let b = if quote.is_zero() {
+                self.eth.get_mut(&who).expect("known trader")
+            } else {
+                self.erc20.get_mut(&(quote, who)).expect("known trader")
             };
-            let b = m.get_mut(&who).expect("known trader");
             *b = *b - minus + plus;
         }
 
@@ -263,9 +270,12 @@ mod diff {
                 l.state = after;
                 *l.holdings.get_mut(&trader).unwrap() -= tokens_in;
                 l.fees += q.fee;
-                self.pay(l.pair, trader, U256::ZERO, q.quote_out);
+                self.pay(l.quote, trader, U256::ZERO, q.quote_out);
                 if t < 15 {
                     self.stats.in_window += 1;
+                }
+                if t == 0 {
+                    self.stats.at_launch += 1;
                 }
                 return (req, Expect::Sell { trader, tokens_in, q, after });
             }
@@ -303,9 +313,10 @@ mod diff {
         fn buy_request(&self, l: &Launch, trader: Address, amount: U256, min: U256, deadline: u64, gas: u64) -> TransactionRequest {
             let call = Launchpad::buyCall { token: l.token, quoteIn: amount, minTokensOut: min, deadline: U256::from(deadline) };
             let req = tx(trader, self.d.launchpad, call.abi_encode()).gas_limit(gas);
-            match l.pair {
-                Pair::Eth => req.value(amount),
-                Pair::Usdc => req,
+            if l.quote.is_zero() {
+                req.value(amount)
+            } else {
+                req
             }
         }
 
@@ -315,7 +326,7 @@ mod diff {
             l.state = after;
             *l.holdings.entry(trader).or_default() += q.tokens_out;
             l.fees += q.fee;
-            self.pay(l.pair, trader, q.quote_used, U256::ZERO);
+            self.pay(l.quote, trader, q.quote_used, U256::ZERO);
             after
         }
 
@@ -424,16 +435,15 @@ mod diff {
         /// trades, the crossing buy, and every post-graduation check.
         async fn launch(&mut self, plan: &Plan) {
             let pad_addr = self.d.launchpad;
-            let quote = quote_addr(&self.d, plan.pair);
+            let quote = self.quote_addr(plan.pair);
             let phi = match plan.pair {
                 Pair::Eth => self.d.eth_virtual_quote,
-                Pair::Usdc => self.d.stablecoin_virtual_quote,
+                Pair::Usdc | Pair::UsdcLow => self.d.stablecoin_virtual_quote,
             };
             let pad_nonce = self.node.nonce(pad_addr).await;
             let token = pad_addr.create(pad_nonce);
             let t0 = self.now + 1 + self.rng.below(100);
             let mut l = Launch {
-                pair: plan.pair,
                 token,
                 quote,
                 t0,
@@ -452,7 +462,7 @@ mod diff {
             let mut done = 0;
             let graduate_now = plan.graduate_at == Some(0);
             if !graduate_now {
-                for _ in 0..3 + self.rng.below(4) {
+                for _ in 0..3 + self.rng.below(8) {
                     txs.push(self.plan_trade(&mut l, t0));
                     done += 1;
                 }
@@ -482,7 +492,7 @@ mod diff {
                     continue;
                 }
                 let ts = t0 + t;
-                let k = 1 + self.rng.below(4);
+                let k = 1 + self.rng.below(8);
                 let txs: Vec<_> = (0..k).map(|_| self.plan_trade(&mut l, ts)).collect();
                 done += k as usize;
                 self.block(ts, txs).await;
@@ -624,37 +634,38 @@ mod diff {
             assert_eq!(tok.balanceOf(self.d.pool_manager).call().await.unwrap(), pool_tokens);
             assert_eq!(tok.balanceOf(self.d.launch_locker).call().await.unwrap(), grad_reserve - pool_tokens);
             assert_eq!(grad_reserve, self.d.supply / U256::from(5u8));
-            match l.pair {
-                Pair::Eth => {
-                    self.pool_eth += pool_quote;
-                    self.locker_eth += g - pool_quote;
-                    self.fees_eth += l.fees;
-                }
-                Pair::Usdc => {
-                    self.pool_usdc += pool_quote;
-                    self.locker_usdc += g - pool_quote;
-                    self.fees_usdc += l.fees;
-                }
-            }
+            *self.pool_q.entry(l.quote).or_default() += pool_quote;
+            *self.locker_q.entry(l.quote).or_default() += g - pool_quote;
+            *self.fees_q.entry(l.quote).or_default() += l.fees;
             self.check_quote_balances().await;
             self.stats.graduations += 1;
             self.stats.quote_is_currency0 += usize::from(pool.quote_is_currency0);
         }
 
-        /// Every trader's ETH (gas included) and stablecoin balance, and the quote held by the
-        /// launchpad (uncollected fees), the PoolManager and the locker.
+        /// Every trader's ETH (gas included) and stablecoin balances, and the quote held by the
+        /// launchpad (uncollected fees), the PoolManager and the locker, per quote asset.
         async fn check_quote_balances(&self) {
-            let usd = TestERC20::new(self.d.stablecoin, self.node.provider.clone());
-            for &a in &self.traders {
-                assert_eq!(self.node.balance(a).await, self.eth[&a], "ETH balance of {a}");
-                assert_eq!(usd.balanceOf(a).call().await.unwrap(), self.usdc[&a], "stablecoin balance of {a}");
+            for asset in [Address::ZERO, self.d.stablecoin, self.usdc_low] {
+                let usd = TestERC20::new(asset, self.node.provider.clone());
+                let bal = |a: Address| {
+                    let usd = usd.clone();
+                    async move {
+                        if asset.is_zero() {
+                            self.node.balance(a).await
+                        } else {
+                            usd.balanceOf(a).call().await.unwrap()
+                        }
+                    }
+                };
+                for &a in &self.traders {
+                    let want = if asset.is_zero() { self.eth[&a] } else { self.erc20[&(asset, a)] };
+                    assert_eq!(bal(a).await, want, "balance of {a} in {asset}");
+                }
+                let get = |m: &HashMap<Address, U256>| m.get(&asset).copied().unwrap_or_default();
+                assert_eq!(bal(self.d.launchpad).await, get(&self.fees_q), "launchpad {asset} = uncollected fees");
+                assert_eq!(bal(self.d.pool_manager).await, get(&self.pool_q), "PoolManager {asset}");
+                assert_eq!(bal(self.d.launch_locker).await, get(&self.locker_q), "locker {asset}");
             }
-            assert_eq!(self.node.balance(self.d.launchpad).await, self.fees_eth, "launchpad ETH = uncollected fees");
-            assert_eq!(usd.balanceOf(self.d.launchpad).call().await.unwrap(), self.fees_usdc);
-            assert_eq!(self.node.balance(self.d.pool_manager).await, self.pool_eth, "PoolManager ETH");
-            assert_eq!(usd.balanceOf(self.d.pool_manager).call().await.unwrap(), self.pool_usdc);
-            assert_eq!(self.node.balance(self.d.launch_locker).await, self.locker_eth, "locker ETH");
-            assert_eq!(usd.balanceOf(self.d.launch_locker).call().await.unwrap(), self.locker_usdc);
         }
     }
 
@@ -668,21 +679,28 @@ mod diff {
         let creator = node.accounts[0];
         let traders: Vec<Address> = node.accounts[1..].to_vec();
 
-        // Stablecoin for every trader (minted, approved), while automining.
+        // The stablecoin, and a copy of its code at a low address allowed as a quote asset too;
+        // every trader gets both (minted, approved), while automining.
+        let code = node.rpc("eth_getCode", serde_json::json!([d.stablecoin, "latest"])).await;
+        node.rpc("anvil_setCode", serde_json::json!([USDC_LOW, code])).await;
+        let allow = Launchpad::setQuoteAssetCall { asset: USDC_LOW, virtualQuote: d.stablecoin_virtual_quote };
+        node.send_mined(tx(creator, d.launchpad, allow.abi_encode()).gas_limit(200_000)).await;
         let usd_amount = U256::from(100_000_000u64) * U256::from(1_000_000u64);
-        for &a in &traders {
-            let mint = TestERC20::mintCall { to: a, amount: usd_amount };
-            node.send_mined(tx(creator, d.stablecoin, mint.abi_encode()).gas_limit(200_000)).await;
-            let approve = TestERC20::approveCall { spender: d.launchpad, value: U256::MAX };
-            node.send_mined(tx(a, d.stablecoin, approve.abi_encode()).gas_limit(200_000)).await;
+        let mut erc20 = HashMap::new();
+        for asset in [d.stablecoin, USDC_LOW] {
+            for &a in &traders {
+                let mint = TestERC20::mintCall { to: a, amount: usd_amount };
+                node.send_mined(tx(creator, asset, mint.abi_encode()).gas_limit(200_000)).await;
+                let approve = TestERC20::approveCall { spender: d.launchpad, value: U256::MAX };
+                node.send_mined(tx(a, asset, approve.abi_encode()).gas_limit(200_000)).await;
+                erc20.insert((asset, a), usd_amount);
+            }
         }
         let mut nonces = HashMap::new();
         let mut eth = HashMap::new();
-        let mut usdc = HashMap::new();
         for &a in &node.accounts {
             nonces.insert(a, node.nonce(a).await);
             eth.insert(a, node.balance(a).await);
-            usdc.insert(a, if a == creator { U256::ZERO } else { usd_amount });
         }
         node.set_automine(false).await;
         let now = node.latest_timestamp().await;
@@ -694,25 +712,23 @@ mod diff {
             creator,
             nonces,
             eth,
-            usdc,
+            erc20,
+            usdc_low: USDC_LOW,
             now,
             stats: Stats::default(),
-            pool_eth: U256::ZERO,
-            pool_usdc: U256::ZERO,
-            locker_eth: U256::ZERO,
-            locker_usdc: U256::ZERO,
-            fees_eth: U256::ZERO,
-            fees_usdc: U256::ZERO,
+            pool_q: HashMap::new(),
+            locker_q: HashMap::new(),
+            fees_q: HashMap::new(),
         };
         let plans = [
             Plan { pair: Pair::Eth, trades: 2_000, graduate_at: None },
             Plan { pair: Pair::Usdc, trades: 1_500, graduate_at: None },
-            Plan { pair: Pair::Eth, trades: 2_000, graduate_at: None },
-            Plan { pair: Pair::Usdc, trades: 1_500, graduate_at: None },
+            Plan { pair: Pair::UsdcLow, trades: 1_500, graduate_at: None },
+            Plan { pair: Pair::Eth, trades: 1_500, graduate_at: None },
             Plan { pair: Pair::Eth, trades: 0, graduate_at: Some(6) },
             Plan { pair: Pair::Usdc, trades: 0, graduate_at: Some(0) },
-            Plan { pair: Pair::Eth, trades: 0, graduate_at: Some(14) },
-            Plan { pair: Pair::Usdc, trades: 0, graduate_at: Some(15) },
+            Plan { pair: Pair::UsdcLow, trades: 0, graduate_at: Some(14) },
+            Plan { pair: Pair::Eth, trades: 0, graduate_at: Some(15) },
         ];
         for p in &plans {
             run.launch(p).await;
