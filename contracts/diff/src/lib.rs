@@ -22,6 +22,7 @@ pub use alloy;
 
 /// `sol!` bindings generated from the forge artifacts (`contracts/out/<File>.sol/<Contract>.json`).
 #[cfg(eden_artifacts)]
+#[allow(clippy::too_many_arguments)]
 pub mod bindings {
     /// `EpochRegistry` (C5–C7).
     pub mod registry {

@@ -161,7 +161,7 @@ mod diff {
             proof: tree.get_proof(0).unwrap(),
         };
         let not_final = |data: Bytes, epoch: u64, status: u8| match decode(&data) {
-            EpochRegistryErrors::NotFinal(e) => assert!(e.epoch == epoch && e.status as u8 == status, "{e:?}"),
+            EpochRegistryErrors::NotFinal(e) => assert!(e.epoch == epoch && e.status == status, "{e:?}"),
             other => panic!("expected NotFinal, got {other:?}"),
         };
         not_final(node.call(tx(proposer, d.epoch_registry, verify0.abi_encode())).await.unwrap_err(), EPOCH, 0);
@@ -274,9 +274,10 @@ mod diff {
 
         writeln!(
             std::io::stderr(),
-            "registry: {n} projects, {verified} score leaves verified on-chain and in core, {tampered} tampered leaves/proofs \
+            "registry: {n} projects ({} with a non-zero score), {verified} score leaves verified on-chain and in core, {tampered} tampered leaves/proofs \
              rejected by both, {} tampered signatures rejected by both ({} other signer, {} high-s, {} invalid), \
              seed {seed:#x}, {:.1}s",
+            bundle.projects.iter().filter(|p| !p.score_wad.is_zero()).count(),
             variants.len(),
             tallies[0],
             tallies[1],
