@@ -235,6 +235,7 @@ mod diff {
         assert!(node.latest_timestamp().await >= deadline);
         assert_eq!(reg.finalRoot(EPOCH).call().await.unwrap(), bundle.root);
         assert_eq!(reg.finalInputsRoot(EPOCH).call().await.unwrap(), bundle.inputs_root);
+        assert_eq!(reg.credit(proposer).call().await.unwrap(), d.bond_wei, "the proposer's bond is returned");
 
         // Every leaf verifies on-chain and in core; tampered leaves and proofs fail in both.
         let mut verified = 0;
