@@ -9,10 +9,13 @@ import {BalanceDelta} from "@uniswap/v4-core/src/types/BalanceDelta.sol";
 import {Currency} from "@uniswap/v4-core/src/types/Currency.sol";
 import {SwapParams, ModifyLiquidityParams} from "@uniswap/v4-core/src/types/PoolOperation.sol";
 import {TickMath} from "@uniswap/v4-core/src/libraries/TickMath.sol";
+import {StateLibrary} from "@uniswap/v4-core/src/libraries/StateLibrary.sol";
+import {PoolIdLibrary} from "@uniswap/v4-core/src/types/PoolId.sol";
 
 /// @notice Adds liquidity to and swaps against v4 pools through the real PoolManager, paying from its own balances
 /// (ETH and ERC-20s held by this contract). Tests only.
 contract V4PoolDriver is IUnlockCallback {
+    using PoolIdLibrary for PoolKey;
     IPoolManager public immutable pm;
 
     constructor(IPoolManager pm_) {
@@ -39,6 +42,11 @@ contract V4PoolDriver is IUnlockCallback {
         d = abi.decode(pm.unlock(abi.encode(uint8(1), abi.encode(key, zeroForOne, amountIn))), (BalanceDelta));
     }
 
+    /// Swaps until the pool's price is exactly `getSqrtPriceAtTick(tick)` (so its tick is `tick`); needs enough liquidity.
+    function swapToTick(PoolKey memory key, int24 tick) external returns (BalanceDelta d) {
+        d = abi.decode(pm.unlock(abi.encode(uint8(2), abi.encode(key, tick))), (BalanceDelta));
+    }
+
     function unlockCallback(bytes calldata data) external returns (bytes memory) {
         require(msg.sender == address(pm), "driver: not pm");
         (uint8 action, bytes memory args) = abi.decode(data, (uint8, bytes));
@@ -57,6 +65,16 @@ contract V4PoolDriver is IUnlockCallback {
                     liquidityDelta: int256(uint256(liquidity)),
                     salt: bytes32(0)
                 }),
+                ""
+            );
+        } else if (action == 2) {
+            int24 tick;
+            (key, tick) = abi.decode(args, (PoolKey, int24));
+            uint160 limit = TickMath.getSqrtPriceAtTick(tick);
+            (uint160 current,,,) = StateLibrary.getSlot0(pm, key.toId());
+            d = pm.swap(
+                key,
+                SwapParams({zeroForOne: limit < current, amountSpecified: -int256(1e30), sqrtPriceLimitX96: limit}),
                 ""
             );
         } else {
