@@ -77,12 +77,7 @@ contract EpochRegistry is EIP712, Ownable2Step {
     mapping(address account => uint256) public credit;
 
     event RootProposed(
-        uint64 indexed epoch,
-        bytes32 root,
-        bytes32 inputsRoot,
-        uint64 expiry,
-        address indexed proposer,
-        uint64 deadline
+        uint64 indexed epoch, bytes32 root, bytes32 inputsRoot, uint64 expiry, address indexed proposer, uint64 deadline
     );
     event RootChallenged(uint64 indexed epoch, bytes32 root, address indexed challenger);
     event ChallengeUpheld(uint64 indexed epoch, bytes32 root, address indexed challenger);

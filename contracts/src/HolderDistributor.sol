@@ -6,6 +6,8 @@ import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol
 import {MerkleProof} from "@openzeppelin/contracts/utils/cryptography/MerkleProof.sol";
 import {Ownable, Ownable2Step} from "@openzeppelin/contracts/access/Ownable2Step.sol";
 import {ReentrancyGuardTransient} from "@openzeppelin/contracts/utils/ReentrancyGuardTransient.sol";
+import {EIP712} from "@openzeppelin/contracts/utils/cryptography/EIP712.sol";
+import {SignatureChecker} from "@openzeppelin/contracts/utils/cryptography/SignatureChecker.sol";
 
 /// @title HolderDistributor: daily holder payouts per (token, pair asset) (C18, seed §8).
 /// @notice Holders of a launched token are paid from its holder pot in a real asset (ETH or an ERC-20),
@@ -25,14 +27,15 @@ import {ReentrancyGuardTransient} from "@openzeppelin/contracts/utils/Reentrancy
 ///   increase. The round opens `CLAIM_DELAY` (24 h) after posting and closes `CLAIM_PERIOD` (90 days)
 ///   after opening: claims succeed for `opensAt <= now < closesAt`.
 /// - During the 24 h review the owner may `revokeRoot`: the whole `total` returns to the pot.
-/// - A leaf pays once (its hash is marked claimed), only to its `account`, and never more than the
-///   round's unclaimed `total`.
+/// - A leaf pays once (its hash is marked claimed), only to its `account` (or, with `claimTo`, to a
+///   recipient the account signs for with EIP-712 `ClaimTo`, ERC-1271 accounts included), and never
+///   more than the round's unclaimed `total`.
 /// - From `closesAt` on, anyone may `rollover(token, asset, epoch)`: the unclaimed remainder
 ///   `total - claimed` returns to the pot, so it is allocated by the next posted round. A round rolls
 ///   over once.
 /// Invariant: for every asset, this contract's balance >= sum over pairs of (pot + unclaimed of every
 /// round not yet rolled over or revoked).
-contract HolderDistributor is Ownable2Step, ReentrancyGuardTransient {
+contract HolderDistributor is EIP712, Ownable2Step, ReentrancyGuardTransient {
     using SafeERC20 for IERC20;
 
     struct Round {
@@ -48,6 +51,10 @@ contract HolderDistributor is Ownable2Step, ReentrancyGuardTransient {
     uint64 public constant CLAIM_DELAY = 24 hours;
     /// @notice How long a round stays claimable once open (C18: 90 days).
     uint64 public constant CLAIM_PERIOD = 90 days;
+    /// @notice EIP-712 type of an account's instruction to pay its leaf to another address.
+    bytes32 public constant CLAIM_TO_TYPEHASH = keccak256(
+        "ClaimTo(address token,address asset,uint64 epoch,address account,uint256 amount,address recipient,uint256 deadline)"
+    );
 
     /// @notice The account allowed to post roots.
     address public poster;
@@ -62,10 +69,17 @@ contract HolderDistributor is Ownable2Step, ReentrancyGuardTransient {
 
     event Funded(address indexed token, address indexed asset, address indexed from, uint256 amount);
     event RootPosted(
-        address indexed token, address indexed asset, uint64 indexed epoch, bytes32 root, uint256 total, uint64 opensAt, uint64 closesAt
+        address indexed token,
+        address indexed asset,
+        uint64 indexed epoch,
+        bytes32 root,
+        uint256 total,
+        uint64 opensAt,
+        uint64 closesAt
     );
     event RootRevoked(address indexed token, address indexed asset, uint64 indexed epoch, uint256 returned);
     event Claimed(address indexed token, address indexed asset, uint64 indexed epoch, address account, uint256 amount);
+    event ClaimedTo(address indexed account, address indexed recipient, bytes32 leaf);
     event RolledOver(address indexed token, address indexed asset, uint64 indexed epoch, uint256 remainder);
     event PosterChanged(address indexed previous, address indexed current);
 
@@ -86,8 +100,10 @@ contract HolderDistributor is Ownable2Step, ReentrancyGuardTransient {
     error InvalidProof(bytes32 leaf);
     error ExceedsRound(uint256 amount, uint256 unclaimed);
     error TransferFailed(address to, uint256 amount);
+    error SignatureExpired(uint256 deadline, uint256 timestamp);
+    error InvalidAccountSignature(address account);
 
-    constructor(address owner_, address poster_) Ownable(owner_) {
+    constructor(address owner_, address poster_) EIP712("Eden Holder Distributor", "1") Ownable(owner_) {
         if (poster_ == address(0)) revert ZeroAddress();
         poster = poster_;
         emit PosterChanged(address(0), poster_);
@@ -164,11 +180,46 @@ contract HolderDistributor is Ownable2Step, ReentrancyGuardTransient {
         uint256 amount,
         bytes32[] calldata proof
     ) external nonReentrant {
+        _claim(token, asset, epoch, account, amount, proof);
+        _pay(asset, account, amount);
+    }
+
+    /// @notice Pays `account`'s leaf to `recipient`, authorised by `account`'s EIP-712 `ClaimTo` signature
+    /// (EOA or ERC-1271). Anyone may submit.
+    function claimTo(
+        address token,
+        address asset,
+        uint64 epoch,
+        address account,
+        uint256 amount,
+        bytes32[] calldata proof,
+        address recipient,
+        uint256 deadline,
+        bytes calldata signature
+    ) external nonReentrant {
+        if (block.timestamp > deadline) revert SignatureExpired(deadline, block.timestamp);
+        bytes32 digest = _hashTypedDataV4(
+            keccak256(abi.encode(CLAIM_TO_TYPEHASH, token, asset, epoch, account, amount, recipient, deadline))
+        );
+        if (!SignatureChecker.isValidSignatureNow(account, digest, signature)) revert InvalidAccountSignature(account);
+        bytes32 leaf = _claim(token, asset, epoch, account, amount, proof);
+        emit ClaimedTo(account, recipient, leaf);
+        _pay(asset, recipient, amount);
+    }
+
+    function _claim(
+        address token,
+        address asset,
+        uint64 epoch,
+        address account,
+        uint256 amount,
+        bytes32[] calldata proof
+    ) private returns (bytes32 leaf) {
         Round storage r = _existing(token, asset, epoch);
         if (r.settled) revert AlreadySettled(token, asset, epoch);
         if (block.timestamp < r.opensAt) revert NotOpen(r.opensAt, block.timestamp);
         if (block.timestamp >= r.closesAt) revert Closed(r.closesAt, block.timestamp);
-        bytes32 leaf = leafHash(token, asset, epoch, account, amount);
+        leaf = leafHash(token, asset, epoch, account, amount);
         if (claimed[leaf]) revert AlreadyClaimed(leaf);
         if (!MerkleProof.verifyCalldata(proof, r.root, leaf)) revert InvalidProof(leaf);
         uint256 unclaimed = uint256(r.total) - r.claimed;
@@ -176,7 +227,21 @@ contract HolderDistributor is Ownable2Step, ReentrancyGuardTransient {
         claimed[leaf] = true;
         r.claimed += uint128(amount);
         emit Claimed(token, asset, epoch, account, amount);
-        _pay(asset, account, amount);
+    }
+
+    /// @notice The EIP-712 digest `account` signs to let `recipient` receive its leaf.
+    function claimToDigest(
+        address token,
+        address asset,
+        uint64 epoch,
+        address account,
+        uint256 amount,
+        address recipient,
+        uint256 deadline
+    ) external view returns (bytes32) {
+        return _hashTypedDataV4(
+            keccak256(abi.encode(CLAIM_TO_TYPEHASH, token, asset, epoch, account, amount, recipient, deadline))
+        );
     }
 
     function setPoster(address poster_) external onlyOwner {

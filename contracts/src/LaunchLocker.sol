@@ -9,7 +9,10 @@ import {PoolKey} from "@uniswap/v4-core/src/types/PoolKey.sol";
 import {PoolId} from "@uniswap/v4-core/src/types/PoolId.sol";
 import {Currency} from "@uniswap/v4-core/src/types/Currency.sol";
 import {BalanceDelta} from "@uniswap/v4-core/src/types/BalanceDelta.sol";
-import {ModifyLiquidityParams} from "@uniswap/v4-core/src/types/PoolOperation.sol";
+import {ModifyLiquidityParams, SwapParams} from "@uniswap/v4-core/src/types/PoolOperation.sol";
+import {TickMath} from "@uniswap/v4-core/src/libraries/TickMath.sol";
+import {StateLibrary} from "@uniswap/v4-core/src/libraries/StateLibrary.sol";
+import {LiquidityAmounts} from "@uniswap/v4-core/test/utils/LiquidityAmounts.sol";
 
 /// @title LaunchLocker: owns every graduation position forever (C20, §9.2-9.3).
 /// @notice Liquidity can be added, never withdrawn: this contract has no code path that passes a negative
@@ -23,6 +26,12 @@ import {ModifyLiquidityParams} from "@uniswap/v4-core/src/types/PoolOperation.so
 /// The launchpad that deploys it (CREATE2 with a mined salt) is the only account that can drive it.
 contract LaunchLocker is IUnlockCallback {
     using SafeERC20 for IERC20;
+    using StateLibrary for IPoolManager;
+
+    enum Action {
+        Add,
+        Grow
+    }
 
     /// @notice v4 Hooks.BEFORE_INITIALIZE_FLAG; the only permission bit this hook's address has.
     uint160 public constant HOOK_FLAGS = 1 << 13;
@@ -31,6 +40,9 @@ contract LaunchLocker is IUnlockCallback {
     IPoolManager public immutable poolManager;
     address public immutable launchpad;
 
+    event LiquidityGrown(
+        PoolId indexed poolId, uint256 quoteIn, uint256 quoteSwapped, uint256 tokensBought, uint128 liquidity
+    );
     event LiquidityLocked(
         PoolId indexed poolId, int24 tickLower, int24 tickUpper, uint128 liquidity, uint256 paid0, uint256 paid1
     );
@@ -41,6 +53,7 @@ contract LaunchLocker is IUnlockCallback {
     error NotLockerPool();
     error ZeroLiquidity();
     error BadHookAddress(address hook);
+    error GrowthBelowMin(uint256 tokensBought, uint256 minTokensOut);
 
     constructor(IPoolManager poolManager_) {
         if (uint160(address(this)) & ALL_HOOK_MASK != HOOK_FLAGS) revert BadHookAddress(address(this));
@@ -75,29 +88,94 @@ contract LaunchLocker is IUnlockCallback {
     {
         if (address(key.hooks) != address(this)) revert NotLockerPool();
         if (liquidity == 0) revert ZeroLiquidity();
-        (paid0, paid1) = abi.decode(poolManager.unlock(abi.encode(key, tickLower, tickUpper, liquidity)), (uint256, uint256));
+        (paid0, paid1) = abi.decode(
+            poolManager.unlock(abi.encode(Action.Add, abi.encode(key, tickLower, tickUpper, liquidity))),
+            (uint256, uint256)
+        );
         emit LiquidityLocked(key.toId(), tickLower, tickUpper, liquidity, paid0, paid1);
+    }
+
+    /// @notice Liquidity growth (§9.3): of `quoteIn` quote (already sent to this locker), swaps half for the
+    /// token in the pool and adds both legs as full-range liquidity owned by this locker. Reverts when
+    /// the swap buys fewer than `minTokensOut` tokens. Leftover dust stays locked here.
+    function growLiquidity(PoolKey calldata key, bool quoteIsCurrency0, uint256 quoteIn, uint256 minTokensOut)
+        external
+        onlyLaunchpad
+        returns (uint128 liquidity)
+    {
+        if (address(key.hooks) != address(this)) revert NotLockerPool();
+        uint256 tokensBought;
+        (liquidity, tokensBought) = abi.decode(
+            poolManager.unlock(abi.encode(Action.Grow, abi.encode(key, quoteIsCurrency0, quoteIn))), (uint128, uint256)
+        );
+        if (tokensBought < minTokensOut) revert GrowthBelowMin(tokensBought, minTokensOut);
+        emit LiquidityGrown(key.toId(), quoteIn, quoteIn / 2, tokensBought, liquidity);
     }
 
     /// @inheritdoc IUnlockCallback
     function unlockCallback(bytes calldata data) external returns (bytes memory) {
         if (msg.sender != address(poolManager)) revert OnlyPoolManager(msg.sender);
-        (PoolKey memory key, int24 tickLower, int24 tickUpper, uint128 liquidity) =
-            abi.decode(data, (PoolKey, int24, int24, uint128));
-        // liquidity is a uint128, so the delta is always strictly positive: an add, never a removal.
-        (BalanceDelta delta,) = poolManager.modifyLiquidity(
+        (Action action, bytes memory inner) = abi.decode(data, (Action, bytes));
+        if (action == Action.Add) {
+            (PoolKey memory key, int24 tickLower, int24 tickUpper, uint128 liquidity) =
+                abi.decode(inner, (PoolKey, int24, int24, uint128));
+            BalanceDelta delta = _add(key, tickLower, tickUpper, liquidity);
+            return abi.encode(_settle(key.currency0, delta.amount0()), _settle(key.currency1, delta.amount1()));
+        }
+        (PoolKey memory k, bool quoteIs0, uint256 quoteIn) = abi.decode(inner, (PoolKey, bool, uint256));
+        return _grow(k, quoteIs0, quoteIn);
+    }
+
+    /// @dev Swap half the quote for tokens, then add both legs full range; net deltas are settled once.
+    function _grow(PoolKey memory key, bool quoteIs0, uint256 quoteIn) private returns (bytes memory) {
+        BalanceDelta swapDelta = poolManager.swap(
             key,
-            ModifyLiquidityParams({
-                tickLower: tickLower,
-                tickUpper: tickUpper,
-                liquidityDelta: int256(uint256(liquidity)),
-                salt: bytes32(0)
+            SwapParams({
+                zeroForOne: quoteIs0,
+                amountSpecified: -int256(quoteIn / 2),
+                sqrtPriceLimitX96: quoteIs0 ? TickMath.MIN_SQRT_PRICE + 1 : TickMath.MAX_SQRT_PRICE - 1
             }),
             ""
         );
-        uint256 paid0 = _settle(key.currency0, delta.amount0());
-        uint256 paid1 = _settle(key.currency1, delta.amount1());
-        return abi.encode(paid0, paid1);
+        (int128 quoteDelta, int128 tokenDelta) =
+            quoteIs0 ? (swapDelta.amount0(), swapDelta.amount1()) : (swapDelta.amount1(), swapDelta.amount0());
+        uint256 tokensBought = uint256(uint128(tokenDelta));
+        uint256 quoteLeft = quoteIn - uint256(uint128(-quoteDelta));
+        (uint128 liquidity, int24 lo, int24 hi) =
+            _fullRangeLiquidity(key, quoteIs0 ? quoteLeft : tokensBought, quoteIs0 ? tokensBought : quoteLeft);
+        BalanceDelta total = swapDelta;
+        if (liquidity > 0) total = total + _add(key, lo, hi, liquidity);
+        _settle(key.currency0, total.amount0());
+        _settle(key.currency1, total.amount1());
+        return abi.encode(liquidity, tokensBought);
+    }
+
+    /// @dev Full-range liquidity the amounts buy at the pool's current price (rounded down).
+    function _fullRangeLiquidity(PoolKey memory key, uint256 amount0, uint256 amount1)
+        private
+        view
+        returns (uint128 liquidity, int24 lo, int24 hi)
+    {
+        (uint160 sqrtP,,,) = poolManager.getSlot0(key.toId());
+        lo = TickMath.minUsableTick(key.tickSpacing);
+        hi = TickMath.maxUsableTick(key.tickSpacing);
+        liquidity = LiquidityAmounts.getLiquidityForAmounts(
+            sqrtP, TickMath.getSqrtPriceAtTick(lo), TickMath.getSqrtPriceAtTick(hi), amount0, amount1
+        );
+    }
+
+    function _add(PoolKey memory key, int24 tickLower, int24 tickUpper, uint128 liquidity)
+        private
+        returns (BalanceDelta delta)
+    {
+        // liquidity is a uint128, so the delta is always strictly positive: an add, never a removal.
+        (delta,) = poolManager.modifyLiquidity(
+            key,
+            ModifyLiquidityParams({
+                tickLower: tickLower, tickUpper: tickUpper, liquidityDelta: int256(uint256(liquidity)), salt: bytes32(0)
+            }),
+            ""
+        );
     }
 
     /// @dev Pays what the add owes; fees credited to an existing position are taken into the locker (and stay locked).

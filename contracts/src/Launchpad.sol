@@ -127,6 +127,7 @@ contract Launchpad is Ownable2Step, ReentrancyGuardTransient {
     error QuoteOutBelowMin(uint256 quoteOut, uint256 minQuoteOut);
     error NothingToCollect(address token);
     error EthTransferFailed(address to, uint256 amount);
+    error NotFeeSink(address caller);
 
     constructor(address owner_, Config memory c) Ownable(owner_) {
         if (address(c.poolManager) == address(0)) revert InvalidConfig("poolManager");
@@ -235,8 +236,7 @@ contract Launchpad is Ownable2Step, ReentrancyGuardTransient {
     {
         Launch storage l = _tradable(token, deadline);
         uint256 fee;
-        (quoteOut, fee) =
-            CurveMath.quoteSell(l.virtualQuote, supply, l.quoteRaised, l.tokenReserve, tokensIn, feeBps);
+        (quoteOut, fee) = CurveMath.quoteSell(l.virtualQuote, supply, l.quoteRaised, l.tokenReserve, tokensIn, feeBps);
         if (quoteOut < minQuoteOut) revert QuoteOutBelowMin(quoteOut, minQuoteOut);
         l.quoteRaised -= quoteOut + fee;
         l.tokenReserve += tokensIn;
@@ -261,6 +261,19 @@ contract Launchpad is Ownable2Step, ReentrancyGuardTransient {
             IERC20(l.quote).safeTransfer(sink, amount);
             ICurveFeeSink(sink).onCurveFees(token, l.quote, amount);
         }
+    }
+
+    /// @notice Liquidity growth (§9.3), driven by the fee sink: `quoteIn` of the launch's quote asset, already
+    /// sent to the locker, is half swapped for the token and added as locked full-range liquidity.
+    function growLiquidity(address token, uint256 quoteIn, uint256 minTokensOut)
+        external
+        nonReentrant
+        returns (uint128 liquidity)
+    {
+        if (msg.sender != feeSink) revert NotFeeSink(msg.sender);
+        Launch storage l = _existing(token);
+        if (!l.graduated) revert NotGraduated(token);
+        liquidity = locker.growLiquidity(_poolKey(token, l.quote), l.quote < token, quoteIn, minTokensOut);
     }
 
     // ------------------------------------------------------------------------------------------------

@@ -24,7 +24,9 @@ contract RegistryHandler is Test {
         reg = reg_;
         adjudicator = adjudicator_;
         bond = reg_.bond();
-        for (uint256 i; i < 3; ++i) vm.deal(actors[i], 1_000 ether);
+        for (uint256 i; i < 3; ++i) {
+            vm.deal(actors[i], 1_000 ether);
+        }
     }
 
     function _epochs() internal view returns (uint64 first, uint64 next) {

@@ -108,7 +108,8 @@ contract EpochRegistryTest is RegistryBase {
         assertEq(reg.QUALITY_LEAF_TAG(), keccak256("eden.leaf.quality"));
         assertEq(reg.HUMAN_LEAF_TAG(), keccak256("eden.leaf.human"));
         assertEq(
-            reg.EPOCH_ROOT_TYPEHASH(), keccak256("EpochRoot(uint64 epoch,bytes32 root,bytes32 inputsRoot,uint64 expiry)")
+            reg.EPOCH_ROOT_TYPEHASH(),
+            keccak256("EpochRoot(uint64 epoch,bytes32 root,bytes32 inputsRoot,uint64 expiry)")
         );
     }
 
@@ -133,7 +134,10 @@ contract EpochRegistryTest is RegistryBase {
         assertEq(version, "1");
         assertEq(chainId, block.chainid);
         assertEq(verifying, address(reg));
-        assertEq(reg.epochRootDigest(7, ROOT, bytes32(uint256(9)), 11), _digest(7, ROOT, bytes32(uint256(9)), 11, address(reg), block.chainid));
+        assertEq(
+            reg.epochRootDigest(7, ROOT, bytes32(uint256(9)), 11),
+            _digest(7, ROOT, bytes32(uint256(9)), 11, address(reg), block.chainid)
+        );
     }
 
     // ---------------------------------------------------------------- propose
@@ -256,7 +260,8 @@ contract EpochRegistryTest is RegistryBase {
 
     function test_propose_revertsOnHighS() public {
         uint64 expiry = uint64(block.timestamp);
-        (uint8 v, bytes32 r, bytes32 s) = vm.sign(SIGNER_PK, _digest(FIRST, ROOT, 0, expiry, address(reg), block.chainid));
+        (uint8 v, bytes32 r, bytes32 s) =
+            vm.sign(SIGNER_PK, _digest(FIRST, ROOT, 0, expiry, address(reg), block.chainid));
         bytes32 highS = bytes32(SECP256K1_N - uint256(s));
         uint8 flippedV = v == 27 ? 28 : 27;
         // the malleable twin recovers the same key natively, but OZ ECDSA rejects it
@@ -267,7 +272,8 @@ contract EpochRegistryTest is RegistryBase {
 
     function test_propose_revertsOnVZeroOrOne() public {
         uint64 expiry = uint64(block.timestamp);
-        (uint8 v, bytes32 r, bytes32 s) = vm.sign(SIGNER_PK, _digest(FIRST, ROOT, 0, expiry, address(reg), block.chainid));
+        (uint8 v, bytes32 r, bytes32 s) =
+            vm.sign(SIGNER_PK, _digest(FIRST, ROOT, 0, expiry, address(reg), block.chainid));
         vm.expectRevert(ECDSA.ECDSAInvalidSignature.selector);
         reg.propose{value: BOND}(FIRST, ROOT, 0, expiry, abi.encodePacked(r, s, v - 27));
         vm.expectRevert(ECDSA.ECDSAInvalidSignature.selector);
@@ -276,7 +282,8 @@ contract EpochRegistryTest is RegistryBase {
 
     function test_propose_revertsOnShortSignature() public {
         uint64 expiry = uint64(block.timestamp);
-        (uint8 v, bytes32 r, bytes32 s) = vm.sign(SIGNER_PK, _digest(FIRST, ROOT, 0, expiry, address(reg), block.chainid));
+        (uint8 v, bytes32 r, bytes32 s) =
+            vm.sign(SIGNER_PK, _digest(FIRST, ROOT, 0, expiry, address(reg), block.chainid));
         bytes32 vs = bytes32(uint256(s) | (uint256(v - 27) << 255));
         vm.expectRevert(abi.encodeWithSelector(ECDSA.ECDSAInvalidSignatureLength.selector, 64));
         reg.propose{value: BOND}(FIRST, ROOT, 0, expiry, abi.encodePacked(r, vs)); // ERC-2098 form rejected
@@ -493,17 +500,11 @@ contract EpochRegistryTest is RegistryBase {
         reg.verifyScore(FIRST, address(1), 1, new bytes32[](0));
         vm.prank(challenger);
         reg.challenge{value: BOND}(FIRST);
-        vm.expectRevert(
-            abi.encodeWithSelector(EpochRegistry.NotFinal.selector, FIRST, EpochRegistry.Status.Challenged)
-        );
+        vm.expectRevert(abi.encodeWithSelector(EpochRegistry.NotFinal.selector, FIRST, EpochRegistry.Status.Challenged));
         reg.finalRoot(FIRST);
-        vm.expectRevert(
-            abi.encodeWithSelector(EpochRegistry.NotFinal.selector, FIRST, EpochRegistry.Status.Challenged)
-        );
+        vm.expectRevert(abi.encodeWithSelector(EpochRegistry.NotFinal.selector, FIRST, EpochRegistry.Status.Challenged));
         reg.verifyHuman(FIRST, address(1), 1, new bytes32[](0));
-        vm.expectRevert(
-            abi.encodeWithSelector(EpochRegistry.NotFinal.selector, FIRST, EpochRegistry.Status.Challenged)
-        );
+        vm.expectRevert(abi.encodeWithSelector(EpochRegistry.NotFinal.selector, FIRST, EpochRegistry.Status.Challenged));
         reg.verifyQuality(FIRST, 0, 0, 0, 0, new bytes32[](0));
     }
 
@@ -557,7 +558,9 @@ contract EpochRegistryTest is RegistryBase {
         bytes memory oldSig = _sign(SIGNER_PK, FIRST, ROOT, 0, uint64(block.timestamp));
         vm.expectRevert(abi.encodeWithSelector(EpochRegistry.InvalidSigner.selector, signer));
         reg.propose{value: BOND}(FIRST, ROOT, 0, uint64(block.timestamp), oldSig);
-        reg.propose{value: BOND}(FIRST, ROOT, 0, uint64(block.timestamp), _sign(OTHER_PK, FIRST, ROOT, 0, uint64(block.timestamp)));
+        reg.propose{value: BOND}(
+            FIRST, ROOT, 0, uint64(block.timestamp), _sign(OTHER_PK, FIRST, ROOT, 0, uint64(block.timestamp))
+        );
     }
 
     function test_setAdjudicator_rotatesAndRestricts() public {
@@ -635,7 +638,13 @@ contract EpochRegistryTest is RegistryBase {
             keccak256(
                 bytes.concat(
                     keccak256(
-                        abi.encode(keccak256("eden.leaf.quality"), bytes32(uint256(1)), uint256(2), uint8(3), bytes32(uint256(4)))
+                        abi.encode(
+                            keccak256("eden.leaf.quality"),
+                            bytes32(uint256(1)),
+                            uint256(2),
+                            uint8(3),
+                            bytes32(uint256(4))
+                        )
                     )
                 )
             )
@@ -648,7 +657,9 @@ contract EpochRegistryTest is RegistryBase {
         uint256 count = bound(n, 1, 40);
         bytes32[] memory leaves = new bytes32[](count);
         for (uint256 i; i < count; ++i) {
-            leaves[i] = reg.scoreLeaf(address(uint160(uint256(keccak256(abi.encode(seed, i))))), uint256(keccak256(abi.encode(i, seed))));
+            leaves[i] = reg.scoreLeaf(
+                address(uint160(uint256(keccak256(abi.encode(seed, i))))), uint256(keccak256(abi.encode(i, seed)))
+            );
         }
         uint256 k = bound(pick, 0, count - 1);
         _propose(FIRST, MerkleBuilder.root(leaves));

@@ -25,7 +25,9 @@ contract DistributorHandler is Test {
     constructor(HolderDistributor d, address poster_) {
         dist = d;
         poster = poster_;
-        for (uint256 i; i < N; ++i) holders[i] = address(uint160(0xB0B000 + i));
+        for (uint256 i; i < N; ++i) {
+            holders[i] = address(uint160(0xB0B000 + i));
+        }
     }
 
     function fundAndPost(uint256 seed) external {
@@ -100,7 +102,9 @@ contract HolderDistributorInvariantTest is Test {
     /// Holders received exactly what was claimed, and funded ETH = paid + held.
     function invariant_ethConserved() public view {
         uint256 held;
-        for (uint256 i; i < handler.N(); ++i) held += handler.holders(i).balance;
+        for (uint256 i; i < handler.N(); ++i) {
+            held += handler.holders(i).balance;
+        }
         assertEq(held, handler.totalPaid());
         assertEq(address(dist).balance + handler.totalPaid(), handler.totalFunded());
     }

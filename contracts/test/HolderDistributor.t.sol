@@ -32,7 +32,9 @@ contract HolderDistributorTest is Test {
         returns (bytes32[] memory leaves)
     {
         leaves = new bytes32[](accts.length);
-        for (uint256 i; i < accts.length; ++i) leaves[i] = dist.leafHash(token, asset, epoch, accts[i], amts[i]);
+        for (uint256 i; i < accts.length; ++i) {
+            leaves[i] = dist.leafHash(token, asset, epoch, accts[i], amts[i]);
+        }
     }
 
     function _round3(address asset, uint64 epoch)
@@ -209,7 +211,9 @@ contract HolderDistributorTest is Test {
         vm.warp(block.timestamp + 24 hours);
         bytes32[] memory p = MerkleBuilder.proof(leaves, 0);
         vm.expectRevert(
-            abi.encodeWithSelector(HolderDistributor.InvalidProof.selector, dist.leafHash(token, ETH, 1, a[0], m[0] + 1))
+            abi.encodeWithSelector(
+                HolderDistributor.InvalidProof.selector, dist.leafHash(token, ETH, 1, a[0], m[0] + 1)
+            )
         );
         dist.claim(token, ETH, 1, a[0], m[0] + 1, p);
         vm.expectRevert(
@@ -377,5 +381,61 @@ contract HolderDistributorTest is Test {
 contract Reject {
     receive() external payable {
         revert();
+    }
+}
+
+contract HolderDistributorClaimToTest is Test {
+    HolderDistributor internal dist;
+    address internal token = address(0x700c);
+    uint256 internal constant HOLDER_PK = 0xB0B;
+    address internal holder;
+    address internal recipient = makeAddr("recipient");
+    bytes32[] internal leaves;
+
+    function setUp() public {
+        vm.warp(1_700_000_000);
+        holder = vm.addr(HOLDER_PK);
+        dist = new HolderDistributor(address(this), address(this));
+        vm.deal(address(this), 10 ether);
+        leaves.push(dist.leafHash(token, address(0), 1, holder, 1 ether));
+        leaves.push(dist.leafHash(token, address(0), 1, address(0xB0B2), 2 ether));
+        dist.fund{value: 3 ether}(token, address(0), 3 ether);
+        dist.postRoot(token, address(0), 1, MerkleBuilder.root(leaves), 3 ether);
+        vm.warp(block.timestamp + 24 hours);
+    }
+
+    function _sig(uint256 pk, address to, uint256 deadline) internal view returns (bytes memory) {
+        (uint8 v, bytes32 r, bytes32 s) =
+            vm.sign(pk, dist.claimToDigest(token, address(0), 1, holder, 1 ether, to, deadline));
+        return abi.encodePacked(r, s, v);
+    }
+
+    function test_claimTo_paysSignedRecipientOnce() public {
+        uint256 deadline = block.timestamp + 1 hours;
+        bytes memory sig = _sig(HOLDER_PK, recipient, deadline);
+        bytes32[] memory proof = MerkleBuilder.proof(leaves, 0);
+        vm.expectEmit(address(dist));
+        emit HolderDistributor.ClaimedTo(holder, recipient, leaves[0]);
+        dist.claimTo(token, address(0), 1, holder, 1 ether, proof, recipient, deadline, sig);
+        assertEq(recipient.balance, 1 ether);
+        assertEq(holder.balance, 0);
+        vm.expectRevert(abi.encodeWithSelector(HolderDistributor.AlreadyClaimed.selector, leaves[0]));
+        dist.claimTo(token, address(0), 1, holder, 1 ether, proof, recipient, deadline, sig);
+        vm.expectRevert(abi.encodeWithSelector(HolderDistributor.AlreadyClaimed.selector, leaves[0]));
+        dist.claim(token, address(0), 1, holder, 1 ether, proof);
+    }
+
+    function test_claimTo_rejectsWrongSignerRecipientOrExpiry() public {
+        uint256 deadline = block.timestamp + 1 hours;
+        bytes32[] memory proof = MerkleBuilder.proof(leaves, 0);
+        bytes memory other = _sig(0xBAD, recipient, deadline);
+        vm.expectRevert(abi.encodeWithSelector(HolderDistributor.InvalidAccountSignature.selector, holder));
+        dist.claimTo(token, address(0), 1, holder, 1 ether, proof, recipient, deadline, other);
+        bytes memory sig = _sig(HOLDER_PK, recipient, deadline);
+        vm.expectRevert(abi.encodeWithSelector(HolderDistributor.InvalidAccountSignature.selector, holder));
+        dist.claimTo(token, address(0), 1, holder, 1 ether, proof, address(0xEE), deadline, sig); // redirected
+        vm.warp(deadline + 1);
+        vm.expectRevert(abi.encodeWithSelector(HolderDistributor.SignatureExpired.selector, deadline, deadline + 1));
+        dist.claimTo(token, address(0), 1, holder, 1 ether, proof, recipient, deadline, sig);
     }
 }

@@ -36,7 +36,9 @@ contract LaunchpadHandler is Test {
         token = token_;
         t0 = block.timestamp;
         swapper = new TestSwapper(pm);
-        for (uint256 i; i < 3; ++i) vm.deal(actors[i], 100 ether);
+        for (uint256 i; i < 3; ++i) {
+            vm.deal(actors[i], 100 ether);
+        }
     }
 
     function buy(uint256 who, uint256 x, uint256 dt) external {
@@ -105,7 +107,8 @@ contract LaunchpadHandler is Test {
     function _afterGraduationCheck() internal {
         if (!pad.launchOf(token).graduated) return;
         (, PoolId id) = pad.poolOf(token);
-        bytes32 pos = Position.calculatePositionKey(address(locker), TickMath.minUsableTick(60), TickMath.maxUsableTick(60), 0);
+        bytes32 pos =
+            Position.calculatePositionKey(address(locker), TickMath.minUsableTick(60), TickMath.maxUsableTick(60), 0);
         uint128 liq = pm.getPositionLiquidity(id, pos);
         uint256 held = IERC20(token).balanceOf(address(locker));
         if (seededLiquidity == 0) {
@@ -135,9 +138,11 @@ contract LaunchpadInvariantTest is LaunchpadFixture {
     }
 
     function _ethEverywhere() internal view returns (uint256 sum) {
-        for (uint256 i; i < 3; ++i) sum += handler.actors(i).balance;
+        for (uint256 i; i < 3; ++i) {
+            sum += handler.actors(i).balance;
+        }
         sum += address(pad).balance + address(pad.locker()).balance + address(pm).balance + address(sink).balance
-            + address(handler.swapper()).balance;
+        + address(handler.swapper()).balance;
     }
 
     /// (Φ + Q) × Y ≥ Φ × S, Q ≤ G, Y ≥ S/5 while on the curve; Q = G, Y = S/5 once graduated.
@@ -163,9 +168,11 @@ contract LaunchpadInvariantTest is LaunchpadFixture {
     /// No token is created or lost: S = actors + curve + locker + pool.
     function invariant_tokensConserved() public view {
         uint256 sum;
-        for (uint256 i; i < 3; ++i) sum += IERC20(token).balanceOf(handler.actors(i));
+        for (uint256 i; i < 3; ++i) {
+            sum += IERC20(token).balanceOf(handler.actors(i));
+        }
         sum += IERC20(token).balanceOf(address(pad)) + IERC20(token).balanceOf(address(pad.locker()))
-            + IERC20(token).balanceOf(address(pm)) + IERC20(token).balanceOf(address(handler.swapper()));
+        + IERC20(token).balanceOf(address(pm)) + IERC20(token).balanceOf(address(handler.swapper()));
         assertEq(sum, S);
         assertEq(IERC20(token).totalSupply(), S);
         Launchpad.Launch memory l = pad.launchOf(token);

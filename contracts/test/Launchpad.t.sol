@@ -169,7 +169,14 @@ contract LaunchpadTest is LaunchpadFixture {
         uint256 before = alice.balance;
         vm.expectEmit(address(pad));
         emit Launchpad.Bought(
-            token, alice, 1 ether, 0.01 ether, 441964285714285714285714285, 0, 0.99 ether, S - 441964285714285714285714285
+            token,
+            alice,
+            1 ether,
+            0.01 ether,
+            441964285714285714285714285,
+            0,
+            0.99 ether,
+            S - 441964285714285714285714285
         );
         (uint256 out, uint256 used) = _buy(alice, 1 ether, 15);
         assertEq(out, 441964285714285714285714285);
@@ -241,7 +248,9 @@ contract LaunchpadTest is LaunchpadFixture {
     function test_buy_reverts() public {
         vm.warp(t0 + 20);
         vm.startPrank(alice);
-        vm.expectRevert(abi.encodeWithSelector(Launchpad.DeadlineExpired.selector, block.timestamp - 1, block.timestamp));
+        vm.expectRevert(
+            abi.encodeWithSelector(Launchpad.DeadlineExpired.selector, block.timestamp - 1, block.timestamp)
+        );
         pad.buy{value: 1 ether}(token, 1 ether, 0, block.timestamp - 1);
         vm.expectRevert(abi.encodeWithSelector(Launchpad.WrongValue.selector, 1 ether, 2 ether));
         pad.buy{value: 1 ether}(token, 2 ether, 0, block.timestamp);
@@ -296,7 +305,9 @@ contract LaunchpadTest is LaunchpadFixture {
         (uint256 q,) = pad.quoteSell(token, out);
         vm.expectRevert(abi.encodeWithSelector(Launchpad.QuoteOutBelowMin.selector, q, q + 1));
         pad.sell(token, out, q + 1, block.timestamp);
-        vm.expectRevert(abi.encodeWithSelector(Launchpad.DeadlineExpired.selector, block.timestamp - 1, block.timestamp));
+        vm.expectRevert(
+            abi.encodeWithSelector(Launchpad.DeadlineExpired.selector, block.timestamp - 1, block.timestamp)
+        );
         pad.sell(token, out, 0, block.timestamp - 1);
         IERC20(token).approve(address(pad), out - 1);
         vm.expectRevert(
@@ -478,7 +489,9 @@ contract LaunchpadTest is LaunchpadFixture {
         GraduationMath.Pool memory p = GraduationMath.pool(quote, t, 12_500e6, S, TICK_SPACING);
         (uint160 sqrtP,,,) = pm.getSlot0(id);
         assertEq(sqrtP, p.sqrtPriceX96);
-        uint256 target = quoteIs0 ? FullMath.mulDiv(S * 16 / 100, 1 << 192, 12_500e6) : FullMath.mulDiv(12_500e6, 1 << 192, S * 16 / 100);
+        uint256 target = quoteIs0
+            ? FullMath.mulDiv(S * 16 / 100, 1 << 192, 12_500e6)
+            : FullMath.mulDiv(12_500e6, 1 << 192, S * 16 / 100);
         uint256 r = uint256(sqrtP);
         assertLe(r * r, target);
         assertGt((r + 1) * (r + 1), target);

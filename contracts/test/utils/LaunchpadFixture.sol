@@ -33,7 +33,11 @@ contract TestSwapper is IUnlockCallback {
 
     receive() external payable {}
 
-    function swapExactIn(PoolKey memory key, bool zeroForOne, uint256 amountIn) external payable returns (BalanceDelta) {
+    function swapExactIn(PoolKey memory key, bool zeroForOne, uint256 amountIn)
+        external
+        payable
+        returns (BalanceDelta)
+    {
         return abi.decode(pm.unlock(abi.encode(msg.sender, key, zeroForOne, amountIn)), (BalanceDelta));
     }
 
@@ -87,6 +91,10 @@ abstract contract LaunchpadFixture is Test {
     address internal padOwner = makeAddr("padOwner");
 
     function _config(bytes32 salt) internal view returns (Launchpad.Config memory) {
+        return _config(salt, address(sink));
+    }
+
+    function _config(bytes32 salt, address feeSink) internal view returns (Launchpad.Config memory) {
         return Launchpad.Config({
             poolManager: pm,
             lockerSalt: salt,
@@ -95,16 +103,20 @@ abstract contract LaunchpadFixture is Test {
             ethVirtualQuote: PHI_ETH,
             poolFee: POOL_FEE,
             tickSpacing: TICK_SPACING,
-            feeSink: address(sink)
+            feeSink: feeSink
         });
     }
 
     function _deployLaunchpad() internal {
         pm = V4Deployer.deployPoolManager(address(this));
         sink = new RecordingSink();
+        _deployPad(address(sink));
+    }
+
+    function _deployPad(address feeSink) internal {
         address predicted = vm.computeCreateAddress(address(this), vm.getNonce(address(this)));
         (bytes32 salt,) = LockerSalt.find(predicted, pm);
-        pad = new Launchpad(padOwner, _config(salt));
+        pad = new Launchpad(padOwner, _config(salt, feeSink));
         require(address(pad) == predicted, "prediction");
     }
 }

@@ -28,7 +28,9 @@ library MerkleBuilder {
             index >>= 1;
         }
         p = new bytes32[](n);
-        for (uint256 i; i < n; ++i) p[i] = tmp[i];
+        for (uint256 i; i < n; ++i) {
+            p[i] = tmp[i];
+        }
     }
 
     function _up(bytes32[] memory level) private pure returns (bytes32[] memory next) {

@@ -9,7 +9,8 @@ import {IPoolManager} from "@uniswap/v4-core/src/interfaces/IPoolManager.sol";
 /// exact audited build without recompiling it.
 library V4Deployer {
     Vm private constant vm = Vm(address(uint160(uint256(keccak256("hevm cheat code")))));
-    string internal constant POOL_MANAGER_ARTIFACT = "../node_modules/@uniswap/v4-core/out/PoolManager.sol/PoolManager.json";
+    string internal constant POOL_MANAGER_ARTIFACT =
+        "../node_modules/@uniswap/v4-core/out/PoolManager.sol/PoolManager.json";
 
     function deployPoolManager(address owner) internal returns (IPoolManager pm) {
         bytes memory code = abi.encodePacked(vm.getCode(POOL_MANAGER_ARTIFACT), abi.encode(owner));

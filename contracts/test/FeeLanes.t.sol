@@ -1,0 +1,324 @@
+// SPDX-License-Identifier: MIT
+pragma solidity 0.8.26;
+
+import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
+import {Ownable} from "@openzeppelin/contracts/access/Ownable.sol";
+import {IPoolManager} from "@uniswap/v4-core/src/interfaces/IPoolManager.sol";
+import {PoolId} from "@uniswap/v4-core/src/types/PoolId.sol";
+import {StateLibrary} from "@uniswap/v4-core/src/libraries/StateLibrary.sol";
+import {EpochRegistry} from "../src/EpochRegistry.sol";
+import {HolderDistributor} from "../src/HolderDistributor.sol";
+import {FeeLanes} from "../src/FeeLanes.sol";
+import {Launchpad} from "../src/Launchpad.sol";
+import {LaunchLocker} from "../src/LaunchLocker.sol";
+import {LaunchpadFixture} from "./utils/LaunchpadFixture.sol";
+import {V4Deployer} from "./utils/V4Deployer.sol";
+import {MerkleBuilder} from "./utils/MerkleBuilder.sol";
+import {TestERC20} from "./utils/TestERC20.sol";
+
+contract FeeLanesTest is LaunchpadFixture {
+    using StateLibrary for IPoolManager;
+
+    uint256 internal constant SIGNER_PK = 0xA11CE;
+    uint64 internal constant FIRST = 100;
+
+    EpochRegistry internal reg;
+    HolderDistributor internal dist;
+    FeeLanes internal lanes;
+    address internal lanesOwner = makeAddr("lanesOwner");
+    address internal creator = makeAddr("creator");
+    address internal trader = makeAddr("trader");
+    address internal scorers = makeAddr("scorers");
+    address internal buybackBot = makeAddr("buyback");
+    address internal keeperBot = makeAddr("keeper");
+    address internal token;
+
+    function _defaults() internal pure returns (FeeLanes.Params memory) {
+        // PLACEHOLDERS (eden-core creator defaults 10 % / 20 % / 40 %; lane weights decided here)
+        return FeeLanes.Params({
+            fBacked: 0.2e18,
+            fUnverified: 0.1e18,
+            ceiling: 0.4e18,
+            scorerWeight: 0.2e18,
+            holderWeight: 0.3e18,
+            buybackWeight: 0.1e18,
+            lpShare: 0.25e18
+        });
+    }
+
+    function setUp() public {
+        vm.warp(1_700_000_000);
+        pm = V4Deployer.deployPoolManager(address(this));
+        reg = new EpochRegistry(address(this), vm.addr(SIGNER_PK), address(this), 1 ether, FIRST);
+        dist = new HolderDistributor(address(this), address(this));
+        lanes = new FeeLanes(lanesOwner, reg, dist, _defaults());
+        _deployPad(address(lanes));
+        vm.startPrank(lanesOwner);
+        lanes.setLaunchpad(pad);
+        lanes.setReceivers(scorers, buybackBot, keeperBot);
+        vm.stopPrank();
+        vm.prank(creator);
+        token = pad.launch("Lane", "LANE", address(0));
+        vm.deal(trader, 1_000 ether);
+        vm.deal(address(this), 100 ether);
+    }
+
+    function _trade(uint256 x) internal {
+        vm.warp(block.timestamp + 20);
+        vm.prank(trader);
+        pad.buy{value: x}(token, x, 0, block.timestamp);
+    }
+
+    function _finalScore(uint64 epoch, address project, uint256 scoreWad) internal returns (bytes32[] memory proof) {
+        bytes32[] memory leaves = new bytes32[](3);
+        leaves[0] = reg.scoreLeaf(project, scoreWad);
+        leaves[1] = reg.scoreLeaf(address(0xbeef), 1);
+        leaves[2] = reg.scoreLeaf(address(0xcafe), 2);
+        bytes32 root = MerkleBuilder.root(leaves);
+        uint64 expiry = uint64(block.timestamp);
+        (uint8 v, bytes32 r, bytes32 s) = vm.sign(SIGNER_PK, reg.epochRootDigest(epoch, root, 0, expiry));
+        reg.propose{value: 1 ether}(epoch, root, 0, expiry, abi.encodePacked(r, s, v));
+        vm.warp(block.timestamp + 72 hours);
+        reg.finalize(epoch);
+        proof = MerkleBuilder.proof(leaves, 0);
+    }
+
+    // ---------------------------------------------------------------- configuration
+
+    function test_params_validation() public {
+        FeeLanes.Params memory p = _defaults();
+        vm.startPrank(lanesOwner);
+        p.ceiling = 1.1e18;
+        vm.expectRevert(abi.encodeWithSelector(FeeLanes.InvalidParams.selector, "ceiling"));
+        lanes.setParams(p);
+        p = _defaults();
+        p.fBacked = 0.5e18;
+        vm.expectRevert(abi.encodeWithSelector(FeeLanes.InvalidParams.selector, "fBacked"));
+        lanes.setParams(p);
+        p = _defaults();
+        p.fUnverified = 0.5e18;
+        vm.expectRevert(abi.encodeWithSelector(FeeLanes.InvalidParams.selector, "fUnverified"));
+        lanes.setParams(p);
+        p = _defaults();
+        p.lpShare = 1e18 + 1;
+        vm.expectRevert(abi.encodeWithSelector(FeeLanes.InvalidParams.selector, "lpShare"));
+        lanes.setParams(p);
+        p = _defaults();
+        p.buybackWeight += 1;
+        vm.expectRevert(abi.encodeWithSelector(FeeLanes.InvalidParams.selector, "weights"));
+        lanes.setParams(p);
+        p = _defaults();
+        p.ceiling = 1e18;
+        p.scorerWeight = 0;
+        p.holderWeight = 0;
+        p.buybackWeight = 0;
+        vm.expectRevert(abi.encodeWithSelector(FeeLanes.InvalidParams.selector, "weights"));
+        lanes.setParams(p);
+        lanes.setParams(_defaults());
+        vm.stopPrank();
+        vm.expectRevert(abi.encodeWithSelector(Ownable.OwnableUnauthorizedAccount.selector, address(this)));
+        lanes.setParams(_defaults());
+    }
+
+    function test_setLaunchpad_once() public {
+        vm.startPrank(lanesOwner);
+        vm.expectRevert(FeeLanes.LaunchpadAlreadySet.selector);
+        lanes.setLaunchpad(pad);
+        vm.stopPrank();
+        FeeLanes fresh = new FeeLanes(lanesOwner, reg, dist, _defaults());
+        vm.prank(lanesOwner);
+        vm.expectRevert(FeeLanes.ZeroAddress.selector);
+        fresh.setLaunchpad(Launchpad(address(0)));
+        vm.expectRevert(FeeLanes.ZeroAddress.selector);
+        new FeeLanes(lanesOwner, EpochRegistry(address(0)), dist, _defaults());
+    }
+
+    function test_adminSetters_onlyOwner() public {
+        vm.expectRevert(abi.encodeWithSelector(Ownable.OwnableUnauthorizedAccount.selector, address(this)));
+        lanes.setReceivers(address(1), address(2), address(3));
+        vm.expectRevert(abi.encodeWithSelector(Ownable.OwnableUnauthorizedAccount.selector, address(this)));
+        lanes.setVerified(token, true);
+        vm.expectRevert(abi.encodeWithSelector(Ownable.OwnableUnauthorizedAccount.selector, address(this)));
+        lanes.setLaunchpad(pad);
+    }
+
+    // ---------------------------------------------------------------- creator ramp (eden-core creator vectors)
+
+    function test_creatorShare_ramp() public {
+        address p = address(0x1234);
+        assertEq(lanes.creatorShare(p), 0.1e18); // S = 0, unverified
+        vm.prank(lanesOwner);
+        lanes.setVerified(p, true);
+        assertEq(lanes.creatorShare(p), 0.2e18); // Verified floor
+        bytes32[] memory proof = _finalScore(FIRST, p, 50e18);
+        lanes.updateScore(p, FIRST, 50e18, proof);
+        assertEq(lanes.creatorShare(p), 0.3e18);
+        vm.prank(lanesOwner);
+        lanes.setVerified(p, false);
+        assertEq(lanes.creatorShare(p), 0.25e18);
+        proof = _finalScore(FIRST + 1, p, 100e18);
+        lanes.updateScore(p, FIRST + 1, 100e18, proof);
+        assertEq(lanes.creatorShare(p), 0.4e18);
+        // moves both ways
+        proof = _finalScore(FIRST + 2, p, 1);
+        lanes.updateScore(p, FIRST + 2, 1, proof);
+        assertEq(lanes.creatorShare(p), 0.1e18); // 1e-18 points rounds the ramp down to 0
+    }
+
+    function test_split_matchesCoreVector() public {
+        address p = address(0x1234);
+        bytes32[] memory proof = _finalScore(FIRST, p, 50e18);
+        lanes.updateScore(p, FIRST, 50e18, proof);
+        FeeLanes.Split memory s = lanes.previewSplit(p, 1_000_001);
+        assertEq(s.creatorShare, 0.25e18);
+        assertEq(s.creatorAmount, 250_000);
+        assertEq(s.creatorAmount + s.unearned, 400_000);
+        assertEq(s.toLiquidity, 62_500);
+        assertEq(s.toCreator, 187_500);
+        // the other lanes share F − creator = 750,001 in 2 : 3 : 1
+        assertEq(s.toScorers, 250_000);
+        assertEq(s.toHolders, 375_000);
+        assertEq(s.toBuyback, 125_001);
+    }
+
+    function test_updateScore_reverts() public {
+        address p = address(0x1234);
+        bytes32[] memory proof = _finalScore(FIRST, p, 50e18);
+        vm.expectRevert(abi.encodeWithSelector(FeeLanes.InvalidScoreProof.selector, p, FIRST, 51e18));
+        lanes.updateScore(p, FIRST, 51e18, proof);
+        vm.expectRevert(abi.encodeWithSelector(FeeLanes.ScoreOutOfRange.selector, 100e18 + 1));
+        lanes.updateScore(p, FIRST, 100e18 + 1, proof);
+        vm.expectRevert(abi.encodeWithSelector(EpochRegistry.NotFinal.selector, FIRST + 1, EpochRegistry.Status.None));
+        lanes.updateScore(p, FIRST + 1, 50e18, proof);
+        lanes.updateScore(p, FIRST, 50e18, proof);
+        vm.expectRevert(abi.encodeWithSelector(FeeLanes.StaleScore.selector, FIRST, FIRST));
+        lanes.updateScore(p, FIRST, 50e18, proof);
+    }
+
+    // ---------------------------------------------------------------- fees in and out
+
+    function test_onCurveFees_onlyLaunchpadAndExactValue() public {
+        vm.expectRevert(abi.encodeWithSelector(FeeLanes.NotLaunchpad.selector, address(this)));
+        lanes.onCurveFees{value: 1}(token, address(0), 1);
+        vm.deal(address(pad), 10);
+        vm.prank(address(pad));
+        vm.expectRevert(abi.encodeWithSelector(FeeLanes.WrongValue.selector, 1, 2));
+        lanes.onCurveFees{value: 1}(token, address(0), 2);
+    }
+
+    function test_collect_splitsIntoLanes_eth() public {
+        _trade(1 ether); // fee 0.01 ETH
+        FeeLanes.Split memory s = lanes.previewSplit(token, 0.01 ether);
+        pad.collectFees(token);
+        assertEq(s.toScorers + s.toHolders + s.toBuyback + s.toCreator + s.toLiquidity, 0.01 ether);
+        assertEq(lanes.creatorBalance(token), s.toCreator);
+        assertEq(lanes.liquidityEscrow(token), s.toLiquidity);
+        assertEq(lanes.scorerPool(token, address(0)), s.toScorers);
+        assertEq(lanes.buybackPool(address(0)), s.toBuyback);
+        assertEq(dist.pot(token, address(0)), s.toHolders);
+        assertEq(address(dist).balance, s.toHolders);
+        assertEq(address(lanes).balance, 0.01 ether - s.toHolders);
+
+        uint256 before = creator.balance;
+        vm.prank(trader); // anyone may trigger, the creator is paid
+        lanes.claimCreator(token);
+        assertEq(creator.balance, before + s.toCreator);
+        vm.expectRevert(FeeLanes.NothingToPay.selector);
+        lanes.claimCreator(token);
+
+        vm.expectRevert(abi.encodeWithSelector(FeeLanes.NotAuthorized.selector, address(this)));
+        lanes.pullScorerPool(token, address(0));
+        vm.prank(scorers);
+        lanes.pullScorerPool(token, address(0));
+        assertEq(scorers.balance, s.toScorers);
+        vm.expectRevert(abi.encodeWithSelector(FeeLanes.NotAuthorized.selector, address(this)));
+        lanes.pullBuyback(address(0));
+        vm.prank(buybackBot);
+        lanes.pullBuyback(address(0));
+        assertEq(buybackBot.balance, s.toBuyback);
+        vm.prank(buybackBot);
+        vm.expectRevert(FeeLanes.NothingToPay.selector);
+        lanes.pullBuyback(address(0));
+    }
+
+    function test_collect_splitsIntoLanes_stablecoin() public {
+        TestERC20 usd = new TestERC20("USD", "USD", 6);
+        vm.prank(padOwner);
+        pad.setQuoteAsset(address(usd), 3_125e6);
+        vm.prank(creator);
+        address t = pad.launch("S", "S", address(usd));
+        usd.mint(trader, 10_000e6);
+        vm.warp(block.timestamp + 20);
+        vm.startPrank(trader);
+        usd.approve(address(pad), type(uint256).max);
+        pad.buy(t, 1_000e6, 0, block.timestamp);
+        vm.stopPrank();
+        FeeLanes.Split memory s = lanes.previewSplit(t, 10e6);
+        pad.collectFees(t);
+        assertEq(dist.pot(t, address(usd)), s.toHolders);
+        assertEq(usd.balanceOf(address(dist)), s.toHolders);
+        lanes.claimCreator(t);
+        assertEq(usd.balanceOf(creator), s.toCreator);
+        assertEq(usd.balanceOf(address(lanes)), s.toLiquidity + s.toScorers + s.toBuyback);
+    }
+
+    // ---------------------------------------------------------------- liquidity growth (§9.3)
+
+    function test_sweepLiquidity_growsLockedPosition() public {
+        _trade(1 ether);
+        pad.collectFees(token);
+        vm.prank(keeperBot);
+        vm.expectRevert(abi.encodeWithSelector(Launchpad.NotGraduated.selector, token));
+        lanes.sweepLiquidity(token, 0);
+
+        _trade(20 ether); // graduates
+        pad.collectFees(token);
+        assertGt(lanes.liquidityEscrow(token), 0);
+        vm.expectRevert(abi.encodeWithSelector(FeeLanes.NotAuthorized.selector, address(this)));
+        lanes.sweepLiquidity(token, 0);
+        vm.prank(keeperBot);
+        vm.expectPartialRevert(LaunchLocker.GrowthBelowMin.selector); // sandwich guard
+        lanes.sweepLiquidity(token, type(uint256).max);
+    }
+
+    function test_sweepLiquidity_addsBothLegs() public {
+        _trade(20 ether);
+        pad.collectFees(token);
+        (, PoolId id) = pad.poolOf(token);
+        uint128 before = pm.getLiquidity(id);
+        uint256 lockerTokens = IERC20(token).balanceOf(address(pad.locker()));
+        vm.prank(keeperBot);
+        uint128 added = lanes.sweepLiquidity(token, 1);
+        assertGt(added, 0);
+        assertEq(pm.getLiquidity(id), before + added);
+        assertEq(lanes.liquidityEscrow(token), 0);
+        assertGe(IERC20(token).balanceOf(address(pad.locker())), lockerTokens); // the locked 4 % is untouched
+        vm.prank(keeperBot);
+        vm.expectRevert(FeeLanes.NothingToPay.selector);
+        lanes.sweepLiquidity(token, 0);
+    }
+
+    function test_growLiquidity_onlyFeeSink() public {
+        vm.expectRevert(abi.encodeWithSelector(Launchpad.NotFeeSink.selector, address(this)));
+        pad.growLiquidity(token, 1, 0);
+    }
+
+    // ---------------------------------------------------------------- fuzz
+
+    function testFuzz_split_addsUpExactly(uint256 fee, uint256 score, bool isVerified) public {
+        fee = bound(fee, 0, 1e40);
+        score = bound(score, 0, 100e18);
+        address p = address(0x1234);
+        if (score > 0) {
+            bytes32[] memory proof = _finalScore(FIRST, p, score);
+            lanes.updateScore(p, FIRST, score, proof);
+        }
+        vm.prank(lanesOwner);
+        lanes.setVerified(p, isVerified);
+        FeeLanes.Split memory s = lanes.previewSplit(p, fee);
+        assertEq(s.toCreator + s.toLiquidity + s.toScorers + s.toHolders + s.toBuyback, fee);
+        assertLe(s.creatorShare, 0.4e18);
+        assertGe(s.creatorShare, isVerified ? 0.2e18 : 0.1e18);
+        assertEq(s.creatorAmount + s.unearned, fee * 0.4e18 / 1e18);
+    }
+}
