@@ -27,6 +27,11 @@ interface IRootBurnPricer {
     function rootForUsd(uint256 usd, uint256 maxRootIn) external view returns (uint256);
 }
 
+/// @notice Where trading fees for scorers accrue (`FeeLanes.pullScorerPool`, C17 scorer lane).
+interface IScorerFeeSource {
+    function pullScorerPool(address token, address asset) external returns (uint256 amount);
+}
+
 /// @notice ROOT's burn (OpenZeppelin `ERC20Burnable.burn`).
 interface IBurnable {
     function burn(uint256 amount) external;
@@ -122,6 +127,8 @@ contract ScorerRegistry is Ownable2Step, ReentrancyGuardTransient {
     IQualityVerifier public immutable verifier;
     IRootBurnPricer public rootPricer;
     address public buyback;
+    /// @notice The fee lanes whose scorer lane `pullFees` drips into the pools (zero: none).
+    IScorerFeeSource public feeSource;
 
     mapping(address => Scorer) private _scorers;
     Score[] private _scores;
@@ -157,6 +164,7 @@ contract ScorerRegistry is Ownable2Step, ReentrancyGuardTransient {
     event RootPricerSet(address pricer);
     event BuybackSet(address buyback);
     event RewardEstimateSet(address indexed token, uint256 usd);
+    event FeeSourceSet(address source);
 
     error ZeroAddress();
     error AlreadyRegistered(address scorer);
@@ -176,6 +184,8 @@ contract ScorerRegistry is Ownable2Step, ReentrancyGuardTransient {
     error ZeroAmount();
     error NothingToSweep();
     error TransferFailed();
+    error NoFeeSource();
+    error UnexpectedEth(address from);
 
     constructor(
         address owner_,
@@ -206,6 +216,12 @@ contract ScorerRegistry is Ownable2Step, ReentrancyGuardTransient {
         if (buyback_ == address(0)) revert ZeroAddress();
         buyback = buyback_;
         emit BuybackSet(buyback_);
+    }
+
+    /// @notice Sets the fee lanes contract whose scorer lane `pullFees` pulls (zero address: none).
+    function setFeeSource(IScorerFeeSource source) external onlyOwner {
+        feeSource = source;
+        emit FeeSourceSet(address(source));
     }
 
     /// @notice Publishes the planned-burn estimate R (USD WAD) of a token; 0 removes it.
@@ -343,13 +359,38 @@ contract ScorerRegistry is Ownable2Step, ReentrancyGuardTransient {
             if (msg.value != 0) revert WrongValue(msg.value, 0);
             IERC20(p.asset).safeTransferFrom(msg.sender, address(this), amount);
         }
+        _fund(token, p, amount, msg.sender);
+    }
+
+    /// @notice Pulls `token`'s scorer lane from the fee lanes and drips it into the pool (C11). Anyone may call.
+    function pullFees(address token) external nonReentrant returns (uint256 amount) {
+        Pool storage p = _configured(token);
+        IScorerFeeSource source = feeSource;
+        if (address(source) == address(0)) revert NoFeeSource();
+        uint256 before = _balance(p.asset);
+        source.pullScorerPool(token, p.asset);
+        amount = _balance(p.asset) - before; // what actually arrived
+        if (amount == 0) revert ZeroAmount();
+        _fund(token, p, amount, address(source));
+    }
+
+    /// @notice Only the fee lanes send ETH outside `fund` (during `pullFees`).
+    receive() external payable {
+        if (msg.sender != address(feeSource) || address(feeSource) == address(0)) revert UnexpectedEth(msg.sender);
+    }
+
+    function _fund(address token, Pool storage p, uint256 amount, address from) private {
         uint64 now_ = uint64(block.timestamp);
         _advance(token, now_);
         uint256 undripped = p.dripAmount - RewardMath.released(p.dripAmount, p.dripStart, now_);
         p.dripAmount = undripped + amount;
         p.dripStart = now_;
         p.funded += amount;
-        emit Funded(token, msg.sender, amount, p.dripAmount);
+        emit Funded(token, from, amount, p.dripAmount);
+    }
+
+    function _balance(address asset) private view returns (uint256) {
+        return asset == address(0) ? address(this).balance : IERC20(asset).balanceOf(address(this));
     }
 
     /// @notice Pays the caller everything it is owed by `token`'s pool, in the pair asset.

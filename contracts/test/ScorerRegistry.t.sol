@@ -3,7 +3,7 @@ pragma solidity 0.8.26;
 
 import {Ownable} from "@openzeppelin/contracts/access/Ownable.sol";
 import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
-import {ScorerRegistry, IQualityVerifier, IRootBurnPricer} from "../src/ScorerRegistry.sol";
+import {ScorerRegistry, IQualityVerifier, IRootBurnPricer, IScorerFeeSource} from "../src/ScorerRegistry.sol";
 import {RootPriceOracle} from "../src/RootPriceOracle.sol";
 import {RewardMath} from "../src/libraries/RewardMath.sol";
 import {EpochRegistry} from "../src/EpochRegistry.sol";
@@ -512,5 +512,51 @@ contract ScorerRegistryTest is ScorerFixture {
         r2.prove(id, 1, 0.9e18, 1, keccak256("earlier"), proof);
         r2.prove(id, 1, 0.8e18, 1, keccak256("earlier"), proof);
         assertEq(r2.position(TOKEN_E, alice).weight, 40e18);
+    }
+}
+
+/// Stands in for FeeLanes' scorer lane (pull by the registry).
+contract MockFeeSource {
+    mapping(address => mapping(address => uint256)) public lane;
+
+    function credit(address token, address asset, uint256 amount) external payable {
+        lane[token][asset] += amount;
+    }
+
+    function pullScorerPool(address token, address asset) external returns (uint256 amount) {
+        amount = lane[token][asset];
+        lane[token][asset] = 0;
+        if (asset == address(0)) {
+            (bool ok,) = msg.sender.call{value: amount}("");
+            require(ok, "eth");
+        } else {
+            IERC20(asset).transfer(msg.sender, amount);
+        }
+    }
+}
+
+contract ScorerRegistryFeeSourceTest is ScorerFixture {
+    function test_pullFeesDripsTheScorerLane() public {
+        MockFeeSource src = new MockFeeSource();
+        vm.expectRevert(ScorerRegistry.NoFeeSource.selector);
+        reg.pullFees(TOKEN_E);
+        vm.prank(owner);
+        reg.setFeeSource(IScorerFeeSource(address(src)));
+        vm.deal(address(this), 10 ether);
+        src.credit{value: 3 ether}(TOKEN_E, address(0), 3 ether);
+        assertEq(reg.pullFees(TOKEN_E), 3 ether);
+        ScorerRegistry.Pool memory p = reg.pool(TOKEN_E);
+        assertEq(p.funded, 3 ether);
+        assertEq(p.dripAmount, 3 ether);
+        vm.expectRevert(ScorerRegistry.ZeroAmount.selector);
+        reg.pullFees(TOKEN_E);
+        // ERC-20 lane.
+        usdg.mint(address(src), 500e6);
+        src.credit(TOKEN_U, address(usdg), 500e6);
+        assertEq(reg.pullFees(TOKEN_U), 500e6);
+        assertEq(usdg.balanceOf(address(reg)), 500e6);
+        // Stray ETH is refused.
+        (bool ok,) = address(reg).call{value: 1}("");
+        assertFalse(ok);
     }
 }
