@@ -8,7 +8,13 @@
 
 use alloy_primitives::{Address, B256, U256};
 use eden_core::calls::{call_commitment, CallLedger, CallOutcome, Direction, LedgerConfig};
-use eden_core::duel::{round_mean_tick, round_window, Observation, Streaks, Winner};
+use eden_core::duel::{
+    buyback, ema_update, round_mean_tick, round_window, token_price_wad, BuybackPool, Ema, Observation, Streaks, Winner,
+};
+use eden_core::duel::{buyback_cap_wad, cap_sqrt_price_x96};
+use eden_core::math::I256;
+use eden_core::uniswap::swap_math::compute_swap_step;
+use eden_core::uniswap::tick_math::{get_sqrt_price_at_tick, get_tick_at_sqrt_price, MIN_TICK};
 use eden_core::rewards::{RewardPool, CAP_BPS};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
@@ -247,19 +253,86 @@ const DUEL_T0: u64 = 1_735_689_600 + 9 * 3_600 + 1_800;
 /// Both tokens start at this ETH-price tick (pool tick 138,180: about 1,000,000 tokens per ETH).
 const DUEL_TICK0: i32 = -138_180;
 
+/// Full-range liquidity of each duel pool in the forge replay (`V4PoolDriver.addFullRange`).
+const DUEL_LIQUIDITY: u128 = 1_000_000_000_000_000_000_000;
+/// The pot funded right after the duel is created.
+const DUEL_POT: u128 = 3 * WAD;
+
+/// One side's pool as the hook sees it: sqrt price (ETH is currency0) and the token's 30-minute EMA.
+struct Side {
+    sqrt: U256,
+    ema: Ema,
+}
+
+impl Side {
+    fn eth_price_tick(&self) -> i32 {
+        -get_tick_at_sqrt_price(self.sqrt).unwrap()
+    }
+    /// The hook's `_touchEma`: the price held since the last update, brought to `now`.
+    fn touch(&mut self, now: u64) {
+        if now > self.ema.last_update {
+            self.ema = ema_update(Some(self.ema), token_price_wad(self.sqrt, true).unwrap(), now).unwrap();
+        }
+    }
+}
+
+/// The buyback as the v4 PoolManager executes it: exact input, limit at the cap (never past the full-range bound),
+/// one `computeSwapStep` per tick-bitmap word (`nextInitializedTickWithinOneWord` stops at each word of
+/// 256 * tickSpacing ticks; a full-range pool has no initialized tick in between, so liquidity is constant).
+/// Returns (spent, bought, sqrt after). Core's `duel::buyback` takes one step to the cap, which differs by a few wei
+/// when the buyback crosses a word boundary: `main` counts those cases.
+fn v4_buyback(sqrt: U256, pot: U256, ema: U256, spacing: i32) -> (U256, U256, U256) {
+    let nothing = (U256::ZERO, U256::ZERO, sqrt);
+    let price = token_price_wad(sqrt, true).unwrap();
+    let cap = buyback_cap_wad(ema, price).unwrap();
+    if cap.is_zero() || pot.is_zero() {
+        return nothing;
+    }
+    let bound = get_sqrt_price_at_tick(i64::from((MIN_TICK / spacing) * spacing)).unwrap();
+    let limit = cap_sqrt_price_x96(cap, true).unwrap().max(bound);
+    if sqrt <= limit {
+        return nothing;
+    }
+    let (mut cur, mut remaining, mut spent, mut bought) = (sqrt, pot, U256::ZERO, U256::ZERO);
+    let mut tick = get_tick_at_sqrt_price(sqrt).unwrap();
+    while !remaining.is_zero() && cur != limit {
+        let compressed = tick.div_euclid(spacing);
+        let next = ((compressed - compressed.rem_euclid(256)) * spacing).max(MIN_TICK);
+        let next_sqrt = get_sqrt_price_at_tick(i64::from(next)).unwrap();
+        let target = next_sqrt.max(limit);
+        let step = compute_swap_step(cur, target, DUEL_LIQUIDITY, -I256::try_from(remaining).unwrap(), 3_000).unwrap();
+        let used = step.amount_in + step.fee_amount;
+        remaining -= used;
+        spent += used;
+        bought += step.amount_out;
+        cur = step.sqrt_price_next_x96;
+        tick = if cur == next_sqrt { next - 1 } else { get_tick_at_sqrt_price(cur).unwrap() };
+    }
+    (spent, bought, cur)
+}
+
+static CORE_BUYBACK_MISMATCHES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+static BUYBACKS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
 /// Random swaps that move A's or B's ETH-price tick to a random target, and `settle` calls, across many rounds
-/// (with idle stretches). The pot is empty, so ticks move only by the swaps; core's `round_mean_tick`, winners
-/// and `Streaks` give the expected settled rounds.
+/// (with idle stretches), with a 3 ETH pot. Core's `round_mean_tick`, `Streaks`, `ema_update` and `buyback`
+/// (v4 `computeSwapStep` on the full-range pool) give every settled round, the ETH spent, the tokens burned and
+/// the pot. A buyback moves the winner's price (a new held `d`) but is not a swap of the round.
 fn duel_fixture(seed: u64, n_ops: usize) -> Value {
     let mut rng = Rng(seed);
-    // The state at creation carries into round 0 (placed just before it so it is not a swap in the round).
-    let mut obs = vec![Observation { timestamp: DUEL_T0 - 1, tick_a: DUEL_TICK0, tick_b: DUEL_TICK0 }];
-    let (mut ta, mut tb) = (DUEL_TICK0, DUEL_TICK0);
+    let sqrt0 = get_sqrt_price_at_tick(i64::from(-DUEL_TICK0)).unwrap();
+    let price0 = token_price_wad(sqrt0, true).unwrap();
+    let ema0 = Ema { value_wad: price0, last_update: DUEL_T0 };
+    let mut sides = [Side { sqrt: sqrt0, ema: ema0 }, Side { sqrt: sqrt0, ema: ema0 }];
+    // (time, tickA, tickB, is a swap): the state at creation carries into round 0.
+    let mut obs: Vec<(Observation, bool)> =
+        vec![(Observation { timestamp: DUEL_T0 - 1, tick_a: DUEL_TICK0, tick_b: DUEL_TICK0 }, false)];
     let mut now = DUEL_T0;
     let mut active = 0u64;
     let mut streaks = Streaks::default();
+    let mut pot = U256::from(DUEL_POT);
     let (mut kind, mut at, mut tick) = (vec![], vec![], vec![]);
-    let (mut r_round, mut r_mean, mut r_winner) = (vec![], vec![], vec![]);
+    let (mut r_round, mut r_mean, mut r_winner, mut r_spent, mut r_burned) = (vec![], vec![], vec![], vec![], vec![]);
     let current_round = |t: u64| -> u64 {
         let mut k = 0;
         while round_window(DUEL_T0, k + 1).unwrap().start <= t {
@@ -277,24 +350,67 @@ fn duel_fixture(seed: u64, n_ops: usize) -> Value {
         }
         if current != active {
             let w = round_window(DUEL_T0, active).unwrap();
-            let m = round_mean_tick(&obs, w.start, w.end).unwrap();
+            // Only swaps count as round activity; buyback moves are carried as held values.
+            let mut list: Vec<Observation> = Vec::new();
+            let mut had_swap = false;
+            for (o, is_swap) in &obs {
+                if *is_swap && o.timestamp >= w.start && o.timestamp < w.end {
+                    had_swap = true;
+                }
+                list.push(*o);
+            }
+            let mut m = round_mean_tick(&list, w.start, w.end).unwrap();
+            if !had_swap {
+                m.winner = Winner::None;
+            }
             streaks = streaks.record(m.winner);
+            let (mut spent, mut burned) = (U256::ZERO, U256::ZERO);
+            let wi = match m.winner { Winner::A => Some(0usize), Winner::B => Some(1), Winner::None => None };
+            if let (Some(i), false) = (wi, pot.is_zero()) {
+                sides[i].touch(now);
+                let pool = BuybackPool {
+                    sqrt_price_x96: sides[i].sqrt,
+                    liquidity: DUEL_LIQUIDITY,
+                    fee_pips: 3_000,
+                    eth_is_currency0: true,
+                    tick_spacing: 60,
+                };
+                let core = buyback(&pool, pot, sides[i].ema.value_wad).unwrap();
+                let (sp, bo, after) = v4_buyback(sides[i].sqrt, pot, sides[i].ema.value_wad, 60);
+                BUYBACKS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                if (core.eth_spent, core.tokens_bought, core.sqrt_price_after_x96) != (sp, bo, after) {
+                    CORE_BUYBACK_MISMATCHES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                }
+                spent = sp;
+                burned = bo;
+                pot -= sp;
+                if !spent.is_zero() {
+                    sides[i].sqrt = after;
+                    let o = Observation { timestamp: now, tick_a: sides[0].eth_price_tick(), tick_b: sides[1].eth_price_tick() };
+                    obs.push((o, false));
+                }
+            }
             r_round.push(s(active));
             r_mean.push(s(m.mean_tick));
             r_winner.push(s(match m.winner { Winner::None => 0, Winner::A => 1, Winner::B => 2 }));
+            r_spent.push(s(spent));
+            r_burned.push(s(burned));
             active = current;
         }
         let mut target = 0i32;
         if k < 2 {
-            let old = if k == 0 { ta } else { tb };
+            let i = k as usize;
+            sides[i].touch(now);
+            let old = sides[i].eth_price_tick();
             loop {
                 target = DUEL_TICK0 - 3_000 + rng.below(6_001) as i32;
                 if target != old {
                     break;
                 }
             }
-            if k == 0 { ta = target } else { tb = target }
-            obs.push(Observation { timestamp: now, tick_a: ta, tick_b: tb });
+            sides[i].sqrt = get_sqrt_price_at_tick(i64::from(-target)).unwrap();
+            let o = Observation { timestamp: now, tick_a: sides[0].eth_price_tick(), tick_b: sides[1].eth_price_tick() };
+            obs.push((o, true));
         }
         kind.push(s(k));
         at.push(s(now));
@@ -303,9 +419,11 @@ fn duel_fixture(seed: u64, n_ops: usize) -> Value {
     json!({
         "t0": s(DUEL_T0),
         "tick0": s(DUEL_TICK0),
+        "pot0": s(DUEL_POT),
         "ops": {"kind": kind, "at": at, "ethPriceTick": tick},
-        "settled": {"round": r_round, "meanTick": r_mean, "winner": r_winner},
+        "settled": {"round": r_round, "meanTick": r_mean, "winner": r_winner, "ethSpent": r_spent, "tokensBurned": r_burned},
         "streaks": {"a": s(streaks.a), "b": s(streaks.b), "bestA": s(streaks.best_a), "bestB": s(streaks.best_b)},
+        "pot": s(pot),
     })
 }
 
@@ -325,4 +443,9 @@ fn main() {
         std::fs::write(&path, serde_json::to_string_pretty(&v).unwrap() + "\n").unwrap();
         println!("wrote {path}");
     }
+    println!(
+        "duel buybacks: {}, where core duel::buyback (one step) differs from the v4 multi-step swap: {}",
+        BUYBACKS.load(std::sync::atomic::Ordering::Relaxed),
+        CORE_BUYBACK_MISMATCHES.load(std::sync::atomic::Ordering::Relaxed)
+    );
 }
