@@ -15,7 +15,9 @@ use eden_core::duel::{buyback_cap_wad, cap_sqrt_price_x96};
 use eden_core::math::I256;
 use eden_core::uniswap::swap_math::compute_swap_step;
 use eden_core::uniswap::tick_math::{get_sqrt_price_at_tick, get_tick_at_sqrt_price, MIN_TICK};
+use eden_core::burns::{root_for_usd_up, root_price_usd, EthUsdAnswer, RootAmountBounds, RootPriceInput, TickObservation};
 use eden_core::rewards::{RewardPool, CAP_BPS};
+use eden_core::uniswap::oracle::twap_price_wad;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 
@@ -427,6 +429,69 @@ fn duel_fixture(seed: u64, n_ops: usize) -> Value {
     })
 }
 
+// ---------------------------------------------------------------------------------------------- prices
+
+/// A5: random tick cumulatives 300 s apart (both token orders) -> the call price; C16: random ROOT pool histories
+/// (short and anchor mean ticks, pool age, ETH/USD answer and decimals, both orders) -> the USD price and the ROOT
+/// for $100.
+fn prices_fixture(seed: u64) -> Value {
+    let mut rng = Rng(seed);
+    let (mut c0, mut c1, mut t0, mut p) = (vec![], vec![], vec![], vec![]);
+    for _ in 0..64 {
+        let start = rng.next() as i64 >> 20;
+        let mean = rng.below(1_700_000) as i64 - 850_000; // within the tick range
+        let end = start + mean * 300 + rng.below(300) as i64 - 150;
+        let token0 = rng.below(2) == 0;
+        let price = twap_price_wad(start, end, 300, token0).unwrap();
+        c0.push(s(start));
+        c1.push(s(end));
+        t0.push(s(u8::from(token0)));
+        p.push(s(price));
+    }
+    let now: u64 = 1_800_000_000;
+    let (mut age, mut cn, mut cs, mut ca, mut tok0, mut ans, mut dec, mut usd, mut root) =
+        (vec![], vec![], vec![], vec![], vec![], vec![], vec![], vec![], vec![]);
+    while age.len() < 48 {
+        let pool_age = 1_800 + rng.below(30_000);
+        let anchor = pool_age.min(14_400) as i64;
+        let token0 = rng.below(2) == 0;
+        let cum_now = rng.next() as i64 >> 24;
+        let short_tick = rng.below(200_000) as i64 - 100_000;
+        let early_tick = short_tick + rng.below(4_000) as i64 - 2_000;
+        let cum_short = cum_now - short_tick * 1_800 - rng.below(1_800) as i64;
+        let cum_anchor = cum_short - early_tick * (anchor - 1_800) - rng.below(900) as i64;
+        let decimals = [6u8, 8, 18][rng.below(3) as usize];
+        let answer = (1_000 + rng.below(4_000)) as i64 * 10i64.pow(u32::from(decimals.min(12)));
+        let input = RootPriceInput {
+            now,
+            pool_initialized_at: now - pool_age,
+            root_is_token0: token0,
+            observations: vec![
+                TickObservation { seconds_ago: 0, tick_cumulative: cum_now },
+                TickObservation { seconds_ago: 1_800, tick_cumulative: cum_short },
+                TickObservation { seconds_ago: anchor as u32, tick_cumulative: cum_anchor },
+            ],
+            eth_usd: EthUsdAnswer { answer: I256::try_from(answer).unwrap(), decimals, updated_at: now - rng.below(90_000) },
+        };
+        let Ok(rp) = root_price_usd(&input) else { continue };
+        let Ok(r) = root_for_usd_up(U256::from(100 * WAD), rp.price_usd, RootAmountBounds::default()) else { continue };
+        age.push(s(pool_age));
+        cn.push(s(cum_now));
+        cs.push(s(cum_short));
+        ca.push(s(cum_anchor));
+        tok0.push(s(u8::from(token0)));
+        ans.push(s(answer));
+        dec.push(s(decimals));
+        usd.push(s(rp.price_usd));
+        root.push(s(r));
+    }
+    json!({
+        "calls": {"cumStart": c0, "cumEnd": c1, "stockIsToken0": t0, "priceWad": p},
+        "root": {"now": s(now), "poolAge": age, "cumNow": cn, "cumShort": cs, "cumAnchor": ca, "rootIsToken0": tok0,
+                 "answer": ans, "decimals": dec, "priceUsd": usd, "rootFor100Usd": root},
+    })
+}
+
 fn main() {
     let dir = std::env::args().nth(1).unwrap_or_else(|| "contracts/test/fixtures".to_string());
     let calls: Vec<Value> = (0..4)
@@ -438,6 +503,7 @@ fn main() {
         ("core-calls.json", json!({"cases": calls})),
         ("core-rewards.json", json!({"cases": rewards})),
         ("core-duels.json", json!({"cases": duels})),
+        ("core-prices.json", prices_fixture(0xED3D_0000)),
     ] {
         let path = format!("{dir}/{name}");
         std::fs::write(&path, serde_json::to_string_pretty(&v).unwrap() + "\n").unwrap();
