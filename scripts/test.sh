@@ -2,7 +2,9 @@
 # Runs every test of the project. This is the README's test command and exactly what CI runs.
 #
 #  1. installs what is missing (scripts/setup.sh)
-#  2. the Solidity contracts: forge build + forge test (unit, fuzz, invariant), offline, solc-js
+#  2. the Solidity contracts: eden-core regenerates the differential fixtures (random call histories,
+#     scorer populations, duel swap sequences, prices), then forge build + forge test (unit, fuzz,
+#     invariant, and the replay of those fixtures on the contracts), offline, solc-js
 #  3. native Rust tests of the whole workspace (unit, property, and the EVM differential tests,
 #     which read the contract artifacts built in step 2)
 #  4. builds the JavaScript API (core/pkg, core/pkg-node) and runs the Node tests in tests/js/
@@ -15,6 +17,9 @@ export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
 step() { printf '\n==> %s\n' "$*"; }
 
 bash scripts/setup.sh app browser
+
+step "Core fixtures for the contract differential tests (calls, rewards, duels, prices)"
+cargo run --locked -q -p eden-contracts-diff --bin gen_fixtures -- contracts/test/fixtures
 
 step "Contracts (scripts/test-contracts.sh)"
 bash scripts/test-contracts.sh

@@ -52,8 +52,8 @@ pub enum SignatureError {
     /// Not 65 bytes.
     #[error("signature: expected 65 bytes (r ‖ s ‖ v), got {0}")]
     WrongLength(usize),
-    /// `v` is not 27, 28, 0 or 1.
-    #[error("signature: v = {0} is not 27, 28, 0 or 1")]
+    /// `v` is not 27 or 28.
+    #[error("signature: v = {0} is not 27 or 28{hint}", hint = if *.0 < 2 { " (a 0/1 recovery id: add 27; the registry rejects it as given)" } else { "" })]
     InvalidV(u8),
     /// `s > secp256k1n / 2` (a malleable high-s signature).
     #[error("signature: s is above secp256k1n/2 (high-s, malleable signature)")]
@@ -82,7 +82,9 @@ pub fn epoch_root_signing_hash(domain: &Eip712Domain, msg: &EpochRoot) -> B256 {
     msg.eip712_signing_hash(domain)
 }
 
-/// Parses a 65-byte `r ‖ s ‖ v` signature, enforcing the C6 rules (low s, `v` ∈ {27, 28, 0, 1}).
+/// Parses a 65-byte `r ‖ s ‖ v` signature, enforcing the C6 rules as the registry does on-chain
+/// (OpenZeppelin `ECDSA`): low s, `v` ∈ {27, 28}. A `v` of 0 or 1 is refused with its own message,
+/// since the registry would revert on it: add 27 before submitting.
 ///
 /// # Errors
 /// [`SignatureError::WrongLength`], [`SignatureError::InvalidV`], [`SignatureError::HighS`],
@@ -94,8 +96,8 @@ pub fn parse_signature(signature: &[u8]) -> Result<Signature, SignatureError> {
     let r = U256::from_be_slice(r);
     let s = U256::from_be_slice(s);
     let odd_y = match v.first().copied().unwrap_or(u8::MAX) {
-        27 | 0 => false,
-        28 | 1 => true,
+        27 => false,
+        28 => true,
         other => return Err(SignatureError::InvalidV(other)),
     };
     if s > SECP256K1_HALF_N {
@@ -201,12 +203,13 @@ mod tests {
     }
 
     #[test]
-    fn recovers_independent_vector_with_both_v_conventions() {
+    fn recovers_independent_vector_and_refuses_v_0_1_like_the_registry() {
         let domain = eden_domain(8453, REGISTRY);
         assert_eq!(recover_epoch_root_signer(&domain, &msg(), &SIG), Ok(SIGNER));
         let mut v01 = SIG;
         v01[64] -= 27;
-        assert_eq!(recover_epoch_root_signer(&domain, &msg(), &v01), Ok(SIGNER));
+        assert_eq!(recover_epoch_root_signer(&domain, &msg(), &v01), Err(SignatureError::InvalidV(v01[64])));
+        assert!(SignatureError::InvalidV(0).to_string().contains("add 27"));
         // k256 (RFC 6979) produces the same signature.
         assert_eq!(sign(DIGEST, &KEY), SIG);
     }
@@ -240,7 +243,7 @@ mod tests {
     #[test]
     fn bad_v_and_length_rejected() {
         let domain = eden_domain(8453, REGISTRY);
-        for v in [2u8, 26, 29, 35, 36, 37, 255] {
+        for v in [0u8, 1, 2, 26, 29, 35, 36, 37, 255] {
             let mut s = SIG;
             s[64] = v;
             assert_eq!(recover_epoch_root_signer(&domain, &msg(), &s), Err(SignatureError::InvalidV(v)));

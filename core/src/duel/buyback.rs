@@ -3,10 +3,12 @@
 //! The pot buys the winning token in its ETH pool up to the cap price
 //! (`min(EMA30, current) × 1.10`, see [`super::ema`]), the bought tokens are burned, and the
 //! unspent ETH carries over (it stays subject to the cap at the next settlement with a winner).
-//! The pool is full range, so one v4 `computeSwapStep` toward the cap's sqrt price (never past
-//! the position's usable tick range) is the exact swap: exact input `−pot` (v4 sign), the
-//! pool fee in pips. Spent = `amountIn + feeAmount`. Protocol fees and hook fees are not
-//! modelled.
+//! The swap is v4's `Pool.swap` loop, bit for bit: exact input `−pot` (v4 sign), the pool fee in
+//! pips, the price limit at the cap's sqrt price (never past the position's usable tick range),
+//! and one `computeSwapStep` per tick-bitmap word, because `nextInitializedTickWithinOneWord`
+//! stops at every word boundary (256 × tickSpacing ticks) even where no tick is initialized. The
+//! pool is full range, so liquidity is constant between the bounds and only the word boundaries
+//! matter. Spent = Σ(`amountIn + feeAmount`). Protocol fees and hook fees are not modelled.
 //!
 //! Prices are WADs of ETH per whole token (ETH and launched tokens both have 18 decimals, so
 //! the raw-unit ratio is the whole-unit ratio). With ETH as currency0 (native ETH always is)
@@ -19,7 +21,7 @@ use super::DuelError;
 use crate::curve::graduation::{full_range_ticks, isqrt_u512};
 use crate::math::{MathError, WAD};
 use crate::uniswap::swap_math::compute_swap_step;
-use crate::uniswap::tick_math::get_sqrt_price_at_tick;
+use crate::uniswap::tick_math::{get_sqrt_price_at_tick, get_tick_at_sqrt_price, MAX_TICK, MIN_TICK};
 use alloy_primitives::{I256, U256, U512};
 
 /// A full-range v4 pool of a duel token against ETH.
@@ -153,27 +155,60 @@ pub fn buyback(pool: &BuybackPool, pot: U256, ema_wad: U256) -> Result<Buyback, 
             ..nothing(limit)
         });
     }
-    let amount = I256::try_from(pot).map_err(|_| DuelError::PotTooLarge(pot))?;
-    let step = compute_swap_step(
-        pool.sqrt_price_x96,
-        target,
-        pool.liquidity,
-        -amount,
-        pool.fee_pips,
-    )?;
-    // amountIn + feeAmount ≤ pot (exact input never exceeds the remaining amount).
-    let eth_spent = step.amount_in + step.fee_amount;
+    I256::try_from(pot).map_err(|_| DuelError::PotTooLarge(pot))?;
+    let zero_for_one = pool.eth_is_currency0;
+    let mut sqrt_price = pool.sqrt_price_x96;
+    let mut tick = get_tick_at_sqrt_price(sqrt_price)
+        .map_err(|_| DuelError::ZeroPrice("sqrtPriceX96 outside the tick range"))?;
+    let (mut remaining, mut eth_spent, mut tokens_bought, mut fee_paid) = (pot, U256::ZERO, U256::ZERO, U256::ZERO);
+    while !remaining.is_zero() && sqrt_price != target {
+        let tick_next = next_tick_within_one_word(tick, pool.tick_spacing, zero_for_one);
+        let sqrt_next = get_sqrt_price_at_tick(i64::from(tick_next))
+            .map_err(|_| DuelError::InvalidTickSpacing(pool.tick_spacing))?;
+        // SwapMath.getSqrtPriceTarget: never past the limit.
+        let step_target = if zero_for_one { sqrt_next.max(target) } else { sqrt_next.min(target) };
+        let amount = I256::try_from(remaining).map_err(|_| DuelError::PotTooLarge(pot))?;
+        let start = sqrt_price;
+        let step = compute_swap_step(start, step_target, pool.liquidity, -amount, pool.fee_pips)?;
+        let used = step.amount_in + step.fee_amount; // ≤ remaining (exact input)
+        remaining -= used;
+        eth_spent += used;
+        fee_paid += step.fee_amount;
+        tokens_bought += step.amount_out;
+        sqrt_price = step.sqrt_price_next_x96;
+        if sqrt_price == sqrt_next {
+            tick = if zero_for_one { tick_next - 1 } else { tick_next };
+        } else if sqrt_price != start {
+            tick = get_tick_at_sqrt_price(sqrt_price)
+                .map_err(|_| DuelError::ZeroPrice("sqrtPriceX96 outside the tick range"))?;
+        }
+    }
     Ok(Buyback {
         eth_spent,
-        tokens_bought: step.amount_out,
-        fee_paid: step.fee_amount,
-        sqrt_price_after_x96: step.sqrt_price_next_x96,
+        tokens_bought,
+        fee_paid,
+        sqrt_price_after_x96: sqrt_price,
         limit_sqrt_price_x96: limit,
         current_price_wad,
         cap_wad,
-        pot_left: pot - eth_spent,
-        reached_cap: step.sqrt_price_next_x96 == target,
+        pot_left: remaining,
+        reached_cap: sqrt_price == target,
     })
+}
+
+/// `TickBitmap.nextInitializedTickWithinOneWord` for a pool with no initialized tick between the
+/// full-range bounds: the last tick of the current word (searching down, `zero_for_one`) or the
+/// first tick of the next (searching up), clamped to `[MIN_TICK, MAX_TICK]` as `Pool.swap` does.
+/// Stopping at the bounds themselves is covered by the swap's price limit, which never passes them.
+fn next_tick_within_one_word(tick: i32, tick_spacing: i32, zero_for_one: bool) -> i32 {
+    let compressed = tick.div_euclid(tick_spacing);
+    let next = if zero_for_one {
+        (compressed - compressed.rem_euclid(256)) * tick_spacing
+    } else {
+        let c = compressed + 1;
+        (c + (255 - c.rem_euclid(256))) * tick_spacing
+    };
+    next.clamp(MIN_TICK, MAX_TICK)
 }
 
 #[cfg(test)]

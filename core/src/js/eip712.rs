@@ -90,7 +90,7 @@ pub fn epoch_root_signing_hash_js(#[wasm_bindgen(unchecked_param_type = "{ name:
 }
 
 /// `recoverEpochRootSigner(domain, message, signature)`: the checksummed address that signed
-/// (C6). `signature` is 0x-hex `r ‖ s ‖ v` (65 bytes, `v` ∈ {27, 28, 0, 1}, low `s`).
+/// (C6). `signature` is 0x-hex `r ‖ s ‖ v` (65 bytes, `v` ∈ {27, 28} as the registry requires, low `s`).
 #[wasm_bindgen(js_name = recoverEpochRootSigner)]
 pub fn recover_epoch_root_signer_js(#[wasm_bindgen(unchecked_param_type = "{ name: string; version: string; chainId: number | string | bigint; verifyingContract: string }")] domain: JsValue, #[wasm_bindgen(unchecked_param_type = "{ epoch: number | string | bigint; root: string; inputsRoot: string; expiry: number | string | bigint }")] message: JsValue, signature: &str) -> Result<String, JsError> {
     let domain = domain_from_js(domain)?;

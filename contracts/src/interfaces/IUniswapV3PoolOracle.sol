@@ -1,0 +1,17 @@
+// SPDX-License-Identifier: MIT
+pragma solidity 0.8.26;
+
+/// @notice The read-only part of a Uniswap v3 pool the call ledger needs (the v3 sources are solc 0.7.6
+/// and cannot be imported from 0.8; these signatures are ABI-identical to `IUniswapV3PoolImmutables`
+/// and `IUniswapV3PoolDerivedState`).
+interface IUniswapV3PoolOracle {
+    function token0() external view returns (address);
+    function token1() external view returns (address);
+
+    /// @notice Tick cumulatives (and seconds-per-liquidity cumulatives) `secondsAgos[i]` seconds ago.
+    /// Reverts ("OLD") when the observation buffer does not reach that far back.
+    function observe(uint32[] calldata secondsAgos)
+        external
+        view
+        returns (int56[] memory tickCumulatives, uint160[] memory secondsPerLiquidityCumulativeX128s);
+}

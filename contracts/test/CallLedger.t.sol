@@ -1,0 +1,689 @@
+// SPDX-License-Identifier: MIT
+pragma solidity 0.8.26;
+
+import {Test} from "forge-std/Test.sol";
+import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
+import {Ownable} from "@openzeppelin/contracts/access/Ownable.sol";
+import {TickMath} from "@uniswap/v4-core/src/libraries/TickMath.sol";
+import {CallLedger} from "../src/CallLedger.sol";
+import {CallMath} from "../src/libraries/CallMath.sol";
+import {OracleMath} from "../src/libraries/OracleMath.sol";
+import {TestERC20} from "./utils/TestERC20.sol";
+import {V3Deployer, IV3Factory, IV3Pool, V3PoolDriver} from "./utils/V3Deployer.sol";
+
+/// Shared setup: stake token, USDG (6 decimals), a ledger with minStake 100, nine staked agents, and a pushed-price asset.
+abstract contract CallLedgerFixture is Test {
+    uint256 internal constant ONE = 1e18;
+    uint256 internal constant MIN_STAKE = 100e18;
+    uint64 internal constant T0 = 1_750_000_000;
+    uint64 internal constant HOUR = 3_600;
+    uint8 internal constant UP = 1;
+    uint8 internal constant DOWN = 0;
+
+    CallLedger internal ledger;
+    TestERC20 internal stakeToken;
+    TestERC20 internal usdg;
+    address internal owner = makeAddr("owner");
+    address internal updater = makeAddr("updater");
+    address internal constant ASSET = address(0xA5A5);
+    address[10] internal agents;
+
+    function setUp() public virtual {
+        vm.warp(T0);
+        stakeToken = new TestERC20("Stake", "STK", 18);
+        usdg = new TestERC20("USDG", "USDG", 6);
+        ledger = new CallLedger(owner, IERC20(address(stakeToken)), address(usdg), MIN_STAKE, true);
+        for (uint256 i = 1; i < 10; ++i) {
+            agents[i] = makeAddr(string.concat("agent", vm.toString(i)));
+            _stake(agents[i], MIN_STAKE);
+        }
+        vm.prank(owner);
+        ledger.setUpdater(ASSET, updater);
+        _push(ASSET, 150 * ONE);
+    }
+
+    function _stake(address who, uint256 amount) internal {
+        stakeToken.mint(who, amount);
+        vm.startPrank(who);
+        stakeToken.approve(address(ledger), amount);
+        ledger.stake(amount);
+        vm.stopPrank();
+    }
+
+    function _push(address asset, uint256 price) internal {
+        vm.prank(updater);
+        ledger.pushPrice(asset, price);
+    }
+
+    function _salt(uint256 i) internal pure returns (bytes32) {
+        return bytes32(i);
+    }
+
+    function _commit(uint256 a, address asset, uint8 dir, uint64 window, bytes32 salt) internal returns (uint256 id) {
+        bytes32 c = ledger.callCommitment(agents[a], asset, dir, window, salt);
+        vm.prank(agents[a]);
+        id = ledger.commit(c);
+    }
+
+    /// Commits `a`'s call; `_reveal` opens it (split so a test can expect the reveal's events).
+    function _commitOnly(uint256 a, address asset, uint8 dir, uint64 window) internal returns (uint256 id) {
+        id = _commit(a, asset, dir, window, keccak256(abi.encode(a, ledger.callCount())));
+    }
+
+    function _reveal(uint256 id, uint256 a, address asset, uint8 dir, uint64 window) internal {
+        vm.prank(agents[a]);
+        ledger.reveal(id, asset, dir, window, keccak256(abi.encode(a, id)));
+    }
+
+    /// Commit and reveal `a`'s call in one go.
+    function _call(uint256 a, address asset, uint8 dir, uint64 window) internal returns (uint256 id) {
+        bytes32 salt = keccak256(abi.encode(a, ledger.callCount()));
+        id = _commit(a, asset, dir, window, salt);
+        vm.prank(agents[a]);
+        ledger.reveal(id, asset, dir, window, salt);
+    }
+
+    function _rec(uint256 a) internal view returns (CallLedger.AgentRecord memory) {
+        return ledger.agentRecord(agents[a]);
+    }
+}
+
+contract CallLedgerTest is CallLedgerFixture {
+    event Consensus(
+        address indexed asset,
+        uint64 indexed window,
+        uint64 indexed bucket,
+        uint8 direction,
+        uint16 strengthBps,
+        uint64 voters,
+        uint256 upWeight,
+        uint256 downWeight
+    );
+
+    // ---------------------------------------------------------------- construction and admin
+
+    function test_constructorChecks() public {
+        vm.expectRevert(CallLedger.ZeroAddress.selector);
+        new CallLedger(owner, IERC20(address(0)), address(usdg), MIN_STAKE, true);
+        vm.expectRevert(CallLedger.ZeroAddress.selector);
+        new CallLedger(owner, IERC20(address(stakeToken)), address(0), MIN_STAKE, true);
+        vm.expectRevert(CallMath.ZeroMinStake.selector);
+        new CallLedger(owner, IERC20(address(stakeToken)), address(usdg), 0, true);
+        assertEq(ledger.consensusQuorum(), 3);
+        assertEq(ledger.consensusThresholdBps(), 6_667);
+        assertEq(ledger.REVEAL_DEADLINE(), 3_600);
+        assertEq(ledger.TWAP_WINDOW(), 300);
+    }
+
+    function test_setConsensusParams() public {
+        vm.expectRevert(abi.encodeWithSelector(Ownable.OwnableUnauthorizedAccount.selector, address(this)));
+        ledger.setConsensusParams(2, 6_000);
+        vm.startPrank(owner);
+        vm.expectRevert(abi.encodeWithSelector(CallLedger.ThresholdAbove100.selector, uint16(10_001)));
+        ledger.setConsensusParams(3, 10_001);
+        ledger.setConsensusParams(0, 10_000);
+        vm.stopPrank();
+        assertEq(ledger.consensusQuorum(), 0);
+        assertEq(ledger.consensusThresholdBps(), 10_000);
+    }
+
+    function test_commitmentIsKeccakOfAbiEncode() public view {
+        address a = address(0x1111111111111111111111111111111111111111);
+        address s = address(0x2222222222222222222222222222222222222222);
+        bytes32 salt = 0x3333333333333333333333333333333333333333333333333333333333333333;
+        // Vectors from eden-core calls::ledger (@metamask/abi-utils + keccak256).
+        assertEq(ledger.callCommitment(a, s, UP, 3_600, salt), 0x0d7e0aa46e221fe9c6e1520659104579c6a623a9f013fd12d7b6787947108fa1);
+        assertEq(ledger.callCommitment(a, s, DOWN, 3_600, salt), 0x190f148a44e928dbfadf2dc169c01bbf8254e67a79aa512d3c6be9e096868286);
+    }
+
+    // ---------------------------------------------------------------- stake
+
+    function test_stakeAndUnstake() public {
+        address x = makeAddr("x");
+        vm.expectRevert(CallLedger.ZeroAmount.selector);
+        ledger.stake(0);
+        _stake(x, 50e18);
+        assertEq(ledger.agentRecord(x).stake, 50e18);
+        vm.prank(x);
+        vm.expectRevert(abi.encodeWithSelector(CallLedger.InsufficientStake.selector, 50e18, MIN_STAKE));
+        ledger.commit(bytes32(uint256(1)));
+        _stake(x, 50e18);
+        vm.prank(x);
+        uint256 id = ledger.commit(bytes32(uint256(1)));
+        vm.prank(x);
+        vm.expectRevert(abi.encodeWithSelector(CallLedger.OpenCalls.selector, uint64(1)));
+        ledger.unstake(1);
+        vm.warp(T0 + HOUR + 1);
+        ledger.expire(id);
+        vm.startPrank(x);
+        vm.expectRevert(CallLedger.ZeroAmount.selector);
+        ledger.unstake(0);
+        vm.expectRevert(); // more than staked
+        ledger.unstake(101e18);
+        ledger.unstake(100e18);
+        vm.stopPrank();
+        assertEq(stakeToken.balanceOf(x), 100e18);
+        assertEq(ledger.agentRecord(x).stake, 0);
+    }
+
+    // ---------------------------------------------------------------- commit / reveal / resolve / expire
+
+    function test_fullLifeHitMissVoid() public {
+        uint256 a = _call(1, ASSET, UP, HOUR);
+        vm.warp(T0 + 100);
+        uint256 b = _call(1, ASSET, DOWN, HOUR);
+        CallLedger.Call memory ca = ledger.getCall(a);
+        assertEq(ca.closesAt, T0 + HOUR);
+        assertEq(ca.entryPrice, 150 * ONE);
+        assertEq(ca.vote, ONE); // fresh agent: 1 + 0
+        assertEq(ledger.getCall(b).vote, 0); // same agent, same round: no second vote
+        assertEq(_rec(1).openCalls, 2);
+
+        vm.warp(T0 + HOUR - 1);
+        vm.expectRevert(abi.encodeWithSelector(CallLedger.NotClosedYet.selector, T0 + HOUR - 1, T0 + HOUR));
+        ledger.resolve(a);
+        _push(ASSET, 151 * ONE); // at closesAt - 1: the price at closesAt
+        vm.warp(T0 + HOUR);
+        assertEq(uint8(ledger.resolve(a)), uint8(CallLedger.Outcome.Hit));
+        _push(ASSET, 140 * ONE); // after a's close, before b's
+        vm.warp(T0 + 100 + HOUR + 10_000);
+        _push(ASSET, 999 * ONE); // after b's close: does not count
+        assertEq(uint8(ledger.resolve(b)), uint8(CallLedger.Outcome.Hit)); // down: 140 < 150
+        assertEq(ledger.getCall(b).exitPrice, 140 * ONE);
+
+        // Equal prices void.
+        vm.warp(T0 + 50 * HOUR);
+        uint256 c = _call(2, ASSET, UP, HOUR);
+        vm.warp(T0 + 52 * HOUR);
+        assertEq(uint8(ledger.resolve(c)), uint8(CallLedger.Outcome.Void));
+        // A miss.
+        uint256 d = _call(2, ASSET, UP, HOUR);
+        _push(ASSET, 998 * ONE);
+        vm.warp(T0 + 54 * HOUR);
+        assertEq(uint8(ledger.resolve(d)), uint8(CallLedger.Outcome.Miss));
+
+        CallLedger.AgentRecord memory r1 = _rec(1);
+        assertEq(r1.hits, 2);
+        assertEq(r1.misses, 0);
+        assertEq(r1.streak, 2);
+        assertEq(r1.bestStreak, 2);
+        assertEq(r1.openCalls, 0);
+        CallLedger.AgentRecord memory r2 = _rec(2);
+        assertEq(r2.voids, 1);
+        assertEq(r2.misses, 1);
+        assertEq(r2.hits, 0);
+
+        vm.expectRevert(
+            abi.encodeWithSelector(CallLedger.WrongStatus.selector, a, CallLedger.Status.Resolved, CallLedger.Status.Revealed)
+        );
+        ledger.resolve(a);
+        vm.expectRevert(abi.encodeWithSelector(CallLedger.UnknownCall.selector, 999));
+        ledger.resolve(999);
+        vm.expectRevert(abi.encodeWithSelector(CallLedger.UnknownCall.selector, 999));
+        ledger.expire(999);
+        vm.expectRevert(abi.encodeWithSelector(CallLedger.UnknownCall.selector, 999));
+        ledger.getCall(999);
+    }
+
+    function test_revealRules() public {
+        bytes32 salt = _salt(1);
+        uint256 id = _commit(1, ASSET, UP, HOUR, salt);
+        bytes32 c = ledger.callCommitment(agents[1], ASSET, UP, HOUR, salt);
+        assertTrue(ledger.commitmentUsed(c));
+        vm.prank(agents[1]);
+        vm.expectRevert(abi.encodeWithSelector(CallLedger.DuplicateCommitment.selector, c));
+        ledger.commit(c);
+
+        vm.prank(agents[2]);
+        vm.expectRevert(abi.encodeWithSelector(CallLedger.NotCallAgent.selector, id, agents[2]));
+        ledger.reveal(id, ASSET, UP, HOUR, salt);
+        vm.startPrank(agents[1]);
+        vm.expectRevert(CallLedger.CommitmentMismatch.selector);
+        ledger.reveal(id, ASSET, DOWN, HOUR, salt);
+        vm.expectRevert(CallLedger.CommitmentMismatch.selector);
+        ledger.reveal(id, ASSET, UP, HOUR + 1, salt);
+        vm.expectRevert(CallLedger.CommitmentMismatch.selector);
+        ledger.reveal(id, ASSET, UP, HOUR, _salt(2));
+        vm.expectRevert(CallLedger.CommitmentMismatch.selector);
+        ledger.reveal(id, address(0xBEEF), UP, HOUR, salt);
+        vm.stopPrank();
+
+        vm.warp(T0 + HOUR + 1);
+        vm.prank(agents[1]);
+        vm.expectRevert(abi.encodeWithSelector(CallLedger.RevealDeadlinePassed.selector, T0 + HOUR + 1, T0 + HOUR));
+        ledger.reveal(id, ASSET, UP, HOUR, salt);
+
+        vm.warp(T0 + HOUR);
+        vm.expectRevert(abi.encodeWithSelector(CallLedger.NotExpiredYet.selector, T0 + HOUR, T0 + HOUR));
+        ledger.expire(id);
+        // The last second of the deadline is accepted.
+        vm.prank(agents[1]);
+        ledger.reveal(id, ASSET, UP, HOUR, salt);
+        assertEq(uint8(ledger.getCall(id).status), uint8(CallLedger.Status.Revealed));
+        vm.prank(agents[1]);
+        vm.expectRevert(
+            abi.encodeWithSelector(CallLedger.WrongStatus.selector, id, CallLedger.Status.Revealed, CallLedger.Status.Committed)
+        );
+        ledger.reveal(id, ASSET, UP, HOUR, salt);
+        vm.warp(T0 + 10 * HOUR);
+        vm.expectRevert(
+            abi.encodeWithSelector(CallLedger.WrongStatus.selector, id, CallLedger.Status.Revealed, CallLedger.Status.Committed)
+        );
+        ledger.expire(id);
+        vm.prank(agents[1]);
+        vm.expectRevert(abi.encodeWithSelector(CallLedger.UnknownCall.selector, 99));
+        ledger.reveal(99, ASSET, UP, HOUR, salt);
+    }
+
+    function test_revealRejectsBadDirectionZeroWindowOverflowAndMissingPrice() public {
+        vm.startPrank(agents[1]);
+        uint256 id = ledger.commit(ledger.callCommitment(agents[1], ASSET, 2, HOUR, 0));
+        vm.expectRevert(abi.encodeWithSelector(CallLedger.BadDirection.selector, uint8(2)));
+        ledger.reveal(id, ASSET, 2, HOUR, 0);
+        id = ledger.commit(ledger.callCommitment(agents[1], ASSET, UP, 0, 0));
+        vm.expectRevert(CallLedger.ZeroWindow.selector);
+        ledger.reveal(id, ASSET, UP, 0, 0);
+        id = ledger.commit(ledger.callCommitment(agents[1], ASSET, UP, type(uint64).max, 0));
+        vm.expectRevert(CallLedger.TimeOverflow.selector);
+        ledger.reveal(id, ASSET, UP, type(uint64).max, 0);
+        id = ledger.commit(ledger.callCommitment(agents[1], address(0xB0B), UP, HOUR, 0));
+        vm.expectRevert(abi.encodeWithSelector(CallLedger.NoPriceSource.selector, address(0xB0B)));
+        ledger.reveal(id, address(0xB0B), UP, HOUR, 0);
+        vm.stopPrank();
+    }
+
+    function test_expireCountsAsAMissAndResetsTheStreak() public {
+        uint256 a = _call(1, ASSET, UP, HOUR);
+        _push(ASSET, 151 * ONE);
+        vm.warp(T0 + HOUR);
+        ledger.resolve(a);
+        assertEq(_rec(1).streak, 1);
+        uint256 b = _commit(1, ASSET, UP, HOUR, _salt(77));
+        vm.warp(T0 + 2 * HOUR + 1);
+        vm.expectEmit(address(ledger));
+        emit CallLedger.CallExpired(b, agents[1]);
+        ledger.expire(b);
+        CallLedger.AgentRecord memory r = _rec(1);
+        assertEq(r.misses, 1);
+        assertEq(r.streak, 0);
+        assertEq(r.bestStreak, 1);
+        assertEq(r.openCalls, 0);
+        assertEq(uint8(ledger.getCall(b).outcome), uint8(CallLedger.Outcome.Expired));
+        // 1 hit, 1 miss: 1 / 3
+        assertEq(ledger.score(agents[1]), 333_333_333_333_333_333);
+        vm.expectRevert(
+            abi.encodeWithSelector(CallLedger.WrongStatus.selector, b, CallLedger.Status.Expired, CallLedger.Status.Committed)
+        );
+        ledger.expire(b);
+    }
+
+    /// Outcomes Hit, Hit, Void, Hit, Miss, Hit, Hit -> hits 5, misses 1, voids 1, streak 2, best 3 (core streak test).
+    function test_streaks() public {
+        uint8[7] memory seq = [1, 1, 3, 1, 2, 1, 1]; // 1 hit, 2 miss, 3 void
+        uint256 price = 150 * ONE;
+        for (uint256 i; i < seq.length; ++i) {
+            uint256 id = _call(1, ASSET, UP, HOUR);
+            if (seq[i] == 1) price += ONE;
+            else if (seq[i] == 2) price -= ONE;
+            if (seq[i] != 3) _push(ASSET, price);
+            vm.warp(block.timestamp + HOUR);
+            ledger.resolve(id);
+            vm.warp(block.timestamp + 1);
+        }
+        CallLedger.AgentRecord memory r = _rec(1);
+        assertEq(r.hits, 5);
+        assertEq(r.misses, 1);
+        assertEq(r.voids, 1);
+        assertEq(r.streak, 2);
+        assertEq(r.bestStreak, 3);
+        assertEq(ledger.score(agents[1]), ledger.computeScore(5, 1, MIN_STAKE, MIN_STAKE));
+    }
+
+    // ---------------------------------------------------------------- consensus
+
+    function test_threeFreshAgentsReachConsensusAtTheThirdVote() public {
+        uint64 bucket = (T0 + HOUR) / HOUR;
+        _call(1, ASSET, UP, HOUR);
+        _call(2, ASSET, UP, HOUR);
+        assertEq(ledger.consensusLogLength(), 0);
+        uint256 id3 = _commitOnly(3, ASSET, UP, HOUR);
+        vm.expectEmit(address(ledger));
+        emit Consensus(ASSET, HOUR, bucket, UP, 10_000, 3, 3 * ONE, 0);
+        _reveal(id3, 3, ASSET, UP, HOUR);
+        _call(4, ASSET, UP, HOUR); // still up: no new event
+        assertEq(ledger.consensusLogLength(), 1);
+        CallLedger.ConsensusRecord memory e = ledger.consensusLogAt(0);
+        assertEq(e.asset, ASSET);
+        assertEq(e.bucket, bucket);
+        assertEq(e.voters, 3);
+        (uint64 b, CallMath.ConsensusState memory s) = ledger.consensus(ASSET, HOUR);
+        assertEq(b, bucket);
+        assertTrue(s.reached);
+        assertEq(s.voters, 4);
+        assertEq(s.upWeight, 4 * ONE);
+    }
+
+    function test_oneVotePerAgentPerRound() public {
+        _call(1, ASSET, UP, HOUR);
+        _call(1, ASSET, UP, HOUR);
+        _call(1, ASSET, UP, HOUR);
+        (, CallMath.ConsensusState memory s) = ledger.consensus(ASSET, HOUR);
+        assertEq(s.voters, 1);
+        assertFalse(s.reached);
+        // Another window is another round.
+        _call(1, ASSET, UP, 2 * HOUR);
+        (, s) = ledger.consensus(ASSET, 2 * HOUR);
+        assertEq(s.voters, 1);
+    }
+
+    function test_everyRevealVotesWhenOneVotePerAgentIsOff() public {
+        CallLedger l2 = new CallLedger(owner, IERC20(address(stakeToken)), address(usdg), MIN_STAKE, false);
+        vm.prank(owner);
+        l2.setUpdater(ASSET, updater);
+        vm.prank(updater);
+        l2.pushPrice(ASSET, ONE);
+        stakeToken.mint(agents[1], MIN_STAKE);
+        vm.startPrank(agents[1]);
+        stakeToken.approve(address(l2), MIN_STAKE);
+        l2.stake(MIN_STAKE);
+        for (uint256 i; i < 3; ++i) {
+            uint256 id = l2.commit(l2.callCommitment(agents[1], ASSET, UP, HOUR, bytes32(i)));
+            l2.reveal(id, ASSET, UP, HOUR, bytes32(i));
+        }
+        vm.stopPrank();
+        (, CallMath.ConsensusState memory s) = l2.consensus(ASSET, HOUR);
+        assertEq(s.voters, 3);
+        assertTrue(s.reached);
+    }
+
+    /// Gives agent `a` a record of 1 hit (score 0.5 * stake / minStake) on another asset.
+    function _oneHit(uint256 a, uint256 extraStake) internal {
+        address other = address(uint160(0xC0DE00 + a));
+        vm.prank(owner);
+        ledger.setUpdater(other, updater);
+        _push(other, ONE);
+        uint256 id = _call(a, other, UP, 1);
+        vm.warp(block.timestamp + 1);
+        _push(other, 2 * ONE);
+        ledger.resolve(id);
+        if (extraStake != 0) _stake(agents[a], extraStake);
+    }
+
+    /// The core's flip sequence: up x3 (weight 1) -> event up; down 10 -> event down (76.92 %); up 10 -> 56.5 %, no
+    /// event; up 20 -> event up (76.74 %).
+    function test_flipEmitsANewEventForTheNewDirection() public {
+        // score = 0.5 * stake / minStake: stake 18x -> 9 (vote 10), 38x -> 19 (vote 20).
+        _oneHit(4, 17 * MIN_STAKE);
+        _oneHit(5, 17 * MIN_STAKE);
+        _oneHit(6, 37 * MIN_STAKE);
+        assertEq(ledger.score(agents[4]), 9 * ONE);
+        assertEq(ledger.score(agents[6]), 19 * ONE);
+        uint256 t = block.timestamp;
+        uint64 bucket = uint64((t + HOUR) / HOUR);
+        _call(1, ASSET, UP, HOUR);
+        _call(2, ASSET, UP, HOUR);
+        _call(3, ASSET, UP, HOUR);
+        uint256 id4 = _commitOnly(4, ASSET, DOWN, HOUR);
+        vm.expectEmit(address(ledger));
+        emit Consensus(ASSET, HOUR, bucket, DOWN, 7_692, 4, 3 * ONE, 10 * ONE);
+        _reveal(id4, 4, ASSET, DOWN, HOUR);
+        _call(5, ASSET, UP, HOUR);
+        uint256 id6 = _commitOnly(6, ASSET, UP, HOUR);
+        vm.expectEmit(address(ledger));
+        emit Consensus(ASSET, HOUR, bucket, UP, 7_674, 6, 33 * ONE, 10 * ONE);
+        _reveal(id6, 6, ASSET, UP, HOUR);
+        assertEq(ledger.consensusLogLength(), 3);
+        CallLedger.ConsensusRecord memory e0 = ledger.consensusLogAt(0);
+        assertEq(e0.direction, UP);
+        assertEq(e0.strengthBps, 10_000);
+        assertEq(e0.voters, 3);
+    }
+
+    function test_consensusBucketIsWhereARevealNowLands() public {
+        vm.warp(36_000);
+        _push(ASSET, ONE);
+        (uint64 b,) = ledger.consensus(ASSET, HOUR);
+        assertEq(b, 11);
+        vm.warp(39_599);
+        (b,) = ledger.consensus(ASSET, HOUR);
+        assertEq(b, 11);
+        vm.warp(39_600);
+        (b,) = ledger.consensus(ASSET, HOUR);
+        assertEq(b, 12);
+        vm.expectRevert(CallLedger.ZeroWindow.selector);
+        ledger.consensus(ASSET, 0);
+        vm.expectRevert(CallLedger.TimeOverflow.selector);
+        ledger.consensus(ASSET, type(uint64).max);
+        // A call revealed now lands in that round.
+        _call(1, ASSET, UP, HOUR);
+        CallMath.ConsensusState memory s = ledger.roundState(ASSET, HOUR, 12);
+        assertEq(s.voters, 1);
+    }
+
+    // ---------------------------------------------------------------- pushed prices
+
+    function test_pushedPriceAccess() public {
+        vm.expectRevert(abi.encodeWithSelector(CallLedger.NotUpdater.selector, address(this)));
+        ledger.pushPrice(ASSET, ONE);
+        vm.prank(updater);
+        vm.expectRevert(CallLedger.ZeroAmount.selector);
+        ledger.pushPrice(ASSET, 0);
+        vm.prank(updater);
+        vm.expectRevert(abi.encodeWithSelector(CallLedger.NotUpdater.selector, updater));
+        ledger.pushPrice(address(0xB0B), ONE);
+        // Nobody named: even address(0) cannot push.
+        vm.prank(address(0));
+        vm.expectRevert(abi.encodeWithSelector(CallLedger.NotUpdater.selector, address(0)));
+        ledger.pushPrice(address(0xB0B), ONE);
+        vm.prank(owner);
+        vm.expectRevert(CallLedger.ZeroAddress.selector);
+        ledger.setUpdater(address(0), updater);
+    }
+
+    function test_pushedPriceHistory() public {
+        // Several pushes in one second: the last holds.
+        _push(ASSET, 151 * ONE);
+        assertEq(ledger.priceNow(ASSET), 151 * ONE);
+        vm.warp(T0 + 10);
+        _push(ASSET, 160 * ONE);
+        vm.warp(T0 + 20);
+        _push(ASSET, 170 * ONE);
+        (bool ok, uint256 p) = ledger.priceAt(ASSET, T0 - 1);
+        assertFalse(ok);
+        (ok, p) = ledger.priceAt(ASSET, T0);
+        assertEq(p, 151 * ONE);
+        (ok, p) = ledger.priceAt(ASSET, T0 + 15);
+        assertEq(p, 160 * ONE);
+        (ok, p) = ledger.priceAt(ASSET, T0 + 20);
+        assertEq(p, 170 * ONE);
+        (ok, p) = ledger.priceAt(ASSET, T0 + 21); // the future
+        assertFalse(ok);
+    }
+}
+
+/// A5 against real Uniswap v3 pools (npm bytecode): entry and exit TWAPs from `observe`, both token orders, and the
+/// void when the observation buffer no longer covers `closesAt`.
+contract CallLedgerV3Test is CallLedgerFixture {
+    IV3Factory internal factory;
+    V3PoolDriver internal driver;
+    TestERC20 internal stockLow; // address below USDG: token0
+    TestERC20 internal stockHigh; // address above USDG: token1
+    IV3Pool internal poolLow;
+    IV3Pool internal poolHigh;
+
+    int24 internal constant TICK_100 = -230_259; // stock token0: 100.110275 USDG (core vector)
+
+    function setUp() public override {
+        super.setUp();
+        factory = V3Deployer.deployFactory();
+        driver = new V3PoolDriver();
+        for (uint256 i; address(stockLow) == address(0) || address(stockHigh) == address(0); ++i) {
+            TestERC20 t = new TestERC20{salt: bytes32(i)}("Stock", "STK", 18);
+            if (address(t) < address(usdg) && address(stockLow) == address(0)) stockLow = t;
+            else if (address(t) > address(usdg) && address(stockHigh) == address(0)) stockHigh = t;
+        }
+        poolLow = _pool(stockLow, TICK_100, 100);
+        poolHigh = _pool(stockHigh, -TICK_100, 100); // stock is token1: the mirrored tick is the same price
+        vm.startPrank(owner);
+        ledger.setPool(address(stockLow), address(poolLow));
+        ledger.setPool(address(stockHigh), address(poolHigh));
+        vm.stopPrank();
+        vm.warp(block.timestamp + 600); // the pools' observations now cover 300 s
+    }
+
+    function _pool(TestERC20 stock, int24 tick, uint16 cardinality) internal returns (IV3Pool p) {
+        p = IV3Pool(factory.createPool(address(stock), address(usdg), 3000));
+        p.initialize(TickMath.getSqrtPriceAtTick(tick));
+        if (cardinality > 1) p.increaseObservationCardinalityNext(cardinality);
+        stock.mint(address(driver), 1e36);
+        usdg.mint(address(driver), 1e36);
+        driver.mint(p, -887_220, 887_220, 1e24);
+    }
+
+    function test_setPoolRules() public {
+        vm.startPrank(owner);
+        vm.expectRevert(abi.encodeWithSelector(CallLedger.PoolAlreadySet.selector, address(stockLow), address(poolLow)));
+        ledger.setPool(address(stockLow), address(poolHigh));
+        vm.expectRevert(abi.encodeWithSelector(CallLedger.PoolNotForAsset.selector, address(poolHigh), address(0xDEAD)));
+        ledger.setPool(address(0xDEAD), address(poolHigh));
+        vm.expectRevert(CallLedger.ZeroAddress.selector);
+        ledger.setPool(address(0), address(poolHigh));
+        vm.expectRevert(abi.encodeWithSelector(CallLedger.UpdaterNotAllowed.selector, address(stockLow)));
+        ledger.setUpdater(address(stockLow), updater);
+        vm.stopPrank();
+        CallLedger.PriceSource memory s = ledger.priceSource(address(stockLow));
+        assertEq(s.pool, address(poolLow));
+        assertTrue(s.stockIsToken0);
+        assertFalse(ledger.priceSource(address(stockHigh)).stockIsToken0);
+    }
+
+    function test_poolAlwaysWinsOverPushes() public {
+        TestERC20 mixed = new TestERC20{salt: bytes32(uint256(4242))}("Mixed", "M", 18);
+        vm.prank(owner);
+        ledger.setUpdater(address(mixed), updater);
+        _push(address(mixed), 90 * ONE);
+        uint256 early = _call(1, address(mixed), UP, HOUR); // priced by pushes
+        assertTrue(ledger.getCall(early).pushedPrice);
+        IV3Pool p = _pool(mixed, TICK_100, 10);
+        vm.prank(owner);
+        ledger.setPool(address(mixed), address(p));
+        vm.prank(updater);
+        vm.expectRevert(abi.encodeWithSelector(CallLedger.UpdaterNotAllowed.selector, address(mixed)));
+        ledger.pushPrice(address(mixed), ONE);
+        vm.prank(owner);
+        vm.expectRevert(abi.encodeWithSelector(CallLedger.UpdaterNotAllowed.selector, address(mixed)));
+        ledger.setUpdater(address(mixed), updater);
+        vm.warp(block.timestamp + 600);
+        // New calls use the pool.
+        uint256 late = _call(2, address(mixed), UP, HOUR);
+        assertFalse(ledger.getCall(late).pushedPrice);
+        assertEq(ledger.getCall(late).entryPrice, 100110275000000000000);
+        // The early call resolves from the pushed history it was priced by: no push since, so it voids.
+        vm.warp(block.timestamp + HOUR);
+        assertEq(uint8(ledger.resolve(early)), uint8(CallLedger.Outcome.Void));
+        assertEq(ledger.getCall(early).exitPrice, 90 * ONE);
+    }
+
+    function test_entryPriceIsTheCoreVectorInBothOrders() public {
+        assertEq(ledger.priceNow(address(stockLow)), 100110275000000000000);
+        assertEq(ledger.priceNow(address(stockHigh)), 100110275000000000000);
+        uint256 id = _call(1, address(stockLow), UP, HOUR);
+        assertEq(ledger.getCall(id).entryPrice, 100110275000000000000);
+    }
+
+    function test_entryRevertsWhenThePoolIsTooYoung() public {
+        TestERC20 fresh = new TestERC20{salt: bytes32(uint256(999))}("Fresh", "F", 18);
+        IV3Pool p = _pool(fresh, 0, 1);
+        vm.prank(owner);
+        ledger.setPool(address(fresh), address(p));
+        vm.warp(block.timestamp + 10); // only 10 s of history
+        uint256 id = _commit(1, address(fresh), UP, HOUR, 0);
+        vm.prank(agents[1]);
+        vm.expectRevert(abi.encodeWithSelector(CallLedger.PriceUnavailable.selector, address(fresh)));
+        ledger.reveal(id, address(fresh), UP, HOUR, 0);
+    }
+
+    function _expected(IV3Pool p, uint256 ago, bool stock0) internal view returns (uint256) {
+        uint32[] memory agos = new uint32[](2);
+        agos[0] = uint32(ago + 300);
+        agos[1] = uint32(ago);
+        (int56[] memory cum,) = p.observe(agos);
+        return OracleMath.twapPriceWad(cum[0], cum[1], 300, stock0);
+    }
+
+    /// Up on the token0 stock, the price rises (USDG per stock up = tick up); down on the token1 stock, its price
+    /// falls (tick up). Exit TWAPs are read long after closesAt and still equal the TWAP ending at closesAt.
+    function test_hitsFromRealSwapsBothOrdersAndLateResolution() public {
+        uint256 a = _call(1, address(stockLow), UP, HOUR);
+        uint256 b = _call(2, address(stockHigh), DOWN, HOUR);
+        uint64 closesAt = ledger.getCall(a).closesAt;
+        vm.warp(block.timestamp + 1_000);
+        driver.swapExactIn(poolLow, false, 1e24); // buy stock with USDG: token0 price up
+        driver.swapExactIn(poolHigh, false, 1e28); // sell stock (token1) for USDG: stock price down
+        vm.warp(closesAt);
+        uint256 exitA = _expected(poolLow, 0, true);
+        uint256 exitB = _expected(poolHigh, 0, false);
+        (bool ok, uint256 viewA) = ledger.priceAt(address(stockLow), closesAt);
+        assertTrue(ok);
+        assertEq(viewA, exitA);
+        // Much later, with more trading in between, the exit is still the TWAP ending at closesAt.
+        vm.warp(closesAt + 2 * HOUR);
+        driver.swapExactIn(poolLow, true, 5e28);
+        driver.swapExactIn(poolHigh, true, 5e18);
+        vm.warp(closesAt + 3 * HOUR);
+        assertTrue(ledger.priceNow(address(stockLow)) != exitA);
+        assertTrue(ledger.priceNow(address(stockHigh)) != exitB);
+        ledger.resolve(a);
+        ledger.resolve(b);
+        CallLedger.Call memory ca = ledger.getCall(a);
+        CallLedger.Call memory cb = ledger.getCall(b);
+        assertEq(ca.exitPrice, exitA);
+        assertEq(cb.exitPrice, exitB);
+        assertGt(ca.exitPrice, ca.entryPrice);
+        assertEq(uint8(ca.outcome), uint8(CallLedger.Outcome.Hit));
+        assertLt(cb.exitPrice, cb.entryPrice);
+        assertEq(uint8(cb.outcome), uint8(CallLedger.Outcome.Hit));
+        // The same prices from the library over observe() at the exact times.
+        assertEq(ca.exitPrice, _expected(poolLow, 3 * HOUR, true));
+    }
+
+    function test_noTradeMeansEqualPricesAndAVoid() public {
+        uint256 a = _call(1, address(stockLow), UP, HOUR);
+        vm.warp(block.timestamp + HOUR);
+        assertEq(uint8(ledger.resolve(a)), uint8(CallLedger.Outcome.Void));
+        assertEq(ledger.getCall(a).exitPrice, ledger.getCall(a).entryPrice);
+    }
+
+    function test_voidWhenTheObservationBufferNoLongerCoversClosesAt() public {
+        TestERC20 thin = new TestERC20{salt: bytes32(uint256(1234))}("Thin", "T", 18);
+        IV3Pool p = _pool(thin, 1_000, 1); // cardinality 1: only the latest observation is kept
+        vm.prank(owner);
+        ledger.setPool(address(thin), address(p));
+        vm.warp(block.timestamp + 600);
+        uint256 a = _call(1, address(thin), UP, HOUR);
+        vm.warp(block.timestamp + HOUR);
+        // At closesAt with no trade since, the latest observation is older: still covered (extrapolated).
+        (bool ok,) = ledger.priceAt(address(thin), uint64(block.timestamp));
+        assertTrue(ok);
+        vm.warp(block.timestamp + 100);
+        driver.swapExactIn(p, false, 1e20); // writes an observation after closesAt over the only slot
+        vm.warp(block.timestamp + 100);
+        (ok,) = ledger.priceAt(address(thin), ledger.getCall(a).closesAt);
+        assertFalse(ok);
+        assertEq(uint8(ledger.resolve(a)), uint8(CallLedger.Outcome.Void));
+        CallLedger.AgentRecord memory r = _rec(1);
+        assertEq(r.voids, 1);
+        assertEq(r.hits + r.misses, 0);
+        assertEq(ledger.getCall(a).exitPrice, 0);
+    }
+
+    function testFuzz_priceMatchesOracleMathOverObserve(uint96 amountIn, bool zeroForOne, uint16 dt) public {
+        amountIn = uint96(bound(amountIn, 1e6, 1e26));
+        driver.swapExactIn(poolLow, zeroForOne, amountIn);
+        vm.warp(block.timestamp + bound(dt, 0, 1_000));
+        assertEq(ledger.priceNow(address(stockLow)), _expected(poolLow, 0, true));
+        driver.swapExactIn(poolHigh, zeroForOne, amountIn);
+        vm.warp(block.timestamp + 1);
+        assertEq(ledger.priceNow(address(stockHigh)), _expected(poolHigh, 0, false));
+    }
+}

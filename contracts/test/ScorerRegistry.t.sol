@@ -1,0 +1,562 @@
+// SPDX-License-Identifier: MIT
+pragma solidity 0.8.26;
+
+import {Ownable} from "@openzeppelin/contracts/access/Ownable.sol";
+import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
+import {ScorerRegistry, IQualityVerifier, IRootBurnPricer, IScorerFeeSource} from "../src/ScorerRegistry.sol";
+import {RootPriceOracle} from "../src/RootPriceOracle.sol";
+import {RewardMath} from "../src/libraries/RewardMath.sol";
+import {EpochRegistry} from "../src/EpochRegistry.sol";
+import {MerkleBuilder} from "./utils/MerkleBuilder.sol";
+import {ScorerFixture} from "./utils/ScorerFixture.sol";
+
+contract RewardMathHarness {
+    function classOf(uint256 x) external pure returns (uint256) {
+        return RewardMath.classOf(x);
+    }
+
+    function weight(uint256 q, uint256 c) external pure returns (uint256) {
+        return RewardMath.weight(q, c);
+    }
+
+    function multiplier(uint8 v) external pure returns (uint256) {
+        return RewardMath.multiplier(v);
+    }
+
+    function denominator(uint256 w, uint256 m) external pure returns (uint256) {
+        return RewardMath.denominator(w, m);
+    }
+
+    function segment(uint256 r, uint256 w, uint256 d) external pure returns (uint256, uint256) {
+        return RewardMath.segment(r, w, d);
+    }
+
+    function released(uint256 a, uint64 s, uint64 t) external pure returns (uint256) {
+        return RewardMath.released(a, s, t);
+    }
+}
+
+/// C11-C14 pure rules with eden-core's worked examples.
+contract RewardMathTest is ScorerFixture {
+    RewardMathHarness h;
+
+    function setUp() public override {
+        h = new RewardMathHarness();
+    }
+
+    function test_weights() public {
+        assertEq(h.weight(0.8e18, WAD), 40e18);
+        assertEq(h.weight(0.6e18, WAD), 30e18);
+        assertEq(h.weight(0.9e18, WAD), 45e18);
+        assertEq(h.weight(0.8e18, h.multiplier(2)), 20e18); // derivative: half
+        assertEq(h.weight(0.8e18, h.multiplier(3)), 0); // copy
+        assertEq(h.weight(0.3e18, WAD), 15e18); // the floor itself counts
+        assertEq(h.weight(0.3e18 - 1, WAD), 0);
+        assertEq(h.multiplier(0), WAD);
+        assertEq(h.multiplier(1), WAD);
+        vm.expectRevert(abi.encodeWithSelector(RewardMath.BadVerdict.selector, uint8(4)));
+        h.multiplier(4);
+        vm.expectRevert(abi.encodeWithSelector(RewardMath.FractionOutOfRange.selector, WAD + 1));
+        h.weight(WAD + 1, WAD);
+        vm.expectRevert(abi.encodeWithSelector(RewardMath.FractionOutOfRange.selector, WAD + 1));
+        h.weight(WAD, WAD + 1);
+    }
+
+    /// C13 example: omega 40, 30, 45 -> W 115, D 900.
+    function test_conservativeDenominator() public view {
+        assertEq(h.denominator(115e18, 45e18), 900e18);
+        assertEq(h.denominator(2_000e18, 45e18), 2_000e18);
+        assertEq(h.denominator(1, 1), 20);
+        assertEq(h.denominator(0, 0), 0);
+        // omega_max / c rounds up: 1 wei of weight needs 20 of denominator; 3 -> 60.
+        assertEq(h.denominator(0, 3), 60);
+    }
+
+    function test_segment() public view {
+        (uint256 inc, uint256 ret) = h.segment(1_000, 0, 0);
+        assertEq(inc, 0);
+        assertEq(ret, 1_000);
+        (inc, ret) = h.segment(1_000, 115e18, 900e18);
+        assertEq(inc, 1); // floor(R * ACC / D) = floor(1000 / 900)
+        assertEq(ret, 1_000 - 128); // ceil(1000 * 115 / 900) = 128
+    }
+
+    function test_dripExactFraction() public view {
+        assertEq(h.released(700, 100, 100), 0);
+        assertEq(h.released(700, 100, 99), 0);
+        assertEq(h.released(700, 0, 3.5 days), 350);
+        assertEq(h.released(7, 0, 1 days), 1);
+        assertEq(h.released(7, 0, 7 days), 7);
+        assertEq(h.released(7, 0, 70 days), 7);
+    }
+
+    function test_classes() public view {
+        assertEq(h.classOf(1), 0);
+        assertEq(h.classOf(2), 1_024);
+        assertEq(h.classOf(3), 1_623); // floor(1024 * 1.58496...)
+        assertEq(h.classOf(1 << 255), 255 * 1_024);
+        assertEq(h.classOf(type(uint256).max), 256 * 1_024 - 1);
+        // 45e18 and 40e18 are different classes; 45e18 and 45e18 + 1 the same.
+        assertTrue(h.classOf(45e18) != h.classOf(40e18));
+        assertEq(h.classOf(45e18), h.classOf(45e18 + 1));
+    }
+
+    function testFuzz_classesAreMonotoneAndNarrow(uint256 a, uint256 b) public view {
+        a = bound(a, 1, type(uint256).max);
+        b = bound(b, 1, type(uint256).max);
+        if (a > b) (a, b) = (b, a);
+        assertLe(h.classOf(a), h.classOf(b));
+        // Same class -> the ratio is below 2^(1/1024) (~1.000677): b * 10^6 < a * 1000677 (with slack for rounding).
+        if (h.classOf(a) == h.classOf(b) && a < type(uint256).max / 1_001_000) assertLt(b * 1_000_000, a * 1_000_700);
+    }
+}
+
+contract ScorerRegistryTest is ScorerFixture {
+    address alice = makeAddr("alice");
+    address bob = makeAddr("bob");
+    address carol = makeAddr("carol");
+
+    // ---------------------------------------------------------------- admin
+
+    function test_constructorAndAdmin() public {
+        vm.expectRevert(ScorerRegistry.ZeroAddress.selector);
+        new ScorerRegistry(owner, IERC20(address(0)), verifier, IRootBurnPricer(address(oracle)), buyback);
+        vm.expectRevert(ScorerRegistry.ZeroAddress.selector);
+        new ScorerRegistry(owner, rootToken, IQualityVerifier(address(0)), IRootBurnPricer(address(oracle)), buyback);
+        vm.expectRevert(ScorerRegistry.ZeroAddress.selector);
+        new ScorerRegistry(owner, rootToken, verifier, IRootBurnPricer(address(0)), buyback);
+        vm.expectRevert(ScorerRegistry.ZeroAddress.selector);
+        new ScorerRegistry(owner, rootToken, verifier, IRootBurnPricer(address(oracle)), address(0));
+
+        bytes memory notOwner = abi.encodeWithSelector(Ownable.OwnableUnauthorizedAccount.selector, address(this));
+        vm.expectRevert(notOwner);
+        reg.configurePool(address(1), address(0));
+        vm.expectRevert(notOwner);
+        reg.setBuyback(address(1));
+        vm.expectRevert(notOwner);
+        reg.setRootPricer(IRootBurnPricer(address(1)));
+        vm.expectRevert(notOwner);
+        reg.setRewardEstimate(TOKEN_E, 1);
+        vm.startPrank(owner);
+        vm.expectRevert(abi.encodeWithSelector(ScorerRegistry.PoolAlreadyConfigured.selector, TOKEN_E));
+        reg.configurePool(TOKEN_E, address(usdg));
+        vm.expectRevert(ScorerRegistry.ZeroAddress.selector);
+        reg.configurePool(address(0), address(0));
+        vm.expectRevert(ScorerRegistry.ZeroAddress.selector);
+        reg.setBuyback(address(0));
+        vm.expectRevert(ScorerRegistry.ZeroAddress.selector);
+        reg.setRootPricer(IRootBurnPricer(address(0)));
+        reg.setBuyback(address(0xB));
+        vm.stopPrank();
+        assertEq(reg.buyback(), address(0xB));
+        assertEq(reg.pool(TOKEN_U).asset, address(usdg));
+    }
+
+    // ---------------------------------------------------------------- C15 register / score / unstake
+
+    function test_registerStakesAndBurnsOneHundredDollars() public {
+        uint256 supply = rootToken.totalSupply();
+        _register(alice);
+        ScorerRegistry.Scorer memory s = reg.scorer(alice);
+        assertTrue(s.registered);
+        assertEq(s.stake, 2_500e18);
+        assertEq(rootToken.balanceOf(address(reg)), 2_500e18);
+        assertEq(rootToken.balanceOf(alice), 1_000e18 - BURN_100);
+        assertEq(rootToken.totalSupply(), supply + 3_500e18 - BURN_100);
+        vm.prank(alice);
+        vm.expectRevert(abi.encodeWithSelector(ScorerRegistry.AlreadyRegistered.selector, alice));
+        reg.register(type(uint256).max);
+    }
+
+    function test_registerFailsClosed() public {
+        rootToken.mint(bob, 10_000e18);
+        vm.startPrank(bob);
+        rootToken.approve(address(reg), type(uint256).max);
+        // The payer's cap on the burn.
+        vm.expectRevert(abi.encodeWithSelector(RootPriceOracle.AmountOutOfBounds.selector, BURN_100, 1, 66e18));
+        reg.register(66e18);
+        vm.stopPrank();
+        // A stale ETH/USD answer: no burn, no registration.
+        vm.warp(T0 + 25 hours);
+        vm.prank(bob);
+        vm.expectRevert(abi.encodeWithSelector(RootPriceOracle.StaleAnswer.selector, 25 hours + 3_600, 25 hours));
+        reg.register(type(uint256).max);
+        assertFalse(reg.scorer(bob).registered);
+    }
+
+    function test_scoreRules() public {
+        vm.prank(alice);
+        vm.expectRevert(abi.encodeWithSelector(ScorerRegistry.NotRegistered.selector, alice));
+        reg.score(TOKEN_E, 50e18, bytes32("t"), type(uint256).max);
+        _register(alice);
+        vm.prank(alice);
+        vm.expectRevert(abi.encodeWithSelector(ScorerRegistry.TargetOutOfRange.selector, 100e18 + 1));
+        reg.score(TOKEN_E, 100e18 + 1, bytes32("t"), type(uint256).max);
+        uint256 supply = rootToken.totalSupply();
+        uint256 id = _score(alice, TOKEN_E, bytes32("t1"));
+        assertEq(rootToken.totalSupply(), supply + 1_000e18 - BURN_100);
+        ScorerRegistry.Score memory sc = reg.getScore(id);
+        assertEq(sc.scorer, alice);
+        assertEq(sc.token, TOKEN_E);
+        assertEq(sc.targetScore, 50e18);
+        assertEq(sc.burnedRoot, BURN_100);
+        assertEq(reg.nextScoreAt(alice), T0 + 14 days);
+        // One score every 14 days across all tokens.
+        vm.warp(T0 + 14 days - 1);
+        _freshFeed();
+        vm.prank(alice);
+        vm.expectRevert(abi.encodeWithSelector(ScorerRegistry.ScoreTooSoon.selector, uint64(T0 + 14 days)));
+        reg.score(TOKEN_U, 50e18, bytes32("t2"), type(uint256).max);
+        vm.warp(T0 + 14 days);
+        _score(alice, TOKEN_U, bytes32("t2"));
+        assertEq(reg.scoreCount(), 2);
+        vm.expectRevert(abi.encodeWithSelector(ScorerRegistry.UnknownScore.selector, 2));
+        reg.getScore(2);
+    }
+
+    function test_plannedBurnScalesWithThePublishedEstimate() public {
+        assertEq(reg.scoreBurnUsd(TOKEN_E), 100e18);
+        vm.startPrank(owner);
+        reg.setRewardEstimate(TOKEN_E, 1_000e18); // 0.415 * 1000 = $415
+        assertEq(reg.scoreBurnUsd(TOKEN_E), 415e18);
+        reg.setRewardEstimate(TOKEN_E, 100e18); // $41.5 -> $42 < $100
+        assertEq(reg.scoreBurnUsd(TOKEN_E), 100e18);
+        reg.setRewardEstimate(TOKEN_E, 241e18); // $100.015 -> $101 (whole dollars, up)
+        assertEq(reg.scoreBurnUsd(TOKEN_E), 101e18);
+        reg.setRewardEstimate(TOKEN_E, 0);
+        vm.stopPrank();
+        assertEq(reg.scoreBurnUsd(TOKEN_E), 100e18);
+    }
+
+    function test_unstakeEndsEveryPositionAndWaitsSevenDays() public {
+        _register(alice);
+        _scoreAndProve(alice, TOKEN_E, 0.8e18, 0);
+        vm.warp(T0 + 14 days);
+        _scoreAndProve(alice, TOKEN_U, 0.8e18, 0);
+        assertEq(reg.openTokens(alice).length, 2);
+        assertEq(reg.pool(TOKEN_E).totalWeight, 40e18);
+        vm.prank(alice);
+        vm.expectRevert(abi.encodeWithSelector(ScorerRegistry.NotUnstaking.selector, alice));
+        reg.withdrawStake();
+        vm.prank(alice);
+        reg.requestUnstake();
+        assertEq(reg.openTokens(alice).length, 0);
+        assertFalse(reg.position(TOKEN_E, alice).open);
+        assertFalse(reg.position(TOKEN_U, alice).open);
+        assertEq(reg.pool(TOKEN_E).totalWeight, 0);
+        assertEq(reg.maxWeight(TOKEN_E), 0);
+        // Unstaking: no score, no proof, no second request.
+        vm.prank(alice);
+        vm.expectRevert(abi.encodeWithSelector(ScorerRegistry.Unstaking.selector, alice));
+        reg.requestUnstake();
+        vm.warp(T0 + 28 days);
+        _freshFeed();
+        vm.prank(alice);
+        vm.expectRevert(abi.encodeWithSelector(ScorerRegistry.Unstaking.selector, alice));
+        reg.score(TOKEN_E, 1, bytes32("x"), type(uint256).max);
+        vm.warp(T0 + 21 days - 1);
+        vm.prank(alice);
+        vm.expectRevert(abi.encodeWithSelector(ScorerRegistry.CooldownActive.selector, uint64(T0 + 21 days)));
+        reg.withdrawStake();
+        vm.warp(T0 + 21 days);
+        uint256 before = rootToken.balanceOf(alice);
+        vm.prank(alice);
+        reg.withdrawStake();
+        assertEq(rootToken.balanceOf(alice), before + 2_500e18);
+        assertFalse(reg.scorer(alice).registered);
+        vm.prank(alice);
+        vm.expectRevert(abi.encodeWithSelector(ScorerRegistry.NotRegistered.selector, alice));
+        reg.withdrawStake();
+        // Re-registering burns again and keeps the 14-day interval.
+        _register(alice);
+        assertEq(reg.nextScoreAt(alice), T0 + 28 days);
+    }
+
+    // ---------------------------------------------------------------- C12 proofs and positions
+
+    function test_proveRules() public {
+        _register(alice);
+        uint256 id = _score(alice, TOKEN_E, bytes32("thesis"));
+        bytes32[] memory none = new bytes32[](0);
+        vm.expectRevert(ScorerRegistry.InvalidProof.selector);
+        reg.prove(id, 7, 0.8e18, 0, bytes32(0), none);
+        vm.expectRevert(abi.encodeWithSelector(ScorerRegistry.UnknownScore.selector, 99));
+        reg.prove(99, 7, 0.8e18, 0, bytes32(0), none);
+        vm.expectRevert(abi.encodeWithSelector(RewardMath.BadVerdict.selector, uint8(9)));
+        reg.prove(id, 7, 0.8e18, 9, bytes32(0), none);
+        vm.expectRevert(abi.encodeWithSelector(RewardMath.FractionOutOfRange.selector, 2e18));
+        reg.prove(id, 7, 2e18, 0, bytes32(0), none);
+        _prove(id, 0.8e18, 0);
+        vm.expectRevert(abi.encodeWithSelector(ScorerRegistry.AlreadyProven.selector, id));
+        reg.prove(id, 7, 0.8e18, 0, bytes32(0), none);
+        ScorerRegistry.Position memory p = reg.position(TOKEN_E, alice);
+        assertTrue(p.open);
+        assertEq(p.weight, 40e18);
+        assertEq(p.end, T0 + 30 days);
+        assertEq(p.scoreId, id);
+        // Only the latest score on a token can be proven.
+        vm.warp(T0 + 14 days);
+        uint256 id2 = _score(alice, TOKEN_E, bytes32("thesis2"));
+        vm.warp(T0 + 28 days);
+        uint256 id3 = _score(alice, TOKEN_E, bytes32("thesis3"));
+        verifier.setLeaf(7, bytes32("thesis2"), 0.5e18, 0, bytes32(0));
+        vm.expectRevert(abi.encodeWithSelector(ScorerRegistry.NotLatestScore.selector, id2, id3));
+        reg.prove(id2, 7, 0.5e18, 0, bytes32(0), none);
+        // A token without a pool cannot open positions.
+        vm.warp(T0 + 42 days);
+        uint256 id4 = _score(alice, address(0xF00), bytes32("t4"));
+        verifier.setLeaf(7, bytes32("t4"), 0.5e18, 0, bytes32(0));
+        vm.expectRevert(abi.encodeWithSelector(ScorerRegistry.PoolNotConfigured.selector, address(0xF00)));
+        reg.prove(id4, 7, 0.5e18, 0, bytes32(0), none);
+        // An unstaking scorer's score cannot be proven.
+        vm.prank(alice);
+        reg.requestUnstake();
+        verifier.setLeaf(7, bytes32("thesis3"), 0.5e18, 0, bytes32(0));
+        vm.expectRevert(abi.encodeWithSelector(ScorerRegistry.Unstaking.selector, alice));
+        reg.prove(id3, 7, 0.5e18, 0, bytes32(0), none);
+    }
+
+    /// Seed §5.3 / core `seed_pool_pays_12_8_percent`: q 0.8, 0.6, 0.9 -> 4.44 %, 3.33 %, 5 %; 12.8 % paid.
+    function test_seedPoolPays12Point8Percent() public {
+        _register(alice);
+        _register(bob);
+        _register(carol);
+        _scoreAndProve(alice, TOKEN_E, 0.8e18, 0);
+        _scoreAndProve(bob, TOKEN_E, 0.6e18, 1);
+        _scoreAndProve(carol, TOKEN_E, 0.9e18, 0);
+        assertEq(reg.pool(TOKEN_E).totalWeight, 115e18);
+        assertEq(reg.maxWeight(TOKEN_E), 45e18);
+        assertEq(reg.denominatorOf(TOKEN_E), 900e18);
+        _fundEth(TOKEN_E, 604_800_000); // 1,000 per second for 7 days
+        vm.warp(T0 + 7 days);
+        reg.poke(TOKEN_E);
+        assertEq(reg.owedStored(TOKEN_E, alice), 26_880_000);
+        assertEq(reg.owedStored(TOKEN_E, bob), 20_160_000);
+        assertEq(reg.owedStored(TOKEN_E, carol), 30_240_000);
+        ScorerRegistry.Pool memory p = reg.pool(TOKEN_E);
+        assertEq(p.returned, 527_520_000);
+        assertEq(reg.undrippedStored(TOKEN_E), 0);
+        assertEq(p.funded, 26_880_000 + 20_160_000 + 30_240_000 + 527_520_000); // dust 0
+        uint256 before = carol.balance;
+        vm.prank(carol);
+        assertEq(reg.claim(TOKEN_E), 30_240_000);
+        assertEq(carol.balance, before + 30_240_000);
+        assertEq(reg.pool(TOKEN_E).paid, 30_240_000);
+        vm.prank(carol);
+        assertEq(reg.claim(TOKEN_E), 0);
+        assertEq(reg.sweepReturned(TOKEN_E), 527_520_000);
+        assertEq(buyback.balance, 527_520_000);
+        vm.expectRevert(ScorerRegistry.NothingToSweep.selector);
+        reg.sweepReturned(TOKEN_E);
+    }
+
+    /// A re-score replaces the position when its grade is proven; a position expires 30 days after its proof.
+    function test_replacementAndExpiry() public {
+        _register(alice);
+        _scoreAndProve(alice, TOKEN_E, WAD, 0); // omega 50, alone: 5 % of the stream
+        _fundEth(TOKEN_E, 7 * DAY * 1_000); // 1,000 per second
+        vm.warp(T0 + 1 days);
+        reg.poke(TOKEN_E);
+        assertEq(reg.owedStored(TOKEN_E, alice), 1 days * 1_000 / 20);
+        // Re-score at day 14, proven at day 15: the old position earns until day 15.
+        vm.warp(T0 + 14 days);
+        uint256 id = _score(alice, TOKEN_E, bytes32("again"));
+        assertTrue(reg.position(TOKEN_E, alice).open);
+        vm.warp(T0 + 15 days);
+        _fundEth(TOKEN_E, 7 * DAY * 1_000);
+        vm.warp(T0 + 16 days);
+        _prove(id, 0.5e18, 0); // replaced at day 16
+        ScorerRegistry.Position memory p = reg.position(TOKEN_E, alice);
+        assertEq(p.weight, 25e18);
+        assertEq(p.end, T0 + 16 days + 30 days);
+        // Old drip: 7 days at 1,000/s (5 %), new drip from day 15: 1 day at 1,000/s (5 %).
+        assertEq(reg.owedStored(TOKEN_E, alice), 7 days * 1_000 / 20 + 1 days * 1_000 / 20);
+        // The old queue entry (day 30) is skipped at expiry time; the new one ends at day 46.
+        vm.warp(T0 + 31 days);
+        reg.poke(TOKEN_E);
+        assertTrue(reg.position(TOKEN_E, alice).open);
+        vm.warp(T0 + 46 days);
+        reg.poke(TOKEN_E);
+        assertFalse(reg.position(TOKEN_E, alice).open);
+        assertEq(reg.openTokens(alice).length, 0);
+        assertEq(reg.pool(TOKEN_E).totalWeight, 0);
+        ScorerRegistry.Pool memory pl = reg.pool(TOKEN_E);
+        uint256 owed = reg.owedStored(TOKEN_E, alice);
+        assertEq(owed, 7 days * 1_000 / 20 + 7 days * 1_000 / 20);
+        assertEq(pl.funded, owed + pl.returned); // nothing undripped, no dust
+    }
+
+    /// An expiry in the middle of a drip returns the rest from that instant (core `expiry_mid_drip_returns_the_rest`).
+    function test_expiryMidDrip() public {
+        _register(alice);
+        _scoreAndProve(alice, TOKEN_E, WAD, 0);
+        vm.warp(T0 + 29 days);
+        _fundEth(TOKEN_E, 7 * DAY * 20); // 20 per second: 1 per second to the capped scorer
+        vm.warp(T0 + 36 days);
+        reg.poke(TOKEN_E);
+        assertEq(reg.owedStored(TOKEN_E, alice), 1 days);
+        assertEq(reg.pool(TOKEN_E).returned, 7 days * 20 - 1 days);
+        assertFalse(reg.position(TOKEN_E, alice).open);
+    }
+
+    function test_fundingRules() public {
+        vm.expectRevert(abi.encodeWithSelector(ScorerRegistry.PoolNotConfigured.selector, address(0xF00)));
+        reg.fund(address(0xF00), 1);
+        vm.expectRevert(ScorerRegistry.ZeroAmount.selector);
+        reg.fund(TOKEN_E, 0);
+        vm.deal(address(this), 10);
+        vm.expectRevert(abi.encodeWithSelector(ScorerRegistry.WrongValue.selector, 9, 10));
+        reg.fund{value: 9}(TOKEN_E, 10);
+        vm.expectRevert(abi.encodeWithSelector(ScorerRegistry.WrongValue.selector, 1, 0));
+        reg.fund{value: 1}(TOKEN_U, 10);
+        // ERC-20 pool.
+        usdg.mint(address(this), 1_000e6);
+        usdg.approve(address(reg), type(uint256).max);
+        reg.fund(TOKEN_U, 700e6);
+        assertEq(usdg.balanceOf(address(reg)), 700e6);
+        // A second funding halfway restarts the drip with U + a (C11).
+        vm.warp(T0 + 3.5 days);
+        reg.fund(TOKEN_U, 300e6);
+        ScorerRegistry.Pool memory p = reg.pool(TOKEN_U);
+        assertEq(p.dripAmount, 350e6 + 300e6);
+        assertEq(p.dripStart, T0 + 3.5 days);
+        assertEq(p.funded, 1_000e6);
+        // No scorer: everything released is returned, and swept in the pair asset.
+        vm.warp(T0 + 20 days);
+        assertEq(reg.sweepReturned(TOKEN_U), 1_000e6);
+        assertEq(usdg.balanceOf(buyback), 1_000e6);
+    }
+
+    function test_claimInTheStablecoin() public {
+        _register(alice);
+        _scoreAndProve(alice, TOKEN_U, 0.6e18, 0);
+        usdg.mint(address(this), 1_000e6);
+        usdg.approve(address(reg), type(uint256).max);
+        reg.fund(TOKEN_U, 1_000e6);
+        vm.warp(T0 + 7 days);
+        vm.prank(alice);
+        // Alone: 5 %, less the index floor: A = floor(1e9 * 1e18 / 600e18) = 1,666,666; owed = 30 * A = 49,999,980.
+        assertEq(reg.claim(TOKEN_U), 49_999_980);
+        assertEq(usdg.balanceOf(alice), 49_999_980);
+        ScorerRegistry.Pool memory p = reg.pool(TOKEN_U);
+        assertEq(p.funded - p.paid - p.returned, 20); // dust
+        assertEq(p.returned, 1_000e6 - 50e6); // R - ceil(R * W / D)
+    }
+
+    /// omega_max in weight classes: stale only on the high side.
+    function test_maxWeightIsStaleOnlyHigh() public {
+        _register(alice);
+        _register(bob);
+        _scoreAndProve(alice, TOKEN_E, 0.9e18, 0); // 45e18
+        _scoreAndProve(bob, TOKEN_E, 0.9e18 - 1e13, 0); // 44.9995e18: same class
+        assertEq(RewardMath.classOf(45e18), RewardMath.classOf(reg.position(TOKEN_E, bob).weight));
+        assertEq(reg.maxWeight(TOKEN_E), 45e18);
+        vm.prank(alice);
+        reg.requestUnstake();
+        // The class still holds bob: the tracked max stays at 45e18 (>= the true 44.9995e18).
+        assertEq(reg.maxWeight(TOKEN_E), 45e18);
+        assertEq(reg.denominatorOf(TOKEN_E), 900e18);
+        vm.prank(bob);
+        reg.requestUnstake();
+        assertEq(reg.maxWeight(TOKEN_E), 0);
+        assertEq(reg.denominatorOf(TOKEN_E), 0);
+    }
+
+    function test_lowQualityAndCopiesOpenZeroWeightPositions() public {
+        _register(alice);
+        _register(bob);
+        _scoreAndProve(alice, TOKEN_E, 0.29e18, 0);
+        _scoreAndProve(bob, TOKEN_E, 0.95e18, 3);
+        assertTrue(reg.position(TOKEN_E, alice).open);
+        assertEq(reg.position(TOKEN_E, alice).weight, 0);
+        assertEq(reg.position(TOKEN_E, bob).weight, 0);
+        assertEq(reg.pool(TOKEN_E).totalWeight, 0);
+        _fundEth(TOKEN_E, 1e18);
+        vm.warp(T0 + 8 days);
+        reg.poke(TOKEN_E);
+        assertEq(reg.pool(TOKEN_E).returned, 1e18);
+    }
+
+    /// End to end with the real EpochRegistry: the quality leaf must be in a final root.
+    function test_proofAgainstTheRealEpochRegistry() public {
+        uint256 signerPk = 0xA11CE;
+        address signer = vm.addr(signerPk);
+        EpochRegistry er = new EpochRegistry(owner, signer, makeAddr("adj"), 1 ether, 1);
+        ScorerRegistry r2 = new ScorerRegistry(owner, rootToken, IQualityVerifier(address(er)), IRootBurnPricer(address(oracle)), buyback);
+        vm.prank(owner);
+        r2.configurePool(TOKEN_E, address(0));
+        _freshFeed();
+        rootToken.mint(alice, 10_000e18);
+        vm.startPrank(alice);
+        rootToken.approve(address(r2), type(uint256).max);
+        r2.register(type(uint256).max);
+        uint256 id = r2.score(TOKEN_E, 70e18, keccak256("my thesis"), type(uint256).max);
+        vm.stopPrank();
+        bytes32[] memory leaves = new bytes32[](3);
+        leaves[0] = er.qualityLeaf(keccak256("my thesis"), 0.8e18, 1, keccak256("earlier"));
+        leaves[1] = er.scoreLeaf(TOKEN_E, 0.5e18);
+        leaves[2] = er.qualityLeaf(keccak256("other"), 0.4e18, 0, bytes32(0));
+        bytes32 root = MerkleBuilder.root(leaves);
+        uint64 expiry = uint64(block.timestamp + 1 days);
+        (uint8 v, bytes32 rs, bytes32 ss) = vm.sign(signerPk, er.epochRootDigest(1, root, bytes32(0), expiry));
+        vm.deal(address(this), 1 ether);
+        er.propose{value: 1 ether}(1, root, bytes32(0), expiry, abi.encodePacked(rs, ss, v));
+        bytes32[] memory proof = MerkleBuilder.proof(leaves, 0);
+        // Pending root: not final, the proof is refused.
+        vm.expectRevert();
+        r2.prove(id, 1, 0.8e18, 1, keccak256("earlier"), proof);
+        vm.warp(block.timestamp + 72 hours);
+        er.finalize(1);
+        // A wrong grade is refused; the real one opens the position (similar: c = 1).
+        vm.expectRevert(ScorerRegistry.InvalidProof.selector);
+        r2.prove(id, 1, 0.9e18, 1, keccak256("earlier"), proof);
+        r2.prove(id, 1, 0.8e18, 1, keccak256("earlier"), proof);
+        assertEq(r2.position(TOKEN_E, alice).weight, 40e18);
+    }
+}
+
+/// Stands in for FeeLanes' scorer lane (pull by the registry).
+contract MockFeeSource {
+    mapping(address => mapping(address => uint256)) public lane;
+
+    function credit(address token, address asset, uint256 amount) external payable {
+        lane[token][asset] += amount;
+    }
+
+    function pullScorerPool(address token, address asset) external returns (uint256 amount) {
+        amount = lane[token][asset];
+        lane[token][asset] = 0;
+        if (asset == address(0)) {
+            (bool ok,) = msg.sender.call{value: amount}("");
+            require(ok, "eth");
+        } else {
+            IERC20(asset).transfer(msg.sender, amount);
+        }
+    }
+}
+
+contract ScorerRegistryFeeSourceTest is ScorerFixture {
+    function test_pullFeesDripsTheScorerLane() public {
+        MockFeeSource src = new MockFeeSource();
+        vm.expectRevert(ScorerRegistry.NoFeeSource.selector);
+        reg.pullFees(TOKEN_E);
+        vm.prank(owner);
+        reg.setFeeSource(IScorerFeeSource(address(src)));
+        vm.deal(address(this), 10 ether);
+        src.credit{value: 3 ether}(TOKEN_E, address(0), 3 ether);
+        assertEq(reg.pullFees(TOKEN_E), 3 ether);
+        ScorerRegistry.Pool memory p = reg.pool(TOKEN_E);
+        assertEq(p.funded, 3 ether);
+        assertEq(p.dripAmount, 3 ether);
+        vm.expectRevert(ScorerRegistry.ZeroAmount.selector);
+        reg.pullFees(TOKEN_E);
+        // ERC-20 lane.
+        usdg.mint(address(src), 500e6);
+        src.credit(TOKEN_U, address(usdg), 500e6);
+        assertEq(reg.pullFees(TOKEN_U), 500e6);
+        assertEq(usdg.balanceOf(address(reg)), 500e6);
+        // Stray ETH is refused.
+        (bool ok,) = address(reg).call{value: 1}("");
+        assertFalse(ok);
+    }
+}

@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: MIT
+pragma solidity 0.8.26;
+
+import {Test} from "forge-std/Test.sol";
+import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
+import {ScorerRegistry, IQualityVerifier, IRootBurnPricer} from "../../src/ScorerRegistry.sol";
+import {RootPriceOracle} from "../../src/RootPriceOracle.sol";
+import {MockAggregatorV3} from "../../src/mocks/MockAggregatorV3.sol";
+import {MockRootTickOracle} from "../../src/mocks/MockRootTickOracle.sol";
+import {MockRoot} from "../../src/mocks/MockRoot.sol";
+import {TestERC20} from "./TestERC20.sol";
+
+/// Accepts exactly the quality leaves it was told about (per epoch); the proof itself is ignored.
+contract MockQualityVerifier is IQualityVerifier {
+    mapping(bytes32 => bool) public valid;
+
+    function key(uint64 epoch, bytes32 thesisHash, uint256 q, uint8 verdict, bytes32 matched)
+        public
+        pure
+        returns (bytes32)
+    {
+        return keccak256(abi.encode(epoch, thesisHash, q, verdict, matched));
+    }
+
+    function setLeaf(uint64 epoch, bytes32 thesisHash, uint256 q, uint8 verdict, bytes32 matched) external {
+        valid[key(epoch, thesisHash, q, verdict, matched)] = true;
+    }
+
+    function verifyQuality(uint64 epoch, bytes32 thesisHash, uint256 q, uint8 verdict, bytes32 matched, bytes32[] calldata)
+        external
+        view
+        returns (bool)
+    {
+        return valid[key(epoch, thesisHash, q, verdict, matched)];
+    }
+}
+
+/// ROOT, its price (the core's pinned C16 example: ~$1.49997 per ROOT), a registry with an ETH pool and a USDG pool.
+abstract contract ScorerFixture is Test {
+    uint256 internal constant WAD = 1e18;
+    uint64 internal constant DAY = 1 days;
+    uint256 internal constant T0 = 1_800_000_000;
+    /// $100 of ROOT at the pinned price (core `end_to_end_takes_the_lower_window`).
+    uint256 internal constant BURN_100 = 66_667_833_396_455_051_977;
+
+    MockRoot internal rootToken;
+    MockAggregatorV3 internal feed;
+    MockRootTickOracle internal ticks;
+    RootPriceOracle internal oracle;
+    MockQualityVerifier internal verifier;
+    ScorerRegistry internal reg;
+    TestERC20 internal usdg;
+    address internal owner = makeAddr("owner");
+    address internal buyback = makeAddr("buyback");
+    address internal constant TOKEN_E = address(0xE0E0); // a launched token paired with ETH
+    address internal constant TOKEN_U = address(0xE0E1); // a launched token paired with USDG
+
+    function setUp() public virtual {
+        vm.warp(T0 - 30 days);
+        rootToken = new MockRoot(address(this));
+        feed = new MockAggregatorV3(address(this), 8, "ETH / USD", 3_000e8);
+        ticks = new MockRootTickOracle(false);
+        ticks.initialize(75_000);
+        vm.warp(T0 - 1_800);
+        ticks.swapTo(76_013);
+        vm.warp(T0);
+        feed.setAnswerAt(3_000e8, T0 - 3_600);
+        oracle = new RootPriceOracle(ticks, feed);
+        verifier = new MockQualityVerifier();
+        usdg = new TestERC20("USDG", "USDG", 6);
+        reg = new ScorerRegistry(owner, rootToken, verifier, IRootBurnPricer(address(oracle)), buyback);
+        vm.startPrank(owner);
+        reg.configurePool(TOKEN_E, address(0));
+        reg.configurePool(TOKEN_U, address(usdg));
+        vm.stopPrank();
+    }
+
+    function _freshFeed() internal {
+        feed.setAnswer(3_000e8);
+    }
+
+    function _register(address who) internal {
+        _freshFeed();
+        rootToken.mint(who, 2_500e18 + 1_000e18);
+        vm.startPrank(who);
+        rootToken.approve(address(reg), type(uint256).max);
+        reg.register(type(uint256).max);
+        vm.stopPrank();
+    }
+
+    function _score(address who, address token, bytes32 thesis) internal returns (uint256 id) {
+        _freshFeed();
+        rootToken.mint(who, 1_000e18);
+        vm.prank(who);
+        id = reg.score(token, 50e18, thesis, type(uint256).max);
+    }
+
+    function _prove(uint256 id, uint256 q, uint8 verdict) internal {
+        bytes32 thesis = reg.getScore(id).thesisHash;
+        verifier.setLeaf(7, thesis, q, verdict, bytes32(0));
+        reg.prove(id, 7, q, verdict, bytes32(0), new bytes32[](0));
+    }
+
+    function _scoreAndProve(address who, address token, uint256 q, uint8 verdict) internal returns (uint256 id) {
+        id = _score(who, token, keccak256(abi.encode(who, token, block.timestamp)));
+        _prove(id, q, verdict);
+    }
+
+    function _fundEth(address token, uint256 amount) internal {
+        vm.deal(address(this), amount);
+        reg.fund{value: amount}(token, amount);
+    }
+}
