@@ -122,12 +122,17 @@ pub fn NetworkBanner() -> impl IntoView {
 #[component]
 pub fn TxTray() -> impl IntoView {
     let ctx = Ctx::get();
+    let folded = RwSignal::new(false);
     view! {
         <Show when=move || !ctx.txs.get().is_empty()>
-            <aside class="txs" aria-label="Transactions">
-                <h2>"Transactions"</h2>
-                <ul>
-                    {move || ctx.txs.get().into_iter().rev().take(6).map(|t| {
+            <aside class=move || if folded.get() { "txs folded" } else { "txs" } aria-label="Transactions">
+                <h2>
+                    {move || format!("Transactions ({})", ctx.txs.get().len())}
+                    <button class="secondary small" id="fold-txs" aria-expanded=move || (!folded.get()).to_string()
+                        on:click=move |_| folded.update(|f| *f = !*f)>{move || if folded.get() { "Show" } else { "Hide" }}</button>
+                </h2>
+                <ul hidden=move || folded.get()>
+                    {move || ctx.txs.get().into_iter().rev().map(|t| {
                         let (class, text) = match &t.state {
                             TxState::Simulating => ("pending", "simulating…".to_string()),
                             TxState::WouldRevert(r) => ("failed", format!("would revert, not sent: {r}")),

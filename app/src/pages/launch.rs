@@ -260,7 +260,8 @@ pub fn TokenPage() -> impl IntoView {
     let info: RwSignal<Load<LaunchInfo>> = RwSignal::new(Load::Loading);
     let trades: RwSignal<Vec<Trade>> = RwSignal::new(Vec::new());
     let pool: RwSignal<Option<Result<PoolView, String>>> = RwSignal::new(None);
-    let balances: RwSignal<Option<(U256, U256)>> = RwSignal::new(None);
+    // (owner, quote balance, token balance): shown only while the owner is the connected account.
+    let balances: RwSignal<Option<(Address, U256, U256)>> = RwSignal::new(None);
     let slippage = RwSignal::new(stored_slippage());
     let slippage_text = RwSignal::new(fmt::units_exact(U256::from(slippage.get_untracked()), 2));
     let slippage_err: RwSignal<Option<String>> = RwSignal::new(None);
@@ -300,7 +301,7 @@ pub fn TokenPage() -> impl IntoView {
                             rpc.call(i.quote, &IERC20::balanceOfCall { account: a }).await.ok()
                         };
                         let tb = rpc.call(i.token, &IERC20::balanceOfCall { account: a }).await.ok();
-                        balances.set(q.zip(tb));
+                        balances.set(q.zip(tb).map(|(q, t)| (a, q, t)));
                     } else {
                         balances.set(None);
                     }
@@ -486,7 +487,7 @@ pub fn TokenPage() -> impl IntoView {
                         {move || if connected() {
                             let (qd, qsym, tsym) = (bal_qd, bal_qsym.clone(), bal_tsym.clone());
                             view! {
-                                <p class="muted" id="balances">{move || balances.get().map(|(q, t)| view! {
+                                <p class="muted" id="balances">{move || balances.get().filter(|b| Some(b.0) == ctx.wallet.get().account).map(|(_, q, t)| view! {
                                     "You hold "<span id="quote-balance"><Amount raw=q decimals=qd unit=qsym.clone() sig=6 /></span>
                                     " and "<span id="token-balance"><Amount raw=t decimals=18 unit=tsym.clone() sig=6 /></span>
                                 })}</p>
