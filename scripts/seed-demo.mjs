@@ -9,6 +9,7 @@
 //    two finalized epochs (72 h windows passed with evm_increaseTime) and one pending;
 //  - launches: one graduated (a crossing buy, clamped and refunded), one close to graduation, one
 //    mid-curve, one stablecoin pair, and one launched last (still in its anti-snipe window);
+//  - the own inputs file of each private project (<out>/inputs/<project>-<epoch>.json), as its owner keeps it;
 //  - a holder payout round on the graduated token with claimable leaves for the dev accounts
 //    (`holderAllocation`), claim window open, and a second round still in its 24 h review.
 // Writes <out>/world.json (network, addresses, epochs, payouts, names) and <out>/epochs/<n>.json
@@ -133,6 +134,7 @@ const all = JSON.parse(readFileSync(join(ROOT, '.eden', 'addresses.json'), 'utf8
 const A = all[String(chainId)];
 if (!A) throw new Error(`no deployment for chain ${chainId} in .eden/addresses.json`);
 mkdirSync(join(OUT, 'epochs'), { recursive: true });
+mkdirSync(join(OUT, 'inputs'), { recursive: true });
 const [deployer, signerKey] = DEV[0];
 
 // ---- Epoch cohort ----------------------------------------------------------------------------
@@ -147,7 +149,7 @@ const trackOf = (i) => (i < 14 ? 'agents' : i < 22 ? 'research' : 'apps');
 const projects = NAMES.map((name, i) => {
   // The first three projects are dev accounts 1–3, so a connected dev wallet has a project.
   const addr = i < 3 ? DEV[i + 1][0] : '0x' + Buffer.from(keccak256(Buffer.from(`eden.demo.project.${i}`))).toString('hex').slice(24);
-  return { name, address: eden.scoreLeaf ? addr : addr, track: trackOf(i), private: i === 5 || i === 17 };
+  return { name, address: addr, track: trackOf(i), private: i === 5 || i === 17 };
 });
 const presets = Object.fromEntries(TRACKS.map((t) => [t, eden.trackPreset(t)]));
 function inputsFor(p, k, rand) {
@@ -177,7 +179,13 @@ for (let k = 0; k < 3; k++) {
   const epoch = firstEpoch + k;
   const rand = prng(1000 + k);
   const inputs = projects.map((p) => inputsFor(p, k, rand));
-  for (const i of inputs) if (i.private) privateInputs[`${i.project.toLowerCase()}:${epoch}`] = i;
+  // Each private project's own inputs file (what its owner would keep locally and pick on the Score page).
+  for (const i of inputs) {
+    if (!i.private) continue;
+    const { project, private: _, ...own } = i;
+    privateInputs[`${project.toLowerCase()}:${epoch}`] = `inputs/${project.toLowerCase()}-${epoch}.json`;
+    writeFileSync(join(OUT, 'inputs', `${project.toLowerCase()}-${epoch}.json`), JSON.stringify(own, null, 1));
+  }
   const bundle = eden.buildEpoch({ epoch, tracks: TRACKS.map((t) => presets[t]), projects: inputs, previous });
   const expiry = (await now()) + 3 * 86400;
   const digest = eden.epochRootSigningHash(domain, { epoch, root: bundle.root, inputsRoot: bundle.inputsRoot, expiry });
@@ -196,7 +204,7 @@ for (let k = 0; k < 3; k++) {
     log(`epoch ${epoch}: ${bundle.projects.length} projects, pending`);
   }
 }
-writeFileSync(join(OUT, 'private-inputs.json'), JSON.stringify(privateInputs, null, 1));
+
 
 // ---- Launches --------------------------------------------------------------------------------
 const launches = [];
@@ -284,6 +292,7 @@ const world = {
   epochs,
   payouts,
   launches,
+  privateInputs,
   projects: Object.fromEntries(projects.map((p) => [p.address.toLowerCase(), { name: p.name, track: p.track, private: p.private }])),
   devAccounts: DEV.map(([address], i) => ({ label: `anvil dev account ${i}`, address })),
   seededAt: await now(),

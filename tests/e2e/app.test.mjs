@@ -6,7 +6,7 @@
 // request shown as cancelled; the pages of contracts still to come. Screenshots: test-output/screenshots/.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 import { serveDist } from './serve.mjs';
@@ -44,6 +44,11 @@ async function connectBurner(n = 2) {
   await page.click('#wallet-button');
   await page.click(`#burner-${n}`);
   await page.waitForSelector(`#wallet-button:has-text("Burner #${n}")`, T);
+}
+
+async function pickProject(name) {
+  const v = await page.$eval(`#project option:has-text("${name}")`, (o) => o.value);
+  await page.selectOption('#project', v);
 }
 
 async function confirmedCount() {
@@ -157,10 +162,7 @@ test('a score verifies against the on-chain final root, with the EIP-712 signer'
   await page.waitForSelector('#epochs', T);
   assert.match(await page.textContent('#epochs'), /final/);
   assert.match(await page.textContent('#epochs'), /pending/);
-  await page.selectOption('#project', { label: /Seedling Labs/ }).catch(async () => {
-    const v = await page.$eval('#project option:has-text("Seedling")', (o) => o.value);
-    await page.selectOption('#project', v);
-  });
+  await pickProject('Seedling Labs');
   await page.click('#verify-score');
   await page.waitForSelector('#score-result.ok', T);
   assert.match(await page.textContent('#score-result'), /Verified against the chain/);
@@ -182,6 +184,27 @@ test('a tampered bundle is flagged', async () => {
   assert.match(await page.textContent('#score-result'), /on-chain final root/);
   await page.screenshot({ path: join(SHOTS, 'score-tampered.png'), fullPage: true });
   await page.unroute('**/public/demo/epochs/*.json');
+});
+
+test("a private project's own inputs file is recomputed locally, and a wrong one shows where it differs", async () => {
+  const { world, demoDir } = chain;
+  const [key, file] = Object.entries(world.privateInputs).find(([k]) => k.endsWith(`:${world.epochs[1].epoch}`));
+  const project = key.split(':')[0];
+  const name = world.projects[project].name;
+  await pickProject(name);
+  await page.setInputFiles('#inputs-file', join(demoDir, file));
+  await page.waitForSelector('#inputs-status', T);
+  await page.click('#verify-score');
+  await page.waitForSelector('#score-result.ok', T);
+  assert.match(await page.textContent('#recompute-summary'), /your inputs file: every step matches/);
+  const own = JSON.parse(readFileSync(join(demoDir, file), 'utf8'));
+  own.claims += 1;
+  await page.setInputFiles('#inputs-file', { name: 'inputs.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(own)) });
+  await page.waitForSelector('#inputs-status', T);
+  await page.click('#verify-score');
+  await page.waitForSelector('#score-result.bad', T);
+  assert.match(await page.textContent('#recompute-summary'), /differs first at 'commitment'/);
+  await page.screenshot({ path: join(SHOTS, 'score-own-inputs-mismatch.png'), fullPage: true });
 });
 
 test('a holder payout is checked and claimed', async () => {

@@ -16,6 +16,7 @@ use alloy_sol_types::{SolCall, SolEvent};
 use eden_core::creator::{creator_share_down, CreatorShareParams};
 use eden_core::eip712::{eden_domain, recover_epoch_root_signer, EpochRoot};
 use eden_core::merkle::{process_proof, Options, StandardMerkleTree};
+use eden_core::scoring::epoch::ProjectData;
 use eden_core::scoring::{verify_project_score, EpochBundle, VerifyReport};
 use leptos::prelude::*;
 
@@ -49,13 +50,36 @@ pub struct ScoreCheck {
     pub signer: Result<Address, String>,
     pub expected_signer: Address,
     pub report: Option<VerifyReport>,
+    /// Whether `report` was computed from the person's own inputs file.
+    pub from_own_file: bool,
+    /// Whether the project's inputs are private (only a commitment is published).
+    pub private: bool,
     /// Why the bundle is not trusted; empty when everything matches.
     pub flags: Vec<String>,
 }
 
+/// A project's own inputs file (read in the browser, never uploaded): the `ProjectData` fields
+/// `{track, features, claims, failed, verifiedOutput, ageSecs}` plus `salt` for private inputs.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct OwnInputs {
+    #[serde(flatten)]
+    pub data: ProjectData,
+    #[serde(default)]
+    pub salt: Option<B256>,
+}
+
+/// Parses an inputs file.
+///
+/// # Errors
+/// A readable message naming what is wrong.
+pub fn parse_own_inputs(text: &str) -> Result<OwnInputs, String> {
+    serde_json::from_str(text).map_err(|e| format!("the inputs file is not valid: {e}"))
+}
+
 /// Pure part of the check: rebuild the score tree from the bundle, walk the project's proof to the
-/// on-chain root, recompute public inputs.
-pub fn check_bundle(bundle: &EpochBundle, project: Address, onchain_root: Option<B256>) -> Result<ScoreCheck, String> {
+/// on-chain root, recompute from the project's own inputs (or the bundle's public ones).
+pub fn check_bundle(bundle: &EpochBundle, project: Address, onchain_root: Option<B256>, own: Option<&OwnInputs>) -> Result<ScoreCheck, String> {
     let values: Vec<serde_json::Value> =
         bundle.projects.iter().map(|p| serde_json::json!([p.project.to_checksum(None), p.score_wad.to_string()])).collect();
     let tree = StandardMerkleTree::of(values, &["address", "uint256"], Options::default()).map_err(|e| format!("the bundle's score tree: {e}"))?;
@@ -82,10 +106,14 @@ pub fn check_bundle(bundle: &EpochBundle, project: Address, onchain_root: Option
         Some(_) if !leaf_reaches_chain => flags.push("the project's proof does not reach the on-chain root".into()),
         _ => {}
     }
-    let report = rec.inputs.as_ref().map(|inputs| verify_project_score(bundle, project, inputs, B256::ZERO));
+    let report = match own {
+        Some(o) => Some(verify_project_score(bundle, project, &o.data, o.salt.unwrap_or(B256::ZERO))),
+        None => rec.inputs.as_ref().map(|inputs| verify_project_score(bundle, project, inputs, B256::ZERO)),
+    };
+    let from_own_file = own.is_some();
     if let Some(r) = &report {
         if let Some(step) = r.first_mismatch {
-            flags.push(format!("recomputing the public inputs differs first at step '{}'", serde_json::to_value(step).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default()));
+            flags.push(format!("recomputing from {} differs first at step '{}'", if from_own_file { "your inputs file" } else { "the public inputs" }, serde_json::to_value(step).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default()));
         }
     }
     Ok(ScoreCheck {
@@ -98,6 +126,8 @@ pub fn check_bundle(bundle: &EpochBundle, project: Address, onchain_root: Option
         signer: Err("not checked".into()),
         expected_signer: Address::ZERO,
         report,
+        from_own_file,
+        private: rec.private,
         flags,
     })
 }
@@ -116,7 +146,7 @@ async fn proposal_signer(rpc: &Rpc, w: &World, epoch: u64) -> Result<(Address, B
     Ok((signer, call.root))
 }
 
-async fn run_check(w: World, row: EpochRow, project: Address) -> Result<ScoreCheck, String> {
+async fn run_check(w: World, row: EpochRow, project: Address, own: Option<OwnInputs>) -> Result<ScoreCheck, String> {
     let rpc = w.rpc();
     let text = crate::rpc::fetch_text(&format!("{DEMO_BASE}{}", row.bundle)).await?;
     let bundle = EpochBundle::from_json(&text).map_err(|e| format!("the bundle is not a valid epoch bundle: {e}"))?;
@@ -128,7 +158,7 @@ async fn run_check(w: World, row: EpochRow, project: Address) -> Result<ScoreChe
     } else {
         None
     };
-    let mut c = check_bundle(&bundle, project, onchain)?;
+    let mut c = check_bundle(&bundle, project, onchain, own.as_ref())?;
     let expected = rpc.call(w.addresses.epoch_registry, &IEpochRegistry::signerCall {}).await.map_err(|e| e.to_string())?;
     c.expected_signer = expected;
     match proposal_signer(&rpc, &w, row.epoch).await {
@@ -173,6 +203,7 @@ fn ScoreBody(world: World) -> impl IntoView {
     let rows: RwSignal<Load<Vec<EpochRow>>> = RwSignal::new(Load::Loading);
     let selected: RwSignal<Option<u64>> = RwSignal::new(None);
     let check: RwSignal<Option<Load<ScoreCheck>>> = RwSignal::new(None);
+    let own: RwSignal<Option<Result<OwnInputs, String>>> = RwSignal::new(None);
     let w1 = world.clone();
     Effect::new(move |_| {
         ctx.refresh.track();
@@ -202,8 +233,9 @@ fn ScoreBody(world: World) -> impl IntoView {
         let Some(row) = rs.into_iter().find(|r| r.epoch == e) else { return };
         check.set(Some(Load::Loading));
         let w = w2.clone();
+        let mine = own.get_untracked().and_then(Result::ok);
         leptos::task::spawn_local(async move {
-            check.set(Some(match run_check(w, row, p).await {
+            check.set(Some(match run_check(w, row, p, mine).await {
                 Ok(c) => Load::Ready(c),
                 Err(e) => Load::Failed(e),
             }));
@@ -217,6 +249,24 @@ fn ScoreBody(world: World) -> impl IntoView {
             <select id="project" on:change=move |ev| { project.set(event_target_value(&ev).parse().ok()); check.set(None); }>
                 {names.into_iter().map(|(n, a)| view! { <option value=a.to_string() selected=move || project.get() == Some(a)>{n}" · "{fmt::short_addr(&a.to_checksum(None))}</option> }).collect_view()}
             </select>
+        </label>
+        <label class="field">
+            <span class="label">"Your inputs file (optional)"</span>
+            <span class="hint">"A JSON file with your project's inputs {track, features, claims, failed, verifiedOutput, ageSecs, salt}. It is read here, in your browser, and never uploaded; the score is then recomputed from it step by step."</span>
+            <input type="file" id="inputs-file" accept="application/json,.json" on:change=move |ev| {
+                use wasm_bindgen::JsCast;
+                let file = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()).and_then(|i| i.files()).and_then(|f| f.get(0));
+                check.set(None);
+                let Some(file) = file else { own.set(None); return };
+                leptos::task::spawn_local(async move {
+                    let text = wasm_bindgen_futures::JsFuture::from(file.text()).await.ok().and_then(|v| v.as_string());
+                    own.set(Some(text.ok_or_else(|| "the file could not be read".to_string()).and_then(|t| parse_own_inputs(&t))));
+                });
+            } />
+            {move || own.get().map(|r| match r {
+                Ok(o) => view! { <span class="muted" id="inputs-status">{format!("Read locally: track {}, {} features{}.", o.data.track, o.data.features.len(), if o.salt.is_some() { ", with salt" } else { "" })}</span> }.into_any(),
+                Err(e) => view! { <span class="bad" id="inputs-status">{e}</span> }.into_any(),
+            })}
         </label>
         <h2>"Epochs"</h2>
         {move || match rows.get() {
@@ -281,9 +331,10 @@ fn ScoreBody(world: World) -> impl IntoView {
                             }}</dd>
                             <dt>"Creator share this score buys"</dt><dd>{share.map(|s| view! { <span title="C17 ramp with the deployed placeholder parameters (Verified floor 20 %, ceiling 40 %)">{fmt::percent_wad(s, 4)}" of the fee"</span> })}</dd>
                         </dl>
+                        {(c.report.is_none() && c.private).then(|| view! { <p class="muted">"This project's inputs are private: only their commitment is published. Pick its inputs file above to recompute the score from it."</p> })}
                         {c.report.map(|r| view! {
                             <details open=!r.matches>
-                                <summary>{if r.matches { "Recomputed from the public inputs: every step matches".to_string() } else { "Recomputed from the public inputs: a step differs".to_string() }}</summary>
+                                <summary id="recompute-summary">{format!("Recomputed from {}: {}", if c.from_own_file { "your inputs file" } else { "the public inputs" }, if r.matches { "every step matches".to_string() } else { format!("differs first at '{}'", r.first_mismatch.and_then(|s| serde_json::to_value(s).ok()).and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default()) })}</summary>
                                 <ol class="steps">
                                     {r.steps.into_iter().map(|s| {
                                         let name = serde_json::to_value(s.step).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default();
@@ -328,7 +379,7 @@ mod tests {
     #[test]
     fn an_honest_bundle_verifies_against_its_root() {
         let b = bundle();
-        let c = check_bundle(&b, Address::repeat_byte(3), Some(b.root)).unwrap();
+        let c = check_bundle(&b, Address::repeat_byte(3), Some(b.root), None).unwrap();
         assert!(c.flags.is_empty(), "{:?}", c.flags);
         assert!(c.leaf_reaches_chain);
         assert!(c.report.unwrap().matches);
@@ -340,10 +391,28 @@ mod tests {
         let onchain = b.root;
         let mut t = b.clone();
         t.projects[2].score_wad += U256::from(1u8);
-        let c = check_bundle(&t, t.projects[2].project, Some(onchain)).unwrap();
+        let c = check_bundle(&t, t.projects[2].project, Some(onchain), None).unwrap();
         assert!(!c.flags.is_empty());
         assert!(!c.leaf_reaches_chain);
         assert!(c.flags.iter().any(|f| f.contains("on-chain final root")), "{:?}", c.flags);
-        assert!(check_bundle(&b, Address::repeat_byte(99), Some(onchain)).is_err());
+        assert!(check_bundle(&b, Address::repeat_byte(99), Some(onchain), None).is_err());
+    }
+
+    #[test]
+    fn own_inputs_file_recomputes_and_names_the_first_mismatch() {
+        let b = bundle();
+        let p = Address::repeat_byte(2);
+        let rec = b.projects.iter().find(|r| r.project == p).unwrap();
+        let json = serde_json::to_string(rec.inputs.as_ref().unwrap()).unwrap();
+        let own = parse_own_inputs(&json).unwrap();
+        let c = check_bundle(&b, p, Some(b.root), Some(&own)).unwrap();
+        assert!(c.from_own_file && c.report.as_ref().unwrap().matches, "{:?}", c.flags);
+        let mut wrong = own.clone();
+        wrong.data.claims += 1;
+        let c = check_bundle(&b, p, Some(b.root), Some(&wrong)).unwrap();
+        let r = c.report.unwrap();
+        assert_eq!(r.first_mismatch, Some(eden_core::scoring::VerifyStep::Commitment));
+        assert!(c.flags.iter().any(|f| f.contains("your inputs file")));
+        assert!(parse_own_inputs("{\"track\": 1}").unwrap_err().contains("not valid"));
     }
 }
