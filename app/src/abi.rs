@@ -1,6 +1,9 @@
 //! The contracts' ABI as the app uses it (alloy `sol!`): calls, events, and custom errors decoded
 //! into plain words.
 
+// `sol!` generates constructors with one argument per field (`Launch` has 8).
+#![allow(clippy::too_many_arguments)]
+
 use alloy_primitives::{hex, Bytes};
 use alloy_sol_types::{sol, SolInterface};
 

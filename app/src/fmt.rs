@@ -27,7 +27,7 @@ pub fn units_exact(raw: U256, decimals: u8) -> String {
 fn group(int: &str) -> String {
     let mut out = String::with_capacity(int.len() + int.len() / 3);
     for (i, c) in int.chars().enumerate() {
-        if i > 0 && (int.len() - i) % 3 == 0 {
+        if i > 0 && (int.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);

@@ -112,6 +112,21 @@ test('a transaction that would revert is stopped before signing, with the reason
   await connectBurner(2);
 });
 
+test('a stablecoin pair buys with an exact approval', async () => {
+  await page.goto(server.url + 'launch');
+  await page.click('.launch-row[data-symbol="SPRT"] a');
+  await page.waitForSelector('#token-balance .amount', T);
+  const before = units(await exact('#token-balance .amount'));
+  await page.fill('#buy-amount', '100');
+  await page.waitForSelector('#buy-out .amount', T);
+  const n = await confirmedCount();
+  await page.click('#buy-button');
+  await waitConfirmed(n + 1); // approve + buy
+  assert.match(await page.textContent('.txs'), /Approve exactly 100 USDC/);
+  await page.waitForFunction((b) => Number(document.querySelector('#token-balance .amount')?.title.split(' ')[0]) > b, before, T);
+  await page.goto(server.url + 'launch/' + (await page.evaluate(() => location.pathname.split('/').pop())));
+});
+
 test('slippage is persisted and applied as minimum-out', async () => {
   await page.fill('#slippage', '2.5');
   assert.equal(await page.evaluate(() => localStorage.getItem('eden.slippageBps')), '250');
@@ -224,8 +239,8 @@ test('a holder payout is checked and claimed', async () => {
 test('transactions survive navigation', async () => {
   await page.click('nav >> text=Launch');
   await page.waitForSelector('.launch-row', T);
-  // buy, approve, sell, crossing buy, claim: the tray keeps them across pages and a reload.
-  assert.ok((await confirmedCount()) >= 5);
+  // buy, approve, sell, approve, buy, crossing buy, claim: the tray keeps them across pages and a reload.
+  assert.ok((await confirmedCount()) >= 7);
 });
 
 test('pages of contracts still to come say so, with no invented data', async () => {

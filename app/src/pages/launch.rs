@@ -123,7 +123,8 @@ pub fn LaunchList() -> impl IntoView {
                     <ul class="launches" id="launch-list">
                         {v.into_iter().map(|l| {
                             let href = format!("/launch/{}", l.token);
-                            let status = if l.graduated { "graduated" } else if l.progress_bps() >= 8_000 { "close to graduation" } else { "on the curve" };
+                            let in_window = !l.graduated && trade::snipe_seconds_left(&l.state, ctx.chain_now()) > 0;
+                            let status = if l.graduated { "graduated" } else if in_window { "anti-snipe window" } else if l.progress_bps() >= 8_000 { "close to graduation" } else { "on the curve" };
                             let cap = curve::market_cap_wad(&l.state, l.quote_decimals).ok();
                             view! {
                                 <li class="launch-row" data-symbol=l.symbol.clone()>

@@ -109,7 +109,7 @@ fn PayoutsBody(world: World) -> impl IntoView {
                                 else { ("closed", "Claim window closed".to_string()) }
                             };
                             let can_claim = move || status().0 == "open" && r.proof_ok;
-                            let c = claim.clone();
+                            let c = claim;
                             view! {
                                 <li class="payout-row" data-epoch=r.round.epoch>
                                     <div class="head">
@@ -120,7 +120,7 @@ fn PayoutsBody(world: World) -> impl IntoView {
                                     <div class="actions">
                                         <span class=move || format!("claim-status badge {}", status().0)>{move || status().1}</span>
                                         <Show when=can_claim>
-                                            {let c = c.clone(); let r3 = r2.clone(); view! { <button class="primary claim-button" on:click=move |_| c(r3.clone())>"Claim"</button> }}
+                                            {let r3 = r2.clone(); view! { <button class="primary claim-button" on:click=move |_| c(r3.clone())>"Claim"</button> }}
                                         </Show>
                                     </div>
                                 </li>
