@@ -5,6 +5,8 @@
 //! Payouts, Verify.
 
 mod abi;
+#[cfg(all(test, target_arch = "wasm32"))]
+mod browser_tests;
 mod fmt;
 mod pages;
 mod proof_check;
