@@ -258,13 +258,14 @@ test('pages of contracts still to come say so, with no invented data', async () 
   }
 });
 
-test('a browser wallet on the wrong chain is switched; a rejected request shows as cancelled', async () => {
+test('a browser wallet on the wrong chain is switched, its account changes are followed, a rejected request shows as cancelled', async () => {
   const ctx = await browser.newContext({ viewport: { width: 390, height: 900 } });
   // A minimal EIP-6963 wallet: starts on chain 1, does not know 31337 (4902), adds it, rejects sends (4001).
   await ctx.addInitScript(() => {
     let chain = '0x1';
     const listeners = {};
     const emit = (name, v) => (listeners[name] || []).forEach((f) => f(v));
+    window.__testWalletEmit = emit;
     const err = (code, message) => Object.assign(new Error(message), { code });
     const provider = {
       on: (name, f) => { (listeners[name] ||= []).push(f); },
@@ -295,6 +296,9 @@ test('a browser wallet on the wrong chain is switched; a rejected request shows 
   await p.screenshot({ path: join(SHOTS, 'wallet-wrong-chain-mobile.png'), fullPage: true });
   await p.click('#switch-chain');
   await p.waitForSelector('#wrong-chain', { state: 'detached', timeout: 10_000 });
+  // accountsChanged: the app follows the wallet's account, never a stale one.
+  await p.evaluate(() => window.__testWalletEmit('accountsChanged', ['0x90F79bf6EB2c4f870365E785982E1f101E93b906']));
+  await p.waitForSelector('#wallet-button:has-text("0x90F7")', T);
   await p.click('.launch-row[data-symbol="MEAD"] a');
   await p.fill('#buy-amount', '0.01');
   await p.waitForSelector('#buy-out .amount', T);

@@ -274,10 +274,10 @@ pub fn TokenPage() -> impl IntoView {
     let static_info: RwSignal<Option<LaunchInfo>> = RwSignal::new(None);
 
     // Chain reads: on load, on every confirmed transaction or wallet change, and every 5 s.
+    let every_5s = Memo::new(move |_| ctx.tick.get() / 5);
     Effect::new(move |_| {
         ctx.refresh.track();
-        let slow = ctx.tick.get() / 5;
-        let _ = slow;
+        every_5s.track();
         let (Load::Ready(w), Some(t)) = (ctx.world.get(), token()) else {
             if token().is_none() {
                 info.set(Load::Failed("this is not a token address".into()));
