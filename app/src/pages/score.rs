@@ -204,6 +204,18 @@ fn ScoreBody(world: World) -> impl IntoView {
     let selected: RwSignal<Option<u64>> = RwSignal::new(None);
     let check: RwSignal<Option<Load<ScoreCheck>>> = RwSignal::new(None);
     let own: RwSignal<Option<Result<OwnInputs, String>>> = RwSignal::new(None);
+    // Connecting (or switching to) an account that is a project picks it.
+    let w0 = world.clone();
+    Effect::new(move |prev: Option<Option<Address>>| {
+        let account = ctx.wallet.with(|w| w.account);
+        if prev.is_some_and(|p| p != account) {
+            if let Some(a) = account.filter(|a| w0.project_name(a).is_some()) {
+                project.set(Some(a));
+                check.set(None);
+            }
+        }
+        account
+    });
     let w1 = world.clone();
     Effect::new(move |_| {
         ctx.refresh.track();
