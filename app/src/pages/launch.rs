@@ -439,9 +439,9 @@ pub fn TokenPage() -> impl IntoView {
                         <div class="stats">
                             <div><span class="k">"Raised"</span><span class="v" id="raised"><Amount raw=s.quote_raised decimals=qd unit=qs.clone() />" of "<Amount raw=g decimals=qd unit=qs.clone() /></span></div>
                             <div><span class="k">"Progress"</span><span class="v" id="progress">{fmt::percent_bps(i.progress_bps())}</span></div>
-                            <div><span class="k">"Price"</span><span class="v"><Amount raw=spot decimals=18 unit=format!("{qs} / token") sig=4 /></span></div>
+                            <div><span class="k">{if i.graduated { "Curve price at graduation" } else { "Price" }}</span><span class="v"><Amount raw=spot decimals=18 unit=format!("{qs} / token") sig=4 /></span></div>
                             <div><span class="k">"Market cap"</span><span class="v"><Amount raw=cap decimals=18 unit=qs.clone() sig=4 /></span></div>
-                            <div><span class="k">"Tokens left on the curve"</span><span class="v"><Amount raw=s.token_reserve decimals=18 sig=4 /></span></div>
+                            {(!i.graduated).then(|| view! { <div><span class="k">"Tokens left on the curve"</span><span class="v"><Amount raw=s.token_reserve decimals=18 sig=4 /></span></div> })}
                         </div>
                         <Progress bps=i.progress_bps() />
                     }.into_any()
