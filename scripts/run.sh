@@ -1,13 +1,67 @@
 #!/usr/bin/env bash
-# Builds and serves the Eden app at http://127.0.0.1:8080 (the README's run command).
-# On a fresh machine it first installs what is missing (scripts/setup.sh app): the first run takes
-# about 15 minutes (Trunk is compiled once), later runs start in seconds. Ctrl-C stops everything.
+# The README's run command: a local chain with a demo world and the app, in one command.
+#
+#  1. installs what is missing (scripts/setup.sh app; the JavaScript API core/pkg-node if absent)
+#  2. starts anvil on 127.0.0.1 (chain id 31337, the fixed dev mnemonic "test test … junk";
+#     port EDEN_RPC_PORT, default 8545, or the next free one)
+#  3. deploys Uniswap v4 and the protocol (scripts/deploy-local.sh --rpc-url …)
+#  4. seeds a demo world through real transactions (scripts/seed-demo.mjs → public/demo/)
+#  5. builds and serves the app at http://127.0.0.1:8080 (EDEN_PORT changes it) and prints the URL
+# Ctrl-C (or any exit) stops everything it started: the app server and anvil, by PID.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
 
-bash scripts/setup.sh app
+step() { printf '\n==> %s\n' "$*"; }
 
-port="${EDEN_PORT:-8080}"
-printf '\n==> Building and serving the app: http://127.0.0.1:%s\n' "$port"
-exec trunk serve --release --address 127.0.0.1 --port "$port"
+bash scripts/setup.sh app
+if [ ! -f core/pkg-node/eden_core.js ]; then
+  step "Building the JavaScript API (core/pkg-node) for the seeding script"
+  bash scripts/build-pkg.sh
+fi
+
+port_free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+rpc_port="${EDEN_RPC_PORT:-8545}"
+while ! port_free "$rpc_port"; do rpc_port=$((rpc_port + 1)); done
+app_port="${EDEN_PORT:-8080}"
+if ! port_free "$app_port"; then echo "run.sh: port $app_port is busy (set EDEN_PORT)" >&2; exit 1; fi
+rpc="http://127.0.0.1:$rpc_port"
+
+anvil_pid=""
+serve_pid=""
+stop() {
+  trap - EXIT INT TERM
+  if [ -n "$serve_pid" ]; then kill -TERM -- "-$serve_pid" 2>/dev/null || kill "$serve_pid" 2>/dev/null || true; fi
+  if [ -n "$anvil_pid" ]; then kill "$anvil_pid" 2>/dev/null || true; fi
+  wait 2>/dev/null || true
+  echo "stopped (app server${serve_pid:+ pid $serve_pid}, anvil${anvil_pid:+ pid $anvil_pid})"
+}
+trap stop EXIT
+trap 'exit 130' INT TERM
+
+mkdir -p .eden
+step "Starting anvil on $rpc (chain id 31337)"
+anvil --host 127.0.0.1 --port "$rpc_port" --chain-id 31337 \
+  --mnemonic "test test test test test test test test test test test junk" --silent > ".eden/anvil-$rpc_port.log" 2>&1 &
+anvil_pid=$!
+for _ in $(seq 1 100); do cast chain-id --rpc-url "$rpc" > /dev/null 2>&1 && break; sleep 0.1; done
+cast chain-id --rpc-url "$rpc" > /dev/null || { echo "run.sh: anvil did not start (see .eden/anvil-$rpc_port.log)" >&2; exit 1; }
+
+step "Deploying Uniswap v4 and the Eden contracts"
+bash scripts/deploy-local.sh --rpc-url "$rpc"
+
+step "Seeding the demo world (public/demo/)"
+rm -rf public/demo
+node scripts/seed-demo.mjs --rpc-url "$rpc" --out public/demo
+
+step "Building and serving the app"
+setsid trunk serve --release --address 127.0.0.1 --port "$app_port" &
+serve_pid=$!
+for _ in $(seq 1 600); do
+  (exec 3<>"/dev/tcp/127.0.0.1/$app_port") 2>/dev/null && break
+  kill -0 "$serve_pid" 2>/dev/null || { echo "run.sh: the app server exited" >&2; exit 1; }
+  sleep 0.5
+done
+printf '\n  Eden is running: http://127.0.0.1:%s/   (chain %s, anvil pid %s)\n  Ctrl-C stops everything.\n\n' \
+  "$app_port" "$rpc" "$anvil_pid"
+wait "$serve_pid"

@@ -1,30 +1,118 @@
 //! Eden browser client: a Leptos client-side app over the wasm build of `eden-core`.
 //!
-//! Every number on screen is computed by `eden-core` in this page; nothing is trusted from a server.
+//! Every number on screen is computed by `eden-core` in this page from on-chain state; nothing is
+//! trusted from a server. Routes: Launch (`/`, `/launch/:token`), Score, Scorer, Duel, Calls,
+//! Payouts, Verify.
 
+mod abi;
+#[cfg(all(test, target_arch = "wasm32"))]
+mod browser_tests;
+mod fmt;
+mod pages;
 mod proof_check;
+mod rpc;
+mod state;
+mod trade;
+mod tx;
+mod ui;
 mod verify_page;
+mod wallet;
 
 use leptos::prelude::*;
+use leptos_router::components::{Route, Router, Routes, A};
+use leptos_router::path;
+use state::{Ctx, Load};
 
 fn main() {
     console_error_panic_hook::set_once();
     leptos::mount::mount_to_body(App);
 }
 
-/// The application shell: header, the current page, footer.
+/// The application shell: header with navigation and wallet, the current page, the transaction tray.
 #[component]
 fn App() -> impl IntoView {
+    let ctx = Ctx {
+        world: RwSignal::new(Load::Loading),
+        chain_offset: RwSignal::new(0),
+        refresh: RwSignal::new(0),
+        tick: RwSignal::new(0),
+        txs: RwSignal::new(state::restore_txs()),
+        wallet: RwSignal::new(wallet::WalletState::default()),
+    };
+    provide_context(ctx);
+    leptos::task::spawn_local(async move {
+        match state::load_world().await {
+            Ok((w, offset)) => {
+                ctx.chain_offset.set(offset);
+                ctx.world.set(Load::Ready(w));
+            }
+            Err(e) => ctx.world.set(Load::Failed(e)),
+        }
+    });
+    wallet::init(ctx);
+    Effect::new(move |_| ctx.txs.with(|t| state::save_txs(t)));
+    // Transactions still pending when the page was reloaded: follow them to their receipts.
+    Effect::new(move |done: Option<bool>| {
+        if done == Some(true) {
+            return true;
+        }
+        let Load::Ready(w) = ctx.world.get() else { return false };
+        for t in ctx.txs.get_untracked() {
+            if let state::TxState::Pending(h) = t.state {
+                let rpc = w.rpc();
+                leptos::task::spawn_local(async move {
+                    wallet::follow(ctx, rpc, t.id, h).await;
+                });
+            }
+        }
+        true
+    });
+    let _ = set_interval_with_handle(move || ctx.tick.update(|t| *t += 1), std::time::Duration::from_secs(1));
+    // Re-measure the chain clock whenever something changed on chain.
+    Effect::new(move |_| {
+        ctx.refresh.track();
+        if let Load::Ready(w) = ctx.world.get_untracked() {
+            leptos::task::spawn_local(async move {
+                if let Ok(ts) = w.rpc().latest_timestamp().await {
+                    ctx.chain_offset.set(ts as i64 - state::wall_now());
+                }
+            });
+        }
+    });
+
     view! {
-        <header class="top">
-            <a class="brand" href="./">"Eden"</a>
-            <span class="tagline">"Check it yourself: every number is recomputed in your browser."</span>
-        </header>
-        <main>
-            <verify_page::VerifyPage />
-        </main>
-        <footer>
-            <span>"eden-core "{env!("CARGO_PKG_VERSION")}" · WebAssembly · no server trusted"</span>
-        </footer>
+        <Router>
+            <header class="top">
+                <a class="brand" href="/">"Eden"</a>
+                <nav class="nav" aria-label="Pages">
+                    <A href="/launch">"Launch"</A>
+                    <A href="/score">"Score"</A>
+                    <A href="/scorer">"Scorer"</A>
+                    <A href="/duel">"Duel"</A>
+                    <A href="/calls">"Calls"</A>
+                    <A href="/payouts">"Payouts"</A>
+                    <A href="/verify">"Verify"</A>
+                </nav>
+                <ui::WalletButton />
+            </header>
+            <ui::NetworkBanner />
+            <main>
+                <Routes fallback=|| view! { <section class="card"><h1>"Not found"</h1><p>"There is no page here."</p></section> }>
+                    <Route path=path!("/") view=pages::launch::LaunchList />
+                    <Route path=path!("/launch") view=pages::launch::LaunchList />
+                    <Route path=path!("/launch/:token") view=pages::launch::TokenPage />
+                    <Route path=path!("/score") view=pages::score::ScorePage />
+                    <Route path=path!("/payouts") view=pages::payouts::PayoutsPage />
+                    <Route path=path!("/scorer") view=|| view! { <pages::Soon title="Scorer" what="register as a scorer (stake + burn), write theses with cited sources, follow positions, accrued rewards and unstaking" /> } />
+                    <Route path=path!("/duel") view=|| view! { <pages::Soon title="Duel" what="duels between two tokens: the live split, the round's running mean and would-be winner, pot, buyback cap, streaks and settlement" /> } />
+                    <Route path=path!("/calls") view=|| view! { <pages::Soon title="Calls" what="the agent leaderboard, consensus per asset and window, and commit / reveal forms" /> } />
+                    <Route path=path!("/verify") view=verify_page::VerifyPage />
+                </Routes>
+            </main>
+            <ui::TxTray />
+            <footer>
+                <span>"eden-core "{env!("CARGO_PKG_VERSION")}" · WebAssembly · every number recomputed in your browser"</span>
+            </footer>
+        </Router>
     }
 }

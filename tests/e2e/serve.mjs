@@ -13,10 +13,23 @@ const TYPES = {
   '.png': 'image/png',
 };
 
-/** Serves `root` on 127.0.0.1; resolves to {url, close}. Unknown paths fall back to index.html (SPA). */
-export async function serveDist(root) {
+/** Serves `root` on 127.0.0.1; resolves to {url, close}. Unknown paths fall back to index.html (SPA).
+ * `overlays` maps a URL prefix (e.g. '/public/demo/') to a directory served under it (the seeded demo world). */
+export async function serveDist(root, overlays = {}) {
   const server = createServer(async (req, res) => {
     const path = normalize(decodeURIComponent(new URL(req.url, 'http://x').pathname)).replace(/^(\.\.[/\\])+/, '');
+    const prefix = Object.keys(overlays).find((p) => path.startsWith(p));
+    if (prefix) {
+      try {
+        const body = await readFile(join(overlays[prefix], path.slice(prefix.length)));
+        res.writeHead(200, { 'content-type': TYPES[extname(path)] ?? 'application/octet-stream', 'cache-control': 'no-store' });
+        res.end(body);
+      } catch {
+        res.writeHead(404, { 'content-type': 'text/plain' });
+        res.end('not found');
+      }
+      return;
+    }
     let file = join(root, path);
     let body;
     try {

@@ -1,0 +1,172 @@
+//! The contracts' ABI as the app uses it (alloy `sol!`): calls, events, and custom errors decoded
+//! into plain words.
+
+// `sol!` generates constructors with one argument per field (`Launch` has 8).
+#![allow(clippy::too_many_arguments)]
+
+use alloy_primitives::{hex, Bytes};
+use alloy_sol_types::{sol, SolInterface};
+
+sol! {
+    interface ILaunchpad {
+        struct Launch {
+            address quote;
+            uint64 launchTime;
+            bool graduated;
+            address creator;
+            uint256 virtualQuote;
+            uint256 quoteRaised;
+            uint256 tokenReserve;
+            uint256 feesAccrued;
+        }
+        struct PoolKey {
+            address currency0;
+            address currency1;
+            uint24 fee;
+            int24 tickSpacing;
+            address hooks;
+        }
+        function launchOf(address token) external view returns (Launch memory);
+        function launchCount() external view returns (uint256);
+        function tokens(uint256 index) external view returns (address);
+        function supply() external view returns (uint256);
+        function feeBps() external view returns (uint16);
+        function buy(address token, uint256 quoteIn, uint256 minTokensOut, uint256 deadline) external payable returns (uint256 tokensOut, uint256 quoteUsed);
+        function sell(address token, uint256 tokensIn, uint256 minQuoteOut, uint256 deadline) external returns (uint256 quoteOut);
+        function poolOf(address token) external view returns (PoolKey memory key, bytes32 poolId);
+
+        event Launched(address indexed token, address indexed creator, address indexed quote, string name, string symbol, uint256 supply, uint256 virtualQuote);
+        event Bought(address indexed token, address indexed buyer, uint256 quoteUsed, uint256 fee, uint256 tokensOut, uint256 refund, uint256 quoteRaised, uint256 tokenReserve);
+        event Sold(address indexed token, address indexed seller, uint256 tokensIn, uint256 quoteOut, uint256 fee, uint256 quoteRaised, uint256 tokenReserve);
+        event Graduated(address indexed token, bytes32 indexed poolId, uint160 sqrtPriceX96, uint128 liquidity, uint256 paid0, uint256 paid1, uint256 tokensLocked);
+
+        error InvalidConfig(string field);
+        error QuoteAssetNotAllowed(address asset);
+        error UnknownToken(address token);
+        error AlreadyGraduated(address token, bytes32 poolId);
+        error NotGraduated(address token);
+        error DeadlineExpired(uint256 deadline, uint256 timestamp);
+        error WrongValue(uint256 sent, uint256 expected);
+        error TokensOutBelowMin(uint256 tokensOut, uint256 minTokensOut);
+        error QuoteOutBelowMin(uint256 quoteOut, uint256 minQuoteOut);
+        error NothingToCollect(address token);
+        error EthTransferFailed(address to, uint256 amount);
+        error NotFeeSink(address caller);
+    }
+
+    interface IERC20 {
+        function balanceOf(address account) external view returns (uint256);
+        function allowance(address owner, address spender) external view returns (uint256);
+        function approve(address spender, uint256 amount) external returns (bool);
+        function name() external view returns (string);
+        function symbol() external view returns (string);
+        function decimals() external view returns (uint8);
+        error ERC20InsufficientBalance(address sender, uint256 balance, uint256 needed);
+        error ERC20InsufficientAllowance(address spender, uint256 allowance, uint256 needed);
+    }
+
+    interface IEpochRegistry {
+        function status(uint64 epoch) external view returns (uint8 status, uint64 deadline);
+        function finalRoot(uint64 epoch) external view returns (bytes32);
+        function signer() external view returns (address);
+        function nextEpoch() external view returns (uint64);
+        function firstEpoch() external view returns (uint64);
+        function verifyScore(uint64 epoch, address project, uint256 scoreWad, bytes32[] proof) external view returns (bool);
+        function propose(uint64 epoch, bytes32 root, bytes32 inputsRoot, uint64 expiry, bytes signature) external payable;
+        event RootProposed(uint64 indexed epoch, bytes32 root, bytes32 inputsRoot, uint64 expiry, address indexed proposer, uint64 deadline);
+        error NotFinal(uint64 epoch, uint8 status);
+    }
+
+    interface IHolderDistributor {
+        struct Round {
+            bytes32 root;
+            uint128 total;
+            uint128 claimed;
+            uint64 opensAt;
+            uint64 closesAt;
+            bool settled;
+        }
+        function round(address token, address asset, uint64 epoch) external view returns (Round memory);
+        function claimed(bytes32 leaf) external view returns (bool);
+        function claim(address token, address asset, uint64 epoch, address account, uint256 amount, bytes32[] proof) external;
+        error UnknownRound(address token, address asset, uint64 epoch);
+        error NotOpen(uint64 opensAt, uint256 timestamp);
+        error Closed(uint64 closesAt, uint256 timestamp);
+        error AlreadySettled(address token, address asset, uint64 epoch);
+        error AlreadyClaimed(bytes32 leaf);
+        error InvalidProof(bytes32 leaf);
+        error ExceedsRound(uint256 amount, uint256 unclaimed);
+    }
+}
+
+/// Turns revert data into plain words (a known custom error, `Error(string)`, or the raw selector).
+pub fn revert_reason(data: &[u8]) -> String {
+    use ILaunchpad::ILaunchpadErrors as L;
+    use IHolderDistributor::IHolderDistributorErrors as H;
+    if data.is_empty() {
+        return "the transaction would revert (no reason given)".into();
+    }
+    if let Ok(e) = L::abi_decode(data) {
+        return match e {
+            L::TokensOutBelowMin(x) => format!(
+                "slippage: you would get {} token units, below your minimum {}",
+                x.tokensOut, x.minTokensOut
+            ),
+            L::QuoteOutBelowMin(x) => {
+                format!("slippage: you would get {} quote units, below your minimum {}", x.quoteOut, x.minQuoteOut)
+            }
+            L::AlreadyGraduated(_) => "this launch has graduated: it trades in its Uniswap pool now".into(),
+            L::DeadlineExpired(_) => "the deadline passed before the transaction was mined".into(),
+            L::UnknownToken(x) => format!("{} is not a launch of this launchpad", x.token),
+            L::WrongValue(x) => format!("wrong ETH value: sent {}, expected {}", x.sent, x.expected),
+            L::QuoteAssetNotAllowed(x) => format!("{} is not an allowed quote asset", x.asset),
+            L::NotGraduated(_) => "this launch has not graduated yet".into(),
+            L::EthTransferFailed(_) => "an ETH transfer failed".into(),
+            L::NothingToCollect(_) => "no fees to collect".into(),
+            L::NotFeeSink(_) => "only the fee sink may do this".into(),
+            L::InvalidConfig(x) => format!("invalid configuration: {}", x.field),
+        };
+    }
+    if let Ok(e) = H::abi_decode(data) {
+        return match e {
+            H::NotOpen(x) => format!("the claim window opens at {} (unix time)", x.opensAt),
+            H::Closed(_) => "the claim window has closed".into(),
+            H::AlreadyClaimed(_) => "this payout was already claimed".into(),
+            H::InvalidProof(_) => "the proof does not match the posted root".into(),
+            H::UnknownRound(_) => "no such payout round".into(),
+            H::AlreadySettled(_) => "the round was rolled over".into(),
+            H::ExceedsRound(_) => "the amount exceeds what the round has left".into(),
+        };
+    }
+    if let Ok(e) = IERC20::IERC20Errors::abi_decode(data) {
+        return match e {
+            IERC20::IERC20Errors::ERC20InsufficientBalance(x) => {
+                format!("insufficient token balance: have {}, need {}", x.balance, x.needed)
+            }
+            IERC20::IERC20Errors::ERC20InsufficientAllowance(x) => {
+                format!("insufficient allowance: {} approved, {} needed", x.allowance, x.needed)
+            }
+        };
+    }
+    if let Ok(s) = <alloy_sol_types::Revert as alloy_sol_types::SolError>::abi_decode(data) {
+        return s.reason;
+    }
+    format!("the transaction would revert ({})", hex::encode_prefixed(Bytes::copy_from_slice(data)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloy_primitives::U256;
+    use alloy_sol_types::SolError;
+
+    #[test]
+    fn revert_reasons_in_words() {
+        let e = ILaunchpad::TokensOutBelowMin { tokensOut: U256::from(5), minTokensOut: U256::from(7) };
+        assert!(revert_reason(&e.abi_encode()).contains("slippage"));
+        let r = alloy_sol_types::Revert { reason: "nope".into() };
+        assert_eq!(revert_reason(&r.abi_encode()), "nope");
+        assert!(revert_reason(&[]).contains("no reason"));
+        assert!(revert_reason(&[1, 2, 3, 4]).contains("0x01020304"));
+    }
+}

@@ -1,0 +1,223 @@
+//! Numbers for people: exact integer amounts (`U256` in smallest units) shown as decimals with a
+//! few significant digits, thousands separators, never scientific notation; the exact value goes
+//! in the element's `title` (full value on hover). Pure string arithmetic on the exact decimal
+//! expansion: no floats anywhere.
+
+use alloy_primitives::U256;
+
+/// The exact decimal value of `raw / 10^decimals`, trailing zeros trimmed (`"1.5"`, `"0.000001"`, `"12"`).
+pub fn units_exact(raw: U256, decimals: u8) -> String {
+    let digits = raw.to_string();
+    let d = usize::from(decimals);
+    let (int, frac) = if digits.len() > d {
+        let (i, f) = digits.split_at(digits.len() - d);
+        (i.to_owned(), f.to_owned())
+    } else {
+        ("0".to_owned(), format!("{}{}", "0".repeat(d - digits.len()), digits))
+    };
+    let frac = frac.trim_end_matches('0');
+    if frac.is_empty() {
+        int
+    } else {
+        format!("{int}.{frac}")
+    }
+}
+
+/// Adds thousands separators to a run of integer digits.
+fn group(int: &str) -> String {
+    let mut out = String::with_capacity(int.len() + int.len() / 3);
+    for (i, c) in int.chars().enumerate() {
+        if i > 0 && (int.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Increments a string of decimal digits by one unit in the last place; returns the carry.
+fn increment(digits: &mut [u8]) -> bool {
+    for d in digits.iter_mut().rev() {
+        if *d == b'9' {
+            *d = b'0';
+        } else {
+            *d += 1;
+            return false;
+        }
+    }
+    true
+}
+
+/// `raw / 10^decimals` rounded half-up to `sig` significant digits (all integer digits are always
+/// kept), with thousands separators and trailing zeros trimmed: `1234567.891 → "1,234,568"`,
+/// `0.000012345 → "0.00001235"` (sig 4). `sig` is at least 1.
+pub fn units(raw: U256, decimals: u8, sig: usize) -> String {
+    let sig = sig.max(1);
+    let exact = units_exact(raw, decimals);
+    let (int, frac) = exact.split_once('.').unwrap_or((exact.as_str(), ""));
+    let int_sig = if int == "0" { 0 } else { int.len() };
+    // How many fraction digits to keep.
+    let keep = if int_sig >= sig {
+        0
+    } else if int_sig > 0 {
+        sig - int_sig
+    } else {
+        let zeros = frac.bytes().take_while(|&b| b == b'0').count();
+        zeros + sig
+    };
+    if frac.len() <= keep {
+        return join(int, frac);
+    }
+    let mut all: Vec<u8> = int.bytes().chain(frac.bytes().take(keep)).collect();
+    let round_up = frac.as_bytes().get(keep).is_some_and(|&b| b >= b'5');
+    let mut int_len = int.len();
+    if round_up && increment(&mut all) {
+        all.insert(0, b'1');
+        int_len += 1;
+    }
+    let s = String::from_utf8(all).unwrap_or_default();
+    let (i, f) = s.split_at(int_len.min(s.len()));
+    join(i, f.trim_end_matches('0'))
+}
+
+fn join(int: &str, frac: &str) -> String {
+    let int = int.trim_start_matches('0');
+    let int = if int.is_empty() { "0" } else { int };
+    let frac = frac.trim_end_matches('0');
+    if frac.is_empty() {
+        group(int)
+    } else {
+        format!("{}.{frac}", group(int))
+    }
+}
+
+/// A WAD fraction (`10^18 = 100 %`) as a percentage with `sig` significant digits: `"42.5 %"`.
+pub fn percent_wad(wad: U256, sig: usize) -> String {
+    // percent = wad / 10^16
+    format!("{} %", units(wad, 16, sig))
+}
+
+/// Basis points as a percentage: `8_912 → "89.12 %"`.
+pub fn percent_bps(bps: u32) -> String {
+    format!("{} %", units(U256::from(bps), 2, 6))
+}
+
+/// Pips (hundredths of a bip, `10^6 = 100 %`) as a percentage: `990_000 → "99 %"`.
+pub fn percent_pips(pips: u32) -> String {
+    format!("{} %", units(U256::from(pips), 4, 6))
+}
+
+/// A short address `0x1234…abcd`.
+pub fn short_addr(a: &str) -> String {
+    if a.len() > 12 {
+        format!("{}…{}", &a[..6], &a[a.len() - 4..])
+    } else {
+        a.to_owned()
+    }
+}
+
+/// A duration in plain words: `"2 d 3 h"`, `"4 h 12 min"`, `"12 min 5 s"`, `"9 s"`.
+pub fn duration(secs: u64) -> String {
+    let (d, h, m, s) = (secs / 86_400, secs % 86_400 / 3_600, secs % 3_600 / 60, secs % 60);
+    if d > 0 {
+        format!("{d} d {h} h")
+    } else if h > 0 {
+        format!("{h} h {m} min")
+    } else if m > 0 {
+        format!("{m} min {s} s")
+    } else {
+        format!("{s} s")
+    }
+}
+
+/// Parses a decimal amount typed by a person (`"1.5"`, `"1,000.25"`, `".5"`) into smallest units.
+///
+/// # Errors
+/// A readable message: not a number, too many decimals, or too large.
+pub fn parse_units(s: &str, decimals: u8) -> Result<U256, String> {
+    let t: String = s.trim().chars().filter(|c| *c != ',' && *c != '_' && !c.is_whitespace()).collect();
+    if t.is_empty() {
+        return Err("enter an amount".into());
+    }
+    let (int, frac) = t.split_once('.').unwrap_or((t.as_str(), ""));
+    if !int.bytes().all(|b| b.is_ascii_digit()) || !frac.bytes().all(|b| b.is_ascii_digit()) || (int.is_empty() && frac.is_empty()) {
+        return Err(format!("'{}' is not a number", s.trim()));
+    }
+    if frac.len() > usize::from(decimals) {
+        return Err(format!("at most {decimals} decimals"));
+    }
+    let digits = format!("{int}{frac}{}", "0".repeat(usize::from(decimals) - frac.len()));
+    let digits = digits.trim_start_matches('0');
+    if digits.is_empty() {
+        return Ok(U256::ZERO);
+    }
+    U256::from_str_radix(digits, 10).map_err(|_| "the amount is too large".to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn u(x: u128) -> U256 {
+        U256::from(x)
+    }
+
+    #[test]
+    fn exact() {
+        assert_eq!(units_exact(u(1_500_000_000_000_000_000), 18), "1.5");
+        assert_eq!(units_exact(u(1), 18), "0.000000000000000001");
+        assert_eq!(units_exact(u(12_000_000), 6), "12");
+        assert_eq!(units_exact(U256::ZERO, 18), "0");
+        assert_eq!(units_exact(u(5), 0), "5");
+    }
+
+    #[test]
+    fn significant_digits_and_grouping() {
+        assert_eq!(units(u(1_234_567_891), 3, 4), "1,234,568");
+        assert_eq!(units(u(12_345), 9, 4), "0.00001235");
+        assert_eq!(units(u(999_960_000_000_000_000), 18, 4), "1");
+        assert_eq!(units(u(999_950_000_000_000_000), 18, 4), "1");
+        assert_eq!(units(u(999_940_000_000_000_000), 18, 4), "0.9999");
+        assert_eq!(units(u(4_455_000_000_000_000_000), 18, 4), "4.455");
+        assert_eq!(units(u(1_000_000_000_000_000_000_000_000_000), 18, 4), "1,000,000,000");
+        assert_eq!(units(U256::ZERO, 18, 4), "0");
+        assert_eq!(units(u(1), 18, 3), "0.000000000000000001");
+        assert_eq!(units(u(99_999), 0, 2), "99,999");
+        // Never scientific notation, even for huge values.
+        let big = units(U256::MAX, 18, 4);
+        assert!(!big.contains('e') && big.contains(','), "{big}");
+    }
+
+    #[test]
+    fn percentages() {
+        assert_eq!(percent_bps(8_912), "89.12 %");
+        assert_eq!(percent_pips(990_000), "99 %");
+        assert_eq!(percent_pips(10_000), "1 %");
+        assert_eq!(percent_wad(u(425_000_000_000_000_000), 4), "42.5 %");
+    }
+
+    #[test]
+    fn parsing_amounts() {
+        assert_eq!(parse_units("1.5", 18).unwrap(), u(1_500_000_000_000_000_000));
+        assert_eq!(parse_units(".5", 6).unwrap(), u(500_000));
+        assert_eq!(parse_units("1,000", 6).unwrap(), u(1_000_000_000));
+        assert_eq!(parse_units("0", 18).unwrap(), U256::ZERO);
+        assert!(parse_units("1.0000001", 6).unwrap_err().contains("6 decimals"));
+        assert!(parse_units("abc", 18).unwrap_err().contains("not a number"));
+        assert!(parse_units("", 18).is_err());
+        assert!(parse_units("-1", 18).is_err());
+        assert!(parse_units(".", 18).is_err());
+        for raw in [u(1), u(123_456_789), u(10u128.pow(30))] {
+            assert_eq!(parse_units(&units_exact(raw, 18), 18).unwrap(), raw);
+        }
+    }
+
+    #[test]
+    fn durations_and_addresses() {
+        assert_eq!(duration(9), "9 s");
+        assert_eq!(duration(725), "12 min 5 s");
+        assert_eq!(duration(4 * 3600 + 720), "4 h 12 min");
+        assert_eq!(duration(2 * 86_400 + 3 * 3600 + 5), "2 d 3 h");
+        assert_eq!(short_addr("0x70997970C51812dc3A010C7d01b50e0d17dc79C8"), "0x7099…79C8");
+    }
+}

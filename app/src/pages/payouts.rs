@@ -1,0 +1,134 @@
+//! Payouts page (C18): the connected account's holder payouts. Each leaf is rebuilt in the browser
+//! (`eden_core::holders::PayoutLeaf`, bound to distributor, chain, token, asset, epoch, account and
+//! amount) and its proof walked to the round's root **read from chain**; the claim window
+//! (24 h review, then 90 days) comes from the round on chain; claimed leaves show as claimed.
+
+use crate::abi::IHolderDistributor;
+use crate::fmt;
+use crate::rpc::TxRequest;
+use crate::state::{Ctx, Load, PayoutRoundRef, World};
+use crate::ui::{with_world, Amount, ErrorBox, Loading};
+use crate::wallet;
+use alloy_primitives::{Address, Bytes, B256, U256};
+use alloy_sol_types::SolCall;
+use eden_core::holders::{PayoutContext, PayoutLeaf};
+use eden_core::merkle::process_proof;
+use leptos::prelude::*;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Row {
+    round: PayoutRoundRef,
+    amount: U256,
+    proof: Vec<B256>,
+    leaf: B256,
+    proof_ok: bool,
+    opens_at: u64,
+    closes_at: u64,
+    claimed: bool,
+    settled: bool,
+}
+
+/// Rebuilds the leaf of `account` in a round and checks its proof against `onchain_root`.
+pub fn check_leaf(w: &World, r: &PayoutRoundRef, account: Address, amount: U256, proof: &[B256], onchain_root: B256) -> (B256, bool) {
+    let leaf = PayoutLeaf {
+        context: PayoutContext { distributor: w.addresses.holder_distributor, chain_id: U256::from(w.chain_id), token: r.token, asset: r.asset, epoch: r.epoch },
+        account,
+        amount,
+    }
+    .hash();
+    (leaf, process_proof(leaf, proof) == onchain_root)
+}
+
+async fn load_rows(w: World, account: Address) -> Result<Vec<Row>, String> {
+    let rpc = w.rpc();
+    let dist = w.addresses.holder_distributor;
+    let mut out = Vec::new();
+    for r in &w.payouts {
+        let Some(a) = r.allocations.iter().find(|a| a.account == account) else { continue };
+        let amount: U256 = a.amount.parse().map_err(|_| format!("payout amount '{}' is not a number", a.amount))?;
+        let on = rpc.call(dist, &IHolderDistributor::roundCall { token: r.token, asset: r.asset, epoch: r.epoch }).await.map_err(|e| e.to_string())?;
+        let (leaf, proof_ok) = check_leaf(&w, r, account, amount, &a.proof, on.root);
+        let claimed = rpc.call(dist, &IHolderDistributor::claimedCall { leaf }).await.map_err(|e| e.to_string())?;
+        out.push(Row { round: r.clone(), amount, proof: a.proof.clone(), leaf, proof_ok, opens_at: on.opensAt, closes_at: on.closesAt, claimed, settled: on.settled });
+    }
+    Ok(out)
+}
+
+#[component]
+pub fn PayoutsPage() -> impl IntoView {
+    view! {
+        <section class="card">
+            <h1>"Holder payouts"</h1>
+            <p class="lede">"Holders of a launched token are paid from its holder pot, in proportion to their balance at a snapshot. Each round's root is posted on chain; your leaf and proof are checked here, in your browser, against that root before you claim."</p>
+            {with_world(|w| view! { <PayoutsBody world=w /> })}
+        </section>
+    }
+}
+
+#[component]
+fn PayoutsBody(world: World) -> impl IntoView {
+    let ctx = Ctx::get();
+    let rows: RwSignal<Load<Vec<Row>>> = RwSignal::new(Load::Loading);
+    let w1 = world.clone();
+    Effect::new(move |_| {
+        ctx.refresh.track();
+        let Some(account) = ctx.wallet.get().account else { return };
+        let w = w1.clone();
+        leptos::task::spawn_local(async move {
+            rows.set(match load_rows(w, account).await {
+                Ok(r) => Load::Ready(r),
+                Err(e) => Load::Failed(e),
+            });
+        });
+    });
+    let claim = move |r: Row| {
+        let Some(account) = ctx.wallet.get_untracked().account else { return };
+        let dist = world.addresses.holder_distributor;
+        let data = IHolderDistributor::claimCall { token: r.round.token, asset: r.round.asset, epoch: r.round.epoch, account, amount: r.amount, proof: r.proof.clone() }.abi_encode();
+        let label = format!("Claim {} {} (round {})", fmt::units(r.amount, r.round.asset_decimals, 6), r.round.asset_symbol, r.round.epoch);
+        leptos::task::spawn_local(async move {
+            wallet::send(ctx, label, TxRequest { from: None, to: dist, data: Bytes::from(data), value: U256::ZERO }).await;
+        });
+    };
+    view! {
+        <Show when=move || ctx.wallet.get().account.is_some() fallback=|| view! { <p class="empty">"Connect a wallet to see your payouts."</p> }>
+            {move || match rows.get() {
+                Load::Loading => view! { <Loading what="Reading payout rounds from chain…" /> }.into_any(),
+                Load::Failed(e) => view! { <ErrorBox message=e /> }.into_any(),
+                Load::Ready(rs) if rs.is_empty() => view! { <p class="empty" id="no-payouts">"No payouts for this account."</p> }.into_any(),
+                Load::Ready(rs) => view! {
+                    <ul class="payouts" id="payouts">
+                        {rs.into_iter().map(|r| {
+                            let r2 = r.clone();
+                            let status = move || {
+                                let now = ctx.chain_now();
+                                if r.claimed { ("claimed", "Claimed".to_string()) }
+                                else if r.settled { ("closed", "Rolled over".to_string()) }
+                                else if now < r.opens_at { ("review", format!("In review: claimable in {}", fmt::duration(r.opens_at - now))) }
+                                else if now < r.closes_at { ("open", format!("Claimable for {}", fmt::duration(r.closes_at - now))) }
+                                else { ("closed", "Claim window closed".to_string()) }
+                            };
+                            let can_claim = move || status().0 == "open" && r.proof_ok;
+                            let c = claim;
+                            view! {
+                                <li class="payout-row" data-epoch=r.round.epoch>
+                                    <div class="head">
+                                        <strong>{format!("{} holders · round {}", r.round.symbol, r.round.epoch)}</strong>
+                                        <span class="muted">" you receive "</span><Amount raw=r.amount decimals=r.round.asset_decimals unit=r.round.asset_symbol.clone() sig=6 />
+                                    </div>
+                                    <p class="muted">{if r.proof_ok { format!("Proof checked in your browser: {} hashes reach the round's on-chain root. ✓", r.proof.len()) } else { "The proof does NOT reach the on-chain root: do not claim with it.".to_string() }}</p>
+                                    <div class="actions">
+                                        <span class=move || format!("claim-status badge {}", status().0)>{move || status().1}</span>
+                                        <Show when=can_claim>
+                                            {let r3 = r2.clone(); view! { <button class="primary claim-button" on:click=move |_| c(r3.clone())>"Claim"</button> }}
+                                        </Show>
+                                    </div>
+                                </li>
+                            }
+                        }).collect_view()}
+                    </ul>
+                }.into_any(),
+            }}
+        </Show>
+    }
+}

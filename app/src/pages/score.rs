@@ -1,0 +1,430 @@
+//! Score page (C5–C7, C17): pick a project, see every epoch's status on chain (pending / challenged
+//! / final, with the challenge-window countdown), and verify the project's score in the browser:
+//! the bundle's score tree is rebuilt and its root compared with the **on-chain final root**, the
+//! project's leaf proof is walked to that root, public inputs are recomputed step by step
+//! (`eden_core::scoring::verify_project_score`), and the root's EIP-712 signature (read from the
+//! proposing transaction) is recovered and compared with the registry's signer. A bundle that does
+//! not match the chain is flagged, naming what differs.
+
+use crate::abi::IEpochRegistry;
+use crate::fmt;
+use crate::rpc::Rpc;
+use crate::state::{Ctx, Load, World, DEMO_BASE};
+use crate::ui::{with_world, Amount, ErrorBox, Loading};
+use alloy_primitives::{Address, B256, U256};
+use alloy_sol_types::{SolCall, SolEvent};
+use eden_core::creator::{creator_share_down, CreatorShareParams};
+use eden_core::eip712::{eden_domain, recover_epoch_root_signer, EpochRoot};
+use eden_core::merkle::{process_proof, Options, StandardMerkleTree};
+use eden_core::scoring::epoch::ProjectData;
+use eden_core::scoring::{verify_project_score, EpochBundle, VerifyReport};
+use leptos::prelude::*;
+
+/// An epoch slot's status on chain (`EpochRegistry.Status`).
+pub fn status_name(s: u8) -> &'static str {
+    match s {
+        1 => "pending",
+        2 => "challenged",
+        3 => "final",
+        _ => "not proposed",
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct EpochRow {
+    epoch: u64,
+    bundle: String,
+    status: u8,
+    deadline: u64,
+}
+
+/// The outcome of checking one project in one epoch.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ScoreCheck {
+    pub score_wad: Option<U256>,
+    pub onchain_root: Option<B256>,
+    pub bundle_root: B256,
+    pub rebuilt_root: B256,
+    pub proof_len: usize,
+    pub leaf_reaches_chain: bool,
+    pub signer: Result<Address, String>,
+    pub expected_signer: Address,
+    pub report: Option<VerifyReport>,
+    /// Whether `report` was computed from the person's own inputs file.
+    pub from_own_file: bool,
+    /// Whether the project's inputs are private (only a commitment is published).
+    pub private: bool,
+    /// Why the bundle is not trusted; empty when everything matches.
+    pub flags: Vec<String>,
+}
+
+/// A project's own inputs file (read in the browser, never uploaded): the `ProjectData` fields
+/// `{track, features, claims, failed, verifiedOutput, ageSecs}` plus `salt` for private inputs.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct OwnInputs {
+    #[serde(flatten)]
+    pub data: ProjectData,
+    #[serde(default)]
+    pub salt: Option<B256>,
+}
+
+/// Parses an inputs file.
+///
+/// # Errors
+/// A readable message naming what is wrong.
+pub fn parse_own_inputs(text: &str) -> Result<OwnInputs, String> {
+    serde_json::from_str(text).map_err(|e| format!("the inputs file is not valid: {e}"))
+}
+
+/// Pure part of the check: rebuild the score tree from the bundle, walk the project's proof to the
+/// on-chain root, recompute from the project's own inputs (or the bundle's public ones).
+pub fn check_bundle(bundle: &EpochBundle, project: Address, onchain_root: Option<B256>, own: Option<&OwnInputs>) -> Result<ScoreCheck, String> {
+    let values: Vec<serde_json::Value> =
+        bundle.projects.iter().map(|p| serde_json::json!([p.project.to_checksum(None), p.score_wad.to_string()])).collect();
+    let tree = StandardMerkleTree::of(values, &["address", "uint256"], Options::default()).map_err(|e| format!("the bundle's score tree: {e}"))?;
+    let rebuilt_root = tree.root();
+    let mut flags = Vec::new();
+    let Some(idx) = bundle.projects.iter().position(|p| p.project == project) else {
+        return Err("this project has no score in this epoch's bundle".into());
+    };
+    let rec = &bundle.projects[idx];
+    let value = serde_json::json!([rec.project.to_checksum(None), rec.score_wad.to_string()]);
+    let leaf = tree.leaf_hash(&value).map_err(|e| e.to_string())?;
+    let tree_index = tree.value_index(eden_core::merkle::standard::Leaf::Value(&value)).map_err(|e| e.to_string())?;
+    let proof = tree.get_proof(tree_index).map_err(|e| e.to_string())?;
+    let reached = process_proof(leaf, &proof);
+    if rebuilt_root != bundle.root {
+        flags.push(format!("the bundle's leaves build root {rebuilt_root}, not the root {} the bundle claims", bundle.root));
+    }
+    if rec.leaf != leaf {
+        flags.push("the project's leaf in the bundle does not hash from its address and score".into());
+    }
+    let leaf_reaches_chain = onchain_root.is_some_and(|r| r == reached);
+    match onchain_root {
+        Some(r) if r != rebuilt_root => flags.push(format!("the on-chain final root is {r}; this bundle builds {rebuilt_root}: the bundle was changed after it was committed")),
+        Some(_) if !leaf_reaches_chain => flags.push("the project's proof does not reach the on-chain root".into()),
+        _ => {}
+    }
+    let report = match own {
+        Some(o) => Some(verify_project_score(bundle, project, &o.data, o.salt.unwrap_or(B256::ZERO))),
+        None => rec.inputs.as_ref().map(|inputs| verify_project_score(bundle, project, inputs, B256::ZERO)),
+    };
+    let from_own_file = own.is_some();
+    if let Some(r) = &report {
+        if let Some(step) = r.first_mismatch {
+            flags.push(format!("recomputing from {} differs first at step '{}'", if from_own_file { "your inputs file" } else { "the public inputs" }, serde_json::to_value(step).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default()));
+        }
+    }
+    Ok(ScoreCheck {
+        score_wad: Some(rec.score_wad),
+        onchain_root,
+        bundle_root: bundle.root,
+        rebuilt_root,
+        proof_len: proof.len(),
+        leaf_reaches_chain,
+        signer: Err("not checked".into()),
+        expected_signer: Address::ZERO,
+        report,
+        from_own_file,
+        private: rec.private,
+        flags,
+    })
+}
+
+/// Recovers the EIP-712 signer of the root proposed for `epoch`, from the proposing transaction.
+async fn proposal_signer(rpc: &Rpc, w: &World, epoch: u64) -> Result<(Address, B256), String> {
+    let reg = w.addresses.epoch_registry;
+    let t1 = B256::from(U256::from(epoch));
+    let logs = rpc.logs(reg, IEpochRegistry::RootProposed::SIGNATURE_HASH, Some(t1), w.addresses.start_block).await.map_err(|e| e.to_string())?;
+    let log = logs.last().ok_or("no RootProposed event for this epoch")?;
+    let input = rpc.tx_input(log.transaction_hash).await.map_err(|e| e.to_string())?;
+    let call = IEpochRegistry::proposeCall::abi_decode(&input).map_err(|e| format!("the proposing transaction: {e}"))?;
+    let msg = EpochRoot { epoch: call.epoch, root: call.root, inputsRoot: call.inputsRoot, expiry: call.expiry };
+    let domain = eden_domain(w.chain_id, reg);
+    let signer = recover_epoch_root_signer(&domain, &msg, &call.signature).map_err(|e| e.to_string())?;
+    Ok((signer, call.root))
+}
+
+async fn run_check(w: World, row: EpochRow, project: Address, own: Option<OwnInputs>) -> Result<ScoreCheck, String> {
+    let rpc = w.rpc();
+    let text = crate::rpc::fetch_text(&format!("{DEMO_BASE}{}", row.bundle)).await?;
+    let bundle = EpochBundle::from_json(&text).map_err(|e| format!("the bundle is not a valid epoch bundle: {e}"))?;
+    if bundle.epoch != row.epoch {
+        return Err(format!("the bundle is for epoch {}, not {}", bundle.epoch, row.epoch));
+    }
+    let onchain = if row.status == 3 {
+        Some(rpc.call(w.addresses.epoch_registry, &IEpochRegistry::finalRootCall { epoch: row.epoch }).await.map_err(|e| e.to_string())?)
+    } else {
+        None
+    };
+    let mut c = check_bundle(&bundle, project, onchain, own.as_ref())?;
+    let expected = rpc.call(w.addresses.epoch_registry, &IEpochRegistry::signerCall {}).await.map_err(|e| e.to_string())?;
+    c.expected_signer = expected;
+    match proposal_signer(&rpc, &w, row.epoch).await {
+        Ok((s, signed_root)) => {
+            if s != expected {
+                c.flags.push(format!("the root was signed by {s}, not by the registry's signer {expected}"));
+            }
+            if signed_root != c.rebuilt_root {
+                c.flags.push("the signed root differs from the root this bundle builds".into());
+            }
+            c.signer = Ok(s);
+        }
+        Err(e) => c.signer = Err(e),
+    }
+    Ok(c)
+}
+
+#[component]
+pub fn ScorePage() -> impl IntoView {
+    let ctx = Ctx::get();
+    view! {
+        <section class="card">
+            <h1>"Scores"</h1>
+            <p class="lede">"Each day's scores are committed on chain as one Merkle root, signed by the scorer (EIP-712), challengeable for 72 hours, then final. Pick a project: your browser checks its score against the final root on chain."</p>
+            {with_world(move |w| view! { <ScoreBody world=w /> })}
+        </section>
+        {let _ = ctx;}
+    }
+}
+
+#[component]
+fn ScoreBody(world: World) -> impl IntoView {
+    let ctx = Ctx::get();
+    let mut names: Vec<(String, Address)> = world
+        .projects
+        .iter()
+        .filter_map(|(a, m)| a.parse::<Address>().ok().map(|a| (m.name.clone(), a)))
+        .collect();
+    names.sort();
+    let me = ctx.wallet.get_untracked().account.filter(|a| world.project_name(a).is_some());
+    let project = RwSignal::new(me.or_else(|| names.first().map(|(_, a)| *a)));
+    let rows: RwSignal<Load<Vec<EpochRow>>> = RwSignal::new(Load::Loading);
+    let selected: RwSignal<Option<u64>> = RwSignal::new(None);
+    let check: RwSignal<Option<Load<ScoreCheck>>> = RwSignal::new(None);
+    let own: RwSignal<Option<Result<OwnInputs, String>>> = RwSignal::new(None);
+    // Connecting (or switching to) an account that is a project picks it.
+    let w0 = world.clone();
+    Effect::new(move |prev: Option<Option<Address>>| {
+        let account = ctx.wallet.with(|w| w.account);
+        if prev.is_some_and(|p| p != account) {
+            if let Some(a) = account.filter(|a| w0.project_name(a).is_some()) {
+                project.set(Some(a));
+                check.set(None);
+            }
+        }
+        account
+    });
+    let w1 = world.clone();
+    Effect::new(move |_| {
+        ctx.refresh.track();
+        let w = w1.clone();
+        leptos::task::spawn_local(async move {
+            let rpc = w.rpc();
+            let mut out = Vec::new();
+            for e in &w.epochs {
+                match rpc.call(w.addresses.epoch_registry, &IEpochRegistry::statusCall { epoch: e.epoch }).await {
+                    Ok(s) => out.push(EpochRow { epoch: e.epoch, bundle: e.bundle.clone(), status: s.status, deadline: s.deadline }),
+                    Err(err) => {
+                        rows.set(Load::Failed(err.to_string()));
+                        return;
+                    }
+                }
+            }
+            out.reverse();
+            if selected.get_untracked().is_none() {
+                selected.set(out.iter().find(|r| r.status == 3).map(|r| r.epoch));
+            }
+            rows.set(Load::Ready(out));
+        });
+    });
+    let w2 = world.clone();
+    let verify = move || {
+        let (Some(p), Some(e), Load::Ready(rs)) = (project.get_untracked(), selected.get_untracked(), rows.get_untracked()) else { return };
+        let Some(row) = rs.into_iter().find(|r| r.epoch == e) else { return };
+        check.set(Some(Load::Loading));
+        let w = w2.clone();
+        let mine = own.get_untracked().and_then(Result::ok);
+        leptos::task::spawn_local(async move {
+            check.set(Some(match run_check(w, row, p, mine).await {
+                Ok(c) => Load::Ready(c),
+                Err(e) => Load::Failed(e),
+            }));
+        });
+    };
+    let verify2 = verify.clone();
+    let world_for_names = world.clone();
+    view! {
+        <label class="field">
+            <span class="label">"Project"</span>
+            <select id="project" on:change=move |ev| { project.set(event_target_value(&ev).parse().ok()); check.set(None); }>
+                {names.into_iter().map(|(n, a)| view! { <option value=a.to_string() selected=move || project.get() == Some(a)>{n}" · "{fmt::short_addr(&a.to_checksum(None))}</option> }).collect_view()}
+            </select>
+        </label>
+        <label class="field">
+            <span class="label">"Your inputs file (optional)"</span>
+            <span class="hint">"A JSON file with your project's inputs {track, features, claims, failed, verifiedOutput, ageSecs, salt}. It is read here, in your browser, and never uploaded; the score is then recomputed from it step by step."</span>
+            <input type="file" id="inputs-file" accept="application/json,.json" on:change=move |ev| {
+                use wasm_bindgen::JsCast;
+                let file = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()).and_then(|i| i.files()).and_then(|f| f.get(0));
+                check.set(None);
+                let Some(file) = file else { own.set(None); return };
+                leptos::task::spawn_local(async move {
+                    let text = wasm_bindgen_futures::JsFuture::from(file.text()).await.ok().and_then(|v| v.as_string());
+                    own.set(Some(text.ok_or_else(|| "the file could not be read".to_string()).and_then(|t| parse_own_inputs(&t))));
+                });
+            } />
+            {move || own.get().map(|r| match r {
+                Ok(o) => view! { <span class="muted" id="inputs-status">{format!("Read locally: track {}, {} features{}.", o.data.track, o.data.features.len(), if o.salt.is_some() { ", with salt" } else { "" })}</span> }.into_any(),
+                Err(e) => view! { <span class="bad" id="inputs-status">{e}</span> }.into_any(),
+            })}
+        </label>
+        <h2>"Epochs"</h2>
+        {move || match rows.get() {
+            Load::Loading => view! { <Loading what="Reading epoch status from the registry…" /> }.into_any(),
+            Load::Failed(e) => view! { <ErrorBox message=e /> }.into_any(),
+            Load::Ready(rs) if rs.is_empty() => view! { <p class="empty">"No epochs yet."</p> }.into_any(),
+            Load::Ready(rs) => view! {
+                <div class="table-wrap"><table class="epochs" id="epochs">
+                    <thead><tr><th>"Epoch"</th><th>"Status"</th><th>"Window"</th><th></th></tr></thead>
+                    <tbody>
+                    {rs.into_iter().map(|r| {
+                        let e = r.epoch;
+                        let name = status_name(r.status);
+                        let window = move || match r.status {
+                            1 | 2 => {
+                                let now = ctx.chain_now();
+                                if now < r.deadline { format!("final in {}", fmt::duration(r.deadline - now)) } else { "window over: can be finalized".to_string() }
+                            }
+                            3 => "final".to_string(),
+                            _ => String::new(),
+                        };
+                        let v = verify2.clone();
+                        view! {
+                            <tr data-epoch=e class=move || if selected.get() == Some(e) { "selected" } else { "" }>
+                                <td>{e}</td>
+                                <td><span class=format!("badge {name}")>{name}</span></td>
+                                <td>{window}</td>
+                                <td><button class="secondary pick-epoch" on:click=move |_| { selected.set(Some(e)); check.set(None); v(); }>{if r.status == 3 { "Verify" } else { "Check" }}</button></td>
+                            </tr>
+                        }
+                    }).collect_view()}
+                    </tbody>
+                </table></div>
+            }.into_any(),
+        }}
+        <div class="actions">
+            <button class="primary" id="verify-score" on:click=move |_| verify()>"Verify the selected epoch"</button>
+        </div>
+        {move || check.get().map(|c| match c {
+            Load::Loading => view! { <Loading what="Fetching the bundle and checking it against the chain…" /> }.into_any(),
+            Load::Failed(e) => view! { <div class="result bad" id="score-result" role="alert">{e}</div> }.into_any(),
+            Load::Ready(c) => {
+                let ok = c.flags.is_empty() && c.leaf_reaches_chain && c.signer.as_ref().is_ok_and(|s| *s == c.expected_signer);
+                let pending = c.onchain_root.is_none();
+                let class = if ok { "result ok" } else if pending && c.flags.is_empty() { "result empty" } else { "result bad" };
+                let score = c.score_wad.unwrap_or_default();
+                let share = creator_share_down(&CreatorShareParams::default(), score, true).ok();
+                let name = project.get_untracked().and_then(|a| world_for_names.project_name(&a)).unwrap_or_default();
+                view! {
+                    <div class=class id="score-result" role="status">
+                        <strong>{if ok { "Verified against the chain. ".to_string() } else if pending && c.flags.is_empty() { "Not final yet. ".to_string() } else { "Flagged: this bundle does not match the chain. ".to_string() }}</strong>
+                        {format!("{name}: score ")}<Amount raw=score decimals=18 unit="points" sig=5 />
+                        <ul class="flags">{c.flags.iter().map(|f| view! { <li>{f.clone()}</li> }).collect_view()}</ul>
+                        <dl>
+                            <dt>"On-chain final root"</dt><dd><code>{c.onchain_root.map_or("— (not final yet)".to_string(), |r| r.to_string())}</code></dd>
+                            <dt>"Root rebuilt from the bundle"</dt><dd><code>{c.rebuilt_root.to_string()}</code></dd>
+                            <dt>"Proof"</dt><dd>{format!("{} hashes; {}", c.proof_len, if c.leaf_reaches_chain { "reaches the on-chain root" } else { "does not reach an on-chain final root" })}</dd>
+                            <dt>"EIP-712 signer"</dt><dd id="signer-check">{match &c.signer {
+                                Ok(s) if *s == c.expected_signer => format!("{} = the registry's signer ✓", s.to_checksum(None)),
+                                Ok(s) => format!("{} ≠ the registry's signer {}", s.to_checksum(None), c.expected_signer.to_checksum(None)),
+                                Err(e) => format!("not recovered: {e}"),
+                            }}</dd>
+                            <dt>"Creator share this score buys"</dt><dd>{share.map(|s| view! { <span title="C17 ramp with the deployed placeholder parameters (Verified floor 20 %, ceiling 40 %)">{fmt::percent_wad(s, 4)}" of the fee"</span> })}</dd>
+                        </dl>
+                        {(c.report.is_none() && c.private).then(|| view! { <p class="muted">"This project's inputs are private: only their commitment is published. Pick its inputs file above to recompute the score from it."</p> })}
+                        {c.report.map(|r| view! {
+                            <details open=!r.matches>
+                                <summary id="recompute-summary">{format!("Recomputed from {}: {}", if c.from_own_file { "your inputs file" } else { "the public inputs" }, if r.matches { "every step matches".to_string() } else { format!("differs first at '{}'", r.first_mismatch.and_then(|s| serde_json::to_value(s).ok()).and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default()) })}</summary>
+                                <ol class="steps">
+                                    {r.steps.into_iter().map(|s| {
+                                        let name = serde_json::to_value(s.step).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default();
+                                        view! { <li class=if s.ok { "ok" } else { "bad" }><strong>{name}</strong>{if s.ok { " ✓".to_string() } else { format!(" expected {} computed {}", s.expected, s.computed) }}</li> }
+                                    }).collect_view()}
+                                </ol>
+                            </details>
+                        })}
+                    </div>
+                }.into_any()
+            }
+        })}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use eden_core::scoring::epoch::{build_epoch, EpochInput, ProjectData, ProjectInput};
+    use eden_core::scoring::TrackConfig;
+
+    fn bundle() -> EpochBundle {
+        let track = TrackConfig::preset("agents").unwrap();
+        let projects = (1u8..=6)
+            .map(|i| ProjectInput {
+                project: Address::repeat_byte(i),
+                data: ProjectData {
+                    track: "agents".into(),
+                    features: vec![U256::from(1000u32 * u32::from(i)), U256::from(10u32 * u32::from(i)), U256::from(i), U256::from(5000u32)],
+                    claims: 10,
+                    failed: 1,
+                    verified_output: U256::from(100u32),
+                    age_secs: 30 * 86_400,
+                },
+                salt: B256::ZERO,
+                private: false,
+            })
+            .collect();
+        build_epoch(&EpochInput { epoch: 7, tracks: vec![track], projects, previous: vec![] }).unwrap()
+    }
+
+    #[test]
+    fn an_honest_bundle_verifies_against_its_root() {
+        let b = bundle();
+        let c = check_bundle(&b, Address::repeat_byte(3), Some(b.root), None).unwrap();
+        assert!(c.flags.is_empty(), "{:?}", c.flags);
+        assert!(c.leaf_reaches_chain);
+        assert!(c.report.unwrap().matches);
+    }
+
+    #[test]
+    fn a_tampered_bundle_is_flagged() {
+        let b = bundle();
+        let onchain = b.root;
+        let mut t = b.clone();
+        t.projects[2].score_wad += U256::from(1u8);
+        let c = check_bundle(&t, t.projects[2].project, Some(onchain), None).unwrap();
+        assert!(!c.flags.is_empty());
+        assert!(!c.leaf_reaches_chain);
+        assert!(c.flags.iter().any(|f| f.contains("on-chain final root")), "{:?}", c.flags);
+        assert!(check_bundle(&b, Address::repeat_byte(99), Some(onchain), None).is_err());
+    }
+
+    #[test]
+    fn own_inputs_file_recomputes_and_names_the_first_mismatch() {
+        let b = bundle();
+        let p = Address::repeat_byte(2);
+        let rec = b.projects.iter().find(|r| r.project == p).unwrap();
+        let json = serde_json::to_string(rec.inputs.as_ref().unwrap()).unwrap();
+        let own = parse_own_inputs(&json).unwrap();
+        let c = check_bundle(&b, p, Some(b.root), Some(&own)).unwrap();
+        assert!(c.from_own_file && c.report.as_ref().unwrap().matches, "{:?}", c.flags);
+        let mut wrong = own.clone();
+        wrong.data.claims += 1;
+        let c = check_bundle(&b, p, Some(b.root), Some(&wrong)).unwrap();
+        let r = c.report.unwrap();
+        assert_eq!(r.first_mismatch, Some(eden_core::scoring::VerifyStep::Commitment));
+        assert!(c.flags.iter().any(|f| f.contains("your inputs file")));
+        assert!(parse_own_inputs("{\"track\": 1}").unwrap_err().contains("not valid"));
+    }
+}

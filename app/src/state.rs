@@ -1,0 +1,200 @@
+//! App-wide state, provided as a Leptos context: the network description (`world.json`, written by
+//! scripts/seed-demo.mjs next to the app), the RPC client, chain time, the wallet and the
+//! transaction log (which lives here, above the router, so it survives navigation).
+
+use crate::rpc::Rpc;
+use alloy_primitives::{Address, B256};
+use leptos::prelude::*;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// Where the app finds the network description.
+pub const WORLD_URL: &str = "/public/demo/world.json";
+/// Where the epoch bundles are served (`<base>/epochs/<n>.json`).
+pub const DEMO_BASE: &str = "/public/demo/";
+
+/// Contract addresses (`.eden/addresses.json`, one chain).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Addresses {
+    pub epoch_registry: Address,
+    pub holder_distributor: Address,
+    pub launchpad: Address,
+    pub launch_locker: Address,
+    pub pool_manager: Address,
+    pub stablecoin: Address,
+    pub root_signer: Address,
+    pub start_block: u64,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EpochRef {
+    pub epoch: u64,
+    pub bundle: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PayoutLeafRef {
+    pub account: Address,
+    pub amount: String,
+    pub leaf: B256,
+    pub proof: Vec<B256>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PayoutRoundRef {
+    pub token: Address,
+    pub symbol: String,
+    pub asset: Address,
+    pub asset_symbol: String,
+    pub asset_decimals: u8,
+    pub epoch: u64,
+    pub total: String,
+    pub root: B256,
+    pub allocations: Vec<PayoutLeafRef>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ProjectMeta {
+    pub name: String,
+    pub track: String,
+    #[serde(default)]
+    pub private: bool,
+}
+
+/// The network description.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct World {
+    pub chain_id: u64,
+    pub rpc_url: String,
+    pub addresses: Addresses,
+    #[serde(default)]
+    pub epochs: Vec<EpochRef>,
+    #[serde(default)]
+    pub payouts: Vec<PayoutRoundRef>,
+    #[serde(default)]
+    pub projects: BTreeMap<String, ProjectMeta>,
+}
+
+impl World {
+    pub fn rpc(&self) -> Rpc {
+        Rpc::new(self.rpc_url.clone())
+    }
+
+    pub fn project_name(&self, a: &Address) -> Option<String> {
+        self.projects.get(&a.to_string().to_lowercase()).map(|p| p.name.clone())
+    }
+}
+
+/// Something loading, loaded or failed (every page shows all three).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Load<T> {
+    Loading,
+    Ready(T),
+    Failed(String),
+}
+
+/// A transaction's life, shown in the transaction tray.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum TxState {
+    Simulating,
+    /// The simulation reverted: never signed.
+    WouldRevert(String),
+    AwaitingSignature,
+    Cancelled,
+    Pending(B256),
+    Confirmed(B256, u64),
+    Failed(String),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TxEntry {
+    pub id: u64,
+    pub label: String,
+    pub state: TxState,
+}
+
+/// The app context.
+#[derive(Clone, Copy)]
+pub struct Ctx {
+    pub world: RwSignal<Load<World>>,
+    /// Chain time minus wall time (seconds), measured at the last refresh: anvil's clock may run ahead.
+    pub chain_offset: RwSignal<i64>,
+    /// Bumped when a transaction confirms or the wallet changes: pages re-read the chain.
+    pub refresh: RwSignal<u64>,
+    /// One tick a second (countdowns).
+    pub tick: RwSignal<u64>,
+    pub txs: RwSignal<Vec<TxEntry>>,
+    pub wallet: RwSignal<crate::wallet::WalletState>,
+}
+
+/// Wall-clock unix seconds.
+pub fn wall_now() -> i64 {
+    (js_sys::Date::now() / 1000.0) as i64
+}
+
+impl Ctx {
+    pub fn get() -> Self {
+        expect_context::<Ctx>()
+    }
+
+    /// Chain time now (unix seconds), tracking the one-second tick.
+    pub fn chain_now(&self) -> u64 {
+        self.tick.track();
+        u64::try_from(wall_now() + self.chain_offset.get_untracked()).unwrap_or(0)
+    }
+
+    pub fn bump(&self) {
+        self.refresh.update(|r| *r += 1);
+    }
+
+    pub fn push_tx(&self, label: String) -> u64 {
+        let id = self.txs.with_untracked(|t| t.iter().map(|e| e.id).max().unwrap_or(0) + 1);
+        self.txs.update(|t| t.push(TxEntry { id, label, state: TxState::Simulating }));
+        id
+    }
+
+    pub fn set_tx(&self, id: u64, state: TxState) {
+        self.txs.update(|t| {
+            if let Some(e) = t.iter_mut().find(|e| e.id == id) {
+                e.state = state;
+            }
+        });
+    }
+}
+
+const TXS_KEY: &str = "eden.txs";
+
+/// The transaction log of this tab, kept in session storage so it also survives a reload.
+pub fn restore_txs() -> Vec<TxEntry> {
+    web_sys::window()
+        .and_then(|w| w.session_storage().ok().flatten())
+        .and_then(|s| s.get_item(TXS_KEY).ok().flatten())
+        .and_then(|t| serde_json::from_str(&t).ok())
+        .unwrap_or_default()
+}
+
+pub fn save_txs(txs: &[TxEntry]) {
+    if let (Some(s), Ok(t)) = (web_sys::window().and_then(|w| w.session_storage().ok().flatten()), serde_json::to_string(txs)) {
+        let _ = s.set_item(TXS_KEY, &t);
+    }
+}
+
+/// Loads `world.json` and measures the chain clock.
+pub async fn load_world() -> Result<(World, i64), String> {
+    let text = crate::rpc::fetch_text(WORLD_URL)
+        .await
+        .map_err(|e| format!("no local network description ({e}). Start the app with `bash scripts/run.sh`, which runs a local chain and seeds it."))?;
+    let w: World = serde_json::from_str(&text).map_err(|e| format!("world.json: {e}"))?;
+    let ts = w
+        .rpc()
+        .latest_timestamp()
+        .await
+        .map_err(|e| format!("{e} ({}). Is the local chain running?", w.rpc_url))?;
+    Ok((w, ts as i64 - wall_now()))
+}

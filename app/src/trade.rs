@@ -1,0 +1,155 @@
+//! Trade previews on a launch's curve (C19): the on-chain launch record → `eden_core::curve::CurveState`,
+//! exact buy/sell quotes from `eden_core::curve`, and the slippage setting applied as minimum-out
+//! (rounded down: the minimum never exceeds the quoted amount).
+
+use crate::abi::ILaunchpad;
+use alloy_primitives::U256;
+use eden_core::curve::{self, fee, BuyQuote, CurveError, CurveState, SellQuote};
+use eden_core::math::mul_div_down;
+
+/// Slippage in basis points (`50` = 0.5 %); at most [`MAX_SLIPPAGE_BPS`].
+pub const DEFAULT_SLIPPAGE_BPS: u32 = 100;
+/// The largest slippage the app accepts (50 %).
+pub const MAX_SLIPPAGE_BPS: u32 = 5_000;
+
+/// The curve state of a launch read from chain.
+///
+/// # Errors
+/// [`CurveError::InvalidState`] when the record is not a state the curve can be in.
+pub fn curve_state(l: &ILaunchpad::Launch, supply: U256, fee_bps: u32) -> Result<CurveState, CurveError> {
+    let s = CurveState {
+        virtual_quote: l.virtualQuote,
+        total_supply: supply,
+        quote_raised: l.quoteRaised,
+        token_reserve: l.tokenReserve,
+        fee_bps,
+        launch_time: l.launchTime,
+    };
+    // A graduated launch moved its reserve to the locker; its record keeps Q = G.
+    if !l.graduated {
+        s.validate()?;
+    }
+    Ok(s)
+}
+
+/// `amount × (10,000 − slippage) / 10,000`, rounded down.
+pub fn min_out_down(amount: U256, slippage_bps: u32) -> U256 {
+    let keep = U256::from(10_000u32.saturating_sub(slippage_bps.min(MAX_SLIPPAGE_BPS)));
+    mul_div_down(amount, keep, U256::from(10_000u32)).unwrap_or(U256::ZERO)
+}
+
+/// Parses a slippage percentage typed by a person (`"0.5"` → 50 bps).
+///
+/// # Errors
+/// A readable message when it is not a percentage between 0 and 50.
+pub fn parse_slippage_percent(s: &str) -> Result<u32, String> {
+    let bps = crate::fmt::parse_units(s, 2).map_err(|e| format!("slippage: {e}"))?;
+    let bps = u32::try_from(bps).map_err(|_| "slippage: too large".to_owned())?;
+    if bps > MAX_SLIPPAGE_BPS {
+        return Err("slippage: at most 50 %".into());
+    }
+    Ok(bps)
+}
+
+/// A buy preview: the exact quote, the fee rate used, and the minimum-out sent with the transaction.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BuyPreview {
+    pub quote: BuyQuote,
+    pub fee_pips: u32,
+    pub snipe_pips: u32,
+    pub min_tokens_out: U256,
+}
+
+/// Quotes a buy of `quote_in` at chain time `now`.
+///
+/// # Errors
+/// As [`curve::quote_buy`].
+pub fn preview_buy(state: &CurveState, quote_in: U256, now: u64, slippage_bps: u32) -> Result<BuyPreview, CurveError> {
+    let t = state.seconds_since_launch(now);
+    let quote = curve::quote_buy(state, quote_in, t)?;
+    Ok(BuyPreview {
+        quote,
+        fee_pips: fee::buy_fee_rate_pips(state.fee_bps, t),
+        snipe_pips: fee::snipe_tax_pips(t),
+        min_tokens_out: min_out_down(quote.tokens_out, slippage_bps),
+    })
+}
+
+/// A sell preview.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SellPreview {
+    pub quote: SellQuote,
+    pub min_quote_out: U256,
+}
+
+/// Quotes a sell of `tokens_in`.
+///
+/// # Errors
+/// As [`curve::quote_sell`].
+pub fn preview_sell(state: &CurveState, tokens_in: U256, slippage_bps: u32) -> Result<SellPreview, CurveError> {
+    let quote = curve::quote_sell(state, tokens_in)?;
+    Ok(SellPreview { quote, min_quote_out: min_out_down(quote.quote_out, slippage_bps) })
+}
+
+/// Seconds left in the anti-snipe window at `now` (0 once it is over).
+pub fn snipe_seconds_left(state: &CurveState, now: u64) -> u64 {
+    fee::SNIPE_WINDOW_SECONDS.saturating_sub(state.seconds_since_launch(now))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloy_primitives::Address;
+
+    fn e18(x: u64) -> U256 {
+        U256::from(x) * U256::from(10u64).pow(U256::from(18))
+    }
+
+    fn fresh(launch_time: u64) -> ILaunchpad::Launch {
+        ILaunchpad::Launch {
+            quote: Address::ZERO,
+            launchTime: launch_time,
+            graduated: false,
+            creator: Address::ZERO,
+            virtualQuote: curve::state::ETH_VIRTUAL_QUOTE,
+            quoteRaised: U256::ZERO,
+            tokenReserve: curve::state::DEFAULT_TOTAL_SUPPLY,
+            feesAccrued: U256::ZERO,
+        }
+    }
+
+    #[test]
+    fn slippage_min_out() {
+        assert_eq!(min_out_down(U256::from(10_000), 100), U256::from(9_900));
+        assert_eq!(min_out_down(U256::from(999), 100), U256::from(989)); // 989.01 rounded down
+        assert_eq!(min_out_down(U256::from(1_000), 0), U256::from(1_000));
+        assert_eq!(min_out_down(U256::from(1_000), 9_000), U256::from(500)); // capped at 50 %
+        assert_eq!(parse_slippage_percent("0.5").unwrap(), 50);
+        assert_eq!(parse_slippage_percent("1").unwrap(), 100);
+        assert!(parse_slippage_percent("51").is_err());
+        assert!(parse_slippage_percent("0.001").is_err());
+    }
+
+    #[test]
+    fn previews_match_the_core() {
+        let l = fresh(1_000);
+        let s = curve_state(&l, curve::state::DEFAULT_TOTAL_SUPPLY, 100).unwrap();
+        // In the anti-snipe window the fee is the tax.
+        let p = preview_buy(&s, e18(1), 1_003, 100).unwrap();
+        assert_eq!(p.snipe_pips, 66_000 * 12);
+        assert_eq!(p.fee_pips, 66_000 * 12);
+        assert_eq!(snipe_seconds_left(&s, 1_003), 12);
+        // After it: τ = 1 %.
+        let p = preview_buy(&s, e18(1), 1_100, 100).unwrap();
+        assert_eq!(p.fee_pips, 10_000);
+        assert_eq!(p.quote, curve::quote_buy(&s, e18(1), 100).unwrap());
+        assert_eq!(p.min_tokens_out, min_out_down(p.quote.tokens_out, 100));
+        // A crossing buy is clamped and refunded.
+        let p = preview_buy(&s, e18(7), 1_100, 100).unwrap();
+        assert!(p.quote.graduates);
+        assert!(p.quote.refund > U256::ZERO);
+        assert_eq!(p.quote.quote_used + p.quote.refund, e18(7));
+        // Sells: nothing sold yet.
+        assert!(preview_sell(&s, e18(1), 100).is_err());
+    }
+}

@@ -1,0 +1,171 @@
+//! EIP-1559 (type 2) transactions for the burner wallet: RLP encoding and secp256k1 signing (k256),
+//! in the browser. `0x02 ‖ rlp([chainId, nonce, maxPriorityFeePerGas, maxFeePerGas, gas, to, value,
+//! data, accessList, yParity, r, s])`, signed over `keccak256(0x02 ‖ rlp([... accessList]))`.
+
+use alloy_primitives::{keccak256, Address, Bytes, B256, U256};
+use k256::ecdsa::SigningKey;
+
+/// An unsigned EIP-1559 transaction (empty access list).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Eip1559 {
+    pub chain_id: u64,
+    pub nonce: u64,
+    pub max_priority_fee_per_gas: U256,
+    pub max_fee_per_gas: U256,
+    pub gas_limit: u64,
+    pub to: Address,
+    pub value: U256,
+    pub data: Bytes,
+}
+
+/// Why signing failed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SignError {
+    #[error("private key: {0}")]
+    Key(String),
+    #[error("signing failed: {0}")]
+    Sign(String),
+}
+
+fn rlp_bytes(out: &mut Vec<u8>, b: &[u8]) {
+    if b.len() == 1 && b[0] < 0x80 {
+        out.push(b[0]);
+    } else {
+        rlp_len(out, b.len(), 0x80);
+        out.extend_from_slice(b);
+    }
+}
+
+fn rlp_len(out: &mut Vec<u8>, len: usize, offset: u8) {
+    if len < 56 {
+        out.push(offset + len as u8);
+    } else {
+        let be = (len as u64).to_be_bytes();
+        let skip = be.iter().take_while(|&&x| x == 0).count();
+        out.push(offset + 55 + (8 - skip) as u8);
+        out.extend_from_slice(&be[skip..]);
+    }
+}
+
+fn rlp_uint(out: &mut Vec<u8>, x: U256) {
+    let be = x.to_be_bytes::<32>();
+    let skip = be.iter().take_while(|&&b| b == 0).count();
+    rlp_bytes(out, &be[skip..]);
+}
+
+fn rlp_list(payload: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(payload.len() + 9);
+    rlp_len(&mut out, payload.len(), 0xc0);
+    out.extend_from_slice(payload);
+    out
+}
+
+impl Eip1559 {
+    fn fields(&self) -> Vec<u8> {
+        let mut p = Vec::with_capacity(128 + self.data.len());
+        rlp_uint(&mut p, U256::from(self.chain_id));
+        rlp_uint(&mut p, U256::from(self.nonce));
+        rlp_uint(&mut p, self.max_priority_fee_per_gas);
+        rlp_uint(&mut p, self.max_fee_per_gas);
+        rlp_uint(&mut p, U256::from(self.gas_limit));
+        rlp_bytes(&mut p, self.to.as_slice());
+        rlp_uint(&mut p, self.value);
+        rlp_bytes(&mut p, &self.data);
+        p.push(0xc0); // empty access list
+        p
+    }
+
+    /// The hash that is signed.
+    pub fn signing_hash(&self) -> B256 {
+        let mut buf = vec![0x02];
+        buf.extend_from_slice(&rlp_list(&self.fields()));
+        keccak256(buf)
+    }
+
+    /// Signs with `key` (32 bytes) and returns the raw transaction for `eth_sendRawTransaction`.
+    ///
+    /// # Errors
+    /// [`SignError`] for an invalid key.
+    pub fn sign(&self, key: &B256) -> Result<Vec<u8>, SignError> {
+        let sk = SigningKey::from_slice(key.as_slice()).map_err(|e| SignError::Key(e.to_string()))?;
+        let hash = self.signing_hash();
+        let (sig, recid) = sk.sign_prehash_recoverable(hash.as_slice()).map_err(|e| SignError::Sign(e.to_string()))?;
+        let bytes = sig.to_bytes();
+        let mut p = self.fields();
+        rlp_uint(&mut p, U256::from(u8::from(recid.is_y_odd())));
+        rlp_uint(&mut p, U256::from_be_slice(&bytes[..32]));
+        rlp_uint(&mut p, U256::from_be_slice(&bytes[32..]));
+        let mut raw = vec![0x02];
+        raw.extend_from_slice(&rlp_list(&p));
+        Ok(raw)
+    }
+}
+
+/// The address of a private key.
+///
+/// # Errors
+/// [`SignError::Key`] for an invalid key.
+pub fn address_of(key: &B256) -> Result<Address, SignError> {
+    let sk = SigningKey::from_slice(key.as_slice()).map_err(|e| SignError::Key(e.to_string()))?;
+    Ok(Address::from_public_key(sk.verifying_key()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloy_primitives::{address, b256, hex, Signature};
+
+    const KEY: B256 = b256!("ac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80");
+
+    #[test]
+    fn dev_key_address() {
+        assert_eq!(address_of(&KEY).unwrap(), address!("f39Fd6e51aad88F6F4ce6aB8827279cffFb92266"));
+        assert!(address_of(&B256::ZERO).is_err());
+    }
+
+    #[test]
+    fn rlp_basics() {
+        let mut o = Vec::new();
+        rlp_uint(&mut o, U256::ZERO);
+        assert_eq!(o, [0x80]);
+        let mut o = Vec::new();
+        rlp_uint(&mut o, U256::from(0x7f));
+        assert_eq!(o, [0x7f]);
+        let mut o = Vec::new();
+        rlp_uint(&mut o, U256::from(1024));
+        assert_eq!(o, [0x82, 0x04, 0x00]);
+        let mut o = Vec::new();
+        rlp_bytes(&mut o, &[0u8; 60]);
+        assert_eq!(&o[..2], &[0xb8, 60]);
+        assert_eq!(rlp_list(&[]), [0xc0]);
+    }
+
+    #[test]
+    fn signed_tx_recovers_to_the_signer() {
+        let tx = Eip1559 {
+            chain_id: 31337,
+            nonce: 7,
+            max_priority_fee_per_gas: U256::from(1_000_000_000u64),
+            max_fee_per_gas: U256::from(3_000_000_000u64),
+            gas_limit: 210_000,
+            to: address!("70997970C51812dc3A010C7d01b50e0d17dc79C8"),
+            value: U256::from(10u64).pow(U256::from(18)),
+            data: Bytes::from(hex!("deadbeef")),
+        };
+        let raw = tx.sign(&KEY).unwrap();
+        assert_eq!(raw[0], 0x02);
+        // The last 3 fields are yParity, r (0xa0 + 32 bytes), s (0xa0 + 32 bytes) unless r/s have leading zeros.
+        let n = raw.len();
+        let s = &raw[n - 32..];
+        let r = &raw[n - 65..n - 33];
+        let y = raw[n - 67];
+        let parity = match y {
+            0x80 => false,
+            0x01 => true,
+            other => panic!("unexpected yParity byte {other:#x}"),
+        };
+        let sig = Signature::new(U256::from_be_slice(r), U256::from_be_slice(s), parity);
+        let who = sig.recover_address_from_prehash(&tx.signing_hash()).unwrap();
+        assert_eq!(who, address_of(&KEY).unwrap());
+    }
+}

@@ -1,0 +1,151 @@
+//! Shared pieces of the interface: amounts with the exact value on hover, the wallet picker, the
+//! network banner and the transaction tray.
+
+use crate::fmt;
+use crate::state::{Ctx, Load, TxState};
+use crate::wallet::{self, Kind, BURNER_KEYS, LOCAL_CHAIN_ID};
+use alloy_primitives::U256;
+use leptos::prelude::*;
+
+/// An amount: a few significant digits on screen, the exact value in the `title` (hover).
+#[component]
+pub fn Amount(raw: U256, decimals: u8, #[prop(into, default = String::new())] unit: String, #[prop(default = 5)] sig: usize) -> impl IntoView {
+    let shown = fmt::units(raw, decimals, sig);
+    let exact = fmt::units_exact(raw, decimals);
+    let title = if unit.is_empty() { exact } else { format!("{exact} {unit}") };
+    let unit = if unit.is_empty() { String::new() } else { format!(" {unit}") };
+    view! { <span class="amount" title=title>{shown}{unit}</span> }
+}
+
+/// "Loading…" placeholder.
+#[component]
+pub fn Loading(#[prop(into, default = "Loading…".to_string())] what: String) -> impl IntoView {
+    view! { <p class="loading" role="status"><span class="spinner" aria-hidden="true"></span>{what}</p> }
+}
+
+/// An error in plain words.
+#[component]
+pub fn ErrorBox(#[prop(into)] message: String) -> impl IntoView {
+    view! { <div class="result error" role="alert">{message}</div> }
+}
+
+/// Renders the world's load state; `f` only runs once it is ready.
+pub fn with_world<V: IntoView + 'static>(f: impl Fn(crate::state::World) -> V + Send + Sync + 'static) -> impl IntoView {
+    let ctx = Ctx::get();
+    move || match ctx.world.get() {
+        Load::Loading => view! { <Loading what="Connecting to the chain…" /> }.into_any(),
+        Load::Failed(e) => view! { <ErrorBox message=e /> }.into_any(),
+        Load::Ready(w) => f(w).into_any(),
+    }
+}
+
+#[component]
+pub fn WalletButton() -> impl IntoView {
+    let ctx = Ctx::get();
+    let open = RwSignal::new(false);
+    let label = move || {
+        let w = ctx.wallet.get();
+        match (&w.kind, w.account) {
+            (Some(Kind::Burner(i)), Some(a)) => format!("Burner #{} · {}", i + 1, fmt::short_addr(&a.to_checksum(None))),
+            (Some(Kind::Injected { name, .. }), Some(a)) => format!("{name} · {}", fmt::short_addr(&a.to_checksum(None))),
+            _ => "Connect wallet".to_string(),
+        }
+    };
+    let local = move || matches!(ctx.world.get(), Load::Ready(w) if w.chain_id == LOCAL_CHAIN_ID);
+    view! {
+        <div class="wallet">
+            <button class="secondary" id="wallet-button" on:click=move |_| open.update(|o| *o = !*o)>{label}</button>
+            <Show when=move || open.get()>
+                <div class="picker" role="dialog" aria-label="Choose a wallet">
+                    <h2>"Choose a wallet"</h2>
+                    <Show when=local>
+                        <p class="hint">"Burner wallet: an anvil dev key, kept in this tab's session storage. Local chain only: never use it for real funds."</p>
+                        <div class="burners">
+                            {(0..BURNER_KEYS.len()).map(|i| view! {
+                                <button class="secondary burner" id=format!("burner-{}", i + 1)
+                                    on:click=move |_| { wallet::connect_burner(ctx, i); open.set(false); }>
+                                    {format!("Burner · dev account {}", i + 1)}
+                                </button>
+                            }).collect_view()}
+                        </div>
+                    </Show>
+                    <p class="hint">"Browser wallets (EIP-6963):"</p>
+                    {move || {
+                        let ps = ctx.wallet.get().providers;
+                        if ps.is_empty() {
+                            view! { <p class="muted">"No browser wallet found."</p> }.into_any()
+                        } else {
+                            ps.into_iter().map(|p| {
+                                let (uuid, name) = (p.uuid.clone(), p.name.clone());
+                                view! {
+                                    <button class="secondary injected" on:click=move |_| {
+                                        let (u, n) = (uuid.clone(), name.clone());
+                                        open.set(false);
+                                        leptos::task::spawn_local(wallet::connect_injected(ctx, u, n));
+                                    }>{p.name.clone()}</button>
+                                }
+                            }).collect_view().into_any()
+                        }
+                    }}
+                    <Show when=move || ctx.wallet.get().kind.is_some()>
+                        <button class="secondary" id="disconnect" on:click=move |_| { wallet::disconnect(ctx); open.set(false); }>"Disconnect"</button>
+                    </Show>
+                </div>
+            </Show>
+        </div>
+    }
+}
+
+/// Wrong network, wallet messages.
+#[component]
+pub fn NetworkBanner() -> impl IntoView {
+    let ctx = Ctx::get();
+    let wrong = move || {
+        let w = ctx.wallet.get();
+        match (ctx.world.get(), w.kind.is_some(), w.chain_id) {
+            (Load::Ready(world), true, chain) if chain != Some(world.chain_id) => Some((world.chain_id, chain)),
+            _ => None,
+        }
+    };
+    view! {
+        {move || wrong().map(|(want, have)| view! {
+            <div class="banner warn" id="wrong-chain" role="alert">
+                {format!("Your wallet is on chain {}; Eden here runs on chain {want}. ", have.map_or("?".to_string(), |c| c.to_string()))}
+                <button class="primary" id="switch-chain" on:click=move |_| leptos::task::spawn_local(wallet::switch_chain(ctx))>"Switch network"</button>
+            </div>
+        })}
+        {move || ctx.wallet.get().message.map(|m| view! { <div class="banner info" id="wallet-message" role="status">{m}</div> })}
+    }
+}
+
+/// Every transaction of this session and its state; lives above the router, so it survives navigation.
+#[component]
+pub fn TxTray() -> impl IntoView {
+    let ctx = Ctx::get();
+    let folded = RwSignal::new(false);
+    view! {
+        <Show when=move || !ctx.txs.get().is_empty()>
+            <aside class=move || if folded.get() { "txs folded" } else { "txs" } aria-label="Transactions">
+                <h2>
+                    {move || format!("Transactions ({})", ctx.txs.get().len())}
+                    <button class="secondary small" id="fold-txs" aria-expanded=move || (!folded.get()).to_string()
+                        on:click=move |_| folded.update(|f| *f = !*f)>{move || if folded.get() { "Show" } else { "Hide" }}</button>
+                </h2>
+                <ul hidden=move || folded.get()>
+                    {move || ctx.txs.get().into_iter().rev().map(|t| {
+                        let (class, text) = match &t.state {
+                            TxState::Simulating => ("pending", "simulating…".to_string()),
+                            TxState::WouldRevert(r) => ("failed", format!("would revert, not sent: {r}")),
+                            TxState::AwaitingSignature => ("pending", "waiting for your signature…".to_string()),
+                            TxState::Cancelled => ("cancelled", "cancelled".to_string()),
+                            TxState::Pending(h) => ("pending", format!("pending {}", fmt::short_addr(&h.to_string()))),
+                            TxState::Confirmed(h, b) => ("confirmed", format!("confirmed in block {b} ({})", fmt::short_addr(&h.to_string()))),
+                            TxState::Failed(m) => ("failed", format!("failed: {m}")),
+                        };
+                        view! { <li class=format!("tx {class}") data-state=class><strong>{t.label.clone()}</strong>" — "{text}</li> }
+                    }).collect_view()}
+                </ul>
+            </aside>
+        </Show>
+    }
+}

@@ -1,0 +1,301 @@
+#!/usr/bin/env node
+// Seeds a demo world on a local chain through real transactions, after scripts/deploy-local.sh.
+//
+//   node scripts/seed-demo.mjs --rpc-url http://127.0.0.1:8545 --out public/demo
+//
+// What it makes (everything numeric comes from eden-core, core/pkg-node):
+//  - an epoch cohort of 30 projects on three tracks (bundles built by `buildEpoch`), roots signed with
+//    EIP-712 by the root signer (`epochRootSigningHash` + secp256k1) and proposed with the bond:
+//    two finalized epochs (72 h windows passed with evm_increaseTime) and one pending;
+//  - launches: one graduated (a crossing buy, clamped and refunded), one close to graduation, one
+//    mid-curve, one stablecoin pair, and one launched last (still in its anti-snipe window);
+//  - the own inputs file of each private project (<out>/inputs/<project>-<epoch>.json), as its owner keeps it;
+//  - a holder payout round on the graduated token with claimable leaves for the dev accounts
+//    (`holderAllocation`), claim window open, and a second round still in its 24 h review.
+// Writes <out>/world.json (network, addresses, epochs, payouts, names) and <out>/epochs/<n>.json
+// (the bundles). Needs anvil with its default dev accounts unlocked (they sign via eth_sendTransaction);
+// the root signer's key is anvil account 0 (the deploy default).
+import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { encode } from '@metamask/abi-utils';
+import { keccak256 } from 'ethereum-cryptography/keccak.js';
+import { secp256k1 } from 'ethereum-cryptography/secp256k1.js';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const require = createRequire(import.meta.url);
+
+const args = process.argv.slice(2);
+const opt = (name, dflt) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : dflt;
+};
+const RPC = opt('--rpc-url', 'http://127.0.0.1:8545');
+const OUT = opt('--out', join(ROOT, 'public', 'demo'));
+const QUIET = args.includes('--quiet');
+if (!/^http:\/\/(127\.0\.0\.1|localhost):\d+\/?$/.test(RPC)) {
+  console.error(`seed-demo: refusing non-loopback RPC '${RPC}'`);
+  process.exit(2);
+}
+const eden = require(join(ROOT, 'core', 'pkg-node'));
+const log = (...a) => QUIET || console.log('seed:', ...a);
+
+// Anvil's default dev accounts (mnemonic "test test … junk").
+export const DEV = [
+  ['0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266', '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80'],
+  ['0x70997970C51812dc3A010C7d01b50e0d17dc79C8', '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d'],
+  ['0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC', '0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a'],
+  ['0x90F79bf6EB2c4f870365E785982E1f101E93b906', '0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6'],
+  ['0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65', '0x47e179ec197488593b187f80a00eb0da91f1b9d0b13f8733639f19c30a34926a'],
+];
+const ZERO = '0x0000000000000000000000000000000000000000';
+
+// ---------------------------------------------------------------------------------------------
+// JSON-RPC and ABI
+
+let rpcId = 0;
+async function rpc(method, params = []) {
+  const res = await fetch(RPC, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: ++rpcId, method, params }),
+  });
+  const j = await res.json();
+  if (j.error) throw new Error(`${method}: ${j.error.message}${j.error.data ? ' ' + JSON.stringify(j.error.data) : ''}`);
+  return j.result;
+}
+const hex = (u8) => '0x' + Buffer.from(u8).toString('hex');
+const selector = (sig) => hex(keccak256(Buffer.from(sig))).slice(0, 10);
+function calldata(sig, values) {
+  const types = sig.slice(sig.indexOf('(') + 1, -1);
+  const list = splitTypes(types);
+  return selector(sig) + (list.length ? hex(encode(list, values)).slice(2) : '');
+}
+function splitTypes(s) {
+  const out = [];
+  let depth = 0, cur = '';
+  for (const c of s) {
+    if (c === '(') depth++;
+    if (c === ')') depth--;
+    if (c === ',' && depth === 0) { out.push(cur); cur = ''; } else cur += c;
+  }
+  if (cur) out.push(cur);
+  return out;
+}
+async function send(from, to, sig, values = [], value = 0n) {
+  const hash = await rpc('eth_sendTransaction', [{
+    from, to, data: calldata(sig, values), value: '0x' + BigInt(value).toString(16), gas: '0x' + (3_000_000).toString(16),
+  }]);
+  let r = null;
+  for (let i = 0; i < 200 && !r; i++) {
+    r = await rpc('eth_getTransactionReceipt', [hash]);
+    if (!r) await new Promise((ok) => setTimeout(ok, 50));
+  }
+  if (!r || r.status !== '0x1') {
+    // Re-run as a call to get the revert reason.
+    let reason = '';
+    try { await rpc('eth_call', [{ from, to, data: calldata(sig, values), value: '0x' + BigInt(value).toString(16) }, 'latest']); } catch (e) { reason = e.message; }
+    throw new Error(`${sig} reverted ${reason}`);
+  }
+  return r;
+}
+async function call(to, sig, values = []) {
+  return rpc('eth_call', [{ to, data: calldata(sig, values) }, 'latest']);
+}
+const word = (h, i = 0) => BigInt('0x' + h.slice(2 + 64 * i, 2 + 64 * (i + 1)));
+const addrAt = (h, i = 0) => '0x' + h.slice(2 + 64 * i + 24, 2 + 64 * (i + 1));
+async function now() {
+  const b = await rpc('eth_getBlockByNumber', ['latest', false]);
+  return Number(BigInt(b.timestamp));
+}
+async function warp(seconds) {
+  await rpc('evm_increaseTime', [seconds]);
+  await rpc('evm_mine', []);
+}
+const E = (x) => BigInt(Math.round(x * 1e6)) * 10n ** 12n; // decimal ETH → wei (6 significant decimals)
+
+// A small deterministic PRNG (mulberry32) so every run seeds the same world.
+function prng(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+
+const chainId = Number(BigInt(await rpc('eth_chainId')));
+const all = JSON.parse(readFileSync(join(ROOT, '.eden', 'addresses.json'), 'utf8'));
+const A = all[String(chainId)];
+if (!A) throw new Error(`no deployment for chain ${chainId} in .eden/addresses.json`);
+mkdirSync(join(OUT, 'epochs'), { recursive: true });
+mkdirSync(join(OUT, 'inputs'), { recursive: true });
+const [deployer, signerKey] = DEV[0];
+
+// ---- Epoch cohort ----------------------------------------------------------------------------
+const NAMES = [
+  'Orchard Agent', 'Seedling Labs', 'Canopy Research', 'Rootstock', 'Pollinator', 'Mycelium Net', 'Fern Analytics',
+  'Thicket', 'Grove Systems', 'Sapling AI', 'Bramble', 'Moss Works', 'Lichen Data', 'Willow', 'Hazel Compute',
+  'Acorn Apps', 'Birch Bio', 'Cedar Papers', 'Dew Protocol', 'Elm Studio', 'Foxglove', 'Ginkgo Lab', 'Heather',
+  'Ivy Agents', 'Juniper', 'Kelp Forest', 'Laurel Review', 'Maple Metrics', 'Nettle', 'Oak Oracle',
+];
+const TRACKS = ['agents', 'research', 'apps'];
+const trackOf = (i) => (i < 14 ? 'agents' : i < 22 ? 'research' : 'apps');
+const projects = NAMES.map((name, i) => {
+  // The first three projects are dev accounts 1–3, so a connected dev wallet has a project.
+  const addr = i < 3 ? DEV[i + 1][0] : '0x' + Buffer.from(keccak256(Buffer.from(`eden.demo.project.${i}`))).toString('hex').slice(24);
+  return { name, address: addr, track: trackOf(i), private: i === 5 || i === 17 };
+});
+const presets = Object.fromEntries(TRACKS.map((t) => [t, eden.trackPreset(t)]));
+function inputsFor(p, k, rand) {
+  const cfg = presets[p.track];
+  const grow = 1 + 0.15 * k;
+  const features = cfg.features.map((f) => {
+    const hi = Number(BigInt(f.refHi));
+    return String(Math.floor(hi * rand() * 0.9 * grow));
+  });
+  const claims = 10 + Math.floor(rand() * 40);
+  const failed = Math.floor(rand() * 4);
+  return {
+    project: p.address, track: p.track, features, claims, failed,
+    verifiedOutput: String(1 + Math.floor(rand() * 5000)),
+    ageSecs: (10 + Math.floor(rand() * 200)) * 86400,
+    ...(p.private ? { private: true, salt: hex(keccak256(Buffer.from(`salt.${p.address}.${k}`))) } : {}),
+  };
+}
+
+const firstEpoch = Number(word(await call(A.epochRegistry, 'nextEpoch()')));
+const bond = BigInt(A.bondWei);
+const domain = { name: 'Eden', version: '1', chainId, verifyingContract: A.epochRegistry };
+const epochs = [];
+let previous = [];
+const privateInputs = {};
+for (let k = 0; k < 3; k++) {
+  const epoch = firstEpoch + k;
+  const rand = prng(1000 + k);
+  const inputs = projects.map((p) => inputsFor(p, k, rand));
+  // Each private project's own inputs file (what its owner would keep locally and pick on the Score page).
+  for (const i of inputs) {
+    if (!i.private) continue;
+    const { project, private: _, ...own } = i;
+    privateInputs[`${project.toLowerCase()}:${epoch}`] = `inputs/${project.toLowerCase()}-${epoch}.json`;
+    writeFileSync(join(OUT, 'inputs', `${project.toLowerCase()}-${epoch}.json`), JSON.stringify(own, null, 1));
+  }
+  const bundle = eden.buildEpoch({ epoch, tracks: TRACKS.map((t) => presets[t]), projects: inputs, previous });
+  const expiry = (await now()) + 3 * 86400;
+  const digest = eden.epochRootSigningHash(domain, { epoch, root: bundle.root, inputsRoot: bundle.inputsRoot, expiry });
+  const sig = secp256k1.sign(Buffer.from(digest.slice(2), 'hex'), Buffer.from(signerKey.slice(2), 'hex'));
+  const signature = '0x' + sig.r.toString(16).padStart(64, '0') + sig.s.toString(16).padStart(64, '0') + (27 + sig.recovery).toString(16);
+  await send(deployer, A.epochRegistry, 'propose(uint64,bytes32,bytes32,uint64,bytes)',
+    [epoch, bundle.root, bundle.inputsRoot, expiry, signature], bond);
+  writeFileSync(join(OUT, 'epochs', `${epoch}.json`), JSON.stringify(bundle));
+  epochs.push({ epoch, bundle: `epochs/${epoch}.json`, root: bundle.root, inputsRoot: bundle.inputsRoot, expiry });
+  previous = bundle.projects.map((p) => ({ project: p.project, scoreWad: p.scoreWad }));
+  if (k < 2) {
+    await warp(72 * 3600 + 60);
+    await send(deployer, A.epochRegistry, 'finalize(uint64)', [epoch]);
+    log(`epoch ${epoch}: ${bundle.projects.length} projects, final`);
+  } else {
+    log(`epoch ${epoch}: ${bundle.projects.length} projects, pending`);
+  }
+}
+
+
+// ---- Launches --------------------------------------------------------------------------------
+const launches = [];
+async function launch(creator, name, symbol, quote = ZERO) {
+  const r = await send(creator, A.launchpad, 'launch(string,string,address)', [name, symbol, quote]);
+  const topic = hex(keccak256(Buffer.from('Launched(address,address,address,string,string,uint256,uint256)')));
+  const ev = r.logs.find((l) => l.topics[0] === topic);
+  const token = '0x' + ev.topics[1].slice(26);
+  launches.push({ token, name, symbol });
+  log(`launched ${symbol} at ${token}`);
+  return token;
+}
+const far = () => 2n ** 63n;
+async function buy(who, token, eth) {
+  return send(who, A.launchpad, 'buy(address,uint256,uint256,uint256)', [token, E(eth), 0n, far()], E(eth));
+}
+async function sell(who, token, fraction) {
+  const bal = word(await call(token, 'balanceOf(address)', [who]));
+  const amount = (bal * BigInt(Math.round(fraction * 1000))) / 1000n;
+  await send(who, token, 'approve(address,uint256)', [A.launchpad, amount]);
+  return send(who, A.launchpad, 'sell(address,uint256,uint256,uint256)', [token, amount, 0n, far()]);
+}
+
+const gard = await launch(DEV[1][0], 'Graduated Garden', 'GARD');
+await warp(20);
+await buy(DEV[2][0], gard, 1.2);
+await buy(DEV[3][0], gard, 0.9);
+await buy(DEV[1][0], gard, 0.4);
+await sell(DEV[3][0], gard, 0.25);
+await buy(DEV[4][0], gard, 4); // crosses G: clamped, refunded, graduates
+log('GARD graduated');
+
+const near = await launch(DEV[2][0], 'Nearly There', 'NEAR');
+await warp(20);
+await buy(DEV[1][0], near, 1.5);
+await buy(DEV[3][0], near, 1.4);
+await sell(DEV[1][0], near, 0.2);
+await buy(DEV[4][0], near, 1.8);
+await buy(DEV[2][0], near, 0.9);
+
+const mead = await launch(DEV[3][0], 'Mid Meadow', 'MEAD');
+await warp(20);
+await buy(DEV[2][0], mead, 0.8);
+await buy(DEV[4][0], mead, 0.5);
+await sell(DEV[2][0], mead, 0.5);
+
+// A stablecoin pair: mint test USDC, approve exactly, buy.
+const sprt = await launch(DEV[4][0], 'Stable Sprout', 'SPRT', A.stablecoin);
+await warp(20);
+const usdc = (x) => BigInt(x) * 10n ** 6n;
+for (const [who] of DEV.slice(1)) await send(who, A.stablecoin, 'mint(address,uint256)', [who, usdc(50_000)]);
+await send(DEV[1][0], A.stablecoin, 'approve(address,uint256)', [A.launchpad, usdc(2_500)]);
+await send(DEV[1][0], A.launchpad, 'buy(address,uint256,uint256,uint256)', [sprt, usdc(2_500), 0n, far()]);
+
+// ---- Holder payouts on the graduated token ---------------------------------------------------
+const holders = [];
+for (const [who] of DEV.slice(1)) {
+  const b = word(await call(gard, 'balanceOf(address)', [who]));
+  if (b > 0n) holders.push({ account: who, balance: b.toString() });
+}
+const payouts = [];
+async function postPayout(epoch, totalWei) {
+  const alloc = eden.holderAllocation({
+    distributor: A.holderDistributor, chainId, token: gard, asset: ZERO, epoch, total: totalWei.toString(), balances: holders,
+    exclusions: { curve: A.launchpad, locker: A.launchLocker, pool: A.poolManager },
+  });
+  await send(deployer, A.holderDistributor, 'fund(address,address,uint256)', [gard, ZERO, totalWei], totalWei);
+  await send(deployer, A.holderDistributor, 'postRoot(address,address,uint64,bytes32,uint128)', [gard, ZERO, epoch, alloc.root, BigInt(alloc.total)]);
+  payouts.push({ token: gard, symbol: 'GARD', asset: ZERO, assetSymbol: 'ETH', assetDecimals: 18, epoch, total: alloc.total, root: alloc.root, leafTypes: alloc.leafTypes, allocations: alloc.allocations });
+  log(`payout round ${epoch}: ${alloc.allocations.length} leaves, total ${alloc.total} wei`);
+}
+await postPayout(firstEpoch, E(0.75));
+await warp(25 * 3600); // past the 24 h review: claimable now
+await postPayout(firstEpoch + 1, E(0.3)); // still in review
+
+// ---- The fresh launch, last: still inside its 15 s anti-snipe window --------------------------
+const frsh = await launch(DEV[1][0], 'Fresh Sprout', 'FRSH');
+await buy(DEV[2][0], frsh, 0.05);
+
+const world = {
+  format: 'eden-demo-world-v1',
+  chainId,
+  rpcUrl: RPC.replace(/\/$/, ''),
+  addresses: A,
+  epochs,
+  payouts,
+  launches,
+  privateInputs,
+  projects: Object.fromEntries(projects.map((p) => [p.address.toLowerCase(), { name: p.name, track: p.track, private: p.private }])),
+  devAccounts: DEV.map(([address], i) => ({ label: `anvil dev account ${i}`, address })),
+  seededAt: await now(),
+};
+writeFileSync(join(OUT, 'world.json'), JSON.stringify(world, null, 1));
+log(`world written to ${join(OUT, 'world.json')}`);

@@ -1,0 +1,312 @@
+// End to end: the app against a real local chain (anvil started here, contracts deployed, demo world
+// seeded by scripts/seed-demo.mjs), in headless Chromium, with the built-in burner wallet.
+// Flows: launches list; buy and sell on a curve (balances move); a crossing buy graduates, refunds and
+// shows the v4 pool; a score verified against the on-chain final root with the EIP-712 signer check;
+// a tampered bundle flagged; a holder payout claimed; a wrong-chain wallet switched; a rejected
+// request shown as cancelled; the pages of contracts still to come. Screenshots: test-output/screenshots/.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { dirname, join } from 'node:path';
+import { serveDist } from './serve.mjs';
+import { launch } from './browser.mjs';
+import { startChain } from './chain.mjs';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const SHOTS = join(ROOT, 'test-output', 'screenshots');
+let chain, server, browser, page;
+const T = { timeout: 30_000 };
+
+before(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  chain = await startChain(ROOT);
+  server = await serveDist(join(ROOT, 'dist'), { '/public/demo/': chain.demoDir });
+  browser = await launch();
+  page = await browser.newPage({ viewport: { width: 1100, height: 1000 } });
+  page.on('pageerror', (e) => console.log('# page error:', e.message));
+  const t0 = Date.now();
+  await page.goto(server.url + 'launch');
+  await page.waitForSelector('.launch-row', T);
+  console.log(`# first render of the launch list (chain reads included) in ${Date.now() - t0} ms`);
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+  chain?.stop();
+});
+
+const exact = async (sel) => page.getAttribute(sel, 'title');
+const units = (s) => Number(String(s).split(' ')[0]); // exact decimal from the title; only compared, never summed
+/** The exact amount in a title ("12.5 MEAD") as an integer of 10^-18 units. */
+const wei = (s) => {
+  const [i, f = ''] = String(s).split(' ')[0].replaceAll(',', '').split('.');
+  return BigInt(i) * 10n ** 18n + BigInt((f + '0'.repeat(18)).slice(0, 18));
+};
+
+async function connectBurner(n = 2) {
+  await page.click('#wallet-button');
+  await page.click(`#burner-${n}`);
+  await page.waitForSelector(`#wallet-button:has-text("Burner #${n}")`, T);
+}
+
+async function pickProject(name) {
+  const v = await page.$eval(`#project option:has-text("${name}")`, (o) => o.value);
+  await page.selectOption('#project', v);
+}
+
+async function confirmedCount() {
+  return page.locator('.tx[data-state="confirmed"]').count();
+}
+
+async function waitConfirmed(before) {
+  await page.waitForFunction((n) => document.querySelectorAll('.tx[data-state="confirmed"]').length > n, before, T);
+}
+
+test('launches are listed with their progress and status', async () => {
+  const rows = await page.locator('.launch-row').count();
+  assert.ok(rows >= 5, `${rows} launches`);
+  assert.match(await page.textContent('.launch-row[data-symbol="GARD"]'), /graduated/);
+  assert.match(await page.textContent('.launch-row[data-symbol="NEAR"]'), /close to graduation/);
+  await page.screenshot({ path: join(SHOTS, 'launch-list.png'), fullPage: true });
+});
+
+test('buy and sell on a curve with the burner wallet: balances move', async () => {
+  await connectBurner(2);
+  await page.click('.launch-row[data-symbol="MEAD"] a');
+  await page.waitForSelector('#token-title', T);
+  await page.waitForSelector('#token-balance .amount', T);
+  const before = units(await exact('#token-balance .amount'));
+  const beforeWei = wei(await exact('#token-balance .amount'));
+  await page.fill('#buy-amount', '0.1');
+  await page.waitForSelector('#buy-out .amount', T);
+  const quoted = wei(await exact('#buy-out .amount'));
+  assert.ok(quoted > 0n);
+  let n = await confirmedCount();
+  await page.click('#buy-button');
+  await waitConfirmed(n);
+  await page.waitForFunction((b) => {
+    const el = document.querySelector('#token-balance .amount');
+    return el && Number(el.title.split(' ')[0]) > b;
+  }, before, T);
+  const afterBuy = units(await exact('#token-balance .amount'));
+  // The exact quote from eden-core (in WASM) is exactly what the chain paid out.
+  assert.equal(wei(await exact('#token-balance .amount')) - beforeWei, quoted);
+  await page.screenshot({ path: join(SHOTS, 'launch-token-bought.png'), fullPage: true });
+
+  await page.fill('#sell-amount', '1000');
+  await page.waitForSelector('#sell-out .amount', T);
+  n = await confirmedCount();
+  await page.click('#sell-button');
+  await waitConfirmed(n + 1); // approve + sell
+  await page.waitForFunction((b) => {
+    const el = document.querySelector('#token-balance .amount');
+    return el && Number(el.title.split(' ')[0]) < b;
+  }, afterBuy, T);
+  assert.ok(units(await exact('#token-balance .amount')) < afterBuy);
+});
+
+test('a transaction that would revert is stopped before signing, with the reason', async () => {
+  await connectBurner(1); // dev account 1 holds no MEAD
+  await page.waitForFunction(() => document.querySelector('#token-balance .amount')?.title === '0 MEAD', null, T);
+  await page.fill('#sell-amount', '1000');
+  await page.waitForSelector('#sell-out .amount', T);
+  await page.click('#sell-button');
+  await page.waitForSelector('.tx[data-state="failed"]:has-text("would revert")', T);
+  assert.match(await page.textContent('.tx[data-state="failed"]'), /insufficient token balance/);
+  await connectBurner(2);
+});
+
+test('a stablecoin pair buys with an exact approval', async () => {
+  await page.goto(server.url + 'launch');
+  await page.click('.launch-row[data-symbol="SPRT"] a');
+  await page.waitForSelector('#token-balance .amount', T);
+  const before = units(await exact('#token-balance .amount'));
+  await page.fill('#buy-amount', '100');
+  await page.waitForSelector('#buy-out .amount', T);
+  const n = await confirmedCount();
+  await page.click('#buy-button');
+  await waitConfirmed(n + 1); // approve + buy
+  assert.match(await page.textContent('.txs'), /Approve exactly 100 USDC/);
+  await page.waitForFunction((b) => Number(document.querySelector('#token-balance .amount')?.title.split(' ')[0]) > b, before, T);
+  await page.goto(server.url + 'launch/' + (await page.evaluate(() => location.pathname.split('/').pop())));
+});
+
+test('slippage is persisted and applied as minimum-out', async () => {
+  await page.fill('#slippage', '2.5');
+  assert.equal(await page.evaluate(() => localStorage.getItem('eden.slippageBps')), '250');
+  await page.reload();
+  await page.waitForSelector('#slippage', T);
+  assert.equal(await page.inputValue('#slippage'), '2.5');
+});
+
+test('a crossing buy is clamped, refunds the rest and graduates into the v4 pool', async () => {
+  await page.goto(server.url + 'launch');
+  await page.click('.launch-row[data-symbol="NEAR"] a');
+  await page.waitForSelector('#buy-amount', T);
+  await page.fill('#buy-amount', '3');
+  await page.waitForSelector('#refund', T);
+  assert.match(await page.textContent('#refund'), /back/);
+  const n = await confirmedCount();
+  await page.click('#buy-button');
+  await waitConfirmed(n);
+  await page.waitForSelector('#graduated #pool-price .amount', T);
+  assert.ok(units(await exact('#pool-price .amount')) > 0);
+  await page.screenshot({ path: join(SHOTS, 'launch-graduated.png'), fullPage: true });
+});
+
+test('a fresh launch shows its anti-snipe countdown and the tax in the quote', async () => {
+  const { world, rpc } = chain;
+  const call = async (method, params) => (await (await fetch(rpc, { method: 'POST', headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })).json()).result;
+  // launch("Snipe Test", "SNIP", address(0)) from dev account 3, ABI-encoded by hand.
+  const enc = (s) => Buffer.from(s).toString('hex').padEnd(64, '0');
+  const data = '0x229b79e5' + [ (96).toString(16), (160).toString(16), '0' ].map((x) => x.padStart(64, '0')).join('')
+    + (10).toString(16).padStart(64, '0') + enc('Snipe Test') + (4).toString(16).padStart(64, '0') + enc('SNIP');
+  const hash = await call('eth_sendTransaction', [{ from: '0x90F79bf6EB2c4f870365E785982E1f101E93b906', to: world.addresses.launchpad, data, gas: '0x2dc6c0' }]);
+  let receipt = null;
+  while (!receipt) receipt = await call('eth_getTransactionReceipt', [hash]);
+  assert.equal(receipt.status, '0x1');
+  const token = '0x' + receipt.logs.find((l) => l.address.toLowerCase() === world.addresses.launchpad.toLowerCase()).topics[1].slice(26);
+  await page.goto(server.url + 'launch/' + token);
+  await page.waitForSelector('#snipe', T);
+  assert.match(await page.textContent('#snipe'), /Anti-snipe window/);
+  await page.fill('#buy-amount', '0.01');
+  await page.waitForSelector('#buy-preview dd', T);
+  assert.doesNotMatch(await page.textContent('#buy-preview'), /\(1 %\)/, 'the fee is the snipe tax, not τ');
+  await page.screenshot({ path: join(SHOTS, 'launch-anti-snipe.png'), fullPage: true });
+});
+
+test('a score verifies against the on-chain final root, with the EIP-712 signer', async () => {
+  await page.click('nav >> text=Score');
+  await page.waitForSelector('#epochs', T);
+  assert.match(await page.textContent('#epochs'), /final/);
+  assert.match(await page.textContent('#epochs'), /pending/);
+  await pickProject('Seedling Labs');
+  await page.click('#verify-score');
+  await page.waitForSelector('#score-result.ok', T);
+  assert.match(await page.textContent('#score-result'), /Verified against the chain/);
+  assert.match(await page.textContent('#signer-check'), /registry's signer ✓/);
+  await page.screenshot({ path: join(SHOTS, 'score-verified.png'), fullPage: true });
+});
+
+test('a tampered bundle is flagged', async () => {
+  await page.route('**/public/demo/epochs/*.json', async (route) => {
+    const res = await route.fetch();
+    const b = await res.json();
+    const p = b.projects.find((x) => x.project.toLowerCase() === '0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc');
+    p.scoreWad = (BigInt(p.scoreWad) + 10n ** 18n).toString();
+    await route.fulfill({ response: res, body: JSON.stringify(b) });
+  });
+  await page.click('#verify-score');
+  await page.waitForSelector('#score-result.bad', T);
+  assert.match(await page.textContent('#score-result'), /Flagged/);
+  assert.match(await page.textContent('#score-result'), /on-chain final root/);
+  await page.screenshot({ path: join(SHOTS, 'score-tampered.png'), fullPage: true });
+  await page.unroute('**/public/demo/epochs/*.json');
+});
+
+test("a private project's own inputs file is recomputed locally, and a wrong one shows where it differs", async () => {
+  const { world, demoDir } = chain;
+  const [key, file] = Object.entries(world.privateInputs).find(([k]) => k.endsWith(`:${world.epochs[1].epoch}`));
+  const project = key.split(':')[0];
+  const name = world.projects[project].name;
+  await pickProject(name);
+  await page.setInputFiles('#inputs-file', join(demoDir, file));
+  await page.waitForSelector('#inputs-status', T);
+  await page.click('#verify-score');
+  await page.waitForSelector('#score-result.ok', T);
+  assert.match(await page.textContent('#recompute-summary'), /your inputs file: every step matches/);
+  const own = JSON.parse(readFileSync(join(demoDir, file), 'utf8'));
+  own.claims += 1;
+  await page.setInputFiles('#inputs-file', { name: 'inputs.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(own)) });
+  await page.waitForSelector('#inputs-status', T);
+  await page.click('#verify-score');
+  await page.waitForSelector('#score-result.bad', T);
+  assert.match(await page.textContent('#recompute-summary'), /differs first at 'commitment'/);
+  await page.screenshot({ path: join(SHOTS, 'score-own-inputs-mismatch.png'), fullPage: true });
+});
+
+test('a holder payout is checked and claimed', async () => {
+  await page.click('nav >> text=Payouts');
+  await page.waitForSelector('#payouts', T);
+  const first = page.locator('.payout-row').first();
+  await first.locator('.claim-button').waitFor(T);
+  assert.match(await page.textContent('#payouts'), /In review/);
+  assert.match(await first.textContent(), /Proof checked in your browser/);
+  const n = await confirmedCount();
+  await first.locator('.claim-button').click();
+  await waitConfirmed(n);
+  await page.waitForSelector('.payout-row .claim-status.claimed', T);
+  await page.screenshot({ path: join(SHOTS, 'payouts-claimed.png'), fullPage: true });
+});
+
+test('transactions survive navigation', async () => {
+  await page.click('nav >> text=Launch');
+  await page.waitForSelector('.launch-row', T);
+  // buy, approve, sell, approve, buy, crossing buy, claim: the tray keeps them across pages and a reload.
+  assert.ok((await confirmedCount()) >= 7);
+});
+
+test('pages of contracts still to come say so, with no invented data', async () => {
+  for (const [name, path] of [['Scorer', 'scorer'], ['Duel', 'duel'], ['Calls', 'calls']]) {
+    await page.click(`nav >> text=${name}`);
+    await page.waitForSelector('#coming-soon', T);
+    assert.match(await page.textContent('#coming-soon'), /next contracts release/);
+    await page.screenshot({ path: join(SHOTS, `${path}.png`), fullPage: true });
+  }
+});
+
+test('a browser wallet on the wrong chain is switched, its account changes are followed, a rejected request shows as cancelled', async () => {
+  const ctx = await browser.newContext({ viewport: { width: 390, height: 900 } });
+  // A minimal EIP-6963 wallet: starts on chain 1, does not know 31337 (4902), adds it, rejects sends (4001).
+  await ctx.addInitScript(() => {
+    let chain = '0x1';
+    const listeners = {};
+    const emit = (name, v) => (listeners[name] || []).forEach((f) => f(v));
+    window.__testWalletEmit = emit;
+    const err = (code, message) => Object.assign(new Error(message), { code });
+    const provider = {
+      on: (name, f) => { (listeners[name] ||= []).push(f); },
+      request: async ({ method }) => {
+        switch (method) {
+          case 'eth_requestAccounts': case 'eth_accounts': return ['0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC'];
+          case 'eth_chainId': return chain;
+          case 'wallet_switchEthereumChain': throw err(4902, 'Unrecognized chain');
+          case 'wallet_addEthereumChain': chain = '0x7a69'; emit('chainChanged', chain); return null;
+          case 'eth_sendTransaction': throw err(4001, 'User rejected the request.');
+          default: throw err(4200, `unsupported ${method}`);
+        }
+      },
+    };
+    const announce = () => window.dispatchEvent(new CustomEvent('eip6963:announceProvider', {
+      detail: Object.freeze({ info: { uuid: 'test-wallet', name: 'Test Wallet', icon: '', rdns: 'test.wallet' }, provider }),
+    }));
+    window.addEventListener('eip6963:requestProvider', announce);
+    announce();
+  });
+  const p = await ctx.newPage();
+  await p.goto(server.url + 'launch');
+  await p.waitForSelector('.launch-row', T);
+  await p.click('#wallet-button');
+  await p.click('.picker button.injected:has-text("Test Wallet")');
+  await p.waitForSelector('#wrong-chain', T);
+  assert.match(await p.textContent('#wrong-chain'), /chain 1/);
+  await p.screenshot({ path: join(SHOTS, 'wallet-wrong-chain-mobile.png'), fullPage: true });
+  await p.click('#switch-chain');
+  await p.waitForSelector('#wrong-chain', { state: 'detached', timeout: 10_000 });
+  // accountsChanged: the app follows the wallet's account, never a stale one.
+  await p.evaluate(() => window.__testWalletEmit('accountsChanged', ['0x90F79bf6EB2c4f870365E785982E1f101E93b906']));
+  await p.waitForSelector('#wallet-button:has-text("0x90F7")', T);
+  await p.click('.launch-row[data-symbol="MEAD"] a');
+  await p.fill('#buy-amount', '0.01');
+  await p.waitForSelector('#buy-out .amount', T);
+  await p.click('#buy-button');
+  await p.waitForSelector('.tx[data-state="cancelled"]', T);
+  assert.match(await p.textContent('.tx[data-state="cancelled"]'), /cancelled/);
+  const overflow = await p.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
+  assert.equal(overflow, false, 'no horizontal scrolling at 390 px');
+  await p.screenshot({ path: join(SHOTS, 'wallet-cancelled-mobile.png'), fullPage: true });
+  await ctx.close();
+});

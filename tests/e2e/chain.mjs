@@ -1,0 +1,56 @@
+// A real local chain for the end-to-end tests: a fresh anvil on a free loopback port (fixed dev
+// mnemonic, chain id 31337), the contracts deployed by scripts/deploy-local.sh and the demo world
+// seeded by scripts/seed-demo.mjs into a temporary directory. `stop()` kills what it started, by PID.
+import { spawn, execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export const MNEMONIC = 'test test test test test test test test test test test junk';
+
+async function freePort() {
+  return new Promise((ok, fail) => {
+    const s = createServer();
+    s.once('error', fail);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => ok(port));
+    });
+  });
+}
+
+async function rpcReady(url) {
+  for (let i = 0; i < 100; i++) {
+    try {
+      const r = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"eth_chainId","params":[]}' });
+      if (r.ok) return;
+    } catch { /* not yet */ }
+    await new Promise((ok) => setTimeout(ok, 100));
+  }
+  throw new Error(`anvil did not answer at ${url}`);
+}
+
+/** Starts anvil, deploys and seeds; resolves to {rpc, demoDir, world, stop}. */
+export async function startChain(root) {
+  const bin = join(root, 'node_modules', '.bin');
+  const port = await freePort();
+  const rpc = `http://127.0.0.1:${port}`;
+  const anvil = spawn(join(bin, 'anvil'), ['--host', '127.0.0.1', '--port', String(port), '--chain-id', '31337', '--mnemonic', MNEMONIC, '--silent'], { stdio: 'ignore' });
+  const stop = () => { try { anvil.kill('SIGTERM'); } catch { /* already gone */ } };
+  try {
+    await rpcReady(rpc);
+    const env = { ...process.env, PATH: `${bin}:${process.env.PATH}` };
+    execFileSync('bash', [join(root, 'scripts', 'deploy-local.sh'), '--rpc-url', rpc], { cwd: root, env, stdio: 'pipe' });
+    const demoDir = mkdtempSync(join(tmpdir(), 'eden-demo-'));
+    execFileSync('node', [join(root, 'scripts', 'seed-demo.mjs'), '--rpc-url', rpc, '--out', demoDir, '--quiet'], { cwd: root, env, stdio: 'pipe' });
+    const world = JSON.parse(readFileSync(join(demoDir, 'world.json'), 'utf8'));
+    return {
+      rpc, demoDir, world,
+      stop: () => { stop(); rmSync(demoDir, { recursive: true, force: true }); },
+    };
+  } catch (e) {
+    stop();
+    throw new Error(`starting the local chain failed: ${e.stderr?.toString() ?? e.message}`);
+  }
+}
