@@ -3,7 +3,8 @@
 #
 #   scripts/setup.sh          core toolchain: wasm32 target, npm dev dependencies, wasm-bindgen-cli
 #   scripts/setup.sh app      the above plus Trunk (for building and serving the app)
-#   scripts/setup.sh browser  Debian's Chromium, for the end-to-end tests (playwright-core drives it)
+#   scripts/setup.sh browser  Debian's Chromium and ChromeDriver, for the browser tests (playwright-core
+#                             drives Chromium; wasm-bindgen-test-runner drives ChromeDriver)
 #
 # Everything comes from the package registries (crates.io, npm). Nothing downloads its own binaries:
 # Trunk is pinned to tools on PATH through Trunk.toml, wasm-opt comes from npm `binaryen`.
@@ -52,10 +53,10 @@ if [ "$want_app" = 1 ]; then
   fi
 fi
 
-if [ "$want_browser" = 1 ] && [ ! -x /usr/bin/chromium ]; then
-  step "Installing Debian's Chromium for the end-to-end tests (about 30 seconds)"
+if [ "$want_browser" = 1 ] && { [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; }; then
+  step "Installing Debian's Chromium and ChromeDriver for the browser tests (about 30 seconds)"
   sudo_cmd=""
   [ "$(id -u)" = 0 ] || sudo_cmd="sudo"
   $sudo_cmd apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq chromium
+  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq chromium chromium-driver
 fi

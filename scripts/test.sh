@@ -8,7 +8,8 @@
 #  3. native Rust tests of the whole workspace (unit, property, and the EVM differential tests,
 #     which read the contract artifacts built in step 2)
 #  4. builds the JavaScript API (core/pkg, core/pkg-node) and runs the Node tests in tests/js/
-#  5. builds the app with Trunk and runs the end-to-end tests in headless Chromium (tests/e2e/);
+#  5. the app's logic as wasm in headless Chromium (wasm-bindgen-test); then builds the app with Trunk
+#     and runs the end-to-end tests in headless Chromium against a local anvil (tests/e2e/);
 #     screenshots go to test-output/screenshots/
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -32,6 +33,10 @@ bash scripts/build-pkg.sh
 
 step "Node tests (node --test tests/js/)"
 node --test tests/js/
+
+step "App logic in headless Chromium (wasm-bindgen-test)"
+CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner CHROMEDRIVER=/usr/bin/chromedriver \
+  cargo test --locked -p eden-app --target wasm32-unknown-unknown
 
 step "App build (trunk build --release)"
 trunk build --release
