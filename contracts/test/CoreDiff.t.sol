@@ -167,7 +167,9 @@ contract CoreDiffCallsTest is Test {
 
 /// Differential: random scorer populations computed by eden-core (`rewards::RewardPool`) replayed on
 /// `ScorerRegistry` (registrations, scores proven with random grades and verdicts, fundings, claims, unstakes,
-/// time): after every op funded, paid, owed, undripped and returned are equal, and so is every claim.
+/// time; grades at micro precision and half the time just below the heaviest open weight, so weights share C13
+/// weight classes and the tracked `omega_max` goes stale): after every op funded, paid, owed, undripped and
+/// returned are equal, and so is every claim.
 contract CoreDiffRewardsTest is ScorerFixture {
     string json;
 
@@ -226,7 +228,7 @@ contract CoreDiffRewardsTest is ScorerFixture {
         uint256[] memory at = _u(string.concat(p, ".ops.at"));
         uint256[] memory scorer = _u(string.concat(p, ".ops.scorer"));
         uint256[] memory amount = _u(string.concat(p, ".ops.amount"));
-        uint256[] memory q = _u(string.concat(p, ".ops.qualityMilli"));
+        uint256[] memory q = _u(string.concat(p, ".ops.quality"));
         uint256[] memory verdict = _u(string.concat(p, ".ops.verdict"));
         for (uint256 i; i < kind.length; ++i) {
             vm.warp(at[i]);
@@ -234,7 +236,7 @@ contract CoreDiffRewardsTest is ScorerFixture {
             if (kind[i] == 0) {
                 reg.fund{value: amount[i]}(TOKEN_E, amount[i]);
             } else if (kind[i] == 1) {
-                _scoreAndProve(s, TOKEN_E, q[i] * 1e15, uint8(verdict[i]));
+                _scoreAndProve(s, TOKEN_E, q[i], uint8(verdict[i]));
             } else if (kind[i] == 2) {
                 vm.prank(s);
                 reg.requestUnstake();

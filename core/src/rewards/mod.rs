@@ -5,6 +5,8 @@
 //! - [`drip`]: C11, every funding is released linearly over 7 days (exact rational rate).
 //! - [`position`]: C12, positions (30 days, unstake, re-score) and weights `ω = q_eff·√σ`.
 //! - [`capped`]: C13, the conservative denominator `D = max(W, ω_max / c)`, `c = 5 %`.
+//! - [`weight_classes`]: C13, `ω_max` tracked in logarithmic weight classes as the contract does
+//!   (stale only on the high side).
 //! - [`accumulator`]: C14, the per-segment index `A += ⌊R·ACC/D⌋` and owed amounts.
 //! - [`pool`]: a [`RewardPool`] simulator over a time-ordered event sequence, with the
 //!   solvency ledger `funded = paid + owed + undripped + returned + dust`.
@@ -19,6 +21,7 @@ pub mod drip;
 pub mod estimate;
 pub mod pool;
 pub mod position;
+pub mod weight_classes;
 
 pub use accumulator::{owed_down, segment, SegmentOutcome, ACC};
 pub use capped::{capped_shares, conservative_denominator_up, CappedShares, CAP_BPS};
@@ -29,6 +32,7 @@ pub use position::{
     effective_quality, isqrt, sqrt_wad, weight, Position, PositionEnd, POSITION_DURATION,
     QUALITY_FLOOR, SCORER_STAKE, SQRT_SCORER_STAKE,
 };
+pub use weight_classes::{class_of, WeightClassError, WeightClasses, CLASS_BITS};
 
 use crate::math::MathError;
 use alloy_primitives::{Address, U256};
@@ -67,6 +71,9 @@ pub enum RewardsError {
     /// (the ledger's `dust` is 0 here).
     #[error("insolvent: {0}")]
     Insolvent(Box<Ledger>),
+    /// A weight-class update failed (C13 `ω_max` tracking).
+    #[error("weight classes: {0}")]
+    WeightClass(#[from] WeightClassError),
     /// Integer arithmetic failed (overflow on absurd amounts), reported instead of a panic.
     #[error("arithmetic error in {context}: {source}")]
     Math {

@@ -16,14 +16,17 @@
 //! segment, and each owed amount's floor); [`RewardPool::check_solvency`] fails if the other
 //! terms ever exceed `funded`.
 //!
-//! The simulator uses the exact `ω_max` of the open positions; the contract's weight classes can
-//! only make `ω_max` (and so `D`) larger, which lowers payouts.
+//! `ω_max` in `D` is tracked exactly as the contract does (C13): in logarithmic weight classes
+//! ([`WeightClasses`], `2^(1/1024)` wide), a weight entering when its position opens and leaving
+//! when it ends (close, expiry, replacement). The tracked value can only be stale on the high side
+//! (larger `D`, lower payouts); [`RewardPool::exact_max_weight`] gives the true maximum.
 
 use super::accumulator::{owed_down, segment};
 use super::capped::conservative_denominator_up;
 use super::drip::Drip;
 use super::estimate::{estimate_reward, PoolSnapshot, RewardEstimate};
 use super::position::{weight, Position, PositionEnd, POSITION_DURATION};
+use super::weight_classes::WeightClasses;
 use super::{math, RewardsError};
 use crate::math::{checked_add, checked_sub, mul_div_down, WAD};
 use alloy_primitives::{Address, U256};
@@ -120,6 +123,7 @@ pub struct RewardPool {
     drip: Drip,
     index: U256,
     positions: BTreeMap<Address, Position>,
+    classes: WeightClasses,
     accrued: BTreeMap<Address, U256>,
     funded: U256,
     paid: U256,
@@ -146,6 +150,7 @@ impl RewardPool {
             },
             index: U256::ZERO,
             positions: BTreeMap::new(),
+            classes: WeightClasses::new(),
             accrued: BTreeMap::new(),
             funded: U256::ZERO,
             paid: U256::ZERO,
@@ -205,8 +210,14 @@ impl RewardPool {
         })
     }
 
-    /// `ω_max` over open positions.
+    /// C13 `ω_max` as the contract tracks it (weight classes, `ScorerRegistry.maxWeight`): at
+    /// least [`Self::exact_max_weight`], stale only on the high side. This is the value in `D`.
     pub fn max_weight(&self) -> U256 {
+        self.classes.max()
+    }
+
+    /// The exact `ω_max` over open positions.
+    pub fn exact_max_weight(&self) -> U256 {
         self.positions
             .values()
             .map(|p| p.weight)
@@ -214,7 +225,8 @@ impl RewardPool {
             .unwrap_or(U256::ZERO)
     }
 
-    /// `D = max(W, ω_max / c)`.
+    /// `D = max(W, ⌈ω_max / c⌉)` with the tracked `ω_max` ([`Self::max_weight`]), as
+    /// `ScorerRegistry.denominatorOf`.
     ///
     /// # Errors
     /// Overflow on absurd weights.
@@ -265,7 +277,9 @@ impl RewardPool {
 
     fn end_position(&mut self, scorer: Address) -> Result<(), RewardsError> {
         self.settle(scorer)?;
-        self.positions.remove(&scorer);
+        if let Some(p) = self.positions.remove(&scorer) {
+            self.classes.remove(p.weight)?;
+        }
         Ok(())
     }
 
@@ -335,6 +349,7 @@ impl RewardPool {
         } else {
             None
         };
+        self.classes.insert(omega)?;
         self.positions.insert(
             scorer,
             Position {
@@ -359,7 +374,9 @@ impl RewardPool {
             return Err(RewardsError::NoOpenPosition(scorer));
         }
         let owed = self.settle(scorer)?;
-        self.positions.remove(&scorer);
+        if let Some(p) = self.positions.remove(&scorer) {
+            self.classes.remove(p.weight)?;
+        }
         Ok(owed)
     }
 
@@ -457,11 +474,17 @@ impl RewardPool {
     }
 
     /// The pool's state for [`estimate_reward`]: current rate, open weights (leaving out
-    /// `exclude`, the scorer about to re-score), exact `ω_max` of the rest.
+    /// `exclude`, the scorer about to re-score), and the tracked (C13 weight-class) `ω_max` of the
+    /// rest. [`estimate_reward`]'s `max(ω, ω_max)` then equals the class-tracked maximum after the
+    /// candidate's weight enters (a heavier class is exact; the same class keeps the larger).
     ///
     /// # Errors
     /// Overflow on absurd amounts.
     pub fn snapshot(&self, exclude: Option<&Address>) -> Result<PoolSnapshot, RewardsError> {
+        let mut classes = self.classes.clone();
+        if let Some(p) = exclude.and_then(|s| self.positions.get(s)) {
+            classes.remove(p.weight)?;
+        }
         Ok(PoolSnapshot {
             rate_wad: self.drip.rate_wad_down(self.now)?,
             weights: self
@@ -470,7 +493,7 @@ impl RewardPool {
                 .filter(|p| Some(&p.scorer) != exclude)
                 .map(|p| p.weight)
                 .collect(),
-            max_weight: None,
+            max_weight: Some(classes.max()),
             cap_bps: self.cap_bps,
         })
     }
@@ -528,6 +551,39 @@ mod tests {
             pool.check_solvency().unwrap().paid,
             U256::from(30_240_000u64)
         );
+    }
+
+    /// `ScorerRegistry.t.sol::test_maxWeightIsStaleOnlyHigh`: two weights in one class; the
+    /// heavier leaves, `ω_max` (and `D`) stay at the old value until the class empties.
+    #[test]
+    fn tracked_max_is_stale_only_high_c13() {
+        let mut pool = RewardPool::new(0, CAP_BPS).unwrap();
+        pool.open_position(0, addr(1), milli(900), WAD).unwrap(); // 45e18
+        let q = milli(900) - U256::from(10_000_000_000_000u64); // 0.9e18 − 1e13
+        pool.open_position(0, addr(2), q, WAD).unwrap(); // 44.9995e18: same class
+        let w2 = pool.position(&addr(2)).unwrap().weight;
+        assert_eq!(w2, U256::from(44_999_500_000_000_000_000u128));
+        assert_eq!(
+            super::super::weight_classes::class_of(w2),
+            super::super::weight_classes::class_of(U256::from(45u64) * WAD)
+        );
+        assert_eq!(pool.max_weight(), U256::from(45u64) * WAD);
+        pool.close_position(0, addr(1)).unwrap();
+        assert_eq!(pool.max_weight(), U256::from(45u64) * WAD); // stale, high side
+        assert_eq!(pool.exact_max_weight(), w2);
+        assert_eq!(pool.denominator().unwrap(), U256::from(900u64) * WAD);
+        // The estimate for a re-score of scorer 2 sees the class without it: empty.
+        assert_eq!(
+            pool.snapshot(Some(&addr(2))).unwrap().max_weight,
+            Some(U256::ZERO)
+        );
+        assert_eq!(
+            pool.snapshot(None).unwrap().max_weight,
+            Some(U256::from(45u64) * WAD)
+        );
+        pool.close_position(0, addr(2)).unwrap();
+        assert_eq!(pool.max_weight(), U256::ZERO);
+        assert_eq!(pool.denominator().unwrap(), U256::ZERO);
     }
 
     #[test]

@@ -186,12 +186,13 @@ fn multiplier(verdict: u64) -> U256 {
     }
 }
 
-fn rewards_fixture(seed: u64, n_ops: usize) -> Value {
+fn rewards_fixture(seed: u64, n_ops: usize, stale_ops: &mut u64) -> Value {
     let mut rng = Rng(seed);
     let mut pool = RewardPool::new(REWARD_T0, CAP_BPS).unwrap();
     let mut now = REWARD_T0;
     let mut last_open: BTreeMap<u64, u64> = BTreeMap::new();
     let mut retired = [false; N_SCORERS as usize];
+    let mut graded: BTreeMap<Address, (u64, u64)> = BTreeMap::new();
     let (mut kind, mut at, mut who, mut amount, mut quality, mut verdict) = (vec![], vec![], vec![], vec![], vec![], vec![]);
     let (mut funded, mut paid, mut owed, mut undripped, mut returned, mut claimed) = (vec![], vec![], vec![], vec![], vec![], vec![]);
     for _ in 0..n_ops {
@@ -207,9 +208,26 @@ fn rewards_fixture(seed: u64, n_ops: usize) -> Value {
             pool.fund(now, amt).unwrap();
         } else if want < 6 && !retired[sc as usize] && last_open.get(&sc).is_none_or(|t| now >= t + 14 * DAY) {
             k = 1;
-            q = rng.below(1_001);
-            v = rng.below(4);
-            pool.open_position(now, a, U256::from(q) * U256::from(1_000_000_000_000_000u64), multiplier(v)).unwrap();
+            // Half the time, just below the heaviest open position's grade with the same multiplier: a
+            // different weight in the same C13 weight class (2^(1/1024) wide), so the contract's tracked
+            // omega_max (mirrored by RewardPool::max_weight) goes stale when the heavier one leaves.
+            let heaviest = pool
+                .positions()
+                .filter(|p| p.scorer != a && !p.weight.is_zero())
+                .max_by_key(|p| p.weight)
+                .and_then(|p| graded.get(&p.scorer).copied());
+            match heaviest {
+                Some((hq, hv)) if rng.below(2) == 0 => {
+                    q = hq.saturating_sub(1 + rng.below(100_000_000_000_000)); // up to 1e-4 below
+                    v = hv;
+                }
+                _ => {
+                    q = rng.below(1_000_001) * 1_000_000_000_000; // micro-grade precision
+                    v = rng.below(4);
+                }
+            }
+            pool.open_position(now, a, U256::from(q), multiplier(v)).unwrap();
+            graded.insert(a, (q, v));
             last_open.insert(sc, now);
         } else if want == 6 && !retired[sc as usize] && rng.below(3) == 0 {
             k = 2;
@@ -225,6 +243,9 @@ fn rewards_fixture(seed: u64, n_ops: usize) -> Value {
             pool.advance_to(now).unwrap();
         }
         let l = pool.check_solvency().unwrap();
+        if pool.max_weight() != pool.exact_max_weight() {
+            *stale_ops += 1;
+        }
         kind.push(s(k));
         at.push(s(now));
         who.push(s(sc));
@@ -240,7 +261,7 @@ fn rewards_fixture(seed: u64, n_ops: usize) -> Value {
     }
     let final_owed: Vec<Value> = (0..N_SCORERS).map(|i| s(pool.owed_of(&addr(SCORER_BASE, i)).unwrap())).collect();
     json!({
-        "ops": {"kind": kind, "at": at, "scorer": who, "amount": amount, "qualityMilli": quality, "verdict": verdict},
+        "ops": {"kind": kind, "at": at, "scorer": who, "amount": amount, "quality": quality, "verdict": verdict},
         "after": {"funded": funded, "paid": paid, "owed": owed, "undripped": undripped, "returned": returned, "claimed": claimed},
         "finalOwed": final_owed,
     })
@@ -454,7 +475,11 @@ fn main() {
     let calls: Vec<Value> = (0..4)
         .map(|i| calls_fixture(0xED3A_0000 + i, 160, if i < 2 { &[3_600] } else { &[600, 3_600, 7_200] }))
         .collect();
-    let rewards: Vec<Value> = (0..4).map(|i| rewards_fixture(0xED3B_0000 + i, 120)).collect();
+    let mut stale_ops = 0u64;
+    let rewards: Vec<Value> = (0..4).map(|i| rewards_fixture(0xED3B_0000 + i, 120, &mut stale_ops)).collect();
+    // The rewards cases must exercise a stale (class-tracked) omega_max, else same-class weights went untested.
+    assert!(stale_ops > 0, "no rewards op with a stale weight-class omega_max; change the seeds");
+    eprintln!("rewards: {stale_ops} ops with the tracked omega_max above the exact one");
     let duels: Vec<Value> = (0..4).map(|i| duel_fixture(0xED3C_0000 + i, 60)).collect();
     for (name, v) in [
         ("core-calls.json", json!({"cases": calls})),
