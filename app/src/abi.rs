@@ -97,6 +97,51 @@ sol! {
         error InvalidProof(bytes32 leaf);
         error ExceedsRound(uint256 amount, uint256 unclaimed);
     }
+
+    interface IDuelHook {
+        struct PoolKey {
+            address currency0;
+            address currency1;
+            uint24 fee;
+            int24 tickSpacing;
+            address hooks;
+        }
+        struct Ema {
+            uint256 value;
+            uint64 last;
+        }
+        struct Duel {
+            PoolKey keyA;
+            PoolKey keyB;
+            uint64 start;
+            uint64 firstClose;
+            uint64 activeRound;
+            uint64 lastUpdate;
+            bool hadSwap;
+            int256 integral;
+            int256 heldD;
+            uint256 pot;
+            uint32 streakA;
+            uint32 streakB;
+            uint32 bestA;
+            uint32 bestB;
+            Ema emaA;
+            Ema emaB;
+        }
+        function duelCount() external view returns (uint256);
+        function getDuel(uint256 duelId) external view returns (Duel memory);
+        function pendingResult(uint256 duelId) external view returns (uint64 round, bool awaitingSettlement, int256 meanTick, uint8 winner);
+        function settle(uint256 duelId) external;
+        function fund(uint256 duelId) external payable;
+        event RoundSettled(uint256 indexed duelId, uint64 indexed round, uint8 winner, int256 meanTick, uint256 ethSpent, uint256 tokensBurned, uint256 potAfter);
+        error UnknownDuel(uint256 duelId);
+        error NothingToSettle(uint256 duelId);
+        error ZeroAmount();
+    }
+
+    interface IPoolManagerState {
+        function extsload(bytes32 slot) external view returns (bytes32);
+    }
 }
 
 /// Turns revert data into plain words (a known custom error, `Error(string)`, or the raw selector).
@@ -146,6 +191,13 @@ pub fn revert_reason(data: &[u8]) -> String {
             IERC20::IERC20Errors::ERC20InsufficientAllowance(x) => {
                 format!("insufficient allowance: {} approved, {} needed", x.allowance, x.needed)
             }
+        };
+    }
+    if let Ok(e) = IDuelHook::IDuelHookErrors::abi_decode(data) {
+        return match e {
+            IDuelHook::IDuelHookErrors::NothingToSettle(_) => "this duel's round has not closed yet: nothing to settle".into(),
+            IDuelHook::IDuelHookErrors::UnknownDuel(x) => format!("there is no duel {}", x.duelId),
+            IDuelHook::IDuelHookErrors::ZeroAmount(_) => "the amount must be more than zero".into(),
         };
     }
     if let Ok(s) = <alloy_sol_types::Revert as alloy_sol_types::SolError>::abi_decode(data) {

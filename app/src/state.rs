@@ -66,6 +66,18 @@ pub struct ProjectMeta {
     pub private: bool,
 }
 
+/// A duel of the demo world (scripts/seed-demo.mjs): the hook, the duel id and the two tokens.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DuelRef {
+    pub duel_id: u64,
+    pub hook: Address,
+    pub token_a: Address,
+    pub token_b: Address,
+    pub symbol_a: String,
+    pub symbol_b: String,
+}
+
 /// The network description.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -77,6 +89,8 @@ pub struct World {
     pub epochs: Vec<EpochRef>,
     #[serde(default)]
     pub payouts: Vec<PayoutRoundRef>,
+    #[serde(default)]
+    pub duels: Vec<DuelRef>,
     #[serde(default)]
     pub projects: BTreeMap<String, ProjectMeta>,
 }

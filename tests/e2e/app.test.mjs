@@ -3,7 +3,7 @@
 // Flows: launches list; buy and sell on a curve (balances move); a crossing buy graduates, refunds and
 // shows the v4 pool; a score verified against the on-chain final root with the EIP-712 signer check;
 // a tampered bundle flagged; a holder payout claimed; a wrong-chain wallet switched; a rejected
-// request shown as cancelled; the pages of contracts still to come. Screenshots: test-output/screenshots/.
+// request shown as cancelled; a duel round settled; the pages of contracts still to come. Screenshots: test-output/screenshots/.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
@@ -249,8 +249,27 @@ test('transactions survive navigation', async () => {
   assert.ok((await confirmedCount()) >= 7);
 });
 
+test('a duel round awaiting settlement is settled from its page', async () => {
+  await page.click('nav >> text=Duel');
+  await page.waitForSelector('.duel-row', T);
+  await page.click('.duel-row a');
+  await page.waitForSelector('#duel-countdown', T);
+  assert.match(await page.textContent('#duel-countdown'), /closes in .* UTC/);
+  assert.match(await page.textContent('#live-split'), /DUELA .*%.*DUELB .*%/);
+  await page.waitForSelector('#awaiting', T);
+  const before = await page.locator('.round-row').count();
+  assert.ok(before >= 2, 'the seeded duel has settled rounds in its history');
+  await page.screenshot({ path: join(SHOTS, 'duel.png'), fullPage: true });
+  const n = await confirmedCount();
+  await page.click('#settle-button');
+  await waitConfirmed(n);
+  await page.waitForSelector('#awaiting', { state: 'detached', timeout: 30_000 });
+  await page.waitForFunction((b) => document.querySelectorAll('.round-row').length === b + 1, before, T);
+  await page.screenshot({ path: join(SHOTS, 'duel-settled.png'), fullPage: true });
+});
+
 test('pages of contracts still to come say so, with no invented data', async () => {
-  for (const [name, path] of [['Scorer', 'scorer'], ['Duel', 'duel'], ['Calls', 'calls']]) {
+  for (const [name, path] of [['Scorer', 'scorer'], ['Calls', 'calls']]) {
     await page.click(`nav >> text=${name}`);
     await page.waitForSelector('#coming-soon', T);
     assert.match(await page.textContent('#coming-soon'), /next contracts release/);

@@ -1,5 +1,6 @@
 //! The routed pages.
 
+pub mod duel;
 pub mod launch;
 pub mod payouts;
 pub mod score;
