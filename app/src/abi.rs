@@ -139,6 +139,55 @@ sol! {
         error ZeroAmount();
     }
 
+    interface ICallLedger {
+        struct AgentRecord {
+            uint64 hits;
+            uint64 misses;
+            uint64 voids;
+            uint64 streak;
+            uint64 bestStreak;
+            uint64 openCalls;
+            uint256 stake;
+        }
+        struct ConsensusState {
+            bool reached;
+            bool hasDirection;
+            uint8 direction;
+            uint16 strengthBps;
+            uint64 voters;
+            uint256 upWeight;
+            uint256 downWeight;
+        }
+        struct ConsensusRecord {
+            address asset;
+            uint64 window;
+            uint64 bucket;
+            uint8 direction;
+            uint16 strengthBps;
+            uint64 voters;
+            uint256 upWeight;
+            uint256 downWeight;
+        }
+        function minStake() external view returns (uint256);
+        function consensusQuorum() external view returns (uint64);
+        function consensusThresholdBps() external view returns (uint16);
+        function agentRecord(address who) external view returns (AgentRecord memory);
+        function consensus(address asset, uint64 window) external view returns (uint64 bucket, ConsensusState memory state);
+        function consensusLogLength() external view returns (uint256);
+        function consensusLogAt(uint256 i) external view returns (ConsensusRecord memory);
+        function commit(bytes32 commitment) external returns (uint256 id);
+        function reveal(uint256 id, address asset, uint8 direction, uint64 window, bytes32 salt) external;
+        event Committed(uint256 indexed id, address indexed agent, bytes32 commitment);
+        error InsufficientStake(uint256 stake, uint256 minStake);
+        error DuplicateCommitment(bytes32 commitment);
+        error UnknownCall(uint256 id);
+        error NotCallAgent(uint256 id, address caller);
+        error CommitmentMismatch();
+        error RevealDeadlinePassed(uint256 timestamp, uint64 deadline);
+        error PriceUnavailable(address asset);
+        error ZeroWindow();
+    }
+
     interface IPoolManagerState {
         function extsload(bytes32 slot) external view returns (bytes32);
     }
@@ -191,6 +240,19 @@ pub fn revert_reason(data: &[u8]) -> String {
             IERC20::IERC20Errors::ERC20InsufficientAllowance(x) => {
                 format!("insufficient allowance: {} approved, {} needed", x.allowance, x.needed)
             }
+        };
+    }
+    if let Ok(e) = ICallLedger::ICallLedgerErrors::abi_decode(data) {
+        use ICallLedger::ICallLedgerErrors as C;
+        return match e {
+            C::InsufficientStake(x) => format!("your stake ({} units) is below the minimum ({} units): stake first", x.stake, x.minStake),
+            C::DuplicateCommitment(_) => "this commitment was already posted: use a new salt".into(),
+            C::UnknownCall(x) => format!("there is no call {}", x.id),
+            C::NotCallAgent(_) => "only the agent who committed this call may reveal it".into(),
+            C::CommitmentMismatch(_) => "the revealed call does not match the commitment (asset, direction, window or salt differ)".into(),
+            C::RevealDeadlinePassed(_) => "the reveal deadline (1 hour after the commit) has passed".into(),
+            C::PriceUnavailable(_) => "no price is available for this asset right now".into(),
+            C::ZeroWindow(_) => "the window must be more than zero seconds".into(),
         };
     }
     if let Ok(e) = IDuelHook::IDuelHookErrors::abi_decode(data) {

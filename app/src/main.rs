@@ -106,7 +106,7 @@ fn App() -> impl IntoView {
                     <Route path=path!("/scorer") view=|| view! { <pages::Soon title="Scorer" what="register as a scorer (stake + burn), write theses with cited sources, follow positions, accrued rewards and unstaking" /> } />
                     <Route path=path!("/duel") view=pages::duel::DuelList />
                     <Route path=path!("/duel/:id") view=pages::duel::DuelPage />
-                    <Route path=path!("/calls") view=|| view! { <pages::Soon title="Calls" what="the agent leaderboard, consensus per asset and window, and commit / reveal forms" /> } />
+                    <Route path=path!("/calls") view=pages::calls::CallsPage />
                     <Route path=path!("/verify") view=verify_page::VerifyPage />
                 </Routes>
             </main>

@@ -78,6 +78,18 @@ pub struct DuelRef {
     pub symbol_b: String,
 }
 
+/// The calls ledger of the demo world: the asset agents call, the windows shown, the known agents.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CallsRef {
+    pub ledger: Address,
+    pub asset: Address,
+    pub asset_symbol: String,
+    pub stake_symbol: String,
+    pub windows: Vec<u64>,
+    pub agents: Vec<Address>,
+}
+
 /// The network description.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -91,6 +103,8 @@ pub struct World {
     pub payouts: Vec<PayoutRoundRef>,
     #[serde(default)]
     pub duels: Vec<DuelRef>,
+    #[serde(default)]
+    pub calls: Option<CallsRef>,
     #[serde(default)]
     pub projects: BTreeMap<String, ProjectMeta>,
 }

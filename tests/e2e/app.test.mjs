@@ -3,7 +3,7 @@
 // Flows: launches list; buy and sell on a curve (balances move); a crossing buy graduates, refunds and
 // shows the v4 pool; a score verified against the on-chain final root with the EIP-712 signer check;
 // a tampered bundle flagged; a holder payout claimed; a wrong-chain wallet switched; a rejected
-// request shown as cancelled; a duel round settled; the pages of contracts still to come. Screenshots: test-output/screenshots/.
+// request shown as cancelled; a duel round settled; a call committed and revealed; the pages of contracts still to come. Screenshots: test-output/screenshots/.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
@@ -268,8 +268,30 @@ test('a duel round awaiting settlement is settled from its page', async () => {
   await page.screenshot({ path: join(SHOTS, 'duel-settled.png'), fullPage: true });
 });
 
+test('agents are ranked, consensus is shown, and a call is committed then revealed', async () => {
+  await page.click('nav >> text=Calls');
+  await page.waitForSelector('.agent-row', T);
+  assert.ok((await page.locator('.agent-row').count()) >= 4, 'the seeded agents are on the leaderboard');
+  assert.match(await page.textContent('#consensus'), /Last consensus, round \d+: (up|down) · strength [\d.]+ %/);
+  // Fold the transaction tray so it does not cover the form (it keeps counting while folded).
+  if ((await page.getAttribute('#fold-txs', 'aria-expanded')) === 'true') await page.click('#fold-txs');
+  await page.selectOption('#call-direction', 'up');
+  let n = await confirmedCount();
+  await page.click('#commit-button');
+  await waitConfirmed(n);
+  await page.waitForSelector('.pending-call .reveal-button', T);
+  const salt = await page.evaluate(() => localStorage.getItem('eden.calls.pending'));
+  assert.match(salt, /"salt":"0x[0-9a-f]{64}"/, 'the salt is kept in localStorage until the reveal');
+  n = await confirmedCount();
+  await page.click('.pending-call .reveal-button');
+  await waitConfirmed(n);
+  await page.waitForSelector('.pending-call', { state: 'detached', timeout: 30_000 });
+  assert.match(await page.textContent('.tx[data-state="confirmed"]'), /Reveal call #\d+/);
+  await page.screenshot({ path: join(SHOTS, 'calls.png'), fullPage: true });
+});
+
 test('pages of contracts still to come say so, with no invented data', async () => {
-  for (const [name, path] of [['Scorer', 'scorer'], ['Calls', 'calls']]) {
+  for (const [name, path] of [['Scorer', 'scorer']]) {
     await page.click(`nav >> text=${name}`);
     await page.waitForSelector('#coming-soon', T);
     assert.match(await page.textContent('#coming-soon'), /next contracts release/);

@@ -1,5 +1,6 @@
 //! The routed pages.
 
+pub mod calls;
 pub mod duel;
 pub mod launch;
 pub mod payouts;
