@@ -366,6 +366,14 @@ await postPayout(firstEpoch, E(0.75));
 await warp(25 * 3600); // past the 24 h review: claimable now
 await postPayout(firstEpoch + 1, E(0.3)); // still in review
 
+// ---- Scorers: ROOT for the dev accounts, and a fresh ETH/USD answer for pricing burns -----------
+let scorer = null;
+if (A.scorerRegistry) {
+  for (const [who] of DEV.slice(1)) await send(deployer, A.root, 'transfer(address,uint256)', [who, 10_000n * 10n ** 18n]);
+  await send(deployer, A.ethUsdFeed, 'setAnswer(int256)', [3_000n * 10n ** 8n]);
+  scorer = { registry: A.scorerRegistry, root: A.root, oracle: A.rootPriceOracle, feed: A.ethUsdFeed };
+}
+
 // ---- The fresh launch, last: still inside its 15 s anti-snipe window --------------------------
 const frsh = await launch(DEV[1][0], 'Fresh Sprout', 'FRSH');
 await buy(DEV[2][0], frsh, 0.05);
@@ -379,6 +387,7 @@ const world = {
   payouts,
   duels,
   calls,
+  scorer,
   launches,
   privateInputs,
   projects: Object.fromEntries(projects.map((p) => [p.address.toLowerCase(), { name: p.name, track: p.track, private: p.private }])),

@@ -188,6 +188,41 @@ sol! {
         error ZeroWindow();
     }
 
+    interface IRootPriceOracle {
+        struct RootPrice {
+            int24 shortTick;
+            int24 anchorTick;
+            uint32 anchorWindow;
+            uint256 shortPriceEth;
+            uint256 anchorPriceEth;
+            uint256 priceEth;
+            uint256 ethUsd;
+            uint256 priceUsd;
+        }
+        function rootPrice() external view returns (RootPrice memory p);
+        error StaleAnswer(uint256 age, uint256 max);
+        error AmountOutOfBounds(uint256 amount, uint256 min, uint256 max);
+    }
+
+    interface IAggregatorV3 {
+        function latestRoundData() external view returns (uint80 roundId, int256 answer, uint256 startedAt, uint256 updatedAt, uint80 answeredInRound);
+    }
+
+    interface IScorerRegistry {
+        struct Scorer {
+            bool registered;
+            uint64 registeredAt;
+            uint64 lastScoreAt;
+            uint64 unstakeRequestedAt;
+            uint256 stake;
+        }
+        function scorer(address who) external view returns (Scorer memory);
+        function register(uint256 maxBurnRoot) external;
+        error AlreadyRegistered(address scorer);
+        error NotRegistered(address scorer);
+        error ScoreTooSoon(uint64 nextAt);
+    }
+
     interface IPoolManagerState {
         function extsload(bytes32 slot) external view returns (bytes32);
     }
@@ -253,6 +288,19 @@ pub fn revert_reason(data: &[u8]) -> String {
             C::RevealDeadlinePassed(_) => "the reveal deadline (1 hour after the commit) has passed".into(),
             C::PriceUnavailable(_) => "no price is available for this asset right now".into(),
             C::ZeroWindow(_) => "the window must be more than zero seconds".into(),
+        };
+    }
+    if let Ok(e) = IRootPriceOracle::IRootPriceOracleErrors::abi_decode(data) {
+        return match e {
+            IRootPriceOracle::IRootPriceOracleErrors::StaleAnswer(x) => format!("the ETH/USD price is stale ({} s old, at most {} s allowed): no burn can be priced now", x.age, x.max),
+            IRootPriceOracle::IRootPriceOracleErrors::AmountOutOfBounds(x) => format!("the ROOT burn ({} units) is above your cap ({} units): the price moved, try again", x.amount, x.max),
+        };
+    }
+    if let Ok(e) = IScorerRegistry::IScorerRegistryErrors::abi_decode(data) {
+        return match e {
+            IScorerRegistry::IScorerRegistryErrors::AlreadyRegistered(_) => "this account is already registered as a scorer".into(),
+            IScorerRegistry::IScorerRegistryErrors::NotRegistered(_) => "this account is not registered as a scorer".into(),
+            IScorerRegistry::IScorerRegistryErrors::ScoreTooSoon(x) => format!("the 14-day limit: the next score is allowed at {} (unix time)", x.nextAt),
         };
     }
     if let Ok(e) = IDuelHook::IDuelHookErrors::abi_decode(data) {

@@ -103,7 +103,7 @@ fn App() -> impl IntoView {
                     <Route path=path!("/launch/:token") view=pages::launch::TokenPage />
                     <Route path=path!("/score") view=pages::score::ScorePage />
                     <Route path=path!("/payouts") view=pages::payouts::PayoutsPage />
-                    <Route path=path!("/scorer") view=|| view! { <pages::Soon title="Scorer" what="register as a scorer (stake + burn), write theses with cited sources, follow positions, accrued rewards and unstaking" /> } />
+                    <Route path=path!("/scorer") view=pages::scorer::ScorerPage />
                     <Route path=path!("/duel") view=pages::duel::DuelList />
                     <Route path=path!("/duel/:id") view=pages::duel::DuelPage />
                     <Route path=path!("/calls") view=pages::calls::CallsPage />

@@ -90,6 +90,16 @@ pub struct CallsRef {
     pub agents: Vec<Address>,
 }
 
+/// The scorer registry of the demo world and what prices its burns.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ScorerRef {
+    pub registry: Address,
+    pub root: Address,
+    pub oracle: Address,
+    pub feed: Address,
+}
+
 /// The network description.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -105,6 +115,8 @@ pub struct World {
     pub duels: Vec<DuelRef>,
     #[serde(default)]
     pub calls: Option<CallsRef>,
+    #[serde(default)]
+    pub scorer: Option<ScorerRef>,
     #[serde(default)]
     pub projects: BTreeMap<String, ProjectMeta>,
 }

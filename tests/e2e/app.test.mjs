@@ -3,7 +3,8 @@
 // Flows: launches list; buy and sell on a curve (balances move); a crossing buy graduates, refunds and
 // shows the v4 pool; a score verified against the on-chain final root with the EIP-712 signer check;
 // a tampered bundle flagged; a holder payout claimed; a wrong-chain wallet switched; a rejected
-// request shown as cancelled; a duel round settled; a call committed and revealed; the pages of contracts still to come. Screenshots: test-output/screenshots/.
+// request shown as cancelled; a duel round settled; a call committed and revealed; a scorer registered.
+// Screenshots: test-output/screenshots/.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
@@ -290,13 +291,19 @@ test('agents are ranked, consensus is shown, and a call is committed then reveal
   await page.screenshot({ path: join(SHOTS, 'calls.png'), fullPage: true });
 });
 
-test('pages of contracts still to come say so, with no invented data', async () => {
-  for (const [name, path] of [['Scorer', 'scorer']]) {
-    await page.click(`nav >> text=${name}`);
-    await page.waitForSelector('#coming-soon', T);
-    assert.match(await page.textContent('#coming-soon'), /next contracts release/);
-    await page.screenshot({ path: join(SHOTS, `${path}.png`), fullPage: true });
-  }
+test('a scorer registers with the stake and the burn priced live, then sees the 14-day limit', async () => {
+  await page.click('nav >> text=Scorer');
+  await page.waitForSelector('#register-button', T);
+  assert.match(await page.textContent('#root-price'), /USD/);
+  assert.match(await page.textContent('#price-freshness'), /fresh/);
+  assert.match(await page.textContent('#register-burn'), /ROOT/);
+  await page.screenshot({ path: join(SHOTS, 'scorer.png'), fullPage: true });
+  const n = await confirmedCount();
+  await page.click('#register-button');
+  await page.waitForFunction((b) => document.querySelectorAll('.tx[data-state="confirmed"]').length >= b + 2, n, T);
+  await page.waitForSelector('#scorer-status', T);
+  assert.match(await page.textContent('#score-countdown'), /14-day limit/);
+  await page.screenshot({ path: join(SHOTS, 'scorer-registered.png'), fullPage: true });
 });
 
 test('a browser wallet on the wrong chain is switched, its account changes are followed, a rejected request shows as cancelled', async () => {

@@ -118,7 +118,7 @@ async fn load(w: World, c: CallsRef, me: Option<Address>) -> Result<CallsData, S
         let score = track_record_score(r.hits, r.misses, r.stake, min_stake).map_err(|x| x.to_string())?;
         agents.push(AgentRow { agent: a, score, hits: r.hits, misses: r.misses, streak: r.streak, best: r.bestStreak, stake: r.stake, open: r.openCalls });
     }
-    agents.sort_by(|x, y| y.score.cmp(&x.score));
+    agents.sort_by_key(|a| std::cmp::Reverse(a.score));
     let n = rpc.call(c.ledger, &ICallLedger::consensusLogLengthCall {}).await.map_err(e)?;
     let mut log = Vec::new();
     let n = u64::try_from(n).unwrap_or(0);

@@ -1,0 +1,161 @@
+//! Scorer page (C-scoring, burns): registration with the stake (`eden_core::rewards::SCORER_STAKE`) and
+//! the burn priced live (`eden_core::burns::root_for_usd_up` of `REGISTER_BURN_USD` at the oracle's ROOT
+//! price, with the ETH/USD answer's age shown against its 25 h limit), an exact approval, then
+//! `register(maxBurnRoot)`; once registered, the stake and the 14-day limit countdown
+//! (`eden_core::burns::next_score_at`).
+
+use crate::abi::{IAggregatorV3, IRootPriceOracle, IScorerRegistry, IERC20};
+use crate::fmt;
+use crate::rpc::TxRequest;
+use crate::state::{Ctx, Load, ScorerRef, World};
+use crate::ui::{with_world, Amount, ErrorBox, Loading};
+use crate::wallet;
+use alloy_primitives::{Address, Bytes, U256};
+use alloy_sol_types::SolCall;
+use eden_core::burns::{next_score_at, root_for_usd_up, RootAmountBounds, REGISTER_BURN_USD};
+use eden_core::rewards::SCORER_STAKE;
+use leptos::prelude::*;
+
+/// The ETH/USD answer's maximum age (RootPriceOracle.MAX_ANSWER_AGE).
+const MAX_ANSWER_AGE: u64 = 25 * 3_600;
+/// Headroom on the burn cap for a price move between simulation and mining (2 %).
+const BURN_CAP_HEADROOM_DIV: u64 = 50;
+
+#[derive(Debug, Clone, PartialEq)]
+struct ScorerData {
+    price_usd: Result<U256, String>,
+    feed_updated: u64,
+    burn: Result<U256, String>,
+    me: Option<IScorerRegistryScorer>,
+    balance: U256,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+struct IScorerRegistryScorer {
+    registered: bool,
+    registered_at: u64,
+    last_score_at: u64,
+    stake: U256,
+}
+
+async fn load(w: World, s: ScorerRef, me: Option<Address>) -> Result<ScorerData, String> {
+    let rpc = w.rpc();
+    let e = |x: crate::rpc::RpcError| x.to_string();
+    let feed = rpc.call(s.feed, &IAggregatorV3::latestRoundDataCall {}).await.map_err(e)?;
+    let price_usd = rpc.call(s.oracle, &IRootPriceOracle::rootPriceCall {}).await.map(|p| p.priceUsd).map_err(e);
+    let burn = match &price_usd {
+        Ok(p) => root_for_usd_up(REGISTER_BURN_USD, *p, RootAmountBounds::default()).map_err(|x| x.to_string()),
+        Err(x) => Err(x.clone()),
+    };
+    let (me_rec, balance) = match me {
+        Some(a) => {
+            let r = rpc.call(s.registry, &IScorerRegistry::scorerCall { who: a }).await.map_err(e)?;
+            let b = rpc.call(s.root, &IERC20::balanceOfCall { account: a }).await.map_err(e)?;
+            (Some(IScorerRegistryScorer { registered: r.registered, registered_at: r.registeredAt, last_score_at: r.lastScoreAt, stake: r.stake }), b)
+        }
+        None => (None, U256::ZERO),
+    };
+    Ok(ScorerData { price_usd, feed_updated: u64::try_from(feed.updatedAt).unwrap_or(u64::MAX), burn, me: me_rec, balance })
+}
+
+/// `/scorer`.
+#[component]
+pub fn ScorerPage() -> impl IntoView {
+    view! {
+        <section class="card">
+            <h1>"Scorer"</h1>
+            <p class="lede">"Scorers stake ROOT and burn $100 of ROOT to register; each score burns again and may be made at most once every 14 days."</p>
+            {with_world(|w| match w.scorer.clone() {
+                Some(s) => view! { <ScorerBody world=w scorer=s /> }.into_any(),
+                None => view! { <p class="empty" id="no-scorer">"The scorer registry is not deployed on this chain."</p> }.into_any(),
+            })}
+        </section>
+    }
+}
+
+#[component]
+fn ScorerBody(world: World, scorer: ScorerRef) -> impl IntoView {
+    let ctx = Ctx::get();
+    let data: RwSignal<Load<ScorerData>> = RwSignal::new(Load::Loading);
+    let (w1, s1) = (world.clone(), scorer.clone());
+    Effect::new(move |_| {
+        ctx.refresh.track();
+        let me = ctx.wallet.get().account;
+        let (w, s) = (w1.clone(), s1.clone());
+        leptos::task::spawn_local(async move {
+            data.set(match load(w, s, me).await {
+                Ok(x) => Load::Ready(x),
+                Err(e) => Load::Failed(e),
+            });
+        });
+    });
+    let (registry, root) = (scorer.registry, scorer.root);
+    let register = move |burn: U256| {
+        let max_burn = burn.saturating_add(burn / U256::from(BURN_CAP_HEADROOM_DIV));
+        let total = SCORER_STAKE.saturating_add(max_burn);
+        leptos::task::spawn_local(async move {
+            let approve = IERC20::approveCall { spender: registry, amount: total }.abi_encode();
+            let label = format!("Approve exactly {} ROOT", fmt::units(total, 18, 6));
+            if !wallet::send(ctx, label, TxRequest { from: None, to: root, data: Bytes::from(approve), value: U256::ZERO }).await {
+                return;
+            }
+            let reg = IScorerRegistry::registerCall { maxBurnRoot: max_burn }.abi_encode();
+            wallet::send(ctx, "Register as a scorer".into(), TxRequest { from: None, to: registry, data: Bytes::from(reg), value: U256::ZERO }).await;
+        });
+    };
+    view! {
+        {move || match data.get() {
+            Load::Loading => view! { <Loading what="Reading the ROOT price and the registry…" /> }.into_any(),
+            Load::Failed(e) => view! { <ErrorBox message=e /> }.into_any(),
+            Load::Ready(d) => {
+                let updated = d.feed_updated;
+                let freshness = move || {
+                    let age = ctx.chain_now().saturating_sub(updated);
+                    if age > MAX_ANSWER_AGE { format!("ETH/USD answer {} old: stale (limit 25 h), burns cannot be priced", fmt::duration(age)) }
+                    else { format!("ETH/USD answer {} old (fresh; limit 25 h)", fmt::duration(age)) }
+                };
+                let reg = register;
+                view! {
+                    <dl class="kv">
+                        <dt>"ROOT price"</dt>
+                        <dd id="root-price">{match &d.price_usd { Ok(p) => view! { <Amount raw=*p decimals=18 unit="USD" sig=6 /> }.into_any(), Err(e) => view! { <span class="error">{e.clone()}</span> }.into_any() }}
+                            " · lower of the 30-min and 4-h pool TWAPs"</dd>
+                        <dt>"Freshness"</dt>
+                        <dd id="price-freshness">{freshness}</dd>
+                        <dt>"Stake"</dt>
+                        <dd><Amount raw=SCORER_STAKE decimals=18 unit="ROOT" sig=6 /></dd>
+                        <dt>"Registration burn ($100)"</dt>
+                        <dd id="register-burn">{match &d.burn { Ok(b) => view! { <Amount raw=*b decimals=18 unit="ROOT" sig=6 /> }.into_any(), Err(e) => view! { <span class="error">{e.clone()}</span> }.into_any() }}</dd>
+                    </dl>
+                    {match (d.me.clone(), d.burn.clone()) {
+                        (None, _) => view! { <p class="empty">"Connect a wallet to register or see your scorer status."</p> }.into_any(),
+                        (Some(m), _) if m.registered => {
+                            let next = next_score_at((m.last_score_at > 0).then_some(m.last_score_at));
+                            view! {
+                                <div class="notice" id="scorer-status">
+                                    <p>"Registered as a scorer · stake "<Amount raw=m.stake decimals=18 unit="ROOT" sig=6 />" · since "{m.registered_at}" (unix)"</p>
+                                    <p id="score-countdown">{move || {
+                                        let now = ctx.chain_now();
+                                        if now >= next { "You may score now (14-day limit: free).".to_string() }
+                                        else { format!("Next score allowed in {} (14-day limit)", fmt::duration(next - now)) }
+                                    }}</p>
+                                </div>
+                            }.into_any()
+                        }
+                        (Some(_), Err(_)) => view! { <p class="empty">"Registration needs a live ROOT price."</p> }.into_any(),
+                        (Some(_), Ok(burn)) => {
+                            let need = SCORER_STAKE.saturating_add(burn);
+                            let enough = d.balance >= need;
+                            view! {
+                                <p class="muted">"Your ROOT: "<Amount raw=d.balance decimals=18 unit="ROOT" sig=6 />
+                                    {if enough { String::new() } else { " — not enough for stake and burn".to_string() }}</p>
+                                <button class="primary" id="register-button" disabled=!enough on:click=move |_| reg(burn)>"Approve and register"</button>
+                                <p class="muted">"The burn cap allows 2 % of price movement before it is mined; the approval is exact (stake + cap)."</p>
+                            }.into_any()
+                        }
+                    }}
+                }.into_any()
+            }
+        }}
+    }
+}
