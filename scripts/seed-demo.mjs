@@ -371,7 +371,13 @@ let scorer = null;
 if (A.scorerRegistry) {
   for (const [who] of DEV.slice(1)) await send(deployer, A.root, 'transfer(address,uint256)', [who, 10_000n * 10n ** 18n]);
   await send(deployer, A.ethUsdFeed, 'setAnswer(int256)', [3_000n * 10n ** 8n]);
-  scorer = { registry: A.scorerRegistry, root: A.root, oracle: A.rootPriceOracle, feed: A.ethUsdFeed };
+  // Published theses (their hashes would be on chain with the scores); the app checks drafts against them locally.
+  const theses = [
+    'Graduated Garden ships weekly, its holder base keeps growing after graduation and the team answers every issue within a day; fees already fund the holder pot.',
+    'Nearly There has a working product and a clear roadmap, but most of its volume comes from a handful of wallets, so the score should stay moderate until that spreads out.',
+  ];
+  scorer = { registry: A.scorerRegistry, root: A.root, oracle: A.rootPriceOracle, feed: A.ethUsdFeed,
+    tokens: launches.map(({ token, symbol }) => ({ token, symbol })), theses };
 }
 
 // ---- The fresh launch, last: still inside its 15 s anti-snipe window --------------------------

@@ -218,6 +218,8 @@ sol! {
         }
         function scorer(address who) external view returns (Scorer memory);
         function register(uint256 maxBurnRoot) external;
+        function score(address token, uint256 targetScore, bytes32 thesisHash, uint256 maxBurnRoot) external returns (uint256 scoreId);
+        function scoreBurnUsd(address token) external view returns (uint256);
         error AlreadyRegistered(address scorer);
         error NotRegistered(address scorer);
         error ScoreTooSoon(uint64 nextAt);

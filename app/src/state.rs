@@ -98,6 +98,17 @@ pub struct ScorerRef {
     pub root: Address,
     pub oracle: Address,
     pub feed: Address,
+    #[serde(default)]
+    pub tokens: Vec<TokenRef>,
+    /// Published theses, for the local copy check.
+    #[serde(default)]
+    pub theses: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+pub struct TokenRef {
+    pub token: Address,
+    pub symbol: String,
 }
 
 /// The network description.

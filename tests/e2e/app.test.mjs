@@ -3,7 +3,8 @@
 // Flows: launches list; buy and sell on a curve (balances move); a crossing buy graduates, refunds and
 // shows the v4 pool; a score verified against the on-chain final root with the EIP-712 signer check;
 // a tampered bundle flagged; a holder payout claimed; a wrong-chain wallet switched; a rejected
-// request shown as cancelled; a duel round settled; a call committed and revealed; a scorer registered.
+// request shown as cancelled; a duel round settled; a call committed and revealed; a scorer registered; a copied
+// thesis caught locally and an original one submitted.
 // Screenshots: test-output/screenshots/.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -304,6 +305,21 @@ test('a scorer registers with the stake and the burn priced live, then sees the 
   await page.waitForSelector('#scorer-status', T);
   assert.match(await page.textContent('#score-countdown'), /14-day limit/);
   await page.screenshot({ path: join(SHOTS, 'scorer-registered.png'), fullPage: true });
+});
+
+test('a copied thesis is caught locally before paying; an original one is submitted and starts the 14-day limit', async () => {
+  await page.waitForSelector('#thesis-text', T);
+  await page.fill('#thesis-text', chain.world.scorer.theses[0]);
+  await page.waitForFunction(() => /copy/.test(document.querySelector('#copy-check').textContent), null, T);
+  assert.equal(await page.isDisabled('#submit-score'), true, 'a copy cannot be submitted');
+  await page.fill('#thesis-text', 'Mid Meadow trades on a thin curve, yet its creator published audited contracts and a public treasury report; I expect steady holder growth over the next epochs.');
+  await page.fill('#thesis-sources', 'https://example.org/meadow-audit\nhttps://example.org/meadow-treasury');
+  await page.waitForFunction(() => /original/.test(document.querySelector('#copy-check').textContent), null, T);
+  const n = await confirmedCount();
+  await page.click('#submit-score');
+  await page.waitForFunction((b) => document.querySelectorAll('.tx[data-state="confirmed"]').length >= b + 2, n, T);
+  await page.waitForFunction(() => /Next score allowed in 1[34] d/.test(document.querySelector('#score-countdown')?.textContent ?? ''), null, T);
+  await page.screenshot({ path: join(SHOTS, 'scorer-submitted.png'), fullPage: true });
 });
 
 test('a browser wallet on the wrong chain is switched, its account changes are followed, a rejected request shows as cancelled', async () => {

@@ -12,6 +12,7 @@ use crate::ui::{with_world, Amount, ErrorBox, Loading};
 use crate::wallet;
 use alloy_primitives::{Address, Bytes, U256};
 use alloy_sol_types::SolCall;
+use eden_core::scoring::copy_detect::{copy_check, thesis_hash, verdict_name, Verdict};
 use eden_core::burns::{next_score_at, root_for_usd_up, RootAmountBounds, REGISTER_BURN_USD};
 use eden_core::rewards::SCORER_STAKE;
 use leptos::prelude::*;
@@ -90,6 +91,7 @@ fn ScorerBody(world: World, scorer: ScorerRef) -> impl IntoView {
         });
     });
     let (registry, root) = (scorer.registry, scorer.root);
+    let scorer = scorer.clone();
     let register = move |burn: U256| {
         let max_burn = burn.saturating_add(burn / U256::from(BURN_CAP_HEADROOM_DIV));
         let total = SCORER_STAKE.saturating_add(max_burn);
@@ -115,6 +117,7 @@ fn ScorerBody(world: World, scorer: ScorerRef) -> impl IntoView {
                     else { format!("ETH/USD answer {} old (fresh; limit 25 h)", fmt::duration(age)) }
                 };
                 let reg = register;
+                let scorer2 = scorer.clone();
                 view! {
                     <dl class="kv">
                         <dt>"ROOT price"</dt>
@@ -140,6 +143,10 @@ fn ScorerBody(world: World, scorer: ScorerRef) -> impl IntoView {
                                         else { format!("Next score allowed in {} (14-day limit)", fmt::duration(next - now)) }
                                     }}</p>
                                 </div>
+                                {match d.price_usd.clone() {
+                                    Ok(p) => view! { <ThesisEditor scorer=scorer2.clone() price_usd=p next=next /> }.into_any(),
+                                    Err(_) => view! { <p class="empty">"Scoring needs a live ROOT price."</p> }.into_any(),
+                                }}
                             }.into_any()
                         }
                         (Some(_), Err(_)) => view! { <p class="empty">"Registration needs a live ROOT price."</p> }.into_any(),
@@ -157,5 +164,94 @@ fn ScorerBody(world: World, scorer: ScorerRef) -> impl IntoView {
                 }.into_any()
             }
         }}
+    }
+}
+
+/// The thesis editor: token, target score, thesis with cited sources; the copy check runs locally on
+/// every edit (`eden_core::scoring::copy_detect::copy_check` against the published theses) and a copy
+/// cannot be submitted; the submit burns `scoreBurnUsd(token)` of ROOT at the live price.
+#[component]
+fn ThesisEditor(scorer: ScorerRef, price_usd: U256, next: u64) -> impl IntoView {
+    let ctx = Ctx::get();
+    let token = RwSignal::new(scorer.tokens.first().map(|t| t.token));
+    let target = RwSignal::new(String::from("70"));
+    let thesis = RwSignal::new(String::new());
+    let sources = RwSignal::new(String::new());
+    let error = RwSignal::new(None::<String>);
+    let published = scorer.theses.clone();
+    // The submitted text: the thesis, then its cited sources one per line (the hash covers both).
+    let full_text = move || {
+        let src = sources.get();
+        let src: Vec<&str> = src.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+        if src.is_empty() { thesis.get() } else { format!("{}\n\nSources:\n{}", thesis.get(), src.join("\n")) }
+    };
+    let check = Memo::new(move |_| {
+        let text = thesis.get();
+        if text.trim().is_empty() {
+            return None;
+        }
+        let earlier: Vec<(alloy_primitives::B256, &str)> = published.iter().map(|t| (thesis_hash(t), t.as_str())).collect();
+        Some(copy_check(&text, &earlier))
+    });
+    let (registry, root) = (scorer.registry, scorer.root);
+    let submit = move |_| {
+        error.set(None);
+        let Some(tok) = token.get_untracked() else { return error.set(Some("Pick a token.".into())) };
+        let target_wad = match fmt::parse_units(&target.get_untracked(), 18) {
+            Ok(v) if v <= U256::from(100u8) * U256::from(10u8).pow(U256::from(18u8)) => v,
+            _ => return error.set(Some("The target score is a number from 0 to 100.".into())),
+        };
+        if check.get_untracked().is_some_and(|c| c.verdict == Verdict::Copy) {
+            return error.set(Some("This thesis copies a published one: it would earn nothing. Write your own.".into()));
+        }
+        let text = full_text();
+        if text.trim().is_empty() {
+            return error.set(Some("Write the thesis first.".into()));
+        }
+        let hash = thesis_hash(&text);
+        leptos::task::spawn_local(async move {
+            let Load::Ready(w) = ctx.world.get_untracked() else { return };
+            let rpc = w.rpc();
+            let usd = match rpc.call(registry, &IScorerRegistry::scoreBurnUsdCall { token: tok }).await {
+                Ok(u) => u,
+                Err(e) => return error.set(Some(e.to_string())),
+            };
+            let burn = match root_for_usd_up(usd, price_usd, RootAmountBounds::default()) {
+                Ok(b) => b,
+                Err(e) => return error.set(Some(e.to_string())),
+            };
+            let max_burn = burn.saturating_add(burn / U256::from(BURN_CAP_HEADROOM_DIV));
+            let approve = IERC20::approveCall { spender: registry, amount: max_burn }.abi_encode();
+            if !wallet::send(ctx, format!("Approve exactly {} ROOT", fmt::units(max_burn, 18, 6)), TxRequest { from: None, to: root, data: Bytes::from(approve), value: U256::ZERO }).await {
+                return;
+            }
+            let data = IScorerRegistry::scoreCall { token: tok, targetScore: target_wad, thesisHash: hash, maxBurnRoot: max_burn }.abi_encode();
+            wallet::send(ctx, "Submit a score".into(), TxRequest { from: None, to: registry, data: Bytes::from(data), value: U256::ZERO }).await;
+        });
+    };
+    let tokens = scorer.tokens.clone();
+    view! {
+        <h2>"Write a thesis"</h2>
+        <div class="form" id="thesis-form">
+            <label>"Token "
+                <select id="thesis-token" on:change=move |ev| token.set(event_target_value(&ev).parse().ok())>
+                    {tokens.into_iter().map(|t| view! { <option value=t.token.to_string()>{t.symbol}</option> }).collect_view()}
+                </select>
+            </label>
+            <label>" Target score (0–100) "<input id="thesis-target" inputmode="decimal" prop:value=move || target.get() on:input=move |ev| target.set(event_target_value(&ev)) /></label>
+            <label class="block">"Thesis"<textarea id="thesis-text" rows="5" prop:value=move || thesis.get() on:input=move |ev| thesis.set(event_target_value(&ev))></textarea></label>
+            <label class="block">"Sources (one per line)"<textarea id="thesis-sources" rows="3" prop:value=move || sources.get() on:input=move |ev| sources.set(event_target_value(&ev))></textarea></label>
+            <p id="copy-check" class="muted">{move || match check.get() {
+                None => "The copy check runs here, in your browser, as you write.".to_string(),
+                Some(c) => format!("Copy check: {} ({} % similar to the closest published thesis){}", verdict_name(c.verdict), fmt::percent_bps(c.similarity_bps()), match c.verdict {
+                    Verdict::Copy => " — a copy earns nothing; it cannot be submitted.",
+                    Verdict::Derivative => " — a derivative thesis counts half.",
+                    _ => "",
+                }),
+            }}</p>
+            <button class="primary" id="submit-score" on:click=submit
+                disabled=move || ctx.chain_now() < next || check.get().is_some_and(|c| c.verdict == Verdict::Copy)>"Pay the burn and submit"</button>
+        </div>
+        {move || error.get().map(|e| view! { <ErrorBox message=e /> })}
     }
 }
