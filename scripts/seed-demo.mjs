@@ -12,6 +12,11 @@
 //  - the own inputs file of each private project (<out>/inputs/<project>-<epoch>.json), as its owner keeps it;
 //  - a holder payout round on the graduated token with claimable leaves for the dev accounts
 //    (`holderAllocation`), claim window open, and a second round still in its 24 h review.
+// With the second deployment half (scripts/deploy-local-ii.sh), also:
+//  - agents (dev accounts 1-4) staked in the CallLedger with three resolved rounds of calls on the test
+//    stock (hits and misses from real v3 swaps, commitments by `callCommitment`) and a last round at consensus;
+//  - the duel with swaps across three rounds and its last round closed, awaiting settlement;
+//  - ROOT for the dev accounts (scorer stake and burns), a fresh ETH/USD answer, published theses.
 // Writes <out>/world.json (network, addresses, epochs, payouts, names) and <out>/epochs/<n>.json
 // (the bundles). Needs anvil with its default dev accounts unlocked (they sign via eth_sendTransaction);
 // the root signer's key is anvil account 0 (the deploy default).

@@ -218,11 +218,15 @@ sol! {
         }
         function scorer(address who) external view returns (Scorer memory);
         function register(uint256 maxBurnRoot) external;
+        function requestUnstake() external;
+        function withdrawStake() external;
         function score(address token, uint256 targetScore, bytes32 thesisHash, uint256 maxBurnRoot) external returns (uint256 scoreId);
         function scoreBurnUsd(address token) external view returns (uint256);
         error AlreadyRegistered(address scorer);
         error NotRegistered(address scorer);
         error ScoreTooSoon(uint64 nextAt);
+        error Unstaking(address scorer);
+        error CooldownActive(uint64 readyAt);
     }
 
     interface IPoolManagerState {
@@ -303,6 +307,8 @@ pub fn revert_reason(data: &[u8]) -> String {
             IScorerRegistry::IScorerRegistryErrors::AlreadyRegistered(_) => "this account is already registered as a scorer".into(),
             IScorerRegistry::IScorerRegistryErrors::NotRegistered(_) => "this account is not registered as a scorer".into(),
             IScorerRegistry::IScorerRegistryErrors::ScoreTooSoon(x) => format!("the 14-day limit: the next score is allowed at {} (unix time)", x.nextAt),
+            IScorerRegistry::IScorerRegistryErrors::Unstaking(_) => "this scorer is unstaking".into(),
+            IScorerRegistry::IScorerRegistryErrors::CooldownActive(x) => format!("the 7-day unstake cooldown ends at {} (unix time)", x.readyAt),
         };
     }
     if let Ok(e) = IDuelHook::IDuelHookErrors::abi_decode(data) {

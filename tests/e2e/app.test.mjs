@@ -320,6 +320,13 @@ test('a copied thesis is caught locally before paying; an original one is submit
   await page.waitForFunction((b) => document.querySelectorAll('.tx[data-state="confirmed"]').length >= b + 2, n, T);
   await page.waitForFunction(() => /Next score allowed in 1[34] d/.test(document.querySelector('#score-countdown')?.textContent ?? ''), null, T);
   await page.screenshot({ path: join(SHOTS, 'scorer-submitted.png'), fullPage: true });
+  // Unstaking starts the 7-day cooldown; the withdrawal waits for it.
+  const m = await confirmedCount();
+  await page.click('#request-unstake');
+  await waitConfirmed(m);
+  await page.waitForSelector('#unstake-status', T);
+  assert.match(await page.textContent('#unstake-status'), /withdrawn in [67] d/);
+  assert.equal(await page.isDisabled('#withdraw-stake'), true);
 });
 
 test('a browser wallet on the wrong chain is switched, its account changes are followed, a rejected request shows as cancelled', async () => {

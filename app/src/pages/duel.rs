@@ -206,7 +206,7 @@ fn DuelBody(world: World, duel: DuelRef) -> impl IntoView {
                         view! { <p class="empty" id="no-rounds">"No round settled yet."</p> }.into_any()
                     } else {
                         view! {
-                            <table class="rounds" id="round-history">
+                            <div class="table-wrap"><table class="rounds" id="round-history">
                                 <thead><tr><th>"Round"</th><th>"Winner"</th><th>"Mean tick"</th><th>"ETH spent"</th><th>"Burned"</th></tr></thead>
                                 <tbody>
                                     {x.history.iter().map(|h| view! {
@@ -219,7 +219,7 @@ fn DuelBody(world: World, duel: DuelRef) -> impl IntoView {
                                         </tr>
                                     }).collect_view()}
                                 </tbody>
-                            </table>
+                            </table></div>
                         }.into_any()
                     }}
                 }.into_any()

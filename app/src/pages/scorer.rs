@@ -13,7 +13,7 @@ use crate::wallet;
 use alloy_primitives::{Address, Bytes, U256};
 use alloy_sol_types::SolCall;
 use eden_core::scoring::copy_detect::{copy_check, thesis_hash, verdict_name, Verdict};
-use eden_core::burns::{next_score_at, root_for_usd_up, RootAmountBounds, REGISTER_BURN_USD};
+use eden_core::burns::{unstake_ready_at, next_score_at, root_for_usd_up, RootAmountBounds, REGISTER_BURN_USD};
 use eden_core::rewards::SCORER_STAKE;
 use leptos::prelude::*;
 
@@ -36,6 +36,7 @@ struct IScorerRegistryScorer {
     registered: bool,
     registered_at: u64,
     last_score_at: u64,
+    unstake_requested_at: u64,
     stake: U256,
 }
 
@@ -52,7 +53,7 @@ async fn load(w: World, s: ScorerRef, me: Option<Address>) -> Result<ScorerData,
         Some(a) => {
             let r = rpc.call(s.registry, &IScorerRegistry::scorerCall { who: a }).await.map_err(e)?;
             let b = rpc.call(s.root, &IERC20::balanceOfCall { account: a }).await.map_err(e)?;
-            (Some(IScorerRegistryScorer { registered: r.registered, registered_at: r.registeredAt, last_score_at: r.lastScoreAt, stake: r.stake }), b)
+            (Some(IScorerRegistryScorer { registered: r.registered, registered_at: r.registeredAt, last_score_at: r.lastScoreAt, unstake_requested_at: r.unstakeRequestedAt, stake: r.stake }), b)
         }
         None => (None, U256::ZERO),
     };
@@ -92,6 +93,16 @@ fn ScorerBody(world: World, scorer: ScorerRef) -> impl IntoView {
     });
     let (registry, root) = (scorer.registry, scorer.root);
     let scorer = scorer.clone();
+    let unstake = move |request: bool| {
+        let (data, label) = if request {
+            (IScorerRegistry::requestUnstakeCall {}.abi_encode(), "Request unstake")
+        } else {
+            (IScorerRegistry::withdrawStakeCall {}.abi_encode(), "Withdraw the scorer stake")
+        };
+        leptos::task::spawn_local(async move {
+            wallet::send(ctx, label.into(), TxRequest { from: None, to: registry, data: Bytes::from(data), value: U256::ZERO }).await;
+        });
+    };
     let register = move |burn: U256| {
         let max_burn = burn.saturating_add(burn / U256::from(BURN_CAP_HEADROOM_DIV));
         let total = SCORER_STAKE.saturating_add(max_burn);
@@ -143,9 +154,28 @@ fn ScorerBody(world: World, scorer: ScorerRef) -> impl IntoView {
                                         else { format!("Next score allowed in {} (14-day limit)", fmt::duration(next - now)) }
                                     }}</p>
                                 </div>
-                                {match d.price_usd.clone() {
-                                    Ok(p) => view! { <ThesisEditor scorer=scorer2.clone() price_usd=p next=next /> }.into_any(),
-                                    Err(_) => view! { <p class="empty">"Scoring needs a live ROOT price."</p> }.into_any(),
+                                {if m.unstake_requested_at > 0 {
+                                    let ready = unstake_ready_at(m.unstake_requested_at);
+                                    view! {
+                                        <div class="notice" id="unstake-status">
+                                            <p>{move || {
+                                                let now = ctx.chain_now();
+                                                if now >= ready { "Unstaking: the 7-day cooldown is over, your stake can be withdrawn.".to_string() }
+                                                else { format!("Unstaking: the stake can be withdrawn in {} (7-day cooldown)", fmt::duration(ready - now)) }
+                                            }}</p>
+                                            <button class="primary" id="withdraw-stake" disabled=move || ctx.chain_now() < ready on:click=move |_| unstake(false)>"Withdraw the stake"</button>
+                                        </div>
+                                    }.into_any()
+                                } else {
+                                    view! {
+                                        {match d.price_usd.clone() {
+                                            Ok(p) => view! { <ThesisEditor scorer=scorer2.clone() price_usd=p next=next /> }.into_any(),
+                                            Err(_) => view! { <p class="empty">"Scoring needs a live ROOT price."</p> }.into_any(),
+                                        }}
+                                        <h2>"Unstake"</h2>
+                                        <p class="muted">"Unstaking closes your open positions now; the stake can be withdrawn after a 7-day cooldown."</p>
+                                        <button class="secondary" id="request-unstake" on:click=move |_| unstake(true)>"Request unstake"</button>
+                                    }.into_any()
                                 }}
                             }.into_any()
                         }
