@@ -329,6 +329,18 @@ test('a copied thesis is caught locally before paying; an original one is submit
   assert.equal(await page.isDisabled('#withdraw-stake'), true);
 });
 
+test('the duel, calls and scorer pages fit a narrow screen', async () => {
+  const p = await browser.newPage({ viewport: { width: 390, height: 844 } });
+  for (const [path, sel] of [['duel/0', '#duel-countdown'], ['calls', '.agent-row'], ['scorer', '#root-price']]) {
+    await p.goto(server.url + path);
+    await p.waitForSelector(sel, T);
+    const overflow = await p.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
+    assert.equal(overflow, false, `no horizontal scrolling at 390 px on /${path}`);
+    await p.screenshot({ path: join(SHOTS, `${path.replace('/', '-')}-mobile.png`), fullPage: true });
+  }
+  await p.close();
+});
+
 test('a browser wallet on the wrong chain is switched, its account changes are followed, a rejected request shows as cancelled', async () => {
   const ctx = await browser.newContext({ viewport: { width: 390, height: 900 } });
   // A minimal EIP-6963 wallet: starts on chain 1, does not know 31337 (4902), adds it, rejects sends (4001).
