@@ -15,7 +15,7 @@
 // With the second deployment half (scripts/deploy-local-ii.sh), also:
 //  - agents (dev accounts 1-4) staked in the CallLedger with three resolved rounds of calls on the test
 //    stock (hits and misses from real v3 swaps, commitments by `callCommitment`) and a last round at consensus;
-//  - the duel with swaps across three rounds and its last round closed, awaiting settlement;
+//  - two duels with swaps across three rounds, the first one's last round closed, awaiting settlement;
 //  - ROOT for the dev accounts (scorer stake and burns), a fresh ETH/USD answer, published theses.
 // Writes <out>/world.json (network, addresses, epochs, payouts, names) and <out>/epochs/<n>.json
 // (the bundles). Needs anvil with its default dev accounts unlocked (they sign via eth_sendTransaction);
@@ -316,7 +316,7 @@ if (A.callLedger) {
   log(`calls: ${agents.length} agents, three resolved rounds and one at consensus`);
 }
 
-// ---- A duel with swaps across rounds, its last round awaiting settlement (B1-B7) --------------
+// ---- Two duels with swaps across rounds, one round awaiting settlement (B1-B7) ---- --------------
 // Needs the second deployment half (scripts/deploy-local-ii.sh); skipped without it.
 const duels = [];
 if (A.duelHook) {
@@ -334,19 +334,32 @@ if (A.duelHook) {
   const swap = (token, ethIn) => send(deployer, driver, `swapExactIn(${KEY},bool,uint256)`, [key(token), true, E(ethIn)]);
   const sellTok = (token, amount) => send(deployer, driver, `swapExactIn(${KEY},bool,uint256)`, [key(token), false, amount]);
   await send(DEV[1][0], A.duelHook, 'fund(uint256)', [duelId], E(2));
+  // A second duel, created here: two more test tokens, their ETH pools on the same hook, liquidity, a pot.
+  const tokC = await deploy(['TestERC20.sol', 'TestERC20.json'], ['string', 'string', 'uint8'], ['Duel C (local)', 'DUELC', 18]);
+  const tokD = await deploy(['TestERC20.sol', 'TestERC20.json'], ['string', 'string', 'uint8'], ['Duel D (local)', 'DUELD', 18]);
+  for (const t of [tokC, tokD]) {
+    await send(deployer, t, 'mint(address,uint256)', [driver, 10n ** 27n]);
+    await send(deployer, A.poolManager, `initialize(${KEY},uint160)`, [key(t), 1000n << 96n]);
+    await send(deployer, driver, `addFullRange(${KEY},uint128)`, [key(t), 10n ** 20n]);
+  }
+  const countBefore = word(await call(A.duelHook, 'duelCount()'));
+  await send(deployer, A.duelHook, `createDuel(${KEY},${KEY})`, [key(tokC), key(tokD)]);
+  const duel2 = countBefore;
+  await send(DEV[2][0], A.duelHook, 'fund(uint256)', [duel2], E(1));
   const close = async () => {
     const r = word(await call(A.duelHook, 'currentRound(uint256)', [duelId]));
     const w = await call(A.duelHook, 'roundWindow(uint256,uint64)', [duelId, r]);
     return Number(word(w, 1));
   };
   // Round 0: A is bought harder; round 1: B; round 2: A again, then left unsettled past its close.
-  await swap(A.duelTokenA, 0.6); await warp(1800); await swap(A.duelTokenB, 0.2);
+  await swap(A.duelTokenA, 0.6); await swap(tokD, 0.3); await warp(1800); await swap(A.duelTokenB, 0.2); await swap(tokC, 0.1);
   await warp((await close()) - (await now()) + 60);
-  await swap(A.duelTokenB, 0.9); await warp(1200); await sellTok(A.duelTokenA, 10n ** 24n);
+  await swap(A.duelTokenB, 0.9); await swap(tokC, 0.4); await warp(1200); await sellTok(A.duelTokenA, 10n ** 24n);
   await warp((await close()) - (await now()) + 60);
-  await swap(A.duelTokenA, 0.5); await warp(900); await swap(A.duelTokenB, 0.1);
+  await swap(A.duelTokenA, 0.5); await swap(tokD, 0.2); await warp(900); await swap(A.duelTokenB, 0.1);
   await warp((await close()) - (await now()) + 120); // the round closed; nobody has traded since
   duels.push({ duelId: Number(duelId), hook: A.duelHook, tokenA: A.duelTokenA, tokenB: A.duelTokenB, symbolA: 'DUELA', symbolB: 'DUELB', driver });
+  duels.push({ duelId: Number(duel2), hook: A.duelHook, tokenA: tokC, tokenB: tokD, symbolA: 'DUELC', symbolB: 'DUELD', driver });
   log(`duel ${duelId}: three rounds traded, round awaiting settlement`);
 }
 

@@ -254,7 +254,8 @@ test('transactions survive navigation', async () => {
 test('a duel round awaiting settlement is settled from its page', async () => {
   await page.click('nav >> text=Duel');
   await page.waitForSelector('.duel-row', T);
-  await page.click('.duel-row a');
+  assert.equal(await page.locator('.duel-row').count(), 2, 'two seeded duels are listed');
+  await page.click('.duel-row[data-duel="0"] a');
   await page.waitForSelector('#duel-countdown', T);
   assert.match(await page.textContent('#duel-countdown'), /closes in .* UTC/);
   assert.match(await page.textContent('#live-split'), /DUELA .*%.*DUELB .*%/);
