@@ -47,7 +47,7 @@ anvil_pid=$!
 for _ in $(seq 1 100); do cast chain-id --rpc-url "$rpc" > /dev/null 2>&1 && break; sleep 0.1; done
 cast chain-id --rpc-url "$rpc" > /dev/null || { echo "run.sh: anvil did not start (see .eden/anvil-$rpc_port.log)" >&2; exit 1; }
 
-step "Deploying Uniswap v4 and the Eden contracts"
+step "Deploying Uniswap v3/v4 and the Eden contracts (both halves)"
 bash scripts/deploy-local.sh --rpc-url "$rpc"
 bash scripts/deploy-local-ii.sh --rpc-url "$rpc"
 
