@@ -12,6 +12,11 @@
 //  - the own inputs file of each private project (<out>/inputs/<project>-<epoch>.json), as its owner keeps it;
 //  - a holder payout round on the graduated token with claimable leaves for the dev accounts
 //    (`holderAllocation`), claim window open, and a second round still in its 24 h review.
+// With the second deployment half (scripts/deploy-local-ii.sh), also:
+//  - agents (dev accounts 1-4) staked in the CallLedger with three resolved rounds of calls on the test
+//    stock (hits and misses from real v3 swaps, commitments by `callCommitment`) and a last round at consensus;
+//  - two duels with swaps across three rounds, the first one's last round closed, awaiting settlement;
+//  - ROOT for the dev accounts (scorer stake and burns), a fresh ETH/USD answer, published theses.
 // Writes <out>/world.json (network, addresses, epochs, payouts, names) and <out>/epochs/<n>.json
 // (the bundles). Needs anvil with its default dev accounts unlocked (they sign via eth_sendTransaction);
 // the root signer's key is anvil account 0 (the deploy default).
@@ -259,6 +264,105 @@ for (const [who] of DEV.slice(1)) await send(who, A.stablecoin, 'mint(address,ui
 await send(DEV[1][0], A.stablecoin, 'approve(address,uint256)', [A.launchpad, usdc(2_500)]);
 await send(DEV[1][0], A.launchpad, 'buy(address,uint256,uint256,uint256)', [sprt, usdc(2_500), 0n, far()]);
 
+// ---- Agents with call histories and a round at consensus (A1-A5) ------------------------------
+// Needs the second deployment half (CallLedger on a real v3 stock/USDG pool); skipped without it.
+let calls = null;
+async function deploy(artifactPath, ctorTypes = [], ctorValues = []) {
+  const artifact = JSON.parse(readFileSync(join(ROOT, 'contracts', 'out', ...artifactPath), 'utf8'));
+  const args = ctorTypes.length ? hex(encode(ctorTypes, ctorValues)).slice(2) : '';
+  const h = await rpc('eth_sendTransaction', [{ from: deployer, data: artifact.bytecode.object + args, gas: '0x' + (6_000_000).toString(16) }]);
+  let r = null;
+  for (let i = 0; i < 200 && !r; i++) { r = await rpc('eth_getTransactionReceipt', [h]); if (!r) await new Promise((ok) => setTimeout(ok, 50)); }
+  if (!r || r.status !== '0x1') throw new Error(`deploying ${artifactPath.join('/')} failed`);
+  return r.contractAddress;
+}
+if (A.callLedger) {
+  const stock = A.testStock, pool = A.testStockPool, L = A.callLedger;
+  const v3 = await deploy(['V3Deployer.sol', 'V3PoolDriver.json']);
+  await send(deployer, stock, 'mint(address,uint256)', [v3, 10n ** 27n]);
+  await send(deployer, A.usdg, 'mint(address,uint256)', [v3, 10n ** 20n]);
+  const stockIs0 = BigInt(stock) < BigInt(A.usdg);
+  const up = () => send(deployer, v3, 'swapExactIn(address,bool,uint256)', [pool, !stockIs0, 2n * 10n ** 11n]);
+  const down = () => send(deployer, v3, 'swapExactIn(address,bool,uint256)', [pool, stockIs0, 10n ** 21n]);
+  const WINDOW = 3600n;
+  const agents = DEV.slice(1).map(([a]) => a);
+  const stakes = [300n, 200n, 150n, 100n].map((x) => x * 10n ** 18n);
+  for (const [i, a] of agents.entries()) {
+    await send(deployer, A.root, 'transfer(address,uint256)', [a, 1_000n * 10n ** 18n]);
+    await send(a, A.root, 'approve(address,uint256)', [L, stakes[i]]);
+    await send(a, L, 'stake(uint256)', [stakes[i]]);
+  }
+  let salts = 0;
+  const callOf = async (agent, direction) => {
+    const salt = hex(keccak256(Buffer.from(`eden demo call ${++salts}`)));
+    const c = eden.callCommitment(agent, stock, direction ? 'up' : 'down', Number(WINDOW), salt);
+    await send(agent, L, 'commit(bytes32)', [c]);
+    const id = word(await call(L, 'callCount()')) - 1n;
+    await send(agent, L, 'reveal(uint256,address,uint8,uint64,bytes32)', [id, stock, direction, WINDOW, salt]);
+    return id;
+  };
+  // Three rounds of calls, each resolved after its window from the pool's 300 s TWAP.
+  for (const [dirs, move] of [[[1, 1, 1, 0], up], [[1, 1, 0, 0], down], [[1, 0, 1, 1], up]]) {
+    await warp(Number(WINDOW) - ((await now()) % Number(WINDOW)) + 5); // all reveals in one bucket
+    const ids = [];
+    for (const [i, a] of agents.entries()) ids.push(await callOf(a, dirs[i]));
+    await warp(600); await move(); await warp(Number(WINDOW));
+    for (const id of ids) await send(deployer, L, 'resolve(uint256)', [id]);
+  }
+  // A last round at consensus (three of four agents up), its calls still open.
+  await warp(Number(WINDOW) - ((await now()) % Number(WINDOW)) + 5);
+  for (const [i, a] of agents.entries()) await callOf(a, i === 3 ? 0 : 1);
+  calls = { ledger: L, asset: stock, assetSymbol: 'tSTOCK', stakeSymbol: 'ROOT', windows: [Number(WINDOW)], agents, v3Driver: v3 };
+  log(`calls: ${agents.length} agents, three resolved rounds and one at consensus`);
+}
+
+// ---- Two duels with swaps across rounds, one round awaiting settlement (B1-B7) ---- --------------
+// Needs the second deployment half (scripts/deploy-local-ii.sh); skipped without it.
+const duels = [];
+if (A.duelHook) {
+  const artifact = JSON.parse(readFileSync(join(ROOT, 'contracts', 'out', 'V4PoolDriver.sol', 'V4PoolDriver.json'), 'utf8'));
+  const ctorArgs = hex(encode(['address'], [A.poolManager])).slice(2);
+  const dHash = await rpc('eth_sendTransaction', [{ from: deployer, data: artifact.bytecode.object + ctorArgs, gas: '0x' + (5_000_000).toString(16) }]);
+  let dr = null;
+  for (let i = 0; i < 200 && !dr; i++) { dr = await rpc('eth_getTransactionReceipt', [dHash]); if (!dr) await new Promise((ok) => setTimeout(ok, 50)); }
+  const driver = dr.contractAddress;
+  await rpc('eth_sendTransaction', [{ from: deployer, to: driver, value: '0x' + (20n * 10n ** 18n).toString(16) }]);
+  for (const t of [A.duelTokenA, A.duelTokenB]) await send(deployer, t, 'mint(address,uint256)', [driver, 10n ** 27n]);
+  const duelId = BigInt(A.duelId ?? 0);
+  const key = (token) => [ZERO, token, 3000n, 60n, A.duelHook];
+  const KEY = '(address,address,uint24,int24,address)';
+  const swap = (token, ethIn) => send(deployer, driver, `swapExactIn(${KEY},bool,uint256)`, [key(token), true, E(ethIn)]);
+  const sellTok = (token, amount) => send(deployer, driver, `swapExactIn(${KEY},bool,uint256)`, [key(token), false, amount]);
+  await send(DEV[1][0], A.duelHook, 'fund(uint256)', [duelId], E(2));
+  // A second duel, created here: two more test tokens, their ETH pools on the same hook, liquidity, a pot.
+  const tokC = await deploy(['TestERC20.sol', 'TestERC20.json'], ['string', 'string', 'uint8'], ['Duel C (local)', 'DUELC', 18]);
+  const tokD = await deploy(['TestERC20.sol', 'TestERC20.json'], ['string', 'string', 'uint8'], ['Duel D (local)', 'DUELD', 18]);
+  for (const t of [tokC, tokD]) {
+    await send(deployer, t, 'mint(address,uint256)', [driver, 10n ** 27n]);
+    await send(deployer, A.poolManager, `initialize(${KEY},uint160)`, [key(t), 1000n << 96n]);
+    await send(deployer, driver, `addFullRange(${KEY},uint128)`, [key(t), 10n ** 20n]);
+  }
+  const countBefore = word(await call(A.duelHook, 'duelCount()'));
+  await send(deployer, A.duelHook, `createDuel(${KEY},${KEY})`, [key(tokC), key(tokD)]);
+  const duel2 = countBefore;
+  await send(DEV[2][0], A.duelHook, 'fund(uint256)', [duel2], E(1));
+  const close = async () => {
+    const r = word(await call(A.duelHook, 'currentRound(uint256)', [duelId]));
+    const w = await call(A.duelHook, 'roundWindow(uint256,uint64)', [duelId, r]);
+    return Number(word(w, 1));
+  };
+  // Round 0: A is bought harder; round 1: B; round 2: A again, then left unsettled past its close.
+  await swap(A.duelTokenA, 0.6); await swap(tokD, 0.3); await warp(1800); await swap(A.duelTokenB, 0.2); await swap(tokC, 0.1);
+  await warp((await close()) - (await now()) + 60);
+  await swap(A.duelTokenB, 0.9); await swap(tokC, 0.4); await warp(1200); await sellTok(A.duelTokenA, 10n ** 24n);
+  await warp((await close()) - (await now()) + 60);
+  await swap(A.duelTokenA, 0.5); await swap(tokD, 0.2); await warp(900); await swap(A.duelTokenB, 0.1);
+  await warp((await close()) - (await now()) + 120); // the round closed; nobody has traded since
+  duels.push({ duelId: Number(duelId), hook: A.duelHook, tokenA: A.duelTokenA, tokenB: A.duelTokenB, symbolA: 'DUELA', symbolB: 'DUELB', driver });
+  duels.push({ duelId: Number(duel2), hook: A.duelHook, tokenA: tokC, tokenB: tokD, symbolA: 'DUELC', symbolB: 'DUELD', driver });
+  log(`duel ${duelId}: three rounds traded, round awaiting settlement`);
+}
+
 // ---- Holder payouts on the graduated token ---------------------------------------------------
 const holders = [];
 for (const [who] of DEV.slice(1)) {
@@ -280,6 +384,20 @@ await postPayout(firstEpoch, E(0.75));
 await warp(25 * 3600); // past the 24 h review: claimable now
 await postPayout(firstEpoch + 1, E(0.3)); // still in review
 
+// ---- Scorers: ROOT for the dev accounts, and a fresh ETH/USD answer for pricing burns -----------
+let scorer = null;
+if (A.scorerRegistry) {
+  for (const [who] of DEV.slice(1)) await send(deployer, A.root, 'transfer(address,uint256)', [who, 10_000n * 10n ** 18n]);
+  await send(deployer, A.ethUsdFeed, 'setAnswer(int256)', [3_000n * 10n ** 8n]);
+  // Published theses (their hashes would be on chain with the scores); the app checks drafts against them locally.
+  const theses = [
+    'Graduated Garden ships weekly, its holder base keeps growing after graduation and the team answers every issue within a day; fees already fund the holder pot.',
+    'Nearly There has a working product and a clear roadmap, but most of its volume comes from a handful of wallets, so the score should stay moderate until that spreads out.',
+  ];
+  scorer = { registry: A.scorerRegistry, root: A.root, oracle: A.rootPriceOracle, feed: A.ethUsdFeed,
+    tokens: launches.map(({ token, symbol }) => ({ token, symbol })), theses };
+}
+
 // ---- The fresh launch, last: still inside its 15 s anti-snipe window --------------------------
 const frsh = await launch(DEV[1][0], 'Fresh Sprout', 'FRSH');
 await buy(DEV[2][0], frsh, 0.05);
@@ -291,6 +409,9 @@ const world = {
   addresses: A,
   epochs,
   payouts,
+  duels,
+  calls,
+  scorer,
   launches,
   privateInputs,
   projects: Object.fromEntries(projects.map((p) => [p.address.toLowerCase(), { name: p.name, track: p.track, private: p.private }])),

@@ -97,6 +97,141 @@ sol! {
         error InvalidProof(bytes32 leaf);
         error ExceedsRound(uint256 amount, uint256 unclaimed);
     }
+
+    interface IDuelHook {
+        struct PoolKey {
+            address currency0;
+            address currency1;
+            uint24 fee;
+            int24 tickSpacing;
+            address hooks;
+        }
+        struct Ema {
+            uint256 value;
+            uint64 last;
+        }
+        struct Duel {
+            PoolKey keyA;
+            PoolKey keyB;
+            uint64 start;
+            uint64 firstClose;
+            uint64 activeRound;
+            uint64 lastUpdate;
+            bool hadSwap;
+            int256 integral;
+            int256 heldD;
+            uint256 pot;
+            uint32 streakA;
+            uint32 streakB;
+            uint32 bestA;
+            uint32 bestB;
+            Ema emaA;
+            Ema emaB;
+        }
+        function duelCount() external view returns (uint256);
+        function getDuel(uint256 duelId) external view returns (Duel memory);
+        function pendingResult(uint256 duelId) external view returns (uint64 round, bool awaitingSettlement, int256 meanTick, uint8 winner);
+        function settle(uint256 duelId) external;
+        function fund(uint256 duelId) external payable;
+        event RoundSettled(uint256 indexed duelId, uint64 indexed round, uint8 winner, int256 meanTick, uint256 ethSpent, uint256 tokensBurned, uint256 potAfter);
+        error UnknownDuel(uint256 duelId);
+        error NothingToSettle(uint256 duelId);
+        error ZeroAmount();
+    }
+
+    interface ICallLedger {
+        struct AgentRecord {
+            uint64 hits;
+            uint64 misses;
+            uint64 voids;
+            uint64 streak;
+            uint64 bestStreak;
+            uint64 openCalls;
+            uint256 stake;
+        }
+        struct ConsensusState {
+            bool reached;
+            bool hasDirection;
+            uint8 direction;
+            uint16 strengthBps;
+            uint64 voters;
+            uint256 upWeight;
+            uint256 downWeight;
+        }
+        struct ConsensusRecord {
+            address asset;
+            uint64 window;
+            uint64 bucket;
+            uint8 direction;
+            uint16 strengthBps;
+            uint64 voters;
+            uint256 upWeight;
+            uint256 downWeight;
+        }
+        function minStake() external view returns (uint256);
+        function consensusQuorum() external view returns (uint64);
+        function consensusThresholdBps() external view returns (uint16);
+        function agentRecord(address who) external view returns (AgentRecord memory);
+        function consensus(address asset, uint64 window) external view returns (uint64 bucket, ConsensusState memory state);
+        function consensusLogLength() external view returns (uint256);
+        function consensusLogAt(uint256 i) external view returns (ConsensusRecord memory);
+        function commit(bytes32 commitment) external returns (uint256 id);
+        function reveal(uint256 id, address asset, uint8 direction, uint64 window, bytes32 salt) external;
+        event Committed(uint256 indexed id, address indexed agent, bytes32 commitment);
+        error InsufficientStake(uint256 stake, uint256 minStake);
+        error DuplicateCommitment(bytes32 commitment);
+        error UnknownCall(uint256 id);
+        error NotCallAgent(uint256 id, address caller);
+        error CommitmentMismatch();
+        error RevealDeadlinePassed(uint256 timestamp, uint64 deadline);
+        error PriceUnavailable(address asset);
+        error ZeroWindow();
+    }
+
+    interface IRootPriceOracle {
+        struct RootPrice {
+            int24 shortTick;
+            int24 anchorTick;
+            uint32 anchorWindow;
+            uint256 shortPriceEth;
+            uint256 anchorPriceEth;
+            uint256 priceEth;
+            uint256 ethUsd;
+            uint256 priceUsd;
+        }
+        function rootPrice() external view returns (RootPrice memory p);
+        error StaleAnswer(uint256 age, uint256 max);
+        error AmountOutOfBounds(uint256 amount, uint256 min, uint256 max);
+    }
+
+    interface IAggregatorV3 {
+        function latestRoundData() external view returns (uint80 roundId, int256 answer, uint256 startedAt, uint256 updatedAt, uint80 answeredInRound);
+    }
+
+    interface IScorerRegistry {
+        struct Scorer {
+            bool registered;
+            uint64 registeredAt;
+            uint64 lastScoreAt;
+            uint64 unstakeRequestedAt;
+            uint256 stake;
+        }
+        function scorer(address who) external view returns (Scorer memory);
+        function register(uint256 maxBurnRoot) external;
+        function requestUnstake() external;
+        function withdrawStake() external;
+        function score(address token, uint256 targetScore, bytes32 thesisHash, uint256 maxBurnRoot) external returns (uint256 scoreId);
+        function scoreBurnUsd(address token) external view returns (uint256);
+        error AlreadyRegistered(address scorer);
+        error NotRegistered(address scorer);
+        error ScoreTooSoon(uint64 nextAt);
+        error Unstaking(address scorer);
+        error CooldownActive(uint64 readyAt);
+    }
+
+    interface IPoolManagerState {
+        function extsload(bytes32 slot) external view returns (bytes32);
+    }
 }
 
 /// Turns revert data into plain words (a known custom error, `Error(string)`, or the raw selector).
@@ -146,6 +281,41 @@ pub fn revert_reason(data: &[u8]) -> String {
             IERC20::IERC20Errors::ERC20InsufficientAllowance(x) => {
                 format!("insufficient allowance: {} approved, {} needed", x.allowance, x.needed)
             }
+        };
+    }
+    if let Ok(e) = ICallLedger::ICallLedgerErrors::abi_decode(data) {
+        use ICallLedger::ICallLedgerErrors as C;
+        return match e {
+            C::InsufficientStake(x) => format!("your stake ({} units) is below the minimum ({} units): stake first", x.stake, x.minStake),
+            C::DuplicateCommitment(_) => "this commitment was already posted: use a new salt".into(),
+            C::UnknownCall(x) => format!("there is no call {}", x.id),
+            C::NotCallAgent(_) => "only the agent who committed this call may reveal it".into(),
+            C::CommitmentMismatch(_) => "the revealed call does not match the commitment (asset, direction, window or salt differ)".into(),
+            C::RevealDeadlinePassed(_) => "the reveal deadline (1 hour after the commit) has passed".into(),
+            C::PriceUnavailable(_) => "no price is available for this asset right now".into(),
+            C::ZeroWindow(_) => "the window must be more than zero seconds".into(),
+        };
+    }
+    if let Ok(e) = IRootPriceOracle::IRootPriceOracleErrors::abi_decode(data) {
+        return match e {
+            IRootPriceOracle::IRootPriceOracleErrors::StaleAnswer(x) => format!("the ETH/USD price is stale ({} s old, at most {} s allowed): no burn can be priced now", x.age, x.max),
+            IRootPriceOracle::IRootPriceOracleErrors::AmountOutOfBounds(x) => format!("the ROOT burn ({} units) is above your cap ({} units): the price moved, try again", x.amount, x.max),
+        };
+    }
+    if let Ok(e) = IScorerRegistry::IScorerRegistryErrors::abi_decode(data) {
+        return match e {
+            IScorerRegistry::IScorerRegistryErrors::AlreadyRegistered(_) => "this account is already registered as a scorer".into(),
+            IScorerRegistry::IScorerRegistryErrors::NotRegistered(_) => "this account is not registered as a scorer".into(),
+            IScorerRegistry::IScorerRegistryErrors::ScoreTooSoon(x) => format!("the 14-day limit: the next score is allowed at {} (unix time)", x.nextAt),
+            IScorerRegistry::IScorerRegistryErrors::Unstaking(_) => "this scorer is unstaking".into(),
+            IScorerRegistry::IScorerRegistryErrors::CooldownActive(x) => format!("the 7-day unstake cooldown ends at {} (unix time)", x.readyAt),
+        };
+    }
+    if let Ok(e) = IDuelHook::IDuelHookErrors::abi_decode(data) {
+        return match e {
+            IDuelHook::IDuelHookErrors::NothingToSettle(_) => "this duel's round has not closed yet: nothing to settle".into(),
+            IDuelHook::IDuelHookErrors::UnknownDuel(x) => format!("there is no duel {}", x.duelId),
+            IDuelHook::IDuelHookErrors::ZeroAmount(_) => "the amount must be more than zero".into(),
         };
     }
     if let Ok(s) = <alloy_sol_types::Revert as alloy_sol_types::SolError>::abi_decode(data) {

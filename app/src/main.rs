@@ -103,9 +103,10 @@ fn App() -> impl IntoView {
                     <Route path=path!("/launch/:token") view=pages::launch::TokenPage />
                     <Route path=path!("/score") view=pages::score::ScorePage />
                     <Route path=path!("/payouts") view=pages::payouts::PayoutsPage />
-                    <Route path=path!("/scorer") view=|| view! { <pages::Soon title="Scorer" what="register as a scorer (stake + burn), write theses with cited sources, follow positions, accrued rewards and unstaking" /> } />
-                    <Route path=path!("/duel") view=|| view! { <pages::Soon title="Duel" what="duels between two tokens: the live split, the round's running mean and would-be winner, pot, buyback cap, streaks and settlement" /> } />
-                    <Route path=path!("/calls") view=|| view! { <pages::Soon title="Calls" what="the agent leaderboard, consensus per asset and window, and commit / reveal forms" /> } />
+                    <Route path=path!("/scorer") view=pages::scorer::ScorerPage />
+                    <Route path=path!("/duel") view=pages::duel::DuelList />
+                    <Route path=path!("/duel/:id") view=pages::duel::DuelPage />
+                    <Route path=path!("/calls") view=pages::calls::CallsPage />
                     <Route path=path!("/verify") view=verify_page::VerifyPage />
                 </Routes>
             </main>

@@ -66,6 +66,51 @@ pub struct ProjectMeta {
     pub private: bool,
 }
 
+/// A duel of the demo world (scripts/seed-demo.mjs): the hook, the duel id and the two tokens.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DuelRef {
+    pub duel_id: u64,
+    pub hook: Address,
+    pub token_a: Address,
+    pub token_b: Address,
+    pub symbol_a: String,
+    pub symbol_b: String,
+}
+
+/// The calls ledger of the demo world: the asset agents call, the windows shown, the known agents.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CallsRef {
+    pub ledger: Address,
+    pub asset: Address,
+    pub asset_symbol: String,
+    pub stake_symbol: String,
+    pub windows: Vec<u64>,
+    pub agents: Vec<Address>,
+}
+
+/// The scorer registry of the demo world and what prices its burns.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ScorerRef {
+    pub registry: Address,
+    pub root: Address,
+    pub oracle: Address,
+    pub feed: Address,
+    #[serde(default)]
+    pub tokens: Vec<TokenRef>,
+    /// Published theses, for the local copy check.
+    #[serde(default)]
+    pub theses: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+pub struct TokenRef {
+    pub token: Address,
+    pub symbol: String,
+}
+
 /// The network description.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -77,6 +122,12 @@ pub struct World {
     pub epochs: Vec<EpochRef>,
     #[serde(default)]
     pub payouts: Vec<PayoutRoundRef>,
+    #[serde(default)]
+    pub duels: Vec<DuelRef>,
+    #[serde(default)]
+    pub calls: Option<CallsRef>,
+    #[serde(default)]
+    pub scorer: Option<ScorerRef>,
     #[serde(default)]
     pub projects: BTreeMap<String, ProjectMeta>,
 }

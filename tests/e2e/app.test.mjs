@@ -3,7 +3,9 @@
 // Flows: launches list; buy and sell on a curve (balances move); a crossing buy graduates, refunds and
 // shows the v4 pool; a score verified against the on-chain final root with the EIP-712 signer check;
 // a tampered bundle flagged; a holder payout claimed; a wrong-chain wallet switched; a rejected
-// request shown as cancelled; the pages of contracts still to come. Screenshots: test-output/screenshots/.
+// request shown as cancelled; a duel round settled; a call committed and revealed; a scorer registered; a copied
+// thesis caught locally and an original one submitted.
+// Screenshots: test-output/screenshots/.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
@@ -249,13 +251,95 @@ test('transactions survive navigation', async () => {
   assert.ok((await confirmedCount()) >= 7);
 });
 
-test('pages of contracts still to come say so, with no invented data', async () => {
-  for (const [name, path] of [['Scorer', 'scorer'], ['Duel', 'duel'], ['Calls', 'calls']]) {
-    await page.click(`nav >> text=${name}`);
-    await page.waitForSelector('#coming-soon', T);
-    assert.match(await page.textContent('#coming-soon'), /next contracts release/);
-    await page.screenshot({ path: join(SHOTS, `${path}.png`), fullPage: true });
+test('a duel round awaiting settlement is settled from its page', async () => {
+  await page.click('nav >> text=Duel');
+  await page.waitForSelector('.duel-row', T);
+  assert.equal(await page.locator('.duel-row').count(), 2, 'two seeded duels are listed');
+  await page.click('.duel-row[data-duel="0"] a');
+  await page.waitForSelector('#duel-countdown', T);
+  assert.match(await page.textContent('#duel-countdown'), /closes in .* UTC/);
+  assert.match(await page.textContent('#live-split'), /DUELA .*%.*DUELB .*%/);
+  await page.waitForSelector('#awaiting', T);
+  const before = await page.locator('.round-row').count();
+  assert.ok(before >= 2, 'the seeded duel has settled rounds in its history');
+  await page.screenshot({ path: join(SHOTS, 'duel.png'), fullPage: true });
+  const n = await confirmedCount();
+  await page.click('#settle-button');
+  await waitConfirmed(n);
+  await page.waitForSelector('#awaiting', { state: 'detached', timeout: 30_000 });
+  await page.waitForFunction((b) => document.querySelectorAll('.round-row').length === b + 1, before, T);
+  await page.screenshot({ path: join(SHOTS, 'duel-settled.png'), fullPage: true });
+});
+
+test('agents are ranked, consensus is shown, and a call is committed then revealed', async () => {
+  await page.click('nav >> text=Calls');
+  await page.waitForSelector('.agent-row', T);
+  assert.ok((await page.locator('.agent-row').count()) >= 4, 'the seeded agents are on the leaderboard');
+  assert.match(await page.textContent('#consensus'), /Last consensus, round \d+: (up|down) · strength [\d.]+ %/);
+  // Fold the transaction tray so it does not cover the form (it keeps counting while folded).
+  if ((await page.getAttribute('#fold-txs', 'aria-expanded')) === 'true') await page.click('#fold-txs');
+  await page.selectOption('#call-direction', 'up');
+  let n = await confirmedCount();
+  await page.click('#commit-button');
+  await waitConfirmed(n);
+  await page.waitForSelector('.pending-call .reveal-button', T);
+  const salt = await page.evaluate(() => localStorage.getItem('eden.calls.pending'));
+  assert.match(salt, /"salt":"0x[0-9a-f]{64}"/, 'the salt is kept in localStorage until the reveal');
+  n = await confirmedCount();
+  await page.click('.pending-call .reveal-button');
+  await waitConfirmed(n);
+  await page.waitForSelector('.pending-call', { state: 'detached', timeout: 30_000 });
+  assert.match(await page.textContent('.tx[data-state="confirmed"]'), /Reveal call #\d+/);
+  await page.screenshot({ path: join(SHOTS, 'calls.png'), fullPage: true });
+});
+
+test('a scorer registers with the stake and the burn priced live, then sees the 14-day limit', async () => {
+  await page.click('nav >> text=Scorer');
+  await page.waitForSelector('#register-button', T);
+  assert.match(await page.textContent('#root-price'), /USD/);
+  assert.match(await page.textContent('#price-freshness'), /fresh/);
+  assert.match(await page.textContent('#register-burn'), /ROOT/);
+  await page.screenshot({ path: join(SHOTS, 'scorer.png'), fullPage: true });
+  const n = await confirmedCount();
+  await page.click('#register-button');
+  await page.waitForFunction((b) => document.querySelectorAll('.tx[data-state="confirmed"]').length >= b + 2, n, T);
+  await page.waitForSelector('#scorer-status', T);
+  assert.match(await page.textContent('#score-countdown'), /14-day limit/);
+  await page.screenshot({ path: join(SHOTS, 'scorer-registered.png'), fullPage: true });
+});
+
+test('a copied thesis is caught locally before paying; an original one is submitted and starts the 14-day limit', async () => {
+  await page.waitForSelector('#thesis-text', T);
+  await page.fill('#thesis-text', chain.world.scorer.theses[0]);
+  await page.waitForFunction(() => /copy/.test(document.querySelector('#copy-check').textContent), null, T);
+  assert.equal(await page.isDisabled('#submit-score'), true, 'a copy cannot be submitted');
+  await page.fill('#thesis-text', 'Mid Meadow trades on a thin curve, yet its creator published audited contracts and a public treasury report; I expect steady holder growth over the next epochs.');
+  await page.fill('#thesis-sources', 'https://example.org/meadow-audit\nhttps://example.org/meadow-treasury');
+  await page.waitForFunction(() => /original/.test(document.querySelector('#copy-check').textContent), null, T);
+  const n = await confirmedCount();
+  await page.click('#submit-score');
+  await page.waitForFunction((b) => document.querySelectorAll('.tx[data-state="confirmed"]').length >= b + 2, n, T);
+  await page.waitForFunction(() => /Next score allowed in 1[34] d/.test(document.querySelector('#score-countdown')?.textContent ?? ''), null, T);
+  await page.screenshot({ path: join(SHOTS, 'scorer-submitted.png'), fullPage: true });
+  // Unstaking starts the 7-day cooldown; the withdrawal waits for it.
+  const m = await confirmedCount();
+  await page.click('#request-unstake');
+  await waitConfirmed(m);
+  await page.waitForSelector('#unstake-status', T);
+  assert.match(await page.textContent('#unstake-status'), /withdrawn in [67] d/);
+  assert.equal(await page.isDisabled('#withdraw-stake'), true);
+});
+
+test('the duel, calls and scorer pages fit a narrow screen', async () => {
+  const p = await browser.newPage({ viewport: { width: 390, height: 844 } });
+  for (const [path, sel] of [['duel/0', '#duel-countdown'], ['calls', '.agent-row'], ['scorer', '#root-price']]) {
+    await p.goto(server.url + path);
+    await p.waitForSelector(sel, T);
+    const overflow = await p.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
+    assert.equal(overflow, false, `no horizontal scrolling at 390 px on /${path}`);
+    await p.screenshot({ path: join(SHOTS, `${path.replace('/', '-')}-mobile.png`), fullPage: true });
   }
+  await p.close();
 });
 
 test('a browser wallet on the wrong chain is switched, its account changes are followed, a rejected request shows as cancelled', async () => {

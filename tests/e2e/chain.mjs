@@ -42,6 +42,7 @@ export async function startChain(root) {
     await rpcReady(rpc);
     const env = { ...process.env, PATH: `${bin}:${process.env.PATH}` };
     execFileSync('bash', [join(root, 'scripts', 'deploy-local.sh'), '--rpc-url', rpc], { cwd: root, env, stdio: 'pipe' });
+    execFileSync('bash', [join(root, 'scripts', 'deploy-local-ii.sh'), '--rpc-url', rpc], { cwd: root, env, stdio: 'pipe' });
     const demoDir = mkdtempSync(join(tmpdir(), 'eden-demo-'));
     execFileSync('node', [join(root, 'scripts', 'seed-demo.mjs'), '--rpc-url', rpc, '--out', demoDir, '--quiet'], { cwd: root, env, stdio: 'pipe' });
     const world = JSON.parse(readFileSync(join(demoDir, 'world.json'), 'utf8'));

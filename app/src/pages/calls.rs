@@ -1,0 +1,328 @@
+//! Calls page (A1–A5): the agent leaderboard (score by `eden_core::calls::track_record_score` from each
+//! agent's on-chain record and stake), consensus per asset and window (the current round and the last
+//! consensus reached, strength recomputed by `eden_core::calls::consensus_state`), and the commit /
+//! reveal forms: the commitment is `eden_core::calls::call_commitment`, the salt is drawn from the
+//! browser's CSPRNG and kept in localStorage until the call is revealed.
+
+use crate::abi::ICallLedger;
+use crate::fmt;
+use crate::rpc::TxRequest;
+use crate::state::{CallsRef, Ctx, Load, World};
+use crate::ui::{with_world, Amount, ErrorBox, Loading};
+use crate::wallet;
+use alloy_primitives::{Address, Bytes, B256, U256};
+use alloy_sol_types::{SolCall, SolEvent};
+use eden_core::calls::{call_commitment, consensus_state, track_record_score, ConsensusParams, Direction};
+use leptos::prelude::*;
+use serde::{Deserialize, Serialize};
+
+const PENDING_KEY: &str = "eden.calls.pending";
+
+/// A committed call not yet revealed, as kept in localStorage (the salt never leaves the browser).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PendingCall {
+    pub agent: Address,
+    pub asset: Address,
+    pub up: bool,
+    pub window: u64,
+    pub salt: B256,
+    pub commitment: B256,
+}
+
+fn local() -> Option<web_sys::Storage> {
+    web_sys::window().and_then(|w| w.local_storage().ok().flatten())
+}
+
+fn load_pending() -> Vec<PendingCall> {
+    local()
+        .and_then(|s| s.get_item(PENDING_KEY).ok().flatten())
+        .and_then(|v| serde_json::from_str(&v).ok())
+        .unwrap_or_default()
+}
+
+fn save_pending(p: &[PendingCall]) {
+    if let (Some(s), Ok(v)) = (local(), serde_json::to_string(p)) {
+        let _ = s.set_item(PENDING_KEY, &v);
+    }
+}
+
+/// 32 bytes from `crypto.getRandomValues`.
+fn random_salt() -> Result<B256, String> {
+    let win = web_sys::window().ok_or("no window")?;
+    let crypto = js_sys::Reflect::get(&win, &"crypto".into()).map_err(|_| "no crypto".to_string())?;
+    let f: js_sys::Function = js_sys::Reflect::get(&crypto, &"getRandomValues".into())
+        .ok()
+        .and_then(|f| wasm_bindgen::JsCast::dyn_into(f).ok())
+        .ok_or("no crypto.getRandomValues")?;
+    let arr = js_sys::Uint8Array::new_with_length(32);
+    f.call1(&crypto, &arr).map_err(|_| "getRandomValues failed".to_string())?;
+    let mut out = [0u8; 32];
+    arr.copy_to(&mut out);
+    Ok(B256::from(out))
+}
+
+#[derive(Debug, Clone, PartialEq)]
+struct AgentRow {
+    agent: Address,
+    score: U256,
+    hits: u64,
+    misses: u64,
+    streak: u64,
+    best: u64,
+    stake: U256,
+    open: u64,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+struct WindowRow {
+    window: u64,
+    bucket: u64,
+    current: String,
+    last: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+struct CallsData {
+    agents: Vec<AgentRow>,
+    windows: Vec<WindowRow>,
+    min_stake: U256,
+}
+
+fn dir_word(d: Option<Direction>) -> &'static str {
+    match d {
+        Some(Direction::Up) => "up",
+        Some(Direction::Down) => "down",
+        None => "no side",
+    }
+}
+
+async fn load(w: World, c: CallsRef, me: Option<Address>) -> Result<CallsData, String> {
+    let rpc = w.rpc();
+    let e = |x: crate::rpc::RpcError| x.to_string();
+    let min_stake = rpc.call(c.ledger, &ICallLedger::minStakeCall {}).await.map_err(e)?;
+    let quorum = rpc.call(c.ledger, &ICallLedger::consensusQuorumCall {}).await.map_err(e)?;
+    let threshold = rpc.call(c.ledger, &ICallLedger::consensusThresholdBpsCall {}).await.map_err(e)?;
+    let params = ConsensusParams::new(quorum, u64::from(threshold)).map_err(|x| x.to_string())?;
+    let mut who = c.agents.clone();
+    if let Some(m) = me {
+        if !who.contains(&m) {
+            who.push(m);
+        }
+    }
+    let mut agents = Vec::new();
+    for a in who {
+        let r = rpc.call(c.ledger, &ICallLedger::agentRecordCall { who: a }).await.map_err(e)?;
+        if r.stake.is_zero() && r.hits == 0 && r.misses == 0 && Some(a) != me {
+            continue;
+        }
+        let score = track_record_score(r.hits, r.misses, r.stake, min_stake).map_err(|x| x.to_string())?;
+        agents.push(AgentRow { agent: a, score, hits: r.hits, misses: r.misses, streak: r.streak, best: r.bestStreak, stake: r.stake, open: r.openCalls });
+    }
+    agents.sort_by_key(|a| std::cmp::Reverse(a.score));
+    let n = rpc.call(c.ledger, &ICallLedger::consensusLogLengthCall {}).await.map_err(e)?;
+    let mut log = Vec::new();
+    let n = u64::try_from(n).unwrap_or(0);
+    for i in (0..n).rev().take(20) {
+        log.push(rpc.call(c.ledger, &ICallLedger::consensusLogAtCall { i: U256::from(i) }).await.map_err(e)?);
+    }
+    let mut windows = Vec::new();
+    for &window in &c.windows {
+        let cur = rpc.call(c.ledger, &ICallLedger::consensusCall { asset: c.asset, window }).await.map_err(e)?;
+        let st = consensus_state(cur.state.upWeight, cur.state.downWeight, cur.state.voters, &params).map_err(|x| x.to_string())?;
+        let current = if st.voters == 0 {
+            "no votes yet".to_string()
+        } else {
+            format!(
+                "{} {} · strength {} · {} voter(s){}",
+                if st.reached { "consensus" } else { "leaning" },
+                dir_word(st.direction),
+                fmt::percent_bps(st.strength_bps.try_into().unwrap_or(u32::MAX)),
+                st.voters,
+                if st.reached { "" } else { " (not reached)" }
+            )
+        };
+        let last = match log.iter().find(|r| r.asset == c.asset && r.window == window) {
+            Some(r) => {
+                let st = consensus_state(r.upWeight, r.downWeight, r.voters, &params).map_err(|x| x.to_string())?;
+                Some(format!("round {}: {} · strength {} · {} voters", r.bucket, dir_word(st.direction), fmt::percent_bps(st.strength_bps.try_into().unwrap_or(u32::MAX)), st.voters))
+            }
+            None => None,
+        };
+        windows.push(WindowRow { window, bucket: cur.bucket, current, last });
+    }
+    Ok(CallsData { agents, windows, min_stake })
+}
+
+/// `/calls`.
+#[component]
+pub fn CallsPage() -> impl IntoView {
+    view! {
+        <section class="card">
+            <h1>"Calls"</h1>
+            <p class="lede">"Agents stake, commit to a call (up or down over a window) and reveal it within the hour; the pool's 5-minute TWAP at the close decides hit or miss. Votes of revealed calls form a consensus per asset and window."</p>
+            {with_world(|w| match w.calls.clone() {
+                Some(c) => view! { <CallsBody world=w calls=c /> }.into_any(),
+                None => view! { <p class="empty" id="no-calls">"The calls ledger is not deployed on this chain."</p> }.into_any(),
+            })}
+        </section>
+    }
+}
+
+#[component]
+fn CallsBody(world: World, calls: CallsRef) -> impl IntoView {
+    let ctx = Ctx::get();
+    let data: RwSignal<Load<CallsData>> = RwSignal::new(Load::Loading);
+    let pending = RwSignal::new(load_pending());
+    let (w1, c1) = (world.clone(), calls.clone());
+    Effect::new(move |_| {
+        ctx.refresh.track();
+        let me = ctx.wallet.get().account;
+        let (w, c) = (w1.clone(), c1.clone());
+        leptos::task::spawn_local(async move {
+            data.set(match load(w, c, me).await {
+                Ok(x) => Load::Ready(x),
+                Err(e) => Load::Failed(e),
+            });
+        });
+    });
+    let up = RwSignal::new(true);
+    let window = RwSignal::new(calls.windows.first().copied().unwrap_or(3600).to_string());
+    let form_error = RwSignal::new(None::<String>);
+    let (ledger, asset) = (calls.ledger, calls.asset);
+    let commit = move |_| {
+        form_error.set(None);
+        let Some(agent) = ctx.wallet.get_untracked().account else {
+            form_error.set(Some("Connect a wallet first.".into()));
+            return;
+        };
+        let Ok(win) = window.get_untracked().trim().parse::<u64>() else {
+            form_error.set(Some("The window must be a whole number of seconds.".into()));
+            return;
+        };
+        let salt = match random_salt() {
+            Ok(s) => s,
+            Err(e) => {
+                form_error.set(Some(e));
+                return;
+            }
+        };
+        let is_up = up.get_untracked();
+        let commitment = call_commitment(agent, asset, if is_up { Direction::Up } else { Direction::Down }, win, salt);
+        let p = PendingCall { agent, asset, up: is_up, window: win, salt, commitment };
+        let data = ICallLedger::commitCall { commitment }.abi_encode();
+        leptos::task::spawn_local(async move {
+            // Keep the salt before signing: a commit whose salt is lost can never be revealed.
+            pending.update(|v| v.push(p.clone()));
+            pending.with_untracked(|v| save_pending(v));
+            let ok = wallet::send(ctx, format!("Commit a call ({})", fmt::short_addr(&commitment.to_string())), TxRequest { from: None, to: ledger, data: Bytes::from(data), value: U256::ZERO }).await;
+            if !ok {
+                pending.update(|v| v.retain(|x| x.commitment != commitment));
+                pending.with_untracked(|v| save_pending(v));
+            }
+        });
+    };
+    let w2 = world.clone();
+    let reveal = move |p: PendingCall| {
+        let rpc = w2.rpc();
+        let start = w2.addresses.start_block;
+        leptos::task::spawn_local(async move {
+            let logs = match rpc.logs(ledger, ICallLedger::Committed::SIGNATURE_HASH, None, start).await {
+                Ok(l) => l,
+                Err(e) => {
+                    form_error.set(Some(e.to_string()));
+                    return;
+                }
+            };
+            let id = logs
+                .iter()
+                .filter_map(|l| ICallLedger::Committed::decode_raw_log(l.topics.iter().copied(), &l.data).ok())
+                .find(|c| c.commitment == p.commitment && c.agent == p.agent)
+                .map(|c| c.id);
+            let Some(id) = id else {
+                form_error.set(Some("This commitment is not on chain (was the commit confirmed?).".into()));
+                return;
+            };
+            let data = ICallLedger::revealCall { id, asset: p.asset, direction: if p.up { 1 } else { 0 }, window: p.window, salt: p.salt }.abi_encode();
+            let ok = wallet::send(ctx, format!("Reveal call #{id}"), TxRequest { from: None, to: ledger, data: Bytes::from(data), value: U256::ZERO }).await;
+            if ok {
+                pending.update(|v| v.retain(|x| x.commitment != p.commitment));
+                pending.with_untracked(|v| save_pending(v));
+            }
+        });
+    };
+    let sym = calls.asset_symbol.clone();
+    let stake_sym = calls.stake_symbol.clone();
+    view! {
+        {move || match data.get() {
+            Load::Loading => view! { <Loading what="Reading the calls ledger…" /> }.into_any(),
+            Load::Failed(e) => view! { <ErrorBox message=e /> }.into_any(),
+            Load::Ready(d) => {
+                let stake_sym = stake_sym.clone();
+                let sym = sym.clone();
+                view! {
+                    <h2>"Leaderboard"</h2>
+                    <p class="muted">"Score = hits² × stake / (min stake × (hits + misses + 1)); min stake "<Amount raw=d.min_stake decimals=18 unit=stake_sym.clone() sig=4 />"."</p>
+                    <div class="table-wrap"><table class="agents" id="leaderboard">
+                        <thead><tr><th>"Agent"</th><th>"Score"</th><th>"Hits"</th><th>"Misses"</th><th>"Streak"</th><th>"Best"</th><th>"Stake"</th><th>"Open"</th></tr></thead>
+                        <tbody>
+                            {d.agents.iter().map(|a| view! {
+                                <tr class="agent-row" data-agent=a.agent.to_string()>
+                                    <td title=a.agent.to_string()>{fmt::short_addr(&a.agent.to_string())}</td>
+                                    <td><Amount raw=a.score decimals=18 sig=4 /></td>
+                                    <td>{a.hits}</td><td>{a.misses}</td><td>{a.streak}</td><td>{a.best}</td>
+                                    <td><Amount raw=a.stake decimals=18 unit=stake_sym.clone() sig=4 /></td>
+                                    <td>{a.open}</td>
+                                </tr>
+                            }).collect_view()}
+                        </tbody>
+                    </table></div>
+                    <h2>{format!("Consensus on {sym}")}</h2>
+                    <ul class="consensus" id="consensus">
+                        {d.windows.iter().map(|r| view! {
+                            <li class="consensus-row" data-window=r.window>
+                                <strong>{format!("{} window", fmt::duration(r.window))}</strong>
+                                <div>{format!("Current round {}: {}", r.bucket, r.current)}</div>
+                                <div class="last-consensus">{match &r.last { Some(s) => format!("Last consensus, {s}"), None => "No consensus reached yet.".into() }}</div>
+                            </li>
+                        }).collect_view()}
+                    </ul>
+                }.into_any()
+            }
+        }}
+        <h2>"Make a call"</h2>
+        <Show when=move || ctx.wallet.get().account.is_some() fallback=|| view! { <p class="empty">"Connect a wallet to commit and reveal calls."</p> }>
+            <div class="form" id="commit-form">
+                <label>"Direction "
+                    <select id="call-direction" on:change=move |ev| up.set(event_target_value(&ev) == "up")>
+                        <option value="up" selected=true>"up"</option>
+                        <option value="down">"down"</option>
+                    </select>
+                </label>
+                <label>" Window (seconds) "<input id="call-window" inputmode="numeric" prop:value=move || window.get() on:input=move |ev| window.set(event_target_value(&ev)) /></label>
+                <button class="primary" id="commit-button" on:click=commit>"Commit"</button>
+                <p class="muted">"Only the commitment goes on chain now; the salt stays in this browser until you reveal (within 1 hour)."</p>
+            </div>
+        </Show>
+        {move || form_error.get().map(|e| view! { <ErrorBox message=e /> })}
+        {move || {
+            let me = ctx.wallet.get().account;
+            let mine: Vec<PendingCall> = pending.get().into_iter().filter(|p| Some(p.agent) == me).collect();
+            (!mine.is_empty()).then(|| {
+                let r = reveal.clone();
+                view! {
+                    <ul class="pending-calls" id="pending-calls">
+                        {mine.into_iter().map(|p| {
+                            let (r, p2) = (r.clone(), p.clone());
+                            view! {
+                                <li class="pending-call">
+                                    <span>{format!("{} over {} · commitment {}", if p.up { "up" } else { "down" }, fmt::duration(p.window), fmt::short_addr(&p.commitment.to_string()))}</span>
+                                    " "<button class="reveal-button" on:click=move |_| r(p2.clone())>"Reveal"</button>
+                                </li>
+                            }
+                        }).collect_view()}
+                    </ul>
+                }
+            })
+        }}
+    }
+}

@@ -1,0 +1,287 @@
+//! Scorer page (C-scoring, burns): registration with the stake (`eden_core::rewards::SCORER_STAKE`) and
+//! the burn priced live (`eden_core::burns::root_for_usd_up` of `REGISTER_BURN_USD` at the oracle's ROOT
+//! price, with the ETH/USD answer's age shown against its 25 h limit), an exact approval, then
+//! `register(maxBurnRoot)`; once registered, the stake and the 14-day limit countdown
+//! (`eden_core::burns::next_score_at`).
+
+use crate::abi::{IAggregatorV3, IRootPriceOracle, IScorerRegistry, IERC20};
+use crate::fmt;
+use crate::rpc::TxRequest;
+use crate::state::{Ctx, Load, ScorerRef, World};
+use crate::ui::{with_world, Amount, ErrorBox, Loading};
+use crate::wallet;
+use alloy_primitives::{Address, Bytes, U256};
+use alloy_sol_types::SolCall;
+use eden_core::scoring::copy_detect::{copy_check, thesis_hash, verdict_name, Verdict};
+use eden_core::burns::{unstake_ready_at, next_score_at, root_for_usd_up, RootAmountBounds, REGISTER_BURN_USD};
+use eden_core::rewards::SCORER_STAKE;
+use leptos::prelude::*;
+
+/// The ETH/USD answer's maximum age (RootPriceOracle.MAX_ANSWER_AGE).
+const MAX_ANSWER_AGE: u64 = 25 * 3_600;
+/// Headroom on the burn cap for a price move between simulation and mining (2 %).
+const BURN_CAP_HEADROOM_DIV: u64 = 50;
+
+#[derive(Debug, Clone, PartialEq)]
+struct ScorerData {
+    price_usd: Result<U256, String>,
+    feed_updated: u64,
+    burn: Result<U256, String>,
+    me: Option<IScorerRegistryScorer>,
+    balance: U256,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+struct IScorerRegistryScorer {
+    registered: bool,
+    registered_at: u64,
+    last_score_at: u64,
+    unstake_requested_at: u64,
+    stake: U256,
+}
+
+async fn load(w: World, s: ScorerRef, me: Option<Address>) -> Result<ScorerData, String> {
+    let rpc = w.rpc();
+    let e = |x: crate::rpc::RpcError| x.to_string();
+    let feed = rpc.call(s.feed, &IAggregatorV3::latestRoundDataCall {}).await.map_err(e)?;
+    let price_usd = rpc.call(s.oracle, &IRootPriceOracle::rootPriceCall {}).await.map(|p| p.priceUsd).map_err(e);
+    let burn = match &price_usd {
+        Ok(p) => root_for_usd_up(REGISTER_BURN_USD, *p, RootAmountBounds::default()).map_err(|x| x.to_string()),
+        Err(x) => Err(x.clone()),
+    };
+    let (me_rec, balance) = match me {
+        Some(a) => {
+            let r = rpc.call(s.registry, &IScorerRegistry::scorerCall { who: a }).await.map_err(e)?;
+            let b = rpc.call(s.root, &IERC20::balanceOfCall { account: a }).await.map_err(e)?;
+            (Some(IScorerRegistryScorer { registered: r.registered, registered_at: r.registeredAt, last_score_at: r.lastScoreAt, unstake_requested_at: r.unstakeRequestedAt, stake: r.stake }), b)
+        }
+        None => (None, U256::ZERO),
+    };
+    Ok(ScorerData { price_usd, feed_updated: u64::try_from(feed.updatedAt).unwrap_or(u64::MAX), burn, me: me_rec, balance })
+}
+
+/// `/scorer`.
+#[component]
+pub fn ScorerPage() -> impl IntoView {
+    view! {
+        <section class="card">
+            <h1>"Scorer"</h1>
+            <p class="lede">"Scorers stake ROOT and burn $100 of ROOT to register; each score burns again and may be made at most once every 14 days."</p>
+            {with_world(|w| match w.scorer.clone() {
+                Some(s) => view! { <ScorerBody world=w scorer=s /> }.into_any(),
+                None => view! { <p class="empty" id="no-scorer">"The scorer registry is not deployed on this chain."</p> }.into_any(),
+            })}
+        </section>
+    }
+}
+
+#[component]
+fn ScorerBody(world: World, scorer: ScorerRef) -> impl IntoView {
+    let ctx = Ctx::get();
+    let data: RwSignal<Load<ScorerData>> = RwSignal::new(Load::Loading);
+    let (w1, s1) = (world.clone(), scorer.clone());
+    Effect::new(move |_| {
+        ctx.refresh.track();
+        let me = ctx.wallet.get().account;
+        let (w, s) = (w1.clone(), s1.clone());
+        leptos::task::spawn_local(async move {
+            data.set(match load(w, s, me).await {
+                Ok(x) => Load::Ready(x),
+                Err(e) => Load::Failed(e),
+            });
+        });
+    });
+    let (registry, root) = (scorer.registry, scorer.root);
+    let scorer = scorer.clone();
+    let unstake = move |request: bool| {
+        let (data, label) = if request {
+            (IScorerRegistry::requestUnstakeCall {}.abi_encode(), "Request unstake")
+        } else {
+            (IScorerRegistry::withdrawStakeCall {}.abi_encode(), "Withdraw the scorer stake")
+        };
+        leptos::task::spawn_local(async move {
+            wallet::send(ctx, label.into(), TxRequest { from: None, to: registry, data: Bytes::from(data), value: U256::ZERO }).await;
+        });
+    };
+    let register = move |burn: U256| {
+        let max_burn = burn.saturating_add(burn / U256::from(BURN_CAP_HEADROOM_DIV));
+        let total = SCORER_STAKE.saturating_add(max_burn);
+        leptos::task::spawn_local(async move {
+            let approve = IERC20::approveCall { spender: registry, amount: total }.abi_encode();
+            let label = format!("Approve exactly {} ROOT", fmt::units(total, 18, 6));
+            if !wallet::send(ctx, label, TxRequest { from: None, to: root, data: Bytes::from(approve), value: U256::ZERO }).await {
+                return;
+            }
+            let reg = IScorerRegistry::registerCall { maxBurnRoot: max_burn }.abi_encode();
+            wallet::send(ctx, "Register as a scorer".into(), TxRequest { from: None, to: registry, data: Bytes::from(reg), value: U256::ZERO }).await;
+        });
+    };
+    view! {
+        {move || match data.get() {
+            Load::Loading => view! { <Loading what="Reading the ROOT price and the registry…" /> }.into_any(),
+            Load::Failed(e) => view! { <ErrorBox message=e /> }.into_any(),
+            Load::Ready(d) => {
+                let updated = d.feed_updated;
+                let freshness = move || {
+                    let age = ctx.chain_now().saturating_sub(updated);
+                    if age > MAX_ANSWER_AGE { format!("ETH/USD answer {} old: stale (limit 25 h), burns cannot be priced", fmt::duration(age)) }
+                    else { format!("ETH/USD answer {} old (fresh; limit 25 h)", fmt::duration(age)) }
+                };
+                let reg = register;
+                let scorer2 = scorer.clone();
+                view! {
+                    <dl class="kv">
+                        <dt>"ROOT price"</dt>
+                        <dd id="root-price">{match &d.price_usd { Ok(p) => view! { <Amount raw=*p decimals=18 unit="USD" sig=6 /> }.into_any(), Err(e) => view! { <span class="error">{e.clone()}</span> }.into_any() }}
+                            " · lower of the 30-min and 4-h pool TWAPs"</dd>
+                        <dt>"Freshness"</dt>
+                        <dd id="price-freshness">{freshness}</dd>
+                        <dt>"Stake"</dt>
+                        <dd><Amount raw=SCORER_STAKE decimals=18 unit="ROOT" sig=6 /></dd>
+                        <dt>"Registration burn ($100)"</dt>
+                        <dd id="register-burn">{match &d.burn { Ok(b) => view! { <Amount raw=*b decimals=18 unit="ROOT" sig=6 /> }.into_any(), Err(e) => view! { <span class="error">{e.clone()}</span> }.into_any() }}</dd>
+                    </dl>
+                    {match (d.me.clone(), d.burn.clone()) {
+                        (None, _) => view! { <p class="empty">"Connect a wallet to register or see your scorer status."</p> }.into_any(),
+                        (Some(m), _) if m.registered => {
+                            let next = next_score_at((m.last_score_at > 0).then_some(m.last_score_at));
+                            view! {
+                                <div class="notice" id="scorer-status">
+                                    <p>"Registered as a scorer · stake "<Amount raw=m.stake decimals=18 unit="ROOT" sig=6 />" · since "{m.registered_at}" (unix)"</p>
+                                    <p id="score-countdown">{move || {
+                                        let now = ctx.chain_now();
+                                        if now >= next { "You may score now (14-day limit: free).".to_string() }
+                                        else { format!("Next score allowed in {} (14-day limit)", fmt::duration(next - now)) }
+                                    }}</p>
+                                </div>
+                                {if m.unstake_requested_at > 0 {
+                                    let ready = unstake_ready_at(m.unstake_requested_at);
+                                    view! {
+                                        <div class="notice" id="unstake-status">
+                                            <p>{move || {
+                                                let now = ctx.chain_now();
+                                                if now >= ready { "Unstaking: the 7-day cooldown is over, your stake can be withdrawn.".to_string() }
+                                                else { format!("Unstaking: the stake can be withdrawn in {} (7-day cooldown)", fmt::duration(ready - now)) }
+                                            }}</p>
+                                            <button class="primary" id="withdraw-stake" disabled=move || ctx.chain_now() < ready on:click=move |_| unstake(false)>"Withdraw the stake"</button>
+                                        </div>
+                                    }.into_any()
+                                } else {
+                                    view! {
+                                        {match d.price_usd.clone() {
+                                            Ok(p) => view! { <ThesisEditor scorer=scorer2.clone() price_usd=p next=next /> }.into_any(),
+                                            Err(_) => view! { <p class="empty">"Scoring needs a live ROOT price."</p> }.into_any(),
+                                        }}
+                                        <h2>"Unstake"</h2>
+                                        <p class="muted">"Unstaking closes your open positions now; the stake can be withdrawn after a 7-day cooldown."</p>
+                                        <button class="secondary" id="request-unstake" on:click=move |_| unstake(true)>"Request unstake"</button>
+                                    }.into_any()
+                                }}
+                            }.into_any()
+                        }
+                        (Some(_), Err(_)) => view! { <p class="empty">"Registration needs a live ROOT price."</p> }.into_any(),
+                        (Some(_), Ok(burn)) => {
+                            let need = SCORER_STAKE.saturating_add(burn);
+                            let enough = d.balance >= need;
+                            view! {
+                                <p class="muted">"Your ROOT: "<Amount raw=d.balance decimals=18 unit="ROOT" sig=6 />
+                                    {if enough { String::new() } else { " — not enough for stake and burn".to_string() }}</p>
+                                <button class="primary" id="register-button" disabled=!enough on:click=move |_| reg(burn)>"Approve and register"</button>
+                                <p class="muted">"The burn cap allows 2 % of price movement before it is mined; the approval is exact (stake + cap)."</p>
+                            }.into_any()
+                        }
+                    }}
+                }.into_any()
+            }
+        }}
+    }
+}
+
+/// The thesis editor: token, target score, thesis with cited sources; the copy check runs locally on
+/// every edit (`eden_core::scoring::copy_detect::copy_check` against the published theses) and a copy
+/// cannot be submitted; the submit burns `scoreBurnUsd(token)` of ROOT at the live price.
+#[component]
+fn ThesisEditor(scorer: ScorerRef, price_usd: U256, next: u64) -> impl IntoView {
+    let ctx = Ctx::get();
+    let token = RwSignal::new(scorer.tokens.first().map(|t| t.token));
+    let target = RwSignal::new(String::from("70"));
+    let thesis = RwSignal::new(String::new());
+    let sources = RwSignal::new(String::new());
+    let error = RwSignal::new(None::<String>);
+    let published = scorer.theses.clone();
+    // The submitted text: the thesis, then its cited sources one per line (the hash covers both).
+    let full_text = move || {
+        let src = sources.get();
+        let src: Vec<&str> = src.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+        if src.is_empty() { thesis.get() } else { format!("{}\n\nSources:\n{}", thesis.get(), src.join("\n")) }
+    };
+    let check = Memo::new(move |_| {
+        let text = thesis.get();
+        if text.trim().is_empty() {
+            return None;
+        }
+        let earlier: Vec<(alloy_primitives::B256, &str)> = published.iter().map(|t| (thesis_hash(t), t.as_str())).collect();
+        Some(copy_check(&text, &earlier))
+    });
+    let (registry, root) = (scorer.registry, scorer.root);
+    let submit = move |_| {
+        error.set(None);
+        let Some(tok) = token.get_untracked() else { return error.set(Some("Pick a token.".into())) };
+        let target_wad = match fmt::parse_units(&target.get_untracked(), 18) {
+            Ok(v) if v <= U256::from(100u8) * U256::from(10u8).pow(U256::from(18u8)) => v,
+            _ => return error.set(Some("The target score is a number from 0 to 100.".into())),
+        };
+        if check.get_untracked().is_some_and(|c| c.verdict == Verdict::Copy) {
+            return error.set(Some("This thesis copies a published one: it would earn nothing. Write your own.".into()));
+        }
+        let text = full_text();
+        if text.trim().is_empty() {
+            return error.set(Some("Write the thesis first.".into()));
+        }
+        let hash = thesis_hash(&text);
+        leptos::task::spawn_local(async move {
+            let Load::Ready(w) = ctx.world.get_untracked() else { return };
+            let rpc = w.rpc();
+            let usd = match rpc.call(registry, &IScorerRegistry::scoreBurnUsdCall { token: tok }).await {
+                Ok(u) => u,
+                Err(e) => return error.set(Some(e.to_string())),
+            };
+            let burn = match root_for_usd_up(usd, price_usd, RootAmountBounds::default()) {
+                Ok(b) => b,
+                Err(e) => return error.set(Some(e.to_string())),
+            };
+            let max_burn = burn.saturating_add(burn / U256::from(BURN_CAP_HEADROOM_DIV));
+            let approve = IERC20::approveCall { spender: registry, amount: max_burn }.abi_encode();
+            if !wallet::send(ctx, format!("Approve exactly {} ROOT", fmt::units(max_burn, 18, 6)), TxRequest { from: None, to: root, data: Bytes::from(approve), value: U256::ZERO }).await {
+                return;
+            }
+            let data = IScorerRegistry::scoreCall { token: tok, targetScore: target_wad, thesisHash: hash, maxBurnRoot: max_burn }.abi_encode();
+            wallet::send(ctx, "Submit a score".into(), TxRequest { from: None, to: registry, data: Bytes::from(data), value: U256::ZERO }).await;
+        });
+    };
+    let tokens = scorer.tokens.clone();
+    view! {
+        <h2>"Write a thesis"</h2>
+        <div class="form" id="thesis-form">
+            <label>"Token "
+                <select id="thesis-token" on:change=move |ev| token.set(event_target_value(&ev).parse().ok())>
+                    {tokens.into_iter().map(|t| view! { <option value=t.token.to_string()>{t.symbol}</option> }).collect_view()}
+                </select>
+            </label>
+            <label>" Target score (0–100) "<input id="thesis-target" inputmode="decimal" prop:value=move || target.get() on:input=move |ev| target.set(event_target_value(&ev)) /></label>
+            <label class="block">"Thesis"<textarea id="thesis-text" rows="5" prop:value=move || thesis.get() on:input=move |ev| thesis.set(event_target_value(&ev))></textarea></label>
+            <label class="block">"Sources (one per line)"<textarea id="thesis-sources" rows="3" prop:value=move || sources.get() on:input=move |ev| sources.set(event_target_value(&ev))></textarea></label>
+            <p id="copy-check" class="muted">{move || match check.get() {
+                None => "The copy check runs here, in your browser, as you write.".to_string(),
+                Some(c) => format!("Copy check: {} ({} % similar to the closest published thesis){}", verdict_name(c.verdict), fmt::percent_bps(c.similarity_bps()), match c.verdict {
+                    Verdict::Copy => " — a copy earns nothing; it cannot be submitted.",
+                    Verdict::Derivative => " — a derivative thesis counts half.",
+                    _ => "",
+                }),
+            }}</p>
+            <button class="primary" id="submit-score" on:click=submit
+                disabled=move || ctx.chain_now() < next || check.get().is_some_and(|c| c.verdict == Verdict::Copy)>"Pay the burn and submit"</button>
+        </div>
+        {move || error.get().map(|e| view! { <ErrorBox message=e /> })}
+    }
+}
