@@ -24,19 +24,6 @@ case "$rpc" in
 esac
 chain_id=$("$bin/cast" chain-id --rpc-url "$rpc")
 [ -f ".eden/deploy-$chain_id.json" ] || { echo "deploy-local-ii.sh: run scripts/deploy-local.sh first" >&2; exit 1; }
-key="${DEPLOYER_PRIVATE_KEY:-0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80}" # anvil account 0
-
-cd contracts
-"$bin/forge" build --offline
-DEPLOYER_PRIVATE_KEY="$key" "$bin/forge" script script/DeployII.s.sol:DeployII --offline --rpc-url "$rpc" \
-  --broadcast --private-key "$key" --slow -q
-cd "$root"
-
-node -e '
-const fs = require("fs");
-const [file, out, chain] = process.argv.slice(1);
-const all = fs.existsSync(out) ? JSON.parse(fs.readFileSync(out, "utf8")) : {};
-all[chain] = JSON.parse(fs.readFileSync(file, "utf8"));
-fs.writeFileSync(out, JSON.stringify(all, null, 2) + "\n");
-' ".eden/deploy-$chain_id.json" .eden/addresses.json "$chain_id"
-echo "addresses for chain $chain_id written to .eden/addresses.json"
+# shellcheck source=lib/forge-deploy.sh
+. "$root/scripts/lib/forge-deploy.sh"
+forge_deploy script/DeployII.s.sol:DeployII "$rpc" "$chain_id"
