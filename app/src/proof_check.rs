@@ -221,7 +221,8 @@ mod tests {
     #[test]
     fn malformed_fields_are_named() {
         let ex = example();
-        let cases: [(&str, fn(&mut CheckInput)); 7] = [
+        type Mutation = fn(&mut CheckInput);
+        let cases: [(&str, Mutation); 7] = [
             ("Merkle root", |i| i.root = "0x1234".into()),
             ("Merkle root", |i| i.root = "1234".into()),
             ("Leaf encoding", |i| i.leaf_encoding = "adress, uint256".into()),
