@@ -113,13 +113,10 @@ pub fn apply_buy(
 
 #[cfg(test)]
 mod tests {
+    use crate::math::testing::{u, E18};
     use super::*;
     use crate::curve::state::{DEFAULT_TOTAL_SUPPLY, ETH_GRADUATION_TARGET};
 
-    fn u(x: u128) -> U256 {
-        U256::from(x)
-    }
-    const E18: u128 = 1_000_000_000_000_000_000;
 
     #[test]
     fn plain_buy_after_the_snipe_window() {

@@ -223,6 +223,7 @@ pub fn graduation_pool(
 
 #[cfg(test)]
 mod tests {
+    use crate::math::testing::{u, E18};
     use super::*;
     use crate::curve::state::DEFAULT_TOTAL_SUPPLY;
     use crate::curve::{apply_buy, apply_sell, quote_buy};
@@ -230,10 +231,6 @@ mod tests {
     use alloy_primitives::address;
     use proptest::prelude::*;
 
-    fn u(x: u128) -> U256 {
-        U256::from(x)
-    }
-    const E18: u128 = 1_000_000_000_000_000_000;
     const TOKEN: Address = address!("0x1111111111111111111111111111111111111111");
     const USDC_HIGH: Address = address!("0xf000000000000000000000000000000000000001");
     const USDC_LOW: Address = address!("0x0000000000000000000000000000000000000abc");

@@ -82,13 +82,10 @@ pub fn tokens_in_for_quote_out(state: &CurveState, quote_out: U256) -> Result<U2
 
 #[cfg(test)]
 mod tests {
+    use crate::math::testing::{u, E18};
     use super::*;
     use crate::curve::{apply_buy, quote_buy, quote_sell};
 
-    fn u(x: u128) -> U256 {
-        U256::from(x)
-    }
-    const E18: u128 = 1_000_000_000_000_000_000;
 
     #[test]
     fn buy_inverse_is_tight() {

@@ -84,14 +84,11 @@ pub fn market_cap_wad(state: &CurveState, quote_decimals: u8) -> Result<U256, Cu
 
 #[cfg(test)]
 mod tests {
+    use crate::math::testing::{u, E18};
     use super::*;
     use crate::curve::apply_buy;
     use crate::math::format_wad;
 
-    fn u(x: u128) -> U256 {
-        U256::from(x)
-    }
-    const E18: u128 = 1_000_000_000_000_000_000;
 
     #[test]
     fn launch_and_graduation_values() {

@@ -82,13 +82,10 @@ pub fn apply_sell(
 
 #[cfg(test)]
 mod tests {
+    use crate::math::testing::{u, E18};
     use super::*;
     use crate::curve::buy::apply_buy;
 
-    fn u(x: u128) -> U256 {
-        U256::from(x)
-    }
-    const E18: u128 = 1_000_000_000_000_000_000;
 
     #[test]
     fn sell_back_everything_returns_net_minus_fee() {

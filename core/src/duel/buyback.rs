@@ -213,6 +213,7 @@ fn next_tick_within_one_word(tick: i32, tick_spacing: i32, zero_for_one: bool) -
 
 #[cfg(test)]
 mod tests {
+    use crate::math::testing::E18;
     use super::*;
     use crate::curve::{graduation_pool, CurveState};
     use crate::math::format_wad;
@@ -220,7 +221,6 @@ mod tests {
     use alloy_primitives::Address;
     use proptest::prelude::*;
 
-    const E18: u128 = 1_000_000_000_000_000_000;
 
     /// A freshly graduated ETH pool: 5 ETH against 160 M tokens, full range.
     fn graduated_pool() -> BuybackPool {

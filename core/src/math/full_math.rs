@@ -52,12 +52,10 @@ fn narrow(x: U512) -> Result<U256, MathError> {
 
 #[cfg(test)]
 mod tests {
+    use crate::math::testing::u;
     use super::*;
     use proptest::prelude::*;
 
-    fn u(x: u128) -> U256 {
-        U256::from(x)
-    }
 
     #[test]
     fn known_vectors() {

@@ -27,3 +27,17 @@ pub enum MathError {
     #[error("underflow: the result would be negative")]
     Underflow,
 }
+
+/// Shorthands for tests across the crate.
+#[cfg(test)]
+pub(crate) mod testing {
+    use alloy_primitives::U256;
+
+    /// `U256::from(x)`.
+    pub(crate) fn u(x: u128) -> U256 {
+        U256::from(x)
+    }
+
+    /// One whole 18-decimal token (10^18) as a `u128`.
+    pub(crate) const E18: u128 = 1_000_000_000_000_000_000;
+}

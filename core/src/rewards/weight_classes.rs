@@ -157,13 +157,11 @@ impl WeightClasses {
 
 #[cfg(test)]
 mod tests {
+    use crate::math::testing::u;
     use super::*;
     use crate::rewards::test_util::{milli, wad};
     use proptest::prelude::*;
 
-    fn u(x: u128) -> U256 {
-        U256::from(x)
-    }
 
     /// Vectors of `ScorerRegistry.t.sol::test_classes` plus hand-checked ones.
     #[test]
