@@ -75,6 +75,8 @@ sol! {
         function propose(uint64 epoch, bytes32 root, bytes32 inputsRoot, uint64 expiry, bytes signature) external payable;
         event RootProposed(uint64 indexed epoch, bytes32 root, bytes32 inputsRoot, uint64 expiry, address indexed proposer, uint64 deadline);
         error NotFinal(uint64 epoch, uint8 status);
+        function verifyHuman(uint64 epoch, address project, uint256 scoreWad, bytes32[] proof) external view returns (bool);
+        function verifyQuality(uint64 epoch, bytes32 thesisHash, uint256 qualityWad, uint8 verdict, bytes32 matchedThesis, bytes32[] proof) external view returns (bool);
     }
 
     interface IHolderDistributor {
@@ -222,11 +224,33 @@ sol! {
         function withdrawStake() external;
         function score(address token, uint256 targetScore, bytes32 thesisHash, uint256 maxBurnRoot) external returns (uint256 scoreId);
         function scoreBurnUsd(address token) external view returns (uint256);
+        event Scored(uint256 indexed scoreId, address indexed scorer, address indexed token, uint256 targetScore, bytes32 thesisHash, uint256 burnedRoot);
         error AlreadyRegistered(address scorer);
         error NotRegistered(address scorer);
         error ScoreTooSoon(uint64 nextAt);
         error Unstaking(address scorer);
         error CooldownActive(uint64 readyAt);
+    }
+
+    /// FeeLanes (C17): the creator ramp's parameters, a token's Verified flag and stored score, and the
+    /// split of a fee as the contract would make it now.
+    interface IFeeLanes {
+        struct Split {
+            uint256 creatorShare;
+            uint256 creatorAmount;
+            uint256 unearned;
+            uint256 toCreator;
+            uint256 toLiquidity;
+            uint256 toScorers;
+            uint256 toHolders;
+            uint256 toBuyback;
+        }
+        function params() external view returns (uint64 fBacked, uint64 fUnverified, uint64 ceiling, uint64 scorerWeight, uint64 holderWeight, uint64 buybackWeight, uint64 lpShare);
+        function verified(address token) external view returns (bool);
+        function scoreOf(address token) external view returns (uint256);
+        function scoreEpochOf(address token) external view returns (uint64);
+        function creatorShare(address token) external view returns (uint256);
+        function previewSplit(address token, uint256 fee) external view returns (Split memory s);
     }
 
     interface IPoolManagerState {

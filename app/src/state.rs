@@ -25,6 +25,9 @@ pub struct Addresses {
     pub stablecoin: Address,
     pub root_signer: Address,
     pub start_block: u64,
+    /// FeeLanes (C17), when deployed (`feeLanes` in `.eden/addresses.json`).
+    #[serde(default)]
+    pub fee_lanes: Option<Address>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]

@@ -5,5 +5,7 @@ pub mod duel;
 pub mod launch;
 pub mod payouts;
 pub mod score;
+pub mod score_creator;
+pub mod score_human;
 pub mod scorer;
 

@@ -13,9 +13,12 @@ use crate::state::{Ctx, Load, World, DEMO_BASE};
 use crate::ui::{with_world, Amount, ErrorBox, Loading};
 use alloy_primitives::{Address, B256, U256};
 use alloy_sol_types::{SolCall, SolEvent};
-use eden_core::creator::{creator_share_down, CreatorShareParams};
+use super::score_creator::{check_creator, read_lanes, CreatorCheck, CreatorView};
+use super::score_human::{check_human, full_tree, parse_human_part, HumanCheck, HumanPart, HumanView, ScoredEvent};
+use crate::abi::IScorerRegistry;
 use eden_core::eip712::{eden_domain, recover_epoch_root_signer, EpochRoot};
-use eden_core::merkle::{process_proof, Options, StandardMerkleTree};
+use eden_core::leaves::score_leaf;
+use eden_core::merkle::process_proof;
 use eden_core::scoring::epoch::ProjectData;
 use eden_core::scoring::{verify_project_score, EpochBundle, VerifyReport};
 use leptos::prelude::*;
@@ -77,22 +80,18 @@ pub fn parse_own_inputs(text: &str) -> Result<OwnInputs, String> {
     serde_json::from_str(text).map_err(|e| format!("the inputs file is not valid: {e}"))
 }
 
-/// Pure part of the check: rebuild the score tree from the bundle, walk the project's proof to the
-/// on-chain root, recompute from the project's own inputs (or the bundle's public ones).
-pub fn check_bundle(bundle: &EpochBundle, project: Address, onchain_root: Option<B256>, own: Option<&OwnInputs>) -> Result<ScoreCheck, String> {
-    let values: Vec<serde_json::Value> =
-        bundle.projects.iter().map(|p| serde_json::json!([p.project.to_checksum(None), p.score_wad.to_string()])).collect();
-    let tree = StandardMerkleTree::of(values, &["address", "uint256"], Options::default()).map_err(|e| format!("the bundle's score tree: {e}"))?;
-    let rebuilt_root = tree.root();
+/// Pure part of the check: rebuild the full epoch tree from the bundle (every leaf recomputed from
+/// its values), walk the project's score proof to the on-chain root, recompute from the project's own
+/// inputs (or the bundle's public ones).
+pub fn check_bundle(bundle: &EpochBundle, part: &HumanPart, project: Address, onchain_root: Option<B256>, own: Option<&OwnInputs>) -> Result<ScoreCheck, String> {
     let mut flags = Vec::new();
-    let Some(idx) = bundle.projects.iter().position(|p| p.project == project) else {
-        return Err("this project has no score in this epoch's bundle".into());
+    let Some(rec) = bundle.projects.iter().find(|p| p.project == project) else {
+        return Err("this project has no systematic score in this epoch's bundle".into());
     };
-    let rec = &bundle.projects[idx];
-    let value = serde_json::json!([rec.project.to_checksum(None), rec.score_wad.to_string()]);
-    let leaf = tree.leaf_hash(&value).map_err(|e| e.to_string())?;
-    let tree_index = tree.value_index(eden_core::merkle::standard::Leaf::Value(&value)).map_err(|e| e.to_string())?;
-    let proof = tree.get_proof(tree_index).map_err(|e| e.to_string())?;
+    let leaf = score_leaf(rec.project, rec.score_wad);
+    // C5: the epoch root covers every score, quality and human leaf.
+    let (rebuilt_root, proof) = full_tree(bundle, part, leaf)?;
+    let proof = proof.unwrap_or_default();
     let reached = process_proof(leaf, &proof);
     if rebuilt_root != bundle.root {
         flags.push(format!("the bundle's leaves build root {rebuilt_root}, not the root {} the bundle claims", bundle.root));
@@ -146,34 +145,92 @@ async fn proposal_signer(rpc: &Rpc, w: &World, epoch: u64) -> Result<(Address, B
     Ok((signer, call.root))
 }
 
-async fn run_check(w: World, row: EpochRow, project: Address, own: Option<OwnInputs>) -> Result<ScoreCheck, String> {
+/// Everything checked for one project in one epoch.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EpochCheck {
+    /// The epoch's status on chain (C7).
+    pub status: u8,
+    /// The systematic score (C1–C5); an error when the project has none this epoch (pre-data).
+    pub score: Result<ScoreCheck, String>,
+    pub signer: Result<Address, String>,
+    pub expected_signer: Address,
+    /// The human score (C9 / C10); `None` when the bundle has no graded theses for the project.
+    pub human: Result<Option<HumanCheck>, String>,
+    /// The creator share (C17); `None` without FeeLanes.
+    pub creator: Option<Result<CreatorCheck, String>>,
+}
+
+/// The ScorerRegistry's `Scored` events, for the targets' cross-check.
+async fn scored_events(rpc: &Rpc, w: &World) -> Result<Vec<ScoredEvent>, String> {
+    let reg = w.scorer.as_ref().map(|s| s.registry).ok_or("no ScorerRegistry on this network")?;
+    let logs = rpc.logs(reg, IScorerRegistry::Scored::SIGNATURE_HASH, None, w.addresses.start_block).await.map_err(|e| e.to_string())?;
+    Ok(logs
+        .iter()
+        .filter_map(|l| IScorerRegistry::Scored::decode_raw_log(l.topics.iter().copied(), &l.data).ok())
+        .map(|e| ScoredEvent { token: e.token, thesis_hash: e.thesisHash, target: e.targetScore })
+        .collect())
+}
+
+async fn run_check(w: World, row: EpochRow, project: Address, own: Option<OwnInputs>) -> Result<EpochCheck, String> {
     let rpc = w.rpc();
     let text = crate::rpc::fetch_text(&format!("{DEMO_BASE}{}", row.bundle)).await?;
     let bundle = EpochBundle::from_json(&text).map_err(|e| format!("the bundle is not a valid epoch bundle: {e}"))?;
     if bundle.epoch != row.epoch {
         return Err(format!("the bundle is for epoch {}, not {}", bundle.epoch, row.epoch));
     }
+    let part = parse_human_part(&text)?;
     let onchain = if row.status == 3 {
         Some(rpc.call(w.addresses.epoch_registry, &IEpochRegistry::finalRootCall { epoch: row.epoch }).await.map_err(|e| e.to_string())?)
     } else {
         None
     };
-    let mut c = check_bundle(&bundle, project, onchain, own.as_ref())?;
+    let mut score = check_bundle(&bundle, &part, project, onchain, own.as_ref());
     let expected = rpc.call(w.addresses.epoch_registry, &IEpochRegistry::signerCall {}).await.map_err(|e| e.to_string())?;
-    c.expected_signer = expected;
-    match proposal_signer(&rpc, &w, row.epoch).await {
+    let (full_root, _) = full_tree(&bundle, &part, B256::ZERO)?;
+    let mut signer_flags = Vec::new();
+    let signer = match proposal_signer(&rpc, &w, row.epoch).await {
         Ok((s, signed_root)) => {
             if s != expected {
-                c.flags.push(format!("the root was signed by {s}, not by the registry's signer {expected}"));
+                signer_flags.push(format!("the root was signed by {s}, not by the registry's signer {expected}"));
             }
-            if signed_root != c.rebuilt_root {
-                c.flags.push("the signed root differs from the root this bundle builds".into());
+            if signed_root != full_root {
+                signer_flags.push("the signed root differs from the root this bundle builds".into());
             }
-            c.signer = Ok(s);
+            Ok(s)
         }
-        Err(e) => c.signer = Err(e),
+        Err(e) => Err(e),
+    };
+    if let Ok(c) = &mut score {
+        c.expected_signer = expected;
+        c.signer = signer.clone();
+        c.flags.extend(signer_flags.iter().cloned());
     }
-    Ok(c)
+    // C17: FeeLanes' parameters and the project's Verified flag (which also sets the C10 cap).
+    let lanes = match w.addresses.fee_lanes {
+        Some(fl) => Some(read_lanes(&rpc, fl, project).await),
+        None => None,
+    };
+    let verified = matches!(&lanes, Some(Ok(l)) if l.verified);
+    let scored = if part.theses.iter().any(|t| t.project == project) { Some(scored_events(&rpc, &w).await) } else { None };
+    let events = scored.as_ref().and_then(|r| r.as_ref().ok()).map(Vec::as_slice);
+    let mut human = check_human(&bundle, &part, project, onchain, events, verified);
+    if let Ok(Some(h)) = &mut human {
+        if let Some(Err(e)) = &scored {
+            h.flags.push(format!("the targets could not be checked against the ScorerRegistry: {e}"));
+        }
+        h.flags.extend(signer_flags.iter().cloned());
+        if row.status == 3 {
+            let call = IEpochRegistry::verifyHumanCall { epoch: row.epoch, project, scoreWad: h.bundle_score, proof: h.proof.clone() };
+            h.registry_says = Some(rpc.call(w.addresses.epoch_registry, &call).await.map_err(|e| e.to_string()));
+        }
+    }
+    let epoch_score = match (&score, &human) {
+        (Ok(c), _) => c.score_wad,
+        (Err(_), Ok(Some(h))) => Some(h.bundle_score),
+        _ => None,
+    };
+    let creator = lanes.map(|r| r.and_then(|state| check_creator(state, epoch_score)));
+    Ok(EpochCheck { status: row.status, score, signer, expected_signer: expected, human, creator })
 }
 
 #[component]
@@ -202,7 +259,7 @@ fn ScoreBody(world: World) -> impl IntoView {
     let project = RwSignal::new(me.or_else(|| names.first().map(|(_, a)| *a)));
     let rows: RwSignal<Load<Vec<EpochRow>>> = RwSignal::new(Load::Loading);
     let selected: RwSignal<Option<u64>> = RwSignal::new(None);
-    let check: RwSignal<Option<Load<ScoreCheck>>> = RwSignal::new(None);
+    let check: RwSignal<Option<Load<EpochCheck>>> = RwSignal::new(None);
     let own: RwSignal<Option<Result<OwnInputs, String>>> = RwSignal::new(None);
     // Connecting (or switching to) an account that is a project picks it.
     let w0 = world.clone();
@@ -320,13 +377,44 @@ fn ScoreBody(world: World) -> impl IntoView {
         {move || check.get().map(|c| match c {
             Load::Loading => view! { <Loading what="Fetching the bundle and checking it against the chain…" /> }.into_any(),
             Load::Failed(e) => view! { <div class="result bad" id="score-result" role="alert">{e}</div> }.into_any(),
-            Load::Ready(c) => {
+            Load::Ready(e) => {
+                let name = project.get_untracked().and_then(|a| world_for_names.project_name(&a)).unwrap_or_default();
+                let EpochCheck { status, score, signer, expected_signer, human, creator } = e;
+                view! {
+                    {match score {
+                        Ok(c) => score_view(c, name).into_any(),
+                        Err(msg) => view! {
+                            <div class="result empty" id="score-result" role="status">
+                                <strong>{format!("{name}: no systematic score this epoch. ")}</strong>{msg}
+                                <dl><dt>"EIP-712 signer"</dt><dd id="signer-check">{signer_words(&signer, expected_signer)}</dd></dl>
+                            </div>
+                        }.into_any(),
+                    }}
+                    <h2>"Human score"</h2>
+                    <HumanView check=human status=status />
+                    <h2>"Creator share"</h2>
+                    <CreatorView check=creator />
+                }.into_any()
+            }
+        })}
+    }
+}
+
+/// The signer line: recovered signer against the registry's.
+fn signer_words(signer: &Result<Address, String>, expected: Address) -> String {
+    match signer {
+        Ok(s) if *s == expected => format!("{} = the registry's signer ✓", s.to_checksum(None)),
+        Ok(s) => format!("{} ≠ the registry's signer {}", s.to_checksum(None), expected.to_checksum(None)),
+        Err(e) => format!("not recovered: {e}"),
+    }
+}
+
+/// The systematic score's result box.
+fn score_view(c: ScoreCheck, name: String) -> impl IntoView {
                 let ok = c.flags.is_empty() && c.leaf_reaches_chain && c.signer.as_ref().is_ok_and(|s| *s == c.expected_signer);
                 let pending = c.onchain_root.is_none();
                 let class = if ok { "result ok" } else if pending && c.flags.is_empty() { "result empty" } else { "result bad" };
                 let score = c.score_wad.unwrap_or_default();
-                let share = creator_share_down(&CreatorShareParams::default(), score, true).ok();
-                let name = project.get_untracked().and_then(|a| world_for_names.project_name(&a)).unwrap_or_default();
                 view! {
                     <div class=class id="score-result" role="status">
                         <strong>{if ok { "Verified against the chain. ".to_string() } else if pending && c.flags.is_empty() { "Not final yet. ".to_string() } else { "Flagged: this bundle does not match the chain. ".to_string() }}</strong>
@@ -336,12 +424,7 @@ fn ScoreBody(world: World) -> impl IntoView {
                             <dt>"On-chain final root"</dt><dd><code>{c.onchain_root.map_or("— (not final yet)".to_string(), |r| r.to_string())}</code></dd>
                             <dt>"Root rebuilt from the bundle"</dt><dd><code>{c.rebuilt_root.to_string()}</code></dd>
                             <dt>"Proof"</dt><dd>{format!("{} hashes; {}", c.proof_len, if c.leaf_reaches_chain { "reaches the on-chain root" } else { "does not reach an on-chain final root" })}</dd>
-                            <dt>"EIP-712 signer"</dt><dd id="signer-check">{match &c.signer {
-                                Ok(s) if *s == c.expected_signer => format!("{} = the registry's signer ✓", s.to_checksum(None)),
-                                Ok(s) => format!("{} ≠ the registry's signer {}", s.to_checksum(None), c.expected_signer.to_checksum(None)),
-                                Err(e) => format!("not recovered: {e}"),
-                            }}</dd>
-                            <dt>"Creator share this score buys"</dt><dd>{share.map(|s| view! { <span title="C17 ramp with the deployed placeholder parameters (Verified floor 20 %, ceiling 40 %)">{fmt::percent_wad(s, 4)}" of the fee"</span> })}</dd>
+                            <dt>"EIP-712 signer"</dt><dd id="signer-check">{signer_words(&c.signer, c.expected_signer)}</dd>
                         </dl>
                         {(c.report.is_none() && c.private).then(|| view! { <p class="muted">"This project's inputs are private: only their commitment is published. Pick its inputs file above to recompute the score from it."</p> })}
                         {c.report.map(|r| view! {
@@ -356,10 +439,7 @@ fn ScoreBody(world: World) -> impl IntoView {
                             </details>
                         })}
                     </div>
-                }.into_any()
-            }
-        })}
-    }
+                }
 }
 
 #[cfg(test)]
@@ -391,7 +471,7 @@ mod tests {
     #[test]
     fn an_honest_bundle_verifies_against_its_root() {
         let b = bundle();
-        let c = check_bundle(&b, Address::repeat_byte(3), Some(b.root), None).unwrap();
+        let c = check_bundle(&b, &HumanPart::default(), Address::repeat_byte(3), Some(b.root), None).unwrap();
         assert!(c.flags.is_empty(), "{:?}", c.flags);
         assert!(c.leaf_reaches_chain);
         assert!(c.report.unwrap().matches);
@@ -403,11 +483,11 @@ mod tests {
         let onchain = b.root;
         let mut t = b.clone();
         t.projects[2].score_wad += U256::from(1u8);
-        let c = check_bundle(&t, t.projects[2].project, Some(onchain), None).unwrap();
+        let c = check_bundle(&t, &HumanPart::default(), t.projects[2].project, Some(onchain), None).unwrap();
         assert!(!c.flags.is_empty());
         assert!(!c.leaf_reaches_chain);
         assert!(c.flags.iter().any(|f| f.contains("on-chain final root")), "{:?}", c.flags);
-        assert!(check_bundle(&b, Address::repeat_byte(99), Some(onchain), None).is_err());
+        assert!(check_bundle(&b, &HumanPart::default(), Address::repeat_byte(99), Some(onchain), None).is_err());
     }
 
     #[test]
@@ -417,11 +497,11 @@ mod tests {
         let rec = b.projects.iter().find(|r| r.project == p).unwrap();
         let json = serde_json::to_string(rec.inputs.as_ref().unwrap()).unwrap();
         let own = parse_own_inputs(&json).unwrap();
-        let c = check_bundle(&b, p, Some(b.root), Some(&own)).unwrap();
+        let c = check_bundle(&b, &HumanPart::default(), p, Some(b.root), Some(&own)).unwrap();
         assert!(c.from_own_file && c.report.as_ref().unwrap().matches, "{:?}", c.flags);
         let mut wrong = own.clone();
         wrong.data.claims += 1;
-        let c = check_bundle(&b, p, Some(b.root), Some(&wrong)).unwrap();
+        let c = check_bundle(&b, &HumanPart::default(), p, Some(b.root), Some(&wrong)).unwrap();
         let r = c.report.unwrap();
         assert_eq!(r.first_mismatch, Some(eden_core::scoring::VerifyStep::Commitment));
         assert!(c.flags.iter().any(|f| f.contains("your inputs file")));

@@ -1,0 +1,258 @@
+//! Score page, creator share (C17): what a score buys the project's creator, with the parameters
+//! **read from FeeLanes on chain** (never the code's placeholders). The share is recomputed here
+//! with `eden_core::creator` and cross-checked against `FeeLanes.creatorShare` and
+//! `FeeLanes.previewSplit` (an example fee of one whole quote unit, 10^18).
+//!
+//! FeeLanes records a project's score only from a final **score** leaf (`updateScore` →
+//! `EpochRegistry.verifyScore`), so the share "now" is the one at its stored score; the share the
+//! selected epoch's score would buy once recorded is shown next to it.
+//!
+//! The other lanes of the example fee follow FeeLanes' documented split (the creator's amount, φ_LP
+//! escrow of it, and the rest pro rata to the lane weights, buyback taking the dust), in exact
+//! integers with `eden_core::math::mul_div_down`, and are cross-checked against `previewSplit`.
+
+use crate::abi::IFeeLanes;
+use crate::rpc::Rpc;
+use alloy_primitives::{Address, U256};
+use eden_core::creator::{creator_share_down, creator_split, CreatorShareParams};
+use eden_core::math::{mul_div_down, WAD};
+use leptos::prelude::*;
+
+/// The example fee the split is shown for: one whole unit of an 18-decimals quote asset (1 ETH).
+pub const EXAMPLE_FEE: U256 = U256::from_limbs([1_000_000_000_000_000_000, 0, 0, 0]);
+
+/// FeeLanes' `params()` (all WAD fractions).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LaneParams {
+    pub share: CreatorShareParams,
+    pub scorer_weight: U256,
+    pub holder_weight: U256,
+    pub buyback_weight: U256,
+    pub lp_share: U256,
+}
+
+/// How one fee is split (FeeLanes `Split`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct FeeSplit {
+    pub creator_share: U256,
+    pub creator_amount: U256,
+    pub unearned: U256,
+    pub to_creator: U256,
+    pub to_liquidity: U256,
+    pub to_scorers: U256,
+    pub to_holders: U256,
+    pub to_buyback: U256,
+}
+
+/// What FeeLanes holds for one token.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LaneState {
+    pub params: LaneParams,
+    pub verified: bool,
+    pub stored_score: U256,
+    pub stored_epoch: u64,
+    pub chain_share: U256,
+    pub preview: FeeSplit,
+}
+
+/// The creator share check, every number from eden-core.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CreatorCheck {
+    pub state: LaneState,
+    /// `creator(S)` at the stored score (what FeeLanes pays now).
+    pub share_now: U256,
+    /// `creator(S)` at the selected epoch's score, when it has one.
+    pub epoch_score: Option<U256>,
+    pub share_at_epoch: Option<U256>,
+    /// The example fee's split at the stored score, recomputed.
+    pub split: FeeSplit,
+    /// Differences from the contract; empty when everything matches.
+    pub flags: Vec<String>,
+}
+
+/// The split of `fee` as FeeLanes documents it, in exact integers (C17 via `eden_core::creator`).
+///
+/// # Errors
+/// Invalid parameters or a score above 100 points, in plain words.
+pub fn split_fee(p: &LaneParams, score: U256, verified: bool, fee: U256) -> Result<FeeSplit, String> {
+    let c = creator_split(&p.share, score, verified, fee).map_err(|e| e.to_string())?;
+    let m = |e: eden_core::math::MathError| e.to_string();
+    let to_liquidity = mul_div_down(c.creator_amount, p.lp_share, WAD).map_err(m)?;
+    let rest = fee - c.creator_amount;
+    let w = p.scorer_weight + p.holder_weight + p.buyback_weight;
+    let to_scorers = mul_div_down(rest, p.scorer_weight, w).map_err(m)?;
+    let to_holders = mul_div_down(rest, p.holder_weight, w).map_err(m)?;
+    Ok(FeeSplit {
+        creator_share: c.creator_share,
+        creator_amount: c.creator_amount,
+        unearned: c.unearned_amount,
+        to_creator: c.creator_amount - to_liquidity,
+        to_liquidity,
+        to_scorers,
+        to_holders,
+        to_buyback: rest - to_scorers - to_holders,
+    })
+}
+
+/// Pure part: recompute the share and the example split from FeeLanes' state and compare.
+///
+/// # Errors
+/// Invalid on-chain parameters or an out-of-range score, in plain words.
+pub fn check_creator(state: LaneState, epoch_score: Option<U256>) -> Result<CreatorCheck, String> {
+    let p = &state.params;
+    let share_now = creator_share_down(&p.share, state.stored_score, state.verified).map_err(|e| format!("the creator share: {e}"))?;
+    let share_at_epoch = match epoch_score {
+        Some(s) => Some(creator_share_down(&p.share, s, state.verified).map_err(|e| format!("the creator share at this epoch's score: {e}"))?),
+        None => None,
+    };
+    let split = split_fee(p, state.stored_score, state.verified, EXAMPLE_FEE)?;
+    let mut flags = Vec::new();
+    if share_now != state.chain_share {
+        flags.push(format!("FeeLanes.creatorShare is {}, the ramp recomputed from its parameters gives {share_now}", state.chain_share));
+    }
+    if split != state.preview {
+        flags.push("FeeLanes.previewSplit differs from the split recomputed here".into());
+    }
+    Ok(CreatorCheck { state, share_now, epoch_score, share_at_epoch, split, flags })
+}
+
+fn wad64(x: u64) -> U256 {
+    U256::from(x)
+}
+
+/// Reads FeeLanes' parameters and the token's state.
+///
+/// # Errors
+/// An RPC failure, in plain words.
+pub async fn read_lanes(rpc: &Rpc, lanes: Address, token: Address) -> Result<LaneState, String> {
+    let e = |what: &str| {
+        let what = what.to_owned();
+        move |err: crate::rpc::RpcError| format!("reading FeeLanes.{what}: {err}")
+    };
+    let p = rpc.call(lanes, &IFeeLanes::paramsCall {}).await.map_err(e("params"))?;
+    let verified = rpc.call(lanes, &IFeeLanes::verifiedCall { token }).await.map_err(e("verified"))?;
+    let stored_score = rpc.call(lanes, &IFeeLanes::scoreOfCall { token }).await.map_err(e("scoreOf"))?;
+    let stored_epoch = rpc.call(lanes, &IFeeLanes::scoreEpochOfCall { token }).await.map_err(e("scoreEpochOf"))?;
+    let chain_share = rpc.call(lanes, &IFeeLanes::creatorShareCall { token }).await.map_err(e("creatorShare"))?;
+    let s = rpc.call(lanes, &IFeeLanes::previewSplitCall { token, fee: EXAMPLE_FEE }).await.map_err(e("previewSplit"))?;
+    Ok(LaneState {
+        params: LaneParams {
+            share: CreatorShareParams { f_backed: wad64(p.fBacked), f_unverified: wad64(p.fUnverified), ceiling: wad64(p.ceiling) },
+            scorer_weight: wad64(p.scorerWeight),
+            holder_weight: wad64(p.holderWeight),
+            buyback_weight: wad64(p.buybackWeight),
+            lp_share: wad64(p.lpShare),
+        },
+        verified,
+        stored_score,
+        stored_epoch,
+        chain_share,
+        preview: FeeSplit {
+            creator_share: s.creatorShare,
+            creator_amount: s.creatorAmount,
+            unearned: s.unearned,
+            to_creator: s.toCreator,
+            to_liquidity: s.toLiquidity,
+            to_scorers: s.toScorers,
+            to_holders: s.toHolders,
+            to_buyback: s.toBuyback,
+        },
+    })
+}
+
+/// The creator-share section of the result.
+#[component]
+pub fn CreatorView(check: Option<Result<CreatorCheck, String>>) -> impl IntoView {
+    use crate::fmt::percent_wad;
+    use crate::ui::Amount;
+    let c = match check {
+        None => return view! { <div class="result empty" id="creator-share"><strong>"Creator share: "</strong>"FeeLanes is not deployed on this network."</div> }.into_any(),
+        Some(Err(e)) => return view! { <div class="result bad" id="creator-share" role="alert"><strong>"Creator share: "</strong>{e}</div> }.into_any(),
+        Some(Ok(c)) => c,
+    };
+    let ok = c.flags.is_empty();
+    let p = c.state.params;
+    let floor = if c.state.verified { p.share.f_backed } else { p.share.f_unverified };
+    let s = c.split;
+    let lane = move |name: &'static str, v: U256| view! { <dt>{name}</dt><dd><Amount raw=v decimals=18 sig=6 />{format!(" ({})", percent_wad(v, 4))}</dd> };
+    view! {
+        <div class=if ok { "result ok" } else { "result bad" } id="creator-share" role="status">
+            <strong>{if ok { "Creator share (C17), FeeLanes agrees. " } else { "Creator share (C17) flagged: " }}</strong>
+            {format!("{} project: floor {}, ceiling {} (FeeLanes' parameters on chain).", if c.state.verified { "Verified" } else { "Not Verified" }, percent_wad(floor, 4), percent_wad(p.share.ceiling, 4))}
+            <ul class="flags">{c.flags.iter().map(|f| view! { <li>{f.clone()}</li> }).collect_view()}</ul>
+            <dl>
+                {c.share_at_epoch.zip(c.epoch_score).map(|(sh, sc)| view! {
+                    <dt>"This epoch's score buys"</dt><dd id="share-at-epoch"><span title=crate::fmt::units_exact(sh, 16)>{percent_wad(sh, 5)}</span>" of every fee at S = "<Amount raw=sc decimals=18 unit="points" sig=5 /></dd>
+                })}
+                <dt>"Paid now"</dt><dd id="share-now"><span title=crate::fmt::units_exact(c.share_now, 16)>{percent_wad(c.share_now, 5)}</span>
+                    {if c.state.stored_epoch == 0 { " (no score recorded in FeeLanes yet)".to_string() } else { format!(" at the score recorded from epoch {}: {} points", c.state.stored_epoch, crate::fmt::units(c.state.stored_score, 18, 5)) }}
+                    {if c.share_now == c.state.chain_share { " = FeeLanes.creatorShare ✓" } else { " ≠ FeeLanes.creatorShare" }}</dd>
+            </dl>
+            <details>
+                <summary id="split-summary">{format!("Split of an example fee of 1 ETH now{}", if c.split == c.state.preview { ": equals FeeLanes.previewSplit ✓" } else { ": differs from FeeLanes.previewSplit" })}</summary>
+                <dl>
+                    {lane("To the creator", s.to_creator)}
+                    {lane("Liquidity escrow (φ_LP of the creator's)", s.to_liquidity)}
+                    {lane("Unearned, to the other lanes", s.unearned)}
+                    {lane("Scorer pool", s.to_scorers)}
+                    {lane("Holder pot", s.to_holders)}
+                    {lane("ROOT buyback", s.to_buyback)}
+                </dl>
+            </details>
+        </div>
+    }
+    .into_any()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pct(x: u64) -> U256 {
+        U256::from(x) * U256::from(10_000_000_000_000_000u64)
+    }
+
+    /// The deploy script's placeholder lanes (Deploy.s.sol): 10 / 20 / 40 %, weights 0.2 / 0.3 / 0.1, φ_LP 0.25.
+    fn params() -> LaneParams {
+        LaneParams {
+            share: CreatorShareParams { f_backed: pct(20), f_unverified: pct(10), ceiling: pct(40) },
+            scorer_weight: pct(20),
+            holder_weight: pct(30),
+            buyback_weight: pct(10),
+            lp_share: pct(25),
+        }
+    }
+
+    #[test]
+    fn split_adds_up_and_follows_the_ramp() {
+        let p = params();
+        // S = 50 points, unverified: 10 % + 30 % × 0.5 = 25 %.
+        let s = split_fee(&p, U256::from(50u8) * WAD, false, EXAMPLE_FEE).unwrap();
+        assert_eq!(s.creator_share, pct(25));
+        assert_eq!(s.creator_amount, pct(25));
+        assert_eq!(s.unearned, pct(15));
+        assert_eq!(s.to_liquidity + s.to_creator, s.creator_amount);
+        assert_eq!(s.to_creator + s.to_liquidity + s.to_scorers + s.to_holders + s.to_buyback, EXAMPLE_FEE);
+        // The rest (75 %) pro rata 2 : 3 : 1.
+        assert_eq!(s.to_scorers, pct(25));
+        assert_eq!(s.to_holders, U256::from(375_000_000_000_000_000u64));
+    }
+
+    #[test]
+    fn a_contract_that_disagrees_is_flagged() {
+        let p = params();
+        let preview = split_fee(&p, U256::ZERO, true, EXAMPLE_FEE).unwrap();
+        let state = LaneState { params: p, verified: true, stored_score: U256::ZERO, stored_epoch: 0, chain_share: pct(20), preview };
+        let c = check_creator(state.clone(), Some(U256::from(80u8) * WAD)).unwrap();
+        assert!(c.flags.is_empty(), "{:?}", c.flags);
+        assert_eq!(c.share_now, pct(20));
+        // Verified: 20 % + 20 % × 0.8 = 36 %.
+        assert_eq!(c.share_at_epoch, Some(pct(36)));
+        let mut bad = state;
+        bad.chain_share = pct(21);
+        bad.preview.to_buyback += U256::from(1u8);
+        let c = check_creator(bad, None).unwrap();
+        assert_eq!(c.flags.len(), 2, "{:?}", c.flags);
+        assert!(check_creator(LaneState { stored_score: U256::from(101u8) * WAD, ..c.state }, None).is_err());
+    }
+}

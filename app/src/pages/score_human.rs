@@ -1,0 +1,434 @@
+//! Score page, human part (C5, C7, C9, C10): the graded theses of the selected project in the
+//! selected epoch, and its human score recomputed here in WASM with `eden_core::human`:
+//!
+//! - envelope mode (C9, a project with a systematic score `S`): every thesis with its target, quality
+//!   `q`, verdict → originality multiplier `c` and whether it counts (`q ≥ 0.3`); `s_sys = S/100`, the
+//!   envelope `4·s_sys·(1 − s_sys)`, Δ and the human score `100·s`;
+//! - pre-data mode (C10, no systematic data): the replay path from 0, one point per submission,
+//!   capped at 50 (100 for a Verified project).
+//!
+//! Targets are cross-checked against the ScorerRegistry's `Scored` events on chain (same token and
+//! thesis hash). Every leaf (score, quality, human) is recomputed from its values, the full epoch
+//! tree (C5: score ∪ quality ∪ human leaves, sorted leaves, sorted pairs) is rebuilt, and the human
+//! leaf's proof is walked to the on-chain final root. A pending or challenged epoch has no final root
+//! (C7): its numbers are shown, labelled not final.
+
+use alloy_primitives::{Address, B256, I256, U256};
+use eden_core::human::{human_envelope, pre_data_replay, PreDataSubmission, Thesis, CAP_UNVERIFIED_POINTS, CAP_VERIFIED_POINTS, COUNTING_QUALITY};
+use eden_core::leaves::{human_leaf, quality_leaf, score_leaf, Verdict};
+use eden_core::merkle::tree::{get_proof, make_merkle_tree};
+use eden_core::merkle::process_proof;
+use eden_core::scoring::copy_detect::multiplier_wad;
+use eden_core::scoring::EpochBundle;
+use leptos::prelude::*;
+use serde::Deserialize;
+
+/// Points (0–100, WAD) per unit of the 0–1 scale.
+const HUNDRED: U256 = U256::from_limbs([100, 0, 0, 0]);
+
+/// One graded thesis as the bundle publishes it (C5 quality leaf values plus its project and target).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ThesisRecord {
+    pub project: Address,
+    pub thesis_hash: B256,
+    /// The `Scored` event's target, points WAD (0–100).
+    pub target_score_wad: U256,
+    pub quality_wad: U256,
+    pub verdict: u8,
+    pub matched_thesis: B256,
+    #[serde(default)]
+    pub leaf: Option<B256>,
+}
+
+/// A project's human score as the bundle publishes it.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HumanRecord {
+    pub project: Address,
+    /// `"envelope"` (C9) or `"preData"` (C10).
+    pub mode: String,
+    pub score_wad: U256,
+    #[serde(default)]
+    pub leaf: Option<B256>,
+    #[serde(default)]
+    pub systematic_wad: Option<U256>,
+    #[serde(default)]
+    pub envelope_wad: Option<U256>,
+    /// Signed WAD, as a decimal string (or a JSON number).
+    #[serde(default)]
+    pub delta_wad: Option<serde_json::Value>,
+    #[serde(default)]
+    pub path: Option<Vec<U256>>,
+}
+
+/// The human part of an epoch bundle (absent in bundles without graded theses).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+pub struct HumanPart {
+    #[serde(default)]
+    pub theses: Vec<ThesisRecord>,
+    #[serde(default)]
+    pub human: Vec<HumanRecord>,
+}
+
+/// Reads the human part of a bundle's JSON.
+///
+/// # Errors
+/// Malformed `theses` / `human` fields, in plain words.
+pub fn parse_human_part(text: &str) -> Result<HumanPart, String> {
+    serde_json::from_str(text).map_err(|e| format!("the bundle's theses or human scores are not valid: {e}"))
+}
+
+/// A `Scored` event of the ScorerRegistry (the fields checked here).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ScoredEvent {
+    pub token: Address,
+    pub thesis_hash: B256,
+    pub target: U256,
+}
+
+/// How a thesis' target compares with the chain.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ChainTarget {
+    /// The registry's events were not read.
+    NotChecked,
+    Matches,
+    /// The chain's target differs.
+    Differs(U256),
+    /// No `Scored` event of this token carries this thesis hash.
+    NotFound,
+}
+
+/// One thesis row.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ThesisRow {
+    pub thesis_hash: B256,
+    pub target: U256,
+    pub quality: U256,
+    pub verdict: u8,
+    /// The originality multiplier `c` (WAD), 0 for an unknown verdict code.
+    pub multiplier: U256,
+    /// Counts toward the human score (C9: `q ≥ 0.3`; C10: `q·c > 0`).
+    pub counts: bool,
+    pub chain: ChainTarget,
+}
+
+/// The mode-specific numbers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum HumanDetail {
+    /// C9, all recomputed: `S` (points WAD), envelope (WAD), Δ (signed WAD), counted theses.
+    Envelope { systematic: U256, envelope: U256, delta: I256, counted: usize },
+    /// C10: the score after each submission (points WAD), from 0; the cap used.
+    PreData { path: Vec<U256>, verified: bool, cap: U256 },
+}
+
+/// The outcome of checking one project's human score in one epoch.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HumanCheck {
+    pub detail: HumanDetail,
+    pub rows: Vec<ThesisRow>,
+    /// The bundle's human score (points WAD), the value in the human leaf.
+    pub bundle_score: U256,
+    /// The human score recomputed here (points WAD).
+    pub recomputed: U256,
+    pub leaf: B256,
+    pub proof: Vec<B256>,
+    /// The root of the full epoch tree rebuilt from every leaf's values.
+    pub full_root: B256,
+    pub onchain_root: Option<B256>,
+    pub reaches_chain: bool,
+    /// `EpochRegistry.verifyHuman` on the same proof (final epochs only).
+    pub registry_says: Option<Result<bool, String>>,
+    /// Why the bundle's human part is not trusted; empty when everything matches.
+    pub flags: Vec<String>,
+}
+
+impl HumanCheck {
+    /// Everything matches and the leaf reaches an on-chain final root.
+    pub fn verified(&self) -> bool {
+        self.flags.is_empty() && self.reaches_chain && self.registry_says.as_ref().is_none_or(|r| matches!(r, Ok(true)))
+    }
+}
+
+/// A verdict's name and its multiplier `c` (C8): 1, 1, 0.5, 0.
+pub fn verdict_multiplier(code: u8) -> Result<(Verdict, U256), String> {
+    let v = Verdict::try_from(code).map_err(|e| e.to_string())?;
+    Ok((v, multiplier_wad(v)))
+}
+
+/// A verdict code in words.
+pub fn verdict_name(code: u8) -> &'static str {
+    match code {
+        0 => "original",
+        1 => "similar",
+        2 => "derivative",
+        3 => "copy",
+        _ => "unknown",
+    }
+}
+
+/// The full epoch tree (C5): every score, quality and human leaf, each **recomputed from its
+/// values**, sorted, OZ `makeMerkleTree`. Returns the root and the proof of `leaf` (None when the
+/// leaf is not in the tree).
+///
+/// # Errors
+/// An invalid verdict code in a thesis, or an empty bundle.
+pub fn full_tree(bundle: &EpochBundle, part: &HumanPart, leaf: B256) -> Result<(B256, Option<Vec<B256>>), String> {
+    let mut leaves: Vec<B256> = bundle.projects.iter().map(|p| score_leaf(p.project, p.score_wad)).collect();
+    for t in &part.theses {
+        let v = Verdict::try_from(t.verdict).map_err(|e| format!("thesis {}: {e}", t.thesis_hash))?;
+        leaves.push(quality_leaf(t.thesis_hash, t.quality_wad, v, t.matched_thesis));
+    }
+    leaves.extend(part.human.iter().map(|h| human_leaf(h.project, h.score_wad)));
+    leaves.sort_unstable();
+    let tree = make_merkle_tree(&leaves).map_err(|e| e.to_string())?;
+    let proof = match leaves.iter().position(|l| *l == leaf) {
+        Some(i) => Some(get_proof(&tree, tree.len() - 1 - i).map_err(|e| e.to_string())?),
+        None => None,
+    };
+    Ok((tree[0], proof))
+}
+
+fn parse_signed(v: &serde_json::Value) -> Option<I256> {
+    match v {
+        serde_json::Value::String(s) => s.parse::<I256>().ok(),
+        serde_json::Value::Number(n) => n.as_i64().map(I256::try_from).and_then(Result::ok),
+        _ => None,
+    }
+}
+
+fn chain_target(scored: Option<&[ScoredEvent]>, project: Address, t: &ThesisRecord) -> ChainTarget {
+    let Some(events) = scored else { return ChainTarget::NotChecked };
+    // The latest event of this token with this thesis hash.
+    match events.iter().rev().find(|e| e.token == project && e.thesis_hash == t.thesis_hash) {
+        None => ChainTarget::NotFound,
+        Some(e) if e.target == t.target_score_wad => ChainTarget::Matches,
+        Some(e) => ChainTarget::Differs(e.target),
+    }
+}
+
+/// Pure part of the check: `Ok(None)` when the bundle has no human score for `project`.
+/// `verified` is the project's Verified flag (FeeLanes), which sets the pre-data cap (C10).
+///
+/// # Errors
+/// Unusable bundle data (an invalid verdict code, an out-of-range field), in plain words.
+pub fn check_human(
+    bundle: &EpochBundle,
+    part: &HumanPart,
+    project: Address,
+    onchain_root: Option<B256>,
+    scored: Option<&[ScoredEvent]>,
+    verified: bool,
+) -> Result<Option<HumanCheck>, String> {
+    let Some(rec) = part.human.iter().find(|h| h.project == project) else { return Ok(None) };
+    let theses: Vec<&ThesisRecord> = part.theses.iter().filter(|t| t.project == project).collect();
+    let mut flags = Vec::new();
+    let mut rows = Vec::with_capacity(theses.len());
+    for t in &theses {
+        let (v, multiplier) = verdict_multiplier(t.verdict)?;
+        let leaf = quality_leaf(t.thesis_hash, t.quality_wad, v, t.matched_thesis);
+        if t.leaf.is_some_and(|l| l != leaf) {
+            flags.push(format!("thesis {}: its quality leaf does not hash from its values", short(t.thesis_hash)));
+        }
+        let counts = match rec.mode.as_str() {
+            "preData" => !(t.quality_wad * multiplier).is_zero(),
+            _ => t.quality_wad >= COUNTING_QUALITY,
+        };
+        let chain = chain_target(scored, project, t);
+        match chain {
+            ChainTarget::Differs(c) => flags.push(format!("thesis {}: the chain's Scored event has target {c}, the bundle {}", short(t.thesis_hash), t.target_score_wad)),
+            ChainTarget::NotFound => flags.push(format!("thesis {}: no Scored event on chain for this project carries it", short(t.thesis_hash))),
+            _ => {}
+        }
+        rows.push(ThesisRow { thesis_hash: t.thesis_hash, target: t.target_score_wad, quality: t.quality_wad, verdict: t.verdict, multiplier, counts, chain });
+    }
+    let (detail, recomputed) = match rec.mode.as_str() {
+        "envelope" => {
+            let score_leaf_value = bundle.projects.iter().find(|p| p.project == project).map(|p| p.score_wad);
+            let systematic = match (rec.systematic_wad, score_leaf_value) {
+                (Some(s), Some(leaf)) => {
+                    if s != leaf {
+                        flags.push(format!("the envelope starts from S = {s}, but the project's score leaf says {leaf}"));
+                    }
+                    leaf
+                }
+                (None, Some(leaf)) => leaf,
+                (Some(s), None) => {
+                    flags.push("an envelope score without a systematic score leaf in this epoch".into());
+                    s
+                }
+                (None, None) => return Err("an envelope score without a systematic score".into()),
+            };
+            let input: Vec<Thesis> = theses.iter().zip(&rows).map(|(t, r)| Thesis { quality: t.quality_wad, multiplier: r.multiplier, submitted: t.target_score_wad / HUNDRED }).collect();
+            let r = human_envelope(systematic / HUNDRED, &input).map_err(|e| format!("recomputing the envelope: {e}"))?;
+            if rec.envelope_wad.is_some_and(|e| e != r.envelope) {
+                flags.push(format!("the bundle's envelope {} differs from the recomputed {}", rec.envelope_wad.unwrap_or_default(), r.envelope));
+            }
+            match rec.delta_wad.as_ref().map(parse_signed) {
+                Some(Some(d)) if d != r.delta => flags.push(format!("the bundle's Δ {d} differs from the recomputed {}", r.delta)),
+                Some(None) => flags.push("the bundle's Δ is not a number".into()),
+                _ => {}
+            }
+            (HumanDetail::Envelope { systematic, envelope: r.envelope, delta: r.delta, counted: r.counted }, r.score * HUNDRED)
+        }
+        "preData" => {
+            let subs: Vec<PreDataSubmission> = theses.iter().zip(&rows).map(|(t, r)| PreDataSubmission { target: t.target_score_wad, quality: t.quality_wad, multiplier: r.multiplier }).collect();
+            let path = pre_data_replay(&subs, verified).map_err(|e| format!("replaying the pre-data path: {e}"))?;
+            if rec.path.as_ref().is_some_and(|p| *p != path) {
+                flags.push(format!("the bundle's path differs from the replay with the {} cap", if verified { "Verified (100)" } else { "unverified (50)" }));
+            }
+            if bundle.projects.iter().any(|p| p.project == project) {
+                flags.push("a pre-data score for a project that has a systematic score this epoch (C10 ends at the first one)".into());
+            }
+            let last = path.last().copied().unwrap_or_default();
+            (HumanDetail::PreData { path, verified, cap: if verified { CAP_VERIFIED_POINTS } else { CAP_UNVERIFIED_POINTS } }, last)
+        }
+        other => return Err(format!("unknown human score mode '{other}'")),
+    };
+    if recomputed != rec.score_wad {
+        flags.push(format!("the bundle's human score {} differs from the recomputed {recomputed}", rec.score_wad));
+    }
+    let leaf = human_leaf(project, rec.score_wad);
+    if rec.leaf.is_some_and(|l| l != leaf) {
+        flags.push("the human leaf in the bundle does not hash from the project and its score".into());
+    }
+    let (full_root, proof) = full_tree(bundle, part, leaf)?;
+    let proof = proof.unwrap_or_default();
+    if full_root != bundle.root {
+        flags.push(format!("the bundle's leaves build root {full_root}, not the root {} the bundle claims", bundle.root));
+    }
+    let reaches_chain = onchain_root.is_some_and(|r| r == process_proof(leaf, &proof));
+    if let Some(r) = onchain_root {
+        if r != full_root {
+            flags.push(format!("the on-chain final root is {r}; this bundle builds {full_root}"));
+        } else if !reaches_chain {
+            flags.push("the human leaf's proof does not reach the on-chain root".into());
+        }
+    }
+    Ok(Some(HumanCheck { detail, rows, bundle_score: rec.score_wad, recomputed, leaf, proof, full_root, onchain_root, reaches_chain, registry_says: None, flags }))
+}
+
+/// `0x1234…abcd` of a hash.
+pub fn short(h: B256) -> String {
+    crate::fmt::short_addr(&h.to_string())
+}
+
+/// A signed WAD (`Δ`) with its sign: `+0.064`, `−0.012` (exact value on hover).
+pub fn signed_wad(d: I256, sig: usize) -> (String, String) {
+    let (neg, abs) = d.into_sign_and_abs();
+    let sign = if neg.is_negative() && !abs.is_zero() { "−" } else { "+" };
+    (format!("{sign}{}", crate::fmt::units(abs, 18, sig)), format!("{sign}{}", crate::fmt::units_exact(abs, 18)))
+}
+
+/// The pre-data path in words: `0 → 18 → 23 → 20.5` (points).
+pub fn path_words(path: &[U256]) -> String {
+    std::iter::once("0".to_string()).chain(path.iter().map(|p| crate::fmt::units(*p, 18, 6))).collect::<Vec<_>>().join(" → ")
+}
+
+/// The human section of the result: `status` is the epoch's on-chain status (C7).
+#[component]
+pub fn HumanView(check: Result<Option<HumanCheck>, String>, status: u8) -> impl IntoView {
+    use crate::ui::Amount;
+    let c = match check {
+        Err(e) => return view! { <div class="result bad" id="human-result" role="alert"><strong>"Human score: "</strong>{e}</div> }.into_any(),
+        Ok(None) => return view! { <div class="result empty" id="human-result"><strong>"Human score: "</strong>"No graded theses this epoch."</div> }.into_any(),
+        Ok(Some(c)) => c,
+    };
+    let not_final = c.onchain_root.is_none();
+    let ok = c.verified();
+    let class = if ok { "result ok" } else if not_final && c.flags.is_empty() { "result empty" } else { "result bad" };
+    let headline = if ok {
+        "Human score verified against the chain. ".to_string()
+    } else if not_final && c.flags.is_empty() {
+        format!("Human score not final: the epoch is {} (C7), so this is not a final score. ", super::score::status_name(status))
+    } else {
+        "Human score flagged: ".to_string()
+    };
+    let mode_name = match &c.detail {
+        HumanDetail::Envelope { .. } => "envelope (C9)",
+        HumanDetail::PreData { .. } => "pre-data replay (C10)",
+    };
+    let envelope_mode = matches!(c.detail, HumanDetail::Envelope { .. });
+    let rows = c.rows.clone();
+    view! {
+        <div class=class id="human-result" role="status" data-mode=if envelope_mode { "envelope" } else { "preData" }>
+            <strong>{headline}</strong>
+            {format!("Mode: {mode_name}; score ")}<Amount raw=c.recomputed decimals=18 unit="points" sig=5 />
+            <ul class="flags">{c.flags.iter().map(|f| view! { <li>{f.clone()}</li> }).collect_view()}</ul>
+            {if rows.is_empty() {
+                view! { <p class="empty">"No graded theses for this project this epoch."</p> }.into_any()
+            } else {
+                view! {
+                    <div class="table-wrap"><table class="theses" id="theses">
+                        <thead><tr><th>"Thesis"</th><th>"Target"</th><th>"q"</th><th>"Verdict → c"</th><th>"Counts"</th><th>"On chain"</th></tr></thead>
+                        <tbody>
+                        {rows.into_iter().map(|r| view! {
+                            <tr>
+                                <td><code title=r.thesis_hash.to_string()>{short(r.thesis_hash)}</code></td>
+                                <td><Amount raw=r.target decimals=18 sig=4 /></td>
+                                <td><Amount raw=r.quality decimals=18 sig=3 /></td>
+                                <td>{verdict_name(r.verdict)}" → "<Amount raw=r.multiplier decimals=18 sig=2 /></td>
+                                <td>{if r.counts { "yes" } else if envelope_mode { "no (q < 0.3)" } else { "no (q·c = 0)" }}</td>
+                                <td>{match r.chain {
+                                    ChainTarget::Matches => "Scored event ✓".to_string(),
+                                    ChainTarget::Differs(t) => format!("differs: {}", crate::fmt::units(t, 18, 6)),
+                                    ChainTarget::NotFound => "no Scored event".to_string(),
+                                    ChainTarget::NotChecked => "not read".to_string(),
+                                }}</td>
+                            </tr>
+                        }).collect_view()}
+                        </tbody>
+                    </table></div>
+                }.into_any()
+            }}
+            <dl>
+                {match c.detail.clone() {
+                    HumanDetail::Envelope { systematic, envelope, delta, counted } => {
+                        let (d, d_exact) = signed_wad(delta, 4);
+                        view! {
+                            <dt>"Systematic score S"</dt><dd><Amount raw=systematic decimals=18 unit="points" sig=5 />" (s_sys = S / 100)"</dd>
+                            <dt>"Envelope 4·s_sys·(1 − s_sys)"</dt><dd id="envelope"><Amount raw=envelope decimals=18 sig=5 /></dd>
+                            <dt>"Δ (clamped to ±0.2)"</dt><dd id="delta"><span title=d_exact>{d}</span>{format!(" from {counted} counting {}", if counted == 1 { "thesis" } else { "theses" })}</dd>
+                        }.into_any()
+                    }
+                    HumanDetail::PreData { path, verified, cap } => view! {
+                        <dt>"Path from 0"</dt><dd id="predata-path">{path_words(&path)}" points"</dd>
+                        <dt>"Cap"</dt><dd><Amount raw=cap decimals=18 unit="points" sig=3 />{if verified { " (Verified project)" } else { " (not Verified)" }}</dd>
+                    }.into_any(),
+                }}
+                <dt>"Human score, recomputed"</dt><dd id="human-score"><Amount raw=c.recomputed decimals=18 unit="points" sig=6 />{if c.recomputed == c.bundle_score { " = the bundle's ✓".to_string() } else { format!(" ≠ the bundle's {}", crate::fmt::units_exact(c.bundle_score, 18)) }}</dd>
+                <dt>"Human leaf"</dt><dd><code title=c.leaf.to_string()>{short(c.leaf)}</code>{format!(" · proof of {} hashes in the full epoch tree; {}", c.proof.len(), if c.reaches_chain { "reaches the on-chain final root" } else if not_final { "no final root on chain yet" } else { "does not reach the on-chain root" })}</dd>
+                <dt>"EpochRegistry.verifyHuman"</dt><dd id="verify-human">{match &c.registry_says {
+                    Some(Ok(true)) => "true ✓".to_string(),
+                    Some(Ok(false)) => "false".to_string(),
+                    Some(Err(e)) => format!("not asked: {e}"),
+                    None => "not asked (no final root)".to_string(),
+                }}</dd>
+            </dl>
+        </div>
+    }
+    .into_any()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn verdicts_map_to_multipliers() {
+        let half = U256::from(500_000_000_000_000_000u64);
+        assert_eq!(verdict_multiplier(0).unwrap().1, eden_core::math::WAD);
+        assert_eq!(verdict_multiplier(1).unwrap().1, eden_core::math::WAD);
+        assert_eq!(verdict_multiplier(2).unwrap().1, half);
+        assert_eq!(verdict_multiplier(3).unwrap().1, U256::ZERO);
+        assert!(verdict_multiplier(4).unwrap_err().contains("not a verdict"));
+        assert_eq!(verdict_name(2), "derivative");
+    }
+
+    #[test]
+    fn a_bundle_without_human_part_parses_empty() {
+        let p = parse_human_part(r#"{"epoch": 1, "projects": []}"#).unwrap();
+        assert!(p.theses.is_empty() && p.human.is_empty());
+        assert!(parse_human_part(r#"{"theses": [{"project": 1}]}"#).unwrap_err().contains("not valid"));
+    }
+}
