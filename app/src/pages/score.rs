@@ -6,16 +6,18 @@
 //! proposing transaction) is recovered and compared with the registry's signer. A bundle that does
 //! not match the chain is flagged, naming what differs.
 
+use super::score_creator::{check_creator, read_lanes, CreatorCheck, CreatorView};
+use super::score_human::{
+    check_human, full_tree, parse_human_part, HumanCheck, HumanPart, HumanView, ScoredEvent,
+};
 use crate::abi::IEpochRegistry;
+use crate::abi::IScorerRegistry;
 use crate::fmt;
 use crate::rpc::Rpc;
 use crate::state::{Ctx, Load, World, DEMO_BASE};
 use crate::ui::{with_world, Amount, ErrorBox, Loading};
 use alloy_primitives::{Address, B256, U256};
 use alloy_sol_types::{SolCall, SolEvent};
-use super::score_creator::{check_creator, read_lanes, CreatorCheck, CreatorView};
-use super::score_human::{check_human, full_tree, parse_human_part, HumanCheck, HumanPart, HumanView, ScoredEvent};
-use crate::abi::IScorerRegistry;
 use eden_core::eip712::{eden_domain, recover_epoch_root_signer, EpochRoot};
 use eden_core::leaves::score_leaf;
 use eden_core::merkle::process_proof;
@@ -83,7 +85,13 @@ pub fn parse_own_inputs(text: &str) -> Result<OwnInputs, String> {
 /// Pure part of the check: rebuild the full epoch tree from the bundle (every leaf recomputed from
 /// its values), walk the project's score proof to the on-chain root, recompute from the project's own
 /// inputs (or the bundle's public ones).
-pub fn check_bundle(bundle: &EpochBundle, part: &HumanPart, project: Address, onchain_root: Option<B256>, own: Option<&OwnInputs>) -> Result<ScoreCheck, String> {
+pub fn check_bundle(
+    bundle: &EpochBundle,
+    part: &HumanPart,
+    project: Address,
+    onchain_root: Option<B256>,
+    own: Option<&OwnInputs>,
+) -> Result<ScoreCheck, String> {
     let mut flags = Vec::new();
     let Some(rec) = bundle.projects.iter().find(|p| p.project == project) else {
         return Err("this project has no systematic score in this epoch's bundle".into());
@@ -94,10 +102,15 @@ pub fn check_bundle(bundle: &EpochBundle, part: &HumanPart, project: Address, on
     let proof = proof.unwrap_or_default();
     let reached = process_proof(leaf, &proof);
     if rebuilt_root != bundle.root {
-        flags.push(format!("the bundle's leaves build root {rebuilt_root}, not the root {} the bundle claims", bundle.root));
+        flags.push(format!(
+            "the bundle's leaves build root {rebuilt_root}, not the root {} the bundle claims",
+            bundle.root
+        ));
     }
     if rec.leaf != leaf {
-        flags.push("the project's leaf in the bundle does not hash from its address and score".into());
+        flags.push(
+            "the project's leaf in the bundle does not hash from its address and score".into(),
+        );
     }
     let leaf_reaches_chain = onchain_root.is_some_and(|r| r == reached);
     match onchain_root {
@@ -106,13 +119,32 @@ pub fn check_bundle(bundle: &EpochBundle, part: &HumanPart, project: Address, on
         _ => {}
     }
     let report = match own {
-        Some(o) => Some(verify_project_score(bundle, project, &o.data, o.salt.unwrap_or(B256::ZERO))),
-        None => rec.inputs.as_ref().map(|inputs| verify_project_score(bundle, project, inputs, B256::ZERO)),
+        Some(o) => Some(verify_project_score(
+            bundle,
+            project,
+            &o.data,
+            o.salt.unwrap_or(B256::ZERO),
+        )),
+        None => rec
+            .inputs
+            .as_ref()
+            .map(|inputs| verify_project_score(bundle, project, inputs, B256::ZERO)),
     };
     let from_own_file = own.is_some();
     if let Some(r) = &report {
         if let Some(step) = r.first_mismatch {
-            flags.push(format!("recomputing from {} differs first at step '{}'", if from_own_file { "your inputs file" } else { "the public inputs" }, serde_json::to_value(step).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default()));
+            flags.push(format!(
+                "recomputing from {} differs first at step '{}'",
+                if from_own_file {
+                    "your inputs file"
+                } else {
+                    "the public inputs"
+                },
+                serde_json::to_value(step)
+                    .ok()
+                    .and_then(|v| v.as_str().map(str::to_owned))
+                    .unwrap_or_default()
+            ));
         }
     }
     Ok(ScoreCheck {
@@ -135,13 +167,31 @@ pub fn check_bundle(bundle: &EpochBundle, part: &HumanPart, project: Address, on
 async fn proposal_signer(rpc: &Rpc, w: &World, epoch: u64) -> Result<(Address, B256), String> {
     let reg = w.addresses.epoch_registry;
     let t1 = B256::from(U256::from(epoch));
-    let logs = rpc.logs(reg, IEpochRegistry::RootProposed::SIGNATURE_HASH, Some(t1), w.addresses.start_block).await.map_err(|e| e.to_string())?;
+    let logs = rpc
+        .logs(
+            reg,
+            IEpochRegistry::RootProposed::SIGNATURE_HASH,
+            Some(t1),
+            w.addresses.start_block,
+        )
+        .await
+        .map_err(|e| e.to_string())?;
     let log = logs.last().ok_or("no RootProposed event for this epoch")?;
-    let input = rpc.tx_input(log.transaction_hash).await.map_err(|e| e.to_string())?;
-    let call = IEpochRegistry::proposeCall::abi_decode(&input).map_err(|e| format!("the proposing transaction: {e}"))?;
-    let msg = EpochRoot { epoch: call.epoch, root: call.root, inputsRoot: call.inputsRoot, expiry: call.expiry };
+    let input = rpc
+        .tx_input(log.transaction_hash)
+        .await
+        .map_err(|e| e.to_string())?;
+    let call = IEpochRegistry::proposeCall::abi_decode(&input)
+        .map_err(|e| format!("the proposing transaction: {e}"))?;
+    let msg = EpochRoot {
+        epoch: call.epoch,
+        root: call.root,
+        inputsRoot: call.inputsRoot,
+        expiry: call.expiry,
+    };
     let domain = eden_domain(w.chain_id, reg);
-    let signer = recover_epoch_root_signer(&domain, &msg, &call.signature).map_err(|e| e.to_string())?;
+    let signer =
+        recover_epoch_root_signer(&domain, &msg, &call.signature).map_err(|e| e.to_string())?;
     Ok((signer, call.root))
 }
 
@@ -162,39 +212,79 @@ pub struct EpochCheck {
 
 /// The ScorerRegistry's `Scored` events, for the targets' cross-check.
 async fn scored_events(rpc: &Rpc, w: &World) -> Result<Vec<ScoredEvent>, String> {
-    let reg = w.scorer.as_ref().map(|s| s.registry).ok_or("no ScorerRegistry on this network")?;
-    let logs = rpc.logs(reg, IScorerRegistry::Scored::SIGNATURE_HASH, None, w.addresses.start_block).await.map_err(|e| e.to_string())?;
+    let reg = w
+        .scorer
+        .as_ref()
+        .map(|s| s.registry)
+        .ok_or("no ScorerRegistry on this network")?;
+    let logs = rpc
+        .logs(
+            reg,
+            IScorerRegistry::Scored::SIGNATURE_HASH,
+            None,
+            w.addresses.start_block,
+        )
+        .await
+        .map_err(|e| e.to_string())?;
     Ok(logs
         .iter()
-        .filter_map(|l| IScorerRegistry::Scored::decode_raw_log(l.topics.iter().copied(), &l.data).ok())
-        .map(|e| ScoredEvent { token: e.token, thesis_hash: e.thesisHash, target: e.targetScore })
+        .filter_map(|l| {
+            IScorerRegistry::Scored::decode_raw_log(l.topics.iter().copied(), &l.data).ok()
+        })
+        .map(|e| ScoredEvent {
+            token: e.token,
+            thesis_hash: e.thesisHash,
+            target: e.targetScore,
+        })
         .collect())
 }
 
-async fn run_check(w: World, row: EpochRow, project: Address, own: Option<OwnInputs>) -> Result<EpochCheck, String> {
+async fn run_check(
+    w: World,
+    row: EpochRow,
+    project: Address,
+    own: Option<OwnInputs>,
+) -> Result<EpochCheck, String> {
     let rpc = w.rpc();
     let text = crate::rpc::fetch_text(&format!("{DEMO_BASE}{}", row.bundle)).await?;
-    let bundle = EpochBundle::from_json(&text).map_err(|e| format!("the bundle is not a valid epoch bundle: {e}"))?;
+    let bundle = EpochBundle::from_json(&text)
+        .map_err(|e| format!("the bundle is not a valid epoch bundle: {e}"))?;
     if bundle.epoch != row.epoch {
-        return Err(format!("the bundle is for epoch {}, not {}", bundle.epoch, row.epoch));
+        return Err(format!(
+            "the bundle is for epoch {}, not {}",
+            bundle.epoch, row.epoch
+        ));
     }
     let part = parse_human_part(&text)?;
     let onchain = if row.status == 3 {
-        Some(rpc.call(w.addresses.epoch_registry, &IEpochRegistry::finalRootCall { epoch: row.epoch }).await.map_err(|e| e.to_string())?)
+        Some(
+            rpc.call(
+                w.addresses.epoch_registry,
+                &IEpochRegistry::finalRootCall { epoch: row.epoch },
+            )
+            .await
+            .map_err(|e| e.to_string())?,
+        )
     } else {
         None
     };
     let mut score = check_bundle(&bundle, &part, project, onchain, own.as_ref());
-    let expected = rpc.call(w.addresses.epoch_registry, &IEpochRegistry::signerCall {}).await.map_err(|e| e.to_string())?;
+    let expected = rpc
+        .call(w.addresses.epoch_registry, &IEpochRegistry::signerCall {})
+        .await
+        .map_err(|e| e.to_string())?;
     let (full_root, _) = full_tree(&bundle, &part, B256::ZERO)?;
     let mut signer_flags = Vec::new();
     let signer = match proposal_signer(&rpc, &w, row.epoch).await {
         Ok((s, signed_root)) => {
             if s != expected {
-                signer_flags.push(format!("the root was signed by {s}, not by the registry's signer {expected}"));
+                signer_flags.push(format!(
+                    "the root was signed by {s}, not by the registry's signer {expected}"
+                ));
             }
             if signed_root != full_root {
-                signer_flags.push("the signed root differs from the root this bundle builds".into());
+                signer_flags
+                    .push("the signed root differs from the root this bundle builds".into());
             }
             Ok(s)
         }
@@ -211,17 +301,35 @@ async fn run_check(w: World, row: EpochRow, project: Address, own: Option<OwnInp
         None => None,
     };
     let verified = matches!(&lanes, Some(Ok(l)) if l.verified);
-    let scored = if part.theses.iter().any(|t| t.project == project) { Some(scored_events(&rpc, &w).await) } else { None };
-    let events = scored.as_ref().and_then(|r| r.as_ref().ok()).map(Vec::as_slice);
+    let scored = if part.theses.iter().any(|t| t.project == project) {
+        Some(scored_events(&rpc, &w).await)
+    } else {
+        None
+    };
+    let events = scored
+        .as_ref()
+        .and_then(|r| r.as_ref().ok())
+        .map(Vec::as_slice);
     let mut human = check_human(&bundle, &part, project, onchain, events, verified);
     if let Ok(Some(h)) = &mut human {
         if let Some(Err(e)) = &scored {
-            h.flags.push(format!("the targets could not be checked against the ScorerRegistry: {e}"));
+            h.flags.push(format!(
+                "the targets could not be checked against the ScorerRegistry: {e}"
+            ));
         }
         h.flags.extend(signer_flags.iter().cloned());
         if row.status == 3 {
-            let call = IEpochRegistry::verifyHumanCall { epoch: row.epoch, project, scoreWad: h.bundle_score, proof: h.proof.clone() };
-            h.registry_says = Some(rpc.call(w.addresses.epoch_registry, &call).await.map_err(|e| e.to_string()));
+            let call = IEpochRegistry::verifyHumanCall {
+                epoch: row.epoch,
+                project,
+                scoreWad: h.bundle_score,
+                proof: h.proof.clone(),
+            };
+            h.registry_says = Some(
+                rpc.call(w.addresses.epoch_registry, &call)
+                    .await
+                    .map_err(|e| e.to_string()),
+            );
         }
     }
     let epoch_score = match (&score, &human) {
@@ -230,7 +338,14 @@ async fn run_check(w: World, row: EpochRow, project: Address, own: Option<OwnInp
         _ => None,
     };
     let creator = lanes.map(|r| r.and_then(|state| check_creator(state, epoch_score)));
-    Ok(EpochCheck { status: row.status, score, signer, expected_signer: expected, human, creator })
+    Ok(EpochCheck {
+        status: row.status,
+        score,
+        signer,
+        expected_signer: expected,
+        human,
+        creator,
+    })
 }
 
 #[component]
@@ -255,7 +370,11 @@ fn ScoreBody(world: World) -> impl IntoView {
         .filter_map(|(a, m)| a.parse::<Address>().ok().map(|a| (m.name.clone(), a)))
         .collect();
     names.sort();
-    let me = ctx.wallet.get_untracked().account.filter(|a| world.project_name(a).is_some());
+    let me = ctx
+        .wallet
+        .get_untracked()
+        .account
+        .filter(|a| world.project_name(a).is_some());
     let project = RwSignal::new(me.or_else(|| names.first().map(|(_, a)| *a)));
     let rows: RwSignal<Load<Vec<EpochRow>>> = RwSignal::new(Load::Loading);
     let selected: RwSignal<Option<u64>> = RwSignal::new(None);
@@ -281,8 +400,19 @@ fn ScoreBody(world: World) -> impl IntoView {
             let rpc = w.rpc();
             let mut out = Vec::new();
             for e in &w.epochs {
-                match rpc.call(w.addresses.epoch_registry, &IEpochRegistry::statusCall { epoch: e.epoch }).await {
-                    Ok(s) => out.push(EpochRow { epoch: e.epoch, bundle: e.bundle.clone(), status: s.status, deadline: s.deadline }),
+                match rpc
+                    .call(
+                        w.addresses.epoch_registry,
+                        &IEpochRegistry::statusCall { epoch: e.epoch },
+                    )
+                    .await
+                {
+                    Ok(s) => out.push(EpochRow {
+                        epoch: e.epoch,
+                        bundle: e.bundle.clone(),
+                        status: s.status,
+                        deadline: s.deadline,
+                    }),
                     Err(err) => {
                         rows.set(Load::Failed(err.to_string()));
                         return;
@@ -298,8 +428,16 @@ fn ScoreBody(world: World) -> impl IntoView {
     });
     let w2 = world.clone();
     let verify = move || {
-        let (Some(p), Some(e), Load::Ready(rs)) = (project.get_untracked(), selected.get_untracked(), rows.get_untracked()) else { return };
-        let Some(row) = rs.into_iter().find(|r| r.epoch == e) else { return };
+        let (Some(p), Some(e), Load::Ready(rs)) = (
+            project.get_untracked(),
+            selected.get_untracked(),
+            rows.get_untracked(),
+        ) else {
+            return;
+        };
+        let Some(row) = rs.into_iter().find(|r| r.epoch == e) else {
+            return;
+        };
         check.set(Some(Load::Loading));
         let w = w2.clone();
         let mine = own.get_untracked().and_then(Result::ok);
@@ -404,42 +542,54 @@ fn ScoreBody(world: World) -> impl IntoView {
 fn signer_words(signer: &Result<Address, String>, expected: Address) -> String {
     match signer {
         Ok(s) if *s == expected => format!("{} = the registry's signer ✓", s.to_checksum(None)),
-        Ok(s) => format!("{} ≠ the registry's signer {}", s.to_checksum(None), expected.to_checksum(None)),
+        Ok(s) => format!(
+            "{} ≠ the registry's signer {}",
+            s.to_checksum(None),
+            expected.to_checksum(None)
+        ),
         Err(e) => format!("not recovered: {e}"),
     }
 }
 
 /// The systematic score's result box.
 fn score_view(c: ScoreCheck, name: String) -> impl IntoView {
-                let ok = c.flags.is_empty() && c.leaf_reaches_chain && c.signer.as_ref().is_ok_and(|s| *s == c.expected_signer);
-                let pending = c.onchain_root.is_none();
-                let class = if ok { "result ok" } else if pending && c.flags.is_empty() { "result empty" } else { "result bad" };
-                let score = c.score_wad.unwrap_or_default();
-                view! {
-                    <div class=class id="score-result" role="status">
-                        <strong>{if ok { "Verified against the chain. ".to_string() } else if pending && c.flags.is_empty() { "Not final yet. ".to_string() } else { "Flagged: this bundle does not match the chain. ".to_string() }}</strong>
-                        {format!("{name}: score ")}<Amount raw=score decimals=18 unit="points" sig=5 />
-                        <ul class="flags">{c.flags.iter().map(|f| view! { <li>{f.clone()}</li> }).collect_view()}</ul>
-                        <dl>
-                            <dt>"On-chain final root"</dt><dd><code>{c.onchain_root.map_or("— (not final yet)".to_string(), |r| r.to_string())}</code></dd>
-                            <dt>"Root rebuilt from the bundle"</dt><dd><code>{c.rebuilt_root.to_string()}</code></dd>
-                            <dt>"Proof"</dt><dd>{format!("{} hashes; {}", c.proof_len, if c.leaf_reaches_chain { "reaches the on-chain root" } else { "does not reach an on-chain final root" })}</dd>
-                            <dt>"EIP-712 signer"</dt><dd id="signer-check">{signer_words(&c.signer, c.expected_signer)}</dd>
-                        </dl>
-                        {(c.report.is_none() && c.private).then(|| view! { <p class="muted">"This project's inputs are private: only their commitment is published. Pick its inputs file above to recompute the score from it."</p> })}
-                        {c.report.map(|r| view! {
-                            <details open=!r.matches>
-                                <summary id="recompute-summary">{format!("Recomputed from {}: {}", if c.from_own_file { "your inputs file" } else { "the public inputs" }, if r.matches { "every step matches".to_string() } else { format!("differs first at '{}'", r.first_mismatch.and_then(|s| serde_json::to_value(s).ok()).and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default()) })}</summary>
-                                <ol class="steps">
-                                    {r.steps.into_iter().map(|s| {
-                                        let name = serde_json::to_value(s.step).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default();
-                                        view! { <li class=if s.ok { "ok" } else { "bad" }><strong>{name}</strong>{if s.ok { " ✓".to_string() } else { format!(" expected {} computed {}", s.expected, s.computed) }}</li> }
-                                    }).collect_view()}
-                                </ol>
-                            </details>
-                        })}
-                    </div>
-                }
+    let ok = c.flags.is_empty()
+        && c.leaf_reaches_chain
+        && c.signer.as_ref().is_ok_and(|s| *s == c.expected_signer);
+    let pending = c.onchain_root.is_none();
+    let class = if ok {
+        "result ok"
+    } else if pending && c.flags.is_empty() {
+        "result empty"
+    } else {
+        "result bad"
+    };
+    let score = c.score_wad.unwrap_or_default();
+    view! {
+        <div class=class id="score-result" role="status">
+            <strong>{if ok { "Verified against the chain. ".to_string() } else if pending && c.flags.is_empty() { "Not final yet. ".to_string() } else { "Flagged: this bundle does not match the chain. ".to_string() }}</strong>
+            {format!("{name}: score ")}<Amount raw=score decimals=18 unit="points" sig=5 />
+            <ul class="flags">{c.flags.iter().map(|f| view! { <li>{f.clone()}</li> }).collect_view()}</ul>
+            <dl>
+                <dt>"On-chain final root"</dt><dd><code>{c.onchain_root.map_or("— (not final yet)".to_string(), |r| r.to_string())}</code></dd>
+                <dt>"Root rebuilt from the bundle"</dt><dd><code>{c.rebuilt_root.to_string()}</code></dd>
+                <dt>"Proof"</dt><dd>{format!("{} hashes; {}", c.proof_len, if c.leaf_reaches_chain { "reaches the on-chain root" } else { "does not reach an on-chain final root" })}</dd>
+                <dt>"EIP-712 signer"</dt><dd id="signer-check">{signer_words(&c.signer, c.expected_signer)}</dd>
+            </dl>
+            {(c.report.is_none() && c.private).then(|| view! { <p class="muted">"This project's inputs are private: only their commitment is published. Pick its inputs file above to recompute the score from it."</p> })}
+            {c.report.map(|r| view! {
+                <details open=!r.matches>
+                    <summary id="recompute-summary">{format!("Recomputed from {}: {}", if c.from_own_file { "your inputs file" } else { "the public inputs" }, if r.matches { "every step matches".to_string() } else { format!("differs first at '{}'", r.first_mismatch.and_then(|s| serde_json::to_value(s).ok()).and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default()) })}</summary>
+                    <ol class="steps">
+                        {r.steps.into_iter().map(|s| {
+                            let name = serde_json::to_value(s.step).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default();
+                            view! { <li class=if s.ok { "ok" } else { "bad" }><strong>{name}</strong>{if s.ok { " ✓".to_string() } else { format!(" expected {} computed {}", s.expected, s.computed) }}</li> }
+                        }).collect_view()}
+                    </ol>
+                </details>
+            })}
+        </div>
+    }
 }
 
 #[cfg(test)]
@@ -455,7 +605,12 @@ mod tests {
                 project: Address::repeat_byte(i),
                 data: ProjectData {
                     track: "agents".into(),
-                    features: vec![U256::from(1000u32 * u32::from(i)), U256::from(10u32 * u32::from(i)), U256::from(i), U256::from(5000u32)],
+                    features: vec![
+                        U256::from(1000u32 * u32::from(i)),
+                        U256::from(10u32 * u32::from(i)),
+                        U256::from(i),
+                        U256::from(5000u32),
+                    ],
                     claims: 10,
                     failed: 1,
                     verified_output: U256::from(100u32),
@@ -465,13 +620,26 @@ mod tests {
                 private: false,
             })
             .collect();
-        build_epoch(&EpochInput { epoch: 7, tracks: vec![track], projects, previous: vec![] }).unwrap()
+        build_epoch(&EpochInput {
+            epoch: 7,
+            tracks: vec![track],
+            projects,
+            previous: vec![],
+        })
+        .unwrap()
     }
 
     #[test]
     fn an_honest_bundle_verifies_against_its_root() {
         let b = bundle();
-        let c = check_bundle(&b, &HumanPart::default(), Address::repeat_byte(3), Some(b.root), None).unwrap();
+        let c = check_bundle(
+            &b,
+            &HumanPart::default(),
+            Address::repeat_byte(3),
+            Some(b.root),
+            None,
+        )
+        .unwrap();
         assert!(c.flags.is_empty(), "{:?}", c.flags);
         assert!(c.leaf_reaches_chain);
         assert!(c.report.unwrap().matches);
@@ -483,11 +651,29 @@ mod tests {
         let onchain = b.root;
         let mut t = b.clone();
         t.projects[2].score_wad += U256::from(1u8);
-        let c = check_bundle(&t, &HumanPart::default(), t.projects[2].project, Some(onchain), None).unwrap();
+        let c = check_bundle(
+            &t,
+            &HumanPart::default(),
+            t.projects[2].project,
+            Some(onchain),
+            None,
+        )
+        .unwrap();
         assert!(!c.flags.is_empty());
         assert!(!c.leaf_reaches_chain);
-        assert!(c.flags.iter().any(|f| f.contains("on-chain final root")), "{:?}", c.flags);
-        assert!(check_bundle(&b, &HumanPart::default(), Address::repeat_byte(99), Some(onchain), None).is_err());
+        assert!(
+            c.flags.iter().any(|f| f.contains("on-chain final root")),
+            "{:?}",
+            c.flags
+        );
+        assert!(check_bundle(
+            &b,
+            &HumanPart::default(),
+            Address::repeat_byte(99),
+            Some(onchain),
+            None
+        )
+        .is_err());
     }
 
     #[test]
@@ -498,13 +684,22 @@ mod tests {
         let json = serde_json::to_string(rec.inputs.as_ref().unwrap()).unwrap();
         let own = parse_own_inputs(&json).unwrap();
         let c = check_bundle(&b, &HumanPart::default(), p, Some(b.root), Some(&own)).unwrap();
-        assert!(c.from_own_file && c.report.as_ref().unwrap().matches, "{:?}", c.flags);
+        assert!(
+            c.from_own_file && c.report.as_ref().unwrap().matches,
+            "{:?}",
+            c.flags
+        );
         let mut wrong = own.clone();
         wrong.data.claims += 1;
         let c = check_bundle(&b, &HumanPart::default(), p, Some(b.root), Some(&wrong)).unwrap();
         let r = c.report.unwrap();
-        assert_eq!(r.first_mismatch, Some(eden_core::scoring::VerifyStep::Commitment));
+        assert_eq!(
+            r.first_mismatch,
+            Some(eden_core::scoring::VerifyStep::Commitment)
+        );
         assert!(c.flags.iter().any(|f| f.contains("your inputs file")));
-        assert!(parse_own_inputs("{\"track\": 1}").unwrap_err().contains("not valid"));
+        assert!(parse_own_inputs("{\"track\": 1}")
+            .unwrap_err()
+            .contains("not valid"));
     }
 }

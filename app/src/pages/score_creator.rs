@@ -74,7 +74,12 @@ pub struct CreatorCheck {
 ///
 /// # Errors
 /// Invalid parameters or a score above 100 points, in plain words.
-pub fn split_fee(p: &LaneParams, score: U256, verified: bool, fee: U256) -> Result<FeeSplit, String> {
+pub fn split_fee(
+    p: &LaneParams,
+    score: U256,
+    verified: bool,
+    fee: U256,
+) -> Result<FeeSplit, String> {
     let c = creator_split(&p.share, score, verified, fee).map_err(|e| e.to_string())?;
     let m = |e: eden_core::math::MathError| e.to_string();
     let to_liquidity = mul_div_down(c.creator_amount, p.lp_share, WAD).map_err(m)?;
@@ -100,9 +105,13 @@ pub fn split_fee(p: &LaneParams, score: U256, verified: bool, fee: U256) -> Resu
 /// Invalid on-chain parameters or an out-of-range score, in plain words.
 pub fn check_creator(state: LaneState, epoch_score: Option<U256>) -> Result<CreatorCheck, String> {
     let p = &state.params;
-    let share_now = creator_share_down(&p.share, state.stored_score, state.verified).map_err(|e| format!("the creator share: {e}"))?;
+    let share_now = creator_share_down(&p.share, state.stored_score, state.verified)
+        .map_err(|e| format!("the creator share: {e}"))?;
     let share_at_epoch = match epoch_score {
-        Some(s) => Some(creator_share_down(&p.share, s, state.verified).map_err(|e| format!("the creator share at this epoch's score: {e}"))?),
+        Some(s) => Some(
+            creator_share_down(&p.share, s, state.verified)
+                .map_err(|e| format!("the creator share at this epoch's score: {e}"))?,
+        ),
         None => None,
     };
     let split = split_fee(p, state.stored_score, state.verified, EXAMPLE_FEE)?;
@@ -113,7 +122,14 @@ pub fn check_creator(state: LaneState, epoch_score: Option<U256>) -> Result<Crea
     if split != state.preview {
         flags.push("FeeLanes.previewSplit differs from the split recomputed here".into());
     }
-    Ok(CreatorCheck { state, share_now, epoch_score, share_at_epoch, split, flags })
+    Ok(CreatorCheck {
+        state,
+        share_now,
+        epoch_score,
+        share_at_epoch,
+        split,
+        flags,
+    })
 }
 
 fn wad64(x: u64) -> U256 {
@@ -129,15 +145,43 @@ pub async fn read_lanes(rpc: &Rpc, lanes: Address, token: Address) -> Result<Lan
         let what = what.to_owned();
         move |err: crate::rpc::RpcError| format!("reading FeeLanes.{what}: {err}")
     };
-    let p = rpc.call(lanes, &IFeeLanes::paramsCall {}).await.map_err(e("params"))?;
-    let verified = rpc.call(lanes, &IFeeLanes::verifiedCall { token }).await.map_err(e("verified"))?;
-    let stored_score = rpc.call(lanes, &IFeeLanes::scoreOfCall { token }).await.map_err(e("scoreOf"))?;
-    let stored_epoch = rpc.call(lanes, &IFeeLanes::scoreEpochOfCall { token }).await.map_err(e("scoreEpochOf"))?;
-    let chain_share = rpc.call(lanes, &IFeeLanes::creatorShareCall { token }).await.map_err(e("creatorShare"))?;
-    let s = rpc.call(lanes, &IFeeLanes::previewSplitCall { token, fee: EXAMPLE_FEE }).await.map_err(e("previewSplit"))?;
+    let p = rpc
+        .call(lanes, &IFeeLanes::paramsCall {})
+        .await
+        .map_err(e("params"))?;
+    let verified = rpc
+        .call(lanes, &IFeeLanes::verifiedCall { token })
+        .await
+        .map_err(e("verified"))?;
+    let stored_score = rpc
+        .call(lanes, &IFeeLanes::scoreOfCall { token })
+        .await
+        .map_err(e("scoreOf"))?;
+    let stored_epoch = rpc
+        .call(lanes, &IFeeLanes::scoreEpochOfCall { token })
+        .await
+        .map_err(e("scoreEpochOf"))?;
+    let chain_share = rpc
+        .call(lanes, &IFeeLanes::creatorShareCall { token })
+        .await
+        .map_err(e("creatorShare"))?;
+    let s = rpc
+        .call(
+            lanes,
+            &IFeeLanes::previewSplitCall {
+                token,
+                fee: EXAMPLE_FEE,
+            },
+        )
+        .await
+        .map_err(e("previewSplit"))?;
     Ok(LaneState {
         params: LaneParams {
-            share: CreatorShareParams { f_backed: wad64(p.fBacked), f_unverified: wad64(p.fUnverified), ceiling: wad64(p.ceiling) },
+            share: CreatorShareParams {
+                f_backed: wad64(p.fBacked),
+                f_unverified: wad64(p.fUnverified),
+                ceiling: wad64(p.ceiling),
+            },
             scorer_weight: wad64(p.scorerWeight),
             holder_weight: wad64(p.holderWeight),
             buyback_weight: wad64(p.buybackWeight),
@@ -172,7 +216,11 @@ pub fn CreatorView(check: Option<Result<CreatorCheck, String>>) -> impl IntoView
     };
     let ok = c.flags.is_empty();
     let p = c.state.params;
-    let floor = if c.state.verified { p.share.f_backed } else { p.share.f_unverified };
+    let floor = if c.state.verified {
+        p.share.f_backed
+    } else {
+        p.share.f_unverified
+    };
     let s = c.split;
     let lane = move |name: &'static str, v: U256| view! { <dt>{name}</dt><dd><Amount raw=v decimals=18 sig=6 />{format!(" ({})", percent_wad(v, 4))}</dd> };
     view! {
@@ -215,7 +263,11 @@ mod tests {
     /// The deploy script's placeholder lanes (Deploy.s.sol): 10 / 20 / 40 %, weights 0.2 / 0.3 / 0.1, φ_LP 0.25.
     fn params() -> LaneParams {
         LaneParams {
-            share: CreatorShareParams { f_backed: pct(20), f_unverified: pct(10), ceiling: pct(40) },
+            share: CreatorShareParams {
+                f_backed: pct(20),
+                f_unverified: pct(10),
+                ceiling: pct(40),
+            },
             scorer_weight: pct(20),
             holder_weight: pct(30),
             buyback_weight: pct(10),
@@ -232,7 +284,10 @@ mod tests {
         assert_eq!(s.creator_amount, pct(25));
         assert_eq!(s.unearned, pct(15));
         assert_eq!(s.to_liquidity + s.to_creator, s.creator_amount);
-        assert_eq!(s.to_creator + s.to_liquidity + s.to_scorers + s.to_holders + s.to_buyback, EXAMPLE_FEE);
+        assert_eq!(
+            s.to_creator + s.to_liquidity + s.to_scorers + s.to_holders + s.to_buyback,
+            EXAMPLE_FEE
+        );
         // The rest (75 %) pro rata 2 : 3 : 1.
         assert_eq!(s.to_scorers, pct(25));
         assert_eq!(s.to_holders, U256::from(375_000_000_000_000_000u64));
@@ -242,7 +297,14 @@ mod tests {
     fn a_contract_that_disagrees_is_flagged() {
         let p = params();
         let preview = split_fee(&p, U256::ZERO, true, EXAMPLE_FEE).unwrap();
-        let state = LaneState { params: p, verified: true, stored_score: U256::ZERO, stored_epoch: 0, chain_share: pct(20), preview };
+        let state = LaneState {
+            params: p,
+            verified: true,
+            stored_score: U256::ZERO,
+            stored_epoch: 0,
+            chain_share: pct(20),
+            preview,
+        };
         let c = check_creator(state.clone(), Some(U256::from(80u8) * WAD)).unwrap();
         assert!(c.flags.is_empty(), "{:?}", c.flags);
         assert_eq!(c.share_now, pct(20));
@@ -253,6 +315,13 @@ mod tests {
         bad.preview.to_buyback += U256::from(1u8);
         let c = check_creator(bad, None).unwrap();
         assert_eq!(c.flags.len(), 2, "{:?}", c.flags);
-        assert!(check_creator(LaneState { stored_score: U256::from(101u8) * WAD, ..c.state }, None).is_err());
+        assert!(check_creator(
+            LaneState {
+                stored_score: U256::from(101u8) * WAD,
+                ..c.state
+            },
+            None
+        )
+        .is_err());
     }
 }

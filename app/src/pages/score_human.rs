@@ -14,10 +14,13 @@
 //! (C7): its numbers are shown, labelled not final.
 
 use alloy_primitives::{Address, B256, I256, U256};
-use eden_core::human::{human_envelope, pre_data_replay, PreDataSubmission, Thesis, CAP_UNVERIFIED_POINTS, CAP_VERIFIED_POINTS, COUNTING_QUALITY};
+use eden_core::human::{
+    human_envelope, pre_data_replay, PreDataSubmission, Thesis, CAP_UNVERIFIED_POINTS,
+    CAP_VERIFIED_POINTS, COUNTING_QUALITY,
+};
 use eden_core::leaves::{human_leaf, quality_leaf, score_leaf, Verdict};
-use eden_core::merkle::tree::{get_proof, make_merkle_tree};
 use eden_core::merkle::process_proof;
+use eden_core::merkle::tree::{get_proof, make_merkle_tree};
 use eden_core::scoring::copy_detect::multiplier_wad;
 use eden_core::scoring::EpochBundle;
 use leptos::prelude::*;
@@ -76,7 +79,8 @@ pub struct HumanPart {
 /// # Errors
 /// Malformed `theses` / `human` fields, in plain words.
 pub fn parse_human_part(text: &str) -> Result<HumanPart, String> {
-    serde_json::from_str(text).map_err(|e| format!("the bundle's theses or human scores are not valid: {e}"))
+    serde_json::from_str(text)
+        .map_err(|e| format!("the bundle's theses or human scores are not valid: {e}"))
 }
 
 /// A `Scored` event of the ScorerRegistry (the fields checked here).
@@ -117,9 +121,18 @@ pub struct ThesisRow {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum HumanDetail {
     /// C9, all recomputed: `S` (points WAD), envelope (WAD), Δ (signed WAD), counted theses.
-    Envelope { systematic: U256, envelope: U256, delta: I256, counted: usize },
+    Envelope {
+        systematic: U256,
+        envelope: U256,
+        delta: I256,
+        counted: usize,
+    },
     /// C10: the score after each submission (points WAD), from 0; the cap used.
-    PreData { path: Vec<U256>, verified: bool, cap: U256 },
+    PreData {
+        path: Vec<U256>,
+        verified: bool,
+        cap: U256,
+    },
 }
 
 /// The outcome of checking one project's human score in one epoch.
@@ -146,7 +159,12 @@ pub struct HumanCheck {
 impl HumanCheck {
     /// Everything matches and the leaf reaches an on-chain final root.
     pub fn verified(&self) -> bool {
-        self.flags.is_empty() && self.reaches_chain && self.registry_says.as_ref().is_none_or(|r| matches!(r, Ok(true)))
+        self.flags.is_empty()
+            && self.reaches_chain
+            && self
+                .registry_says
+                .as_ref()
+                .is_none_or(|r| matches!(r, Ok(true)))
     }
 }
 
@@ -173,13 +191,31 @@ pub fn verdict_name(code: u8) -> &'static str {
 ///
 /// # Errors
 /// An invalid verdict code in a thesis, or an empty bundle.
-pub fn full_tree(bundle: &EpochBundle, part: &HumanPart, leaf: B256) -> Result<(B256, Option<Vec<B256>>), String> {
-    let mut leaves: Vec<B256> = bundle.projects.iter().map(|p| score_leaf(p.project, p.score_wad)).collect();
+pub fn full_tree(
+    bundle: &EpochBundle,
+    part: &HumanPart,
+    leaf: B256,
+) -> Result<(B256, Option<Vec<B256>>), String> {
+    let mut leaves: Vec<B256> = bundle
+        .projects
+        .iter()
+        .map(|p| score_leaf(p.project, p.score_wad))
+        .collect();
     for t in &part.theses {
-        let v = Verdict::try_from(t.verdict).map_err(|e| format!("thesis {}: {e}", t.thesis_hash))?;
-        leaves.push(quality_leaf(t.thesis_hash, t.quality_wad, v, t.matched_thesis));
+        let v =
+            Verdict::try_from(t.verdict).map_err(|e| format!("thesis {}: {e}", t.thesis_hash))?;
+        leaves.push(quality_leaf(
+            t.thesis_hash,
+            t.quality_wad,
+            v,
+            t.matched_thesis,
+        ));
     }
-    leaves.extend(part.human.iter().map(|h| human_leaf(h.project, h.score_wad)));
+    leaves.extend(
+        part.human
+            .iter()
+            .map(|h| human_leaf(h.project, h.score_wad)),
+    );
     leaves.sort_unstable();
     let tree = make_merkle_tree(&leaves).map_err(|e| e.to_string())?;
     let proof = match leaves.iter().position(|l| *l == leaf) {
@@ -198,9 +234,15 @@ fn parse_signed(v: &serde_json::Value) -> Option<I256> {
 }
 
 fn chain_target(scored: Option<&[ScoredEvent]>, project: Address, t: &ThesisRecord) -> ChainTarget {
-    let Some(events) = scored else { return ChainTarget::NotChecked };
+    let Some(events) = scored else {
+        return ChainTarget::NotChecked;
+    };
     // The latest event of this token with this thesis hash.
-    match events.iter().rev().find(|e| e.token == project && e.thesis_hash == t.thesis_hash) {
+    match events
+        .iter()
+        .rev()
+        .find(|e| e.token == project && e.thesis_hash == t.thesis_hash)
+    {
         None => ChainTarget::NotFound,
         Some(e) if e.target == t.target_score_wad => ChainTarget::Matches,
         Some(e) => ChainTarget::Differs(e.target),
@@ -220,15 +262,24 @@ pub fn check_human(
     scored: Option<&[ScoredEvent]>,
     verified: bool,
 ) -> Result<Option<HumanCheck>, String> {
-    let Some(rec) = part.human.iter().find(|h| h.project == project) else { return Ok(None) };
-    let theses: Vec<&ThesisRecord> = part.theses.iter().filter(|t| t.project == project).collect();
+    let Some(rec) = part.human.iter().find(|h| h.project == project) else {
+        return Ok(None);
+    };
+    let theses: Vec<&ThesisRecord> = part
+        .theses
+        .iter()
+        .filter(|t| t.project == project)
+        .collect();
     let mut flags = Vec::new();
     let mut rows = Vec::with_capacity(theses.len());
     for t in &theses {
         let (v, multiplier) = verdict_multiplier(t.verdict)?;
         let leaf = quality_leaf(t.thesis_hash, t.quality_wad, v, t.matched_thesis);
         if t.leaf.is_some_and(|l| l != leaf) {
-            flags.push(format!("thesis {}: its quality leaf does not hash from its values", short(t.thesis_hash)));
+            flags.push(format!(
+                "thesis {}: its quality leaf does not hash from its values",
+                short(t.thesis_hash)
+            ));
         }
         let counts = match rec.mode.as_str() {
             "preData" => !(t.quality_wad * multiplier).is_zero(),
@@ -236,15 +287,34 @@ pub fn check_human(
         };
         let chain = chain_target(scored, project, t);
         match chain {
-            ChainTarget::Differs(c) => flags.push(format!("thesis {}: the chain's Scored event has target {c}, the bundle {}", short(t.thesis_hash), t.target_score_wad)),
-            ChainTarget::NotFound => flags.push(format!("thesis {}: no Scored event on chain for this project carries it", short(t.thesis_hash))),
+            ChainTarget::Differs(c) => flags.push(format!(
+                "thesis {}: the chain's Scored event has target {c}, the bundle {}",
+                short(t.thesis_hash),
+                t.target_score_wad
+            )),
+            ChainTarget::NotFound => flags.push(format!(
+                "thesis {}: no Scored event on chain for this project carries it",
+                short(t.thesis_hash)
+            )),
             _ => {}
         }
-        rows.push(ThesisRow { thesis_hash: t.thesis_hash, target: t.target_score_wad, quality: t.quality_wad, verdict: t.verdict, multiplier, counts, chain });
+        rows.push(ThesisRow {
+            thesis_hash: t.thesis_hash,
+            target: t.target_score_wad,
+            quality: t.quality_wad,
+            verdict: t.verdict,
+            multiplier,
+            counts,
+            chain,
+        });
     }
     let (detail, recomputed) = match rec.mode.as_str() {
         "envelope" => {
-            let score_leaf_value = bundle.projects.iter().find(|p| p.project == project).map(|p| p.score_wad);
+            let score_leaf_value = bundle
+                .projects
+                .iter()
+                .find(|p| p.project == project)
+                .map(|p| p.score_wad);
             let systematic = match (rec.systematic_wad, score_leaf_value) {
                 (Some(s), Some(leaf)) => {
                     if s != leaf {
@@ -254,58 +324,133 @@ pub fn check_human(
                 }
                 (None, Some(leaf)) => leaf,
                 (Some(s), None) => {
-                    flags.push("an envelope score without a systematic score leaf in this epoch".into());
+                    flags.push(
+                        "an envelope score without a systematic score leaf in this epoch".into(),
+                    );
                     s
                 }
                 (None, None) => return Err("an envelope score without a systematic score".into()),
             };
-            let input: Vec<Thesis> = theses.iter().zip(&rows).map(|(t, r)| Thesis { quality: t.quality_wad, multiplier: r.multiplier, submitted: t.target_score_wad / HUNDRED }).collect();
-            let r = human_envelope(systematic / HUNDRED, &input).map_err(|e| format!("recomputing the envelope: {e}"))?;
+            let input: Vec<Thesis> = theses
+                .iter()
+                .zip(&rows)
+                .map(|(t, r)| Thesis {
+                    quality: t.quality_wad,
+                    multiplier: r.multiplier,
+                    submitted: t.target_score_wad / HUNDRED,
+                })
+                .collect();
+            let r = human_envelope(systematic / HUNDRED, &input)
+                .map_err(|e| format!("recomputing the envelope: {e}"))?;
             if rec.envelope_wad.is_some_and(|e| e != r.envelope) {
-                flags.push(format!("the bundle's envelope {} differs from the recomputed {}", rec.envelope_wad.unwrap_or_default(), r.envelope));
+                flags.push(format!(
+                    "the bundle's envelope {} differs from the recomputed {}",
+                    rec.envelope_wad.unwrap_or_default(),
+                    r.envelope
+                ));
             }
             match rec.delta_wad.as_ref().map(parse_signed) {
-                Some(Some(d)) if d != r.delta => flags.push(format!("the bundle's Δ {d} differs from the recomputed {}", r.delta)),
+                Some(Some(d)) if d != r.delta => flags.push(format!(
+                    "the bundle's Δ {d} differs from the recomputed {}",
+                    r.delta
+                )),
                 Some(None) => flags.push("the bundle's Δ is not a number".into()),
                 _ => {}
             }
-            (HumanDetail::Envelope { systematic, envelope: r.envelope, delta: r.delta, counted: r.counted }, r.score * HUNDRED)
+            (
+                HumanDetail::Envelope {
+                    systematic,
+                    envelope: r.envelope,
+                    delta: r.delta,
+                    counted: r.counted,
+                },
+                r.score * HUNDRED,
+            )
         }
         "preData" => {
-            let subs: Vec<PreDataSubmission> = theses.iter().zip(&rows).map(|(t, r)| PreDataSubmission { target: t.target_score_wad, quality: t.quality_wad, multiplier: r.multiplier }).collect();
-            let path = pre_data_replay(&subs, verified).map_err(|e| format!("replaying the pre-data path: {e}"))?;
+            let subs: Vec<PreDataSubmission> = theses
+                .iter()
+                .zip(&rows)
+                .map(|(t, r)| PreDataSubmission {
+                    target: t.target_score_wad,
+                    quality: t.quality_wad,
+                    multiplier: r.multiplier,
+                })
+                .collect();
+            let path = pre_data_replay(&subs, verified)
+                .map_err(|e| format!("replaying the pre-data path: {e}"))?;
             if rec.path.as_ref().is_some_and(|p| *p != path) {
-                flags.push(format!("the bundle's path differs from the replay with the {} cap", if verified { "Verified (100)" } else { "unverified (50)" }));
+                flags.push(format!(
+                    "the bundle's path differs from the replay with the {} cap",
+                    if verified {
+                        "Verified (100)"
+                    } else {
+                        "unverified (50)"
+                    }
+                ));
             }
             if bundle.projects.iter().any(|p| p.project == project) {
                 flags.push("a pre-data score for a project that has a systematic score this epoch (C10 ends at the first one)".into());
             }
             let last = path.last().copied().unwrap_or_default();
-            (HumanDetail::PreData { path, verified, cap: if verified { CAP_VERIFIED_POINTS } else { CAP_UNVERIFIED_POINTS } }, last)
+            (
+                HumanDetail::PreData {
+                    path,
+                    verified,
+                    cap: if verified {
+                        CAP_VERIFIED_POINTS
+                    } else {
+                        CAP_UNVERIFIED_POINTS
+                    },
+                },
+                last,
+            )
         }
         other => return Err(format!("unknown human score mode '{other}'")),
     };
     if recomputed != rec.score_wad {
-        flags.push(format!("the bundle's human score {} differs from the recomputed {recomputed}", rec.score_wad));
+        flags.push(format!(
+            "the bundle's human score {} differs from the recomputed {recomputed}",
+            rec.score_wad
+        ));
     }
     let leaf = human_leaf(project, rec.score_wad);
     if rec.leaf.is_some_and(|l| l != leaf) {
-        flags.push("the human leaf in the bundle does not hash from the project and its score".into());
+        flags.push(
+            "the human leaf in the bundle does not hash from the project and its score".into(),
+        );
     }
     let (full_root, proof) = full_tree(bundle, part, leaf)?;
     let proof = proof.unwrap_or_default();
     if full_root != bundle.root {
-        flags.push(format!("the bundle's leaves build root {full_root}, not the root {} the bundle claims", bundle.root));
+        flags.push(format!(
+            "the bundle's leaves build root {full_root}, not the root {} the bundle claims",
+            bundle.root
+        ));
     }
     let reaches_chain = onchain_root.is_some_and(|r| r == process_proof(leaf, &proof));
     if let Some(r) = onchain_root {
         if r != full_root {
-            flags.push(format!("the on-chain final root is {r}; this bundle builds {full_root}"));
+            flags.push(format!(
+                "the on-chain final root is {r}; this bundle builds {full_root}"
+            ));
         } else if !reaches_chain {
             flags.push("the human leaf's proof does not reach the on-chain root".into());
         }
     }
-    Ok(Some(HumanCheck { detail, rows, bundle_score: rec.score_wad, recomputed, leaf, proof, full_root, onchain_root, reaches_chain, registry_says: None, flags }))
+    Ok(Some(HumanCheck {
+        detail,
+        rows,
+        bundle_score: rec.score_wad,
+        recomputed,
+        leaf,
+        proof,
+        full_root,
+        onchain_root,
+        reaches_chain,
+        registry_says: None,
+        flags,
+    }))
 }
 
 /// `0x1234…abcd` of a hash.
@@ -316,13 +461,23 @@ pub fn short(h: B256) -> String {
 /// A signed WAD (`Δ`) with its sign: `+0.064`, `−0.012` (exact value on hover).
 pub fn signed_wad(d: I256, sig: usize) -> (String, String) {
     let (neg, abs) = d.into_sign_and_abs();
-    let sign = if neg.is_negative() && !abs.is_zero() { "−" } else { "+" };
-    (format!("{sign}{}", crate::fmt::units(abs, 18, sig)), format!("{sign}{}", crate::fmt::units_exact(abs, 18)))
+    let sign = if neg.is_negative() && !abs.is_zero() {
+        "−"
+    } else {
+        "+"
+    };
+    (
+        format!("{sign}{}", crate::fmt::units(abs, 18, sig)),
+        format!("{sign}{}", crate::fmt::units_exact(abs, 18)),
+    )
 }
 
 /// The pre-data path in words: `0 → 18 → 23 → 20.5` (points).
 pub fn path_words(path: &[U256]) -> String {
-    std::iter::once("0".to_string()).chain(path.iter().map(|p| crate::fmt::units(*p, 18, 6))).collect::<Vec<_>>().join(" → ")
+    std::iter::once("0".to_string())
+        .chain(path.iter().map(|p| crate::fmt::units(*p, 18, 6)))
+        .collect::<Vec<_>>()
+        .join(" → ")
 }
 
 /// The human section of the result: `status` is the epoch's on-chain status (C7).
@@ -336,11 +491,20 @@ pub fn HumanView(check: Result<Option<HumanCheck>, String>, status: u8) -> impl 
     };
     let not_final = c.onchain_root.is_none();
     let ok = c.verified();
-    let class = if ok { "result ok" } else if not_final && c.flags.is_empty() { "result empty" } else { "result bad" };
+    let class = if ok {
+        "result ok"
+    } else if not_final && c.flags.is_empty() {
+        "result empty"
+    } else {
+        "result bad"
+    };
     let headline = if ok {
         "Human score verified against the chain. ".to_string()
     } else if not_final && c.flags.is_empty() {
-        format!("Human score not final: the epoch is {} (C7), so this is not a final score. ", super::score::status_name(status))
+        format!(
+            "Human score not final: the epoch is {} (C7), so this is not a final score. ",
+            super::score::status_name(status)
+        )
     } else {
         "Human score flagged: ".to_string()
     };
@@ -414,6 +578,255 @@ pub fn HumanView(check: Result<Option<HumanCheck>, String>, status: u8) -> impl 
 mod tests {
     use super::*;
 
+    use eden_core::scoring::epoch::{build_epoch, EpochInput, ProjectData, ProjectInput};
+    use eden_core::scoring::TrackConfig;
+
+    fn w(x: u64, decimals: u32) -> U256 {
+        // x × 10^(18 − decimals)
+        U256::from(x) * U256::from(10u8).pow(U256::from(18 - decimals))
+    }
+
+    fn thesis(project: Address, n: u8, target: U256, q: U256, verdict: u8) -> ThesisRecord {
+        ThesisRecord {
+            project,
+            thesis_hash: B256::repeat_byte(n),
+            target_score_wad: target,
+            quality_wad: q,
+            verdict,
+            matched_thesis: B256::ZERO,
+            leaf: None,
+        }
+    }
+
+    const ENV: Address = Address::repeat_byte(1);
+    const PRE: Address = Address::repeat_byte(50);
+
+    /// A bundle as the lead's `buildEpoch` with theses would make it: project 0x01 at S = 60 with the
+    /// C9 example's theses, project 0x32 pre-data with the C10 example's; the root over every leaf.
+    fn fixture() -> (EpochBundle, HumanPart) {
+        let track = TrackConfig::preset("agents").unwrap();
+        let projects = (1u8..=6)
+            .map(|i| ProjectInput {
+                project: Address::repeat_byte(i),
+                data: ProjectData {
+                    track: "agents".into(),
+                    features: vec![
+                        U256::from(1000u32 * u32::from(i)),
+                        U256::from(10u32 * u32::from(i)),
+                        U256::from(i),
+                        U256::from(5000u32),
+                    ],
+                    claims: 10,
+                    failed: 1,
+                    verified_output: U256::from(100u32),
+                    age_secs: 30 * 86_400,
+                },
+                salt: B256::ZERO,
+                private: false,
+            })
+            .collect();
+        let mut b = build_epoch(&EpochInput {
+            epoch: 7,
+            tracks: vec![track],
+            projects,
+            previous: vec![],
+        })
+        .unwrap();
+        b.projects[0].score_wad = w(60, 0);
+        b.projects[0].leaf = score_leaf(ENV, w(60, 0));
+        let theses = vec![
+            thesis(ENV, 0xa1, w(70, 0), w(8, 1), 0),
+            thesis(PRE, 0xb1, w(80, 0), w(9, 1), 0),
+            thesis(ENV, 0xa2, w(56, 0), w(5, 1), 2),
+            thesis(ENV, 0xa3, w(90, 0), w(2, 1), 0),
+            thesis(PRE, 0xb2, w(60, 0), w(1, 0), 1),
+            thesis(PRE, 0xb3, w(10, 0), w(5, 1), 0),
+        ];
+        let human = vec![
+            HumanRecord {
+                project: ENV,
+                mode: "envelope".into(),
+                score_wad: w(6384, 2),
+                leaf: Some(human_leaf(ENV, w(6384, 2))),
+                systematic_wad: Some(w(60, 0)),
+                envelope_wad: Some(w(96, 2)),
+                delta_wad: Some(serde_json::json!("64000000000000000")),
+                path: None,
+            },
+            HumanRecord {
+                project: PRE,
+                mode: "preData".into(),
+                score_wad: w(205, 1),
+                leaf: None,
+                systematic_wad: None,
+                envelope_wad: None,
+                delta_wad: None,
+                path: Some(vec![w(18, 0), w(23, 0), w(205, 1)]),
+            },
+        ];
+        let part = HumanPart { theses, human };
+        b.root = full_tree(&b, &part, B256::ZERO).unwrap().0;
+        (b, part)
+    }
+
+    fn events(part: &HumanPart) -> Vec<ScoredEvent> {
+        part.theses
+            .iter()
+            .map(|t| ScoredEvent {
+                token: t.project,
+                thesis_hash: t.thesis_hash,
+                target: t.target_score_wad,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_c9_example_recomputes_and_its_leaf_reaches_the_root() {
+        let (b, part) = fixture();
+        let ev = events(&part);
+        let c = check_human(&b, &part, ENV, Some(b.root), Some(&ev), false)
+            .unwrap()
+            .unwrap();
+        assert!(c.flags.is_empty(), "{:?}", c.flags);
+        assert!(c.reaches_chain && c.verified());
+        assert_eq!(c.recomputed, w(6384, 2));
+        assert_eq!(
+            c.detail,
+            HumanDetail::Envelope {
+                systematic: w(60, 0),
+                envelope: w(96, 2),
+                delta: I256::try_from(64_000_000_000_000_000i64).unwrap(),
+                counted: 2
+            }
+        );
+        let counts: Vec<bool> = c.rows.iter().map(|r| r.counts).collect();
+        assert_eq!(counts, [true, true, false]);
+        assert_eq!(c.rows[1].multiplier, w(5, 1));
+        assert!(c.rows.iter().all(|r| r.chain == ChainTarget::Matches));
+        // The systematic score's proof reaches the same root (its public inputs no longer give the
+        // S = 60 set here, which is the only flag).
+        let s = super::super::score::check_bundle(&b, &part, ENV, Some(b.root), None).unwrap();
+        assert!(
+            s.leaf_reaches_chain && s.rebuilt_root == b.root,
+            "{:?}",
+            s.flags
+        );
+        assert!(
+            s.flags.iter().all(|f| f.contains("public inputs")),
+            "{:?}",
+            s.flags
+        );
+    }
+
+    #[test]
+    fn the_c10_example_replays_0_18_23_20_5() {
+        let (b, part) = fixture();
+        let c = check_human(&b, &part, PRE, Some(b.root), None, false)
+            .unwrap()
+            .unwrap();
+        assert!(c.flags.is_empty(), "{:?}", c.flags);
+        let HumanDetail::PreData { path, cap, .. } = &c.detail else {
+            panic!("not pre-data")
+        };
+        assert_eq!(path_words(path), "0 → 18 → 23 → 20.5");
+        assert_eq!(*cap, w(50, 0));
+        assert!(c.rows.iter().all(|r| r.chain == ChainTarget::NotChecked));
+        // Pending epoch (C7): no final root, numbers shown, not verified.
+        let p = check_human(&b, &part, PRE, None, None, true)
+            .unwrap()
+            .unwrap();
+        assert!(p.flags.is_empty() && !p.reaches_chain && !p.verified());
+        // No human score for a project without theses.
+        assert_eq!(
+            check_human(
+                &b,
+                &part,
+                Address::repeat_byte(2),
+                Some(b.root),
+                None,
+                false
+            )
+            .unwrap(),
+            None
+        );
+    }
+
+    #[test]
+    fn changed_numbers_and_chain_targets_are_flagged() {
+        let (b, part) = fixture();
+        let mut ev = events(&part);
+        ev[0].target += U256::from(1u8);
+        let c = check_human(&b, &part, ENV, Some(b.root), Some(&ev[1..]), false)
+            .unwrap()
+            .unwrap();
+        assert!(
+            c.flags.iter().any(|f| f.contains("no Scored event")),
+            "{:?}",
+            c.flags
+        );
+        let c = check_human(&b, &part, ENV, Some(b.root), Some(&ev), false)
+            .unwrap()
+            .unwrap();
+        assert!(matches!(c.rows[0].chain, ChainTarget::Differs(_)) && !c.verified());
+        // A human score raised after the root was committed.
+        let mut t = part.clone();
+        t.human[0].score_wad += w(1, 0);
+        let c = check_human(&b, &t, ENV, Some(b.root), None, false)
+            .unwrap()
+            .unwrap();
+        assert!(!c.reaches_chain);
+        assert!(
+            c.flags
+                .iter()
+                .any(|f| f.contains("differs from the recomputed")),
+            "{:?}",
+            c.flags
+        );
+        assert!(
+            c.flags.iter().any(|f| f.contains("on-chain final root")),
+            "{:?}",
+            c.flags
+        );
+        // A Δ that does not match.
+        let mut t = part.clone();
+        t.human[0].delta_wad = Some(serde_json::json!("-1"));
+        assert!(check_human(&b, &t, ENV, Some(b.root), None, false)
+            .unwrap()
+            .unwrap()
+            .flags
+            .iter()
+            .any(|f| f.contains("Δ")));
+        // A pre-data path replayed with the wrong cap.
+        let mut t = part;
+        t.human[1].path = Some(vec![w(18, 0), w(23, 0), w(21, 0)]);
+        assert!(check_human(&b, &t, PRE, Some(b.root), None, true)
+            .unwrap()
+            .unwrap()
+            .flags
+            .iter()
+            .any(|f| f.contains("path")));
+    }
+
+    #[test]
+    fn signed_deltas_read_as_people_write_them() {
+        assert_eq!(
+            signed_wad(I256::try_from(64_000_000_000_000_000i64).unwrap(), 4).0,
+            "+0.064"
+        );
+        assert_eq!(
+            signed_wad(I256::try_from(-12_000_000_000_000_000i64).unwrap(), 4).0,
+            "−0.012"
+        );
+        assert_eq!(
+            parse_signed(&serde_json::json!("-5")),
+            I256::try_from(-5i64).ok()
+        );
+        assert_eq!(
+            parse_signed(&serde_json::json!(7)),
+            I256::try_from(7i64).ok()
+        );
+    }
+
     #[test]
     fn verdicts_map_to_multipliers() {
         let half = U256::from(500_000_000_000_000_000u64);
@@ -429,6 +842,8 @@ mod tests {
     fn a_bundle_without_human_part_parses_empty() {
         let p = parse_human_part(r#"{"epoch": 1, "projects": []}"#).unwrap();
         assert!(p.theses.is_empty() && p.human.is_empty());
-        assert!(parse_human_part(r#"{"theses": [{"project": 1}]}"#).unwrap_err().contains("not valid"));
+        assert!(parse_human_part(r#"{"theses": [{"project": 1}]}"#)
+            .unwrap_err()
+            .contains("not valid"));
     }
 }
