@@ -4,7 +4,8 @@
 // shows the v4 pool; a score verified against the on-chain final root with the EIP-712 signer check;
 // a tampered bundle flagged; a holder payout claimed; a wrong-chain wallet switched; a rejected
 // request shown as cancelled; a duel round settled; a call committed and revealed; a scorer registered; a copied
-// thesis caught locally and an original one submitted.
+// thesis caught locally and an original one submitted; a human envelope and a pre-data path recomputed and
+// verified, with the creator share read from FeeLanes.
 // Screenshots: test-output/screenshots/.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -228,6 +229,69 @@ test("a private project's own inputs file is recomputed locally, and a wrong one
   await page.waitForSelector('#score-result.bad', T);
   assert.match(await page.textContent('#recompute-summary'), /differs first at 'commitment'/);
   await page.screenshot({ path: join(SHOTS, 'score-own-inputs-mismatch.png'), fullPage: true });
+});
+
+/** The first final epoch whose bundle has a human score of `mode`, with its project (from the seeded bundles). */
+function humanCase(mode) {
+  const { world, demoDir } = chain;
+  for (const e of [...world.epochs].reverse().slice(1)) { // the last epoch is pending
+    const b = JSON.parse(readFileSync(join(demoDir, e.bundle), 'utf8'));
+    const h = (b.human ?? []).find((x) => x.mode === mode && (world.projects[x.project.toLowerCase()] ?? world.projects[x.project]));
+    if (h) {
+      const meta = world.projects[h.project.toLowerCase()] ?? world.projects[h.project];
+      return { epoch: e.epoch, name: meta.name, human: h, theses: b.theses.filter((t) => t.project.toLowerCase() === h.project.toLowerCase()) };
+    }
+  }
+  return null;
+}
+
+async function verifyEpoch(name, epoch) {
+  await pickProject(name);
+  await page.click(`#epochs tr[data-epoch="${epoch}"] .pick-epoch`);
+  await page.waitForSelector('#human-result', T);
+}
+
+test("a project's human envelope is recomputed, its leaf verified against the final root, and the creator share read from FeeLanes", async (t) => {
+  const c = humanCase('envelope');
+  if (!c) return t.skip('the seeded bundles have no envelope human score yet');
+  await page.click('nav >> text=Score');
+  await page.waitForSelector('#epochs', T);
+  await verifyEpoch(c.name, c.epoch);
+  await page.waitForSelector('#human-result.ok', T);
+  const text = await page.textContent('#human-result');
+  assert.match(text, /Human score verified against the chain/);
+  assert.equal(await page.locator('#theses tbody tr').count(), c.theses.length);
+  assert.match(await page.textContent('#theses'), /Scored event ✓/);
+  assert.match(await page.textContent('#human-score'), /the bundle's ✓/);
+  assert.equal(wei(await exact('#human-score .amount')), BigInt(c.human.scoreWad));
+  assert.equal(wei(await exact('#envelope .amount')), BigInt(c.human.envelopeWad));
+  assert.match(await page.textContent('#verify-human'), /true ✓/);
+  await page.waitForSelector('#creator-share.ok', T);
+  assert.match(await page.textContent('#share-now'), /= FeeLanes\.creatorShare ✓/);
+  assert.match(await page.textContent('#split-summary'), /equals FeeLanes\.previewSplit ✓/);
+  await page.screenshot({ path: join(SHOTS, 'score-human.png'), fullPage: true });
+});
+
+test('a pre-data project shows its replay path, capped, verified against the final root', async (t) => {
+  const c = humanCase('preData');
+  if (!c) return t.skip('the seeded bundles have no pre-data project yet');
+  await verifyEpoch(c.name, c.epoch);
+  await page.waitForSelector('#human-result.ok', T);
+  const path = await page.textContent('#predata-path');
+  assert.match(path, /^0 → /);
+  assert.equal(path.split('→').length, c.human.path.length + 1);
+  assert.match(await page.textContent('#verify-human'), /true ✓/);
+  assert.match(await page.textContent('#score-result'), /no systematic score this epoch/);
+  await page.screenshot({ path: join(SHOTS, 'score-predata.png'), fullPage: true });
+});
+
+test('a project without graded theses says so', async () => {
+  await page.click('nav >> text=Score');
+  await pickProject('Seedling Labs');
+  await page.click('#verify-score');
+  await page.waitForSelector('#human-result', T);
+  if (!(humanCase('envelope')?.name === 'Seedling Labs')) assert.match(await page.textContent('#human-result'), /No graded theses this epoch/);
+  await page.waitForSelector('#creator-share', T);
 });
 
 test('a holder payout is checked and claimed', async () => {

@@ -7,9 +7,7 @@
 //! not match the chain is flagged, naming what differs.
 
 use super::score_creator::{check_creator, read_lanes, CreatorCheck, CreatorView};
-use super::score_human::{
-    check_human, full_tree, parse_human_part, HumanCheck, HumanPart, HumanView, ScoredEvent,
-};
+use super::score_human::{check_human, full_tree, HumanCheck, HumanView, ScoredEvent};
 use crate::abi::IEpochRegistry;
 use crate::abi::IScorerRegistry;
 use crate::fmt;
@@ -87,7 +85,6 @@ pub fn parse_own_inputs(text: &str) -> Result<OwnInputs, String> {
 /// inputs (or the bundle's public ones).
 pub fn check_bundle(
     bundle: &EpochBundle,
-    part: &HumanPart,
     project: Address,
     onchain_root: Option<B256>,
     own: Option<&OwnInputs>,
@@ -98,7 +95,7 @@ pub fn check_bundle(
     };
     let leaf = score_leaf(rec.project, rec.score_wad);
     // C5: the epoch root covers every score, quality and human leaf.
-    let (rebuilt_root, proof) = full_tree(bundle, part, leaf)?;
+    let (rebuilt_root, proof) = full_tree(bundle, leaf)?;
     let proof = proof.unwrap_or_default();
     let reached = process_proof(leaf, &proof);
     if rebuilt_root != bundle.root {
@@ -255,7 +252,6 @@ async fn run_check(
             bundle.epoch, row.epoch
         ));
     }
-    let part = parse_human_part(&text)?;
     let onchain = if row.status == 3 {
         Some(
             rpc.call(
@@ -268,12 +264,12 @@ async fn run_check(
     } else {
         None
     };
-    let mut score = check_bundle(&bundle, &part, project, onchain, own.as_ref());
+    let mut score = check_bundle(&bundle, project, onchain, own.as_ref());
     let expected = rpc
         .call(w.addresses.epoch_registry, &IEpochRegistry::signerCall {})
         .await
         .map_err(|e| e.to_string())?;
-    let (full_root, _) = full_tree(&bundle, &part, B256::ZERO)?;
+    let (full_root, _) = full_tree(&bundle, B256::ZERO)?;
     let mut signer_flags = Vec::new();
     let signer = match proposal_signer(&rpc, &w, row.epoch).await {
         Ok((s, signed_root)) => {
@@ -300,8 +296,11 @@ async fn run_check(
         Some(fl) => Some(read_lanes(&rpc, fl, project).await),
         None => None,
     };
-    let verified = matches!(&lanes, Some(Ok(l)) if l.verified);
-    let scored = if part.theses.iter().any(|t| t.project == project) {
+    let chain_verified = match &lanes {
+        Some(Ok(l)) => Some(l.verified),
+        _ => None,
+    };
+    let scored = if bundle.theses.iter().any(|t| t.project == project) {
         Some(scored_events(&rpc, &w).await)
     } else {
         None
@@ -310,7 +309,7 @@ async fn run_check(
         .as_ref()
         .and_then(|r| r.as_ref().ok())
         .map(Vec::as_slice);
-    let mut human = check_human(&bundle, &part, project, onchain, events, verified);
+    let mut human = check_human(&bundle, project, onchain, events, chain_verified);
     if let Ok(Some(h)) = &mut human {
         if let Some(Err(e)) = &scored {
             h.flags.push(format!(
@@ -625,6 +624,7 @@ mod tests {
             tracks: vec![track],
             projects,
             previous: vec![],
+            ..Default::default()
         })
         .unwrap()
     }
@@ -632,14 +632,7 @@ mod tests {
     #[test]
     fn an_honest_bundle_verifies_against_its_root() {
         let b = bundle();
-        let c = check_bundle(
-            &b,
-            &HumanPart::default(),
-            Address::repeat_byte(3),
-            Some(b.root),
-            None,
-        )
-        .unwrap();
+        let c = check_bundle(&b, Address::repeat_byte(3), Some(b.root), None).unwrap();
         assert!(c.flags.is_empty(), "{:?}", c.flags);
         assert!(c.leaf_reaches_chain);
         assert!(c.report.unwrap().matches);
@@ -651,14 +644,7 @@ mod tests {
         let onchain = b.root;
         let mut t = b.clone();
         t.projects[2].score_wad += U256::from(1u8);
-        let c = check_bundle(
-            &t,
-            &HumanPart::default(),
-            t.projects[2].project,
-            Some(onchain),
-            None,
-        )
-        .unwrap();
+        let c = check_bundle(&t, t.projects[2].project, Some(onchain), None).unwrap();
         assert!(!c.flags.is_empty());
         assert!(!c.leaf_reaches_chain);
         assert!(
@@ -666,14 +652,7 @@ mod tests {
             "{:?}",
             c.flags
         );
-        assert!(check_bundle(
-            &b,
-            &HumanPart::default(),
-            Address::repeat_byte(99),
-            Some(onchain),
-            None
-        )
-        .is_err());
+        assert!(check_bundle(&b, Address::repeat_byte(99), Some(onchain), None).is_err());
     }
 
     #[test]
@@ -683,7 +662,7 @@ mod tests {
         let rec = b.projects.iter().find(|r| r.project == p).unwrap();
         let json = serde_json::to_string(rec.inputs.as_ref().unwrap()).unwrap();
         let own = parse_own_inputs(&json).unwrap();
-        let c = check_bundle(&b, &HumanPart::default(), p, Some(b.root), Some(&own)).unwrap();
+        let c = check_bundle(&b, p, Some(b.root), Some(&own)).unwrap();
         assert!(
             c.from_own_file && c.report.as_ref().unwrap().matches,
             "{:?}",
@@ -691,7 +670,7 @@ mod tests {
         );
         let mut wrong = own.clone();
         wrong.data.claims += 1;
-        let c = check_bundle(&b, &HumanPart::default(), p, Some(b.root), Some(&wrong)).unwrap();
+        let c = check_bundle(&b, p, Some(b.root), Some(&wrong)).unwrap();
         let r = c.report.unwrap();
         assert_eq!(
             r.first_mismatch,

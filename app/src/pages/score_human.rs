@@ -22,66 +22,12 @@ use eden_core::leaves::{human_leaf, quality_leaf, score_leaf, Verdict};
 use eden_core::merkle::process_proof;
 use eden_core::merkle::tree::{get_proof, make_merkle_tree};
 use eden_core::scoring::copy_detect::multiplier_wad;
+use eden_core::scoring::human_layer::{HumanMode, ThesisRecord};
 use eden_core::scoring::EpochBundle;
 use leptos::prelude::*;
-use serde::Deserialize;
 
 /// Points (0–100, WAD) per unit of the 0–1 scale.
 const HUNDRED: U256 = U256::from_limbs([100, 0, 0, 0]);
-
-/// One graded thesis as the bundle publishes it (C5 quality leaf values plus its project and target).
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ThesisRecord {
-    pub project: Address,
-    pub thesis_hash: B256,
-    /// The `Scored` event's target, points WAD (0–100).
-    pub target_score_wad: U256,
-    pub quality_wad: U256,
-    pub verdict: u8,
-    pub matched_thesis: B256,
-    #[serde(default)]
-    pub leaf: Option<B256>,
-}
-
-/// A project's human score as the bundle publishes it.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct HumanRecord {
-    pub project: Address,
-    /// `"envelope"` (C9) or `"preData"` (C10).
-    pub mode: String,
-    pub score_wad: U256,
-    #[serde(default)]
-    pub leaf: Option<B256>,
-    #[serde(default)]
-    pub systematic_wad: Option<U256>,
-    #[serde(default)]
-    pub envelope_wad: Option<U256>,
-    /// Signed WAD, as a decimal string (or a JSON number).
-    #[serde(default)]
-    pub delta_wad: Option<serde_json::Value>,
-    #[serde(default)]
-    pub path: Option<Vec<U256>>,
-}
-
-/// The human part of an epoch bundle (absent in bundles without graded theses).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
-pub struct HumanPart {
-    #[serde(default)]
-    pub theses: Vec<ThesisRecord>,
-    #[serde(default)]
-    pub human: Vec<HumanRecord>,
-}
-
-/// Reads the human part of a bundle's JSON.
-///
-/// # Errors
-/// Malformed `theses` / `human` fields, in plain words.
-pub fn parse_human_part(text: &str) -> Result<HumanPart, String> {
-    serde_json::from_str(text)
-        .map_err(|e| format!("the bundle's theses or human scores are not valid: {e}"))
-}
 
 /// A `Scored` event of the ScorerRegistry (the fields checked here).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -191,17 +137,13 @@ pub fn verdict_name(code: u8) -> &'static str {
 ///
 /// # Errors
 /// An invalid verdict code in a thesis, or an empty bundle.
-pub fn full_tree(
-    bundle: &EpochBundle,
-    part: &HumanPart,
-    leaf: B256,
-) -> Result<(B256, Option<Vec<B256>>), String> {
+pub fn full_tree(bundle: &EpochBundle, leaf: B256) -> Result<(B256, Option<Vec<B256>>), String> {
     let mut leaves: Vec<B256> = bundle
         .projects
         .iter()
         .map(|p| score_leaf(p.project, p.score_wad))
         .collect();
-    for t in &part.theses {
+    for t in &bundle.theses {
         let v =
             Verdict::try_from(t.verdict).map_err(|e| format!("thesis {}: {e}", t.thesis_hash))?;
         leaves.push(quality_leaf(
@@ -212,7 +154,8 @@ pub fn full_tree(
         ));
     }
     leaves.extend(
-        part.human
+        bundle
+            .human
             .iter()
             .map(|h| human_leaf(h.project, h.score_wad)),
     );
@@ -223,14 +166,6 @@ pub fn full_tree(
         None => None,
     };
     Ok((tree[0], proof))
-}
-
-fn parse_signed(v: &serde_json::Value) -> Option<I256> {
-    match v {
-        serde_json::Value::String(s) => s.parse::<I256>().ok(),
-        serde_json::Value::Number(n) => n.as_i64().map(I256::try_from).and_then(Result::ok),
-        _ => None,
-    }
 }
 
 fn chain_target(scored: Option<&[ScoredEvent]>, project: Address, t: &ThesisRecord) -> ChainTarget {
@@ -250,22 +185,22 @@ fn chain_target(scored: Option<&[ScoredEvent]>, project: Address, t: &ThesisReco
 }
 
 /// Pure part of the check: `Ok(None)` when the bundle has no human score for `project`.
-/// `verified` is the project's Verified flag (FeeLanes), which sets the pre-data cap (C10).
+/// `chain_verified` is the project's Verified flag on chain (FeeLanes), checked against the one the
+/// bundle's pre-data replay used for its cap (C10).
 ///
 /// # Errors
 /// Unusable bundle data (an invalid verdict code, an out-of-range field), in plain words.
 pub fn check_human(
     bundle: &EpochBundle,
-    part: &HumanPart,
     project: Address,
     onchain_root: Option<B256>,
     scored: Option<&[ScoredEvent]>,
-    verified: bool,
+    chain_verified: Option<bool>,
 ) -> Result<Option<HumanCheck>, String> {
-    let Some(rec) = part.human.iter().find(|h| h.project == project) else {
+    let Some(rec) = bundle.human.iter().find(|h| h.project == project) else {
         return Ok(None);
     };
-    let theses: Vec<&ThesisRecord> = part
+    let theses: Vec<&ThesisRecord> = bundle
         .theses
         .iter()
         .filter(|t| t.project == project)
@@ -275,15 +210,15 @@ pub fn check_human(
     for t in &theses {
         let (v, multiplier) = verdict_multiplier(t.verdict)?;
         let leaf = quality_leaf(t.thesis_hash, t.quality_wad, v, t.matched_thesis);
-        if t.leaf.is_some_and(|l| l != leaf) {
+        if t.leaf != leaf {
             flags.push(format!(
                 "thesis {}: its quality leaf does not hash from its values",
                 short(t.thesis_hash)
             ));
         }
-        let counts = match rec.mode.as_str() {
-            "preData" => !(t.quality_wad * multiplier).is_zero(),
-            _ => t.quality_wad >= COUNTING_QUALITY,
+        let counts = match rec.mode {
+            HumanMode::PreData => !(t.quality_wad * multiplier).is_zero(),
+            HumanMode::Envelope => t.quality_wad >= COUNTING_QUALITY,
         };
         let chain = chain_target(scored, project, t);
         match chain {
@@ -308,8 +243,8 @@ pub fn check_human(
             chain,
         });
     }
-    let (detail, recomputed) = match rec.mode.as_str() {
-        "envelope" => {
+    let (detail, recomputed) = match rec.mode {
+        HumanMode::Envelope => {
             let score_leaf_value = bundle
                 .projects
                 .iter()
@@ -349,13 +284,22 @@ pub fn check_human(
                     r.envelope
                 ));
             }
-            match rec.delta_wad.as_ref().map(parse_signed) {
-                Some(Some(d)) if d != r.delta => flags.push(format!(
-                    "the bundle's Δ {d} differs from the recomputed {}",
+            if rec.delta_wad.is_some_and(|d| d != r.delta) {
+                flags.push(format!(
+                    "the bundle's Δ {} differs from the recomputed {}",
+                    rec.delta_wad.unwrap_or_default(),
                     r.delta
-                )),
-                Some(None) => flags.push("the bundle's Δ is not a number".into()),
-                _ => {}
+                ));
+            }
+            if rec
+                .counted
+                .is_some_and(|n| usize::try_from(n).ok() != Some(r.counted))
+            {
+                flags.push(format!(
+                    "the bundle counts {} theses, the recomputation {}",
+                    rec.counted.unwrap_or_default(),
+                    r.counted
+                ));
             }
             (
                 HumanDetail::Envelope {
@@ -367,7 +311,18 @@ pub fn check_human(
                 r.score * HUNDRED,
             )
         }
-        "preData" => {
+        HumanMode::PreData => {
+            // The cap the bundle replayed with, checked against the chain's Verified flag.
+            let verified = rec.verified.or(chain_verified).unwrap_or(false);
+            if let (Some(b), Some(c)) = (rec.verified, chain_verified) {
+                if b != c {
+                    flags.push(format!(
+                        "the bundle replays as {}, but FeeLanes says the project is {}",
+                        if b { "Verified" } else { "not Verified" },
+                        if c { "Verified" } else { "not Verified" }
+                    ));
+                }
+            }
             let subs: Vec<PreDataSubmission> = theses
                 .iter()
                 .zip(&rows)
@@ -406,7 +361,6 @@ pub fn check_human(
                 last,
             )
         }
-        other => return Err(format!("unknown human score mode '{other}'")),
     };
     if recomputed != rec.score_wad {
         flags.push(format!(
@@ -415,12 +369,12 @@ pub fn check_human(
         ));
     }
     let leaf = human_leaf(project, rec.score_wad);
-    if rec.leaf.is_some_and(|l| l != leaf) {
+    if rec.leaf != leaf {
         flags.push(
             "the human leaf in the bundle does not hash from the project and its score".into(),
         );
     }
-    let (full_root, proof) = full_tree(bundle, part, leaf)?;
+    let (full_root, proof) = full_tree(bundle, leaf)?;
     let proof = proof.unwrap_or_default();
     if full_root != bundle.root {
         flags.push(format!(
@@ -577,33 +531,32 @@ pub fn HumanView(check: Result<Option<HumanCheck>, String>, status: u8) -> impl 
 #[cfg(test)]
 mod tests {
     use super::*;
-
     use eden_core::scoring::epoch::{build_epoch, EpochInput, ProjectData, ProjectInput};
+    use eden_core::scoring::human_layer::{GradedThesis, PreDataProject};
     use eden_core::scoring::TrackConfig;
 
+    /// `x × 10^(18 − decimals)`.
     fn w(x: u64, decimals: u32) -> U256 {
-        // x × 10^(18 − decimals)
         U256::from(x) * U256::from(10u8).pow(U256::from(18 - decimals))
     }
 
-    fn thesis(project: Address, n: u8, target: U256, q: U256, verdict: u8) -> ThesisRecord {
-        ThesisRecord {
+    fn thesis(project: Address, n: u8, target: U256, q: U256, verdict: Verdict) -> GradedThesis {
+        GradedThesis {
             project,
             thesis_hash: B256::repeat_byte(n),
             target_score_wad: target,
             quality_wad: q,
             verdict,
             matched_thesis: B256::ZERO,
-            leaf: None,
         }
     }
 
     const ENV: Address = Address::repeat_byte(1);
     const PRE: Address = Address::repeat_byte(50);
 
-    /// A bundle as the lead's `buildEpoch` with theses would make it: project 0x01 at S = 60 with the
-    /// C9 example's theses, project 0x32 pre-data with the C10 example's; the root over every leaf.
-    fn fixture() -> (EpochBundle, HumanPart) {
+    /// A bundle built by core's `build_epoch` with theses: project 0x01 (cohort) with the C9
+    /// example's theses, project 0x32 pre-data with the C10 example's, interleaved.
+    fn built() -> EpochBundle {
         let track = TrackConfig::preset("agents").unwrap();
         let projects = (1u8..=6)
             .map(|i| ProjectInput {
@@ -625,52 +578,46 @@ mod tests {
                 private: false,
             })
             .collect();
-        let mut b = build_epoch(&EpochInput {
+        let theses = vec![
+            thesis(ENV, 0xa1, w(70, 0), w(8, 1), Verdict::Original),
+            thesis(PRE, 0xb1, w(80, 0), w(9, 1), Verdict::Original),
+            thesis(ENV, 0xa2, w(56, 0), w(5, 1), Verdict::Derivative),
+            thesis(ENV, 0xa3, w(90, 0), w(2, 1), Verdict::Original),
+            thesis(PRE, 0xb2, w(60, 0), w(1, 0), Verdict::Similar),
+            thesis(PRE, 0xb3, w(10, 0), w(5, 1), Verdict::Original),
+        ];
+        build_epoch(&EpochInput {
             epoch: 7,
             tracks: vec![track],
             projects,
-            previous: vec![],
-        })
-        .unwrap();
-        b.projects[0].score_wad = w(60, 0);
-        b.projects[0].leaf = score_leaf(ENV, w(60, 0));
-        let theses = vec![
-            thesis(ENV, 0xa1, w(70, 0), w(8, 1), 0),
-            thesis(PRE, 0xb1, w(80, 0), w(9, 1), 0),
-            thesis(ENV, 0xa2, w(56, 0), w(5, 1), 2),
-            thesis(ENV, 0xa3, w(90, 0), w(2, 1), 0),
-            thesis(PRE, 0xb2, w(60, 0), w(1, 0), 1),
-            thesis(PRE, 0xb3, w(10, 0), w(5, 1), 0),
-        ];
-        let human = vec![
-            HumanRecord {
-                project: ENV,
-                mode: "envelope".into(),
-                score_wad: w(6384, 2),
-                leaf: Some(human_leaf(ENV, w(6384, 2))),
-                systematic_wad: Some(w(60, 0)),
-                envelope_wad: Some(w(96, 2)),
-                delta_wad: Some(serde_json::json!("64000000000000000")),
-                path: None,
-            },
-            HumanRecord {
+            theses,
+            pre_data: vec![PreDataProject {
                 project: PRE,
-                mode: "preData".into(),
-                score_wad: w(205, 1),
-                leaf: None,
-                systematic_wad: None,
-                envelope_wad: None,
-                delta_wad: None,
-                path: Some(vec![w(18, 0), w(23, 0), w(205, 1)]),
-            },
-        ];
-        let part = HumanPart { theses, human };
-        b.root = full_tree(&b, &part, B256::ZERO).unwrap().0;
-        (b, part)
+                verified: false,
+            }],
+            ..Default::default()
+        })
+        .unwrap()
     }
 
-    fn events(part: &HumanPart) -> Vec<ScoredEvent> {
-        part.theses
+    /// The built bundle with project 0x01 moved to S = 60 (the C9 example) and re-rooted.
+    fn c9_example() -> EpochBundle {
+        let mut b = built();
+        let i = b.projects.iter().position(|p| p.project == ENV).unwrap();
+        b.projects[i].score_wad = w(60, 0);
+        b.projects[i].leaf = score_leaf(ENV, w(60, 0));
+        let h = b.human.iter_mut().find(|h| h.project == ENV).unwrap();
+        h.systematic_wad = Some(w(60, 0));
+        h.envelope_wad = Some(w(96, 2));
+        h.delta_wad = Some(I256::try_from(64_000_000_000_000_000i64).unwrap());
+        h.score_wad = w(6384, 2);
+        h.leaf = human_leaf(ENV, h.score_wad);
+        b.root = full_tree(&b, B256::ZERO).unwrap().0;
+        b
+    }
+
+    fn events(b: &EpochBundle) -> Vec<ScoredEvent> {
+        b.theses
             .iter()
             .map(|t| ScoredEvent {
                 token: t.project,
@@ -681,10 +628,26 @@ mod tests {
     }
 
     #[test]
+    fn core_bundles_recompute_and_their_root_is_the_full_tree() {
+        let b = built();
+        assert_eq!(full_tree(&b, B256::ZERO).unwrap().0, b.root);
+        for h in &b.human {
+            assert_eq!(b.proof(&h.leaf), full_tree(&b, h.leaf).unwrap().1);
+        }
+        let ev = events(&b);
+        for p in [ENV, PRE] {
+            let c = check_human(&b, p, Some(b.root), Some(&ev), Some(false))
+                .unwrap()
+                .unwrap();
+            assert!(c.flags.is_empty() && c.verified(), "{p}: {:?}", c.flags);
+        }
+    }
+
+    #[test]
     fn the_c9_example_recomputes_and_its_leaf_reaches_the_root() {
-        let (b, part) = fixture();
-        let ev = events(&part);
-        let c = check_human(&b, &part, ENV, Some(b.root), Some(&ev), false)
+        let b = c9_example();
+        let ev = events(&b);
+        let c = check_human(&b, ENV, Some(b.root), Some(&ev), None)
             .unwrap()
             .unwrap();
         assert!(c.flags.is_empty(), "{:?}", c.flags);
@@ -705,7 +668,7 @@ mod tests {
         assert!(c.rows.iter().all(|r| r.chain == ChainTarget::Matches));
         // The systematic score's proof reaches the same root (its public inputs no longer give the
         // S = 60 set here, which is the only flag).
-        let s = super::super::score::check_bundle(&b, &part, ENV, Some(b.root), None).unwrap();
+        let s = super::super::score::check_bundle(&b, ENV, Some(b.root), None).unwrap();
         assert!(
             s.leaf_reaches_chain && s.rebuilt_root == b.root,
             "{:?}",
@@ -720,8 +683,8 @@ mod tests {
 
     #[test]
     fn the_c10_example_replays_0_18_23_20_5() {
-        let (b, part) = fixture();
-        let c = check_human(&b, &part, PRE, Some(b.root), None, false)
+        let b = built();
+        let c = check_human(&b, PRE, Some(b.root), None, None)
             .unwrap()
             .unwrap();
         assert!(c.flags.is_empty(), "{:?}", c.flags);
@@ -732,31 +695,30 @@ mod tests {
         assert_eq!(*cap, w(50, 0));
         assert!(c.rows.iter().all(|r| r.chain == ChainTarget::NotChecked));
         // Pending epoch (C7): no final root, numbers shown, not verified.
-        let p = check_human(&b, &part, PRE, None, None, true)
+        let p = check_human(&b, PRE, None, None, None).unwrap().unwrap();
+        assert!(p.flags.is_empty() && !p.reaches_chain && !p.verified());
+        // The chain says Verified, the bundle replayed with the unverified cap.
+        let v = check_human(&b, PRE, Some(b.root), None, Some(true))
             .unwrap()
             .unwrap();
-        assert!(p.flags.is_empty() && !p.reaches_chain && !p.verified());
+        assert!(
+            v.flags.iter().any(|f| f.contains("FeeLanes says")),
+            "{:?}",
+            v.flags
+        );
         // No human score for a project without theses.
         assert_eq!(
-            check_human(
-                &b,
-                &part,
-                Address::repeat_byte(2),
-                Some(b.root),
-                None,
-                false
-            )
-            .unwrap(),
+            check_human(&b, Address::repeat_byte(2), Some(b.root), None, None).unwrap(),
             None
         );
     }
 
     #[test]
     fn changed_numbers_and_chain_targets_are_flagged() {
-        let (b, part) = fixture();
-        let mut ev = events(&part);
+        let b = c9_example();
+        let mut ev = events(&b);
         ev[0].target += U256::from(1u8);
-        let c = check_human(&b, &part, ENV, Some(b.root), Some(&ev[1..]), false)
+        let c = check_human(&b, ENV, Some(b.root), Some(&ev[1..]), None)
             .unwrap()
             .unwrap();
         assert!(
@@ -764,14 +726,15 @@ mod tests {
             "{:?}",
             c.flags
         );
-        let c = check_human(&b, &part, ENV, Some(b.root), Some(&ev), false)
+        let c = check_human(&b, ENV, Some(b.root), Some(&ev), None)
             .unwrap()
             .unwrap();
         assert!(matches!(c.rows[0].chain, ChainTarget::Differs(_)) && !c.verified());
         // A human score raised after the root was committed.
-        let mut t = part.clone();
-        t.human[0].score_wad += w(1, 0);
-        let c = check_human(&b, &t, ENV, Some(b.root), None, false)
+        let mut t = b.clone();
+        let h = t.human.iter_mut().find(|h| h.project == ENV).unwrap();
+        h.score_wad += w(1, 0);
+        let c = check_human(&t, ENV, Some(b.root), None, None)
             .unwrap()
             .unwrap();
         assert!(!c.reaches_chain);
@@ -788,27 +751,35 @@ mod tests {
             c.flags
         );
         // A Δ that does not match.
-        let mut t = part.clone();
-        t.human[0].delta_wad = Some(serde_json::json!("-1"));
-        assert!(check_human(&b, &t, ENV, Some(b.root), None, false)
+        let mut t = b.clone();
+        t.human
+            .iter_mut()
+            .find(|h| h.project == ENV)
             .unwrap()
+            .delta_wad = Some(I256::MINUS_ONE);
+        let c = check_human(&t, ENV, Some(b.root), None, None)
             .unwrap()
-            .flags
-            .iter()
-            .any(|f| f.contains("Δ")));
-        // A pre-data path replayed with the wrong cap.
-        let mut t = part;
-        t.human[1].path = Some(vec![w(18, 0), w(23, 0), w(21, 0)]);
-        assert!(check_human(&b, &t, PRE, Some(b.root), None, true)
+            .unwrap();
+        assert!(c.flags.iter().any(|f| f.contains('Δ')), "{:?}", c.flags);
+        // A pre-data path that is not the replay.
+        let mut t = b;
+        t.human.iter_mut().find(|h| h.project == PRE).unwrap().path =
+            Some(vec![w(18, 0), w(23, 0), w(21, 0)]);
+        let c = check_human(&t, PRE, Some(t.root), None, None)
             .unwrap()
-            .unwrap()
-            .flags
-            .iter()
-            .any(|f| f.contains("path")));
+            .unwrap();
+        assert!(c.flags.iter().any(|f| f.contains("path")), "{:?}", c.flags);
     }
 
     #[test]
-    fn signed_deltas_read_as_people_write_them() {
+    fn verdicts_and_signed_deltas_read_as_people_write_them() {
+        let half = U256::from(500_000_000_000_000_000u64);
+        assert_eq!(verdict_multiplier(0).unwrap().1, eden_core::math::WAD);
+        assert_eq!(verdict_multiplier(1).unwrap().1, eden_core::math::WAD);
+        assert_eq!(verdict_multiplier(2).unwrap().1, half);
+        assert_eq!(verdict_multiplier(3).unwrap().1, U256::ZERO);
+        assert!(verdict_multiplier(4).unwrap_err().contains("not a verdict"));
+        assert_eq!(verdict_name(2), "derivative");
         assert_eq!(
             signed_wad(I256::try_from(64_000_000_000_000_000i64).unwrap(), 4).0,
             "+0.064"
@@ -817,33 +788,5 @@ mod tests {
             signed_wad(I256::try_from(-12_000_000_000_000_000i64).unwrap(), 4).0,
             "−0.012"
         );
-        assert_eq!(
-            parse_signed(&serde_json::json!("-5")),
-            I256::try_from(-5i64).ok()
-        );
-        assert_eq!(
-            parse_signed(&serde_json::json!(7)),
-            I256::try_from(7i64).ok()
-        );
-    }
-
-    #[test]
-    fn verdicts_map_to_multipliers() {
-        let half = U256::from(500_000_000_000_000_000u64);
-        assert_eq!(verdict_multiplier(0).unwrap().1, eden_core::math::WAD);
-        assert_eq!(verdict_multiplier(1).unwrap().1, eden_core::math::WAD);
-        assert_eq!(verdict_multiplier(2).unwrap().1, half);
-        assert_eq!(verdict_multiplier(3).unwrap().1, U256::ZERO);
-        assert!(verdict_multiplier(4).unwrap_err().contains("not a verdict"));
-        assert_eq!(verdict_name(2), "derivative");
-    }
-
-    #[test]
-    fn a_bundle_without_human_part_parses_empty() {
-        let p = parse_human_part(r#"{"epoch": 1, "projects": []}"#).unwrap();
-        assert!(p.theses.is_empty() && p.human.is_empty());
-        assert!(parse_human_part(r#"{"theses": [{"project": 1}]}"#)
-            .unwrap_err()
-            .contains("not valid"));
     }
 }
