@@ -256,8 +256,10 @@ test("a project's human envelope is recomputed, its leaf verified against the fi
   if (!c) return t.skip('the seeded bundles have no envelope human score yet');
   await page.click('nav >> text=Score');
   await page.waitForSelector('#epochs', T);
+  await page.setInputFiles('#inputs-file', []); // no own inputs file left from an earlier test
   await verifyEpoch(c.name, c.epoch);
   await page.waitForSelector('#human-result.ok', T);
+  await page.waitForSelector('#score-result.ok', T);
   const text = await page.textContent('#human-result');
   assert.match(text, /Human score verified against the chain/);
   assert.equal(await page.locator('#theses tbody tr').count(), c.theses.length);
@@ -270,6 +272,9 @@ test("a project's human envelope is recomputed, its leaf verified against the fi
   assert.match(await page.textContent('#share-now'), /= FeeLanes\.creatorShare ✓/);
   assert.match(await page.textContent('#split-summary'), /equals FeeLanes\.previewSplit ✓/);
   await page.screenshot({ path: join(SHOTS, 'score-human.png'), fullPage: true });
+  await page.setViewportSize({ width: 380, height: 900 });
+  await page.screenshot({ path: join(SHOTS, 'score-human-mobile.png'), fullPage: true });
+  await page.setViewportSize({ width: 1100, height: 1000 });
 });
 
 test('a pre-data project shows its replay path, capped, verified against the final root', async (t) => {
@@ -281,7 +286,8 @@ test('a pre-data project shows its replay path, capped, verified against the fin
   assert.match(path, /^0 → /);
   assert.equal(path.split('→').length, c.human.path.length + 1);
   assert.match(await page.textContent('#verify-human'), /true ✓/);
-  assert.match(await page.textContent('#score-result'), /no systematic score this epoch/);
+  assert.match(await page.textContent('#score-result'), /no systematic score in this epoch's bundle: its human score below comes from its graded theses alone/);
+  assert.match(await page.textContent('#share-at-epoch'), /would buy|FeeLanes records final score leaves only/);
   await page.screenshot({ path: join(SHOTS, 'score-predata.png'), fullPage: true });
 });
 

@@ -91,7 +91,7 @@ pub fn check_bundle(
 ) -> Result<ScoreCheck, String> {
     let mut flags = Vec::new();
     let Some(rec) = bundle.projects.iter().find(|p| p.project == project) else {
-        return Err("this project has no systematic score in this epoch's bundle".into());
+        return Err("no systematic score in this epoch's bundle".into());
     };
     let leaf = score_leaf(rec.project, rec.score_wad);
     // C5: the epoch root covers every score, quality and human leaf.
@@ -336,7 +336,8 @@ async fn run_check(
         (Err(_), Ok(Some(h))) => Some(h.bundle_score),
         _ => None,
     };
-    let creator = lanes.map(|r| r.and_then(|state| check_creator(state, epoch_score)));
+    let pre_data = score.is_err() && epoch_score.is_some();
+    let creator = lanes.map(|r| r.and_then(|state| check_creator(state, epoch_score, pre_data)));
     Ok(EpochCheck {
         status: row.status,
         score,
@@ -487,7 +488,8 @@ fn ScoreBody(world: World) -> impl IntoView {
                         let e = r.epoch;
                         let name = status_name(r.status);
                         let window = move || match r.status {
-                            1 | 2 => {
+                            2 => "awaiting the adjudicator".to_string(),
+                            1 => {
                                 let now = ctx.chain_now();
                                 if now < r.deadline { format!("final in {}", fmt::duration(r.deadline - now)) } else { "window over: can be finalized".to_string() }
                             }
@@ -499,7 +501,7 @@ fn ScoreBody(world: World) -> impl IntoView {
                             <tr data-epoch=e class=move || if selected.get() == Some(e) { "selected" } else { "" }>
                                 <td>{e}</td>
                                 <td><span class=format!("badge {name}")>{name}</span></td>
-                                <td>{window}</td>
+                                <td title=(r.status == 2).then_some("Challenged: if the challenge is upheld the slot reopens for a corrected root; if rejected, a fresh 72 h window starts (C7).")>{window}</td>
                                 <td><button class="secondary pick-epoch" on:click=move |_| { selected.set(Some(e)); check.set(None); v(); }>{if r.status == 3 { "Verify" } else { "Check" }}</button></td>
                             </tr>
                         }
@@ -522,7 +524,7 @@ fn ScoreBody(world: World) -> impl IntoView {
                         Ok(c) => score_view(c, name).into_any(),
                         Err(msg) => view! {
                             <div class="result empty" id="score-result" role="status">
-                                <strong>{format!("{name}: no systematic score this epoch. ")}</strong>{msg}
+                                <strong>{format!("{name}: ")}</strong>{msg}{matches!(human, Ok(Some(_))).then_some(": its human score below comes from its graded theses alone (pre-data, C10).")}
                                 <dl><dt>"EIP-712 signer"</dt><dd id="signer-check">{signer_words(&signer, expected_signer)}</dd></dl>
                             </div>
                         }.into_any(),

@@ -64,6 +64,9 @@ pub struct CreatorCheck {
     /// `creator(S)` at the selected epoch's score, when it has one.
     pub epoch_score: Option<U256>,
     pub share_at_epoch: Option<U256>,
+    /// The epoch's score is a pre-data human score (C10), which FeeLanes does not record: it only
+    /// records score leaves (`updateScore` → `verifyScore`).
+    pub pre_data: bool,
     /// The example fee's split at the stored score, recomputed.
     pub split: FeeSplit,
     /// Differences from the contract; empty when everything matches.
@@ -103,7 +106,11 @@ pub fn split_fee(
 ///
 /// # Errors
 /// Invalid on-chain parameters or an out-of-range score, in plain words.
-pub fn check_creator(state: LaneState, epoch_score: Option<U256>) -> Result<CreatorCheck, String> {
+pub fn check_creator(
+    state: LaneState,
+    epoch_score: Option<U256>,
+    pre_data: bool,
+) -> Result<CreatorCheck, String> {
     let p = &state.params;
     let share_now = creator_share_down(&p.share, state.stored_score, state.verified)
         .map_err(|e| format!("the creator share: {e}"))?;
@@ -127,6 +134,7 @@ pub fn check_creator(state: LaneState, epoch_score: Option<U256>) -> Result<Crea
         share_now,
         epoch_score,
         share_at_epoch,
+        pre_data,
         split,
         flags,
     })
@@ -230,7 +238,7 @@ pub fn CreatorView(check: Option<Result<CreatorCheck, String>>) -> impl IntoView
             <ul class="flags">{c.flags.iter().map(|f| view! { <li>{f.clone()}</li> }).collect_view()}</ul>
             <dl>
                 {c.share_at_epoch.zip(c.epoch_score).map(|(sh, sc)| view! {
-                    <dt>"This epoch's score buys"</dt><dd id="share-at-epoch"><span title=crate::fmt::units_exact(sh, 16)>{percent_wad(sh, 5)}</span>" of every fee at S = "<Amount raw=sc decimals=18 unit="points" sig=5 /></dd>
+                    <dt>{if c.pre_data { "This epoch's pre-data score would buy" } else { "This epoch's score buys" }}</dt><dd id="share-at-epoch"><span title=crate::fmt::units_exact(sh, 16)>{percent_wad(sh, 5)}</span>" of every fee at S = "<Amount raw=sc decimals=18 unit="points" sig=5 />{if c.pre_data { " (FeeLanes records final score leaves only, so not before the project has a systematic score)" } else { " (once FeeLanes.updateScore records it)" }}</dd>
                 })}
                 <dt>"Paid now"</dt><dd id="share-now"><span title=crate::fmt::units_exact(c.share_now, 16)>{percent_wad(c.share_now, 5)}</span>
                     {if c.state.stored_epoch == 0 { " (no score recorded in FeeLanes yet)".to_string() } else { format!(" at the score recorded from epoch {}: {} points", c.state.stored_epoch, crate::fmt::units(c.state.stored_score, 18, 5)) }}
@@ -305,7 +313,7 @@ mod tests {
             chain_share: pct(20),
             preview,
         };
-        let c = check_creator(state.clone(), Some(U256::from(80u8) * WAD)).unwrap();
+        let c = check_creator(state.clone(), Some(U256::from(80u8) * WAD), false).unwrap();
         assert!(c.flags.is_empty(), "{:?}", c.flags);
         assert_eq!(c.share_now, pct(20));
         // Verified: 20 % + 20 % × 0.8 = 36 %.
@@ -313,14 +321,15 @@ mod tests {
         let mut bad = state;
         bad.chain_share = pct(21);
         bad.preview.to_buyback += U256::from(1u8);
-        let c = check_creator(bad, None).unwrap();
+        let c = check_creator(bad, None, false).unwrap();
         assert_eq!(c.flags.len(), 2, "{:?}", c.flags);
         assert!(check_creator(
             LaneState {
                 stored_score: U256::from(101u8) * WAD,
                 ..c.state
             },
-            None
+            None,
+            false
         )
         .is_err());
     }
