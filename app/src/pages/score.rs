@@ -1,10 +1,13 @@
-//! Score page (C5–C7, C17): pick a project, see every epoch's status on chain (pending / challenged
-//! / final, with the challenge-window countdown), and verify the project's score in the browser:
-//! the bundle's score tree is rebuilt and its root compared with the **on-chain final root**, the
-//! project's leaf proof is walked to that root, public inputs are recomputed step by step
+//! Score page (C5–C7, C9, C10, C17): pick a project, see every epoch's status on chain (pending /
+//! challenged / final, with the challenge-window countdown), and verify the project's score in the
+//! browser: the full epoch tree (score, quality and human leaves, each recomputed from its values) is
+//! rebuilt and its root compared with the **on-chain final root**, the project's leaf proof is walked
+//! to that root, public inputs are recomputed step by step
 //! (`eden_core::scoring::verify_project_score`), and the root's EIP-712 signature (read from the
 //! proposing transaction) is recovered and compared with the registry's signer. A bundle that does
-//! not match the chain is flagged, naming what differs.
+//! not match the chain is flagged, naming what differs. Below it: the project's human score (C9
+//! envelope or C10 pre-data path, [`super::score_human`]) and the creator share the score buys with
+//! FeeLanes' on-chain parameters (C17, [`super::score_creator`]).
 
 use super::score_creator::{check_creator, read_lanes, CreatorCheck, CreatorView};
 use super::score_human::{check_human, full_tree, HumanCheck, HumanView, ScoredEvent};

@@ -15,7 +15,7 @@
 
 use alloy_primitives::{Address, B256, I256, U256};
 use eden_core::human::{
-    human_envelope, pre_data_replay, PreDataSubmission, Thesis, CAP_UNVERIFIED_POINTS,
+    human_envelope, pre_data_replay, PreDataSubmission, Thesis, BAND, CAP_UNVERIFIED_POINTS,
     CAP_VERIFIED_POINTS, COUNTING_QUALITY,
 };
 use eden_core::leaves::{human_leaf, quality_leaf, score_leaf, Verdict};
@@ -506,7 +506,7 @@ pub fn HumanView(check: Result<Option<HumanCheck>, String>, status: u8) -> impl 
                         view! {
                             <dt>"Systematic score S"</dt><dd><Amount raw=systematic decimals=18 unit="points" sig=5 />" (s_sys = S / 100)"</dd>
                             <dt>"Envelope 4·s_sys·(1 − s_sys)"</dt><dd id="envelope"><Amount raw=envelope decimals=18 sig=5 /></dd>
-                            <dt>"Δ (clamped to ±0.2)"</dt><dd id="delta"><span title=d_exact>{d}</span>{format!(" from {counted} counting {}", if counted == 1 { "thesis" } else { "theses" })}</dd>
+                            <dt>"Δ (clamped to ±0.2)"</dt><dd id="delta"><span title=d_exact>{d}</span>{format!(" from {counted} counting {}{}", if counted == 1 { "thesis" } else { "theses" }, if delta.unsigned_abs() == BAND { ", at the clamp" } else { "" })}</dd>
                         }.into_any()
                     }
                     HumanDetail::PreData { path, verified, cap } => view! {
