@@ -264,6 +264,7 @@ test("a project's human envelope is recomputed, its leaf verified against the fi
   assert.match(text, /Human score verified against the chain/);
   assert.equal(await page.locator('#theses tbody tr').count(), c.theses.length);
   assert.match(await page.textContent('#theses'), /Scored event ✓/);
+  assert.equal(await page.locator('#theses tbody tr:has-text("in the final root ✓")').count(), c.theses.length);
   assert.match(await page.textContent('#human-score'), /the bundle's ✓/);
   assert.equal(wei(await exact('#human-score .amount')), BigInt(c.human.scoreWad));
   assert.equal(wei(await exact('#envelope .amount')), BigInt(c.human.envelopeWad));

@@ -61,6 +61,9 @@ pub struct ThesisRow {
     /// Counts toward the human score (C9: `q ≥ 0.3`; C10: `q·c > 0`).
     pub counts: bool,
     pub chain: ChainTarget,
+    /// The thesis' quality leaf (C5, recomputed from its values) reaches the on-chain final root;
+    /// `None` without a final root.
+    pub leaf_in_root: Option<bool>,
 }
 
 /// The mode-specific numbers.
@@ -233,7 +236,22 @@ pub fn check_human(
             )),
             _ => {}
         }
+        let leaf_in_root = match onchain_root {
+            Some(r) => Some(
+                full_tree(bundle, leaf)?
+                    .1
+                    .is_some_and(|p| process_proof(leaf, &p) == r),
+            ),
+            None => None,
+        };
+        if leaf_in_root == Some(false) {
+            flags.push(format!(
+                "thesis {}: its quality leaf does not reach the on-chain root",
+                short(t.thesis_hash)
+            ));
+        }
         rows.push(ThesisRow {
+            leaf_in_root,
             thesis_hash: t.thesis_hash,
             target: t.target_score_wad,
             quality: t.quality_wad,
@@ -478,7 +496,7 @@ pub fn HumanView(check: Result<Option<HumanCheck>, String>, status: u8) -> impl 
             } else {
                 view! {
                     <div class="table-wrap"><table class="theses" id="theses">
-                        <thead><tr><th>"Thesis"</th><th>"Target"</th><th>"q"</th><th>"Verdict → c"</th><th>"Counts"</th><th>"On chain"</th></tr></thead>
+                        <thead><tr><th>"Thesis"</th><th>"Target"</th><th>"q"</th><th>"Verdict → c"</th><th>"Counts"</th><th>"On chain"</th><th>"Quality leaf"</th></tr></thead>
                         <tbody>
                         {rows.into_iter().map(|r| view! {
                             <tr>
@@ -492,6 +510,11 @@ pub fn HumanView(check: Result<Option<HumanCheck>, String>, status: u8) -> impl 
                                     ChainTarget::Differs(t) => format!("differs: {}", crate::fmt::units(t, 18, 6)),
                                     ChainTarget::NotFound => "no Scored event".to_string(),
                                     ChainTarget::NotChecked => "not read".to_string(),
+                                }}</td>
+                                <td>{match r.leaf_in_root {
+                                    Some(true) => "in the final root ✓",
+                                    Some(false) => "not in the final root",
+                                    None => "no final root yet",
                                 }}</td>
                             </tr>
                         }).collect_view()}
@@ -666,6 +689,7 @@ mod tests {
         assert_eq!(counts, [true, true, false]);
         assert_eq!(c.rows[1].multiplier, w(5, 1));
         assert!(c.rows.iter().all(|r| r.chain == ChainTarget::Matches));
+        assert!(c.rows.iter().all(|r| r.leaf_in_root == Some(true)));
         // The systematic score's proof reaches the same root (its public inputs no longer give the
         // S = 60 set here, which is the only flag).
         let s = super::super::score::check_bundle(&b, ENV, Some(b.root), None).unwrap();
@@ -697,6 +721,7 @@ mod tests {
         // Pending epoch (C7): no final root, numbers shown, not verified.
         let p = check_human(&b, PRE, None, None, None).unwrap().unwrap();
         assert!(p.flags.is_empty() && !p.reaches_chain && !p.verified());
+        assert!(p.rows.iter().all(|r| r.leaf_in_root.is_none()));
         // The chain says Verified, the bundle replayed with the unverified cap.
         let v = check_human(&b, PRE, Some(b.root), None, Some(true))
             .unwrap()
