@@ -272,6 +272,7 @@ test("a project's human envelope is recomputed, its leaf verified against the fi
   await page.waitForSelector('#creator-share.ok', T);
   assert.match(await page.textContent('#share-now'), /= FeeLanes\.creatorShare ✓/);
   assert.match(await page.textContent('#split-summary'), /equals FeeLanes\.previewSplit ✓/);
+  await page.click('#split-summary'); // open the example fee's split for the screenshot
   await page.screenshot({ path: join(SHOTS, 'score-human.png'), fullPage: true });
   await page.setViewportSize({ width: 380, height: 900 });
   await page.screenshot({ path: join(SHOTS, 'score-human-mobile.png'), fullPage: true });
