@@ -277,6 +277,14 @@ test("a project's human envelope is recomputed, its leaf verified against the fi
   await page.setViewportSize({ width: 380, height: 900 });
   await page.screenshot({ path: join(SHOTS, 'score-human-mobile.png'), fullPage: true });
   await page.setViewportSize({ width: 1100, height: 1000 });
+  // A stablecoin launch's example fee is one unit of its stablecoin, split as FeeLanes would.
+  const sprt = Object.values(chain.world.projects).find((p) => p.name === 'Stable Sprout');
+  if (sprt) {
+    await verifyEpoch('Stable Sprout', c.epoch);
+    await page.waitForSelector('#creator-share.ok', T);
+    assert.doesNotMatch(await page.textContent('#split-summary'), /1 ETH/);
+    assert.match(await page.textContent('#split-summary'), /equals FeeLanes\.previewSplit ✓/);
+  }
 });
 
 test('a pre-data project shows its replay path, capped, verified against the final root', async (t) => {

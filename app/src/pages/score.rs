@@ -296,7 +296,7 @@ async fn run_check(
     }
     // C17: FeeLanes' parameters and the project's Verified flag (which also sets the C10 cap).
     let lanes = match w.addresses.fee_lanes {
-        Some(fl) => Some(read_lanes(&rpc, fl, project).await),
+        Some(fl) => Some(read_lanes(&rpc, fl, w.addresses.launchpad, project).await),
         None => None,
     };
     let chain_verified = match &lanes {

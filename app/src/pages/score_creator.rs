@@ -1,7 +1,8 @@
 //! Score page, creator share (C17): what a score buys the project's creator, with the parameters
 //! **read from FeeLanes on chain** (never the code's placeholders). The share is recomputed here
 //! with `eden_core::creator` and cross-checked against `FeeLanes.creatorShare` and
-//! `FeeLanes.previewSplit` (an example fee of one whole quote unit, 10^18).
+//! `FeeLanes.previewSplit` (an example fee of one whole unit of the launch's quote asset: 1 ETH, or
+//! 1 of its stablecoin).
 //!
 //! FeeLanes records a project's score only from a final **score** leaf (`updateScore` →
 //! `EpochRegistry.verifyScore`), so the share "now" is the one at its stored score; the share the
@@ -11,15 +12,12 @@
 //! escrow of it, and the rest pro rata to the lane weights, buyback taking the dust), in exact
 //! integers with `eden_core::math::mul_div_down`, and are cross-checked against `previewSplit`.
 
-use crate::abi::IFeeLanes;
+use crate::abi::{IFeeLanes, ILaunchpad, IERC20};
 use crate::rpc::Rpc;
 use alloy_primitives::{Address, U256};
 use eden_core::creator::{creator_share_down, creator_split, CreatorShareParams};
 use eden_core::math::{mul_div_down, WAD};
 use leptos::prelude::*;
-
-/// The example fee the split is shown for: one whole unit of an 18-decimals quote asset (1 ETH).
-pub const EXAMPLE_FEE: U256 = U256::from_limbs([1_000_000_000_000_000_000, 0, 0, 0]);
 
 /// FeeLanes' `params()` (all WAD fractions).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -52,6 +50,11 @@ pub struct LaneState {
     pub stored_score: U256,
     pub stored_epoch: u64,
     pub chain_share: U256,
+    /// The example fee: one whole unit of the launch's quote asset, its symbol and decimals.
+    pub fee: U256,
+    pub fee_symbol: String,
+    pub fee_decimals: u8,
+    /// `previewSplit(token, fee)`.
     pub preview: FeeSplit,
 }
 
@@ -121,7 +124,7 @@ pub fn check_creator(
         ),
         None => None,
     };
-    let split = split_fee(p, state.stored_score, state.verified, EXAMPLE_FEE)?;
+    let split = split_fee(p, state.stored_score, state.verified, state.fee)?;
     let mut flags = Vec::new();
     if share_now != state.chain_share {
         flags.push(format!("FeeLanes.creatorShare is {}, the ramp recomputed from its parameters gives {share_now}", state.chain_share));
@@ -148,41 +151,60 @@ fn wad64(x: u64) -> U256 {
 ///
 /// # Errors
 /// An RPC failure, in plain words.
-pub async fn read_lanes(rpc: &Rpc, lanes: Address, token: Address) -> Result<LaneState, String> {
+pub async fn read_lanes(
+    rpc: &Rpc,
+    lanes: Address,
+    launchpad: Address,
+    token: Address,
+) -> Result<LaneState, String> {
     let e = |what: &str| {
         let what = what.to_owned();
-        move |err: crate::rpc::RpcError| format!("reading FeeLanes.{what}: {err}")
+        move |err: crate::rpc::RpcError| format!("reading {what}: {err}")
     };
+    // The launch's quote asset (a project that is not a launch gets the ETH example).
+    let quote = match rpc
+        .call(launchpad, &ILaunchpad::launchOfCall { token })
+        .await
+    {
+        Ok(l) if l.quote != Address::ZERO => Some(l.quote),
+        _ => None,
+    };
+    let (fee_symbol, fee_decimals) = match quote {
+        Some(q) => (
+            rpc.call(q, &IERC20::symbolCall {})
+                .await
+                .map_err(e("the quote's symbol"))?,
+            rpc.call(q, &IERC20::decimalsCall {})
+                .await
+                .map_err(e("the quote's decimals"))?,
+        ),
+        None => ("ETH".to_string(), 18),
+    };
+    let fee = U256::from(10u8).pow(U256::from(fee_decimals));
     let p = rpc
         .call(lanes, &IFeeLanes::paramsCall {})
         .await
-        .map_err(e("params"))?;
+        .map_err(e("FeeLanes.params"))?;
     let verified = rpc
         .call(lanes, &IFeeLanes::verifiedCall { token })
         .await
-        .map_err(e("verified"))?;
+        .map_err(e("FeeLanes.verified"))?;
     let stored_score = rpc
         .call(lanes, &IFeeLanes::scoreOfCall { token })
         .await
-        .map_err(e("scoreOf"))?;
+        .map_err(e("FeeLanes.scoreOf"))?;
     let stored_epoch = rpc
         .call(lanes, &IFeeLanes::scoreEpochOfCall { token })
         .await
-        .map_err(e("scoreEpochOf"))?;
+        .map_err(e("FeeLanes.scoreEpochOf"))?;
     let chain_share = rpc
         .call(lanes, &IFeeLanes::creatorShareCall { token })
         .await
-        .map_err(e("creatorShare"))?;
+        .map_err(e("FeeLanes.creatorShare"))?;
     let s = rpc
-        .call(
-            lanes,
-            &IFeeLanes::previewSplitCall {
-                token,
-                fee: EXAMPLE_FEE,
-            },
-        )
+        .call(lanes, &IFeeLanes::previewSplitCall { token, fee })
         .await
-        .map_err(e("previewSplit"))?;
+        .map_err(e("FeeLanes.previewSplit"))?;
     Ok(LaneState {
         params: LaneParams {
             share: CreatorShareParams {
@@ -199,6 +221,9 @@ pub async fn read_lanes(rpc: &Rpc, lanes: Address, token: Address) -> Result<Lan
         stored_score,
         stored_epoch,
         chain_share,
+        fee,
+        fee_symbol,
+        fee_decimals,
         preview: FeeSplit {
             creator_share: s.creatorShare,
             creator_amount: s.creatorAmount,
@@ -230,7 +255,8 @@ pub fn CreatorView(check: Option<Result<CreatorCheck, String>>) -> impl IntoView
         p.share.f_unverified
     };
     let s = c.split;
-    let lane = move |name: &'static str, v: U256| view! { <dt>{name}</dt><dd><Amount raw=v decimals=18 sig=6 />{format!(" ({})", percent_wad(v, 4))}</dd> };
+    let (dec, sym) = (c.state.fee_decimals, c.state.fee_symbol.clone());
+    let lane = move |name: &'static str, v: U256| view! { <dt>{name}</dt><dd><Amount raw=v decimals=dec unit=sym.clone() sig=6 />{format!(" ({})", percent_wad(v, 4))}</dd> };
     view! {
         <div class=if ok { "result ok" } else { "result bad" } id="creator-share" role="status">
             <strong>{if ok { "Creator share (C17), FeeLanes agrees. " } else { "Creator share (C17) flagged: " }}</strong>
@@ -245,14 +271,14 @@ pub fn CreatorView(check: Option<Result<CreatorCheck, String>>) -> impl IntoView
                     {if c.share_now == c.state.chain_share { " = FeeLanes.creatorShare ✓" } else { " ≠ FeeLanes.creatorShare" }}</dd>
             </dl>
             <details>
-                <summary id="split-summary">{format!("Split of an example fee of 1 ETH now{}", if c.split == c.state.preview { ": equals FeeLanes.previewSplit ✓" } else { ": differs from FeeLanes.previewSplit" })}</summary>
+                <summary id="split-summary">{format!("Split of an example fee of 1 {} now{}", c.state.fee_symbol, if c.split == c.state.preview { ": equals FeeLanes.previewSplit ✓" } else { ": differs from FeeLanes.previewSplit" })}</summary>
                 <dl>
                     {lane("To the creator", s.to_creator)}
                     {lane("Liquidity escrow (φ_LP of the creator's)", s.to_liquidity)}
-                    {lane("Unearned, to the other lanes", s.unearned)}
-                    {lane("Scorer pool", s.to_scorers)}
+                                        {lane("Scorer pool", s.to_scorers)}
                     {lane("Holder pot", s.to_holders)}
                     {lane("ROOT buyback", s.to_buyback)}
+                    {lane("of which unearned by the creator (ceiling − share)", s.unearned)}
                 </dl>
             </details>
         </div>
@@ -263,6 +289,9 @@ pub fn CreatorView(check: Option<Result<CreatorCheck, String>>) -> impl IntoView
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The example fee of an ETH pair: 1 ETH.
+    const EXAMPLE_FEE: U256 = U256::from_limbs([1_000_000_000_000_000_000, 0, 0, 0]);
 
     fn pct(x: u64) -> U256 {
         U256::from(x) * U256::from(10_000_000_000_000_000u64)
@@ -311,6 +340,9 @@ mod tests {
             stored_score: U256::ZERO,
             stored_epoch: 0,
             chain_share: pct(20),
+            fee: EXAMPLE_FEE,
+            fee_symbol: "ETH".into(),
+            fee_decimals: 18,
             preview,
         };
         let c = check_creator(state.clone(), Some(U256::from(80u8) * WAD), false).unwrap();
