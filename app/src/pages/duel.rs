@@ -11,7 +11,7 @@ use crate::rpc::{Rpc, TxRequest};
 use crate::state::{Ctx, DuelRef, Load, World};
 use crate::ui::{with_world, Amount, ErrorBox, Loading};
 use crate::wallet;
-use alloy_primitives::{keccak256, Bytes, I256, B256, U256};
+use alloy_primitives::{keccak256, Bytes, B256, I256, U256};
 use alloy_sol_types::{SolCall, SolEvent, SolValue};
 use eden_core::duel;
 use leptos::prelude::*;
@@ -46,13 +46,20 @@ fn to_i64(v: I256) -> i64 {
 }
 
 /// The token's price in ETH (WAD) from its v4 pool's `slot0` (read through `extsload`).
-async fn pool_price_wad(rpc: &Rpc, pm: alloy_primitives::Address, key: &IDuelHook::PoolKey) -> Result<U256, String> {
+async fn pool_price_wad(
+    rpc: &Rpc,
+    pm: alloy_primitives::Address,
+    key: &IDuelHook::PoolKey,
+) -> Result<U256, String> {
     let id = keccak256(key.abi_encode());
     let mut buf = [0u8; 64];
     buf[..32].copy_from_slice(id.as_slice());
     buf[32..].copy_from_slice(&U256::from(POOLS_SLOT).to_be_bytes::<32>());
     let slot = keccak256(buf);
-    let word = rpc.call(pm, &IPoolManagerState::extsloadCall { slot }).await.map_err(|e| e.to_string())?;
+    let word = rpc
+        .call(pm, &IPoolManagerState::extsload_0Call { slot })
+        .await
+        .map_err(|e| e.to_string())?;
     let sqrt = U256::from_be_bytes(word.0) & ((U256::from(1) << 160) - U256::from(1));
     duel::token_price_wad(sqrt, true).map_err(|e| e.to_string())
 }
@@ -60,22 +67,50 @@ async fn pool_price_wad(rpc: &Rpc, pm: alloy_primitives::Address, key: &IDuelHoo
 async fn load(w: World, r: DuelRef) -> Result<DuelData, String> {
     let rpc = w.rpc();
     let id = U256::from(r.duel_id);
-    let d = rpc.call(r.hook, &IDuelHook::getDuelCall { duelId: id }).await.map_err(|e| e.to_string())?;
-    let p = rpc.call(r.hook, &IDuelHook::pendingResultCall { duelId: id }).await.map_err(|e| e.to_string())?;
+    let d = rpc
+        .call(r.hook, &IDuelHook::getDuelCall { duelId: id })
+        .await
+        .map_err(|e| e.to_string())?;
+    let p = rpc
+        .call(r.hook, &IDuelHook::pendingResultCall { duelId: id })
+        .await
+        .map_err(|e| e.to_string())?;
     let price_a = pool_price_wad(&rpc, w.addresses.pool_manager, &d.keyA).await?;
     let price_b = pool_price_wad(&rpc, w.addresses.pool_manager, &d.keyB).await?;
     let mut history = Vec::new();
     let logs = rpc
-        .logs(r.hook, IDuelHook::RoundSettled::SIGNATURE_HASH, Some(B256::from(id)), w.addresses.start_block)
+        .logs(
+            r.hook,
+            IDuelHook::RoundSettled::SIGNATURE_HASH,
+            Some(B256::from(id)),
+            w.addresses.start_block,
+        )
         .await
         .map_err(|e| e.to_string())?;
     for log in logs {
-        if let Ok(e) = IDuelHook::RoundSettled::decode_raw_log(log.topics.iter().copied(), &log.data) {
-            history.push(Settled { round: e.round, winner: e.winner, mean: to_i64(e.meanTick), spent: e.ethSpent, burned: e.tokensBurned });
+        if let Ok(e) =
+            IDuelHook::RoundSettled::decode_raw_log(log.topics.iter().copied(), &log.data)
+        {
+            history.push(Settled {
+                round: e.round,
+                winner: e.winner,
+                mean: to_i64(e.meanTick),
+                spent: e.ethSpent,
+                burned: e.tokensBurned,
+            });
         }
     }
     history.reverse();
-    Ok(DuelData { round: p.round, awaiting: p.awaitingSettlement, mean: to_i64(p.meanTick), winner: p.winner, price_a, price_b, history, d })
+    Ok(DuelData {
+        round: p.round,
+        awaiting: p.awaitingSettlement,
+        mean: to_i64(p.meanTick),
+        winner: p.winner,
+        price_a,
+        price_b,
+        history,
+        d,
+    })
 }
 
 fn winner_name(r: &DuelRef, w: u8) -> String {
@@ -148,9 +183,22 @@ fn DuelBody(world: World, duel: DuelRef) -> impl IntoView {
     let hook = duel.hook;
     let did = duel.duel_id;
     let settle = move |_| {
-        let data = IDuelHook::settleCall { duelId: U256::from(did) }.abi_encode();
+        let data = IDuelHook::settleCall {
+            duelId: U256::from(did),
+        }
+        .abi_encode();
         leptos::task::spawn_local(async move {
-            wallet::send(ctx, format!("Settle duel #{did}"), TxRequest { from: None, to: hook, data: Bytes::from(data), value: U256::ZERO }).await;
+            wallet::send(
+                ctx,
+                format!("Settle duel #{did}"),
+                TxRequest {
+                    from: None,
+                    to: hook,
+                    data: Bytes::from(data),
+                    value: U256::ZERO,
+                },
+            )
+            .await;
         });
     };
     let r = duel.clone();

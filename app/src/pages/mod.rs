@@ -6,4 +6,3 @@ pub mod launch;
 pub mod payouts;
 pub mod score;
 pub mod scorer;
-
