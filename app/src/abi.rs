@@ -232,6 +232,17 @@ sol! {
     interface IPoolManagerState {
         function extsload(bytes32 slot) external view returns (bytes32);
     }
+
+    /// v4 `PoolManager` events whose ticks the duel page replays (B2): a pool's first price and every swap.
+    interface IPoolManagerEvents {
+        event Initialize(bytes32 indexed id, address indexed currency0, address indexed currency1, uint24 fee, int24 tickSpacing, address hooks, uint160 sqrtPriceX96, int24 tick);
+        event Swap(bytes32 indexed id, address indexed sender, int128 amount0, int128 amount1, uint160 sqrtPriceX96, uint128 liquidity, int24 tick, uint24 fee);
+    }
+
+    /// `DuelHook` events the duel page reads besides `RoundSettled`.
+    interface IDuelHookEvents {
+        event DuelCreated(uint256 indexed duelId, bytes32 poolA, bytes32 poolB, uint64 start, uint64 firstClose);
+    }
 }
 
 /// Turns revert data into plain words (a known custom error, `Error(string)`, or the raw selector).
