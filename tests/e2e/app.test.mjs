@@ -270,15 +270,17 @@ test('a duel round awaiting settlement is settled from its page', async () => {
   const call = async (method, params) => (await (await fetch(rpc, { method: 'POST', headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })).json()).result;
   for (const d of world.duels) {
+    const t0 = Date.now();
     await page.goto(server.url + 'duel/' + d.duelId);
     await page.waitForSelector('#round-mean[data-mean-tick]', T);
+    const ms = Date.now() - t0;
     const block = await call('eth_blockNumber', []);
     const out = await call('eth_call', [{ to: d.hook, data: '0x0ede77ae' + BigInt(d.duelId).toString(16).padStart(64, '0') }, block]);
     const w = (i) => BigInt('0x' + out.slice(2 + 64 * i, 66 + 64 * i));
     const signed = (x) => (x >= 1n << 255n ? x - (1n << 256n) : x);
     const hook = { round: Number(w(0)), awaiting: w(1) === 1n, mean: Number(signed(w(2))), winner: Number(w(3)) };
     const shown = await page.$eval('#round-mean', (e) => ({ round: Number(e.dataset.round), mean: Number(e.dataset.meanTick), winner: Number(e.dataset.winner) }));
-    console.log(`# duel ${d.duelId}: page round ${shown.round} mean ${shown.mean} winner ${shown.winner}; hook round ${hook.round} mean ${hook.mean} winner ${hook.winner}${hook.awaiting ? ' (awaiting settlement)' : ''}`);
+    console.log(`# duel ${d.duelId}: page round ${shown.round} mean ${shown.mean} winner ${shown.winner}; hook round ${hook.round} mean ${hook.mean} winner ${hook.winner}${hook.awaiting ? ' (awaiting settlement)' : ''}; page load with the log replay ${ms} ms`);
     assert.deepEqual(shown, { round: hook.round, mean: hook.mean, winner: hook.winner }, `duel ${d.duelId}: recomputed mean = hook's pendingResult`);
     assert.equal(await page.getAttribute('#mean-check', 'data-match'), 'true');
     assert.match(await page.textContent('#mean-check'), /matches the hook/);

@@ -211,13 +211,15 @@ async fn load(w: World, r: DuelRef) -> Result<DuelData, String> {
         .map_err(Clone::clone)
         .and_then(|t| current_round(t, &d, now));
     let mut history = Vec::new();
+    let settled = LogFilter {
+        address: r.hook,
+        topics: vec![
+            Some(vec![IDuelHook::RoundSettled::SIGNATURE_HASH]),
+            Some(vec![B256::from(id)]),
+        ],
+    };
     let logs = rpc
-        .logs(
-            r.hook,
-            IDuelHook::RoundSettled::SIGNATURE_HASH,
-            Some(B256::from(id)),
-            w.addresses.start_block,
-        )
+        .get_logs(&settled, w.addresses.start_block, latest)
         .await
         .map_err(|e| e.to_string())?;
     for log in logs {
@@ -451,7 +453,7 @@ fn mean_rows(r: &DuelRef, x: &DuelData) -> AnyView {
     };
     let (mean_a, mean_b) = duel::split_wad(c.mean.mean_tick);
     let over = format!(
-        "time-weighted over {}–{} UTC ({}), from {} price changes of the two pools since the duel began",
+        "time-weighted over {}–{} UTC ({}), from {} price observations of the two pools (the prices at its creation, then every swap)",
         utc_hm(c.window.start),
         utc_hm(c.upto),
         fmt::duration(c.upto.saturating_sub(c.window.start)),
