@@ -284,6 +284,7 @@ test('a duel round awaiting settlement is settled from its page', async () => {
     assert.deepEqual(shown, { round: hook.round, mean: hook.mean, winner: hook.winner }, `duel ${d.duelId}: recomputed mean = hook's pendingResult`);
     assert.equal(await page.getAttribute('#mean-check', 'data-match'), 'true');
     assert.match(await page.textContent('#mean-check'), /matches the hook/);
+    assert.match(await page.getAttribute('#live-split', 'title'), /the hook holds the same/);
     if (d.duelId === 0) assert.ok(hook.awaiting && hook.mean !== 0, 'the seeded duel 0 awaits settlement with a nonzero mean');
   }
   await page.goto(server.url + 'duel/0');
@@ -298,6 +299,7 @@ test('a duel round awaiting settlement is settled from its page', async () => {
   // the mean but is not round activity, so there is no would-be winner yet; still equal to the hook's view.
   await page.waitForSelector('#mean-check[data-match="true"]', T);
   assert.match(await page.textContent('#would-be-winner'), /nobody has traded/);
+  assert.match(await page.getAttribute('#live-split', 'title'), /the hook holds the same/, 'the buyback moved d; the replay follows it');
   assert.equal(await page.locator('.round-row .bad').count(), 0);
   await page.screenshot({ path: join(SHOTS, 'duel-settled.png'), fullPage: true });
 });

@@ -1,11 +1,11 @@
 //! Duel pages (B1–B7): the duels of this chain, and one duel: the countdown to the next UTC close
-//! (`eden_core::duel::round_at`), the live split at the held `d` (`eden_core::duel::split_wad` on the
-//! hook's `heldD`), the round's running mean tick and would-be winner recomputed here from the two
-//! pools' swap logs (B2, [`crate::duel_mean`] → `eden_core::duel::round_mean_tick`) with its split
-//! (B3, `split_wad`) and a cross-check against the hook's own `pendingResult` (shown, never used as
-//! the figure), the pot and the buyback cap of each side (`eden_core::duel::{token_price_wad,
-//! buyback_cap_wad}` from the pool price and the hook's EMA), streaks, the settled rounds
-//! (`RoundSettled` logs, each mean recomputed the same way) and "Settle the round now"
+//! (`eden_core::duel::round_at`); the live split at the current `d` (B3, `eden_core::duel::split_wad`
+//! on the pools' current ticks); the round's running mean tick and would-be winner recomputed here
+//! from the two pools' swap logs (B2, [`crate::duel_mean`] → `eden_core::duel::round_mean_tick`)
+//! with its split, and a cross-check against the hook's own `pendingResult` (shown, never used as
+//! the figure); the pot and the buyback cap of each side (`eden_core::duel::{token_price_wad,
+//! buyback_cap_wad}` from the pool price and the hook's EMA); streaks; the settled rounds
+//! (`RoundSettled` logs, each mean recomputed the same way); "Settle the round now"
 //! (`settle(duelId)`) when a closed round awaits settlement.
 
 use crate::abi::{IDuelHook, IDuelHookEvents, IPoolManagerEvents, IPoolManagerState};
@@ -57,6 +57,8 @@ struct Recomputed {
     mean: RoundMean,
     /// Observations (swaps and the creation seed) replayed.
     swaps: usize,
+    /// `d` now: the last observation's `tickA − tickB` (both pools' current ticks as ETH prices).
+    live_d: i64,
 }
 
 impl Recomputed {
@@ -171,12 +173,17 @@ fn current_round(ticks: &DuelTicks, d: &IDuelHook::Duel, now: u64) -> Result<Rec
     let upto = now.min(window.end);
     let mean = duel_mean::round_result(ticks, window.start, upto).map_err(|e| e.to_string())?;
     let swaps = ticks.observations.len();
+    let live_d = ticks
+        .observations
+        .last()
+        .map_or(0, |o| i64::from(o.tick_a) - i64::from(o.tick_b));
     Ok(Recomputed {
         window,
         awaiting,
         upto,
         mean,
         swaps,
+        live_d,
     })
 }
 
@@ -360,7 +367,15 @@ fn DuelBody(world: World, duel: DuelRef) -> impl IntoView {
                         Err(e) => e.to_string(),
                     }
                 };
-                let (live_a, live_b) = duel::split_wad(to_i64(x.d.heldD));
+                // B3 live split at the current d from the replayed pool ticks (the hook's heldD if the replay failed).
+                let held = to_i64(x.d.heldD);
+                let live_d = x.current.as_ref().map_or(held, |c| c.live_d);
+                let live_title = if live_d == held {
+                    format!("d = {live_d} ticks (the pools' current ticks; the hook holds the same)")
+                } else {
+                    format!("d = {live_d} ticks from the pools' current ticks; the hook holds {held}")
+                };
+                let (live_a, live_b) = duel::split_wad(live_d);
                 let cap_a = duel::buyback_cap_wad(x.d.emaA.value, x.price_a).map_err(|e| e.to_string());
                 let cap_b = duel::buyback_cap_wad(x.d.emaB.value, x.price_b).map_err(|e| e.to_string());
                 let cap = |c: Result<U256, String>, sym: String| match c {
@@ -371,7 +386,7 @@ fn DuelBody(world: World, duel: DuelRef) -> impl IntoView {
                     <p class="countdown" id="duel-countdown">{countdown}</p>
                     <dl class="kv">
                         <dt>"Live split"</dt>
-                        <dd id="live-split" title=format!("d = {} ticks", x.d.heldD)>{format!("{} {} · {} {}", r.symbol_a, fmt::percent_wad(live_a, 4), r.symbol_b, fmt::percent_wad(live_b, 4))}</dd>
+                        <dd id="live-split" data-d=live_d title=live_title>{format!("{} {} · {} {}", r.symbol_a, fmt::percent_wad(live_a, 4), r.symbol_b, fmt::percent_wad(live_b, 4))}</dd>
                         {mean_rows(&r, &x)}
                         <dt>"Pot"</dt>
                         <dd id="duel-pot"><Amount raw=x.d.pot decimals=18 unit="ETH" sig=5 /></dd>
