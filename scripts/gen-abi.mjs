@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 // [artifact file, contract]: the protocol's contracts the app talks to, plus the two external interfaces
-// it reads (Chainlink's AggregatorV3Interface, Uniswap v4's IExtsload on the PoolManager).
+// it reads (Chainlink's AggregatorV3Interface; Uniswap v4's IExtsload and IPoolManager events on the PoolManager).
 export const CONTRACTS = [
   ['Launchpad.sol', 'Launchpad'],
   ['LaunchToken.sol', 'LaunchToken'],
@@ -23,6 +23,7 @@ export const CONTRACTS = [
   ['ScorerRegistry.sol', 'ScorerRegistry'],
   ['AggregatorV3Interface.sol', 'AggregatorV3Interface'],
   ['IExtsload.sol', 'IExtsload'],
+  ['IPoolManager.sol', 'IPoolManager'],
 ];
 
 const check = process.argv.includes('--check');

@@ -29,11 +29,16 @@ sol!(RootPriceOracle, "abi/RootPriceOracle.json");
 pub use RootPriceOracle as IRootPriceOracle;
 sol!(ScorerRegistry, "abi/ScorerRegistry.json");
 pub use ScorerRegistry as IScorerRegistry;
-// External interfaces: Chainlink's feed and Uniswap v4's `extsload` (the PoolManager's state reads).
+// External interfaces: Chainlink's feed, Uniswap v4's `extsload` (the PoolManager's state reads) and its events.
 sol!(AggregatorV3Interface, "abi/AggregatorV3Interface.json");
 pub use AggregatorV3Interface as IAggregatorV3;
 sol!(IExtsload, "abi/IExtsload.json");
 pub use IExtsload as IPoolManagerState;
+sol!(IPoolManager, "abi/IPoolManager.json");
+/// v4 `PoolManager` events whose ticks the duel page replays (B2): a pool's first price and every swap.
+pub use IPoolManager as IPoolManagerEvents;
+/// `DuelHook` events the duel page reads besides `RoundSettled` (`DuelCreated`).
+pub use DuelHook as IDuelHookEvents;
 
 /// Turns revert data into plain words: a known custom error, any other custom error of the protocol's
 /// contracts by its Solidity name, `Error(string)`, or the raw data.

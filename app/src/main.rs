@@ -7,6 +7,7 @@
 mod abi;
 #[cfg(all(test, target_arch = "wasm32"))]
 mod browser_tests;
+mod duel_mean;
 mod fmt;
 mod pages;
 mod proof_check;

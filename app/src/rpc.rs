@@ -110,6 +110,58 @@ pub struct Log {
     pub data: Bytes,
     pub block_number: U256,
     pub transaction_hash: B256,
+    /// Position in its block (orders logs of one block); absent on some nodes' pending logs.
+    #[serde(default)]
+    pub log_index: Option<U256>,
+}
+
+impl Log {
+    /// `(block, index in block)`: the log's place in chain order.
+    pub fn position(&self) -> (u64, u64) {
+        let n = |v: U256| u64::try_from(v).unwrap_or(u64::MAX);
+        (n(self.block_number), self.log_index.map_or(0, n))
+    }
+}
+
+/// An `eth_getLogs` filter: contract, and per topic position either any value (`None`) or one of
+/// several values (an empty list matches nothing).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LogFilter {
+    pub address: Address,
+    pub topics: Vec<Option<Vec<B256>>>,
+}
+
+impl LogFilter {
+    fn to_json(&self, from: u64, to: u64) -> Value {
+        let topics: Vec<Value> = self
+            .topics
+            .iter()
+            .map(|t| match t {
+                None => Value::Null,
+                Some(v) => json!(v),
+            })
+            .collect();
+        json!([{ "address": self.address, "topics": topics, "fromBlock": format!("{from:#x}"), "toBlock": format!("{to:#x}") }])
+    }
+}
+
+/// Blocks per `eth_getLogs` request in [`Rpc::get_logs`] (public nodes commonly cap ranges near 10,000).
+pub const LOG_CHUNK_BLOCKS: u64 = 5_000;
+
+/// The `[from, to]` block ranges, in order, `chunk` blocks at most each.
+pub fn block_chunks(from: u64, to: u64, chunk: u64) -> Vec<(u64, u64)> {
+    let chunk = chunk.max(1);
+    let mut out = Vec::new();
+    let mut lo = from;
+    while lo <= to {
+        let hi = lo.saturating_add(chunk - 1).min(to);
+        out.push((lo, hi));
+        if hi == u64::MAX {
+            break;
+        }
+        lo = hi + 1;
+    }
+    out
 }
 
 /// A transaction receipt (the fields the app reads).
@@ -226,6 +278,15 @@ impl Rpc {
         C::abi_decode_returns(&out).map_err(|e| RpcError::Decode(e.to_string()))
     }
 
+    /// A typed view call against the state after block `block` (`eth_call` at a block number).
+    pub async fn call_at<C: SolCall>(&self, to: Address, call: &C, block: u64) -> Result<C::Return, RpcError> {
+        let tx = TxRequest { from: None, to, data: call.abi_encode().into(), value: U256::ZERO };
+        let v = self.request("eth_call", json!([tx.to_json(), format!("{block:#x}")])).await?;
+        let s = v.as_str().ok_or_else(|| RpcError::Decode("eth_call result".into()))?;
+        let out = hex::decode(s.trim_start_matches("0x")).map_err(|e| RpcError::Decode(e.to_string()))?;
+        C::abi_decode_returns(&out).map_err(|e| RpcError::Decode(e.to_string()))
+    }
+
     pub async fn estimate_gas(&self, tx: &TxRequest) -> Result<u64, RpcError> {
         q64(&self
             .request("eth_estimateGas", json!([tx.to_json()]))
@@ -276,6 +337,37 @@ impl Rpc {
             .await?;
         serde_json::from_value(v).map_err(|e| RpcError::Decode(e.to_string()))
     }
+
+    /// The latest block's number.
+    pub async fn block_number(&self) -> Result<u64, RpcError> {
+        q64(&self.request("eth_blockNumber", json!([])).await?)
+    }
+
+    /// A block's timestamp (`eth_getBlockByNumber`).
+    pub async fn block_timestamp(&self, number: u64) -> Result<u64, RpcError> {
+        let b = self.request("eth_getBlockByNumber", json!([format!("{number:#x}"), false])).await?;
+        if b.is_null() {
+            return Err(RpcError::Node(format!("block {number} is not known to the node")));
+        }
+        q64(&b["timestamp"])
+    }
+
+    /// `eth_getLogs` over blocks `[from, to]`, [`LOG_CHUNK_BLOCKS`] blocks per request, in chain order.
+    /// A failing chunk names its block range.
+    pub async fn get_logs(&self, filter: &LogFilter, from: u64, to: u64) -> Result<Vec<Log>, RpcError> {
+        let mut out = Vec::new();
+        for (lo, hi) in block_chunks(from, to, LOG_CHUNK_BLOCKS) {
+            let ctx = |e: String| format!("logs of blocks {lo}–{hi}: {e}");
+            let v = self.request("eth_getLogs", filter.to_json(lo, hi)).await.map_err(|e| match e {
+                RpcError::Network(m) => RpcError::Network(ctx(m)),
+                RpcError::Revert(m) | RpcError::Node(m) => RpcError::Node(ctx(m)),
+                RpcError::Decode(m) => RpcError::Decode(ctx(m)),
+            })?;
+            let mut logs: Vec<Log> = serde_json::from_value(v).map_err(|e| RpcError::Decode(ctx(e.to_string())))?;
+            out.append(&mut logs);
+        }
+        Ok(out)
+    }
 }
 
 #[cfg(test)]
@@ -297,5 +389,17 @@ mod tests {
             error_from(&json!({"code": -32000, "message": "execution reverted"})),
             RpcError::Revert(_)
         ));
+    }
+
+    #[test]
+    fn block_ranges_are_chunked_without_gaps_or_overlaps() {
+        assert_eq!(block_chunks(10, 9, 5), vec![]);
+        assert_eq!(block_chunks(7, 7, 5), vec![(7, 7)]);
+        assert_eq!(block_chunks(0, 11, 5), vec![(0, 4), (5, 9), (10, 11)]);
+        assert_eq!(block_chunks(1, 10, 5), vec![(1, 5), (6, 10)]);
+        assert_eq!(block_chunks(u64::MAX - 1, u64::MAX, 5), vec![(u64::MAX - 1, u64::MAX)]);
+        let f = LogFilter { address: Address::ZERO, topics: vec![Some(vec![B256::ZERO]), None] };
+        assert_eq!(f.to_json(1, 2)[0]["topics"][1], Value::Null);
+        assert_eq!(f.to_json(1, 2)[0]["toBlock"], "0x2");
     }
 }
