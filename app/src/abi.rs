@@ -227,6 +227,50 @@ sol! {
         error ScoreTooSoon(uint64 nextAt);
         error Unstaking(address scorer);
         error CooldownActive(uint64 readyAt);
+        // Positions and pools (C11-C14): the Scorer page's "My positions".
+        struct Position {
+            bool open;
+            uint64 start;
+            uint64 end;
+            uint64 nonce;
+            uint256 weight;
+            uint256 snapshot;
+            uint256 scoreId;
+        }
+        struct Pool {
+            bool configured;
+            address asset;
+            uint64 lastUpdate;
+            uint64 dripStart;
+            uint64 queueHead;
+            uint256 dripAmount;
+            uint256 index;
+            uint256 totalWeight;
+            uint256 funded;
+            uint256 paid;
+            uint256 returned;
+            uint256 returnedSwept;
+        }
+        struct Score {
+            address scorer;
+            uint64 at;
+            bool proven;
+            address token;
+            uint256 targetScore;
+            bytes32 thesisHash;
+            uint256 burnedRoot;
+        }
+        function openTokens(address who) external view returns (address[] memory);
+        function position(address token, address who) external view returns (Position memory);
+        function pool(address token) external view returns (Pool memory);
+        function getScore(uint256 scoreId) external view returns (Score memory);
+        function maxWeight(address token) external view returns (uint256);
+        function denominatorOf(address token) external view returns (uint256);
+        function owedStored(address token, address who) external view returns (uint256);
+        function claim(address token) external returns (uint256 amount);
+        event PositionOpened(address indexed token, address indexed scorer, uint256 indexed scoreId, uint64 epoch, uint256 weight, uint64 end);
+        event Claimed(address indexed token, address indexed scorer, uint256 amount);
+        error PoolNotConfigured(address token);
     }
 
     interface IPoolManagerState {
@@ -309,6 +353,7 @@ pub fn revert_reason(data: &[u8]) -> String {
             IScorerRegistry::IScorerRegistryErrors::ScoreTooSoon(x) => format!("the 14-day limit: the next score is allowed at {} (unix time)", x.nextAt),
             IScorerRegistry::IScorerRegistryErrors::Unstaking(_) => "this scorer is unstaking".into(),
             IScorerRegistry::IScorerRegistryErrors::CooldownActive(x) => format!("the 7-day unstake cooldown ends at {} (unix time)", x.readyAt),
+            IScorerRegistry::IScorerRegistryErrors::PoolNotConfigured(x) => format!("token {} has no scorer reward pool yet", x.token),
         };
     }
     if let Ok(e) = IDuelHook::IDuelHookErrors::abi_decode(data) {

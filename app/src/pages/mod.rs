@@ -4,6 +4,7 @@ pub mod calls;
 pub mod duel;
 pub mod launch;
 pub mod payouts;
+pub mod positions;
 pub mod score;
 pub mod scorer;
 
