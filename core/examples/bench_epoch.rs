@@ -96,6 +96,7 @@ fn main() {
         tracks: vec![track()],
         projects,
         previous,
+        ..Default::default()
     };
     println!(
         "epoch of {n} projects × 12 features ({} with a previous score)",

@@ -57,13 +57,14 @@ fn main() {
         for _ in 0..runs {
             let values = data.clone();
             let t0 = Instant::now();
-            let tree = match StandardMerkleTree::of(values, &["address", "uint256"], Options::default()) {
-                Ok(t) => t,
-                Err(e) => {
-                    eprintln!("bench_merkle: {e}");
-                    std::process::exit(1);
-                }
-            };
+            let tree =
+                match StandardMerkleTree::of(values, &["address", "uint256"], Options::default()) {
+                    Ok(t) => t,
+                    Err(e) => {
+                        eprintln!("bench_merkle: {e}");
+                        std::process::exit(1);
+                    }
+                };
             let t1 = Instant::now();
             let mut total_len = 0usize;
             for i in 0..n {
@@ -79,9 +80,15 @@ fn main() {
             root = eden_core::merkle::tree::to_hex(&tree.root());
         }
         if as_json {
-            println!("{}", json!({"size": n, "ofMs": best.1, "proofsMs": best.2, "totalMs": best.0, "root": root}));
+            println!(
+                "{}",
+                json!({"size": n, "ofMs": best.1, "proofsMs": best.2, "totalMs": best.0, "root": root})
+            );
         } else {
-            println!("{n:<8} | {:>7.1} | {:>9.1} | {:>8.1} | {root}", best.1, best.2, best.0);
+            println!(
+                "{n:<8} | {:>7.1} | {:>9.1} | {:>8.1} | {root}",
+                best.1, best.2, best.0
+            );
         }
     }
 }

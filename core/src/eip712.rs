@@ -29,7 +29,8 @@ pub const DOMAIN_NAME: &str = "Eden";
 /// The EIP-712 domain version (C6).
 pub const DOMAIN_VERSION: &str = "1";
 /// The EIP-712 type string of [`EpochRoot`].
-pub const EPOCH_ROOT_TYPE: &str = "EpochRoot(uint64 epoch,bytes32 root,bytes32 inputsRoot,uint64 expiry)";
+pub const EPOCH_ROOT_TYPE: &str =
+    "EpochRoot(uint64 epoch,bytes32 root,bytes32 inputsRoot,uint64 expiry)";
 
 /// Order of the secp256k1 group, `n`.
 pub const SECP256K1_N: U256 = U256::from_limbs([
@@ -90,7 +91,9 @@ pub fn epoch_root_signing_hash(domain: &Eip712Domain, msg: &EpochRoot) -> B256 {
 /// [`SignatureError::WrongLength`], [`SignatureError::InvalidV`], [`SignatureError::HighS`],
 /// [`SignatureError::InvalidScalar`].
 pub fn parse_signature(signature: &[u8]) -> Result<Signature, SignatureError> {
-    let bytes: &[u8; 65] = signature.try_into().map_err(|_| SignatureError::WrongLength(signature.len()))?;
+    let bytes: &[u8; 65] = signature
+        .try_into()
+        .map_err(|_| SignatureError::WrongLength(signature.len()))?;
     let (rs, v) = bytes.split_at(64);
     let (r, s) = rs.split_at(32);
     let r = U256::from_be_slice(r);
@@ -121,7 +124,8 @@ pub fn recover_epoch_root_signer(
 ) -> Result<Address, SignatureError> {
     let sig = parse_signature(signature)?;
     let digest = epoch_root_signing_hash(domain, msg);
-    sig.recover_address_from_prehash(&digest).map_err(|_| SignatureError::Unrecoverable)
+    sig.recover_address_from_prehash(&digest)
+        .map_err(|_| SignatureError::Unrecoverable)
 }
 
 #[cfg(test)]
@@ -157,9 +161,12 @@ mod tests {
 
     // Independent vector (node: ethereum-cryptography keccak/secp256k1 + @metamask/abi-utils),
     // domain chainId 8453, verifyingContract REGISTRY, message `msg()`, key = Anvil #0.
-    const TYPEHASH: B256 = b256!("02989f2ace70c552502c9e16179a3bb6a1fa91ee45ba3fc5853da8a75d4c3fc9");
-    const SEPARATOR: B256 = b256!("5112484de3fbb20b8f5e80fcdafbc2b636da0fab7d2356039bf0a9d38c13c7ef");
-    const STRUCT_HASH: B256 = b256!("590eb025878056be8fb292ee5804021ca35ef097a10b750c57a866c1d4fa51cd");
+    const TYPEHASH: B256 =
+        b256!("02989f2ace70c552502c9e16179a3bb6a1fa91ee45ba3fc5853da8a75d4c3fc9");
+    const SEPARATOR: B256 =
+        b256!("5112484de3fbb20b8f5e80fcdafbc2b636da0fab7d2356039bf0a9d38c13c7ef");
+    const STRUCT_HASH: B256 =
+        b256!("590eb025878056be8fb292ee5804021ca35ef097a10b750c57a866c1d4fa51cd");
     const DIGEST: B256 = b256!("8522c0bc53762edffd6d382cccc3ca2526ddad6fcdbc4421a66dafcdce710ec6");
     const SIG: [u8; 65] = hex!("ec9cf00a1e2c8cf9e07e37902a01beb5e46eb7bda7235161cdbb91fd3da53a275cc4552df1e10297d600b875a91d6b3b3ea03910ee2cf71f84bc538e86cd4cdd1b");
 
@@ -168,7 +175,11 @@ mod tests {
         assert_eq!(SECP256K1_HALF_N, SECP256K1_N >> 1);
         assert_eq!(
             SECP256K1_N,
-            U256::from_str_radix("fffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141", 16).unwrap()
+            U256::from_str_radix(
+                "fffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141",
+                16
+            )
+            .unwrap()
         );
     }
 
@@ -191,8 +202,16 @@ mod tests {
         assert_eq!(domain.separator(), manual_sep);
         assert_eq!(manual_sep, SEPARATOR);
         let m = msg();
-        let manual_struct =
-            keccak256((TYPEHASH, U256::from(m.epoch), m.root, m.inputsRoot, U256::from(m.expiry)).abi_encode_params());
+        let manual_struct = keccak256(
+            (
+                TYPEHASH,
+                U256::from(m.epoch),
+                m.root,
+                m.inputsRoot,
+                U256::from(m.expiry),
+            )
+                .abi_encode_params(),
+        );
         assert_eq!(m.eip712_hash_struct(), manual_struct);
         assert_eq!(manual_struct, STRUCT_HASH);
         let mut pre = vec![0x19, 0x01];
@@ -208,7 +227,10 @@ mod tests {
         assert_eq!(recover_epoch_root_signer(&domain, &msg(), &SIG), Ok(SIGNER));
         let mut v01 = SIG;
         v01[64] -= 27;
-        assert_eq!(recover_epoch_root_signer(&domain, &msg(), &v01), Err(SignatureError::InvalidV(v01[64])));
+        assert_eq!(
+            recover_epoch_root_signer(&domain, &msg(), &v01),
+            Err(SignatureError::InvalidV(v01[64]))
+        );
         assert!(SignatureError::InvalidV(0).to_string().contains("add 27"));
         // k256 (RFC 6979) produces the same signature.
         assert_eq!(sign(DIGEST, &KEY), SIG);
@@ -220,7 +242,10 @@ mod tests {
         let other = EpochRoot { epoch: 8, ..msg() };
         assert_ne!(recover_epoch_root_signer(&domain, &other, &SIG), Ok(SIGNER));
         let other_chain = eden_domain(1, REGISTRY);
-        assert_ne!(recover_epoch_root_signer(&other_chain, &msg(), &SIG), Ok(SIGNER));
+        assert_ne!(
+            recover_epoch_root_signer(&other_chain, &msg(), &SIG),
+            Ok(SIGNER)
+        );
     }
 
     #[test]
@@ -231,7 +256,10 @@ mod tests {
         let mut twin = SIG;
         twin[32..64].copy_from_slice(&(SECP256K1_N - s).to_be_bytes::<32>());
         twin[64] = if SIG[64] == 27 { 28 } else { 27 };
-        assert_eq!(recover_epoch_root_signer(&domain, &msg(), &twin), Err(SignatureError::HighS));
+        assert_eq!(
+            recover_epoch_root_signer(&domain, &msg(), &twin),
+            Err(SignatureError::HighS)
+        );
         // s = n/2 is accepted as a value (boundary); n/2 + 1 is not.
         let mut at = SIG;
         at[32..64].copy_from_slice(&SECP256K1_HALF_N.to_be_bytes::<32>());
@@ -246,13 +274,25 @@ mod tests {
         for v in [0u8, 1, 2, 26, 29, 35, 36, 37, 255] {
             let mut s = SIG;
             s[64] = v;
-            assert_eq!(recover_epoch_root_signer(&domain, &msg(), &s), Err(SignatureError::InvalidV(v)));
+            assert_eq!(
+                recover_epoch_root_signer(&domain, &msg(), &s),
+                Err(SignatureError::InvalidV(v))
+            );
         }
-        assert_eq!(recover_epoch_root_signer(&domain, &msg(), &SIG[..64]), Err(SignatureError::WrongLength(64)));
-        assert_eq!(recover_epoch_root_signer(&domain, &msg(), &[]), Err(SignatureError::WrongLength(0)));
+        assert_eq!(
+            recover_epoch_root_signer(&domain, &msg(), &SIG[..64]),
+            Err(SignatureError::WrongLength(64))
+        );
+        assert_eq!(
+            recover_epoch_root_signer(&domain, &msg(), &[]),
+            Err(SignatureError::WrongLength(0))
+        );
         let mut long = SIG.to_vec();
         long.push(0);
-        assert_eq!(recover_epoch_root_signer(&domain, &msg(), &long), Err(SignatureError::WrongLength(66)));
+        assert_eq!(
+            recover_epoch_root_signer(&domain, &msg(), &long),
+            Err(SignatureError::WrongLength(66))
+        );
     }
 
     #[test]

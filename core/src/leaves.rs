@@ -40,7 +40,9 @@ pub const QUALITY_LEAF_ENCODING: [&str; 5] = ["bytes32", "bytes32", "uint256", "
 pub const HUMAN_LEAF_ENCODING: [&str; 3] = ["bytes32", "address", "uint256"];
 
 /// Originality verdict of a thesis (C5 codes).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 #[repr(u8)]
 pub enum Verdict {
     /// 0: original.
@@ -96,7 +98,10 @@ pub struct ScoreLeaf {
 impl ScoreLeaf {
     /// The leaf's values in [`SCORE_LEAF_ENCODING`] order.
     pub fn values(&self) -> Vec<DynSolValue> {
-        vec![DynSolValue::Address(self.project), DynSolValue::Uint(self.score_wad, 256)]
+        vec![
+            DynSolValue::Address(self.project),
+            DynSolValue::Uint(self.score_wad, 256),
+        ]
     }
 
     /// The values as `@openzeppelin/merkle-tree` takes them (hex, decimal strings).
@@ -188,7 +193,11 @@ impl HumanLeaf {
 
     /// The values as `@openzeppelin/merkle-tree` takes them (hex, decimal strings).
     pub fn oz_values(&self) -> Vec<String> {
-        vec![T_H.to_string(), self.project.to_checksum(None), self.score_wad.to_string()]
+        vec![
+            T_H.to_string(),
+            self.project.to_checksum(None),
+            self.score_wad.to_string(),
+        ]
     }
 
     /// The leaf hash.
@@ -203,8 +212,19 @@ pub fn score_leaf(project: Address, score_wad: U256) -> B256 {
 }
 
 /// Quality leaf hash of `(T_q, thesisHash, qualityWad, verdict, matchedThesis)` (C5).
-pub fn quality_leaf(thesis_hash: B256, quality_wad: U256, verdict: Verdict, matched_thesis: B256) -> B256 {
-    QualityLeaf { thesis_hash, quality_wad, verdict, matched_thesis }.hash()
+pub fn quality_leaf(
+    thesis_hash: B256,
+    quality_wad: U256,
+    verdict: Verdict,
+    matched_thesis: B256,
+) -> B256 {
+    QualityLeaf {
+        thesis_hash,
+        quality_wad,
+        verdict,
+        matched_thesis,
+    }
+    .hash()
 }
 
 /// Human leaf hash of `(T_h, project, scoreWad)` (C5).
@@ -232,8 +252,14 @@ mod tests {
     // StandardMerkleTree.of([v], encoding).leafHash(v).
     #[test]
     fn score_leaf_matches_openzeppelin() {
-        let leaf = score_leaf(address!("1111111111111111111111111111111111111111"), wad("1500000000000000000"));
-        assert_eq!(leaf, b256!("9b874db701a75f2fd04f366ba1ecb8b0d1aa70a9746e68755630e674dcfdfad9"));
+        let leaf = score_leaf(
+            address!("1111111111111111111111111111111111111111"),
+            wad("1500000000000000000"),
+        );
+        assert_eq!(
+            leaf,
+            b256!("9b874db701a75f2fd04f366ba1ecb8b0d1aa70a9746e68755630e674dcfdfad9")
+        );
     }
 
     #[test]
@@ -244,13 +270,22 @@ mod tests {
             Verdict::Derivative,
             B256::repeat_byte(0xcd),
         );
-        assert_eq!(leaf, b256!("ab0707f99784181a62e435cb0da9955beb44d6e67c91eecf95daf398fcd2cf3d"));
+        assert_eq!(
+            leaf,
+            b256!("ab0707f99784181a62e435cb0da9955beb44d6e67c91eecf95daf398fcd2cf3d")
+        );
     }
 
     #[test]
     fn human_leaf_matches_openzeppelin() {
-        let leaf = human_leaf(address!("2222222222222222222222222222222222222222"), wad("42000000000000000000"));
-        assert_eq!(leaf, b256!("36d6909cb133a74c09c901f1e73ffbf89b09bb1bd6ea2faf569af6606e1c00f6"));
+        let leaf = human_leaf(
+            address!("2222222222222222222222222222222222222222"),
+            wad("42000000000000000000"),
+        );
+        assert_eq!(
+            leaf,
+            b256!("36d6909cb133a74c09c901f1e73ffbf89b09bb1bd6ea2faf569af6606e1c00f6")
+        );
     }
 
     #[test]
@@ -276,9 +311,15 @@ mod tests {
             }
         };
         let p = address!("2222222222222222222222222222222222222222");
-        let s = ScoreLeaf { project: p, score_wad: U256::from(5u8) };
+        let s = ScoreLeaf {
+            project: p,
+            score_wad: U256::from(5u8),
+        };
         check(&SCORE_LEAF_ENCODING, s.values(), s.oz_values());
-        let h = HumanLeaf { project: p, score_wad: U256::from(5u8) };
+        let h = HumanLeaf {
+            project: p,
+            score_wad: U256::from(5u8),
+        };
         check(&HUMAN_LEAF_ENCODING, h.values(), h.oz_values());
         let q = QualityLeaf {
             thesis_hash: B256::repeat_byte(1),
@@ -291,7 +332,12 @@ mod tests {
 
     #[test]
     fn verdict_codes() {
-        for (code, v) in [(0u8, Verdict::Original), (1, Verdict::Similar), (2, Verdict::Derivative), (3, Verdict::Copy)] {
+        for (code, v) in [
+            (0u8, Verdict::Original),
+            (1, Verdict::Similar),
+            (2, Verdict::Derivative),
+            (3, Verdict::Copy),
+        ] {
             assert_eq!(Verdict::try_from(code), Ok(v));
             assert_eq!(u8::from(v), code);
         }
@@ -302,7 +348,10 @@ mod tests {
     #[test]
     fn tags_separate_human_from_score_leaves() {
         let p = address!("2222222222222222222222222222222222222222");
-        assert_ne!(score_leaf(p, U256::from(1u8)), human_leaf(p, U256::from(1u8)));
+        assert_ne!(
+            score_leaf(p, U256::from(1u8)),
+            human_leaf(p, U256::from(1u8))
+        );
     }
 
     proptest! {

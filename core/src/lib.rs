@@ -9,21 +9,21 @@
 
 pub mod math;
 
-pub mod merkle;
-pub mod leaves;
 pub mod eip712;
+pub mod leaves;
+pub mod merkle;
 pub mod uniswap;
 
-pub mod scoring;
-pub mod human;
-pub mod rewards;
 pub mod burns;
 pub mod creator;
 pub mod holders;
+pub mod human;
+pub mod rewards;
+pub mod scoring;
 
+pub mod calls;
 pub mod curve;
 pub mod duel;
-pub mod calls;
 
 #[cfg(feature = "js")]
 pub mod js;

@@ -13,7 +13,8 @@ use alloy_primitives::ruint::UintTryFrom;
 use alloy_primitives::{aliases::I24, aliases::U160, Address, Bytes, TxKind, U256};
 use alloy_sol_types::{sol, SolCall, SolError};
 use eden_core::uniswap::tick_math::{
-    get_sqrt_price_at_tick, get_tick_at_sqrt_price, MAX_SQRT_PRICE, MAX_TICK, MIN_SQRT_PRICE, MIN_TICK,
+    get_sqrt_price_at_tick, get_tick_at_sqrt_price, MAX_SQRT_PRICE, MAX_TICK, MIN_SQRT_PRICE,
+    MIN_TICK,
 };
 use revm::context::result::{ExecutionResult, Output};
 use revm::context::{Context, TxEnv};
@@ -87,8 +88,11 @@ impl TickMathTest {
                 path.display()
             )
         });
-        let artifact: serde_json::Value = serde_json::from_str(&json).expect("TickMathTest.json is not JSON");
-        let code_hex = artifact["bytecode"]["object"].as_str().expect("TickMathTest.json has no bytecode.object");
+        let artifact: serde_json::Value =
+            serde_json::from_str(&json).expect("TickMathTest.json is not JSON");
+        let code_hex = artifact["bytecode"]["object"]
+            .as_str()
+            .expect("TickMathTest.json has no bytecode.object");
         let code: Bytes = code_hex.parse().expect("bytecode.object is not hex");
 
         let mut evm = Context::mainnet()
@@ -96,9 +100,17 @@ impl TickMathTest {
             .modify_block_chained(|block| block.gas_limit = 100_000_000)
             .with_db(InMemoryDB::default())
             .build_mainnet();
-        let tx = TxEnv::builder().kind(TxKind::Create).data(code).gas_limit(10_000_000).build().unwrap();
+        let tx = TxEnv::builder()
+            .kind(TxKind::Create)
+            .data(code)
+            .gas_limit(10_000_000)
+            .build()
+            .unwrap();
         let address = match evm.transact_commit(tx).expect("deploy transaction failed") {
-            ExecutionResult::Success { output: Output::Create(_, Some(address)), .. } => address,
+            ExecutionResult::Success {
+                output: Output::Create(_, Some(address)),
+                ..
+            } => address,
             other => panic!("TickMathTest deployment did not succeed: {other:?}"),
         };
         Self { evm, address }
@@ -111,7 +123,12 @@ impl TickMathTest {
             .gas_limit(1_000_000)
             .build()
             .unwrap();
-        match self.evm.transact(tx).expect("call transaction invalid").result {
+        match self
+            .evm
+            .transact(tx)
+            .expect("call transaction invalid")
+            .result
+        {
             ExecutionResult::Success { output, .. } => CallResult::Ok(output.into_data()),
             ExecutionResult::Revert { output, .. } => CallResult::Revert(output),
             ExecutionResult::Halt { reason, .. } => panic!("TickMathTest halted: {reason:?}"),
@@ -123,11 +140,13 @@ impl TickMathTest {
         let t = I24::try_from(tick).expect("tick fits in int24");
         match self.call(ITickMathTest::getSqrtPriceAtTickCall { tick: t }.abi_encode()) {
             CallResult::Ok(out) => {
-                let p: U160 = ITickMathTest::getSqrtPriceAtTickCall::abi_decode_returns(&out).unwrap();
+                let p: U160 =
+                    ITickMathTest::getSqrtPriceAtTickCall::abi_decode_returns(&out).unwrap();
                 Some(U256::from(p))
             }
             CallResult::Revert(out) => {
-                let e = ITickMathTest::InvalidTick::abi_decode(&out).expect("unexpected revert data");
+                let e =
+                    ITickMathTest::InvalidTick::abi_decode(&out).expect("unexpected revert data");
                 assert_eq!(e.tick, t);
                 None
             }
@@ -139,11 +158,13 @@ impl TickMathTest {
         let p: U160 = U160::uint_try_from(sqrt_price).expect("sqrt price fits in uint160");
         match self.call(ITickMathTest::getTickAtSqrtPriceCall { sqrtPriceX96: p }.abi_encode()) {
             CallResult::Ok(out) => {
-                let t: I24 = ITickMathTest::getTickAtSqrtPriceCall::abi_decode_returns(&out).unwrap();
+                let t: I24 =
+                    ITickMathTest::getTickAtSqrtPriceCall::abi_decode_returns(&out).unwrap();
                 Some(t.as_i32())
             }
             CallResult::Revert(out) => {
-                let e = ITickMathTest::InvalidSqrtPrice::abi_decode(&out).expect("unexpected revert data");
+                let e = ITickMathTest::InvalidSqrtPrice::abi_decode(&out)
+                    .expect("unexpected revert data");
                 assert_eq!(e.sqrtPriceX96, p);
                 None
             }
@@ -169,10 +190,27 @@ fn check_sqrt(evm: &mut TickMathTest, sqrt_price: U256) -> bool {
 fn get_sqrt_price_at_tick_matches_uniswap_bytecode() {
     let mut evm = TickMathTest::deploy();
     let one = 1i32;
-    for t in [MIN_TICK, MIN_TICK + one, MAX_TICK - one, MAX_TICK, 0, 1, -1, 2, -2] {
+    for t in [
+        MIN_TICK,
+        MIN_TICK + one,
+        MAX_TICK - one,
+        MAX_TICK,
+        0,
+        1,
+        -1,
+        2,
+        -2,
+    ] {
         assert!(check_tick(&mut evm, t), "tick {t} must be valid");
     }
-    for t in [MIN_TICK - 1, MAX_TICK + 1, -8_388_608, 8_388_607, 1_000_000, -1_000_000] {
+    for t in [
+        MIN_TICK - 1,
+        MAX_TICK + 1,
+        -8_388_608,
+        8_388_607,
+        1_000_000,
+        -1_000_000,
+    ] {
         assert!(!check_tick(&mut evm, t), "tick {t} must revert");
     }
     // Every single-bit tick and its negation exercises each Q128 constant alone.
@@ -187,20 +225,40 @@ fn get_sqrt_price_at_tick_matches_uniswap_bytecode() {
     let mut valid = 0usize;
     for i in 0..RANDOM_CASES {
         // Mostly the full range; some near zero where real prices live after decimals.
-        let t = if i % 4 == 0 { rng.range(-300_000, 300_000) } else { rng.range(-900_000, 900_000) };
+        let t = if i % 4 == 0 {
+            rng.range(-300_000, 300_000)
+        } else {
+            rng.range(-900_000, 900_000)
+        };
         valid += usize::from(check_tick(&mut evm, t as i32));
     }
-    assert!(valid > RANDOM_CASES * 9 / 10, "too few in-range random ticks: {valid}");
+    assert!(
+        valid > RANDOM_CASES * 9 / 10,
+        "too few in-range random ticks: {valid}"
+    );
 }
 
 #[test]
 fn get_tick_at_sqrt_price_matches_uniswap_bytecode() {
     let mut evm = TickMathTest::deploy();
     let one = U256::from(1u8);
-    for p in [MIN_SQRT_PRICE, MIN_SQRT_PRICE + one, MAX_SQRT_PRICE - one, one << 96, (one << 96) - one] {
+    for p in [
+        MIN_SQRT_PRICE,
+        MIN_SQRT_PRICE + one,
+        MAX_SQRT_PRICE - one,
+        one << 96,
+        (one << 96) - one,
+    ] {
         assert!(check_sqrt(&mut evm, p), "sqrt price {p} must be valid");
     }
-    for p in [U256::ZERO, one, MIN_SQRT_PRICE - one, MAX_SQRT_PRICE, MAX_SQRT_PRICE + one, (one << 160) - one] {
+    for p in [
+        U256::ZERO,
+        one,
+        MIN_SQRT_PRICE - one,
+        MAX_SQRT_PRICE,
+        MAX_SQRT_PRICE + one,
+        (one << 160) - one,
+    ] {
         assert!(!check_sqrt(&mut evm, p), "sqrt price {p} must revert");
     }
     let mut rng = Rng(SEED ^ 0x5eed);
@@ -216,12 +274,19 @@ fn get_tick_at_sqrt_price_matches_uniswap_bytecode() {
             1 => {
                 let t = rng.range(i64::from(MIN_TICK), i64::from(MAX_TICK));
                 let at = get_sqrt_price_at_tick(t).unwrap();
-                if rng.next() & 1 == 0 { at } else { at - one }
+                if rng.next() & 1 == 0 {
+                    at
+                } else {
+                    at - one
+                }
             }
             // Uniform over the valid range.
             _ => MIN_SQRT_PRICE + rng.u256_bits(160) % (MAX_SQRT_PRICE - MIN_SQRT_PRICE),
         };
         valid += usize::from(check_sqrt(&mut evm, p));
     }
-    assert!(valid > RANDOM_CASES * 9 / 10, "too few in-range random sqrt prices: {valid}");
+    assert!(
+        valid > RANDOM_CASES * 9 / 10,
+        "too few in-range random sqrt prices: {valid}"
+    );
 }

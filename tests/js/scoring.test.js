@@ -6,7 +6,7 @@
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { StandardMerkleTree } = require('@openzeppelin/merkle-tree');
+const { StandardMerkleTree, SimpleMerkleTree } = require('@openzeppelin/merkle-tree');
 const { keccak256 } = require('ethereum-cryptography/keccak');
 const { utf8ToBytes, bytesToHex } = require('ethereum-cryptography/utils');
 const { encode } = require('@metamask/abi-utils');
@@ -83,6 +83,39 @@ test('buildEpoch: roots equal @openzeppelin/merkle-tree, commitments equal abi.e
     assert.equal(rec.inputs === undefined, q.private);
     assert.equal(BigInt(rec.scoreWad), BigInt(rec.smoothedWad) * 100n);
   }
+});
+
+test('buildEpoch: theses and pre-data projects share the root (OZ SimpleMerkleTree over every leaf); epochProof', () => {
+  const inp = input(30);
+  const [a, b] = [inp.projects[2].project, inp.projects[7].project];
+  const fresh = hex(keccak256(utf8ToBytes('fresh project')).slice(0, 20));
+  const h = (s) => hex(keccak256(utf8ToBytes(s)));
+  const zero = '0x' + '00'.repeat(32);
+  inp.theses = [
+    { project: a, thesisHash: h('t1'), targetScoreWad: wad('70'), qualityWad: wad('0.8'), verdict: 0 },
+    { project: fresh, thesisHash: h('t2'), targetScoreWad: wad('80'), qualityWad: wad('0.9'), verdict: 0 },
+    { project: b, thesisHash: h('t3'), targetScoreWad: wad('20'), qualityWad: wad('0.6'), verdict: 2, matchedThesis: h('t1') },
+    { project: fresh, thesisHash: h('t4'), targetScoreWad: wad('60'), qualityWad: wad('1'), verdict: '1', matchedThesis: h('t2') },
+    { project: fresh, thesisHash: h('t5'), targetScoreWad: wad('10'), qualityWad: wad('0.5'), verdict: 0 },
+  ];
+  inp.preData = [{ project: fresh }];
+  const bundle = eden.buildEpoch(inp);
+  const TQ = h('eden.leaf.quality');
+  const TH = h('eden.leaf.human');
+  const q = StandardMerkleTree.of([[TQ, zero, '0', 0, zero]], ['bytes32', 'bytes32', 'uint256', 'uint8', 'bytes32']);
+  for (const t of bundle.theses) assert.equal(t.leaf, q.leafHash([TQ, t.thesisHash, t.qualityWad, t.verdict, t.matchedThesis]));
+  const hu = StandardMerkleTree.of([[TH, fresh, '0']], ['bytes32', 'address', 'uint256']);
+  for (const r of bundle.human) assert.equal(r.leaf, hu.leafHash([TH, r.project, r.scoreWad]));
+  const pre = bundle.human.find((r) => r.mode === 'preData');
+  assert.deepEqual(pre.path, ['18', '23', '20.5'].map(wad), 'C10 worked example');
+  assert.equal(bundle.human.filter((r) => r.mode === 'envelope').length, 2);
+  const all = [...bundle.projects.map((p) => p.leaf), ...bundle.theses.map((t) => t.leaf), ...bundle.human.map((r) => r.leaf)];
+  const tree = SimpleMerkleTree.of(all);
+  assert.equal(bundle.root, tree.root);
+  for (const [i, l] of all.entries()) assert.deepEqual(eden.epochProof(bundle, l), tree.getProof(i));
+  assert.throws(() => eden.epochProof(bundle, h('nope')), /leafHash: .* is not a leaf of epoch 3/);
+  assert.throws(() => eden.buildEpoch({ ...inp, theses: [{ ...inp.theses[0], verdict: 4 }] }), /^Error: theses\[0\]\.verdict: 4 is not a verdict code/);
+  assert.throws(() => eden.buildEpoch({ ...inp, preData: [{ project: a }] }), /^Error: preData\[0\]\.project: /);
 });
 
 test('buildEpoch: byte-identical bundles on reruns and with shuffled input order', () => {

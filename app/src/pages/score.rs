@@ -386,7 +386,7 @@ mod tests {
                 private: false,
             })
             .collect();
-        build_epoch(&EpochInput { epoch: 7, tracks: vec![track], projects, previous: vec![] }).unwrap()
+        build_epoch(&EpochInput { epoch: 7, tracks: vec![track], projects, previous: vec![], ..Default::default() }).unwrap()
     }
 
     #[test]

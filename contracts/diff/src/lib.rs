@@ -82,9 +82,15 @@ pub mod bindings {
 
 /// The repository root (two levels above this crate).
 pub fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().unwrap_or_else(|e| {
-        panic!("cannot resolve the repository root from {}: {e}", env!("CARGO_MANIFEST_DIR"))
-    })
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .canonicalize()
+        .unwrap_or_else(|e| {
+            panic!(
+                "cannot resolve the repository root from {}: {e}",
+                env!("CARGO_MANIFEST_DIR")
+            )
+        })
 }
 
 /// A chain id for one test run: distinct per test and per process, never 31337, so the deploy
@@ -112,12 +118,23 @@ pub struct Node {
 /// Starts anvil on 127.0.0.1 (a free port) with `chain_id`, Cancun, automining.
 pub fn start_node(chain_id: u64) -> Node {
     let bin = repo_root().join("node_modules/.bin/anvil");
-    assert!(bin.exists(), "{} is missing: run `npm ci` at the repository root first", bin.display());
+    assert!(
+        bin.exists(),
+        "{} is missing: run `npm ci` at the repository root first",
+        bin.display()
+    );
     let anvil = Anvil::new()
         .path(&bin)
         .host("127.0.0.1")
         .chain_id(chain_id)
-        .args(["--hardfork", "cancun", "--order", "fifo", "--gas-limit", "100000000"])
+        .args([
+            "--hardfork",
+            "cancun",
+            "--order",
+            "fifo",
+            "--gas-limit",
+            "100000000",
+        ])
         .try_spawn()
         .unwrap_or_else(|e| panic!("cannot start {}: {e}", bin.display()));
     let url = format!("http://127.0.0.1:{}", anvil.port());
@@ -126,7 +143,13 @@ pub fn start_node(chain_id: u64) -> Node {
         .connect_http(url.parse().expect("anvil URL"))
         .erased();
     let accounts = anvil.addresses().to_vec();
-    Node { anvil, url, chain_id, provider, accounts }
+    Node {
+        anvil,
+        url,
+        chain_id,
+        provider,
+        accounts,
+    }
 }
 
 /// Addresses and parameters written by the deploy script (`.eden/deploy-<chainId>.json`).
@@ -155,18 +178,28 @@ pub struct Deployment {
 }
 
 fn field<'a>(v: &'a Value, k: &str) -> &'a Value {
-    v.get(k).unwrap_or_else(|| panic!("deploy file: missing field '{k}' in {v}"))
+    v.get(k)
+        .unwrap_or_else(|| panic!("deploy file: missing field '{k}' in {v}"))
 }
 fn addr_field(v: &Value, k: &str) -> Address {
-    field(v, k).as_str().and_then(|s| s.parse().ok()).unwrap_or_else(|| panic!("deploy file: '{k}' is not an address"))
+    field(v, k)
+        .as_str()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("deploy file: '{k}' is not an address"))
 }
 fn u256_field(v: &Value, k: &str) -> U256 {
     let f = field(v, k);
-    let s = f.as_str().map(str::to_owned).unwrap_or_else(|| f.to_string());
-    U256::from_str_radix(&s, 10).unwrap_or_else(|_| panic!("deploy file: '{k}' = {f} is not a decimal integer"))
+    let s = f
+        .as_str()
+        .map(str::to_owned)
+        .unwrap_or_else(|| f.to_string());
+    U256::from_str_radix(&s, 10)
+        .unwrap_or_else(|_| panic!("deploy file: '{k}' = {f} is not a decimal integer"))
 }
 fn u64_field(v: &Value, k: &str) -> u64 {
-    u256_field(v, k).try_into().unwrap_or_else(|_| panic!("deploy file: '{k}' does not fit u64"))
+    u256_field(v, k)
+        .try_into()
+        .unwrap_or_else(|_| panic!("deploy file: '{k}' does not fit u64"))
 }
 
 impl Deployment {
@@ -188,7 +221,9 @@ impl Deployment {
             supply: u256_field(j, "supply"),
             fee_bps: u64_field(j, "feeBps") as u32,
             pool_fee: u64_field(j, "poolFee") as u32,
-            tick_spacing: field(j, "tickSpacing").as_i64().expect("deploy file: tickSpacing") as i32,
+            tick_spacing: field(j, "tickSpacing")
+                .as_i64()
+                .expect("deploy file: tickSpacing") as i32,
             eth_virtual_quote: u256_field(j, "ethVirtualQuote"),
             stablecoin_virtual_quote: u256_field(j, "stablecoinVirtualQuote"),
             json,
@@ -207,11 +242,15 @@ pub fn deploy(node: &Node, env: &[(&str, String)]) -> Deployment {
     let root = repo_root();
     let eden = root.join(".eden");
     std::fs::create_dir_all(&eden).expect("create .eden");
-    let lock = std::fs::File::create(eden.join("diff-deploy.lock")).expect("create .eden/diff-deploy.lock");
+    let lock = std::fs::File::create(eden.join("diff-deploy.lock"))
+        .expect("create .eden/diff-deploy.lock");
     lock.lock().expect("lock .eden/diff-deploy.lock");
 
     let mut cmd = Command::new("bash");
-    cmd.arg(root.join("scripts/deploy-local.sh")).arg("--rpc-url").arg(&node.url).current_dir(&root);
+    cmd.arg(root.join("scripts/deploy-local.sh"))
+        .arg("--rpc-url")
+        .arg(&node.url)
+        .current_dir(&root);
     for (k, v) in env {
         cmd.env(k, v);
     }
@@ -225,15 +264,23 @@ pub fn deploy(node: &Node, env: &[(&str, String)]) -> Deployment {
         String::from_utf8_lossy(&out.stderr)
     );
     let file = eden.join(format!("deploy-{}.json", node.chain_id));
-    let text = std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("read {}: {e}", file.display()));
+    let text =
+        std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("read {}: {e}", file.display()));
     let json: Value = serde_json::from_str(&text).expect("deploy file is JSON");
 
     // The merged addresses file has this chain's entry, equal to the deploy file.
     let all_path = eden.join("addresses.json");
-    let mut all: Value =
-        serde_json::from_str(&std::fs::read_to_string(&all_path).expect("read .eden/addresses.json")).expect("addresses.json is JSON");
+    let mut all: Value = serde_json::from_str(
+        &std::fs::read_to_string(&all_path).expect("read .eden/addresses.json"),
+    )
+    .expect("addresses.json is JSON");
     let key = node.chain_id.to_string();
-    assert_eq!(all.get(&key), Some(&json), ".eden/addresses.json[{key}] differs from {}", file.display());
+    assert_eq!(
+        all.get(&key),
+        Some(&json),
+        ".eden/addresses.json[{key}] differs from {}",
+        file.display()
+    );
     if let Some(obj) = all.as_object_mut() {
         obj.remove(&key);
         if obj.is_empty() {
@@ -244,12 +291,18 @@ pub fn deploy(node: &Node, env: &[(&str, String)]) -> Deployment {
         }
     }
     let _ = std::fs::remove_file(&file);
-    let _ = std::fs::remove_dir_all(root.join(format!("contracts/broadcast/Deploy.s.sol/{}", node.chain_id)));
+    let _ = std::fs::remove_dir_all(root.join(format!(
+        "contracts/broadcast/Deploy.s.sol/{}",
+        node.chain_id
+    )));
     drop(lock);
 
     let d = Deployment::from_json(json);
     assert_eq!(d.chain_id, node.chain_id, "deploy file chain id");
-    assert_eq!(d.deployer, node.accounts[0], "the deploy script uses anvil account 0");
+    assert_eq!(
+        d.deployer, node.accounts[0],
+        "the deploy script uses anvil account 0"
+    );
     d
 }
 
@@ -269,24 +322,34 @@ impl Node {
 
     /// `evm_setNextBlockTimestamp`.
     pub async fn set_next_timestamp(&self, ts: u64) {
-        self.rpc("evm_setNextBlockTimestamp", serde_json::json!([ts])).await;
+        self.rpc("evm_setNextBlockTimestamp", serde_json::json!([ts]))
+            .await;
     }
 
     /// `evm_increaseTime`.
     pub async fn increase_time(&self, secs: u64) {
-        self.rpc("evm_increaseTime", serde_json::json!([secs])).await;
+        self.rpc("evm_increaseTime", serde_json::json!([secs]))
+            .await;
     }
 
     /// `evm_mine` (one block, with everything pending); returns its number.
     pub async fn mine(&self) -> u64 {
         self.rpc("evm_mine", serde_json::json!([])).await;
-        self.provider.get_block_number().await.expect("eth_blockNumber")
+        self.provider
+            .get_block_number()
+            .await
+            .expect("eth_blockNumber")
     }
 
     /// Timestamp of the latest block.
     pub async fn latest_timestamp(&self) -> u64 {
-        let b = self.rpc("eth_getBlockByNumber", serde_json::json!(["latest", false])).await;
-        let ts = b.get("timestamp").and_then(Value::as_str).expect("block timestamp");
+        let b = self
+            .rpc("eth_getBlockByNumber", serde_json::json!(["latest", false]))
+            .await;
+        let ts = b
+            .get("timestamp")
+            .and_then(Value::as_str)
+            .expect("block timestamp");
         u64::from_str_radix(ts.trim_start_matches("0x"), 16).expect("hex timestamp")
     }
 
@@ -316,7 +379,12 @@ impl Node {
     /// The receipt of `h`, polled every 2 ms for up to 10 s (anvil's automine is asynchronous).
     pub async fn receipt(&self, h: TxHash) -> TransactionReceipt {
         for _ in 0..5_000 {
-            if let Some(r) = self.provider.get_transaction_receipt(h).await.expect("eth_getTransactionReceipt") {
+            if let Some(r) = self
+                .provider
+                .get_transaction_receipt(h)
+                .await
+                .expect("eth_getTransactionReceipt")
+            {
                 return r;
             }
             tokio::time::sleep(std::time::Duration::from_millis(2)).await;
@@ -346,7 +414,10 @@ impl Node {
 
     /// `eth_call` of `tx` on the latest state with the block timestamp overridden to `time`.
     pub async fn call_at(&self, tx: TransactionRequest, time: u64) -> Result<Bytes, Bytes> {
-        let overrides = BlockOverrides { time: Some(time), ..Default::default() };
+        let overrides = BlockOverrides {
+            time: Some(time),
+            ..Default::default()
+        };
         match self.provider.call(tx).with_block_overrides(overrides).await {
             Ok(b) => Ok(b),
             Err(e) => match e.as_error_resp().and_then(|r| r.as_revert_data()) {
@@ -363,13 +434,19 @@ impl Node {
 
     /// The nonce of `a` at the latest block.
     pub async fn nonce(&self, a: Address) -> u64 {
-        self.provider.get_transaction_count(a).await.expect("eth_getTransactionCount")
+        self.provider
+            .get_transaction_count(a)
+            .await
+            .expect("eth_getTransactionCount")
     }
 }
 
 /// A transaction request from `from` with calldata `input` to `to`.
 pub fn tx(from: Address, to: Address, input: impl Into<Bytes>) -> TransactionRequest {
-    TransactionRequest::default().with_from(from).with_to(to).with_input(input.into())
+    TransactionRequest::default()
+        .with_from(from)
+        .with_to(to)
+        .with_input(input.into())
 }
 
 /// Total gas paid by a receipt, `gasUsed × effectiveGasPrice` (wei).
@@ -424,7 +501,12 @@ impl Rng {
     /// Uniform `U256` in `[0, n)` (`n > 0`), from 256 random bits reduced mod n (bias negligible
     /// for the ranges used here).
     pub fn u256_below(&mut self, n: U256) -> U256 {
-        let limbs = [self.next_u64(), self.next_u64(), self.next_u64(), self.next_u64()];
+        let limbs = [
+            self.next_u64(),
+            self.next_u64(),
+            self.next_u64(),
+            self.next_u64(),
+        ];
         U256::from_limbs(limbs) % n
     }
 
@@ -438,8 +520,16 @@ impl Rng {
     pub fn u256_log(&mut self, lo: U256, hi: U256) -> U256 {
         let (a, b) = (lo.bit_len() as u64, hi.bit_len() as u64);
         let bits = a + self.below(b - a + 1);
-        let top = if bits >= 256 { U256::MAX } else { (U256::from(1u8) << bits as usize) - U256::from(1u8) };
-        let bottom = if bits == 0 { U256::ZERO } else { U256::from(1u8) << (bits as usize - 1) };
+        let top = if bits >= 256 {
+            U256::MAX
+        } else {
+            (U256::from(1u8) << bits as usize) - U256::from(1u8)
+        };
+        let bottom = if bits == 0 {
+            U256::ZERO
+        } else {
+            U256::from(1u8) << (bits as usize - 1)
+        };
         self.u256_between(bottom, top).clamp(lo, hi)
     }
 

@@ -27,11 +27,13 @@ mod diff {
     use eden_contracts_diff::bindings::launchpad::Launchpad::{self, LaunchpadErrors};
     use eden_contracts_diff::bindings::stablecoin::TestERC20;
     use eden_contracts_diff::bindings::token::LaunchToken;
-    use eden_contracts_diff::{deploy, gas_cost, start_node, test_chain_id, tx, Deployment, Node, Rng};
+    use eden_contracts_diff::{
+        deploy, gas_cost, start_node, test_chain_id, tx, Deployment, Node, Rng,
+    };
     use eden_core::curve::fee::FEE_DENOMINATOR_PIPS;
     use eden_core::curve::{
-        apply_buy, apply_sell, buy_fee_rate_pips, graduation_pool, graduation_sqrt_price_x96, quote_buy, quote_sell,
-        BuyQuote, CurveState, SellQuote,
+        apply_buy, apply_sell, buy_fee_rate_pips, graduation_pool, graduation_sqrt_price_x96,
+        quote_buy, quote_sell, BuyQuote, CurveState, SellQuote,
     };
     use eden_core::math::mul_div_up;
     use eden_core::uniswap::sqrt_price_math::{get_amount0_delta, get_amount1_delta};
@@ -70,8 +72,17 @@ mod diff {
     enum Expect {
         /// A setup transaction (launch, approve): must succeed.
         Ok,
-        Buy { trader: Address, q: BuyQuote, after: CurveState },
-        Sell { trader: Address, tokens_in: U256, q: SellQuote, after: CurveState },
+        Buy {
+            trader: Address,
+            q: BuyQuote,
+            after: CurveState,
+        },
+        Sell {
+            trader: Address,
+            tokens_in: U256,
+            q: SellQuote,
+            after: CurveState,
+        },
         /// Must revert (slippage, deadline, graduated).
         Revert(&'static str),
     }
@@ -120,7 +131,9 @@ mod diff {
     }
 
     /// A stablecoin at a low address, so that it sorts before every launched token.
-    const USDC_LOW: Address = Address::new([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x0e, 0xde, 0x00]);
+    const USDC_LOW: Address = Address::new([
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x0e, 0xde, 0x00,
+    ]);
 
     fn pool_id(key: &[B256; 5]) -> B256 {
         keccak256(key.iter().flat_map(|w| w.0).collect::<Vec<u8>>())
@@ -138,7 +151,11 @@ mod diff {
         }
 
         /// Mines one block at `ts` with `txs` (in order) and checks every receipt against its expectation.
-        async fn block(&mut self, ts: u64, txs: Vec<(TransactionRequest, Expect)>) -> Vec<TransactionReceipt> {
+        async fn block(
+            &mut self,
+            ts: u64,
+            txs: Vec<(TransactionRequest, Expect)>,
+        ) -> Vec<TransactionReceipt> {
             assert!(ts > self.now, "timestamps must increase");
             self.node.set_next_timestamp(ts).await;
             let mut hashes = Vec::with_capacity(txs.len());
@@ -153,7 +170,10 @@ mod diff {
             self.now = ts;
             let receipts = self.node.block_receipts(n).await;
             let got: Vec<_> = receipts.iter().map(|r| r.transaction_hash).collect();
-            assert_eq!(got, hashes, "block {n}: transactions not mined in the order sent");
+            assert_eq!(
+                got, hashes,
+                "block {n}: transactions not mined in the order sent"
+            );
             for (r, e) in receipts.iter().zip(&expects) {
                 *self.eth.get_mut(&r.from).expect("known sender") -= gas_cost(r);
                 self.check(r, e);
@@ -163,13 +183,25 @@ mod diff {
 
         fn check(&mut self, r: &TransactionReceipt, e: &Expect) {
             match e {
-                Expect::Ok => assert!(r.status(), "setup transaction {} reverted", r.transaction_hash),
+                Expect::Ok => assert!(
+                    r.status(),
+                    "setup transaction {} reverted",
+                    r.transaction_hash
+                ),
                 Expect::Revert(why) => {
-                    assert!(!r.status(), "transaction {} should have reverted ({why})", r.transaction_hash);
+                    assert!(
+                        !r.status(),
+                        "transaction {} should have reverted ({why})",
+                        r.transaction_hash
+                    );
                     self.stats.expected_reverts += 1;
                 }
                 Expect::Buy { trader, q, after } => {
-                    assert!(r.status(), "buy {} reverted; core expected {q:?}", r.transaction_hash);
+                    assert!(
+                        r.status(),
+                        "buy {} reverted; core expected {q:?}",
+                        r.transaction_hash
+                    );
                     let ev = r
                         .inner
                         .logs()
@@ -178,13 +210,42 @@ mod diff {
                         .expect("Bought event")
                         .inner
                         .data;
-                    let chain = (ev.buyer, ev.tokensOut, ev.fee, ev.quoteUsed, ev.refund, ev.quoteRaised, ev.tokenReserve);
-                    let core = (*trader, q.tokens_out, q.fee, q.quote_used, q.refund, after.quote_raised, after.token_reserve);
-                    assert_eq!(chain, core, "buy {}: contract (buyer, tokensOut, fee, quoteUsed, refund, Q, Y) vs core", r.transaction_hash);
+                    let chain = (
+                        ev.buyer,
+                        ev.tokensOut,
+                        ev.fee,
+                        ev.quoteUsed,
+                        ev.refund,
+                        ev.quoteRaised,
+                        ev.tokenReserve,
+                    );
+                    let core = (
+                        *trader,
+                        q.tokens_out,
+                        q.fee,
+                        q.quote_used,
+                        q.refund,
+                        after.quote_raised,
+                        after.token_reserve,
+                    );
+                    assert_eq!(
+                        chain, core,
+                        "buy {}: contract (buyer, tokensOut, fee, quoteUsed, refund, Q, Y) vs core",
+                        r.transaction_hash
+                    );
                     self.stats.buys += 1;
                 }
-                Expect::Sell { trader, tokens_in, q, after } => {
-                    assert!(r.status(), "sell {} reverted; core expected {q:?}", r.transaction_hash);
+                Expect::Sell {
+                    trader,
+                    tokens_in,
+                    q,
+                    after,
+                } => {
+                    assert!(
+                        r.status(),
+                        "sell {} reverted; core expected {q:?}",
+                        r.transaction_hash
+                    );
                     let ev = r
                         .inner
                         .logs()
@@ -193,9 +254,27 @@ mod diff {
                         .expect("Sold event")
                         .inner
                         .data;
-                    let chain = (ev.seller, ev.tokensIn, ev.quoteOut, ev.fee, ev.quoteRaised, ev.tokenReserve);
-                    let core = (*trader, *tokens_in, q.quote_out, q.fee, after.quote_raised, after.token_reserve);
-                    assert_eq!(chain, core, "sell {}: contract (seller, tokensIn, quoteOut, fee, Q, Y) vs core", r.transaction_hash);
+                    let chain = (
+                        ev.seller,
+                        ev.tokensIn,
+                        ev.quoteOut,
+                        ev.fee,
+                        ev.quoteRaised,
+                        ev.tokenReserve,
+                    );
+                    let core = (
+                        *trader,
+                        *tokens_in,
+                        q.quote_out,
+                        q.fee,
+                        after.quote_raised,
+                        after.token_reserve,
+                    );
+                    assert_eq!(
+                        chain, core,
+                        "sell {}: contract (seller, tokensIn, quoteOut, fee, Q, Y) vs core",
+                        r.transaction_hash
+                    );
                     self.stats.sells += 1;
                 }
             }
@@ -223,8 +302,13 @@ mod diff {
             let one = U256::from(1u8);
             match self.rng.below(100) {
                 0..=7 => U256::from(1 + self.rng.below(1_000)),
-                8..=19 => self.rng.u256_log(U256::from(1_000u32), g / U256::from(10_000u32)),
-                _ => self.rng.u256_log(g / U256::from(10_000u32), g / U256::from(30u32)).max(one),
+                8..=19 => self
+                    .rng
+                    .u256_log(U256::from(1_000u32), g / U256::from(10_000u32)),
+                _ => self
+                    .rng
+                    .u256_log(g / U256::from(10_000u32), g / U256::from(30u32))
+                    .max(one),
             }
         }
 
@@ -234,7 +318,12 @@ mod diff {
             let pad = self.d.launchpad;
             let st = l.state;
             let g = st.graduation_target().unwrap();
-            let holders: Vec<Address> = self.traders.iter().copied().filter(|a| l.holdings.get(a).is_some_and(|b| !b.is_zero())).collect();
+            let holders: Vec<Address> = self
+                .traders
+                .iter()
+                .copied()
+                .filter(|a| l.holdings.get(a).is_some_and(|b| !b.is_zero()))
+                .collect();
             let q_pct = (st.quote_raised * U256::from(100u8) / g).to::<u64>();
             let sell = !holders.is_empty() && self.rng.chance(30 + q_pct / 2);
             let deadline = match self.rng.below(100) {
@@ -253,14 +342,31 @@ mod diff {
                 let q = quote_sell(&st, tokens_in).expect("core quotes the sell");
                 let (min, deadline, why) = if sabotage {
                     if self.rng.chance(50) {
-                        (q.quote_out + U256::from(1u8), deadline, Some("quoteOut below min"))
+                        (
+                            q.quote_out + U256::from(1u8),
+                            deadline,
+                            Some("quoteOut below min"),
+                        )
                     } else {
                         (U256::ZERO, ts - 1, Some("deadline expired"))
                     }
                 } else {
-                    (if self.rng.chance(50) { q.quote_out } else { U256::ZERO }, deadline, None)
+                    (
+                        if self.rng.chance(50) {
+                            q.quote_out
+                        } else {
+                            U256::ZERO
+                        },
+                        deadline,
+                        None,
+                    )
                 };
-                let call = Launchpad::sellCall { token: l.token, tokensIn: tokens_in, minQuoteOut: min, deadline: U256::from(deadline) };
+                let call = Launchpad::sellCall {
+                    token: l.token,
+                    tokensIn: tokens_in,
+                    minQuoteOut: min,
+                    deadline: U256::from(deadline),
+                };
                 let req = tx(trader, pad, call.abi_encode()).gas_limit(BUY_GAS);
                 if let Some(why) = why {
                     return (req, Expect::Revert(why));
@@ -277,7 +383,15 @@ mod diff {
                 if t == 0 {
                     self.stats.at_launch += 1;
                 }
-                return (req, Expect::Sell { trader, tokens_in, q, after });
+                return (
+                    req,
+                    Expect::Sell {
+                        trader,
+                        tokens_in,
+                        q,
+                        after,
+                    },
+                );
             }
             let trader = *self.rng.pick(&self.traders.clone());
             let mut amount = self.buy_amount(g);
@@ -289,12 +403,24 @@ mod diff {
             }
             let (min, deadline, why) = if sabotage {
                 if self.rng.chance(50) {
-                    (q.tokens_out + U256::from(1u8), deadline, Some("tokensOut below min"))
+                    (
+                        q.tokens_out + U256::from(1u8),
+                        deadline,
+                        Some("tokensOut below min"),
+                    )
                 } else {
                     (U256::ZERO, ts - 1, Some("deadline expired"))
                 }
             } else {
-                (if self.rng.chance(50) { q.tokens_out } else { U256::ZERO }, deadline, None)
+                (
+                    if self.rng.chance(50) {
+                        q.tokens_out
+                    } else {
+                        U256::ZERO
+                    },
+                    deadline,
+                    None,
+                )
             };
             let req = self.buy_request(l, trader, amount, min, deadline, BUY_GAS);
             if let Some(why) = why {
@@ -310,8 +436,21 @@ mod diff {
             (req, Expect::Buy { trader, q, after })
         }
 
-        fn buy_request(&self, l: &Launch, trader: Address, amount: U256, min: U256, deadline: u64, gas: u64) -> TransactionRequest {
-            let call = Launchpad::buyCall { token: l.token, quoteIn: amount, minTokensOut: min, deadline: U256::from(deadline) };
+        fn buy_request(
+            &self,
+            l: &Launch,
+            trader: Address,
+            amount: U256,
+            min: U256,
+            deadline: u64,
+            gas: u64,
+        ) -> TransactionRequest {
+            let call = Launchpad::buyCall {
+                token: l.token,
+                quoteIn: amount,
+                minTokensOut: min,
+                deadline: U256::from(deadline),
+            };
             let req = tx(trader, self.d.launchpad, call.abi_encode()).gas_limit(gas);
             if l.quote.is_zero() {
                 req.value(amount)
@@ -320,7 +459,15 @@ mod diff {
             }
         }
 
-        fn apply_buy_model(&mut self, l: &mut Launch, trader: Address, amount: U256, t: u64, min: U256, q: BuyQuote) -> CurveState {
+        fn apply_buy_model(
+            &mut self,
+            l: &mut Launch,
+            trader: Address,
+            amount: U256,
+            t: u64,
+            min: U256,
+            q: BuyQuote,
+        ) -> CurveState {
             let (after, q2) = apply_buy(&l.state, amount, t, min).expect("core applies the buy");
             assert_eq!(q, q2);
             l.state = after;
@@ -349,7 +496,15 @@ mod diff {
             let now_t = self.now - l.t0;
             let pick_t = |rng: &mut Rng| if rng.chance(50) { now_t } else { rng.below(21) };
             let view_buy = |amount: U256| {
-                tx(self.creator, self.d.launchpad, Launchpad::quoteBuyCall { token: l.token, quoteIn: amount }.abi_encode())
+                tx(
+                    self.creator,
+                    self.d.launchpad,
+                    Launchpad::quoteBuyCall {
+                        token: l.token,
+                        quoteIn: amount,
+                    }
+                    .abi_encode(),
+                )
             };
             for k in 0..3 {
                 let t = pick_t(&mut self.rng);
@@ -357,11 +512,16 @@ mod diff {
                     // Always past the target: the clamp with its refund.
                     let f = U256::from(buy_fee_rate_pips(st.fee_bps, t));
                     let d = U256::from(FEE_DENOMINATOR_PIPS);
-                    mul_div_up(g - st.quote_raised, d, d - f).unwrap() + self.rng.u256_below(g / U256::from(4u8))
+                    mul_div_up(g - st.quote_raised, d, d - f).unwrap()
+                        + self.rng.u256_below(g / U256::from(4u8))
                 } else {
                     self.rng.u256_log(U256::from(1u8), g * U256::from(2u8))
                 };
-                let ret = self.node.call_at(view_buy(amount), l.t0 + t).await.expect("quoteBuy view reverted");
+                let ret = self
+                    .node
+                    .call_at(view_buy(amount), l.t0 + t)
+                    .await
+                    .expect("quoteBuy view reverted");
                 let v = Launchpad::quoteBuyCall::abi_decode_returns(&ret).unwrap();
                 let c = quote_buy(&st, amount, t).unwrap();
                 assert_eq!(
@@ -380,7 +540,11 @@ mod diff {
                 let y = self.rng.u256_between(U256::from(1u8), sold);
                 let v = pad.quoteSell(l.token, y).call().await.unwrap();
                 let c = quote_sell(&st, y).unwrap();
-                assert_eq!((v.quoteOut, v.fee), (c.quote_out, c.fee), "quoteSell({y}) view vs core");
+                assert_eq!(
+                    (v.quoteOut, v.fee),
+                    (c.quote_out, c.fee),
+                    "quoteSell({y}) view vs core"
+                );
                 self.stats.views += 1;
             }
             // Slippage reverts carry the contract's own amounts.
@@ -394,7 +558,15 @@ mod diff {
             }
             let min = q.tokens_out + U256::from(1u8);
             let req = self.buy_request(l, trader, amount, min, FAR, BUY_GAS);
-            match LaunchpadErrors::abi_decode(&self.node.call_at(req, l.t0 + t).await.expect_err("buy above min must revert")).unwrap() {
+            match LaunchpadErrors::abi_decode(
+                &self
+                    .node
+                    .call_at(req, l.t0 + t)
+                    .await
+                    .expect_err("buy above min must revert"),
+            )
+            .unwrap()
+            {
                 LaunchpadErrors::TokensOutBelowMin(e) => assert_eq!(
                     (e.tokensOut, e.minTokensOut),
                     (q.tokens_out, min),
@@ -407,9 +579,20 @@ mod diff {
             let at = l.t0 + t;
             if at > 0 {
                 let req = self.buy_request(l, trader, amount, U256::ZERO, at - 1, BUY_GAS);
-                match LaunchpadErrors::abi_decode(&self.node.call_at(req, at).await.expect_err("expired buy must revert")).unwrap() {
+                match LaunchpadErrors::abi_decode(
+                    &self
+                        .node
+                        .call_at(req, at)
+                        .await
+                        .expect_err("expired buy must revert"),
+                )
+                .unwrap()
+                {
                     LaunchpadErrors::DeadlineExpired(e) => {
-                        assert_eq!((e.deadline, e.timestamp), (U256::from(at - 1), U256::from(at)))
+                        assert_eq!(
+                            (e.deadline, e.timestamp),
+                            (U256::from(at - 1), U256::from(at))
+                        )
                     }
                     other => panic!("expected DeadlineExpired, got {other:?}"),
                 }
@@ -419,11 +602,28 @@ mod diff {
                 let y = self.rng.u256_between(U256::from(1u8), bal);
                 let q = quote_sell(&st, y).unwrap();
                 let min = q.quote_out + U256::from(1u8);
-                let call = Launchpad::sellCall { token: l.token, tokensIn: y, minQuoteOut: min, deadline: U256::from(FAR) };
+                let call = Launchpad::sellCall {
+                    token: l.token,
+                    tokensIn: y,
+                    minQuoteOut: min,
+                    deadline: U256::from(FAR),
+                };
                 let req = tx(seller, self.d.launchpad, call.abi_encode()).gas_limit(BUY_GAS);
-                match LaunchpadErrors::abi_decode(&self.node.call(req).await.expect_err("sell above min must revert")).unwrap() {
+                match LaunchpadErrors::abi_decode(
+                    &self
+                        .node
+                        .call(req)
+                        .await
+                        .expect_err("sell above min must revert"),
+                )
+                .unwrap()
+                {
                     LaunchpadErrors::QuoteOutBelowMin(e) => {
-                        assert_eq!((e.quoteOut, e.minQuoteOut), (q.quote_out, min), "sell({y}) slippage revert vs core")
+                        assert_eq!(
+                            (e.quoteOut, e.minQuoteOut),
+                            (q.quote_out, min),
+                            "sell({y}) slippage revert vs core"
+                        )
                     }
                     other => panic!("expected QuoteOutBelowMin, got {other:?}"),
                 }
@@ -447,17 +647,31 @@ mod diff {
                 token,
                 quote,
                 t0,
-                state: CurveState::new(phi, self.d.supply, self.d.fee_bps, t0).expect("core curve state"),
+                state: CurveState::new(phi, self.d.supply, self.d.fee_bps, t0)
+                    .expect("core curve state"),
                 holdings: HashMap::new(),
                 fees: U256::ZERO,
             };
             // Launch block: launch, every trader approves the (predicted) token, a few trades at t = 0.
             let mut txs = Vec::new();
-            let call = Launchpad::launchCall { name: "Diff".into(), symbol: "DIFF".into(), quote };
-            txs.push((tx(self.creator, pad_addr, call.abi_encode()).gas_limit(GRADUATE_GAS), Expect::Ok));
+            let call = Launchpad::launchCall {
+                name: "Diff".into(),
+                symbol: "DIFF".into(),
+                quote,
+            };
+            txs.push((
+                tx(self.creator, pad_addr, call.abi_encode()).gas_limit(GRADUATE_GAS),
+                Expect::Ok,
+            ));
             for &a in &self.traders.clone() {
-                let call = LaunchToken::approveCall { spender: pad_addr, value: U256::MAX };
-                txs.push((tx(a, token, call.abi_encode()).gas_limit(100_000), Expect::Ok));
+                let call = LaunchToken::approveCall {
+                    spender: pad_addr,
+                    value: U256::MAX,
+                };
+                txs.push((
+                    tx(a, token, call.abi_encode()).gas_limit(100_000),
+                    Expect::Ok,
+                ));
             }
             let mut done = 0;
             let graduate_now = plan.graduate_at == Some(0);
@@ -480,8 +694,15 @@ mod diff {
                 .expect("Launched event")
                 .inner
                 .data;
-            assert_eq!((ev.token, ev.quote, ev.supply, ev.virtualQuote), (token, quote, self.d.supply, phi));
-            let on_chain = Launchpad::new(pad_addr, self.node.provider.clone()).launchOf(token).call().await.unwrap();
+            assert_eq!(
+                (ev.token, ev.quote, ev.supply, ev.virtualQuote),
+                (token, quote, self.d.supply, phi)
+            );
+            let on_chain = Launchpad::new(pad_addr, self.node.provider.clone())
+                .launchOf(token)
+                .call()
+                .await
+                .unwrap();
             assert_eq!(on_chain.launchTime, t0);
             self.compare_views(&l).await;
 
@@ -518,7 +739,12 @@ mod diff {
 
         /// The crossing buy (with a refund) at `ts`, after `txs`, followed in the same block by a
         /// buy and a sell that must revert; then the pool and every balance.
-        async fn graduate(&mut self, l: &mut Launch, ts: u64, mut txs: Vec<(TransactionRequest, Expect)>) {
+        async fn graduate(
+            &mut self,
+            l: &mut Launch,
+            ts: u64,
+            mut txs: Vec<(TransactionRequest, Expect)>,
+        ) {
             let t = ts - l.t0;
             let st = l.state;
             let g = st.graduation_target().unwrap();
@@ -530,17 +756,38 @@ mod diff {
             let amount = used + extra;
             let buyer = *self.rng.pick(&self.traders.clone());
             let q = quote_buy(&st, amount, t).unwrap();
-            assert!(q.graduates && q.refund == extra && q.quote_used == used, "core clamp: {q:?}");
+            assert!(
+                q.graduates && q.refund == extra && q.quote_used == used,
+                "core clamp: {q:?}"
+            );
             let req = self.buy_request(l, buyer, amount, q.tokens_out, ts, GRADUATE_GAS);
             let after = self.apply_buy_model(l, buyer, amount, t, q.tokens_out, q);
             assert_eq!(after.quote_raised, g);
-            txs.push((req, Expect::Buy { trader: buyer, q, after }));
+            txs.push((
+                req,
+                Expect::Buy {
+                    trader: buyer,
+                    q,
+                    after,
+                },
+            ));
             let grad_index = txs.len() - 1;
             // Trades after graduation in the same block: refused.
             let other = *self.rng.pick(&self.traders.clone());
-            txs.push((self.buy_request(l, other, g / U256::from(100u8), U256::ZERO, FAR, BUY_GAS), Expect::Revert("graduated (buy)")));
-            let call = Launchpad::sellCall { token: l.token, tokensIn: U256::from(1u8), minQuoteOut: U256::ZERO, deadline: U256::from(FAR) };
-            txs.push((tx(buyer, self.d.launchpad, call.abi_encode()).gas_limit(BUY_GAS), Expect::Revert("graduated (sell)")));
+            txs.push((
+                self.buy_request(l, other, g / U256::from(100u8), U256::ZERO, FAR, BUY_GAS),
+                Expect::Revert("graduated (buy)"),
+            ));
+            let call = Launchpad::sellCall {
+                token: l.token,
+                tokensIn: U256::from(1u8),
+                minQuoteOut: U256::ZERO,
+                deadline: U256::from(FAR),
+            };
+            txs.push((
+                tx(buyer, self.d.launchpad, call.abi_encode()).gas_limit(BUY_GAS),
+                Expect::Revert("graduated (sell)"),
+            ));
             let receipts = self.block(ts, txs).await;
             if t < 15 {
                 self.stats.in_window += 1;
@@ -550,7 +797,8 @@ mod diff {
             }
 
             // Graduation: event vs core.
-            let pool = graduation_pool(&after, l.quote, l.token, self.d.tick_spacing).expect("core graduation pool");
+            let pool = graduation_pool(&after, l.quote, l.token, self.d.tick_spacing)
+                .expect("core graduation pool");
             let ev = receipts[grad_index]
                 .inner
                 .logs()
@@ -561,14 +809,31 @@ mod diff {
                 .data;
             let sqrt_lo = get_sqrt_price_at_tick(pool.tick_lower.into()).unwrap();
             let sqrt_hi = get_sqrt_price_at_tick(pool.tick_upper.into()).unwrap();
-            let paid0 = get_amount0_delta(pool.sqrt_price_x96, sqrt_hi, pool.liquidity, true).unwrap();
-            let paid1 = get_amount1_delta(sqrt_lo, pool.sqrt_price_x96, pool.liquidity, true).unwrap();
+            let paid0 =
+                get_amount0_delta(pool.sqrt_price_x96, sqrt_hi, pool.liquidity, true).unwrap();
+            let paid1 =
+                get_amount1_delta(sqrt_lo, pool.sqrt_price_x96, pool.liquidity, true).unwrap();
             assert_eq!(
-                (U256::from(ev.sqrtPriceX96), ev.liquidity, ev.paid0, ev.paid1, ev.tokensLocked),
-                (pool.sqrt_price_x96, pool.liquidity, paid0, paid1, pool.tokens_locked),
+                (
+                    U256::from(ev.sqrtPriceX96),
+                    ev.liquidity,
+                    ev.paid0,
+                    ev.paid1,
+                    ev.tokensLocked
+                ),
+                (
+                    pool.sqrt_price_x96,
+                    pool.liquidity,
+                    paid0,
+                    paid1,
+                    pool.tokens_locked
+                ),
                 "Graduated (sqrtPriceX96, liquidity, paid0, paid1, tokensLocked) vs core"
             );
-            assert_eq!(pool.sqrt_price_x96, graduation_sqrt_price_x96(pool.amount0, pool.amount1).unwrap());
+            assert_eq!(
+                pool.sqrt_price_x96,
+                graduation_sqrt_price_x96(pool.amount0, pool.amount1).unwrap()
+            );
 
             // The pool key and id the launchpad reports, and the v4 pool's state (extsload).
             let key = [
@@ -579,7 +844,10 @@ mod diff {
                 word_addr(self.d.launch_locker),
             ];
             let id = pool_id(&key);
-            assert_eq!(ev.poolId, id, "Graduated poolId vs keccak256(abi.encode(key))");
+            assert_eq!(
+                ev.poolId, id,
+                "Graduated poolId vs keccak256(abi.encode(key))"
+            );
             let pad = Launchpad::new(self.d.launchpad, self.node.provider.clone());
             let po = pad.poolOf(l.token).call().await.unwrap();
             assert_eq!(po.poolId, id);
@@ -594,7 +862,8 @@ mod diff {
             let tick24: u32 = ((slot0 >> 160usize) & U256::from(0xFF_FFFFu32)).to::<u32>();
             let tick = ((tick24 << 8) as i32) >> 8;
             let lp_fee: u32 = ((slot0 >> 208usize) & U256::from(0xFF_FFFFu32)).to::<u32>();
-            let liq_slot = B256::from(U256::from_be_bytes(state_slot.0) + U256::from(LIQUIDITY_OFFSET));
+            let liq_slot =
+                B256::from(U256::from_be_bytes(state_slot.0) + U256::from(LIQUIDITY_OFFSET));
             let liquidity = U256::from_be_bytes(ext.extsload_0(liq_slot).call().await.unwrap().0);
             assert_eq!(
                 (sqrt_price, tick, lp_fee, liquidity),
@@ -607,17 +876,40 @@ mod diff {
                 "PoolManager slot0 (sqrtPriceX96, tick, lpFee) and liquidity vs core graduation"
             );
             let s = pad.launchOf(l.token).call().await.unwrap();
-            assert_eq!((s.graduated, s.quoteRaised, s.feesAccrued), (true, g, l.fees));
+            assert_eq!(
+                (s.graduated, s.quoteRaised, s.feesAccrued),
+                (true, g, l.fees)
+            );
 
             // The curve refuses trades, naming the pool.
-            let expect_graduated = |data: alloy::primitives::Bytes| match LaunchpadErrors::abi_decode(&data).unwrap() {
-                LaunchpadErrors::AlreadyGraduated(e) => assert_eq!((e.token, e.poolId), (l.token, id)),
-                other => panic!("expected AlreadyGraduated, got {other:?}"),
+            let expect_graduated = |data: alloy::primitives::Bytes| {
+                match LaunchpadErrors::abi_decode(&data).unwrap() {
+                    LaunchpadErrors::AlreadyGraduated(e) => {
+                        assert_eq!((e.token, e.poolId), (l.token, id))
+                    }
+                    other => panic!("expected AlreadyGraduated, got {other:?}"),
+                }
             };
-            let qb = Launchpad::quoteBuyCall { token: l.token, quoteIn: U256::from(1u8) };
-            expect_graduated(self.node.call(tx(buyer, self.d.launchpad, qb.abi_encode())).await.unwrap_err());
-            let qs = Launchpad::quoteSellCall { token: l.token, tokensIn: U256::from(1u8) };
-            expect_graduated(self.node.call(tx(buyer, self.d.launchpad, qs.abi_encode())).await.unwrap_err());
+            let qb = Launchpad::quoteBuyCall {
+                token: l.token,
+                quoteIn: U256::from(1u8),
+            };
+            expect_graduated(
+                self.node
+                    .call(tx(buyer, self.d.launchpad, qb.abi_encode()))
+                    .await
+                    .unwrap_err(),
+            );
+            let qs = Launchpad::quoteSellCall {
+                token: l.token,
+                tokensIn: U256::from(1u8),
+            };
+            expect_graduated(
+                self.node
+                    .call(tx(buyer, self.d.launchpad, qs.abi_encode()))
+                    .await
+                    .unwrap_err(),
+            );
             let b = self.buy_request(l, buyer, U256::from(1_000u32), U256::ZERO, FAR, BUY_GAS);
             expect_graduated(self.node.call(b).await.unwrap_err());
 
@@ -625,14 +917,30 @@ mod diff {
             let tok = LaunchToken::new(l.token, self.node.provider.clone());
             for &a in &self.traders {
                 let want = l.holdings.get(&a).copied().unwrap_or_default();
-                assert_eq!(tok.balanceOf(a).call().await.unwrap(), want, "token balance of {a}");
+                assert_eq!(
+                    tok.balanceOf(a).call().await.unwrap(),
+                    want,
+                    "token balance of {a}"
+                );
             }
-            let (pool_quote, pool_tokens) =
-                if pool.quote_is_currency0 { (paid0, paid1) } else { (paid1, paid0) };
+            let (pool_quote, pool_tokens) = if pool.quote_is_currency0 {
+                (paid0, paid1)
+            } else {
+                (paid1, paid0)
+            };
             let grad_reserve = after.token_reserve;
-            assert_eq!(tok.balanceOf(self.d.launchpad).call().await.unwrap(), U256::ZERO);
-            assert_eq!(tok.balanceOf(self.d.pool_manager).call().await.unwrap(), pool_tokens);
-            assert_eq!(tok.balanceOf(self.d.launch_locker).call().await.unwrap(), grad_reserve - pool_tokens);
+            assert_eq!(
+                tok.balanceOf(self.d.launchpad).call().await.unwrap(),
+                U256::ZERO
+            );
+            assert_eq!(
+                tok.balanceOf(self.d.pool_manager).call().await.unwrap(),
+                pool_tokens
+            );
+            assert_eq!(
+                tok.balanceOf(self.d.launch_locker).call().await.unwrap(),
+                grad_reserve - pool_tokens
+            );
             assert_eq!(grad_reserve, self.d.supply / U256::from(5u8));
             *self.pool_q.entry(l.quote).or_default() += pool_quote;
             *self.locker_q.entry(l.quote).or_default() += g - pool_quote;
@@ -658,13 +966,29 @@ mod diff {
                     }
                 };
                 for &a in &self.traders {
-                    let want = if asset.is_zero() { self.eth[&a] } else { self.erc20[&(asset, a)] };
+                    let want = if asset.is_zero() {
+                        self.eth[&a]
+                    } else {
+                        self.erc20[&(asset, a)]
+                    };
                     assert_eq!(bal(a).await, want, "balance of {a} in {asset}");
                 }
                 let get = |m: &HashMap<Address, U256>| m.get(&asset).copied().unwrap_or_default();
-                assert_eq!(bal(self.d.launchpad).await, get(&self.fees_q), "launchpad {asset} = uncollected fees");
-                assert_eq!(bal(self.d.pool_manager).await, get(&self.pool_q), "PoolManager {asset}");
-                assert_eq!(bal(self.d.launch_locker).await, get(&self.locker_q), "locker {asset}");
+                assert_eq!(
+                    bal(self.d.launchpad).await,
+                    get(&self.fees_q),
+                    "launchpad {asset} = uncollected fees"
+                );
+                assert_eq!(
+                    bal(self.d.pool_manager).await,
+                    get(&self.pool_q),
+                    "PoolManager {asset}"
+                );
+                assert_eq!(
+                    bal(self.d.launch_locker).await,
+                    get(&self.locker_q),
+                    "locker {asset}"
+                );
             }
         }
     }
@@ -675,24 +999,43 @@ mod diff {
         let seed = Rng::seed_from_env(0xEDE0_0002);
         let node = start_node(test_chain_id(2));
         let d = deploy(&node, &[]);
-        assert_eq!((d.fee_bps, d.tick_spacing), (100, 60), "deploy defaults changed: review the test");
+        assert_eq!(
+            (d.fee_bps, d.tick_spacing),
+            (100, 60),
+            "deploy defaults changed: review the test"
+        );
         let creator = node.accounts[0];
         let traders: Vec<Address> = node.accounts[1..].to_vec();
 
         // The stablecoin, and a copy of its code at a low address allowed as a quote asset too;
         // every trader gets both (minted, approved), while automining.
-        let code = node.rpc("eth_getCode", serde_json::json!([d.stablecoin, "latest"])).await;
-        node.rpc("anvil_setCode", serde_json::json!([USDC_LOW, code])).await;
-        let allow = Launchpad::setQuoteAssetCall { asset: USDC_LOW, virtualQuote: d.stablecoin_virtual_quote };
-        node.send_mined(tx(creator, d.launchpad, allow.abi_encode()).gas_limit(200_000)).await;
+        let code = node
+            .rpc("eth_getCode", serde_json::json!([d.stablecoin, "latest"]))
+            .await;
+        node.rpc("anvil_setCode", serde_json::json!([USDC_LOW, code]))
+            .await;
+        let allow = Launchpad::setQuoteAssetCall {
+            asset: USDC_LOW,
+            virtualQuote: d.stablecoin_virtual_quote,
+        };
+        node.send_mined(tx(creator, d.launchpad, allow.abi_encode()).gas_limit(200_000))
+            .await;
         let usd_amount = U256::from(100_000_000u64) * U256::from(1_000_000u64);
         let mut erc20 = HashMap::new();
         for asset in [d.stablecoin, USDC_LOW] {
             for &a in &traders {
-                let mint = TestERC20::mintCall { to: a, amount: usd_amount };
-                node.send_mined(tx(creator, asset, mint.abi_encode()).gas_limit(200_000)).await;
-                let approve = TestERC20::approveCall { spender: d.launchpad, value: U256::MAX };
-                node.send_mined(tx(a, asset, approve.abi_encode()).gas_limit(200_000)).await;
+                let mint = TestERC20::mintCall {
+                    to: a,
+                    amount: usd_amount,
+                };
+                node.send_mined(tx(creator, asset, mint.abi_encode()).gas_limit(200_000))
+                    .await;
+                let approve = TestERC20::approveCall {
+                    spender: d.launchpad,
+                    value: U256::MAX,
+                };
+                node.send_mined(tx(a, asset, approve.abi_encode()).gas_limit(200_000))
+                    .await;
                 erc20.insert((asset, a), usd_amount);
             }
         }
@@ -721,14 +1064,46 @@ mod diff {
             fees_q: HashMap::new(),
         };
         let plans = [
-            Plan { pair: Pair::Eth, trades: 2_000, graduate_at: None },
-            Plan { pair: Pair::Usdc, trades: 1_500, graduate_at: None },
-            Plan { pair: Pair::UsdcLow, trades: 1_500, graduate_at: None },
-            Plan { pair: Pair::Eth, trades: 1_500, graduate_at: None },
-            Plan { pair: Pair::Eth, trades: 0, graduate_at: Some(6) },
-            Plan { pair: Pair::Usdc, trades: 0, graduate_at: Some(0) },
-            Plan { pair: Pair::UsdcLow, trades: 0, graduate_at: Some(14) },
-            Plan { pair: Pair::Eth, trades: 0, graduate_at: Some(15) },
+            Plan {
+                pair: Pair::Eth,
+                trades: 2_000,
+                graduate_at: None,
+            },
+            Plan {
+                pair: Pair::Usdc,
+                trades: 1_500,
+                graduate_at: None,
+            },
+            Plan {
+                pair: Pair::UsdcLow,
+                trades: 1_500,
+                graduate_at: None,
+            },
+            Plan {
+                pair: Pair::Eth,
+                trades: 1_500,
+                graduate_at: None,
+            },
+            Plan {
+                pair: Pair::Eth,
+                trades: 0,
+                graduate_at: Some(6),
+            },
+            Plan {
+                pair: Pair::Usdc,
+                trades: 0,
+                graduate_at: Some(0),
+            },
+            Plan {
+                pair: Pair::UsdcLow,
+                trades: 0,
+                graduate_at: Some(14),
+            },
+            Plan {
+                pair: Pair::Eth,
+                trades: 0,
+                graduate_at: Some(15),
+            },
         ];
         for p in &plans {
             run.launch(p).await;
@@ -754,6 +1129,9 @@ mod diff {
             started.elapsed().as_secs_f64()
         )
         .ok();
-        assert!(s.buys + s.sells >= 5_000, "fewer than 5,000 trades compared");
+        assert!(
+            s.buys + s.sells >= 5_000,
+            "fewer than 5,000 trades compared"
+        );
     }
 }

@@ -20,7 +20,8 @@ mod diff {
     use eden_contracts_diff::bindings::registry::EpochRegistry::{self, EpochRegistryErrors};
     use eden_contracts_diff::{deploy, start_node, test_chain_id, tx, Node, Rng};
     use eden_core::eip712::{
-        eden_domain, epoch_root_signing_hash, recover_epoch_root_signer, EpochRoot, SignatureError, SECP256K1_N,
+        eden_domain, epoch_root_signing_hash, recover_epoch_root_signer, EpochRoot, SignatureError,
+        SECP256K1_N,
     };
     use eden_core::leaves::SCORE_LEAF_ENCODING;
     use eden_core::merkle::{self, Leaf, Options, StandardMerkleTree};
@@ -42,8 +43,11 @@ mod diff {
         let mut n = 0u64;
         for (track, count) in PROJECTS_PER_TRACK {
             for _ in 0..count {
-                let project = Address::from_slice(&keccak256(format!("eden.diff.project.{n}"))[12..]);
-                let features = (0..4).map(|k| U256::from(rng.below(2_000 * (k + 1) * (k + 1)))).collect();
+                let project =
+                    Address::from_slice(&keccak256(format!("eden.diff.project.{n}"))[12..]);
+                let features = (0..4)
+                    .map(|k| U256::from(rng.below(2_000 * (k + 1) * (k + 1))))
+                    .collect();
                 let claims = rng.below(12);
                 projects.push(ProjectInput {
                     project,
@@ -51,7 +55,11 @@ mod diff {
                         track: track.into(),
                         features,
                         claims,
-                        failed: if claims == 0 { 0 } else { rng.below(claims + 1) },
+                        failed: if claims == 0 {
+                            0
+                        } else {
+                            rng.below(claims + 1)
+                        },
                         verified_output: U256::from(rng.below(5)),
                         age_secs: if rng.chance(15) { 3_600 } else { 40 * 86_400 },
                     },
@@ -59,22 +67,33 @@ mod diff {
                     private: rng.chance(40),
                 });
                 if rng.chance(50) {
-                    let points = U256::from(rng.below(100_000_001)) * U256::from(1_000_000_000_000u64);
-                    previous.push(PreviousScore { project, score_wad: points });
+                    let points =
+                        U256::from(rng.below(100_000_001)) * U256::from(1_000_000_000_000u64);
+                    previous.push(PreviousScore {
+                        project,
+                        score_wad: points,
+                    });
                 }
                 n += 1;
             }
         }
         EpochInput {
             epoch: EPOCH,
-            tracks: vec![TrackConfig::agents(), TrackConfig::apps(), TrackConfig::research()],
+            tracks: vec![
+                TrackConfig::agents(),
+                TrackConfig::apps(),
+                TrackConfig::research(),
+            ],
             projects,
             previous,
+            ..Default::default()
         }
     }
 
     fn sign(key: &SigningKey, digest: B256) -> [u8; 65] {
-        let (sig, recid) = key.sign_prehash_recoverable(digest.as_slice()).expect("k256 sign");
+        let (sig, recid) = key
+            .sign_prehash_recoverable(digest.as_slice())
+            .expect("k256 sign");
         let mut out = [0u8; 65];
         out[..64].copy_from_slice(&sig.to_bytes());
         out[64] = 27 + recid.to_byte();
@@ -82,13 +101,21 @@ mod diff {
     }
 
     /// How the contract rejects a signature, and what core says about it; `true` when they agree.
-    fn same_rejection(core: &Result<Address, SignatureError>, chain: &EpochRegistryErrors, signer: Address) -> bool {
+    fn same_rejection(
+        core: &Result<Address, SignatureError>,
+        chain: &EpochRegistryErrors,
+        signer: Address,
+    ) -> bool {
         match (core, chain) {
             // A different signer: the contract names the same recovered address.
             (Ok(a), EpochRegistryErrors::InvalidSigner(e)) => *a != signer && e.recovered == *a,
             (Err(SignatureError::HighS), EpochRegistryErrors::ECDSAInvalidSignatureS(_)) => true,
             (
-                Err(SignatureError::InvalidV(_) | SignatureError::Unrecoverable | SignatureError::InvalidScalar),
+                Err(
+                    SignatureError::InvalidV(_)
+                    | SignatureError::Unrecoverable
+                    | SignatureError::InvalidScalar,
+                ),
                 EpochRegistryErrors::ECDSAInvalidSignature(_),
             ) => true,
             _ => false,
@@ -96,7 +123,8 @@ mod diff {
     }
 
     fn decode(data: &Bytes) -> EpochRegistryErrors {
-        EpochRegistryErrors::abi_decode(data).unwrap_or_else(|e| panic!("undecodable revert {data}: {e}"))
+        EpochRegistryErrors::abi_decode(data)
+            .unwrap_or_else(|e| panic!("undecodable revert {data}: {e}"))
     }
 
     #[tokio::test(flavor = "current_thread")]
@@ -110,28 +138,67 @@ mod diff {
         assert!(n >= 25, "cohort of {n}");
 
         // The signer: a known dev key, not one of anvil's accounts.
-        let key = SigningKey::from_bytes(&keccak256("eden.diff.root-signer").0.into()).expect("dev key");
+        let key =
+            SigningKey::from_bytes(&keccak256("eden.diff.root-signer").0.into()).expect("dev key");
         let signer = Address::from_public_key(key.verifying_key());
 
         let node: Node = start_node(test_chain_id(1));
-        let d = deploy(&node, &[("EDEN_SIGNER", signer.to_string()), ("EDEN_FIRST_EPOCH", EPOCH.to_string())]);
+        let d = deploy(
+            &node,
+            &[
+                ("EDEN_SIGNER", signer.to_string()),
+                ("EDEN_FIRST_EPOCH", EPOCH.to_string()),
+            ],
+        );
         assert_eq!(d.root_signer, signer);
         assert_eq!(d.first_epoch, EPOCH);
         let reg = EpochRegistry::new(d.epoch_registry, node.provider.clone());
-        assert_eq!(reg.signer().call().await.unwrap(), signer, "registry signer");
-        assert_eq!(reg.nextEpoch().call().await.unwrap(), EPOCH, "registry nextEpoch");
-        assert_eq!(reg.bond().call().await.unwrap(), d.bond_wei, "registry bond");
+        assert_eq!(
+            reg.signer().call().await.unwrap(),
+            signer,
+            "registry signer"
+        );
+        assert_eq!(
+            reg.nextEpoch().call().await.unwrap(),
+            EPOCH,
+            "registry nextEpoch"
+        );
+        assert_eq!(
+            reg.bond().call().await.unwrap(),
+            d.bond_wei,
+            "registry bond"
+        );
 
         // EIP-712: domain separator and digest, core vs contract.
         let domain = eden_domain(node.chain_id, d.epoch_registry);
-        assert_eq!(reg.domainSeparator().call().await.unwrap(), domain.separator(), "domain separator");
+        assert_eq!(
+            reg.domainSeparator().call().await.unwrap(),
+            domain.separator(),
+            "domain separator"
+        );
         let expiry = node.latest_timestamp().await + 3_600;
-        let msg = EpochRoot { epoch: EPOCH, root: bundle.root, inputsRoot: bundle.inputs_root, expiry };
+        let msg = EpochRoot {
+            epoch: EPOCH,
+            root: bundle.root,
+            inputsRoot: bundle.inputs_root,
+            expiry,
+        };
         let digest = epoch_root_signing_hash(&domain, &msg);
-        let chain_digest = reg.epochRootDigest(EPOCH, bundle.root, bundle.inputs_root, expiry).call().await.unwrap();
-        assert_eq!(digest, chain_digest, "core epoch_root_signing_hash vs contract epochRootDigest");
+        let chain_digest = reg
+            .epochRootDigest(EPOCH, bundle.root, bundle.inputs_root, expiry)
+            .call()
+            .await
+            .unwrap();
+        assert_eq!(
+            digest, chain_digest,
+            "core epoch_root_signing_hash vs contract epochRootDigest"
+        );
         let sig = sign(&key, digest);
-        assert_eq!(recover_epoch_root_signer(&domain, &msg, &sig), Ok(signer), "core recovers the signer");
+        assert_eq!(
+            recover_epoch_root_signer(&domain, &msg, &sig),
+            Ok(signer),
+            "core recovers the signer"
+        );
 
         let proposer = node.accounts[1];
         let propose = |sig: &[u8]| {
@@ -147,12 +214,20 @@ mod diff {
 
         // Nothing is readable before a root is final.
         let tree = StandardMerkleTree::of(
-            bundle.score_leaves().iter().map(|(a, s)| json!([a.to_string(), s.to_string()])).collect(),
+            bundle
+                .score_leaves()
+                .iter()
+                .map(|(a, s)| json!([a.to_string(), s.to_string()]))
+                .collect(),
             &SCORE_LEAF_ENCODING,
             Options::default(),
         )
         .expect("core score tree");
-        assert_eq!(tree.root(), bundle.root, "merkle::StandardMerkleTree root vs bundle root");
+        assert_eq!(
+            tree.root(),
+            bundle.root,
+            "merkle::StandardMerkleTree root vs bundle root"
+        );
         let (p0, s0) = bundle.score_leaves()[0];
         let verify0 = EpochRegistry::verifyScoreCall {
             epoch: EPOCH,
@@ -161,10 +236,18 @@ mod diff {
             proof: tree.get_proof(0).unwrap(),
         };
         let not_final = |data: Bytes, epoch: u64, status: u8| match decode(&data) {
-            EpochRegistryErrors::NotFinal(e) => assert!(e.epoch == epoch && e.status == status, "{e:?}"),
+            EpochRegistryErrors::NotFinal(e) => {
+                assert!(e.epoch == epoch && e.status == status, "{e:?}")
+            }
             other => panic!("expected NotFinal, got {other:?}"),
         };
-        not_final(node.call(tx(proposer, d.epoch_registry, verify0.abi_encode())).await.unwrap_err(), EPOCH, 0);
+        not_final(
+            node.call(tx(proposer, d.epoch_registry, verify0.abi_encode()))
+                .await
+                .unwrap_err(),
+            EPOCH,
+            0,
+        );
 
         // Tampered signatures: every byte flipped (low bit, then high bit), the high-s twin.
         let mut variants: Vec<(String, Vec<u8>)> = Vec::new();
@@ -184,12 +267,22 @@ mod diff {
         let mut tallies = [0usize; 3]; // other signer, high s, invalid
         for (label, bad) in &variants {
             let core = recover_epoch_root_signer(&domain, &msg, bad);
-            assert_ne!(core, Ok(signer), "core accepts tampered signature ({label})");
-            let chain = decode(&node.call(propose(bad)).await.expect_err("contract accepted a tampered signature"));
+            assert_ne!(
+                core,
+                Ok(signer),
+                "core accepts tampered signature ({label})"
+            );
+            let chain = decode(
+                &node
+                    .call(propose(bad))
+                    .await
+                    .expect_err("contract accepted a tampered signature"),
+            );
             let agree = match (&core, &chain) {
-                (Err(SignatureError::WrongLength(64)), EpochRegistryErrors::ECDSAInvalidSignatureLength(e)) => {
-                    e.length == U256::from(64u8)
-                }
+                (
+                    Err(SignatureError::WrongLength(64)),
+                    EpochRegistryErrors::ECDSAInvalidSignatureLength(e),
+                ) => e.length == U256::from(64u8),
                 _ => same_rejection(&core, &chain, signer),
             };
             assert!(agree, "{label}: core {core:?} vs contract {chain:?}");
@@ -208,9 +301,20 @@ mod diff {
         let mut v01 = sig.to_vec();
         v01[64] -= 27;
         let core_v01 = recover_epoch_root_signer(&domain, &msg, &v01);
-        let chain_v01 = decode(&node.call(propose(&v01)).await.expect_err("contract accepted v in {0,1}"));
-        assert!(matches!(core_v01, Err(SignatureError::InvalidV(_))), "{core_v01:?}");
-        assert!(matches!(chain_v01, EpochRegistryErrors::ECDSAInvalidSignature(_)), "{chain_v01:?}");
+        let chain_v01 = decode(
+            &node
+                .call(propose(&v01))
+                .await
+                .expect_err("contract accepted v in {0,1}"),
+        );
+        assert!(
+            matches!(core_v01, Err(SignatureError::InvalidV(_))),
+            "{core_v01:?}"
+        );
+        assert!(
+            matches!(chain_v01, EpochRegistryErrors::ECDSAInvalidSignature(_)),
+            "{chain_v01:?}"
+        );
 
         // Propose with the real signature and the bond.
         let r = node.send_mined(propose(&sig).gas_limit(500_000)).await;
@@ -222,20 +326,48 @@ mod diff {
             .expect("RootProposed event")
             .inner
             .data;
-        assert_eq!((ev.epoch, ev.root, ev.inputsRoot, ev.expiry, ev.proposer), (EPOCH, bundle.root, bundle.inputs_root, expiry, proposer));
+        assert_eq!(
+            (ev.epoch, ev.root, ev.inputsRoot, ev.expiry, ev.proposer),
+            (EPOCH, bundle.root, bundle.inputs_root, expiry, proposer)
+        );
         let deadline = ev.deadline;
-        not_final(node.call(tx(proposer, d.epoch_registry, verify0.abi_encode())).await.unwrap_err(), EPOCH, 1);
+        not_final(
+            node.call(tx(proposer, d.epoch_registry, verify0.abi_encode()))
+                .await
+                .unwrap_err(),
+            EPOCH,
+            1,
+        );
 
         // Finalize: refused inside the window, accepted after 72 h.
-        let finalize = tx(proposer, d.epoch_registry, EpochRegistry::finalizeCall { epoch: EPOCH }.abi_encode()).gas_limit(200_000);
-        assert!(!node.send_mined_any(finalize.clone()).await.status(), "finalized inside the window");
+        let finalize = tx(
+            proposer,
+            d.epoch_registry,
+            EpochRegistry::finalizeCall { epoch: EPOCH }.abi_encode(),
+        )
+        .gas_limit(200_000);
+        assert!(
+            !node.send_mined_any(finalize.clone()).await.status(),
+            "finalized inside the window"
+        );
         node.increase_time(72 * 3_600).await;
         let r = node.send_mined(finalize).await;
-        assert!(r.inner.logs().iter().any(|l| l.log_decode::<EpochRegistry::RootFinalized>().is_ok()));
+        assert!(r
+            .inner
+            .logs()
+            .iter()
+            .any(|l| l.log_decode::<EpochRegistry::RootFinalized>().is_ok()));
         assert!(node.latest_timestamp().await >= deadline);
         assert_eq!(reg.finalRoot(EPOCH).call().await.unwrap(), bundle.root);
-        assert_eq!(reg.finalInputsRoot(EPOCH).call().await.unwrap(), bundle.inputs_root);
-        assert_eq!(reg.credit(proposer).call().await.unwrap(), d.bond_wei, "the proposer's bond is returned");
+        assert_eq!(
+            reg.finalInputsRoot(EPOCH).call().await.unwrap(),
+            bundle.inputs_root
+        );
+        assert_eq!(
+            reg.credit(proposer).call().await.unwrap(),
+            d.bond_wei,
+            "the proposer's bond is returned"
+        );
 
         // Every leaf verifies on-chain and in core; tampered leaves and proofs fail in both.
         let mut verified = 0;
@@ -244,34 +376,80 @@ mod diff {
             let proof = tree.get_proof(i).expect("core proof");
             let value = json!([rec.project.to_string(), rec.score_wad.to_string()]);
             assert_eq!(tree.leaf_hash(&value).unwrap(), rec.leaf);
-            assert_eq!(reg.scoreLeaf(rec.project, rec.score_wad).call().await.unwrap(), rec.leaf, "scoreLeaf {}", rec.project);
-            let core_ok = merkle::verify(&bundle.root, &SCORE_LEAF_ENCODING, &value, &proof).unwrap();
-            assert!(core_ok && tree.verify(Leaf::Index(i), &proof).unwrap(), "core rejects leaf {i}");
-            let chain_ok = reg.verifyScore(EPOCH, rec.project, rec.score_wad, proof.clone()).call().await.unwrap();
-            assert!(chain_ok, "verifyScore rejects leaf {i} ({}, {})", rec.project, rec.score_wad);
+            assert_eq!(
+                reg.scoreLeaf(rec.project, rec.score_wad)
+                    .call()
+                    .await
+                    .unwrap(),
+                rec.leaf,
+                "scoreLeaf {}",
+                rec.project
+            );
+            let core_ok =
+                merkle::verify(&bundle.root, &SCORE_LEAF_ENCODING, &value, &proof).unwrap();
+            assert!(
+                core_ok && tree.verify(Leaf::Index(i), &proof).unwrap(),
+                "core rejects leaf {i}"
+            );
+            let chain_ok = reg
+                .verifyScore(EPOCH, rec.project, rec.score_wad, proof.clone())
+                .call()
+                .await
+                .unwrap();
+            assert!(
+                chain_ok,
+                "verifyScore rejects leaf {i} ({}, {})",
+                rec.project, rec.score_wad
+            );
             verified += 1;
 
             // score + 1
             let bumped = rec.score_wad + U256::from(1u8);
             let v = json!([rec.project.to_string(), bumped.to_string()]);
-            assert!(!merkle::verify(&bundle.root, &SCORE_LEAF_ENCODING, &v, &proof).unwrap(), "core accepts score+1 ({i})");
-            assert!(!reg.verifyScore(EPOCH, rec.project, bumped, proof.clone()).call().await.unwrap(), "contract accepts score+1 ({i})");
+            assert!(
+                !merkle::verify(&bundle.root, &SCORE_LEAF_ENCODING, &v, &proof).unwrap(),
+                "core accepts score+1 ({i})"
+            );
+            assert!(
+                !reg.verifyScore(EPOCH, rec.project, bumped, proof.clone())
+                    .call()
+                    .await
+                    .unwrap(),
+                "contract accepts score+1 ({i})"
+            );
             // another project's address
             let other = bundle.projects[(i + 1) % n].project;
             let v = json!([other.to_string(), rec.score_wad.to_string()]);
             assert!(!merkle::verify(&bundle.root, &SCORE_LEAF_ENCODING, &v, &proof).unwrap());
-            assert!(!reg.verifyScore(EPOCH, other, rec.score_wad, proof.clone()).call().await.unwrap());
+            assert!(!reg
+                .verifyScore(EPOCH, other, rec.score_wad, proof.clone())
+                .call()
+                .await
+                .unwrap());
             // a flipped proof element
             let mut bad = proof.clone();
             let k = i % bad.len();
             bad[k].0[31] ^= 1;
             assert!(!merkle::verify(&bundle.root, &SCORE_LEAF_ENCODING, &value, &bad).unwrap());
-            assert!(!reg.verifyScore(EPOCH, rec.project, rec.score_wad, bad).call().await.unwrap());
+            assert!(!reg
+                .verifyScore(EPOCH, rec.project, rec.score_wad, bad)
+                .call()
+                .await
+                .unwrap());
             tampered += 3;
         }
         // Another epoch is not final: the contract reverts, it never verifies against nothing.
-        let next = EpochRegistry::verifyScoreCall { epoch: EPOCH + 1, ..verify0 };
-        not_final(node.call(tx(proposer, d.epoch_registry, next.abi_encode())).await.unwrap_err(), EPOCH + 1, 0);
+        let next = EpochRegistry::verifyScoreCall {
+            epoch: EPOCH + 1,
+            ..verify0
+        };
+        not_final(
+            node.call(tx(proposer, d.epoch_registry, next.abi_encode()))
+                .await
+                .unwrap_err(),
+            EPOCH + 1,
+            0,
+        );
 
         writeln!(
             std::io::stderr(),
@@ -284,6 +462,216 @@ mod diff {
             tallies[1],
             tallies[2],
             started.elapsed().as_secs_f64()
+        )
+        .ok();
+    }
+
+    /// The human layer (C5, C9, C10): a cohort plus graded theses and pre-data projects; core's one epoch
+    /// root is proposed and finalized, then every score, quality and human leaf verifies on-chain
+    /// (`verifyScore` / `verifyQuality` / `verifyHuman`) with core's proof (`EpochBundle::proof`), the
+    /// contract's leaf hashes equal core's, and tampered values are refused by both.
+    #[tokio::test(flavor = "current_thread")]
+    async fn registry_verifies_the_human_layer() {
+        use eden_core::leaves::Verdict;
+        use eden_core::merkle::tree::process_proof;
+        use eden_core::scoring::human_layer::{GradedThesis, PreDataProject};
+        let started = Instant::now();
+        let seed = Rng::seed_from_env(0xEDE0_0002);
+        let mut rng = Rng::new(seed);
+        let mut input = cohort(&mut rng);
+        let fresh: Vec<Address> = (0..3)
+            .map(|i| Address::from_slice(&keccak256(format!("eden.diff.fresh.{i}"))[12..]))
+            .collect();
+        input.pre_data = fresh
+            .iter()
+            .enumerate()
+            .map(|(i, &project)| PreDataProject {
+                project,
+                verified: i == 0,
+            })
+            .collect();
+        for i in 0..40u64 {
+            let project = if rng.chance(25) {
+                fresh[rng.below(3) as usize]
+            } else {
+                input.projects[rng.below(input.projects.len() as u64) as usize].project
+            };
+            let verdict = Verdict::try_from(rng.below(4) as u8).unwrap();
+            input.theses.push(GradedThesis {
+                project,
+                thesis_hash: keccak256(format!("eden.diff.thesis.{i}")),
+                target_score_wad: U256::from(rng.below(100_001))
+                    * U256::from(1_000_000_000_000_000u64),
+                quality_wad: U256::from(rng.below(1_000_001)) * U256::from(1_000_000_000_000u64),
+                verdict,
+                matched_thesis: if verdict == Verdict::Original {
+                    B256::ZERO
+                } else {
+                    keccak256(format!("eden.diff.thesis.{}", i / 2))
+                },
+            });
+        }
+        let bundle = build_epoch(&input).expect("core builds the epoch with its human layer");
+        assert_eq!(bundle.theses.len(), 40);
+        assert!(bundle.human.len() >= 3);
+
+        let key =
+            SigningKey::from_bytes(&keccak256("eden.diff.root-signer").0.into()).expect("dev key");
+        let signer = Address::from_public_key(key.verifying_key());
+        let node: Node = start_node(test_chain_id(4));
+        let d = deploy(
+            &node,
+            &[
+                ("EDEN_SIGNER", signer.to_string()),
+                ("EDEN_FIRST_EPOCH", EPOCH.to_string()),
+            ],
+        );
+        let reg = EpochRegistry::new(d.epoch_registry, node.provider.clone());
+        let expiry = node.latest_timestamp().await + 3_600;
+        let msg = EpochRoot {
+            epoch: EPOCH,
+            root: bundle.root,
+            inputsRoot: bundle.inputs_root,
+            expiry,
+        };
+        let sig = sign(
+            &key,
+            epoch_root_signing_hash(&eden_domain(node.chain_id, d.epoch_registry), &msg),
+        );
+        let proposer = node.accounts[1];
+        let call = EpochRegistry::proposeCall {
+            epoch: EPOCH,
+            root: bundle.root,
+            inputsRoot: bundle.inputs_root,
+            expiry,
+            signature: Bytes::copy_from_slice(&sig),
+        };
+        node.send_mined(
+            tx(proposer, d.epoch_registry, call.abi_encode())
+                .value(d.bond_wei)
+                .gas_limit(500_000),
+        )
+        .await;
+        node.increase_time(72 * 3_600).await;
+        node.send_mined(
+            tx(
+                proposer,
+                d.epoch_registry,
+                EpochRegistry::finalizeCall { epoch: EPOCH }.abi_encode(),
+            )
+            .gas_limit(200_000),
+        )
+        .await;
+        assert_eq!(reg.finalRoot(EPOCH).call().await.unwrap(), bundle.root);
+
+        let proof = |leaf: &B256| {
+            let p = bundle.proof(leaf).expect("core proof");
+            assert_eq!(
+                process_proof(*leaf, &p),
+                bundle.root,
+                "core proof walks to the root"
+            );
+            p
+        };
+        let mut checked = [0usize; 4]; // score, quality, human, tampered
+        for rec in &bundle.projects {
+            assert!(
+                reg.verifyScore(EPOCH, rec.project, rec.score_wad, proof(&rec.leaf))
+                    .call()
+                    .await
+                    .unwrap(),
+                "verifyScore {}",
+                rec.project
+            );
+            checked[0] += 1;
+        }
+        for t in &bundle.theses {
+            assert_eq!(
+                reg.qualityLeaf(t.thesis_hash, t.quality_wad, t.verdict, t.matched_thesis)
+                    .call()
+                    .await
+                    .unwrap(),
+                t.leaf,
+                "qualityLeaf"
+            );
+            let p = proof(&t.leaf);
+            assert!(
+                reg.verifyQuality(
+                    EPOCH,
+                    t.thesis_hash,
+                    t.quality_wad,
+                    t.verdict,
+                    t.matched_thesis,
+                    p.clone()
+                )
+                .call()
+                .await
+                .unwrap(),
+                "verifyQuality {}",
+                t.thesis_hash
+            );
+            let bumped = t.quality_wad + U256::from(1u8);
+            assert!(!reg
+                .verifyQuality(
+                    EPOCH,
+                    t.thesis_hash,
+                    bumped,
+                    t.verdict,
+                    t.matched_thesis,
+                    p.clone()
+                )
+                .call()
+                .await
+                .unwrap());
+            assert!(!reg
+                .verifyQuality(
+                    EPOCH,
+                    t.thesis_hash,
+                    t.quality_wad,
+                    (t.verdict + 1) % 4,
+                    t.matched_thesis,
+                    p
+                )
+                .call()
+                .await
+                .unwrap());
+            checked[1] += 1;
+            checked[3] += 2;
+        }
+        for h in &bundle.human {
+            assert_eq!(
+                reg.humanLeaf(h.project, h.score_wad).call().await.unwrap(),
+                h.leaf,
+                "humanLeaf"
+            );
+            let p = proof(&h.leaf);
+            assert!(
+                reg.verifyHuman(EPOCH, h.project, h.score_wad, p.clone())
+                    .call()
+                    .await
+                    .unwrap(),
+                "verifyHuman {}",
+                h.project
+            );
+            // A human leaf is not a score leaf (domain tag), and its value is bound.
+            assert!(!reg
+                .verifyScore(EPOCH, h.project, h.score_wad, p.clone())
+                .call()
+                .await
+                .unwrap());
+            assert!(!reg
+                .verifyHuman(EPOCH, h.project, h.score_wad + U256::from(1u8), p)
+                .call()
+                .await
+                .unwrap());
+            checked[2] += 1;
+            checked[3] += 2;
+        }
+        writeln!(
+            std::io::stderr(),
+            "registry human layer: {} score, {} quality and {} human leaves ({} pre-data) verified on-chain under one root, \
+             {} tampered values rejected, seed {seed:#x}, {:.1}s",
+            checked[0], checked[1], checked[2], fresh.len(), checked[3], started.elapsed().as_secs_f64()
         )
         .ok();
     }

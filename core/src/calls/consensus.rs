@@ -61,7 +61,10 @@ pub struct ConsensusParams {
 impl Default for ConsensusParams {
     /// Launch values: quorum 3, threshold 6,667 bps.
     fn default() -> Self {
-        ConsensusParams { quorum: DEFAULT_CONSENSUS_QUORUM, threshold_bps: DEFAULT_CONSENSUS_THRESHOLD_BPS }
+        ConsensusParams {
+            quorum: DEFAULT_CONSENSUS_QUORUM,
+            threshold_bps: DEFAULT_CONSENSUS_THRESHOLD_BPS,
+        }
     }
 }
 
@@ -74,7 +77,10 @@ impl ConsensusParams {
         if threshold_bps > BPS {
             return Err(ConsensusError::ThresholdAbove100(threshold_bps));
         }
-        Ok(ConsensusParams { quorum, threshold_bps })
+        Ok(ConsensusParams {
+            quorum,
+            threshold_bps,
+        })
     }
 
     /// Minimum number of voters.
@@ -89,7 +95,9 @@ impl ConsensusParams {
 }
 
 /// The key of a consensus round.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
+)]
 #[serde(rename_all = "camelCase")]
 pub struct RoundKey {
     /// The stock token called on.
@@ -105,7 +113,9 @@ pub struct RoundKey {
 /// # Errors
 /// [`ConsensusError::ZeroWindow`] when `window == 0`.
 pub fn consensus_bucket(closes_at: u64, window: u64) -> Result<u64, ConsensusError> {
-    closes_at.checked_div(window).ok_or(ConsensusError::ZeroWindow)
+    closes_at
+        .checked_div(window)
+        .ok_or(ConsensusError::ZeroWindow)
 }
 
 /// A4 (decided): the bucket a call revealed at `now` would land in, `(now + window) / window`
@@ -118,7 +128,9 @@ pub fn round_for_reveal_now(now: u64, window: u64) -> Result<u64, ConsensusError
     if window == 0 {
         return Err(ConsensusError::ZeroWindow);
     }
-    let closes_at = now.checked_add(window).ok_or(ConsensusError::TimeOverflow)?;
+    let closes_at = now
+        .checked_add(window)
+        .ok_or(ConsensusError::TimeOverflow)?;
     consensus_bucket(closes_at, window)
 }
 
@@ -177,7 +189,14 @@ pub fn consensus_state(
     let rhs: U512 = U256::from(params.threshold_bps).widening_mul(total);
     let meets_threshold = lhs >= rhs;
     let reached = direction.is_some() && voters >= params.quorum && meets_threshold;
-    Ok(ConsensusState { reached, direction, strength_bps, voters, up_weight, down_weight })
+    Ok(ConsensusState {
+        reached,
+        direction,
+        strength_bps,
+        voters,
+        up_weight,
+        down_weight,
+    })
 }
 
 /// The `Consensus(asset, window, bucket, direction, strengthBps, voters, upWeight, downWeight)`
@@ -218,7 +237,13 @@ pub struct ConsensusRound {
 impl ConsensusRound {
     /// An empty round.
     pub const fn new(key: RoundKey) -> Self {
-        ConsensusRound { key, up_weight: U256::ZERO, down_weight: U256::ZERO, voters: 0, last_event_direction: None }
+        ConsensusRound {
+            key,
+            up_weight: U256::ZERO,
+            down_weight: U256::ZERO,
+            voters: 0,
+            last_event_direction: None,
+        }
     }
 
     /// The round's current state.
@@ -245,13 +270,18 @@ impl ConsensusRound {
         let mut next = *self;
         match direction {
             Direction::Up => {
-                next.up_weight = checked_add(self.up_weight, weight).map_err(|_| ConsensusError::WeightOverflow)?
+                next.up_weight = checked_add(self.up_weight, weight)
+                    .map_err(|_| ConsensusError::WeightOverflow)?
             }
             Direction::Down => {
-                next.down_weight = checked_add(self.down_weight, weight).map_err(|_| ConsensusError::WeightOverflow)?
+                next.down_weight = checked_add(self.down_weight, weight)
+                    .map_err(|_| ConsensusError::WeightOverflow)?
             }
         }
-        next.voters = self.voters.checked_add(1).ok_or(ConsensusError::VotersOverflow)?;
+        next.voters = self
+            .voters
+            .checked_add(1)
+            .ok_or(ConsensusError::VotersOverflow)?;
         let state = next.state(params)?;
         let event = match state.direction {
             Some(d) if state.reached && next.last_event_direction != Some(d) => {
@@ -287,7 +317,10 @@ mod tests {
     fn defaults() {
         let p = ConsensusParams::default();
         assert_eq!((p.quorum(), p.threshold_bps()), (3, 6_667));
-        assert_eq!(ConsensusParams::new(3, 10_001), Err(ConsensusError::ThresholdAbove100(10_001)));
+        assert_eq!(
+            ConsensusParams::new(3, 10_001),
+            Err(ConsensusError::ThresholdAbove100(10_001))
+        );
         assert!(ConsensusParams::new(0, 10_000).is_ok());
     }
 
@@ -301,14 +334,20 @@ mod tests {
         assert_eq!(round_for_reveal_now(39_599, 3_600), Ok(11));
         assert_eq!(round_for_reveal_now(39_600, 3_600), Ok(12));
         assert_eq!(round_for_reveal_now(5, 0), Err(ConsensusError::ZeroWindow));
-        assert_eq!(round_for_reveal_now(u64::MAX, 1), Err(ConsensusError::TimeOverflow));
+        assert_eq!(
+            round_for_reveal_now(u64::MAX, 1),
+            Err(ConsensusError::TimeOverflow)
+        );
         assert_eq!(round_for_reveal_now(u64::MAX - 10, 10), Ok(u64::MAX / 10));
     }
 
     #[test]
     fn vote_weights() {
         assert_eq!(vote_weight(U256::ZERO), Ok(WAD));
-        assert_eq!(vote_weight(w(500_000_000_000_000_000)), Ok(w(1_500_000_000_000_000_000)));
+        assert_eq!(
+            vote_weight(w(500_000_000_000_000_000)),
+            Ok(w(1_500_000_000_000_000_000))
+        );
         assert_eq!(vote_weight(U256::MAX), Err(ConsensusError::WeightOverflow));
     }
 
@@ -330,7 +369,10 @@ mod tests {
         // 2 up, 1 down with weight 1: lead share 2/3 = 6666.67 bps < 6667: no consensus.
         let p = ConsensusParams::default();
         let s = consensus_state(w(2 * ONE), w(ONE), 3, &p).unwrap();
-        assert_eq!((s.reached, s.direction, s.strength_bps), (false, Some(Up), 6_666));
+        assert_eq!(
+            (s.reached, s.direction, s.strength_bps),
+            (false, Some(Up), 6_666)
+        );
         // Threshold 6,666 bps: 2/3 passes (20000 ≥ 19998).
         let p = ConsensusParams::new(3, 6_666).unwrap();
         assert!(consensus_state(w(2 * ONE), w(ONE), 3, &p).unwrap().reached);
@@ -349,7 +391,10 @@ mod tests {
         let proven = vote_weight(w(9_333_333_333_333_333_333)).unwrap();
         let s = consensus_state(proven, w(2 * ONE), 3, &p).unwrap();
         // 10.333…/12.333… = 0.83783…
-        assert_eq!((s.reached, s.direction, s.strength_bps), (true, Some(Up), 8_378));
+        assert_eq!(
+            (s.reached, s.direction, s.strength_bps),
+            (true, Some(Up), 8_378)
+        );
     }
 
     #[test]
@@ -357,7 +402,10 @@ mod tests {
         for bps in [0, 5_000, 6_667] {
             let p = ConsensusParams::new(0, bps).unwrap();
             let s = consensus_state(w(ONE), w(ONE), 10, &p).unwrap();
-            assert_eq!((s.reached, s.direction, s.strength_bps), (false, None, 5_000));
+            assert_eq!(
+                (s.reached, s.direction, s.strength_bps),
+                (false, None, 5_000)
+            );
             let s = consensus_state(U256::ZERO, U256::ZERO, 0, &p).unwrap();
             assert_eq!((s.reached, s.direction, s.strength_bps), (false, None, 0));
         }
@@ -367,13 +415,20 @@ mod tests {
     fn quorum_is_required() {
         let p = ConsensusParams::default();
         let s = consensus_state(w(100 * ONE), U256::ZERO, 2, &p).unwrap();
-        assert_eq!((s.reached, s.direction, s.strength_bps), (false, Some(Up), 10_000));
+        assert_eq!(
+            (s.reached, s.direction, s.strength_bps),
+            (false, Some(Up), 10_000)
+        );
     }
 
     #[test]
     fn flip_emits_a_new_event_for_the_new_direction() {
         let p = ConsensusParams::default();
-        let key = RoundKey { asset: Address::repeat_byte(0xaa), window: 3_600, bucket: 480_000 };
+        let key = RoundKey {
+            asset: Address::repeat_byte(0xaa),
+            window: 3_600,
+            bucket: 480_000,
+        };
         let mut r = ConsensusRound::new(key);
         let mut events = Vec::new();
         let mut vote = |r: &mut ConsensusRound, d, wt| {
@@ -390,8 +445,14 @@ mod tests {
         vote(&mut r, Up, w(10 * ONE));
         // Up 33 vs down 10: 76.7 %: consensus up again, a third event.
         vote(&mut r, Up, w(20 * ONE));
-        let summary: Vec<_> = events.iter().map(|e| (e.direction, e.strength_bps, e.voters)).collect();
-        assert_eq!(summary, vec![(Up, 10_000, 3), (Down, 7_692, 4), (Up, 7_674, 6)]);
+        let summary: Vec<_> = events
+            .iter()
+            .map(|e| (e.direction, e.strength_bps, e.voters))
+            .collect();
+        assert_eq!(
+            summary,
+            vec![(Up, 10_000, 3), (Down, 7_692, 4), (Up, 7_674, 6)]
+        );
         assert!(events.iter().all(|e| e.key == key));
         assert_eq!(r.last_event_direction, Some(Up));
     }
@@ -402,15 +463,30 @@ mod tests {
         let mut r = ConsensusRound::new(RoundKey::default());
         r.add_vote(Up, U256::MAX - w(5), &p).unwrap();
         let before = r;
-        assert_eq!(r.add_vote(Down, w(6), &p), Err(ConsensusError::WeightOverflow));
-        assert_eq!(r.add_vote(Up, w(6), &p), Err(ConsensusError::WeightOverflow));
+        assert_eq!(
+            r.add_vote(Down, w(6), &p),
+            Err(ConsensusError::WeightOverflow)
+        );
+        assert_eq!(
+            r.add_vote(Up, w(6), &p),
+            Err(ConsensusError::WeightOverflow)
+        );
         assert_eq!(r, before);
         // Exactly MAX in total is fine.
         assert!(r.add_vote(Down, w(5), &p).is_ok());
         assert_eq!(r.state(&p).unwrap().strength_bps, 9_999);
-        let mut r = ConsensusRound { voters: u64::MAX, ..ConsensusRound::default() };
-        assert_eq!(r.add_vote(Up, w(1), &p), Err(ConsensusError::VotersOverflow));
-        assert_eq!(consensus_state(U256::MAX, w(1), 3, &p), Err(ConsensusError::WeightOverflow));
+        let mut r = ConsensusRound {
+            voters: u64::MAX,
+            ..ConsensusRound::default()
+        };
+        assert_eq!(
+            r.add_vote(Up, w(1), &p),
+            Err(ConsensusError::VotersOverflow)
+        );
+        assert_eq!(
+            consensus_state(U256::MAX, w(1), 3, &p),
+            Err(ConsensusError::WeightOverflow)
+        );
     }
 
     #[test]

@@ -25,8 +25,8 @@
 //! Every operation is atomic: on error nothing changes.
 
 use super::consensus::{
-    consensus_bucket, round_for_reveal_now, vote_weight, ConsensusError, ConsensusEvent, ConsensusParams,
-    ConsensusRound, ConsensusState, RoundKey,
+    consensus_bucket, round_for_reveal_now, vote_weight, ConsensusError, ConsensusEvent,
+    ConsensusParams, ConsensusRound, ConsensusState, RoundKey,
 };
 use super::outcome::{call_outcome, CallOutcome, Direction};
 use super::price::{exit_price_wad, TickCumulatives};
@@ -44,10 +44,27 @@ pub const DEFAULT_REVEAL_DEADLINE_SECS: u64 = 3_600;
 
 /// The commitment an agent posts:
 /// `keccak256(abi.encode(agent, asset, uint8(direction), uint64(window), salt))`.
-pub fn call_commitment(agent: Address, asset: Address, direction: Direction, window: u64, salt: B256) -> B256 {
-    type Encoded =
-        (sol_data::Address, sol_data::Address, sol_data::Uint<8>, sol_data::Uint<64>, sol_data::FixedBytes<32>);
-    keccak256(Encoded::abi_encode(&(agent, asset, direction.code(), window, salt)))
+pub fn call_commitment(
+    agent: Address,
+    asset: Address,
+    direction: Direction,
+    window: u64,
+    salt: B256,
+) -> B256 {
+    type Encoded = (
+        sol_data::Address,
+        sol_data::Address,
+        sol_data::Uint<8>,
+        sol_data::Uint<64>,
+        sol_data::FixedBytes<32>,
+    );
+    keccak256(Encoded::abi_encode(&(
+        agent,
+        asset,
+        direction.code(),
+        window,
+        salt,
+    )))
 }
 
 /// Why a ledger operation was refused.
@@ -197,7 +214,11 @@ pub struct Reveal {
 
 /// Where a call is in its life.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", rename_all_fields = "camelCase", tag = "status")]
+#[serde(
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase",
+    tag = "status"
+)]
 pub enum CallStatus {
     /// Committed, not revealed.
     Committed,
@@ -331,10 +352,23 @@ impl CallLedger {
     ///
     /// # Errors
     /// [`LedgerError::ZeroWindow`] / [`LedgerError::TimeOverflow`] for a bad window.
-    pub fn consensus(&self, asset: Address, window: u64, now: u64) -> Result<(RoundKey, ConsensusState), LedgerError> {
+    pub fn consensus(
+        &self,
+        asset: Address,
+        window: u64,
+        now: u64,
+    ) -> Result<(RoundKey, ConsensusState), LedgerError> {
         let bucket = round_for_reveal_now(now, window).map_err(time_error)?;
-        let key = RoundKey { asset, window, bucket };
-        let round = self.rounds.get(&key).copied().unwrap_or(ConsensusRound::new(key));
+        let key = RoundKey {
+            asset,
+            window,
+            bucket,
+        };
+        let round = self
+            .rounds
+            .get(&key)
+            .copied()
+            .unwrap_or(ConsensusRound::new(key));
         Ok((key, round.state(&self.config.consensus)?))
     }
 
@@ -343,17 +377,34 @@ impl CallLedger {
     /// # Errors
     /// [`LedgerError::UnknownAgent`], [`LedgerError::InsufficientStake`],
     /// [`LedgerError::DuplicateCommitment`], [`LedgerError::TooManyCalls`].
-    pub fn commit(&mut self, agent: Address, commitment: B256, now: u64) -> Result<u64, LedgerError> {
-        let record = self.agents.get(&agent).ok_or(LedgerError::UnknownAgent(agent))?;
+    pub fn commit(
+        &mut self,
+        agent: Address,
+        commitment: B256,
+        now: u64,
+    ) -> Result<u64, LedgerError> {
+        let record = self
+            .agents
+            .get(&agent)
+            .ok_or(LedgerError::UnknownAgent(agent))?;
         if record.stake < self.config.min_stake {
-            return Err(LedgerError::InsufficientStake { stake: record.stake, min_stake: self.config.min_stake });
+            return Err(LedgerError::InsufficientStake {
+                stake: record.stake,
+                min_stake: self.config.min_stake,
+            });
         }
         if self.commitments.contains(&commitment) {
             return Err(LedgerError::DuplicateCommitment(commitment));
         }
         let id = u64::try_from(self.calls.len()).map_err(|_| LedgerError::TooManyCalls)?;
         self.commitments.insert(commitment);
-        self.calls.push(Call { agent, commitment, committed_at: now, reveal: None, status: CallStatus::Committed });
+        self.calls.push(Call {
+            agent,
+            commitment,
+            committed_at: now,
+            reveal: None,
+            status: CallStatus::Committed,
+        });
         Ok(id)
     }
 
@@ -382,9 +433,14 @@ impl CallLedger {
         if call.agent != agent {
             return Err(LedgerError::NotCallAgent { id, caller: agent });
         }
-        expect_state(id, &call, "committed", |s| matches!(s, CallStatus::Committed))?;
+        expect_state(id, &call, "committed", |s| {
+            matches!(s, CallStatus::Committed)
+        })?;
         if now < call.committed_at {
-            return Err(LedgerError::BeforeCommit { now, committed_at: call.committed_at });
+            return Err(LedgerError::BeforeCommit {
+                now,
+                committed_at: call.committed_at,
+            });
         }
         let deadline = call.reveal_deadline(deadline_secs);
         if now > deadline {
@@ -398,13 +454,21 @@ impl CallLedger {
         }
         let closes_at = now.checked_add(window).ok_or(LedgerError::TimeOverflow)?;
         let bucket = consensus_bucket(closes_at, window).map_err(time_error)?;
-        let key = RoundKey { asset, window, bucket };
+        let key = RoundKey {
+            asset,
+            window,
+            bucket,
+        };
         let votes = !(self.config.one_vote_per_agent && self.round_voters.contains(&(key, agent)));
         let mut vote = None;
         let mut event = None;
         if votes {
             let weight = vote_weight(self.score(agent)?)?;
-            let mut round = self.rounds.get(&key).copied().unwrap_or(ConsensusRound::new(key));
+            let mut round = self
+                .rounds
+                .get(&key)
+                .copied()
+                .unwrap_or(ConsensusRound::new(key));
             event = round.add_vote(direction, weight, &self.config.consensus)?;
             // Everything checked: commit the changes.
             self.rounds.insert(key, round);
@@ -415,7 +479,15 @@ impl CallLedger {
             vote = Some(weight);
         }
         let slot = self.call_mut(id)?;
-        slot.reveal = Some(Reveal { asset, direction, window, revealed_at: now, closes_at, entry_price, vote });
+        slot.reveal = Some(Reveal {
+            asset,
+            direction,
+            window,
+            revealed_at: now,
+            closes_at,
+            entry_price,
+            vote,
+        });
         slot.status = CallStatus::Revealed;
         Ok(event)
     }
@@ -426,16 +498,31 @@ impl CallLedger {
     /// # Errors
     /// [`LedgerError::UnknownCall`], [`LedgerError::WrongState`], [`LedgerError::NotClosedYet`],
     /// [`LedgerError::Record`].
-    pub fn resolve(&mut self, id: u64, exit_price: Option<U256>, now: u64) -> Result<CallOutcome, LedgerError> {
+    pub fn resolve(
+        &mut self,
+        id: u64,
+        exit_price: Option<U256>,
+        now: u64,
+    ) -> Result<CallOutcome, LedgerError> {
         let call = *self.call(id).ok_or(LedgerError::UnknownCall(id))?;
         expect_state(id, &call, "revealed", |s| matches!(s, CallStatus::Revealed))?;
-        let reveal = call.reveal.ok_or(LedgerError::WrongState { id, actual: "committed", expected: "revealed" })?;
+        let reveal = call.reveal.ok_or(LedgerError::WrongState {
+            id,
+            actual: "committed",
+            expected: "revealed",
+        })?;
         if now < reveal.closes_at {
-            return Err(LedgerError::NotClosedYet { now, closes_at: reveal.closes_at });
+            return Err(LedgerError::NotClosedYet {
+                now,
+                closes_at: reveal.closes_at,
+            });
         }
         let outcome = call_outcome(reveal.direction, reveal.entry_price, exit_price);
         self.apply_outcome(call.agent, outcome)?;
-        self.call_mut(id)?.status = CallStatus::Resolved { outcome, exit_price };
+        self.call_mut(id)?.status = CallStatus::Resolved {
+            outcome,
+            exit_price,
+        };
         Ok(outcome)
     }
 
@@ -464,7 +551,9 @@ impl CallLedger {
     /// [`LedgerError::Record`].
     pub fn expire(&mut self, id: u64, now: u64) -> Result<(), LedgerError> {
         let call = *self.call(id).ok_or(LedgerError::UnknownCall(id))?;
-        expect_state(id, &call, "committed", |s| matches!(s, CallStatus::Committed))?;
+        expect_state(id, &call, "committed", |s| {
+            matches!(s, CallStatus::Committed)
+        })?;
         let deadline = call.reveal_deadline(self.config.reveal_deadline_secs);
         if now <= deadline {
             return Err(LedgerError::NotExpiredYet { now, deadline });
@@ -475,13 +564,19 @@ impl CallLedger {
     }
 
     fn apply_outcome(&mut self, agent: Address, outcome: CallOutcome) -> Result<(), LedgerError> {
-        let record = self.agents.get_mut(&agent).ok_or(LedgerError::UnknownAgent(agent))?;
+        let record = self
+            .agents
+            .get_mut(&agent)
+            .ok_or(LedgerError::UnknownAgent(agent))?;
         record.apply(outcome)?;
         Ok(())
     }
 
     fn call_mut(&mut self, id: u64) -> Result<&mut Call, LedgerError> {
-        usize::try_from(id).ok().and_then(|i| self.calls.get_mut(i)).ok_or(LedgerError::UnknownCall(id))
+        usize::try_from(id)
+            .ok()
+            .and_then(|i| self.calls.get_mut(i))
+            .ok_or(LedgerError::UnknownCall(id))
     }
 }
 
@@ -494,7 +589,11 @@ fn expect_state(
     if ok(&call.status) {
         Ok(())
     } else {
-        Err(LedgerError::WrongState { id, actual: call.status.name(), expected })
+        Err(LedgerError::WrongState {
+            id,
+            actual: call.status.name(),
+            expected,
+        })
     }
 }
 
@@ -537,11 +636,19 @@ mod tests {
     }
 
     /// Commits and reveals in one go; returns the id and the event.
-    fn call(l: &mut CallLedger, a: u8, d: Direction, entry: u128, now: u64) -> (u64, Option<ConsensusEvent>) {
+    fn call(
+        l: &mut CallLedger,
+        a: u8,
+        d: Direction,
+        entry: u128,
+        now: u64,
+    ) -> (u64, Option<ConsensusEvent>) {
         let s = salt(a);
         let c = call_commitment(agent(a), ASSET, d, HOUR, s);
         let id = l.commit(agent(a), c, now).unwrap();
-        let e = l.reveal(id, agent(a), ASSET, d, HOUR, s, w(entry), now + 10).unwrap();
+        let e = l
+            .reveal(id, agent(a), ASSET, d, HOUR, s, w(entry), now + 10)
+            .unwrap();
         (id, e)
     }
 
@@ -563,7 +670,10 @@ mod tests {
         enc.extend_from_slice(&win);
         enc.extend_from_slice(s.as_slice());
         assert_eq!(enc.len(), 160);
-        assert_eq!(call_commitment(agent, asset, Direction::Up, 3_600, s), keccak256(&enc));
+        assert_eq!(
+            call_commitment(agent, asset, Direction::Up, 3_600, s),
+            keccak256(&enc)
+        );
         // Vectors from @metamask/abi-utils + keccak256 (ethereum-cryptography): the same for
         // (address,address,uint8,uint64,bytes32) and (address,address,bool,uint256,bytes32).
         assert_eq!(
@@ -588,30 +698,57 @@ mod tests {
         assert_eq!(closes, T0 + 10 + HOUR);
         assert_eq!(
             l.resolve(a, Some(w(151 * ONE)), closes - 1),
-            Err(LedgerError::NotClosedYet { now: closes - 1, closes_at: closes })
+            Err(LedgerError::NotClosedYet {
+                now: closes - 1,
+                closes_at: closes
+            })
         );
-        assert_eq!(l.resolve(a, Some(w(151 * ONE)), closes), Ok(CallOutcome::Hit));
+        assert_eq!(
+            l.resolve(a, Some(w(151 * ONE)), closes),
+            Ok(CallOutcome::Hit)
+        );
         // Resolved long after closesAt: the exit price is still the one at closesAt (an input).
-        assert_eq!(l.resolve(b, Some(w(151 * ONE)), closes + 10_000), Ok(CallOutcome::Miss));
+        assert_eq!(
+            l.resolve(b, Some(w(151 * ONE)), closes + 10_000),
+            Ok(CallOutcome::Miss)
+        );
         let (c, _) = call(&mut l, 2, Direction::Up, 150 * ONE, T0);
-        assert_eq!(l.resolve(c, Some(w(150 * ONE)), T0 + 2 * HOUR), Ok(CallOutcome::Void));
+        assert_eq!(
+            l.resolve(c, Some(w(150 * ONE)), T0 + 2 * HOUR),
+            Ok(CallOutcome::Void)
+        );
         let (d, _) = call(&mut l, 3, Direction::Up, 150 * ONE, T0);
         assert_eq!(l.resolve(d, None, T0 + 90 * HOUR), Ok(CallOutcome::Void));
         let r1 = l.record(agent(1)).unwrap();
-        assert_eq!((r1.hits, r1.misses, r1.voids, r1.streak, r1.best_streak), (1, 1, 0, 0, 1));
+        assert_eq!(
+            (r1.hits, r1.misses, r1.voids, r1.streak, r1.best_streak),
+            (1, 1, 0, 0, 1)
+        );
         let r2 = l.record(agent(2)).unwrap();
         assert_eq!((r2.hits, r2.misses, r2.voids), (0, 0, 1));
         // Resolving twice is refused; a committed call cannot be resolved.
-        assert!(matches!(l.resolve(a, Some(w(1)), closes), Err(LedgerError::WrongState { actual: "resolved", .. })));
+        assert!(matches!(
+            l.resolve(a, Some(w(1)), closes),
+            Err(LedgerError::WrongState {
+                actual: "resolved",
+                ..
+            })
+        ));
         assert_eq!(
             l.call(a).unwrap().status,
-            CallStatus::Resolved { outcome: CallOutcome::Hit, exit_price: Some(w(151 * ONE)) }
+            CallStatus::Resolved {
+                outcome: CallOutcome::Hit,
+                exit_price: Some(w(151 * ONE))
+            }
         );
         let c = call_commitment(agent(4), ASSET, Direction::Up, HOUR, salt(4));
         let id = l.commit(agent(4), c, T0).unwrap();
         assert!(matches!(
             l.resolve(id, Some(w(1)), T0 + 9 * HOUR),
-            Err(LedgerError::WrongState { actual: "committed", .. })
+            Err(LedgerError::WrongState {
+                actual: "committed",
+                ..
+            })
         ));
         assert_eq!(l.resolve(999, None, T0), Err(LedgerError::UnknownCall(999)));
         assert_eq!(l.expire(999, T0), Err(LedgerError::UnknownCall(999)));
@@ -622,21 +759,48 @@ mod tests {
         let mut l = ledger();
         let c = call_commitment(agent(1), ASSET, Direction::Up, HOUR, salt(1));
         let id = l.commit(agent(1), c, T0).unwrap();
-        assert_eq!(l.commit(agent(1), c, T0), Err(LedgerError::DuplicateCommitment(c)));
-        let r = |l: &mut CallLedger, who: u8, d, win, s, now| l.reveal(id, agent(who), ASSET, d, win, s, w(ONE), now);
+        assert_eq!(
+            l.commit(agent(1), c, T0),
+            Err(LedgerError::DuplicateCommitment(c))
+        );
+        let r = |l: &mut CallLedger, who: u8, d, win, s, now| {
+            l.reveal(id, agent(who), ASSET, d, win, s, w(ONE), now)
+        };
         assert_eq!(
             r(&mut l, 2, Direction::Up, HOUR, salt(1), T0),
-            Err(LedgerError::NotCallAgent { id, caller: agent(2) })
+            Err(LedgerError::NotCallAgent {
+                id,
+                caller: agent(2)
+            })
         );
-        assert_eq!(r(&mut l, 1, Direction::Down, HOUR, salt(1), T0), Err(LedgerError::CommitmentMismatch));
-        assert_eq!(r(&mut l, 1, Direction::Up, HOUR + 1, salt(1), T0), Err(LedgerError::CommitmentMismatch));
-        assert_eq!(r(&mut l, 1, Direction::Up, HOUR, salt(2), T0), Err(LedgerError::CommitmentMismatch));
+        assert_eq!(
+            r(&mut l, 1, Direction::Down, HOUR, salt(1), T0),
+            Err(LedgerError::CommitmentMismatch)
+        );
+        assert_eq!(
+            r(&mut l, 1, Direction::Up, HOUR + 1, salt(1), T0),
+            Err(LedgerError::CommitmentMismatch)
+        );
+        assert_eq!(
+            r(&mut l, 1, Direction::Up, HOUR, salt(2), T0),
+            Err(LedgerError::CommitmentMismatch)
+        );
         assert_eq!(
             r(&mut l, 1, Direction::Up, HOUR, salt(1), T0 - 1),
-            Err(LedgerError::BeforeCommit { now: T0 - 1, committed_at: T0 })
+            Err(LedgerError::BeforeCommit {
+                now: T0 - 1,
+                committed_at: T0
+            })
         );
         assert_eq!(
-            r(&mut l, 1, Direction::Up, HOUR, salt(1), T0 + DEFAULT_REVEAL_DEADLINE_SECS + 1),
+            r(
+                &mut l,
+                1,
+                Direction::Up,
+                HOUR,
+                salt(1),
+                T0 + DEFAULT_REVEAL_DEADLINE_SECS + 1
+            ),
             Err(LedgerError::RevealDeadlinePassed {
                 now: T0 + DEFAULT_REVEAL_DEADLINE_SECS + 1,
                 deadline: T0 + DEFAULT_REVEAL_DEADLINE_SECS
@@ -644,16 +808,38 @@ mod tests {
         );
         assert_eq!(
             l.expire(id, T0 + DEFAULT_REVEAL_DEADLINE_SECS),
-            Err(LedgerError::NotExpiredYet { now: T0 + 3_600, deadline: T0 + 3_600 })
+            Err(LedgerError::NotExpiredYet {
+                now: T0 + 3_600,
+                deadline: T0 + 3_600
+            })
         );
         // Failed attempts changed nothing; the last second of the deadline is accepted.
         assert_eq!(l.call(id).unwrap().status, CallStatus::Committed);
-        assert_eq!(r(&mut l, 1, Direction::Up, HOUR, salt(1), T0 + DEFAULT_REVEAL_DEADLINE_SECS), Ok(None));
+        assert_eq!(
+            r(
+                &mut l,
+                1,
+                Direction::Up,
+                HOUR,
+                salt(1),
+                T0 + DEFAULT_REVEAL_DEADLINE_SECS
+            ),
+            Ok(None)
+        );
         assert!(matches!(
             r(&mut l, 1, Direction::Up, HOUR, salt(1), T0 + 1),
-            Err(LedgerError::WrongState { actual: "revealed", .. })
+            Err(LedgerError::WrongState {
+                actual: "revealed",
+                ..
+            })
         ));
-        assert!(matches!(l.expire(id, T0 + 10 * HOUR), Err(LedgerError::WrongState { actual: "revealed", .. })));
+        assert!(matches!(
+            l.expire(id, T0 + 10 * HOUR),
+            Err(LedgerError::WrongState {
+                actual: "revealed",
+                ..
+            })
+        ));
         assert_eq!(
             l.reveal(99, agent(1), ASSET, Direction::Up, HOUR, salt(1), w(1), T0),
             Err(LedgerError::UnknownCall(99))
@@ -665,31 +851,58 @@ mod tests {
         let mut l = ledger();
         let c = call_commitment(agent(1), ASSET, Direction::Up, 0, salt(1));
         let id = l.commit(agent(1), c, T0).unwrap();
-        assert_eq!(l.reveal(id, agent(1), ASSET, Direction::Up, 0, salt(1), w(ONE), T0), Err(LedgerError::ZeroWindow));
+        assert_eq!(
+            l.reveal(id, agent(1), ASSET, Direction::Up, 0, salt(1), w(ONE), T0),
+            Err(LedgerError::ZeroWindow)
+        );
         let c = call_commitment(agent(2), ASSET, Direction::Up, u64::MAX, salt(2));
         let id = l.commit(agent(2), c, T0).unwrap();
         assert_eq!(
-            l.reveal(id, agent(2), ASSET, Direction::Up, u64::MAX, salt(2), w(ONE), T0),
+            l.reveal(
+                id,
+                agent(2),
+                ASSET,
+                Direction::Up,
+                u64::MAX,
+                salt(2),
+                w(ONE),
+                T0
+            ),
             Err(LedgerError::TimeOverflow)
         );
         // Commit at u64::MAX: the deadline saturates; reveal is fine, expiry never comes.
         let c = call_commitment(agent(3), ASSET, Direction::Up, HOUR, salt(3));
         let id = l.commit(agent(3), c, u64::MAX).unwrap();
-        assert!(matches!(l.expire(id, u64::MAX), Err(LedgerError::NotExpiredYet { .. })));
+        assert!(matches!(
+            l.expire(id, u64::MAX),
+            Err(LedgerError::NotExpiredYet { .. })
+        ));
         assert_eq!(l.consensus(ASSET, 0, T0), Err(LedgerError::ZeroWindow));
-        assert_eq!(l.consensus(ASSET, HOUR, u64::MAX), Err(LedgerError::TimeOverflow));
+        assert_eq!(
+            l.consensus(ASSET, HOUR, u64::MAX),
+            Err(LedgerError::TimeOverflow)
+        );
     }
 
     #[test]
     fn stake_rules() {
-        assert_eq!(CallLedger::new(LedgerConfig::with_min_stake(U256::ZERO)).err(), Some(LedgerError::ZeroMinStake));
+        assert_eq!(
+            CallLedger::new(LedgerConfig::with_min_stake(U256::ZERO)).err(),
+            Some(LedgerError::ZeroMinStake)
+        );
         let mut l = ledger();
         let c = call_commitment(agent(50), ASSET, Direction::Up, HOUR, salt(1));
-        assert_eq!(l.commit(agent(50), c, T0), Err(LedgerError::UnknownAgent(agent(50))));
+        assert_eq!(
+            l.commit(agent(50), c, T0),
+            Err(LedgerError::UnknownAgent(agent(50)))
+        );
         l.set_stake(agent(50), w(99 * ONE));
         assert_eq!(
             l.commit(agent(50), c, T0),
-            Err(LedgerError::InsufficientStake { stake: w(99 * ONE), min_stake: w(100 * ONE) })
+            Err(LedgerError::InsufficientStake {
+                stake: w(99 * ONE),
+                min_stake: w(100 * ONE)
+            })
         );
         assert_eq!(l.score(agent(51)), Ok(U256::ZERO));
     }
@@ -718,7 +931,8 @@ mod tests {
             let s = salt(100 + k);
             let c = call_commitment(agent(1), ASSET, Direction::Up, HOUR, s);
             let id = l.commit(agent(1), c, T0).unwrap();
-            l.reveal(id, agent(1), ASSET, Direction::Up, HOUR, s, w(ONE), T0).unwrap();
+            l.reveal(id, agent(1), ASSET, Direction::Up, HOUR, s, w(ONE), T0)
+                .unwrap();
             l.resolve(id, Some(w(2 * ONE)), T0 + HOUR).unwrap();
         }
         assert_eq!(l.score(agent(1)).unwrap(), w(1_333_333_333_333_333_333));
@@ -733,7 +947,10 @@ mod tests {
         // land in bucket (t + 10 + HOUR) / HOUR).
         let t = (T0 / HOUR + 48) * HOUR - 10;
         let (key, before) = l.consensus(ASSET, HOUR, t + 10).unwrap();
-        assert_eq!((before.voters, before.reached, before.direction), (0, false, None));
+        assert_eq!(
+            (before.voters, before.reached, before.direction),
+            (0, false, None)
+        );
         assert_eq!(key.bucket, (t + 10 + HOUR) / HOUR);
         let (_, e1) = call(&mut l, 1, Direction::Down, ONE, t);
         let (_, e2) = call(&mut l, 2, Direction::Up, ONE, t);
@@ -747,10 +964,19 @@ mod tests {
         let e5 = e5.unwrap(); // 4.333… / 6.333… = 68.42 %
         let vote1 = w(2_333_333_333_333_333_333);
         assert_eq!(e5.key, key);
-        assert_eq!((e5.direction, e5.voters, e5.strength_bps), (Direction::Down, 5, 6_842));
-        assert_eq!((e5.up_weight, e5.down_weight), (w(2 * ONE), vote1 + w(2 * ONE)));
+        assert_eq!(
+            (e5.direction, e5.voters, e5.strength_bps),
+            (Direction::Down, 5, 6_842)
+        );
+        assert_eq!(
+            (e5.up_weight, e5.down_weight),
+            (w(2 * ONE), vote1 + w(2 * ONE))
+        );
         let (_, state) = l.consensus(ASSET, HOUR, t + 10).unwrap();
-        assert_eq!((state.reached, state.direction, state.strength_bps), (true, Some(Direction::Down), 6_842));
+        assert_eq!(
+            (state.reached, state.direction, state.strength_bps),
+            (true, Some(Direction::Down), 6_842)
+        );
         // Up needs lead ≥ 66.67 %: with down at 4.333…, up must reach ≥ 8.667…: 7 more fresh votes.
         let mut events = Vec::new();
         for a in 6..=12 {
@@ -761,7 +987,10 @@ mod tests {
         assert!(events[..6].iter().all(Option::is_none));
         let flip = events[6].unwrap();
         // up 9 vs down 4.333…: 9 / 13.333… = 67.5 %.
-        assert_eq!((flip.direction, flip.voters, flip.strength_bps), (Direction::Up, 12, 6_750));
+        assert_eq!(
+            (flip.direction, flip.voters, flip.strength_bps),
+            (Direction::Up, 12, 6_750)
+        );
         assert_eq!(l.consensus_log(), &[e5, flip]);
         // A different window is a different round.
         let (_, other) = l.consensus(ASSET, 2 * HOUR, t + 10).unwrap();
@@ -776,21 +1005,45 @@ mod tests {
         use crate::calls::price::call_price_wad;
         let mut l = ledger();
         // Entry from a pool sitting at tick −225,000 (stock is token0), exit at −224,999.
-        let entry = call_price_wad(TickCumulatives { start: 0, end: 300 * -225_000 }, true).unwrap();
+        let entry = call_price_wad(
+            TickCumulatives {
+                start: 0,
+                end: 300 * -225_000,
+            },
+            true,
+        )
+        .unwrap();
         let s = salt(1);
         let c = call_commitment(agent(1), ASSET, Direction::Up, HOUR, s);
         let id = l.commit(agent(1), c, T0).unwrap();
-        l.reveal(id, agent(1), ASSET, Direction::Up, HOUR, s, entry, T0).unwrap();
-        let exit = TickCumulatives { start: 7, end: 7 + 300 * -224_999 };
-        assert_eq!(l.resolve_from_pool(id, Some(exit), true, T0 + HOUR), Ok(CallOutcome::Hit));
+        l.reveal(id, agent(1), ASSET, Direction::Up, HOUR, s, entry, T0)
+            .unwrap();
+        let exit = TickCumulatives {
+            start: 7,
+            end: 7 + 300 * -224_999,
+        };
+        assert_eq!(
+            l.resolve_from_pool(id, Some(exit), true, T0 + HOUR),
+            Ok(CallOutcome::Hit)
+        );
         // A second call whose exit is no longer covered: void.
         let c = call_commitment(agent(2), ASSET, Direction::Down, HOUR, s);
         let id = l.commit(agent(2), c, T0).unwrap();
-        l.reveal(id, agent(2), ASSET, Direction::Down, HOUR, s, entry, T0).unwrap();
-        let bad = TickCumulatives { start: 0, end: i64::MAX };
-        assert!(matches!(l.resolve_from_pool(id, Some(bad), true, T0 + HOUR), Err(LedgerError::Price(_))));
+        l.reveal(id, agent(2), ASSET, Direction::Down, HOUR, s, entry, T0)
+            .unwrap();
+        let bad = TickCumulatives {
+            start: 0,
+            end: i64::MAX,
+        };
+        assert!(matches!(
+            l.resolve_from_pool(id, Some(bad), true, T0 + HOUR),
+            Err(LedgerError::Price(_))
+        ));
         assert_eq!(l.call(id).unwrap().status, CallStatus::Revealed);
-        assert_eq!(l.resolve_from_pool(id, None, true, T0 + HOUR), Ok(CallOutcome::Void));
+        assert_eq!(
+            l.resolve_from_pool(id, None, true, T0 + HOUR),
+            Ok(CallOutcome::Void)
+        );
     }
 
     #[test]
@@ -819,7 +1072,19 @@ mod tests {
                 let s = salt(k);
                 let c = call_commitment(agent(1), ASSET, Direction::Up, HOUR, s);
                 let id = l.commit(agent(1), c, T0).unwrap();
-                events.push(l.reveal(id, agent(1), ASSET, Direction::Up, HOUR, s, w(ONE), T0 + k as u64).unwrap());
+                events.push(
+                    l.reveal(
+                        id,
+                        agent(1),
+                        ASSET,
+                        Direction::Up,
+                        HOUR,
+                        s,
+                        w(ONE),
+                        T0 + k as u64,
+                    )
+                    .unwrap(),
+                );
             }
             let (_, st) = l.consensus(ASSET, HOUR, T0).unwrap();
             assert_eq!(st.voters, voters);
@@ -830,10 +1095,27 @@ mod tests {
 
     #[derive(Debug, Clone)]
     enum Op {
-        Commit { agent: u8, up: bool, window: u64, salt: u8, dt: u64 },
-        Reveal { call: u8, entry: u64, dt: u64 },
-        Resolve { call: u8, exit: Option<u64>, dt: u64 },
-        Expire { call: u8, dt: u64 },
+        Commit {
+            agent: u8,
+            up: bool,
+            window: u64,
+            salt: u8,
+            dt: u64,
+        },
+        Reveal {
+            call: u8,
+            entry: u64,
+            dt: u64,
+        },
+        Resolve {
+            call: u8,
+            exit: Option<u64>,
+            dt: u64,
+        },
+        Expire {
+            call: u8,
+            dt: u64,
+        },
     }
 
     fn op() -> impl Strategy<Value = Op> {

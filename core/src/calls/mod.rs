@@ -23,12 +23,13 @@ pub mod score;
 pub mod streak;
 
 pub use consensus::{
-    consensus_bucket, consensus_state, round_for_reveal_now, vote_weight, ConsensusError, ConsensusEvent,
-    ConsensusParams, ConsensusRound, ConsensusState, RoundKey, BPS, DEFAULT_CONSENSUS_QUORUM,
-    DEFAULT_CONSENSUS_THRESHOLD_BPS,
+    consensus_bucket, consensus_state, round_for_reveal_now, vote_weight, ConsensusError,
+    ConsensusEvent, ConsensusParams, ConsensusRound, ConsensusState, RoundKey, BPS,
+    DEFAULT_CONSENSUS_QUORUM, DEFAULT_CONSENSUS_THRESHOLD_BPS,
 };
 pub use ledger::{
-    call_commitment, Call, CallLedger, CallStatus, LedgerConfig, LedgerError, Reveal, DEFAULT_REVEAL_DEADLINE_SECS,
+    call_commitment, Call, CallLedger, CallStatus, LedgerConfig, LedgerError, Reveal,
+    DEFAULT_REVEAL_DEADLINE_SECS,
 };
 pub use outcome::{call_outcome, CallOutcome, Direction};
 pub use price::{call_price_wad, exit_price_wad, stock_is_token0, twap_covered, TickCumulatives};

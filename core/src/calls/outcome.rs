@@ -110,7 +110,8 @@ pub fn call_outcome(direction: Direction, entry: U256, exit: Option<U256>) -> Ca
     };
     match (direction, exit.cmp(&entry)) {
         (_, std::cmp::Ordering::Equal) => CallOutcome::Void,
-        (Direction::Up, std::cmp::Ordering::Greater) | (Direction::Down, std::cmp::Ordering::Less) => CallOutcome::Hit,
+        (Direction::Up, std::cmp::Ordering::Greater)
+        | (Direction::Down, std::cmp::Ordering::Less) => CallOutcome::Hit,
         _ => CallOutcome::Miss,
     }
 }
@@ -129,31 +130,64 @@ mod tests {
     #[test]
     fn up_and_down() {
         let entry = w(150 * ONE);
-        assert_eq!(call_outcome(Direction::Up, entry, Some(entry + w(1))), CallOutcome::Hit);
-        assert_eq!(call_outcome(Direction::Up, entry, Some(entry - w(1))), CallOutcome::Miss);
-        assert_eq!(call_outcome(Direction::Down, entry, Some(entry - w(1))), CallOutcome::Hit);
-        assert_eq!(call_outcome(Direction::Down, entry, Some(entry + w(1))), CallOutcome::Miss);
+        assert_eq!(
+            call_outcome(Direction::Up, entry, Some(entry + w(1))),
+            CallOutcome::Hit
+        );
+        assert_eq!(
+            call_outcome(Direction::Up, entry, Some(entry - w(1))),
+            CallOutcome::Miss
+        );
+        assert_eq!(
+            call_outcome(Direction::Down, entry, Some(entry - w(1))),
+            CallOutcome::Hit
+        );
+        assert_eq!(
+            call_outcome(Direction::Down, entry, Some(entry + w(1))),
+            CallOutcome::Miss
+        );
     }
 
     #[test]
     fn equal_prices_void() {
         let entry = w(150 * ONE);
-        assert_eq!(call_outcome(Direction::Up, entry, Some(entry)), CallOutcome::Void);
-        assert_eq!(call_outcome(Direction::Down, entry, Some(entry)), CallOutcome::Void);
-        assert_eq!(call_outcome(Direction::Up, U256::ZERO, Some(U256::ZERO)), CallOutcome::Void);
+        assert_eq!(
+            call_outcome(Direction::Up, entry, Some(entry)),
+            CallOutcome::Void
+        );
+        assert_eq!(
+            call_outcome(Direction::Down, entry, Some(entry)),
+            CallOutcome::Void
+        );
+        assert_eq!(
+            call_outcome(Direction::Up, U256::ZERO, Some(U256::ZERO)),
+            CallOutcome::Void
+        );
     }
 
     #[test]
     fn exit_not_computable_voids() {
         assert_eq!(call_outcome(Direction::Up, w(ONE), None), CallOutcome::Void);
-        assert_eq!(call_outcome(Direction::Down, w(ONE), None), CallOutcome::Void);
+        assert_eq!(
+            call_outcome(Direction::Down, w(ONE), None),
+            CallOutcome::Void
+        );
     }
 
     #[test]
     fn extremes() {
-        assert_eq!(call_outcome(Direction::Up, U256::ZERO, Some(U256::MAX)), CallOutcome::Hit);
-        assert_eq!(call_outcome(Direction::Down, U256::MAX, Some(U256::ZERO)), CallOutcome::Hit);
-        assert_eq!(call_outcome(Direction::Down, U256::ZERO, Some(U256::MAX)), CallOutcome::Miss);
+        assert_eq!(
+            call_outcome(Direction::Up, U256::ZERO, Some(U256::MAX)),
+            CallOutcome::Hit
+        );
+        assert_eq!(
+            call_outcome(Direction::Down, U256::MAX, Some(U256::ZERO)),
+            CallOutcome::Hit
+        );
+        assert_eq!(
+            call_outcome(Direction::Down, U256::ZERO, Some(U256::MAX)),
+            CallOutcome::Miss
+        );
     }
 
     #[test]

@@ -42,8 +42,16 @@ pub fn twap_covered(oldest_observation: u64, end: u64, now: u64) -> bool {
 ///
 /// # Errors
 /// [`OracleError`] when the mean tick is outside the TickMath range or the quote overflows.
-pub fn call_price_wad(cumulatives: TickCumulatives, stock_is_token0: bool) -> Result<U256, OracleError> {
-    twap_price_wad(cumulatives.start, cumulatives.end, TWAP_WINDOW_SECONDS, stock_is_token0)
+pub fn call_price_wad(
+    cumulatives: TickCumulatives,
+    stock_is_token0: bool,
+) -> Result<U256, OracleError> {
+    twap_price_wad(
+        cumulatives.start,
+        cumulatives.end,
+        TWAP_WINDOW_SECONDS,
+        stock_is_token0,
+    )
 }
 
 /// A3/A5: the exit price, `None` (the call voids) when the observation buffer no longer covers
@@ -55,7 +63,9 @@ pub fn exit_price_wad(
     cumulatives: Option<TickCumulatives>,
     stock_is_token0: bool,
 ) -> Result<Option<U256>, OracleError> {
-    cumulatives.map(|c| call_price_wad(c, stock_is_token0)).transpose()
+    cumulatives
+        .map(|c| call_price_wad(c, stock_is_token0))
+        .transpose()
 }
 
 #[cfg(test)]
@@ -67,7 +77,10 @@ mod tests {
 
     /// Cumulatives of a pool that sat at `tick` for the whole window.
     fn flat(base: i64, tick: i64) -> TickCumulatives {
-        TickCumulatives { start: base, end: base + 300 * tick }
+        TickCumulatives {
+            start: base,
+            end: base + 300 * tick,
+        }
     }
 
     #[test]
@@ -83,7 +96,10 @@ mod tests {
     #[test]
     fn mean_tick_rounds_toward_negative_infinity() {
         // Mean −0.5 → −1; +0.5 → 0.
-        let down = TickCumulatives { start: 0, end: -150 };
+        let down = TickCumulatives {
+            start: 0,
+            end: -150,
+        };
         assert_eq!(call_price_wad(down, true), stock_price_wad(-1, true));
         let up = TickCumulatives { start: 0, end: 150 };
         assert_eq!(call_price_wad(up, true), stock_price_wad(0, true));
@@ -101,7 +117,10 @@ mod tests {
         let entry1 = call_price_wad(flat(0, -t_entry), false).unwrap();
         let exit1 = exit_price_wad(Some(flat(0, -t_exit)), false).unwrap();
         assert_eq!(call_outcome(Direction::Up, entry1, exit1), CallOutcome::Hit);
-        assert_eq!(call_outcome(Direction::Down, entry1, exit1), CallOutcome::Miss);
+        assert_eq!(
+            call_outcome(Direction::Down, entry1, exit1),
+            CallOutcome::Miss
+        );
         // Not covered: void.
         assert_eq!(exit_price_wad(None, true), Ok(None));
         assert_eq!(call_outcome(Direction::Up, entry0, None), CallOutcome::Void);

@@ -34,7 +34,12 @@ pub enum ScoreError {
 /// # Errors
 /// [`ScoreError::ZeroMinStake`] when `min_stake == 0`; [`ScoreError::Overflow`] when the
 /// score exceeds `U256::MAX`. Never panics.
-pub fn track_record_score(hits: u64, misses: u64, stake: U256, min_stake: U256) -> Result<U256, ScoreError> {
+pub fn track_record_score(
+    hits: u64,
+    misses: u64,
+    stake: U256,
+    min_stake: U256,
+) -> Result<U256, ScoreError> {
     if min_stake.is_zero() {
         return Err(ScoreError::ZeroMinStake);
     }
@@ -89,27 +94,51 @@ mod tests {
     #[test]
     fn seed_example_double_stake() {
         let min = w(100 * ONE);
-        assert_eq!(track_record_score(14, 6, w(200 * ONE), min).unwrap(), w(18_666_666_666_666_666_666));
+        assert_eq!(
+            track_record_score(14, 6, w(200 * ONE), min).unwrap(),
+            w(18_666_666_666_666_666_666)
+        );
     }
 
     #[test]
     fn zero_hits_and_zero_stake_score_zero() {
-        assert_eq!(track_record_score(0, 0, w(ONE), w(ONE)).unwrap(), U256::ZERO);
-        assert_eq!(track_record_score(0, u64::MAX, U256::MAX, w(1)).unwrap(), U256::ZERO);
-        assert_eq!(track_record_score(5, 5, U256::ZERO, w(1)).unwrap(), U256::ZERO);
+        assert_eq!(
+            track_record_score(0, 0, w(ONE), w(ONE)).unwrap(),
+            U256::ZERO
+        );
+        assert_eq!(
+            track_record_score(0, u64::MAX, U256::MAX, w(1)).unwrap(),
+            U256::ZERO
+        );
+        assert_eq!(
+            track_record_score(5, 5, U256::ZERO, w(1)).unwrap(),
+            U256::ZERO
+        );
     }
 
     #[test]
     fn zero_min_stake_is_an_error() {
-        assert_eq!(track_record_score(1, 0, w(ONE), U256::ZERO), Err(ScoreError::ZeroMinStake));
-        assert_eq!(track_record_score(0, 0, U256::ZERO, U256::ZERO), Err(ScoreError::ZeroMinStake));
+        assert_eq!(
+            track_record_score(1, 0, w(ONE), U256::ZERO),
+            Err(ScoreError::ZeroMinStake)
+        );
+        assert_eq!(
+            track_record_score(0, 0, U256::ZERO, U256::ZERO),
+            Err(ScoreError::ZeroMinStake)
+        );
     }
 
     #[test]
     fn overflow_is_an_error() {
         // 1 hit: MAX × 10^18 / 2 > U256::MAX.
-        assert_eq!(track_record_score(1, 0, U256::MAX, w(1)), Err(ScoreError::Overflow));
-        assert_eq!(track_record_score(u64::MAX, 0, U256::MAX, w(1)), Err(ScoreError::Overflow));
+        assert_eq!(
+            track_record_score(1, 0, U256::MAX, w(1)),
+            Err(ScoreError::Overflow)
+        );
+        assert_eq!(
+            track_record_score(u64::MAX, 0, U256::MAX, w(1)),
+            Err(ScoreError::Overflow)
+        );
     }
 
     #[test]
@@ -117,14 +146,16 @@ mod tests {
         // Denominator above 2^256: handled in 512 bits.
         let s = track_record_score(u64::MAX, u64::MAX, U256::MAX, U256::MAX).unwrap();
         let h = U512::from(u64::MAX);
-        let expected = (h * h * U512::from(WAD)) / (U512::from(u64::MAX) * U512::from(2u8) + U512::from(1u8));
+        let expected =
+            (h * h * U512::from(WAD)) / (U512::from(u64::MAX) * U512::from(2u8) + U512::from(1u8));
         assert_eq!(U512::from(s), expected);
         // stake = minStake = MAX with no misses: hits²/(hits+1) WAD.
         let s = track_record_score(3, 0, U256::MAX, U256::MAX).unwrap();
         assert_eq!(s, w(2_250_000_000_000_000_000));
         // Huge stake, enough misses that the result fits again.
         let s = track_record_score(1, u64::MAX, U256::MAX / w(ONE), w(1)).unwrap();
-        let expected = U512::from(U256::MAX / w(ONE)) * U512::from(WAD) / (U512::from(u64::MAX) + U512::from(2u8));
+        let expected = U512::from(U256::MAX / w(ONE)) * U512::from(WAD)
+            / (U512::from(u64::MAX) + U512::from(2u8));
         assert_eq!(U512::from(s), expected);
     }
 
@@ -133,7 +164,8 @@ mod tests {
         let num = U512::from(h) * U512::from(h) * U512::from(WAD) * U512::from(stake);
         let den = U512::from(min) * (U512::from(h) + U512::from(m) + U512::from(1u8));
         let q = num / den;
-        (q <= U512::from(U256::MAX)).then(|| U256::from_limbs(q.as_limbs()[..4].try_into().unwrap()))
+        (q <= U512::from(U256::MAX))
+            .then(|| U256::from_limbs(q.as_limbs()[..4].try_into().unwrap()))
     }
 
     fn any_u256() -> impl Strategy<Value = U256> {

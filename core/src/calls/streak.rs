@@ -38,7 +38,14 @@ pub struct AgentRecord {
 impl AgentRecord {
     /// A fresh record with the given stake.
     pub const fn new(stake: U256) -> Self {
-        AgentRecord { hits: 0, misses: 0, voids: 0, streak: 0, best_streak: 0, stake }
+        AgentRecord {
+            hits: 0,
+            misses: 0,
+            voids: 0,
+            streak: 0,
+            best_streak: 0,
+            stake,
+        }
     }
 
     /// Applies one outcome (A2). On error the record is left unchanged.
@@ -95,11 +102,20 @@ mod tests {
     #[test]
     fn streaks() {
         let r = run(&[Hit, Hit, Void, Hit, Miss, Hit, Hit]);
-        assert_eq!((r.hits, r.misses, r.voids, r.streak, r.best_streak), (5, 1, 1, 2, 3));
+        assert_eq!(
+            (r.hits, r.misses, r.voids, r.streak, r.best_streak),
+            (5, 1, 1, 2, 3)
+        );
         let r = run(&[Hit, Hit, Expired, Hit]);
-        assert_eq!((r.hits, r.misses, r.voids, r.streak, r.best_streak), (3, 1, 0, 1, 2));
+        assert_eq!(
+            (r.hits, r.misses, r.voids, r.streak, r.best_streak),
+            (3, 1, 0, 1, 2)
+        );
         let r = run(&[Void, Void]);
-        assert_eq!((r.hits, r.misses, r.voids, r.streak, r.best_streak), (0, 0, 2, 0, 0));
+        assert_eq!(
+            (r.hits, r.misses, r.voids, r.streak, r.best_streak),
+            (0, 0, 2, 0, 0)
+        );
     }
 
     #[test]
@@ -128,14 +144,24 @@ mod tests {
 
     #[test]
     fn overflow_is_an_error_and_leaves_the_record_unchanged() {
-        let mut r = AgentRecord { hits: u64::MAX, ..AgentRecord::default() };
+        let mut r = AgentRecord {
+            hits: u64::MAX,
+            ..AgentRecord::default()
+        };
         let before = r;
         assert_eq!(r.apply(Hit), Err(RecordOverflow("hits")));
         assert_eq!(r, before);
-        let mut r = AgentRecord { misses: u64::MAX, streak: 4, ..AgentRecord::default() };
+        let mut r = AgentRecord {
+            misses: u64::MAX,
+            streak: 4,
+            ..AgentRecord::default()
+        };
         assert_eq!(r.apply(Expired), Err(RecordOverflow("misses")));
         assert_eq!(r.streak, 4);
-        let mut r = AgentRecord { voids: u64::MAX, ..AgentRecord::default() };
+        let mut r = AgentRecord {
+            voids: u64::MAX,
+            ..AgentRecord::default()
+        };
         assert_eq!(r.apply(Void), Err(RecordOverflow("voids")));
     }
 

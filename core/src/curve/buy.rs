@@ -113,10 +113,9 @@ pub fn apply_buy(
 
 #[cfg(test)]
 mod tests {
-    use crate::math::testing::{u, E18};
     use super::*;
     use crate::curve::state::{DEFAULT_TOTAL_SUPPLY, ETH_GRADUATION_TARGET};
-
+    use crate::math::testing::{u, E18};
 
     #[test]
     fn plain_buy_after_the_snipe_window() {

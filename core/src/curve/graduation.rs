@@ -223,10 +223,10 @@ pub fn graduation_pool(
 
 #[cfg(test)]
 mod tests {
-    use crate::math::testing::{u, E18};
     use super::*;
     use crate::curve::state::DEFAULT_TOTAL_SUPPLY;
     use crate::curve::{apply_buy, apply_sell, quote_buy};
+    use crate::math::testing::{u, E18};
     use crate::uniswap::sqrt_price_math::{get_amount0_delta, get_amount1_delta};
     use alloy_primitives::address;
     use proptest::prelude::*;

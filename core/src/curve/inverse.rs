@@ -82,10 +82,9 @@ pub fn tokens_in_for_quote_out(state: &CurveState, quote_out: U256) -> Result<U2
 
 #[cfg(test)]
 mod tests {
-    use crate::math::testing::{u, E18};
     use super::*;
     use crate::curve::{apply_buy, quote_buy, quote_sell};
-
+    use crate::math::testing::{u, E18};
 
     #[test]
     fn buy_inverse_is_tight() {

@@ -84,11 +84,10 @@ pub fn market_cap_wad(state: &CurveState, quote_decimals: u8) -> Result<U256, Cu
 
 #[cfg(test)]
 mod tests {
-    use crate::math::testing::{u, E18};
     use super::*;
     use crate::curve::apply_buy;
     use crate::math::format_wad;
-
+    use crate::math::testing::{u, E18};
 
     #[test]
     fn launch_and_graduation_values() {

@@ -82,10 +82,9 @@ pub fn apply_sell(
 
 #[cfg(test)]
 mod tests {
-    use crate::math::testing::{u, E18};
     use super::*;
     use crate::curve::buy::apply_buy;
-
+    use crate::math::testing::{u, E18};
 
     #[test]
     fn sell_back_everything_returns_net_minus_fee() {

@@ -21,7 +21,9 @@ use super::DuelError;
 use crate::curve::graduation::{full_range_ticks, isqrt_u512};
 use crate::math::{MathError, WAD};
 use crate::uniswap::swap_math::compute_swap_step;
-use crate::uniswap::tick_math::{get_sqrt_price_at_tick, get_tick_at_sqrt_price, MAX_TICK, MIN_TICK};
+use crate::uniswap::tick_math::{
+    get_sqrt_price_at_tick, get_tick_at_sqrt_price, MAX_TICK, MIN_TICK,
+};
 use alloy_primitives::{I256, U256, U512};
 
 /// A full-range v4 pool of a duel token against ETH.
@@ -160,13 +162,18 @@ pub fn buyback(pool: &BuybackPool, pot: U256, ema_wad: U256) -> Result<Buyback, 
     let mut sqrt_price = pool.sqrt_price_x96;
     let mut tick = get_tick_at_sqrt_price(sqrt_price)
         .map_err(|_| DuelError::ZeroPrice("sqrtPriceX96 outside the tick range"))?;
-    let (mut remaining, mut eth_spent, mut tokens_bought, mut fee_paid) = (pot, U256::ZERO, U256::ZERO, U256::ZERO);
+    let (mut remaining, mut eth_spent, mut tokens_bought, mut fee_paid) =
+        (pot, U256::ZERO, U256::ZERO, U256::ZERO);
     while !remaining.is_zero() && sqrt_price != target {
         let tick_next = next_tick_within_one_word(tick, pool.tick_spacing, zero_for_one);
         let sqrt_next = get_sqrt_price_at_tick(i64::from(tick_next))
             .map_err(|_| DuelError::InvalidTickSpacing(pool.tick_spacing))?;
         // SwapMath.getSqrtPriceTarget: never past the limit.
-        let step_target = if zero_for_one { sqrt_next.max(target) } else { sqrt_next.min(target) };
+        let step_target = if zero_for_one {
+            sqrt_next.max(target)
+        } else {
+            sqrt_next.min(target)
+        };
         let amount = I256::try_from(remaining).map_err(|_| DuelError::PotTooLarge(pot))?;
         let start = sqrt_price;
         let step = compute_swap_step(start, step_target, pool.liquidity, -amount, pool.fee_pips)?;
@@ -177,7 +184,11 @@ pub fn buyback(pool: &BuybackPool, pot: U256, ema_wad: U256) -> Result<Buyback, 
         tokens_bought += step.amount_out;
         sqrt_price = step.sqrt_price_next_x96;
         if sqrt_price == sqrt_next {
-            tick = if zero_for_one { tick_next - 1 } else { tick_next };
+            tick = if zero_for_one {
+                tick_next - 1
+            } else {
+                tick_next
+            };
         } else if sqrt_price != start {
             tick = get_tick_at_sqrt_price(sqrt_price)
                 .map_err(|_| DuelError::ZeroPrice("sqrtPriceX96 outside the tick range"))?;
@@ -213,14 +224,13 @@ fn next_tick_within_one_word(tick: i32, tick_spacing: i32, zero_for_one: bool) -
 
 #[cfg(test)]
 mod tests {
-    use crate::math::testing::E18;
     use super::*;
     use crate::curve::{graduation_pool, CurveState};
     use crate::math::format_wad;
+    use crate::math::testing::E18;
     use crate::uniswap::tick_math::{MAX_SQRT_PRICE, MIN_SQRT_PRICE};
     use alloy_primitives::Address;
     use proptest::prelude::*;
-
 
     /// A freshly graduated ETH pool: 5 ETH against 160 M tokens, full range.
     fn graduated_pool() -> BuybackPool {

@@ -4,10 +4,13 @@
 //! accept a JS number (a non-negative safe integer), a BigInt or a decimal string; WAD amounts
 //! and stakes are decimal strings; buckets come back as JS numbers.
 
-use super::{err, from_js, parse_address, parse_b256, parse_u256, to_js, to_safe_number, u64_from_js, u64_from_js_or};
+use super::{
+    err, from_js, parse_address, parse_b256, parse_u256, to_js, to_safe_number, u64_from_js,
+    u64_from_js_or,
+};
 use crate::calls::{
-    call_commitment, call_outcome, consensus_bucket, round_for_reveal_now, track_record_score, vote_weight,
-    ConsensusParams, ConsensusRound, Direction, RoundKey,
+    call_commitment, call_outcome, consensus_bucket, round_for_reveal_now, track_record_score,
+    vote_weight, ConsensusParams, ConsensusRound, Direction, RoundKey,
 };
 use crate::math::U256;
 use serde::{Deserialize, Serialize};
@@ -20,20 +23,37 @@ fn parse_direction(what: &str, s: &str) -> Result<Direction, JsError> {
 /// A1: `trackRecordScore(hits, misses, stake, minStake)` → WAD decimal string,
 /// `floor(hits² × stake × 10^18 / (minStake × (hits + misses + 1)))`.
 #[wasm_bindgen(js_name = trackRecordScore)]
-pub fn track_record_score_js(hits: JsValue, misses: JsValue, stake: &str, min_stake: &str) -> Result<String, JsError> {
+pub fn track_record_score_js(
+    hits: JsValue,
+    misses: JsValue,
+    stake: &str,
+    min_stake: &str,
+) -> Result<String, JsError> {
     let hits = u64_from_js("hits", &hits)?;
     let misses = u64_from_js("misses", &misses)?;
     let stake = parse_u256("stake", stake)?;
     let min_stake = parse_u256("minStake", min_stake)?;
-    track_record_score(hits, misses, stake, min_stake).map(|s| s.to_string()).map_err(|e| err("trackRecordScore", e))
+    track_record_score(hits, misses, stake, min_stake)
+        .map(|s| s.to_string())
+        .map_err(|e| err("trackRecordScore", e))
 }
 
 /// A4: `callVoteWeight(hits, misses, stake, minStake)` → WAD decimal string, the vote a reveal
 /// by this agent adds: `1 + score`.
 #[wasm_bindgen(js_name = callVoteWeight)]
-pub fn call_vote_weight_js(hits: JsValue, misses: JsValue, stake: &str, min_stake: &str) -> Result<String, JsError> {
-    let score = parse_u256("score", &track_record_score_js(hits, misses, stake, min_stake)?)?;
-    vote_weight(score).map(|w| w.to_string()).map_err(|e| err("callVoteWeight", e))
+pub fn call_vote_weight_js(
+    hits: JsValue,
+    misses: JsValue,
+    stake: &str,
+    min_stake: &str,
+) -> Result<String, JsError> {
+    let score = parse_u256(
+        "score",
+        &track_record_score_js(hits, misses, stake, min_stake)?,
+    )?;
+    vote_weight(score)
+        .map(|w| w.to_string())
+        .map_err(|e| err("callVoteWeight", e))
 }
 
 #[derive(Deserialize)]
@@ -61,15 +81,26 @@ struct ConsensusStateOut {
 /// `direction` is the leading side whether or not consensus is reached (`"none"` on a tie or
 /// with no votes); `reached` says whether quorum and threshold are both met.
 #[wasm_bindgen(js_name = consensusState)]
-pub fn consensus_state_js(votes: JsValue, quorum: JsValue, threshold_bps: JsValue) -> Result<JsValue, JsError> {
+pub fn consensus_state_js(
+    votes: JsValue,
+    quorum: JsValue,
+    threshold_bps: JsValue,
+) -> Result<JsValue, JsError> {
     let votes: Vec<VoteIn> = from_js("votes", votes)?;
     let quorum = u64_from_js_or("quorum", &quorum, crate::calls::DEFAULT_CONSENSUS_QUORUM)?;
-    let threshold_bps = u64_from_js_or("thresholdBps", &threshold_bps, crate::calls::DEFAULT_CONSENSUS_THRESHOLD_BPS)?;
-    let params = ConsensusParams::new(quorum, threshold_bps).map_err(|e| err("consensusState", e))?;
+    let threshold_bps = u64_from_js_or(
+        "thresholdBps",
+        &threshold_bps,
+        crate::calls::DEFAULT_CONSENSUS_THRESHOLD_BPS,
+    )?;
+    let params =
+        ConsensusParams::new(quorum, threshold_bps).map_err(|e| err("consensusState", e))?;
     let mut round = ConsensusRound::new(RoundKey::default());
     for (i, v) in votes.iter().enumerate() {
         let weight = parse_u256(&format!("votes[{i}].weight"), &v.weight)?;
-        round.add_vote(Direction::from_up(v.up), weight, &params).map_err(|e| err(&format!("votes[{i}]"), e))?;
+        round
+            .add_vote(Direction::from_up(v.up), weight, &params)
+            .map_err(|e| err(&format!("votes[{i}]"), e))?;
     }
     let s = round.state(&params).map_err(|e| err("votes", e))?;
     to_js(&ConsensusStateOut {
@@ -86,7 +117,11 @@ pub fn consensus_state_js(votes: JsValue, quorum: JsValue, threshold_bps: JsValu
 /// `direction` is `"up"` or `"down"`; `exitWad` may be `null`/`undefined` when the exit price
 /// cannot be computed (void).
 #[wasm_bindgen(js_name = callOutcome)]
-pub fn call_outcome_js(direction: &str, entry_wad: &str, exit_wad: JsValue) -> Result<String, JsError> {
+pub fn call_outcome_js(
+    direction: &str,
+    entry_wad: &str,
+    exit_wad: JsValue,
+) -> Result<String, JsError> {
     let direction = parse_direction("direction", direction)?;
     let entry = parse_u256("entryWad", entry_wad)?;
     let exit: Option<U256> = if exit_wad.is_undefined() || exit_wad.is_null() {

@@ -55,7 +55,11 @@ fn reject_unknown_keys(what: &str, v: &JsValue, allowed: &[&str]) -> Result<(), 
 }
 
 fn domain_from_js(domain: JsValue) -> Result<Eip712Domain, JsError> {
-    reject_unknown_keys("domain", &domain, &["name", "version", "chainId", "verifyingContract"])?;
+    reject_unknown_keys(
+        "domain",
+        &domain,
+        &["name", "version", "chainId", "verifyingContract"],
+    )?;
     let d: DomainJs = from_js("domain", domain)?;
     let chain_id = uint_from_js("domain.chainId", &d.chain_id)?;
     let contract: Address = parse_address("domain.verifyingContract", &d.verifying_contract)?;
@@ -69,7 +73,11 @@ fn domain_from_js(domain: JsValue) -> Result<Eip712Domain, JsError> {
 }
 
 fn message_from_js(message: JsValue) -> Result<EpochRoot, JsError> {
-    reject_unknown_keys("message", &message, &["epoch", "root", "inputsRoot", "expiry"])?;
+    reject_unknown_keys(
+        "message",
+        &message,
+        &["epoch", "root", "inputsRoot", "expiry"],
+    )?;
     let m: MessageJs = from_js("message", message)?;
     let root: B256 = parse_b256("message.root", &m.root)?;
     let inputs_root: B256 = parse_b256("message.inputsRoot", &m.inputs_root)?;
@@ -83,7 +91,16 @@ fn message_from_js(message: JsValue) -> Result<EpochRoot, JsError> {
 
 /// `epochRootSigningHash(domain, message)`: the EIP-712 digest (0x-hex) a publisher signs (C6).
 #[wasm_bindgen(js_name = epochRootSigningHash)]
-pub fn epoch_root_signing_hash_js(#[wasm_bindgen(unchecked_param_type = "{ name: string; version: string; chainId: number | string | bigint; verifyingContract: string }")] domain: JsValue, #[wasm_bindgen(unchecked_param_type = "{ epoch: number | string | bigint; root: string; inputsRoot: string; expiry: number | string | bigint }")] message: JsValue) -> Result<String, JsError> {
+pub fn epoch_root_signing_hash_js(
+    #[wasm_bindgen(
+        unchecked_param_type = "{ name: string; version: string; chainId: number | string | bigint; verifyingContract: string }"
+    )]
+    domain: JsValue,
+    #[wasm_bindgen(
+        unchecked_param_type = "{ epoch: number | string | bigint; root: string; inputsRoot: string; expiry: number | string | bigint }"
+    )]
+    message: JsValue,
+) -> Result<String, JsError> {
     let domain = domain_from_js(domain)?;
     let msg = message_from_js(message)?;
     Ok(epoch_root_signing_hash(&domain, &msg).to_string())
@@ -92,14 +109,26 @@ pub fn epoch_root_signing_hash_js(#[wasm_bindgen(unchecked_param_type = "{ name:
 /// `recoverEpochRootSigner(domain, message, signature)`: the checksummed address that signed
 /// (C6). `signature` is 0x-hex `r ‖ s ‖ v` (65 bytes, `v` ∈ {27, 28} as the registry requires, low `s`).
 #[wasm_bindgen(js_name = recoverEpochRootSigner)]
-pub fn recover_epoch_root_signer_js(#[wasm_bindgen(unchecked_param_type = "{ name: string; version: string; chainId: number | string | bigint; verifyingContract: string }")] domain: JsValue, #[wasm_bindgen(unchecked_param_type = "{ epoch: number | string | bigint; root: string; inputsRoot: string; expiry: number | string | bigint }")] message: JsValue, signature: &str) -> Result<String, JsError> {
+pub fn recover_epoch_root_signer_js(
+    #[wasm_bindgen(
+        unchecked_param_type = "{ name: string; version: string; chainId: number | string | bigint; verifyingContract: string }"
+    )]
+    domain: JsValue,
+    #[wasm_bindgen(
+        unchecked_param_type = "{ epoch: number | string | bigint; root: string; inputsRoot: string; expiry: number | string | bigint }"
+    )]
+    message: JsValue,
+    signature: &str,
+) -> Result<String, JsError> {
     let domain = domain_from_js(domain)?;
     let msg = message_from_js(message)?;
     let t = signature.trim();
-    let body = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")).ok_or_else(|| {
-        JsError::new("signature: expected 0x-prefixed hex (65 bytes: r ‖ s ‖ v)")
-    })?;
+    let body = t
+        .strip_prefix("0x")
+        .or_else(|| t.strip_prefix("0X"))
+        .ok_or_else(|| JsError::new("signature: expected 0x-prefixed hex (65 bytes: r ‖ s ‖ v)"))?;
     let bytes = hex::decode(body).map_err(|e| err("signature", e))?;
-    let signer = recover_epoch_root_signer(&domain, &msg, &bytes).map_err(|e| JsError::new(&e.to_string()))?;
+    let signer = recover_epoch_root_signer(&domain, &msg, &bytes)
+        .map_err(|e| JsError::new(&e.to_string()))?;
     Ok(signer.to_checksum(None))
 }

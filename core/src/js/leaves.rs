@@ -30,9 +30,11 @@ pub fn quality_leaf_js(
     let verdict = u8::try_from(code)
         .ok()
         .and_then(|c| Verdict::try_from(c).ok())
-        .ok_or_else(|| JsError::new(&format!(
+        .ok_or_else(|| {
+            JsError::new(&format!(
             "verdict: {code} is not a verdict code (0 original, 1 similar, 2 derivative, 3 copy)"
-        )))?;
+        ))
+        })?;
     let matched = parse_b256("matchedThesis", matched_thesis)?;
     Ok(quality_leaf(thesis, quality, verdict, matched).to_string())
 }

@@ -55,13 +55,20 @@ fn js_to_json(what: &str, v: &JsValue) -> Result<Value, JsError> {
         Err(_) => BIGINT_REPLACER
             .with(|r| {
                 let f = r.get_or_init(|| {
-                    Function::new_with_args("k, v", "return typeof v === 'bigint' ? v.toString() : v")
+                    Function::new_with_args(
+                        "k, v",
+                        "return typeof v === 'bigint' ? v.toString() : v",
+                    )
                 });
                 JSON::stringify_with_replacer(v, f)
             })
-            .map_err(|e| JsError::new(&format!("{what}: not JSON-compatible ({})", js_message(&e))))?,
+            .map_err(|e| {
+                JsError::new(&format!("{what}: not JSON-compatible ({})", js_message(&e)))
+            })?,
     };
-    let text = text.as_string().ok_or_else(|| JsError::new(&format!("{what}: expected a value, got undefined")))?;
+    let text = text
+        .as_string()
+        .ok_or_else(|| JsError::new(&format!("{what}: expected a value, got undefined")))?;
     serde_json::from_str(&text).map_err(|e| JsError::new(&format!("{what}: {e}")))
 }
 
@@ -113,14 +120,19 @@ fn leaf_of(v: &Value) -> Result<Leaf<'_>, JsError> {
 
 fn parse_hashes(what: &str, v: Value) -> Result<Vec<B256>, JsError> {
     let Value::Array(items) = v else {
-        return Err(JsError::new(&format!("{what}: expected an array of 0x-hex strings")));
+        return Err(JsError::new(&format!(
+            "{what}: expected an array of 0x-hex strings"
+        )));
     };
     items
         .iter()
         .enumerate()
         .map(|(i, h)| match h {
             Value::String(s) => parse_node(|| format!("{what}[{i}]"), s).map_err(merr),
-            other => Err(merr(MerkleError::InvalidNode { what: format!("{what}[{i}]"), value: other.to_string() })),
+            other => Err(merr(MerkleError::InvalidNode {
+                what: format!("{what}[{i}]"),
+                value: other.to_string(),
+            })),
         })
         .collect()
 }
@@ -130,8 +142,11 @@ fn parse_root(root: &str) -> Result<B256, JsError> {
 }
 
 fn parse_encoding(v: &JsValue) -> Result<Vec<String>, JsError> {
-    serde_json::from_value(js_to_json("leafEncoding", v)?)
-        .map_err(|e| JsError::new(&format!("leafEncoding: expected an array of Solidity type strings ({e})")))
+    serde_json::from_value(js_to_json("leafEncoding", v)?).map_err(|e| {
+        JsError::new(&format!(
+            "leafEncoding: expected an array of Solidity type strings ({e})"
+        ))
+    })
 }
 
 /// A multiproof as given by JS: `{leaves, proof, proofFlags}`.
@@ -144,10 +159,17 @@ struct JsMultiProof {
 }
 
 fn parse_multiproof(v: &JsValue) -> Result<MultiProof<Value>, JsError> {
-    let mp: JsMultiProof = serde_json::from_value(js_to_json("multiproof", v)?)
-        .map_err(|e| JsError::new(&format!("multiproof: expected {{leaves, proof, proofFlags}} ({e})")))?;
+    let mp: JsMultiProof = serde_json::from_value(js_to_json("multiproof", v)?).map_err(|e| {
+        JsError::new(&format!(
+            "multiproof: expected {{leaves, proof, proofFlags}} ({e})"
+        ))
+    })?;
     let proof = parse_hashes("multiproof.proof", mp.proof)?;
-    Ok(MultiProof { leaves: mp.leaves, proof, proof_flags: mp.proof_flags })
+    Ok(MultiProof {
+        leaves: mp.leaves,
+        proof,
+        proof_flags: mp.proof_flags,
+    })
 }
 
 /// `StandardMerkleTree` of `@openzeppelin/merkle-tree` (`standard-v1`), computed in Rust.
@@ -162,7 +184,8 @@ impl JsStandardMerkleTree {
     /// `options.sortLeaves` (default `true`) sorts leaves by hash as OZ does.
     pub fn of(
         #[wasm_bindgen(unchecked_param_type = "LeafValue[]")] values: JsValue,
-        #[wasm_bindgen(js_name = leafEncoding, unchecked_param_type = "string[]")] leaf_encoding: JsValue,
+        #[wasm_bindgen(js_name = leafEncoding, unchecked_param_type = "string[]")]
+        leaf_encoding: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "MerkleTreeOptions")] options: JsValue,
     ) -> Result<JsStandardMerkleTree, JsError> {
         let encoding = parse_encoding(&leaf_encoding)?;
@@ -185,14 +208,17 @@ impl JsStandardMerkleTree {
         #[wasm_bindgen(unchecked_param_type = "StandardMerkleTreeData")] data: JsValue,
     ) -> Result<JsStandardMerkleTree, JsError> {
         let data = js_to_json("dump", &data)?;
-        Ok(Self { inner: merkle::StandardMerkleTree::load_json(data).map_err(merr)? })
+        Ok(Self {
+            inner: merkle::StandardMerkleTree::load_json(data).map_err(merr)?,
+        })
     }
 
     /// Whether `proof` proves `leaf` (a value under `leafEncoding`) against `root`.
     #[wasm_bindgen(js_name = verify)]
     pub fn verify_static(
         root: &str,
-        #[wasm_bindgen(js_name = leafEncoding, unchecked_param_type = "string[]")] leaf_encoding: JsValue,
+        #[wasm_bindgen(js_name = leafEncoding, unchecked_param_type = "string[]")]
+        leaf_encoding: JsValue,
         #[wasm_bindgen(unchecked_param_type = "LeafValue")] leaf: JsValue,
         #[wasm_bindgen(unchecked_param_type = "string[]")] proof: JsValue,
     ) -> Result<bool, JsError> {
@@ -207,7 +233,8 @@ impl JsStandardMerkleTree {
     #[wasm_bindgen(js_name = verifyMultiProof)]
     pub fn verify_multi_proof_static(
         root: &str,
-        #[wasm_bindgen(js_name = leafEncoding, unchecked_param_type = "string[]")] leaf_encoding: JsValue,
+        #[wasm_bindgen(js_name = leafEncoding, unchecked_param_type = "string[]")]
+        leaf_encoding: JsValue,
         #[wasm_bindgen(unchecked_param_type = "MultiProof")] multiproof: JsValue,
     ) -> Result<bool, JsError> {
         let root = parse_root(root)?;
@@ -259,14 +286,20 @@ impl JsStandardMerkleTree {
 
     /// The standard leaf hash of `value`, `0x`-hex.
     #[wasm_bindgen(js_name = leafHash)]
-    pub fn leaf_hash(&self, #[wasm_bindgen(unchecked_param_type = "LeafValue")] value: JsValue) -> Result<String, JsError> {
+    pub fn leaf_hash(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "LeafValue")] value: JsValue,
+    ) -> Result<String, JsError> {
         let v = js_to_json("value", &value)?;
         Ok(to_hex(&self.inner.leaf_hash(&v).map_err(merr)?))
     }
 
     /// The proof of a value, given by index (a number) or by value: sibling hashes, leaf first.
     #[wasm_bindgen(js_name = getProof, unchecked_return_type = "string[]")]
-    pub fn get_proof(&self, #[wasm_bindgen(unchecked_param_type = "number | LeafValue")] leaf: JsValue) -> Result<Array, JsError> {
+    pub fn get_proof(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "number | LeafValue")] leaf: JsValue,
+    ) -> Result<Array, JsError> {
         let proof = match leaf.as_f64() {
             Some(n) => self.inner.get_proof(index_of(n)?),
             None => {
@@ -285,7 +318,9 @@ impl JsStandardMerkleTree {
         #[wasm_bindgen(unchecked_param_type = "(number | LeafValue)[]")] leaves: JsValue,
     ) -> Result<JsValue, JsError> {
         let Value::Array(items) = js_to_json("leaves", &leaves)? else {
-            return Err(JsError::new("leaves: expected an array of indices or values"));
+            return Err(JsError::new(
+                "leaves: expected an array of indices or values",
+            ));
         };
         let refs = items.iter().map(leaf_of).collect::<Result<Vec<_>, _>>()?;
         let mp = self.inner.get_multi_proof_of(&refs).map_err(merr)?;

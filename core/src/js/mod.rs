@@ -17,16 +17,16 @@ use alloy_primitives::{Address, B256, I256, U256};
 use serde::{de, de::DeserializeOwned, Deserialize, Deserializer, Serialize};
 use wasm_bindgen::prelude::*;
 
-mod merkle;
-mod leaves;
-mod eip712;
-mod uniswap;
-mod scoring;
-mod human;
-mod rewards;
+mod calls;
 mod curve;
 mod duel;
-mod calls;
+mod eip712;
+mod human;
+mod leaves;
+mod merkle;
+mod rewards;
+mod scoring;
+mod uniswap;
 
 /// A readable error for field `what`.
 pub(crate) fn err(what: &str, e: impl std::fmt::Display) -> JsError {
@@ -37,9 +37,12 @@ pub(crate) fn err(what: &str, e: impl std::fmt::Display) -> JsError {
 pub(crate) fn parse_u256(what: &str, s: &str) -> Result<U256, JsError> {
     let t = s.trim();
     if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(JsError::new(&format!("{what}: expected a non-negative decimal integer string, got '{s}'")));
+        return Err(JsError::new(&format!(
+            "{what}: expected a non-negative decimal integer string, got '{s}'"
+        )));
     }
-    U256::from_str_radix(t, 10).map_err(|_| JsError::new(&format!("{what}: '{s}' does not fit in 256 bits")))
+    U256::from_str_radix(t, 10)
+        .map_err(|_| JsError::new(&format!("{what}: '{s}' does not fit in 256 bits")))
 }
 
 /// Parses a signed decimal integer string.
@@ -47,16 +50,21 @@ pub(crate) fn parse_i256(what: &str, s: &str) -> Result<I256, JsError> {
     let t = s.trim();
     let digits = t.strip_prefix('-').unwrap_or(t);
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(JsError::new(&format!("{what}: expected a decimal integer string, got '{s}'")));
+        return Err(JsError::new(&format!(
+            "{what}: expected a decimal integer string, got '{s}'"
+        )));
     }
-    t.parse::<I256>().map_err(|_| JsError::new(&format!("{what}: '{s}' does not fit in int256")))
+    t.parse::<I256>()
+        .map_err(|_| JsError::new(&format!("{what}: '{s}' does not fit in int256")))
 }
 
 /// Parses a 0x-prefixed 20-byte address (any case; checksum not enforced).
 pub(crate) fn parse_address(what: &str, s: &str) -> Result<Address, JsError> {
     let t = s.trim();
     if !(t.starts_with("0x") || t.starts_with("0X")) || t.len() != 42 {
-        return Err(JsError::new(&format!("{what}: expected a 0x-prefixed 20-byte hex address, got '{s}'")));
+        return Err(JsError::new(&format!(
+            "{what}: expected a 0x-prefixed 20-byte hex address, got '{s}'"
+        )));
     }
     t.parse::<Address>().map_err(|e| err(what, e))
 }
@@ -65,7 +73,9 @@ pub(crate) fn parse_address(what: &str, s: &str) -> Result<Address, JsError> {
 pub(crate) fn parse_b256(what: &str, s: &str) -> Result<B256, JsError> {
     let t = s.trim();
     if !(t.starts_with("0x") || t.starts_with("0X")) || t.len() != 66 {
-        return Err(JsError::new(&format!("{what}: expected 0x-prefixed 32-byte hex, got '{s}'")));
+        return Err(JsError::new(&format!(
+            "{what}: expected 0x-prefixed 32-byte hex, got '{s}'"
+        )));
     }
     t.parse::<B256>().map_err(|e| err(what, e))
 }
@@ -77,7 +87,8 @@ pub(crate) fn from_js<T: DeserializeOwned>(what: &str, v: JsValue) -> Result<T, 
 
 /// Serialises `T` into a plain JS object (maps become objects, u64/i64 become numbers).
 pub(crate) fn to_js<T: Serialize + ?Sized>(v: &T) -> Result<JsValue, JsError> {
-    v.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).map_err(|e| err("result", e))
+    v.serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .map_err(|e| err("result", e))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -92,7 +103,9 @@ fn safe_integer(n: f64) -> Result<i64, String> {
         // Exact: n is an integer with |n| < 2^53.
         Ok(n as i64)
     } else {
-        Err(format!("expected a safe integer, got {n} (pass large values as a decimal string or a BigInt)"))
+        Err(format!(
+            "expected a safe integer, got {n} (pass large values as a decimal string or a BigInt)"
+        ))
     }
 }
 
@@ -118,13 +131,18 @@ fn decimal_text(v: &JsValue) -> Option<String> {
     }
     if v.is_bigint() {
         // A BigInt always prints in base 10.
-        return js_sys::BigInt::from(v.clone()).to_string(10).ok().map(String::from);
+        return js_sys::BigInt::from(v.clone())
+            .to_string(10)
+            .ok()
+            .map(String::from);
     }
     None
 }
 
 fn not_an_integer(what: &str) -> JsError {
-    JsError::new(&format!("{what}: expected a number, a BigInt or a decimal string"))
+    JsError::new(&format!(
+        "{what}: expected a number, a BigInt or a decimal string"
+    ))
 }
 
 fn negative(what: &str, v: impl std::fmt::Display) -> JsError {
@@ -140,11 +158,14 @@ fn out_of_range(what: &str, v: impl std::fmt::Display, ty: &str) -> JsError {
 pub(crate) fn uint_from_js(what: &str, v: &JsValue) -> Result<U256, JsError> {
     if let Some(n) = v.as_f64() {
         let n = safe_integer(n).map_err(|e| err(what, e))?;
-        return u64::try_from(n).map(U256::from).map_err(|_| negative(what, n));
+        return u64::try_from(n)
+            .map(U256::from)
+            .map_err(|_| negative(what, n));
     }
     let s = decimal_text(v).ok_or_else(|| not_an_integer(what))?;
     let (neg, digits) = decimal_parts(&s).map_err(|e| err(what, e))?;
-    let x = U256::from_str_radix(digits, 10).map_err(|_| out_of_range(what, s.trim(), "uint256"))?;
+    let x =
+        U256::from_str_radix(digits, 10).map_err(|_| out_of_range(what, s.trim(), "uint256"))?;
     if neg && !x.is_zero() {
         return Err(negative(what, s.trim()));
     }
@@ -159,7 +180,9 @@ pub(crate) fn int_from_js(what: &str, v: &JsValue) -> Result<i64, JsError> {
     }
     let s = decimal_text(v).ok_or_else(|| not_an_integer(what))?;
     decimal_parts(&s).map_err(|e| err(what, e))?;
-    s.trim().parse::<i64>().map_err(|_| out_of_range(what, s.trim(), "int64"))
+    s.trim()
+        .parse::<i64>()
+        .map_err(|_| out_of_range(what, s.trim(), "int64"))
 }
 
 /// [`uint_from_js`] for a value that must fit in a `u64`.
@@ -187,7 +210,9 @@ pub(crate) fn u32_from_js(what: &str, v: &JsValue) -> Result<u32, JsError> {
 /// conversion only: the number is exact).
 pub(crate) fn to_safe_number(what: &str, x: u64) -> Result<f64, JsError> {
     if x > MAX_SAFE_INTEGER {
-        return Err(JsError::new(&format!("{what}: {x} is above Number.MAX_SAFE_INTEGER")));
+        return Err(JsError::new(&format!(
+            "{what}: {x} is above Number.MAX_SAFE_INTEGER"
+        )));
     }
     Ok(x as f64)
 }
@@ -220,7 +245,9 @@ impl<'de> Deserialize<'de> for JsInt {
             }
             fn visit_str<E: de::Error>(self, v: &str) -> Result<JsInt, E> {
                 Ok(JsInt(decimal_parts(v).and_then(|_| {
-                    v.trim().parse::<i128>().map_err(|_| format!("'{v}' is out of range"))
+                    v.trim()
+                        .parse::<i128>()
+                        .map_err(|_| format!("'{v}' is out of range"))
                 })))
             }
             fn visit_bool<E: de::Error>(self, v: bool) -> Result<JsInt, E> {

@@ -5,17 +5,20 @@
 //! - `trackPreset(name)` → a track configuration object ("agents", "research", "apps"; PLACEHOLDER features).
 //! - `buildEpoch(input)` → bundle object.
 //! - `verifyProjectScore(bundle, project, inputs, salt)` → report object.
+//! - `epochProof(bundle, leafHash)` → the proof of a score, quality or human leaf in the epoch tree.
 //! - `copyCheck(thesisText, earlier)` → `{verdict, verdictCode, matchedThesis, similarityBps, shared, union}`.
 //!
 //! Integer fields (`epoch`, `claims`, `failed`, `ageSecs`) are safe-integer numbers or decimal strings
 //! (`super::JsInt`); `buildEpoch` input crosses as JSON, so BigInts are accepted only by `verifyProjectScore`.
 
 use super::{err, from_js, parse_address, parse_b256, parse_u256, to_js, JsInt};
+use crate::leaves::Verdict;
 use crate::math::U256;
 use crate::scoring::copy_detect::copy_check as copy_check_rs;
 use crate::scoring::epoch::{
     build_epoch, EpochBundle, EpochInput, PreviousScore, ProjectData, ProjectInput,
 };
+use crate::scoring::human_layer::{GradedThesis, PreDataProject};
 use crate::scoring::{normalise_column, smooth_down, verify_project_score, TrackConfig};
 use alloy_primitives::{Address, B256};
 use serde::{Deserialize, Serialize};
@@ -97,6 +100,57 @@ struct JsEpochInput<'a> {
     projects: Vec<JsProject<'a>>,
     #[serde(default, borrow)]
     previous: Vec<JsPrevious<'a>>,
+    #[serde(default)]
+    theses: Vec<JsGradedThesis>,
+    #[serde(default)]
+    pre_data: Vec<JsPreData>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct JsGradedThesis {
+    project: String,
+    thesis_hash: String,
+    target_score_wad: String,
+    quality_wad: String,
+    verdict: JsInt,
+    #[serde(default)]
+    matched_thesis: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct JsPreData {
+    project: String,
+    #[serde(default)]
+    verified: bool,
+}
+
+fn graded_theses(v: &[JsGradedThesis]) -> Result<Vec<GradedThesis>, JsError> {
+    v.iter()
+        .enumerate()
+        .map(|(k, t)| {
+            let f = |name: &str| format!("theses[{k}].{name}");
+            let code = t.verdict.to_u64(&f("verdict"))?;
+            let verdict = u8::try_from(code)
+                .ok()
+                .and_then(|c| Verdict::try_from(c).ok())
+                .ok_or_else(|| {
+                    JsError::new(&format!(
+                        "{}: {code} is not a verdict code (0 original, 1 similar, 2 derivative, 3 copy)",
+                        f("verdict")
+                    ))
+                })?;
+            Ok(GradedThesis {
+                project: parse_address(&f("project"), &t.project)?,
+                thesis_hash: parse_b256(&f("thesisHash"), &t.thesis_hash)?,
+                target_score_wad: parse_u256(&f("targetScoreWad"), &t.target_score_wad)?,
+                quality_wad: parse_u256(&f("qualityWad"), &t.quality_wad)?,
+                verdict,
+                matched_thesis: salt(|| f("matchedThesis"), t.matched_thesis.as_deref())?,
+            })
+        })
+        .collect()
 }
 
 #[derive(Deserialize)]
@@ -155,7 +209,9 @@ fn salt(what: impl FnOnce() -> String, s: Option<&str>) -> Result<B256, JsError>
 
 /// `buildEpoch(input): EpochBundle` with
 /// `input = {epoch, tracks: TrackConfig[], projects: [{project, track, features: string[], claims, failed,
-/// verifiedOutput, ageSecs, salt?, private?}], previous?: [{project, scoreWad}]}`.
+/// verifiedOutput, ageSecs, salt?, private?}], previous?: [{project, scoreWad}], theses?: [{project,
+/// thesisHash, targetScoreWad, qualityWad, verdict, matchedThesis?}] (submission order),
+/// preData?: [{project, verified?}]}`.
 #[wasm_bindgen(js_name = buildEpoch)]
 pub fn build_epoch_js(input: JsValue) -> Result<JsValue, JsError> {
     let input = {
@@ -196,6 +252,18 @@ pub fn build_epoch_js(input: JsValue) -> Result<JsValue, JsError> {
             tracks: i.tracks,
             projects,
             previous,
+            theses: graded_theses(&i.theses)?,
+            pre_data: i
+                .pre_data
+                .iter()
+                .enumerate()
+                .map(|(k, p)| {
+                    Ok(PreDataProject {
+                        project: parse_address(&format!("preData[{k}].project"), &p.project)?,
+                        verified: p.verified,
+                    })
+                })
+                .collect::<Result<Vec<_>, JsError>>()?,
         }
     }; // the JSON text and the borrowed DTOs are freed here
     let bundle = build_epoch(&input).map_err(|e| JsError::new(&e.to_string()))?;
@@ -245,6 +313,21 @@ fn reserve_heap(bytes: usize) {
 }
 fn bundle_from_js(v: JsValue) -> Result<EpochBundle, JsError> {
     EpochBundle::from_json(&json_of("bundle", &v, 4)?).map_err(|e| err("bundle", e))
+}
+
+/// `epochProof(bundle, leafHash): string[]`: the proof of any leaf of the bundle (score, quality or
+/// human) in the epoch tree its `root` commits to; throws when the bundle has no such leaf.
+#[wasm_bindgen(js_name = epochProof, unchecked_return_type = "string[]")]
+pub fn epoch_proof_js(bundle: JsValue, leaf_hash: String) -> Result<JsValue, JsError> {
+    let b = bundle_from_js(bundle)?;
+    let leaf = parse_b256("leafHash", &leaf_hash)?;
+    let proof = b.proof(&leaf).ok_or_else(|| {
+        JsError::new(&format!(
+            "leafHash: {leaf} is not a leaf of epoch {}",
+            b.epoch
+        ))
+    })?;
+    to_js(&proof.iter().map(B256::to_string).collect::<Vec<_>>())
 }
 
 /// `verifyProjectScore(bundle, project, inputs, salt): VerifyReport`; `bundle` is the object

@@ -29,7 +29,11 @@ pub fn mul_div_up(a: U256, b: U256, denominator: U256) -> Result<U256, MathError
     let product: U512 = a.widening_mul(b);
     let d = U512::from(denominator);
     let quotient = product / d;
-    let rounded = if (product % d).is_zero() { quotient } else { quotient + U512::from(1u8) };
+    let rounded = if (product % d).is_zero() {
+        quotient
+    } else {
+        quotient + U512::from(1u8)
+    };
     narrow(rounded)
 }
 
@@ -52,10 +56,9 @@ fn narrow(x: U512) -> Result<U256, MathError> {
 
 #[cfg(test)]
 mod tests {
-    use crate::math::testing::u;
     use super::*;
+    use crate::math::testing::u;
     use proptest::prelude::*;
-
 
     #[test]
     fn known_vectors() {
@@ -69,17 +72,32 @@ mod tests {
         let q128 = U256::from(1u8) << 128;
         let r = mul_div_down(q128, q128 * u(50) / u(100), q128 * u(150) / u(100)).unwrap();
         assert_eq!(r, q128 / u(3));
-        assert_eq!(mul_div_up(q128, q128 * u(50) / u(100), q128 * u(150) / u(100)).unwrap(), q128 / u(3) + u(1));
+        assert_eq!(
+            mul_div_up(q128, q128 * u(50) / u(100), q128 * u(150) / u(100)).unwrap(),
+            q128 / u(3) + u(1)
+        );
     }
 
     #[test]
     fn errors_not_panics() {
-        assert_eq!(mul_div_down(u(1), u(1), U256::ZERO), Err(MathError::DivisionByZero));
-        assert_eq!(mul_div_up(u(1), u(1), U256::ZERO), Err(MathError::DivisionByZero));
-        assert_eq!(mul_div_down(U256::MAX, U256::MAX, u(1)), Err(MathError::Overflow));
+        assert_eq!(
+            mul_div_down(u(1), u(1), U256::ZERO),
+            Err(MathError::DivisionByZero)
+        );
+        assert_eq!(
+            mul_div_up(u(1), u(1), U256::ZERO),
+            Err(MathError::DivisionByZero)
+        );
+        assert_eq!(
+            mul_div_down(U256::MAX, U256::MAX, u(1)),
+            Err(MathError::Overflow)
+        );
         // floor fits but ceil would not: MAX*MAX/(MAX-1) > MAX.
         assert_eq!(mul_div_down(U256::MAX, u(2), u(2)), Ok(U256::MAX));
-        assert_eq!(mul_div_up(U256::MAX, U256::MAX, U256::MAX - u(1)), Err(MathError::Overflow));
+        assert_eq!(
+            mul_div_up(U256::MAX, U256::MAX, U256::MAX - u(1)),
+            Err(MathError::Overflow)
+        );
     }
 
     fn any_u256() -> impl Strategy<Value = U256> {

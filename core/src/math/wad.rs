@@ -90,16 +90,28 @@ mod tests {
     fn wad_ops() {
         let half = WAD / U256::from(2u8);
         assert_eq!(wad_mul_down(half, half).unwrap(), WAD / U256::from(4u8));
-        assert_eq!(wad_div_down(WAD, U256::from(3u8) * WAD).unwrap(), U256::from(333_333_333_333_333_333u64));
-        assert_eq!(wad_div_up(WAD, U256::from(3u8) * WAD).unwrap(), U256::from(333_333_333_333_333_334u64));
-        assert_eq!(wad_div_down(WAD, U256::ZERO), Err(MathError::DivisionByZero));
+        assert_eq!(
+            wad_div_down(WAD, U256::from(3u8) * WAD).unwrap(),
+            U256::from(333_333_333_333_333_333u64)
+        );
+        assert_eq!(
+            wad_div_up(WAD, U256::from(3u8) * WAD).unwrap(),
+            U256::from(333_333_333_333_333_334u64)
+        );
+        assert_eq!(
+            wad_div_down(WAD, U256::ZERO),
+            Err(MathError::DivisionByZero)
+        );
         assert_eq!(checked_sub(U256::ZERO, WAD), Err(MathError::Underflow));
         assert_eq!(checked_add(U256::MAX, WAD), Err(MathError::Overflow));
     }
 
     #[test]
     fn parse_and_format() {
-        assert_eq!(parse_wad("0.44").unwrap(), U256::from(440_000_000_000_000_000u64));
+        assert_eq!(
+            parse_wad("0.44").unwrap(),
+            U256::from(440_000_000_000_000_000u64)
+        );
         assert_eq!(parse_wad("1").unwrap(), WAD);
         assert_eq!(format_wad(U256::from(440_000_000_000_000_000u64)), "0.44");
         assert_eq!(format_wad(WAD * U256::from(12_500u32)), "12500");

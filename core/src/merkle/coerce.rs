@@ -43,13 +43,14 @@ fn is_js_whitespace(c: char) -> bool {
             | '\u{0020}'
             | '\u{00A0}'
             | '\u{1680}'
-            | '\u{2000}'..='\u{200A}'
-            | '\u{2028}'
-            | '\u{2029}'
-            | '\u{202F}'
-            | '\u{205F}'
-            | '\u{3000}'
-            | '\u{FEFF}'
+            | '\u{2000}'
+            ..='\u{200A}'
+                | '\u{2028}'
+                | '\u{2029}'
+                | '\u{202F}'
+                | '\u{205F}'
+                | '\u{3000}'
+                | '\u{FEFF}'
     )
 }
 
@@ -76,7 +77,9 @@ fn parse_digits(digits: &str, radix: u32) -> Result<U256, BigIntError> {
             // Cannot overflow: chunk_len digits of `radix` fit in 64 bits.
             word = word * u64::from(radix) + u64::from(d);
         }
-        let scale = U256::from(radix).checked_pow(U256::from(chunk.len())).ok_or(BigIntError::TooLarge)?;
+        let scale = U256::from(radix)
+            .checked_pow(U256::from(chunk.len()))
+            .ok_or(BigIntError::TooLarge)?;
         acc = acc
             .checked_mul(scale)
             .and_then(|v| v.checked_add(U256::from(word)))
@@ -89,7 +92,10 @@ fn parse_digits(digits: &str, radix: u32) -> Result<U256, BigIntError> {
 pub(crate) fn bigint_from_str(s: &str) -> Result<BigIntLike, BigIntError> {
     let t = js_trim(s);
     if t.is_empty() {
-        return Ok(BigIntLike { negative: false, magnitude: U256::ZERO });
+        return Ok(BigIntLike {
+            negative: false,
+            magnitude: U256::ZERO,
+        });
     }
     let b = t.as_bytes();
     if b.len() > 2 && b[0] == b'0' {
@@ -101,7 +107,10 @@ pub(crate) fn bigint_from_str(s: &str) -> Result<BigIntLike, BigIntError> {
         };
         if let Some(radix) = radix {
             let magnitude = parse_digits(&t[2..], radix)?;
-            return Ok(BigIntLike { negative: false, magnitude });
+            return Ok(BigIntLike {
+                negative: false,
+                magnitude,
+            });
         }
     }
     let (negative, digits) = match b[0] {
@@ -113,16 +122,25 @@ pub(crate) fn bigint_from_str(s: &str) -> Result<BigIntLike, BigIntError> {
         return Err(BigIntError::Syntax);
     }
     let magnitude = parse_digits(digits, 10)?;
-    Ok(BigIntLike { negative: negative && !magnitude.is_zero(), magnitude })
+    Ok(BigIntLike {
+        negative: negative && !magnitude.is_zero(),
+        magnitude,
+    })
 }
 
 /// JavaScript `BigInt(number)` for a JSON number (must be an integer).
 pub(crate) fn bigint_from_number(n: &serde_json::Number) -> Result<BigIntLike, BigIntError> {
     if let Some(u) = n.as_u64() {
-        return Ok(BigIntLike { negative: false, magnitude: U256::from(u) });
+        return Ok(BigIntLike {
+            negative: false,
+            magnitude: U256::from(u),
+        });
     }
     if let Some(i) = n.as_i64() {
-        return Ok(BigIntLike { negative: i < 0, magnitude: U256::from(i.unsigned_abs()) });
+        return Ok(BigIntLike {
+            negative: i < 0,
+            magnitude: U256::from(i.unsigned_abs()),
+        });
     }
     let f = n.as_f64().ok_or(BigIntError::Syntax)?;
     bigint_from_f64(f)
@@ -148,7 +166,10 @@ pub(crate) fn bigint_from_f64(f: f64) -> Result<BigIntLike, BigIntError> {
         }
         U256::from(mantissa) << shift
     };
-    Ok(BigIntLike { negative: negative && !magnitude.is_zero(), magnitude })
+    Ok(BigIntLike {
+        negative: negative && !magnitude.is_zero(),
+        magnitude,
+    })
 }
 
 /// The value as an unsigned `bits`-bit integer, if in `[0, 2^bits − 1]`.
@@ -215,7 +236,10 @@ mod tests {
     use proptest::prelude::*;
 
     fn big(neg: bool, m: u64) -> BigIntLike {
-        BigIntLike { negative: neg, magnitude: U256::from(m) }
+        BigIntLike {
+            negative: neg,
+            magnitude: U256::from(m),
+        }
     }
 
     #[test]
@@ -232,23 +256,34 @@ mod tests {
         assert_eq!(bigint_from_str("0o17"), Ok(big(false, 15)));
         assert_eq!(bigint_from_str("0b101"), Ok(big(false, 5)));
         assert_eq!(bigint_from_str("007"), Ok(big(false, 7)));
-        for bad in ["-0x5", "0x", "1e3", "1.0", "1_000", "abc", "-", "+", "0x1g", "1 2", "Infinity"] {
+        for bad in [
+            "-0x5", "0x", "1e3", "1.0", "1_000", "abc", "-", "+", "0x1g", "1 2", "Infinity",
+        ] {
             assert_eq!(bigint_from_str(bad), Err(BigIntError::Syntax), "{bad}");
         }
         let max = "115792089237316195423570985008687907853269984665640564039457584007913129639935";
         assert_eq!(bigint_from_str(max).map(|v| v.magnitude), Ok(U256::MAX));
         let over = "115792089237316195423570985008687907853269984665640564039457584007913129639936";
         assert_eq!(bigint_from_str(over), Err(BigIntError::TooLarge));
-        assert_eq!(bigint_from_str(&format!("0x1{}", "0".repeat(64))), Err(BigIntError::TooLarge));
+        assert_eq!(
+            bigint_from_str(&format!("0x1{}", "0".repeat(64))),
+            Err(BigIntError::TooLarge)
+        );
     }
 
     #[test]
     fn bigint_numbers_are_exact() {
-        assert_eq!(bigint_from_f64(1e21).map(|v| v.magnitude), Ok(U256::from(10u128.pow(21))));
+        assert_eq!(
+            bigint_from_f64(1e21).map(|v| v.magnitude),
+            Ok(U256::from(10u128.pow(21)))
+        );
         assert_eq!(bigint_from_f64(-3.0), Ok(big(true, 3)));
         assert_eq!(bigint_from_f64(1.5), Err(BigIntError::Syntax));
         assert_eq!(bigint_from_f64(f64::NAN), Err(BigIntError::Syntax));
-        assert_eq!(bigint_from_f64(2f64.powi(255)).map(|v| v.magnitude), Ok(U256::from(1u8) << 255));
+        assert_eq!(
+            bigint_from_f64(2f64.powi(255)).map(|v| v.magnitude),
+            Ok(U256::from(1u8) << 255)
+        );
         assert_eq!(bigint_from_f64(2f64.powi(256)), Err(BigIntError::TooLarge));
     }
 
@@ -257,11 +292,20 @@ mod tests {
         assert_eq!(to_uint(big(false, 255), 8), Some(U256::from(255u64)));
         assert_eq!(to_uint(big(false, 256), 8), None);
         assert_eq!(to_uint(big(true, 1), 256), None);
-        assert_eq!(to_int(big(false, 127), 8), Some(I256::try_from(127i64).unwrap()));
+        assert_eq!(
+            to_int(big(false, 127), 8),
+            Some(I256::try_from(127i64).unwrap())
+        );
         assert_eq!(to_int(big(false, 128), 8), None);
-        assert_eq!(to_int(big(true, 128), 8), Some(I256::try_from(-128i64).unwrap()));
+        assert_eq!(
+            to_int(big(true, 128), 8),
+            Some(I256::try_from(-128i64).unwrap())
+        );
         assert_eq!(to_int(big(true, 129), 8), None);
-        let min = BigIntLike { negative: true, magnitude: U256::from(1u8) << 255 };
+        let min = BigIntLike {
+            negative: true,
+            magnitude: U256::from(1u8) << 255,
+        };
         assert_eq!(to_int(min, 256), Some(I256::MIN));
     }
 

@@ -34,10 +34,17 @@ impl LeafEncoding {
         let mut parsed = Vec::with_capacity(types.len());
         for (i, t) in types.iter().enumerate() {
             let t = t.as_ref();
-            let ty = parse_type(t).map_err(|reason| MerkleError::LeafEncoding { index: i, ty: t.to_owned(), reason })?;
+            let ty = parse_type(t).map_err(|reason| MerkleError::LeafEncoding {
+                index: i,
+                ty: t.to_owned(),
+                reason,
+            })?;
             parsed.push(ty);
         }
-        Ok(Self { strings: types.iter().map(|t| t.as_ref().to_owned()).collect(), types: parsed })
+        Ok(Self {
+            strings: types.iter().map(|t| t.as_ref().to_owned()).collect(),
+            types: parsed,
+        })
     }
 
     /// The type strings exactly as given.
@@ -105,7 +112,9 @@ fn normalize_type(t: &str) -> Result<String, String> {
                 let (inner, len) = (&body[..open], &body[open + 1..]);
                 if len.bytes().all(|b| b.is_ascii_digit()) {
                     if inner.is_empty() {
-                        return Err(format!("Invalid array type. Expected an array type, but received \"{t}\"."));
+                        return Err(format!(
+                            "Invalid array type. Expected an array type, but received \"{t}\"."
+                        ));
                     }
                     return Ok(format!("{}[{len}]", go(inner, depth + 1)?));
                 }
@@ -146,7 +155,10 @@ fn normalize_type(t: &str) -> Result<String, String> {
             if members.is_empty() {
                 return Err(unsupported());
             }
-            let parts = members.iter().map(|m| go(m, depth + 1)).collect::<Result<Vec<_>, _>>()?;
+            let parts = members
+                .iter()
+                .map(|m| go(m, depth + 1))
+                .collect::<Result<Vec<_>, _>>()?;
             return Ok(format!("({})", parts.join(",")));
         }
         Err(unsupported())
@@ -200,7 +212,12 @@ fn bytes_of(v: &Value) -> Result<Vec<u8>, EncodeError> {
         Value::String(s) => bytes_from_hex(s),
         _ => None,
     }
-    .ok_or_else(|| EncodeError::new(format!("Expected a bytes-like value, got \"{}\".", describe(v))))
+    .ok_or_else(|| {
+        EncodeError::new(format!(
+            "Expected a bytes-like value, got \"{}\".",
+            describe(v)
+        ))
+    })
 }
 
 /// Coerces one JSON value into an ABI value of type `ty`.
@@ -288,11 +305,19 @@ fn coerce(v: &Value, ty: &DynSolType) -> Result<DynSolValue, EncodeError> {
 }
 
 fn coerce_all(items: &[Value], ty: &DynSolType) -> Result<Vec<DynSolValue>, EncodeError> {
-    items.iter().enumerate().map(|(i, item)| coerce(item, ty).map_err(|e| e.at(i))).collect()
+    items
+        .iter()
+        .enumerate()
+        .map(|(i, item)| coerce(item, ty).map_err(|e| e.at(i)))
+        .collect()
 }
 
 fn out_of_range(v: &Value, ty: &DynSolType) -> EncodeError {
-    EncodeError::new(format!("Number \"{}\" is out of range for type \"{}\".", describe(v), ty.sol_type_name()))
+    EncodeError::new(format!(
+        "Number \"{}\" is out of range for type \"{}\".",
+        describe(v),
+        ty.sol_type_name()
+    ))
 }
 
 /// A Solidity `function` value: 24 bytes of `0x`-hex, or `{address, selector}` (hex each).
@@ -358,15 +383,46 @@ mod tests {
     #[test]
     fn type_strings_like_abi_utils() {
         for ok in [
-            "address", "uint", "int", "uint8", "int256", "bytes1", "bytes32", "bool", "string", "bytes",
-            "function", "uint8[]", "uint8[3]", "(uint256,address)", "( uint256 , address )",
-            "(uint256,(string,bool[])[])[2]", "string[][3]",
+            "address",
+            "uint",
+            "int",
+            "uint8",
+            "int256",
+            "bytes1",
+            "bytes32",
+            "bool",
+            "string",
+            "bytes",
+            "function",
+            "uint8[]",
+            "uint8[3]",
+            "(uint256,address)",
+            "( uint256 , address )",
+            "(uint256,(string,bool[])[])[2]",
+            "string[][3]",
         ] {
             assert!(LeafEncoding::parse(&[ok]).is_ok(), "{ok}");
         }
         for bad in [
-            "", "uint7", "uint264", "bytes0", "bytes33", " uint256", "uint256 ", "()", "( )", "tuple(uint256)",
-            "number", "tuple", "array", "fixedBytes", "UINT256", "uint256[ ]", "[]", "fixed128x18", "uint8[0]",
+            "",
+            "uint7",
+            "uint264",
+            "bytes0",
+            "bytes33",
+            " uint256",
+            "uint256 ",
+            "()",
+            "( )",
+            "tuple(uint256)",
+            "number",
+            "tuple",
+            "array",
+            "fixedBytes",
+            "UINT256",
+            "uint256[ ]",
+            "[]",
+            "fixed128x18",
+            "uint8[0]",
         ] {
             assert!(LeafEncoding::parse(&[bad]).is_err(), "{bad}");
         }
@@ -385,19 +441,41 @@ mod tests {
         assert_eq!(enc(&["int8"], json!(["-1"])).unwrap(), "f".repeat(64));
         assert_eq!(enc(&["bool"], json!(["true"])).unwrap(), word("1"));
         assert_eq!(enc(&["bool"], json!([false])).unwrap(), word("0"));
-        assert_eq!(enc(&["bytes4"], json!(["0x123"])).unwrap(), format!("{:0<64}", "0123"));
+        assert_eq!(
+            enc(&["bytes4"], json!(["0x123"])).unwrap(),
+            format!("{:0<64}", "0123")
+        );
     }
 
     #[test]
     fn encodes_dynamic_values() {
         // abi.encode("a", 0x01) = offset, offset, len 1 "a", len 1 0x01.
         let got = enc(&["string", "bytes"], json!(["a", "0x01"])).unwrap();
-        let want = [word("40"), word("80"), word("1"), format!("{:0<64}", "61"), word("1"), format!("{:0<64}", "01")]
-            .concat();
+        let want = [
+            word("40"),
+            word("80"),
+            word("1"),
+            format!("{:0<64}", "61"),
+            word("1"),
+            format!("{:0<64}", "01"),
+        ]
+        .concat();
         assert_eq!(got, want);
         // (uint256,address) tuple inline, uint8[] dynamic.
-        let got = enc(&["(uint256,address)", "uint8[]"], json!([["1", "0x02"], ["3", 4]])).unwrap();
-        let want = [word("1"), word("2"), word("60"), word("2"), word("3"), word("4")].concat();
+        let got = enc(
+            &["(uint256,address)", "uint8[]"],
+            json!([["1", "0x02"], ["3", 4]]),
+        )
+        .unwrap();
+        let want = [
+            word("1"),
+            word("2"),
+            word("60"),
+            word("2"),
+            word("3"),
+            word("4"),
+        ]
+        .concat();
         assert_eq!(got, want);
     }
 
@@ -420,9 +498,15 @@ mod tests {
     #[test]
     fn functions() {
         let f = format!("0x{}", "ab".repeat(24));
-        assert_eq!(enc(&["function"], json!([f])).unwrap(), format!("{:0<64}", "ab".repeat(24)));
+        assert_eq!(
+            enc(&["function"], json!([f])).unwrap(),
+            format!("{:0<64}", "ab".repeat(24))
+        );
         let obj = json!([{"address": format!("0x{}", "ab".repeat(20)), "selector": "0xabababab"}]);
-        assert_eq!(enc(&["function"], obj).unwrap(), format!("{:0<64}", "ab".repeat(24)));
+        assert_eq!(
+            enc(&["function"], obj).unwrap(),
+            format!("{:0<64}", "ab".repeat(24))
+        );
         assert!(enc(&["function"], json!(["0xabab"])).is_err());
     }
 
@@ -431,7 +515,9 @@ mod tests {
             Just(Value::Null),
             any::<bool>().prop_map(Value::Bool),
             any::<i64>().prop_map(|n| json!(n)),
-            any::<f64>().prop_map(|f| serde_json::Number::from_f64(f).map(Value::Number).unwrap_or(Value::Null)),
+            any::<f64>().prop_map(|f| serde_json::Number::from_f64(f)
+                .map(Value::Number)
+                .unwrap_or(Value::Null)),
             "\\PC*".prop_map(Value::String),
             "0x[0-9a-fA-F]{0,70}".prop_map(Value::String),
             "-?[0-9]{0,80}".prop_map(Value::String),

@@ -14,7 +14,10 @@ pub struct EncodeError {
 
 impl EncodeError {
     pub(crate) fn new(message: String) -> Self {
-        Self { path: Vec::new(), message }
+        Self {
+            path: Vec::new(),
+            message,
+        }
     }
 
     /// The same error one level further out, inside element `index`.
@@ -43,7 +46,12 @@ impl EncodeError {
 
 impl fmt::Display for EncodeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "value{}: Unable to encode value: {}", self.path_suffix(), self.message)
+        write!(
+            f,
+            "value{}: Unable to encode value: {}",
+            self.path_suffix(),
+            self.message
+        )
     }
 }
 

@@ -18,7 +18,7 @@ pub mod tree;
 pub use encoding::{standard_leaf_hash_of_encoded, LeafEncoding};
 pub use error::{EncodeError, MerkleError};
 pub use standard::{
-    verify, verify_multi_proof, IndexedValue, Leaf, Options, StandardMerkleTree, StandardMerkleTreeData,
-    STANDARD_V1,
+    verify, verify_multi_proof, IndexedValue, Leaf, Options, StandardMerkleTree,
+    StandardMerkleTreeData, STANDARD_V1,
 };
 pub use tree::{process_multi_proof, process_proof, standard_node_hash, MultiProof};

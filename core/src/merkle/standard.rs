@@ -22,8 +22,8 @@ use serde_json::Value;
 use super::encoding::{describe, LeafEncoding};
 use super::error::MerkleError;
 use super::tree::{
-    get_multi_proof, get_proof, is_valid_merkle_tree, make_merkle_tree, parse_node, process_multi_proof,
-    process_proof, render_merkle_tree, to_hex, MultiProof,
+    get_multi_proof, get_proof, is_valid_merkle_tree, make_merkle_tree, parse_node,
+    process_multi_proof, process_proof, render_merkle_tree, to_hex, MultiProof,
 };
 
 /// The dump format written and read by this module and by OZ 1.0.x.
@@ -88,7 +88,12 @@ pub struct StandardMerkleTree {
 
 impl Clone for StandardMerkleTree {
     fn clone(&self) -> Self {
-        Self { tree: self.tree.clone(), values: self.values.clone(), encoding: self.encoding.clone(), lookup: OnceLock::new() }
+        Self {
+            tree: self.tree.clone(),
+            values: self.values.clone(),
+            encoding: self.encoding.clone(),
+            lookup: OnceLock::new(),
+        }
     }
 }
 
@@ -98,11 +103,17 @@ impl StandardMerkleTree {
     /// # Errors
     /// [`MerkleError::LeafEncoding`], [`MerkleError::Encode`] (naming the value index),
     /// [`MerkleError::EmptyTree`].
-    pub fn of<S: AsRef<str>>(values: Vec<Value>, leaf_encoding: &[S], options: Options) -> Result<Self, MerkleError> {
+    pub fn of<S: AsRef<str>>(
+        values: Vec<Value>,
+        leaf_encoding: &[S],
+        options: Options,
+    ) -> Result<Self, MerkleError> {
         let encoding = LeafEncoding::parse(leaf_encoding)?;
         let mut hashed: Vec<(B256, usize)> = Vec::with_capacity(values.len());
         for (i, v) in values.iter().enumerate() {
-            let h = encoding.leaf_hash(v).map_err(|e| MerkleError::encode(Some(i), e))?;
+            let h = encoding
+                .leaf_hash(v)
+                .map_err(|e| MerkleError::encode(Some(i), e))?;
             hashed.push((h, i));
         }
         if options.sort_leaves {
@@ -121,7 +132,12 @@ impl StandardMerkleTree {
             .zip(tree_index)
             .map(|(value, tree_index)| IndexedValue { value, tree_index })
             .collect();
-        Ok(Self { tree, values, encoding, lookup: OnceLock::new() })
+        Ok(Self {
+            tree,
+            values,
+            encoding,
+            lookup: OnceLock::new(),
+        })
     }
 
     /// Loads a `standard-v1` dump (OZ `StandardMerkleTree.load`), checking it fully.
@@ -144,7 +160,12 @@ impl StandardMerkleTree {
             .enumerate()
             .map(|(i, s)| parse_node(|| format!("tree[{i}]"), s))
             .collect::<Result<Vec<_>, _>>()?;
-        let loaded = Self { tree, values: data.values, encoding, lookup: OnceLock::new() };
+        let loaded = Self {
+            tree,
+            values: data.values,
+            encoding,
+            lookup: OnceLock::new(),
+        };
         loaded.validate()?;
         Ok(loaded)
     }
@@ -156,7 +177,10 @@ impl StandardMerkleTree {
     /// [`MerkleError::InvalidDump`] for a dump of the wrong shape.
     pub fn load_json(data: Value) -> Result<Self, MerkleError> {
         let Value::Object(obj) = &data else {
-            return Err(MerkleError::InvalidDump(format!("expected an object, got {}", describe(&data))));
+            return Err(MerkleError::InvalidDump(format!(
+                "expected an object, got {}",
+                describe(&data)
+            )));
         };
         match obj.get("format") {
             Some(Value::String(s)) if s == STANDARD_V1 => {}
@@ -177,9 +201,15 @@ impl StandardMerkleTree {
     /// [`MerkleError::Encode`], [`MerkleError::ValueMismatch`], [`MerkleError::InvalidTree`].
     pub fn validate(&self) -> Result<(), MerkleError> {
         for (i, v) in self.values.iter().enumerate() {
-            let h = self.encoding.leaf_hash(&v.value).map_err(|e| MerkleError::encode(Some(i), e))?;
+            let h = self
+                .encoding
+                .leaf_hash(&v.value)
+                .map_err(|e| MerkleError::encode(Some(i), e))?;
             if self.tree.get(v.tree_index) != Some(&h) {
-                return Err(MerkleError::ValueMismatch { index: i, tree_index: v.tree_index });
+                return Err(MerkleError::ValueMismatch {
+                    index: i,
+                    tree_index: v.tree_index,
+                });
             }
         }
         if !is_valid_merkle_tree(&self.tree) {
@@ -234,7 +264,9 @@ impl StandardMerkleTree {
     /// # Errors
     /// [`MerkleError::Encode`].
     pub fn leaf_hash(&self, value: &Value) -> Result<B256, MerkleError> {
-        self.encoding.leaf_hash(value).map_err(|e| MerkleError::encode(None, e))
+        self.encoding
+            .leaf_hash(value)
+            .map_err(|e| MerkleError::encode(None, e))
     }
 
     fn lookup(&self) -> &HashMap<B256, usize> {
@@ -256,10 +288,16 @@ impl StandardMerkleTree {
     pub fn value_index(&self, leaf: Leaf<'_>) -> Result<usize, MerkleError> {
         match leaf {
             Leaf::Index(i) if i < self.values.len() => Ok(i),
-            Leaf::Index(index) => Err(MerkleError::IndexOutOfBounds { index, len: self.values.len() }),
+            Leaf::Index(index) => Err(MerkleError::IndexOutOfBounds {
+                index,
+                len: self.values.len(),
+            }),
             Leaf::Value(v) => {
                 let h = self.leaf_hash(v)?;
-                self.lookup().get(&h).copied().ok_or(MerkleError::LeafNotInTree)
+                self.lookup()
+                    .get(&h)
+                    .copied()
+                    .ok_or(MerkleError::LeafNotInTree)
             }
         }
     }
@@ -296,7 +334,10 @@ impl StandardMerkleTree {
     ///
     /// # Errors
     /// As [`StandardMerkleTree::value_index`], and [`MerkleError::DuplicatedIndex`].
-    pub fn get_multi_proof_of(&self, leaves: &[Leaf<'_>]) -> Result<MultiProof<Value>, MerkleError> {
+    pub fn get_multi_proof_of(
+        &self,
+        leaves: &[Leaf<'_>],
+    ) -> Result<MultiProof<Value>, MerkleError> {
         let tree_indices = leaves
             .iter()
             .map(|l| self.value_index(*l).map(|i| self.values[i].tree_index))
@@ -306,16 +347,28 @@ impl StandardMerkleTree {
         let values = mp
             .leaves
             .iter()
-            .map(|h| lookup.get(h).map(|&i| self.values[i].value.clone()).ok_or(MerkleError::LeafNotInTree))
+            .map(|h| {
+                lookup
+                    .get(h)
+                    .map(|&i| self.values[i].value.clone())
+                    .ok_or(MerkleError::LeafNotInTree)
+            })
             .collect::<Result<Vec<_>, _>>()?;
-        Ok(MultiProof { leaves: values, proof: mp.proof, proof_flags: mp.proof_flags })
+        Ok(MultiProof {
+            leaves: values,
+            proof: mp.proof,
+            proof_flags: mp.proof_flags,
+        })
     }
 
     fn leaf_hash_of(&self, leaf: Leaf<'_>) -> Result<B256, MerkleError> {
         match leaf {
             Leaf::Index(i) => match self.values.get(i) {
                 Some(v) => self.leaf_hash(&v.value),
-                None => Err(MerkleError::IndexOutOfBounds { index: i, len: self.values.len() }),
+                None => Err(MerkleError::IndexOutOfBounds {
+                    index: i,
+                    len: self.values.len(),
+                }),
             },
             Leaf::Value(v) => self.leaf_hash(v),
         }
@@ -335,9 +388,19 @@ impl StandardMerkleTree {
     /// # Errors
     /// [`MerkleError::Encode`], and the multiproof shape errors of
     /// [`super::tree::process_multi_proof`].
-    pub fn verify_multi_proof(&self, multiproof: &MultiProof<Leaf<'_>>) -> Result<bool, MerkleError> {
-        let leaves = multiproof.leaves.iter().map(|l| self.leaf_hash_of(*l)).collect::<Result<Vec<_>, _>>()?;
-        Ok(process_multi_proof(&leaves, &multiproof.proof, &multiproof.proof_flags)? == self.root())
+    pub fn verify_multi_proof(
+        &self,
+        multiproof: &MultiProof<Leaf<'_>>,
+    ) -> Result<bool, MerkleError> {
+        let leaves = multiproof
+            .leaves
+            .iter()
+            .map(|l| self.leaf_hash_of(*l))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(
+            process_multi_proof(&leaves, &multiproof.proof, &multiproof.proof_flags)?
+                == self.root(),
+        )
     }
 
     /// The `standard-v1` dump (OZ `dump`).
@@ -361,9 +424,16 @@ impl StandardMerkleTree {
 ///
 /// # Errors
 /// [`MerkleError::LeafEncoding`], [`MerkleError::Encode`].
-pub fn verify<S: AsRef<str>>(root: &B256, leaf_encoding: &[S], value: &Value, proof: &[B256]) -> Result<bool, MerkleError> {
+pub fn verify<S: AsRef<str>>(
+    root: &B256,
+    leaf_encoding: &[S],
+    value: &Value,
+    proof: &[B256],
+) -> Result<bool, MerkleError> {
     let encoding = LeafEncoding::parse(leaf_encoding)?;
-    let leaf = encoding.leaf_hash(value).map_err(|e| MerkleError::encode(None, e))?;
+    let leaf = encoding
+        .leaf_hash(value)
+        .map_err(|e| MerkleError::encode(None, e))?;
     Ok(process_proof(leaf, proof) == *root)
 }
 
@@ -383,7 +453,11 @@ pub fn verify_multi_proof<S: AsRef<str>>(
         .leaves
         .iter()
         .enumerate()
-        .map(|(i, v)| encoding.leaf_hash(v).map_err(|e| MerkleError::encode(Some(i), e)))
+        .map(|(i, v)| {
+            encoding
+                .leaf_hash(v)
+                .map_err(|e| MerkleError::encode(Some(i), e))
+        })
         .collect::<Result<Vec<_>, _>>()?;
     Ok(process_multi_proof(&leaves, &multiproof.proof, &multiproof.proof_flags)? == *root)
 }
@@ -401,12 +475,21 @@ mod tests {
     }
 
     fn hashes(v: &Value) -> Vec<B256> {
-        v.as_array().unwrap().iter().map(|h| h.as_str().unwrap().parse().unwrap()).collect()
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|h| h.as_str().unwrap().parse().unwrap())
+            .collect()
     }
 
     fn rebuild(dump: &Value, sort_leaves: bool) -> StandardMerkleTree {
         let enc: Vec<String> = serde_json::from_value(dump["leafEncoding"].clone()).unwrap();
-        let values: Vec<Value> = dump["values"].as_array().unwrap().iter().map(|v| v["value"].clone()).collect();
+        let values: Vec<Value> = dump["values"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v["value"].clone())
+            .collect();
         StandardMerkleTree::of(values, &enc, Options { sort_leaves }).unwrap()
     }
 
@@ -414,11 +497,21 @@ mod tests {
     #[test]
     fn oz_readme_root() {
         let values = vec![
-            json!(["0x1111111111111111111111111111111111111111", "5000000000000000000"]),
-            json!(["0x2222222222222222222222222222222222222222", "2500000000000000000"]),
+            json!([
+                "0x1111111111111111111111111111111111111111",
+                "5000000000000000000"
+            ]),
+            json!([
+                "0x2222222222222222222222222222222222222222",
+                "2500000000000000000"
+            ]),
         ];
-        let t = StandardMerkleTree::of(values, &["address", "uint256"], Options::default()).unwrap();
-        assert_eq!(to_hex(&t.root()), "0xd4dee0beab2d53f2cc83e567171bd2820e49898130a22622b10ead383e90bd77");
+        let t =
+            StandardMerkleTree::of(values, &["address", "uint256"], Options::default()).unwrap();
+        assert_eq!(
+            to_hex(&t.root()),
+            "0xd4dee0beab2d53f2cc83e567171bd2820e49898130a22622b10ead383e90bd77"
+        );
     }
 
     #[test]
@@ -433,7 +526,10 @@ mod tests {
             let mp = t.get_multi_proof(&[0, n - 1]).unwrap();
             assert_eq!(serde_json::to_value(&mp).unwrap(), case["multi"]);
             let unsorted = rebuild(&case["unsorted"], false);
-            assert_eq!(serde_json::to_value(unsorted.dump()).unwrap(), case["unsorted"]);
+            assert_eq!(
+                serde_json::to_value(unsorted.dump()).unwrap(),
+                case["unsorted"]
+            );
             // Loading OZ's dump gives the same tree.
             let loaded = StandardMerkleTree::load_json(case["dump"].clone()).unwrap();
             assert_eq!(loaded.root(), t.root());
@@ -460,9 +556,19 @@ mod tests {
             proof_flags: mp.proof_flags.clone(),
         };
         assert!(t.verify_multi_proof(&by_ref).unwrap());
-        assert_eq!(t.get_proof(99).unwrap_err(), MerkleError::IndexOutOfBounds { index: 99, len: 3 });
-        assert_eq!(t.get_proof_of(Leaf::Value(&json!([["9", "0x01"], "z"]))).unwrap_err(), MerkleError::LeafNotInTree);
-        assert_eq!(t.get_multi_proof(&[1, 1]).unwrap_err(), MerkleError::DuplicatedIndex);
+        assert_eq!(
+            t.get_proof(99).unwrap_err(),
+            MerkleError::IndexOutOfBounds { index: 99, len: 3 }
+        );
+        assert_eq!(
+            t.get_proof_of(Leaf::Value(&json!([["9", "0x01"], "z"])))
+                .unwrap_err(),
+            MerkleError::LeafNotInTree
+        );
+        assert_eq!(
+            t.get_multi_proof(&[1, 1]).unwrap_err(),
+            MerkleError::DuplicatedIndex
+        );
     }
 
     #[test]
@@ -485,28 +591,52 @@ mod tests {
 
         let mut d = good.clone();
         d["format"] = json!("standard-v2");
-        assert_eq!(StandardMerkleTree::load_json(d).unwrap_err(), MerkleError::UnknownFormat("standard-v2".into()));
+        assert_eq!(
+            StandardMerkleTree::load_json(d).unwrap_err(),
+            MerkleError::UnknownFormat("standard-v2".into())
+        );
         let mut d = good.clone();
         d.as_object_mut().unwrap().remove("leafEncoding");
-        assert_eq!(StandardMerkleTree::load_json(d).unwrap_err(), MerkleError::MissingLeafEncoding);
+        assert_eq!(
+            StandardMerkleTree::load_json(d).unwrap_err(),
+            MerkleError::MissingLeafEncoding
+        );
         let mut d = good.clone();
         d["values"][0]["value"] = json!(["tampered"]);
-        assert!(matches!(StandardMerkleTree::load_json(d).unwrap_err(), MerkleError::ValueMismatch { index: 0, .. }));
+        assert!(matches!(
+            StandardMerkleTree::load_json(d).unwrap_err(),
+            MerkleError::ValueMismatch { index: 0, .. }
+        ));
         let mut d = good.clone();
         d["values"][0]["treeIndex"] = json!(0);
-        assert!(matches!(StandardMerkleTree::load_json(d).unwrap_err(), MerkleError::ValueMismatch { index: 0, .. }));
+        assert!(matches!(
+            StandardMerkleTree::load_json(d).unwrap_err(),
+            MerkleError::ValueMismatch { index: 0, .. }
+        ));
         let mut d = good.clone();
         d["tree"][0] = json!(format!("0x{}", "00".repeat(32)));
-        assert_eq!(StandardMerkleTree::load_json(d).unwrap_err(), MerkleError::InvalidTree);
+        assert_eq!(
+            StandardMerkleTree::load_json(d).unwrap_err(),
+            MerkleError::InvalidTree
+        );
         let mut d = good.clone();
         d["tree"][1] = json!("0x1234");
-        assert!(matches!(StandardMerkleTree::load_json(d).unwrap_err(), MerkleError::InvalidNode { .. }));
+        assert!(matches!(
+            StandardMerkleTree::load_json(d).unwrap_err(),
+            MerkleError::InvalidNode { .. }
+        ));
         let mut d = good.clone();
         d["values"][0]["value"] = json!(5);
-        assert_eq!(StandardMerkleTree::load_json(d).unwrap_err(), MerkleError::LeafValueIsNumber(0));
+        assert_eq!(
+            StandardMerkleTree::load_json(d).unwrap_err(),
+            MerkleError::LeafValueIsNumber(0)
+        );
         let mut d = good.clone();
         d["leafEncoding"] = json!(["uint7"]);
-        assert!(matches!(StandardMerkleTree::load_json(d).unwrap_err(), MerkleError::LeafEncoding { .. }));
+        assert!(matches!(
+            StandardMerkleTree::load_json(d).unwrap_err(),
+            MerkleError::LeafEncoding { .. }
+        ));
         let mut d = good;
         d["tree"] = json!([]);
         assert!(StandardMerkleTree::load_json(d).is_err());
@@ -515,18 +645,33 @@ mod tests {
 
     #[test]
     fn errors_are_readable() {
-        let e = StandardMerkleTree::of(vec![json!(["0x01", "1"]), json!(["0x01", "-1"])], &["address", "uint256"], Options::default())
-            .unwrap_err()
-            .to_string();
+        let e = StandardMerkleTree::of(
+            vec![json!(["0x01", "1"]), json!(["0x01", "-1"])],
+            &["address", "uint256"],
+            Options::default(),
+        )
+        .unwrap_err()
+        .to_string();
         assert_eq!(e, "values[1][1]: Unable to encode value: Number \"-1\" is out of range for type \"uint256\".");
         let e = StandardMerkleTree::of(vec![], &["address"], Options::default()).unwrap_err();
         assert_eq!(e, MerkleError::EmptyTree);
     }
 
     fn arb_value() -> impl Strategy<Value = Value> {
-        (any::<[u8; 20]>(), any::<u128>(), "\\PC{0,12}", any::<bool>()).prop_map(|(a, n, s, b)| {
-            json!([format!("0x{}", alloy_primitives::hex::encode(a)), n.to_string(), s, b])
-        })
+        (
+            any::<[u8; 20]>(),
+            any::<u128>(),
+            "\\PC{0,12}",
+            any::<bool>(),
+        )
+            .prop_map(|(a, n, s, b)| {
+                json!([
+                    format!("0x{}", alloy_primitives::hex::encode(a)),
+                    n.to_string(),
+                    s,
+                    b
+                ])
+            })
     }
 
     fn arb_json() -> impl Strategy<Value = Value> {
@@ -542,8 +687,15 @@ mod tests {
             prop_oneof![
                 prop::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
                 prop::collection::hash_map(
-                    prop_oneof![Just("format".to_owned()), Just("leafEncoding".to_owned()), Just("tree".to_owned()),
-                        Just("values".to_owned()), Just("value".to_owned()), Just("treeIndex".to_owned()), "[a-z]{1,5}"],
+                    prop_oneof![
+                        Just("format".to_owned()),
+                        Just("leafEncoding".to_owned()),
+                        Just("tree".to_owned()),
+                        Just("values".to_owned()),
+                        Just("value".to_owned()),
+                        Just("treeIndex".to_owned()),
+                        "[a-z]{1,5}"
+                    ],
                     inner,
                     0..5
                 )

@@ -94,7 +94,9 @@ pub fn get_proof(tree: &[B256], mut index: usize) -> Result<Vec<B256>, MerkleErr
 
 /// The root reached from `leaf` through `proof` (OZ `processProof`).
 pub fn process_proof(leaf: B256, proof: &[B256]) -> B256 {
-    proof.iter().fold(leaf, |acc, p| standard_node_hash(&acc, p))
+    proof
+        .iter()
+        .fold(leaf, |acc, p| standard_node_hash(&acc, p))
 }
 
 /// A multiproof: leaves in the order the proof consumes them, the extra hashes, and the flags
@@ -116,7 +118,10 @@ pub struct MultiProof<L> {
 /// # Errors
 /// [`MerkleError::NotALeaf`], [`MerkleError::DuplicatedIndex`], [`MerkleError::InvalidTree`]
 /// for a node array of even length.
-pub fn get_multi_proof(tree: &[B256], indices: &[usize]) -> Result<(MultiProof<B256>, Vec<usize>), MerkleError> {
+pub fn get_multi_proof(
+    tree: &[B256],
+    indices: &[usize],
+) -> Result<(MultiProof<B256>, Vec<usize>), MerkleError> {
     check_shape(tree)?;
     if let Some(&bad) = indices.iter().find(|&&i| !is_leaf_node(tree, i)) {
         return Err(MerkleError::NotALeaf(bad));
@@ -149,7 +154,14 @@ pub fn get_multi_proof(tree: &[B256], indices: &[usize]) -> Result<(MultiProof<B
         proof.push(tree[0]);
     }
     let leaves = sorted.iter().map(|&i| tree[i]).collect();
-    Ok((MultiProof { leaves, proof, proof_flags }, sorted))
+    Ok((
+        MultiProof {
+            leaves,
+            proof,
+            proof_flags,
+        },
+        sorted,
+    ))
 }
 
 /// The root reached by a multiproof (OZ `processMultiProof`).
@@ -157,7 +169,11 @@ pub fn get_multi_proof(tree: &[B256], indices: &[usize]) -> Result<(MultiProof<B
 /// # Errors
 /// [`MerkleError::InvalidMultiproofFormat`], [`MerkleError::IncompatibleMultiproof`],
 /// [`MerkleError::MultiproofExhausted`].
-pub fn process_multi_proof(leaves: &[B256], proof: &[B256], proof_flags: &[bool]) -> Result<B256, MerkleError> {
+pub fn process_multi_proof(
+    leaves: &[B256],
+    proof: &[B256],
+    proof_flags: &[bool],
+) -> Result<B256, MerkleError> {
     let false_flags = proof_flags.iter().filter(|f| !**f).count();
     if proof.len() < false_flags {
         return Err(MerkleError::InvalidMultiproofFormat);
@@ -170,7 +186,11 @@ pub fn process_multi_proof(leaves: &[B256], proof: &[B256], proof_flags: &[bool]
     let mut proof = proof.iter().copied();
     for &flag in proof_flags {
         let a = stack.pop_front();
-        let b = if flag { stack.pop_front() } else { proof.next() };
+        let b = if flag {
+            stack.pop_front()
+        } else {
+            proof.next()
+        };
         match (a, b) {
             (Some(a), Some(b)) => stack.push_back(standard_node_hash(&a, &b)),
             _ => return Err(MerkleError::MultiproofExhausted),
@@ -180,7 +200,10 @@ pub fn process_multi_proof(leaves: &[B256], proof: &[B256], proof_flags: &[bool]
     if stack.len() + rest.len() != 1 {
         return Err(MerkleError::MultiproofExhausted);
     }
-    stack.pop_back().or_else(|| rest.first().copied()).ok_or(MerkleError::MultiproofExhausted)
+    stack
+        .pop_back()
+        .or_else(|| rest.first().copied())
+        .ok_or(MerkleError::MultiproofExhausted)
 }
 
 /// True when `tree` is a non-empty array where every node with children has exactly two and
@@ -236,7 +259,10 @@ pub fn parse_node(what: impl FnOnce() -> String, s: &str) -> Result<B256, Merkle
         return Ok(out);
     }
     let shown: String = s.chars().take(80).collect();
-    Err(MerkleError::InvalidNode { what: what(), value: shown })
+    Err(MerkleError::InvalidNode {
+        what: what(),
+        value: shown,
+    })
 }
 
 /// Writes `0x` + lowercase hex of `h` into `out`.
@@ -263,7 +289,9 @@ mod tests {
     use proptest::prelude::*;
 
     fn leaves(n: usize) -> Vec<B256> {
-        (0..n).map(|i| keccak256((i as u64).to_be_bytes())).collect()
+        (0..n)
+            .map(|i| keccak256((i as u64).to_be_bytes()))
+            .collect()
     }
 
     #[test]
@@ -284,7 +312,10 @@ mod tests {
     #[test]
     fn node_hash_is_symmetric() {
         let l = leaves(2);
-        assert_eq!(standard_node_hash(&l[0], &l[1]), standard_node_hash(&l[1], &l[0]));
+        assert_eq!(
+            standard_node_hash(&l[0], &l[1]),
+            standard_node_hash(&l[1], &l[0])
+        );
     }
 
     #[test]
@@ -292,17 +323,35 @@ mod tests {
         let t = make_merkle_tree(&leaves(4)).unwrap();
         let (mp, _) = get_multi_proof(&t, &[]).unwrap();
         assert_eq!(mp.proof, vec![t[0]]);
-        assert_eq!(process_multi_proof(&mp.leaves, &mp.proof, &mp.proof_flags), Ok(t[0]));
-        assert_eq!(get_multi_proof(&t, &[3, 3]).unwrap_err(), MerkleError::DuplicatedIndex);
-        assert_eq!(get_multi_proof(&t, &[0]).unwrap_err(), MerkleError::NotALeaf(0));
+        assert_eq!(
+            process_multi_proof(&mp.leaves, &mp.proof, &mp.proof_flags),
+            Ok(t[0])
+        );
+        assert_eq!(
+            get_multi_proof(&t, &[3, 3]).unwrap_err(),
+            MerkleError::DuplicatedIndex
+        );
+        assert_eq!(
+            get_multi_proof(&t, &[0]).unwrap_err(),
+            MerkleError::NotALeaf(0)
+        );
     }
 
     #[test]
     fn malformed_multiproofs_are_errors() {
         let l = leaves(2);
-        assert_eq!(process_multi_proof(&[], &l, &[true]), Err(MerkleError::MultiproofExhausted));
-        assert_eq!(process_multi_proof(&l, &[], &[false]), Err(MerkleError::InvalidMultiproofFormat));
-        assert_eq!(process_multi_proof(&l, &[], &[]), Err(MerkleError::IncompatibleMultiproof));
+        assert_eq!(
+            process_multi_proof(&[], &l, &[true]),
+            Err(MerkleError::MultiproofExhausted)
+        );
+        assert_eq!(
+            process_multi_proof(&l, &[], &[false]),
+            Err(MerkleError::InvalidMultiproofFormat)
+        );
+        assert_eq!(
+            process_multi_proof(&l, &[], &[]),
+            Err(MerkleError::IncompatibleMultiproof)
+        );
     }
 
     #[test]
@@ -320,7 +369,13 @@ mod tests {
         let h = keccak256(b"x");
         assert_eq!(parse_node(|| "n".into(), &to_hex(&h)), Ok(h));
         assert_eq!(parse_node(|| "n".into(), &to_hex(&h)[2..]), Ok(h));
-        assert_eq!(parse_node(|| "n".into(), &to_hex(&h).to_uppercase().replace("0X", "0x")), Ok(h));
+        assert_eq!(
+            parse_node(
+                || "n".into(),
+                &to_hex(&h).to_uppercase().replace("0X", "0x")
+            ),
+            Ok(h)
+        );
         assert!(parse_node(|| "n".into(), "0x12").is_err());
         assert!(parse_node(|| "n".into(), &format!("0x{}", "g".repeat(64))).is_err());
     }

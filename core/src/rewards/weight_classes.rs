@@ -157,11 +157,10 @@ impl WeightClasses {
 
 #[cfg(test)]
 mod tests {
-    use crate::math::testing::u;
     use super::*;
+    use crate::math::testing::u;
     use crate::rewards::test_util::{milli, wad};
     use proptest::prelude::*;
-
 
     /// Vectors of `ScorerRegistry.t.sol::test_classes` plus hand-checked ones.
     #[test]

@@ -7,8 +7,9 @@
 //! previous published score (C4), publish `S = 100·s` as WAD points. The cohort of a track is
 //! every project submitted for it this epoch (including projects the gate then zeroes).
 //!
-//! **Score tree** (C5): one OpenZeppelin `standard-v1` leaf `(address project, uint256 scoreWad)` per
-//! project, `scoreWad` = published WAD points; its root is `root`.
+//! **Epoch tree** (C5): one OpenZeppelin `standard-v1` leaf `(address project, uint256 scoreWad)` per
+//! project, `scoreWad` = published WAD points, plus the human layer's quality and human leaves
+//! ([`super::human_layer`]); its root is `root`.
 //!
 //! **Input commitments** (decided here; `inputsRoot` of the C6 `EpochRoot`): per project
 //!
@@ -37,6 +38,10 @@
 
 use super::config::{ConfigError, ForgeryTier, TrackConfig};
 use super::gate::{gate_check, GateCheck};
+use super::human_layer::{
+    build_human_layer, GradedThesis, HumanRecord, PreDataProject, ThesisRecord,
+    HUMAN_LEAF_ENCODING, QUALITY_LEAF_ENCODING,
+};
 use super::normalise::{normalise_wad_u128, Bounds};
 use super::raw::weighted_down;
 use super::serde_dec;
@@ -97,7 +102,7 @@ pub struct PreviousScore {
 }
 
 /// Everything one epoch is computed from.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct EpochInput {
     /// Epoch number.
     pub epoch: u64,
@@ -107,6 +112,10 @@ pub struct EpochInput {
     pub projects: Vec<ProjectInput>,
     /// Last epoch's published scores (projects missing here start from 0).
     pub previous: Vec<PreviousScore>,
+    /// Graded theses, in on-chain submission order (their quality leaves and the human leaves).
+    pub theses: Vec<GradedThesis>,
+    /// Projects in pre-data mode (C10): no systematic score yet.
+    pub pre_data: Vec<PreDataProject>,
 }
 
 /// A track as used this epoch: configuration, cohort size and the bounds actually used.
@@ -188,6 +197,18 @@ pub struct EpochBundle {
     pub tracks: Vec<TrackRecord>,
     /// Projects, by address.
     pub projects: Vec<ProjectRecord>,
+    /// OZ leaf encoding of quality leaves (only with theses).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub quality_leaf_encoding: Vec<String>,
+    /// OZ leaf encoding of human leaves (only with human records).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub human_leaf_encoding: Vec<String>,
+    /// Graded theses with their quality leaves, in submission order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub theses: Vec<ThesisRecord>,
+    /// Human scores with their human leaves, by address.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub human: Vec<HumanRecord>,
 }
 
 impl EpochBundle {
@@ -213,6 +234,21 @@ impl EpochBundle {
             .iter()
             .map(|p| (p.project, p.score_wad))
             .collect()
+    }
+
+    /// Every leaf under `root`: score, quality and human leaves (see [`super::human_layer`]).
+    pub fn leaves(&self) -> Vec<B256> {
+        let mut v = Vec::with_capacity(self.projects.len() + self.theses.len() + self.human.len());
+        v.extend(self.projects.iter().map(|p| p.leaf));
+        v.extend(self.theses.iter().map(|t| t.leaf));
+        v.extend(self.human.iter().map(|h| h.leaf));
+        v
+    }
+
+    /// The proof of `leaf` in the epoch tree (the one `root` commits to), or `None` when the bundle
+    /// has no such leaf. Walks to `root` only if the bundle's leaves really give that root.
+    pub fn proof(&self, leaf: &B256) -> Option<Vec<B256>> {
+        tree::proof(self.leaves(), leaf)
     }
 }
 
@@ -242,6 +278,26 @@ pub enum EpochError {
     #[error("projects[{index}].{field}: {message}")]
     Project {
         /// Project index (input order).
+        index: usize,
+        /// Field.
+        field: &'static str,
+        /// What is wrong.
+        message: String,
+    },
+    /// A graded thesis is invalid.
+    #[error("theses[{index}].{field}: {message}")]
+    Thesis {
+        /// Index in `theses`.
+        index: usize,
+        /// Field.
+        field: &'static str,
+        /// What is wrong.
+        message: String,
+    },
+    /// A pre-data project is invalid.
+    #[error("preData[{index}].{field}: {message}")]
+    PreData {
+        /// Index in `preData`.
         index: usize,
         /// Field.
         field: &'static str,
@@ -596,9 +652,23 @@ pub fn build_epoch(input: &EpochInput) -> Result<EpochBundle, EpochError> {
             leaf,
         });
     }
+    let (theses, human) = build_human_layer(&input.theses, &input.pre_data, &records)?;
+    score_leaves.extend(theses.iter().map(|t| t.leaf));
+    score_leaves.extend(human.iter().map(|h| h.leaf));
     let root = tree::root(score_leaves).ok_or(EpochError::NoProjects)?;
     let inputs_root = tree::root(input_leaves).ok_or(EpochError::NoProjects)?;
+    let encoding = |e: &[&str], any: bool| {
+        if any {
+            e.iter().map(|s| s.to_string()).collect()
+        } else {
+            Vec::new()
+        }
+    };
     Ok(EpochBundle {
+        quality_leaf_encoding: encoding(&QUALITY_LEAF_ENCODING, !theses.is_empty()),
+        human_leaf_encoding: encoding(&HUMAN_LEAF_ENCODING, !human.is_empty()),
+        theses,
+        human,
         format: BUNDLE_FORMAT.into(),
         epoch: input.epoch,
         root,
@@ -682,6 +752,7 @@ pub(crate) mod tests {
             tracks: vec![TrackConfig::agents(), TrackConfig::apps()],
             projects,
             previous,
+            ..Default::default()
         }
     }
 
@@ -746,6 +817,7 @@ pub(crate) mod tests {
             tracks: vec![t],
             projects,
             previous: vec![],
+            ..Default::default()
         })
         .unwrap();
         let tr = &b.tracks[0];
@@ -913,6 +985,7 @@ pub(crate) mod tests {
                 tracks: vec![TrackConfig::agents(), TrackConfig::research(), TrackConfig::apps()],
                 projects,
                 previous,
+                ..Default::default()
             };
             match build_epoch(&input) {
                 Err(e) => proptest::prop_assert!(e.to_string().starts_with("projects["), "{}", e),

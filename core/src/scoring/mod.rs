@@ -21,6 +21,7 @@ pub mod config;
 pub mod copy_detect;
 pub mod epoch;
 pub mod gate;
+pub mod human_layer;
 pub mod normalise;
 pub mod percentile;
 pub mod raw;
@@ -65,6 +66,74 @@ pub(crate) mod serde_dec {
                 ));
             }
             U256::from_str_radix(t, 10).map_err(|_| format!("'{s}' does not fit in 256 bits"))
+        }
+    }
+
+    /// An optional `U256` (absent or a decimal string).
+    pub mod opt_u256 {
+        use alloy_primitives::U256;
+        use serde::{de::Error, Deserialize, Deserializer, Serializer};
+
+        pub fn serialize<S: Serializer>(x: &Option<U256>, s: S) -> Result<S::Ok, S::Error> {
+            match x {
+                Some(x) => s.collect_str(x),
+                None => s.serialize_none(),
+            }
+        }
+
+        pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<U256>, D::Error> {
+            Option::<String>::deserialize(d)?
+                .map(|s| super::u256::parse(&s).map_err(D::Error::custom))
+                .transpose()
+        }
+    }
+
+    /// An optional signed `I256` (absent or a decimal string with an optional `-`).
+    pub mod opt_i256 {
+        use alloy_primitives::I256;
+        use serde::{de::Error, Deserialize, Deserializer, Serializer};
+
+        pub fn serialize<S: Serializer>(x: &Option<I256>, s: S) -> Result<S::Ok, S::Error> {
+            match x {
+                Some(x) => s.collect_str(x),
+                None => s.serialize_none(),
+            }
+        }
+
+        pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<I256>, D::Error> {
+            Option::<String>::deserialize(d)?
+                .map(|s| {
+                    let digits = s.strip_prefix('-').unwrap_or(&s);
+                    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+                        return Err(D::Error::custom(format!(
+                            "expected a decimal integer string, got '{s}'"
+                        )));
+                    }
+                    s.parse::<I256>().map_err(|_| {
+                        D::Error::custom(format!("'{s}' does not fit in a signed 256-bit integer"))
+                    })
+                })
+                .transpose()
+        }
+    }
+
+    /// An optional `Vec<U256>`.
+    pub mod opt_u256_vec {
+        use alloy_primitives::U256;
+        use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+        #[derive(Serialize, Deserialize)]
+        struct Wrap(#[serde(with = "super::u256_vec")] Vec<U256>);
+
+        pub fn serialize<S: Serializer>(x: &Option<Vec<U256>>, s: S) -> Result<S::Ok, S::Error> {
+            match x {
+                Some(v) => Wrap(v.clone()).serialize(s),
+                None => s.serialize_none(),
+            }
+        }
+
+        pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Vec<U256>>, D::Error> {
+            Ok(Option::<Wrap>::deserialize(d)?.map(|w| w.0))
         }
     }
 

@@ -46,6 +46,13 @@ pub(crate) fn root_and_inclusion(leaves: Vec<B256>, leaf: &B256) -> (B256, bool)
     }
 }
 
+/// The proof of `leaf` in the tree over these leaf hashes; `None` when `leaf` is not one of them.
+pub(crate) fn proof(leaves: Vec<B256>, leaf: &B256) -> Option<Vec<B256>> {
+    let (tree, sorted) = make_tree(leaves)?;
+    let i = sorted.binary_search(leaf).ok()?;
+    get_proof(&tree, tree.len() - 1 - i).ok()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

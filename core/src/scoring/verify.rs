@@ -306,11 +306,14 @@ pub fn verify_project_score(
     // 11. root: the tree of every record's leaf, with this project's recomputed leaf, has the
     // bundle's root, and this leaf's proof reaches it. (Other records' leaves are taken as
     // published: whatever they are, they cannot change what the root commits for this project.)
-    let leaves: Vec<B256> = bundle
+    let mut leaves: Vec<B256> = bundle
         .projects
         .iter()
         .map(|p| if p.project == project { leaf } else { p.leaf })
         .collect();
+    // The epoch tree also holds the human layer's leaves (quality and human, C5).
+    leaves.extend(bundle.theses.iter().map(|t| t.leaf));
+    leaves.extend(bundle.human.iter().map(|h| h.leaf));
     let (root, included) = tree::root_and_inclusion(leaves, &leaf);
     r.check(
         VerifyStep::Root,

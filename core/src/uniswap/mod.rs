@@ -5,8 +5,8 @@
 //! - [`sqrt_price_math`], [`swap_math`], [`liquidity_amounts`]: price movement inside one
 //!   liquidity range (B5 buyback) and full-range liquidity for given amounts (C20).
 
-pub mod tick_math;
+pub mod liquidity_amounts;
 pub mod oracle;
 pub mod sqrt_price_math;
 pub mod swap_math;
-pub mod liquidity_amounts;
+pub mod tick_math;

@@ -84,7 +84,11 @@ pub fn get_quote_at_tick(
 ///
 /// # Errors
 /// As [`get_quote_at_tick`].
-pub fn get_quote_at_tick_ordered(tick: i32, base_amount: u128, base_is_token0: bool) -> Result<U256, OracleError> {
+pub fn get_quote_at_tick_ordered(
+    tick: i32,
+    base_amount: u128,
+    base_is_token0: bool,
+) -> Result<U256, OracleError> {
     let sqrt_ratio = get_sqrt_price_at_tick(i64::from(tick))?;
     let base = U256::from(base_amount);
     if sqrt_ratio <= U256::from(u128::MAX) {
@@ -118,7 +122,12 @@ pub fn arithmetic_mean_tick(
     tick_cumulative_end: i64,
     seconds: u32,
 ) -> Result<i32, OracleError> {
-    arithmetic_mean_tick_rounded(tick_cumulative_start, tick_cumulative_end, seconds, MeanTickRounding::Floor)
+    arithmetic_mean_tick_rounded(
+        tick_cumulative_start,
+        tick_cumulative_end,
+        seconds,
+        MeanTickRounding::Floor,
+    )
 }
 
 /// [`arithmetic_mean_tick`] with an explicit rounding direction.
@@ -161,8 +170,17 @@ pub fn mean_tick_toward_lower_price(
     seconds: u32,
     base_is_token0: bool,
 ) -> Result<i32, OracleError> {
-    let rounding = if base_is_token0 { MeanTickRounding::Floor } else { MeanTickRounding::Ceil };
-    arithmetic_mean_tick_rounded(tick_cumulative_start, tick_cumulative_end, seconds, rounding)
+    let rounding = if base_is_token0 {
+        MeanTickRounding::Floor
+    } else {
+        MeanTickRounding::Ceil
+    };
+    arithmetic_mean_tick_rounded(
+        tick_cumulative_start,
+        tick_cumulative_end,
+        seconds,
+        rounding,
+    )
 }
 
 /// The USDG price of one stock token as a WAD (A5, decided):
@@ -212,17 +230,32 @@ mod tests {
         assert_eq!(get_quote_at_tick(0, E18, HIGH, LOW), Ok(U256::from(E18)));
         assert_eq!(get_quote_at_tick(0, 0, LOW, HIGH), Ok(U256::ZERO));
         // Equal addresses take the `else` branch, as in Solidity.
-        assert_eq!(get_quote_at_tick(1, E18, LOW, LOW), get_quote_at_tick(1, E18, HIGH, LOW));
+        assert_eq!(
+            get_quote_at_tick(1, E18, LOW, LOW),
+            get_quote_at_tick(1, E18, HIGH, LOW)
+        );
     }
 
     #[test]
     fn hand_checkable_ticks() {
         // 1.0001^1 × 10^18 = 1.0001e18, exactly (the sqrt rounding is absorbed by the floor).
-        assert_eq!(get_quote_at_tick(1, E18, LOW, HIGH).unwrap(), U256::from(1_000_100_000_000_000_000u128));
+        assert_eq!(
+            get_quote_at_tick(1, E18, LOW, HIGH).unwrap(),
+            U256::from(1_000_100_000_000_000_000u128)
+        );
         // 1 / 1.0001 = 0.99990000999900009999…
-        assert_eq!(get_quote_at_tick(1, E18, HIGH, LOW).unwrap(), U256::from(999_900_009_999_000_099u128));
-        assert_eq!(get_quote_at_tick(-1, E18, LOW, HIGH).unwrap(), U256::from(999_900_009_999_000_099u128));
-        assert_eq!(get_quote_at_tick(-1, E18, HIGH, LOW).unwrap(), U256::from(1_000_099_999_999_999_999u128));
+        assert_eq!(
+            get_quote_at_tick(1, E18, HIGH, LOW).unwrap(),
+            U256::from(999_900_009_999_000_099u128)
+        );
+        assert_eq!(
+            get_quote_at_tick(-1, E18, LOW, HIGH).unwrap(),
+            U256::from(999_900_009_999_000_099u128)
+        );
+        assert_eq!(
+            get_quote_at_tick(-1, E18, HIGH, LOW).unwrap(),
+            U256::from(1_000_099_999_999_999_999u128)
+        );
     }
 
     // Vectors from an independent exact big-integer implementation (Python) of v3 TickMath +
@@ -238,12 +271,28 @@ mod tests {
             (-100_000, "45422633889328", "22015456048552198645701"),
             (443_636, "18446050711097703529776342895654370894", "0"),
             (443_637, "18447895316168813300129320530133980662", "0"),
-            (887_272, "340256786836388094070642339899681172762184831912720469415", "0"),
-            (-887_272, "0", "340256786698763678858396856460488307819979090561464864775"),
+            (
+                887_272,
+                "340256786836388094070642339899681172762184831912720469415",
+                "0",
+            ),
+            (
+                -887_272,
+                "0",
+                "340256786698763678858396856460488307819979090561464864775",
+            ),
         ];
         for (tick, as_token0, as_token1) in cases {
-            assert_eq!(get_quote_at_tick(tick, E18, LOW, HIGH).unwrap(), u(as_token0), "tick {tick} base token0");
-            assert_eq!(get_quote_at_tick(tick, E18, HIGH, LOW).unwrap(), u(as_token1), "tick {tick} base token1");
+            assert_eq!(
+                get_quote_at_tick(tick, E18, LOW, HIGH).unwrap(),
+                u(as_token0),
+                "tick {tick} base token0"
+            );
+            assert_eq!(
+                get_quote_at_tick(tick, E18, HIGH, LOW).unwrap(),
+                u(as_token1),
+                "tick {tick} base token1"
+            );
         }
     }
 
@@ -267,7 +316,10 @@ mod tests {
 
     #[test]
     fn invalid_ticks_are_errors() {
-        assert_eq!(get_quote_at_tick(887_273, E18, LOW, HIGH), Err(OracleError::InvalidTick(InvalidTick(887_273))));
+        assert_eq!(
+            get_quote_at_tick(887_273, E18, LOW, HIGH),
+            Err(OracleError::InvalidTick(InvalidTick(887_273)))
+        );
         assert!(get_quote_at_tick(i32::MIN, E18, LOW, HIGH).is_err());
         assert!(stock_price_wad(-887_273, true).is_err());
     }
@@ -279,10 +331,14 @@ mod tests {
         assert_eq!(stock_price_wad(-230_259, true).unwrap(), wad);
         assert_eq!(stock_price_wad(230_259, false).unwrap(), wad);
         // Tick 0 with 18/6 decimals: 10^18 stock units buy 10^18 USDG units = 10^12 USDG.
-        assert_eq!(stock_price_wad(0, true).unwrap(), u("1000000000000000000000000000000"));
+        assert_eq!(
+            stock_price_wad(0, true).unwrap(),
+            u("1000000000000000000000000000000")
+        );
         // About $100 (float only to sanity-check the example, not in the protocol path).
         let p = stock_price_wad(-230_271, true).unwrap();
-        let dollars = f64::from(u32::try_from(p / U256::from(10u64).pow(U256::from(12u8))).unwrap()) / 1e6;
+        let dollars =
+            f64::from(u32::try_from(p / U256::from(10u64).pow(U256::from(12u8))).unwrap()) / 1e6;
         assert!((dollars - 100.0).abs() < 0.01, "{dollars}");
     }
 
@@ -295,9 +351,18 @@ mod tests {
         assert_eq!(arithmetic_mean_tick(0, -3001, 300), Ok(-11));
         assert_eq!(arithmetic_mean_tick(0, -1, 300), Ok(-1));
         assert_eq!(arithmetic_mean_tick(1_000, 1_000, 300), Ok(0));
-        assert_eq!(arithmetic_mean_tick(-69_077_700, -69_146_777, 300), Ok(-231)); // -69077/300 = -230.25…
-        assert_eq!(arithmetic_mean_tick_rounded(0, -3001, 300, MeanTickRounding::Ceil), Ok(-10));
-        assert_eq!(arithmetic_mean_tick_rounded(0, 3001, 300, MeanTickRounding::Ceil), Ok(11));
+        assert_eq!(
+            arithmetic_mean_tick(-69_077_700, -69_146_777, 300),
+            Ok(-231)
+        ); // -69077/300 = -230.25…
+        assert_eq!(
+            arithmetic_mean_tick_rounded(0, -3001, 300, MeanTickRounding::Ceil),
+            Ok(-10)
+        );
+        assert_eq!(
+            arithmetic_mean_tick_rounded(0, 3001, 300, MeanTickRounding::Ceil),
+            Ok(11)
+        );
         assert_eq!(mean_tick_toward_lower_price(0, 3001, 300, true), Ok(10));
         assert_eq!(mean_tick_toward_lower_price(0, 3001, 300, false), Ok(11));
     }
@@ -309,7 +374,10 @@ mod tests {
             arithmetic_mean_tick(0, 887_273 * 300, 300),
             Err(OracleError::MeanTickOutOfRange(887_273))
         );
-        assert_eq!(arithmetic_mean_tick(0, 887_272 * 300 + 299, 300), Ok(887_272));
+        assert_eq!(
+            arithmetic_mean_tick(0, 887_272 * 300 + 299, 300),
+            Ok(887_272)
+        );
         assert_eq!(arithmetic_mean_tick(0, -887_272 * 300, 300), Ok(-887_272));
         assert!(arithmetic_mean_tick(0, -887_272 * 300 - 1, 300).is_err());
         assert!(arithmetic_mean_tick(i64::MIN, i64::MAX, 1).is_err());
@@ -321,8 +389,14 @@ mod tests {
         // cumulative moved by -230259 × 300 − 1 over 300 s: mean -230259.003… floors to -230260.
         let start = 5_000_000_000i64;
         let end = start - 230_259 * 300 - 1;
-        assert_eq!(twap_price_wad(start, end, TWAP_WINDOW_SECONDS, true), stock_price_wad(-230_260, true));
-        assert_eq!(twap_price_wad(start, start - 230_259 * 300, 300, true).unwrap(), u("100110275000000000000"));
+        assert_eq!(
+            twap_price_wad(start, end, TWAP_WINDOW_SECONDS, true),
+            stock_price_wad(-230_260, true)
+        );
+        assert_eq!(
+            twap_price_wad(start, start - 230_259 * 300, 300, true).unwrap(),
+            u("100110275000000000000")
+        );
         assert_eq!(twap_price_wad(0, 0, 0, true), Err(OracleError::ZeroWindow));
     }
 

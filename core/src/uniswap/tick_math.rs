@@ -103,7 +103,11 @@ pub fn get_tick_at_sqrt_price(sqrt_price_x96: U256) -> Result<i32, InvalidSqrtPr
     let price: U256 = sqrt_price_x96 << 32usize;
     let msb = 255 - price.leading_zeros();
     // Normalise to r in [2^127, 2^128).
-    let mut r = if msb >= 128 { price >> (msb - 127) } else { price << (127 - msb) };
+    let mut r = if msb >= 128 {
+        price >> (msb - 127)
+    } else {
+        price << (127 - msb)
+    };
     // msb in [32, 191]: (msb - 128) << 64 fits easily in an i128.
     let mut log_2: i128 = (msb as i128 - 128) << 64;
     for bit in (50..=63).rev() {
@@ -150,17 +154,28 @@ mod tests {
             "1461446703485210103287273052203988822378723970342"
         );
         assert_eq!(get_sqrt_price_at_tick(0), Ok(U256::from(1u8) << 96));
-        assert_eq!(get_sqrt_price_at_tick(MAX_TICK as i64 + 1), Err(InvalidTick(887_273)));
-        assert_eq!(get_sqrt_price_at_tick(MIN_TICK as i64 - 1), Err(InvalidTick(-887_273)));
+        assert_eq!(
+            get_sqrt_price_at_tick(MAX_TICK as i64 + 1),
+            Err(InvalidTick(887_273))
+        );
+        assert_eq!(
+            get_sqrt_price_at_tick(MIN_TICK as i64 - 1),
+            Err(InvalidTick(-887_273))
+        );
         assert!(get_sqrt_price_at_tick(i64::MIN).is_err());
     }
 
     #[test]
     fn known_values_from_v4_core_tests() {
         // TickMath.t.sol: getSqrtPriceAtTick(MIN_TICK + 1) and (MAX_TICK - 1).
-        assert_eq!(get_sqrt_price_at_tick(MIN_TICK as i64 + 1).unwrap(), U256::from(4_295_343_490u64));
         assert_eq!(
-            get_sqrt_price_at_tick(MAX_TICK as i64 - 1).unwrap().to_string(),
+            get_sqrt_price_at_tick(MIN_TICK as i64 + 1).unwrap(),
+            U256::from(4_295_343_490u64)
+        );
+        assert_eq!(
+            get_sqrt_price_at_tick(MAX_TICK as i64 - 1)
+                .unwrap()
+                .to_string(),
             "1461373636630004318706518188784493106690254656249"
         );
     }
@@ -178,11 +193,26 @@ mod tests {
     #[test]
     fn tick_at_sqrt_price_ends_and_errors() {
         assert_eq!(get_tick_at_sqrt_price(MIN_SQRT_PRICE), Ok(MIN_TICK));
-        assert_eq!(get_tick_at_sqrt_price(MIN_SQRT_PRICE + U256::from(1u8)), Ok(MIN_TICK));
-        assert_eq!(get_tick_at_sqrt_price(MAX_SQRT_PRICE - U256::from(1u8)), Ok(MAX_TICK - 1));
+        assert_eq!(
+            get_tick_at_sqrt_price(MIN_SQRT_PRICE + U256::from(1u8)),
+            Ok(MIN_TICK)
+        );
+        assert_eq!(
+            get_tick_at_sqrt_price(MAX_SQRT_PRICE - U256::from(1u8)),
+            Ok(MAX_TICK - 1)
+        );
         assert_eq!(get_tick_at_sqrt_price(U256::from(1u8) << 96), Ok(0));
-        assert_eq!(get_tick_at_sqrt_price((U256::from(1u8) << 96) - U256::from(1u8)), Ok(-1));
-        for bad in [U256::ZERO, MIN_SQRT_PRICE - U256::from(1u8), MAX_SQRT_PRICE, U256::from(1u8) << 160, U256::MAX] {
+        assert_eq!(
+            get_tick_at_sqrt_price((U256::from(1u8) << 96) - U256::from(1u8)),
+            Ok(-1)
+        );
+        for bad in [
+            U256::ZERO,
+            MIN_SQRT_PRICE - U256::from(1u8),
+            MAX_SQRT_PRICE,
+            U256::from(1u8) << 160,
+            U256::MAX,
+        ] {
             assert_eq!(get_tick_at_sqrt_price(bad), Err(InvalidSqrtPrice(bad)));
         }
     }

@@ -7,15 +7,19 @@
 //! Usage: `cargo run -p eden-contracts-diff --bin gen_fixtures -- contracts/test/fixtures`
 
 use alloy_primitives::{Address, B256, U256};
+use eden_core::burns::{
+    root_for_usd_up, root_price_usd, EthUsdAnswer, RootAmountBounds, RootPriceInput,
+    TickObservation,
+};
 use eden_core::calls::{call_commitment, CallLedger, CallOutcome, Direction, LedgerConfig};
 use eden_core::duel::{
-    buyback, ema_update, round_mean_tick, round_window, token_price_wad, BuybackPool, Ema, Observation, Streaks, Winner,
+    buyback, ema_update, round_mean_tick, round_window, token_price_wad, BuybackPool, Ema,
+    Observation, Streaks, Winner,
 };
 use eden_core::math::I256;
-use eden_core::uniswap::tick_math::{get_sqrt_price_at_tick, get_tick_at_sqrt_price};
-use eden_core::burns::{root_for_usd_up, root_price_usd, EthUsdAnswer, RootAmountBounds, RootPriceInput, TickObservation};
 use eden_core::rewards::{RewardPool, CAP_BPS};
 use eden_core::uniswap::oracle::twap_price_wad;
+use eden_core::uniswap::tick_math::{get_sqrt_price_at_tick, get_tick_at_sqrt_price};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 
@@ -58,7 +62,9 @@ fn calls_fixture(seed: u64, n_ops: usize, windows: &[u64]) -> Value {
     let min_stake = U256::from(100 * WAD);
     let mut ledger = CallLedger::new(LedgerConfig::with_min_stake(min_stake)).unwrap();
     let asset = addr(0, ASSET_ID);
-    let stakes: Vec<u128> = (0..N_AGENTS).map(|_| [100, 150, 200, 1_000][rng.below(4) as usize] * WAD).collect();
+    let stakes: Vec<u128> = (0..N_AGENTS)
+        .map(|_| [100, 150, 200, 1_000][rng.below(4) as usize] * WAD)
+        .collect();
     for (i, st) in stakes.iter().enumerate() {
         ledger.set_stake(addr(AGENT_BASE, i as u64), U256::from(*st));
     }
@@ -66,37 +72,67 @@ fn calls_fixture(seed: u64, n_ops: usize, windows: &[u64]) -> Value {
     let mut pushes: Vec<(u64, u128)> = vec![(now, 100 * WAD)];
     // id -> (agent index, direction, window, salt, committed_at, closes_at (0 until revealed), status 0 c / 1 r / 2 done)
     let mut calls: Vec<(u64, Direction, u64, u64, u64, u64, u8)> = Vec::new();
-    let (mut kind, mut at, mut agent, mut dir, mut win, mut salt, mut id_col, mut price) =
-        (vec![], vec![], vec![], vec![], vec![], vec![], vec![], vec![]);
+    let (mut kind, mut at, mut agent, mut dir, mut win, mut salt, mut id_col, mut price) = (
+        vec![],
+        vec![],
+        vec![],
+        vec![],
+        vec![],
+        vec![],
+        vec![],
+        vec![],
+    );
     let mut outcomes = Vec::new();
     for _ in 0..n_ops {
         now += rng.below(400);
         let want = rng.below(10);
         // Candidates for reveal / resolve / expire at `now`.
-        let revealable: Vec<usize> = (0..calls.len()).filter(|&i| calls[i].6 == 0 && now <= calls[i].4 + 3_600).collect();
-        let resolvable: Vec<usize> = (0..calls.len()).filter(|&i| calls[i].6 == 1 && now >= calls[i].5).collect();
-        let expirable: Vec<usize> = (0..calls.len()).filter(|&i| calls[i].6 == 0 && now > calls[i].4 + 3_600).collect();
+        let revealable: Vec<usize> = (0..calls.len())
+            .filter(|&i| calls[i].6 == 0 && now <= calls[i].4 + 3_600)
+            .collect();
+        let resolvable: Vec<usize> = (0..calls.len())
+            .filter(|&i| calls[i].6 == 1 && now >= calls[i].5)
+            .collect();
+        let expirable: Vec<usize> = (0..calls.len())
+            .filter(|&i| calls[i].6 == 0 && now > calls[i].4 + 3_600)
+            .collect();
         let (k, a, d, w, sl, id, p);
         if want < 2 {
             // push a price on a coarse grid (equal prices happen: voids)
             let last = pushes.last().unwrap().1;
             let step = WAD * (rng.below(3) as u128);
             let up = rng.below(2) == 0;
-            let np = if up { (last + step).min(110 * WAD) } else { last.saturating_sub(step).max(90 * WAD) };
+            let np = if up {
+                (last + step).min(110 * WAD)
+            } else {
+                last.saturating_sub(step).max(90 * WAD)
+            };
             if pushes.last().unwrap().0 == now {
                 pushes.last_mut().unwrap().1 = np;
             } else {
                 pushes.push((now, np));
             }
             (k, a, d, w, sl, id, p) = (0u8, 0u64, 0u8, 0u64, 0u64, 0u64, np);
-        } else if want < 4 || (revealable.is_empty() && resolvable.is_empty() && expirable.is_empty()) {
+        } else if want < 4
+            || (revealable.is_empty() && resolvable.is_empty() && expirable.is_empty())
+        {
             let ai = rng.below(N_AGENTS);
             // Directions lean one way in phases of ~40 ops, so rounds reach and flip consensus.
             let lean_up = (at.len() / 40) % 2 == 0;
-            let direction = if (rng.below(4) != 0) == lean_up { Direction::Up } else { Direction::Down };
+            let direction = if (rng.below(4) != 0) == lean_up {
+                Direction::Up
+            } else {
+                Direction::Down
+            };
             let window = windows[rng.below(windows.len() as u64) as usize];
             let salt_v = rng.next();
-            let c = call_commitment(addr(AGENT_BASE, ai), asset, direction, window, B256::from(U256::from(salt_v)));
+            let c = call_commitment(
+                addr(AGENT_BASE, ai),
+                asset,
+                direction,
+                window,
+                B256::from(U256::from(salt_v)),
+            );
             let got = ledger.commit(addr(AGENT_BASE, ai), c, now).unwrap();
             assert_eq!(got as usize, calls.len());
             calls.push((ai, direction, window, salt_v, now, 0, 0));
@@ -106,7 +142,16 @@ fn calls_fixture(seed: u64, n_ops: usize, windows: &[u64]) -> Value {
             let (ai, direction, window, salt_v, ..) = calls[i];
             let entry = pushes.last().unwrap().1;
             ledger
-                .reveal(i as u64, addr(AGENT_BASE, ai), asset, direction, window, B256::from(U256::from(salt_v)), U256::from(entry), now)
+                .reveal(
+                    i as u64,
+                    addr(AGENT_BASE, ai),
+                    asset,
+                    direction,
+                    window,
+                    B256::from(U256::from(salt_v)),
+                    U256::from(entry),
+                    now,
+                )
                 .unwrap();
             calls[i].5 = now + window;
             calls[i].6 = 1;
@@ -115,8 +160,15 @@ fn calls_fixture(seed: u64, n_ops: usize, windows: &[u64]) -> Value {
             let i = resolvable[rng.below(resolvable.len() as u64) as usize];
             let closes = calls[i].5;
             // The contract's exit for pushed prices: the last push at or before closesAt.
-            let exit = pushes.iter().rev().find(|(t, _)| *t <= closes).map(|(_, p)| *p).unwrap();
-            let o = ledger.resolve(i as u64, Some(U256::from(exit)), now).unwrap();
+            let exit = pushes
+                .iter()
+                .rev()
+                .find(|(t, _)| *t <= closes)
+                .map(|(_, p)| *p)
+                .unwrap();
+            let o = ledger
+                .resolve(i as u64, Some(U256::from(exit)), now)
+                .unwrap();
             outcomes.push(json!({"id": s(i), "outcome": s(match o { CallOutcome::Hit => 1, CallOutcome::Miss => 2, CallOutcome::Void => 3, CallOutcome::Expired => 4 })}));
             calls[i].6 = 2;
             (k, a, d, w, sl, id, p) = (3, calls[i].0, 0, 0, 0, i as u64, exit);
@@ -193,8 +245,10 @@ fn rewards_fixture(seed: u64, n_ops: usize, stale_ops: &mut u64) -> Value {
     let mut last_open: BTreeMap<u64, u64> = BTreeMap::new();
     let mut retired = [false; N_SCORERS as usize];
     let mut graded: BTreeMap<Address, (u64, u64)> = BTreeMap::new();
-    let (mut kind, mut at, mut who, mut amount, mut quality, mut verdict) = (vec![], vec![], vec![], vec![], vec![], vec![]);
-    let (mut funded, mut paid, mut owed, mut undripped, mut returned, mut claimed) = (vec![], vec![], vec![], vec![], vec![], vec![]);
+    let (mut kind, mut at, mut who, mut amount, mut quality, mut verdict) =
+        (vec![], vec![], vec![], vec![], vec![], vec![]);
+    let (mut funded, mut paid, mut owed, mut undripped, mut returned, mut claimed) =
+        (vec![], vec![], vec![], vec![], vec![], vec![]);
     for _ in 0..n_ops {
         now += rng.below(3 * DAY);
         let want = rng.below(10);
@@ -204,9 +258,13 @@ fn rewards_fixture(seed: u64, n_ops: usize, stale_ops: &mut u64) -> Value {
         let (mut amt, mut q, mut v, mut got) = (U256::ZERO, 0u64, 0u64, U256::ZERO);
         if want < 3 {
             k = 0;
-            amt = U256::from(1 + rng.below(1_000_000_000_000_000_000)) * U256::from(1 + rng.below(1_000));
+            amt = U256::from(1 + rng.below(1_000_000_000_000_000_000))
+                * U256::from(1 + rng.below(1_000));
             pool.fund(now, amt).unwrap();
-        } else if want < 6 && !retired[sc as usize] && last_open.get(&sc).is_none_or(|t| now >= t + 14 * DAY) {
+        } else if want < 6
+            && !retired[sc as usize]
+            && last_open.get(&sc).is_none_or(|t| now >= t + 14 * DAY)
+        {
             k = 1;
             // Half the time, just below the heaviest open position's grade with the same multiplier: a
             // different weight in the same C13 weight class (2^(1/1024) wide), so the contract's tracked
@@ -226,7 +284,8 @@ fn rewards_fixture(seed: u64, n_ops: usize, stale_ops: &mut u64) -> Value {
                     v = rng.below(4);
                 }
             }
-            pool.open_position(now, a, U256::from(q), multiplier(v)).unwrap();
+            pool.open_position(now, a, U256::from(q), multiplier(v))
+                .unwrap();
             graded.insert(a, (q, v));
             last_open.insert(sc, now);
         } else if want == 6 && !retired[sc as usize] && rng.below(3) == 0 {
@@ -259,7 +318,9 @@ fn rewards_fixture(seed: u64, n_ops: usize, stale_ops: &mut u64) -> Value {
         returned.push(s(l.returned));
         claimed.push(s(got));
     }
-    let final_owed: Vec<Value> = (0..N_SCORERS).map(|i| s(pool.owed_of(&addr(SCORER_BASE, i)).unwrap())).collect();
+    let final_owed: Vec<Value> = (0..N_SCORERS)
+        .map(|i| s(pool.owed_of(&addr(SCORER_BASE, i)).unwrap()))
+        .collect();
     json!({
         "ops": {"kind": kind, "at": at, "scorer": who, "amount": amount, "quality": quality, "verdict": verdict},
         "after": {"funded": funded, "paid": paid, "owed": owed, "undripped": undripped, "returned": returned, "claimed": claimed},
@@ -292,11 +353,15 @@ impl Side {
     /// The hook's `_touchEma`: the price held since the last update, brought to `now`.
     fn touch(&mut self, now: u64) {
         if now > self.ema.last_update {
-            self.ema = ema_update(Some(self.ema), token_price_wad(self.sqrt, true).unwrap(), now).unwrap();
+            self.ema = ema_update(
+                Some(self.ema),
+                token_price_wad(self.sqrt, true).unwrap(),
+                now,
+            )
+            .unwrap();
         }
     }
 }
-
 
 /// Random swaps that move A's or B's ETH-price tick to a random target, and `settle` calls, across many rounds
 /// (with idle stretches), with a 3 ETH pot. Core's `round_mean_tick`, `Streaks`, `ema_update` and `buyback`
@@ -306,17 +371,36 @@ fn duel_fixture(seed: u64, n_ops: usize) -> Value {
     let mut rng = Rng(seed);
     let sqrt0 = get_sqrt_price_at_tick(i64::from(-DUEL_TICK0)).unwrap();
     let price0 = token_price_wad(sqrt0, true).unwrap();
-    let ema0 = Ema { value_wad: price0, last_update: DUEL_T0 };
-    let mut sides = [Side { sqrt: sqrt0, ema: ema0 }, Side { sqrt: sqrt0, ema: ema0 }];
+    let ema0 = Ema {
+        value_wad: price0,
+        last_update: DUEL_T0,
+    };
+    let mut sides = [
+        Side {
+            sqrt: sqrt0,
+            ema: ema0,
+        },
+        Side {
+            sqrt: sqrt0,
+            ema: ema0,
+        },
+    ];
     // (time, tickA, tickB, is a swap): the state at creation carries into round 0.
-    let mut obs: Vec<(Observation, bool)> =
-        vec![(Observation { timestamp: DUEL_T0 - 1, tick_a: DUEL_TICK0, tick_b: DUEL_TICK0 }, false)];
+    let mut obs: Vec<(Observation, bool)> = vec![(
+        Observation {
+            timestamp: DUEL_T0 - 1,
+            tick_a: DUEL_TICK0,
+            tick_b: DUEL_TICK0,
+        },
+        false,
+    )];
     let mut now = DUEL_T0;
     let mut active = 0u64;
     let mut streaks = Streaks::default();
     let mut pot = U256::from(DUEL_POT);
     let (mut kind, mut at, mut tick) = (vec![], vec![], vec![]);
-    let (mut r_round, mut r_mean, mut r_winner, mut r_spent, mut r_burned) = (vec![], vec![], vec![], vec![], vec![]);
+    let (mut r_round, mut r_mean, mut r_winner, mut r_spent, mut r_burned) =
+        (vec![], vec![], vec![], vec![], vec![]);
     let current_round = |t: u64| -> u64 {
         let mut k = 0;
         while round_window(DUEL_T0, k + 1).unwrap().start <= t {
@@ -325,10 +409,20 @@ fn duel_fixture(seed: u64, n_ops: usize) -> Value {
         k
     };
     for _ in 0..n_ops {
-        now += if rng.below(12) == 0 { 86_400 + rng.below(2 * 86_400) } else { rng.below(3 * 3_600) };
+        now += if rng.below(12) == 0 {
+            86_400 + rng.below(2 * 86_400)
+        } else {
+            rng.below(3 * 3_600)
+        };
         let want = rng.below(8);
         let current = current_round(now);
-        let k: u64 = if want < 3 { 0 } else if want < 6 { 1 } else { 2 }; // swap A, swap B, settle
+        let k: u64 = if want < 3 {
+            0
+        } else if want < 6 {
+            1
+        } else {
+            2
+        }; // swap A, swap B, settle
         if k == 2 && current == active {
             continue;
         }
@@ -349,7 +443,11 @@ fn duel_fixture(seed: u64, n_ops: usize) -> Value {
             }
             streaks = streaks.record(m.winner);
             let (mut spent, mut burned) = (U256::ZERO, U256::ZERO);
-            let wi = match m.winner { Winner::A => Some(0usize), Winner::B => Some(1), Winner::None => None };
+            let wi = match m.winner {
+                Winner::A => Some(0usize),
+                Winner::B => Some(1),
+                Winner::None => None,
+            };
             if let (Some(i), false) = (wi, pot.is_zero()) {
                 sides[i].touch(now);
                 let pool = BuybackPool {
@@ -360,19 +458,31 @@ fn duel_fixture(seed: u64, n_ops: usize) -> Value {
                     tick_spacing: 60,
                 };
                 let core = buyback(&pool, pot, sides[i].ema.value_wad).unwrap();
-                let (sp, bo, after) = (core.eth_spent, core.tokens_bought, core.sqrt_price_after_x96);
+                let (sp, bo, after) = (
+                    core.eth_spent,
+                    core.tokens_bought,
+                    core.sqrt_price_after_x96,
+                );
                 spent = sp;
                 burned = bo;
                 pot -= sp;
                 if !spent.is_zero() {
                     sides[i].sqrt = after;
-                    let o = Observation { timestamp: now, tick_a: sides[0].eth_price_tick(), tick_b: sides[1].eth_price_tick() };
+                    let o = Observation {
+                        timestamp: now,
+                        tick_a: sides[0].eth_price_tick(),
+                        tick_b: sides[1].eth_price_tick(),
+                    };
                     obs.push((o, false));
                 }
             }
             r_round.push(s(active));
             r_mean.push(s(m.mean_tick));
-            r_winner.push(s(match m.winner { Winner::None => 0, Winner::A => 1, Winner::B => 2 }));
+            r_winner.push(s(match m.winner {
+                Winner::None => 0,
+                Winner::A => 1,
+                Winner::B => 2,
+            }));
             r_spent.push(s(spent));
             r_burned.push(s(burned));
             active = current;
@@ -389,7 +499,11 @@ fn duel_fixture(seed: u64, n_ops: usize) -> Value {
                 }
             }
             sides[i].sqrt = get_sqrt_price_at_tick(i64::from(-target)).unwrap();
-            let o = Observation { timestamp: now, tick_a: sides[0].eth_price_tick(), tick_b: sides[1].eth_price_tick() };
+            let o = Observation {
+                timestamp: now,
+                tick_a: sides[0].eth_price_tick(),
+                tick_b: sides[1].eth_price_tick(),
+            };
             obs.push((o, true));
         }
         kind.push(s(k));
@@ -427,8 +541,17 @@ fn prices_fixture(seed: u64) -> Value {
         p.push(s(price));
     }
     let now: u64 = 1_800_000_000;
-    let (mut age, mut cn, mut cs, mut ca, mut tok0, mut ans, mut dec, mut usd, mut root) =
-        (vec![], vec![], vec![], vec![], vec![], vec![], vec![], vec![], vec![]);
+    let (mut age, mut cn, mut cs, mut ca, mut tok0, mut ans, mut dec, mut usd, mut root) = (
+        vec![],
+        vec![],
+        vec![],
+        vec![],
+        vec![],
+        vec![],
+        vec![],
+        vec![],
+        vec![],
+    );
     while age.len() < 48 {
         let pool_age = 1_800 + rng.below(30_000);
         let anchor = pool_age.min(14_400) as i64;
@@ -445,14 +568,35 @@ fn prices_fixture(seed: u64) -> Value {
             pool_initialized_at: now - pool_age,
             root_is_token0: token0,
             observations: vec![
-                TickObservation { seconds_ago: 0, tick_cumulative: cum_now },
-                TickObservation { seconds_ago: 1_800, tick_cumulative: cum_short },
-                TickObservation { seconds_ago: anchor as u32, tick_cumulative: cum_anchor },
+                TickObservation {
+                    seconds_ago: 0,
+                    tick_cumulative: cum_now,
+                },
+                TickObservation {
+                    seconds_ago: 1_800,
+                    tick_cumulative: cum_short,
+                },
+                TickObservation {
+                    seconds_ago: anchor as u32,
+                    tick_cumulative: cum_anchor,
+                },
             ],
-            eth_usd: EthUsdAnswer { answer: I256::try_from(answer).unwrap(), decimals, updated_at: now - rng.below(90_000) },
+            eth_usd: EthUsdAnswer {
+                answer: I256::try_from(answer).unwrap(),
+                decimals,
+                updated_at: now - rng.below(90_000),
+            },
         };
-        let Ok(rp) = root_price_usd(&input) else { continue };
-        let Ok(r) = root_for_usd_up(U256::from(100 * WAD), rp.price_usd, RootAmountBounds::default()) else { continue };
+        let Ok(rp) = root_price_usd(&input) else {
+            continue;
+        };
+        let Ok(r) = root_for_usd_up(
+            U256::from(100 * WAD),
+            rp.price_usd,
+            RootAmountBounds::default(),
+        ) else {
+            continue;
+        };
         age.push(s(pool_age));
         cn.push(s(cum_now));
         cs.push(s(cum_short));
@@ -471,14 +615,31 @@ fn prices_fixture(seed: u64) -> Value {
 }
 
 fn main() {
-    let dir = std::env::args().nth(1).unwrap_or_else(|| "contracts/test/fixtures".to_string());
+    let dir = std::env::args()
+        .nth(1)
+        .unwrap_or_else(|| "contracts/test/fixtures".to_string());
     let calls: Vec<Value> = (0..4)
-        .map(|i| calls_fixture(0xED3A_0000 + i, 160, if i < 2 { &[3_600] } else { &[600, 3_600, 7_200] }))
+        .map(|i| {
+            calls_fixture(
+                0xED3A_0000 + i,
+                160,
+                if i < 2 {
+                    &[3_600]
+                } else {
+                    &[600, 3_600, 7_200]
+                },
+            )
+        })
         .collect();
     let mut stale_ops = 0u64;
-    let rewards: Vec<Value> = (0..4).map(|i| rewards_fixture(0xED3B_0000 + i, 120, &mut stale_ops)).collect();
+    let rewards: Vec<Value> = (0..4)
+        .map(|i| rewards_fixture(0xED3B_0000 + i, 120, &mut stale_ops))
+        .collect();
     // The rewards cases must exercise a stale (class-tracked) omega_max, else same-class weights went untested.
-    assert!(stale_ops > 0, "no rewards op with a stale weight-class omega_max; change the seeds");
+    assert!(
+        stale_ops > 0,
+        "no rewards op with a stale weight-class omega_max; change the seeds"
+    );
     eprintln!("rewards: {stale_ops} ops with the tracked omega_max above the exact one");
     let duels: Vec<Value> = (0..4).map(|i| duel_fixture(0xED3C_0000 + i, 60)).collect();
     for (name, v) in [

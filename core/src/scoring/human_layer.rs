@@ -1,0 +1,518 @@
+//! The epoch's human layer (C5, C8–C10): the graded theses' quality leaves and each project's human
+//! leaf, committed under the same epoch root as the score leaves.
+//!
+//! **One root per epoch** (decided here): the `root` the signer signs (C6) is the `standard-v1` root over
+//! *every* leaf of the epoch — score leaves `(address, uint256)`, quality leaves
+//! `(bytes32 T_q, bytes32, uint256, uint8, bytes32)` and human leaves `(bytes32 T_h, address, uint256)` —
+//! sorted by hash, pairs hashed sorted. The domain tags keep the three kinds apart, and
+//! `EpochRegistry.verifyScore / verifyQuality / verifyHuman` all verify against that one final root.
+//! An epoch without theses or pre-data projects has exactly the score tree's root, as before.
+//!
+//! **Human leaves** (decided here, from C9/C10):
+//! - *envelope* — every scored project with at least one graded thesis this epoch: `s_sys = S/100`
+//!   from its score leaf, each thesis `(q, c(verdict), y/100)` in submission order, `s` by
+//!   [`human_envelope`](crate::human::envelope::human_envelope); the human leaf's `scoreWad = 100·s`.
+//! - *preData* — every project listed as pre-data (no systematic score yet, so not in the cohort):
+//!   the C10 replay of its theses in submission order, `scoreWad` = the last point (0 without one);
+//!   the replay's cap is 100 points for a Verified project, else 50.
+//!
+//! A submitted target `y` is in WAD points `[0, 100]` (as `ScorerRegistry.score` takes it); its
+//! `y/100` for the envelope rounds down (it is exact for every target with a whole number of wei·100).
+
+use super::epoch::{EpochError, ProjectRecord};
+use super::serde_dec;
+use crate::human::envelope::{human_envelope, Thesis};
+use crate::human::predata::{pre_data_replay, PreDataSubmission};
+use crate::leaves::{human_leaf, quality_leaf, Verdict};
+use crate::math::WAD;
+use crate::scoring::copy_detect::multiplier_wad;
+use crate::scoring::smooth::POINTS_PER_UNIT;
+use alloy_primitives::{Address, B256, I256, U256};
+use serde::{Deserialize, Serialize};
+
+/// OZ leaf encoding of quality leaves (C5).
+pub const QUALITY_LEAF_ENCODING: [&str; 5] = ["bytes32", "bytes32", "uint256", "uint8", "bytes32"];
+/// OZ leaf encoding of human leaves (C5).
+pub const HUMAN_LEAF_ENCODING: [&str; 3] = ["bytes32", "address", "uint256"];
+
+/// The largest target score: 100 points as a WAD.
+const MAX_TARGET_POINTS: U256 = U256::from_limbs([7_766_279_631_452_241_920, 5, 0, 0]); // 100·10^18
+
+/// A graded thesis as the epoch takes it (input order = on-chain submission order).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GradedThesis {
+    /// The scored project (its token address).
+    pub project: Address,
+    /// `keccak256` of the thesis text, as scored on chain.
+    pub thesis_hash: B256,
+    /// The scorer's target score `y`, WAD points in `[0, 100]`.
+    pub target_score_wad: U256,
+    /// Quality `q` (C8), WAD in `[0, 1]`.
+    pub quality_wad: U256,
+    /// Originality verdict (C8 multiplier `c`).
+    pub verdict: Verdict,
+    /// The earlier thesis it matched (zero when original).
+    pub matched_thesis: B256,
+}
+
+/// A project with no systematic score yet (C10 pre-data mode).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PreDataProject {
+    /// Project address.
+    pub project: Address,
+    /// Verified projects replay up to 100 points, others up to 50.
+    pub verified: bool,
+}
+
+/// A graded thesis in the bundle, with its quality leaf.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ThesisRecord {
+    /// The scored project.
+    pub project: Address,
+    /// Thesis hash.
+    pub thesis_hash: B256,
+    /// Target score, WAD points.
+    #[serde(with = "serde_dec::u256")]
+    pub target_score_wad: U256,
+    /// Quality `q`, WAD.
+    #[serde(with = "serde_dec::u256")]
+    pub quality_wad: U256,
+    /// Verdict code (0 original, 1 similar, 2 derivative, 3 copy).
+    pub verdict: u8,
+    /// Matched thesis (zero when original).
+    pub matched_thesis: B256,
+    /// The C5 quality leaf hash.
+    pub leaf: B256,
+}
+
+/// How a project's human score was computed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum HumanMode {
+    /// C9: the envelope around the systematic score.
+    Envelope,
+    /// C10: the pre-data replay.
+    PreData,
+}
+
+/// A project's human score in the bundle, with its human leaf.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HumanRecord {
+    /// Project address.
+    pub project: Address,
+    /// Envelope or pre-data.
+    pub mode: HumanMode,
+    /// The human score, WAD points (the human leaf's value).
+    #[serde(with = "serde_dec::u256")]
+    pub score_wad: U256,
+    /// The C5 human leaf hash.
+    pub leaf: B256,
+    /// Envelope mode: the systematic score `S`, WAD points.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "serde_dec::opt_u256"
+    )]
+    pub systematic_wad: Option<U256>,
+    /// Envelope mode: `4·s_sys·(1 − s_sys)`, WAD.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "serde_dec::opt_u256"
+    )]
+    pub envelope_wad: Option<U256>,
+    /// Envelope mode: Δ after the clamp, signed WAD.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "serde_dec::opt_i256"
+    )]
+    pub delta_wad: Option<I256>,
+    /// Envelope mode: how many theses counted (`q ≥ 0.3`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub counted: Option<u64>,
+    /// Pre-data mode: Verified (cap 100) or not (cap 50).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verified: Option<bool>,
+    /// Pre-data mode: the score after each submission, WAD points.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "serde_dec::opt_u256_vec"
+    )]
+    pub path: Option<Vec<U256>>,
+}
+
+fn thesis_err(index: usize, field: &'static str, message: impl Into<String>) -> EpochError {
+    EpochError::Thesis {
+        index,
+        field,
+        message: message.into(),
+    }
+}
+
+fn pre_data_err(index: usize, field: &'static str, message: impl Into<String>) -> EpochError {
+    EpochError::PreData {
+        index,
+        field,
+        message: message.into(),
+    }
+}
+
+/// Validates the theses and pre-data projects against the scored `records` (sorted by address) and
+/// builds the thesis records (input order) and human records (by address).
+///
+/// # Errors
+/// [`EpochError::Thesis`] / [`EpochError::PreData`] naming the index and field.
+pub(crate) fn build_human_layer(
+    theses: &[GradedThesis],
+    pre_data: &[PreDataProject],
+    records: &[ProjectRecord],
+) -> Result<(Vec<ThesisRecord>, Vec<HumanRecord>), EpochError> {
+    let scored = |a: &Address| records.binary_search_by_key(a, |r| r.project).ok();
+    let mut pre: Vec<(Address, bool, usize)> = Vec::with_capacity(pre_data.len());
+    for (i, p) in pre_data.iter().enumerate() {
+        if scored(&p.project).is_some() {
+            return Err(pre_data_err(
+                i,
+                "project",
+                format!(
+                    "{} has a systematic score this epoch, so it is not pre-data (C10)",
+                    p.project
+                ),
+            ));
+        }
+        pre.push((p.project, p.verified, i));
+    }
+    pre.sort_unstable_by_key(|p| p.0);
+    for w in pre.windows(2) {
+        if w[0].0 == w[1].0 {
+            return Err(pre_data_err(
+                w[0].2.max(w[1].2),
+                "project",
+                format!("duplicate project {}", w[0].0),
+            ));
+        }
+    }
+    let pre_index = |a: &Address| pre.binary_search_by_key(a, |p| p.0).ok();
+    let mut thesis_records = Vec::with_capacity(theses.len());
+    let mut hashes: Vec<(B256, usize)> = Vec::with_capacity(theses.len());
+    for (i, t) in theses.iter().enumerate() {
+        if scored(&t.project).is_none() && pre_index(&t.project).is_none() {
+            return Err(thesis_err(
+                i,
+                "project",
+                format!(
+                    "{} is neither in this epoch's cohort nor a pre-data project",
+                    t.project
+                ),
+            ));
+        }
+        if t.target_score_wad > MAX_TARGET_POINTS {
+            return Err(thesis_err(
+                i,
+                "targetScoreWad",
+                format!("{} is above 100 points (100·10^18)", t.target_score_wad),
+            ));
+        }
+        if t.quality_wad > WAD {
+            return Err(thesis_err(
+                i,
+                "qualityWad",
+                format!("{} is above 1 (10^18)", t.quality_wad),
+            ));
+        }
+        hashes.push((t.thesis_hash, i));
+        thesis_records.push(ThesisRecord {
+            project: t.project,
+            thesis_hash: t.thesis_hash,
+            target_score_wad: t.target_score_wad,
+            quality_wad: t.quality_wad,
+            verdict: t.verdict.into(),
+            matched_thesis: t.matched_thesis,
+            leaf: quality_leaf(t.thesis_hash, t.quality_wad, t.verdict, t.matched_thesis),
+        });
+    }
+    hashes.sort_unstable();
+    for w in hashes.windows(2) {
+        if w[0].0 == w[1].0 {
+            return Err(thesis_err(
+                w[1].1.max(w[0].1),
+                "thesisHash",
+                format!("duplicate thesis {}", w[0].0),
+            ));
+        }
+    }
+    // Theses per project, in submission order.
+    let mut by_project: Vec<(Address, usize)> = theses
+        .iter()
+        .enumerate()
+        .map(|(i, t)| (t.project, i))
+        .collect();
+    by_project.sort_by_key(|p| p.0); // stable: keeps submission order within a project
+    let mut human = Vec::new();
+    let mut k = 0;
+    while k < by_project.len() {
+        let project = by_project[k].0;
+        let mut end = k;
+        while end < by_project.len() && by_project[end].0 == project {
+            end += 1;
+        }
+        let mine: Vec<&GradedThesis> = by_project[k..end]
+            .iter()
+            .map(|&(_, i)| &theses[i])
+            .collect();
+        if let Some(r) = scored(&project) {
+            human.push(envelope_record(
+                project,
+                records[r].score_wad,
+                &mine,
+                by_project[k].1,
+            )?);
+        }
+        k = end;
+    }
+    for &(project, verified, i) in &pre {
+        let mine: Vec<&GradedThesis> = theses.iter().filter(|t| t.project == project).collect();
+        human.push(pre_data_record(project, verified, &mine, i)?);
+    }
+    human.sort_by_key(|h| h.project);
+    Ok((thesis_records, human))
+}
+
+fn envelope_record(
+    project: Address,
+    systematic: U256,
+    theses: &[&GradedThesis],
+    first: usize,
+) -> Result<HumanRecord, EpochError> {
+    let points = U256::from(POINTS_PER_UNIT);
+    let input: Vec<Thesis> = theses
+        .iter()
+        .map(|t| Thesis {
+            quality: t.quality_wad,
+            multiplier: multiplier_wad(t.verdict),
+            submitted: t.target_score_wad / points,
+        })
+        .collect();
+    let r = human_envelope(systematic / points, &input)
+        .map_err(|e| thesis_err(first, "project", e.to_string()))?;
+    let score_wad = r.score * points;
+    Ok(HumanRecord {
+        project,
+        mode: HumanMode::Envelope,
+        score_wad,
+        leaf: human_leaf(project, score_wad),
+        systematic_wad: Some(systematic),
+        envelope_wad: Some(r.envelope),
+        delta_wad: Some(r.delta),
+        counted: Some(r.counted as u64),
+        verified: None,
+        path: None,
+    })
+}
+
+fn pre_data_record(
+    project: Address,
+    verified: bool,
+    theses: &[&GradedThesis],
+    index: usize,
+) -> Result<HumanRecord, EpochError> {
+    let subs: Vec<PreDataSubmission> = theses
+        .iter()
+        .map(|t| PreDataSubmission {
+            target: t.target_score_wad,
+            quality: t.quality_wad,
+            multiplier: multiplier_wad(t.verdict),
+        })
+        .collect();
+    let path = pre_data_replay(&subs, verified)
+        .map_err(|e| pre_data_err(index, "project", e.to_string()))?;
+    let score_wad = path.last().copied().unwrap_or(U256::ZERO);
+    Ok(HumanRecord {
+        project,
+        mode: HumanMode::PreData,
+        score_wad,
+        leaf: human_leaf(project, score_wad),
+        systematic_wad: None,
+        envelope_wad: None,
+        delta_wad: None,
+        counted: None,
+        verified: Some(verified),
+        path: Some(path),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::math::parse_wad;
+    use crate::math::testing::{u, E18};
+    use crate::merkle::tree::process_proof;
+    use crate::scoring::epoch::tests::{addr, cohort};
+    use crate::scoring::epoch::{build_epoch, EpochBundle};
+    use crate::scoring::verify::verify_project_score;
+
+    fn w(s: &str) -> U256 {
+        parse_wad(s).unwrap()
+    }
+
+    fn thesis(project: Address, n: u8, target: &str, q: &str, verdict: Verdict) -> GradedThesis {
+        GradedThesis {
+            project,
+            thesis_hash: B256::repeat_byte(n),
+            target_score_wad: w(target),
+            quality_wad: w(q),
+            verdict,
+            matched_thesis: if verdict == Verdict::Original {
+                B256::ZERO
+            } else {
+                B256::repeat_byte(0xee)
+            },
+        }
+    }
+
+    #[test]
+    fn max_target_is_100_points() {
+        assert_eq!(MAX_TARGET_POINTS, u(100) * U256::from(E18));
+    }
+
+    /// C9's worked example: s_sys 0.60, theses (0.8, 1, +0.10), (0.5, 0.5, −0.04), (0.2, 1, +0.30)
+    /// → envelope 0.96, Δ 0.064, s 0.6384, published as 63.84 points.
+    #[test]
+    fn envelope_record_reproduces_c9() {
+        let p = addr(1);
+        let t = [
+            thesis(p, 1, "70", "0.8", Verdict::Original),
+            thesis(p, 2, "56", "0.5", Verdict::Derivative),
+            thesis(p, 3, "90", "0.2", Verdict::Similar),
+        ];
+        let r = envelope_record(p, w("60"), &t.iter().collect::<Vec<_>>(), 0).unwrap();
+        assert_eq!(r.envelope_wad, Some(w("0.96")));
+        assert_eq!(r.delta_wad, Some(I256::from_raw(w("0.064"))));
+        assert_eq!(r.score_wad, w("63.84"));
+        assert_eq!(r.counted, Some(2));
+        assert_eq!(r.leaf, human_leaf(p, w("63.84")));
+    }
+
+    /// C10's worked example: 80 (q 0.9), 60 (q 1), 10 (q 0.5) → 18, 23, 20.5.
+    #[test]
+    fn pre_data_record_reproduces_c10() {
+        let p = addr(2);
+        let t = [
+            thesis(p, 1, "80", "0.9", Verdict::Original),
+            thesis(p, 2, "60", "1", Verdict::Original),
+            thesis(p, 3, "10", "0.5", Verdict::Original),
+        ];
+        let r = pre_data_record(p, false, &t.iter().collect::<Vec<_>>(), 0).unwrap();
+        assert_eq!(r.path, Some(vec![w("18"), w("23"), w("20.5")]));
+        assert_eq!(r.score_wad, w("20.5"));
+        let none = pre_data_record(p, true, &[], 0).unwrap();
+        assert_eq!((none.score_wad, none.path), (U256::ZERO, Some(vec![])));
+    }
+
+    fn with_layer() -> (crate::scoring::epoch::EpochInput, EpochBundle) {
+        let mut input = cohort(24);
+        let (a, b, fresh) = (addr(3), addr(5), addr(900));
+        input.theses = vec![
+            thesis(a, 1, "70", "0.8", Verdict::Original),
+            thesis(fresh, 2, "80", "0.9", Verdict::Original),
+            thesis(a, 3, "20", "0.6", Verdict::Derivative),
+            thesis(b, 4, "50", "0.1", Verdict::Copy),
+            thesis(fresh, 5, "60", "1", Verdict::Similar),
+        ];
+        input.pre_data = vec![
+            PreDataProject {
+                project: fresh,
+                verified: true,
+            },
+            PreDataProject {
+                project: addr(901),
+                verified: false,
+            },
+        ];
+        let bundle = build_epoch(&input).unwrap();
+        (input, bundle)
+    }
+
+    #[test]
+    fn one_root_over_score_quality_and_human_leaves() {
+        let (input, b) = with_layer();
+        assert_eq!(b.theses.len(), 5);
+        assert_eq!(
+            b.human.len(),
+            4,
+            "a, b (envelope), fresh and 901 (pre-data)"
+        );
+        assert!(b.human.windows(2).all(|h| h[0].project < h[1].project));
+        for t in &b.theses {
+            let v = Verdict::try_from(t.verdict).unwrap();
+            assert_eq!(
+                t.leaf,
+                quality_leaf(t.thesis_hash, t.quality_wad, v, t.matched_thesis)
+            );
+        }
+        let fresh = b.human.iter().find(|h| h.project == addr(900)).unwrap();
+        assert_eq!(
+            (fresh.mode, fresh.path.clone()),
+            (HumanMode::PreData, Some(vec![w("18"), w("23")]))
+        );
+        let bh = b.human.iter().find(|h| h.project == addr(5)).unwrap();
+        let sys = b
+            .projects
+            .iter()
+            .find(|p| p.project == addr(5))
+            .unwrap()
+            .score_wad;
+        assert_eq!(
+            (bh.mode, bh.score_wad, bh.counted),
+            (HumanMode::Envelope, sys, Some(0)),
+            "no counting thesis: s = s_sys"
+        );
+        // Every leaf's proof reaches the root; other hashes have no proof.
+        let leaves = b.leaves();
+        assert_eq!(leaves.len(), b.projects.len() + 9);
+        for l in &leaves {
+            assert_eq!(process_proof(*l, &b.proof(l).unwrap()), b.root);
+        }
+        assert!(b.proof(&B256::repeat_byte(1)).is_none());
+        // The root differs from the score-only root, and the score-only input gives the old bundle.
+        let mut plain = input.clone();
+        plain.theses.clear();
+        plain.pre_data.clear();
+        let p = build_epoch(&plain).unwrap();
+        assert_ne!(p.root, b.root);
+        assert_eq!(p.projects, b.projects);
+        assert!(
+            !p.to_json().unwrap().contains("theses"),
+            "no new keys without a human layer"
+        );
+        // JSON round trip, and project verification still walks to the full root.
+        assert_eq!(EpochBundle::from_json(&b.to_json().unwrap()).unwrap(), b);
+        let q = &input.projects[0];
+        assert!(verify_project_score(&b, q.project, &q.data, q.salt).matches);
+    }
+
+    #[test]
+    fn bad_layers_are_named() {
+        let (input, _) = with_layer();
+        let err = |f: &dyn Fn(&mut crate::scoring::epoch::EpochInput)| {
+            let mut i = input.clone();
+            f(&mut i);
+            build_epoch(&i).unwrap_err().to_string()
+        };
+        assert!(err(&|i| i.theses[1].project = addr(777)).starts_with("theses[1].project: "));
+        assert!(err(&|i| i.theses[2].thesis_hash = B256::repeat_byte(1))
+            .starts_with("theses[2].thesisHash: duplicate"));
+        assert!(
+            err(&|i| i.theses[0].target_score_wad = w("100") + U256::from(1))
+                .starts_with("theses[0].targetScoreWad: ")
+        );
+        assert!(err(&|i| i.theses[3].quality_wad = w("1.5")).starts_with("theses[3].qualityWad: "));
+        assert!(err(&|i| i.pre_data[0].project = addr(3)).starts_with("preData[0].project: "));
+        assert!(err(&|i| i.pre_data[1].project = addr(900))
+            .starts_with("preData[1].project: duplicate"));
+    }
+}
