@@ -4,11 +4,17 @@
 //   node scripts/seed-demo.mjs --rpc-url http://127.0.0.1:8545 --out public/demo
 //
 // What it makes (everything numeric comes from eden-core, core/pkg-node):
-//  - an epoch cohort of 30 projects on three tracks (bundles built by `buildEpoch`), roots signed with
-//    EIP-712 by the root signer (`epochRootSigningHash` + secp256k1) and proposed with the bond:
-//    two finalized epochs (72 h windows passed with evm_increaseTime) and one pending;
-//  - launches: one graduated (a crossing buy, clamped and refunded), one close to graduation, one
-//    mid-curve, one stablecoin pair, and one launched last (still in its anti-snipe window);
+//  - launches, first: one graduated (a crossing buy, clamped and refunded), one close to graduation,
+//    one mid-curve, one stablecoin pair (and, at the end, one launched last, still in its anti-snipe window);
+//  - scorers (dev accounts 1, 3, 4) registered, each scoring two launch tokens 14 days apart with a
+//    thesis (keccak256 of its text), graded by the seed (quality chosen, verdict by `copyCheck`);
+//  - an epoch cohort of 30 projects on three tracks (four of them the launch tokens; bundles built by
+//    `buildEpoch`, the first with the graded theses as quality leaves), roots signed with EIP-712 by the
+//    root signer (`epochRootSigningHash` + secp256k1) and proposed with the bond: two finalized epochs
+//    (72 h windows passed with evm_increaseTime), one pending and one challenged (dev account 4's bond);
+//  - positions: each score proven (`epochProof`) against the first final epoch, the scored tokens'
+//    reward pools configured in their pair asset and funded (curve fees through the fee lanes, plus a
+//    top-up), six hours of drip so every 30-day position has accrued rewards;
 //  - the own inputs file of each private project (<out>/inputs/<project>-<epoch>.json), as its owner keeps it;
 //  - a holder payout round on the graduated token with claimable leaves for the dev accounts
 //    (`holderAllocation`), claim window open, and a second round still in its 24 h review.
@@ -17,7 +23,8 @@
 //    stock (hits and misses from real v3 swaps, commitments by `callCommitment`) and a last round at consensus;
 //  - two duels with swaps across three rounds, the first one's last round closed, awaiting settlement;
 //  - ROOT for the dev accounts (scorer stake and burns), a fresh ETH/USD answer, published theses.
-// Writes <out>/world.json (network, addresses, epochs, payouts, names) and <out>/epochs/<n>.json
+// Writes <out>/world.json (network, addresses, epochs, payouts, names, scorer: accounts, graded scores
+// with their thesis texts, qualityEpoch, pools) and <out>/epochs/<n>.json
 // (the bundles). Needs anvil with its default dev accounts unlocked (they sign via eth_sendTransaction);
 // the root signer's key is anvil account 0 (the deploy default).
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
@@ -234,7 +241,7 @@ function inputsFor(p, k, rand) {
 // ---- Seeded scorers: register, score with theses (two rounds, 14 days apart) -------------------
 // Dev accounts 1, 3 and 4 (burners #1, #3, #4); dev account 2 stays unregistered for the e2e
 // registration flow. Each score's thesis is graded by the seed (quality chosen here, verdict by core
-// `copyCheck` against the earlier theses in submission order) and goes into the second final epoch.
+// `copyCheck` against the earlier theses in submission order) and goes into the first final epoch.
 const WAD = 10n ** 18n;
 const SCORER_STAKE = 2_500n * WAD;
 const BURN_CAP = 5_000n * WAD; // generous cap on each $100 burn (the price is read on chain)
@@ -291,8 +298,9 @@ const domain = { name: 'Eden', version: '1', chainId, verifyingContract: A.epoch
 const epochs = [];
 let previous = [];
 const privateInputs = {};
-// The graded theses go into the second final epoch's root (C5 quality leaves).
-const QUALITY_K = 1;
+// The graded theses go into the first final epoch's root (C5 quality leaves); the latest final epoch,
+// which the Score page picks first, keeps a score-only tree.
+const QUALITY_K = 0;
 let qualityBundle = null;
 async function proposeEpoch(k) {
   const epoch = firstEpoch + k;
@@ -332,7 +340,8 @@ for (let k = 0; k < 2; k++) {
 
 // ---- Positions: pools configured, every score proven against the final epoch, pools funded -------
 // Pools are in each token's pair asset (ETH, or the test USDC for SPRT); funded from the token's own
-// scorer fee lane (`pullFees`, C11/C17) plus a top-up by the deployer so the demo drips visibly.
+// curve fees (`collectFees` into the fee lanes, then the scorer lane by `pullFees`, C11/C17) plus a
+// top-up by the deployer so the demo drips visibly.
 let positions = null;
 if (A.scorerRegistry && theses.length) {
   const R = A.scorerRegistry;
@@ -350,7 +359,9 @@ if (A.scorerRegistry && theses.length) {
   }
   const TOP_UP = { [gard]: E(0.6), [near]: E(0.25), [mead]: E(0.15), [sprt]: usdc(900) };
   for (const token of scoredTokens) {
-    try { await send(deployer, R, 'pullFees(address)', [token]); } catch { /* no fees in its lane yet */ }
+    // The curve's accrued fees go through the fee lanes (C17); the scorer lane is pulled into the pool.
+    try { await send(deployer, A.launchpad, 'collectFees(address)', [token]); } catch { /* nothing accrued */ }
+    try { await send(deployer, R, 'pullFees(address)', [token]); } catch { /* no fees in its scorer lane */ }
     const amount = TOP_UP[token];
     if (assetOf(token) === ZERO) {
       await send(deployer, R, 'fund(address,uint256)', [token, amount], amount);

@@ -196,6 +196,7 @@ test('a score verifies against the on-chain final root, with the EIP-712 signer'
 
 test('an epoch under challenge shows as challenged, next to the pending one', async () => {
   const last = chain.world.epochs[chain.world.epochs.length - 1].epoch;
+  if (!(await page.$('#epochs'))) await page.click('nav >> text=Score');
   await page.waitForSelector(`#epochs tr[data-epoch="${last}"]`, T);
   assert.match(await page.textContent(`#epochs tr[data-epoch="${last}"]`), /challenged.*awaiting the adjudicator/);
   assert.match(await page.textContent(`#epochs tr[data-epoch="${last - 1}"]`), /pending/);
@@ -350,6 +351,7 @@ test("a seeded scorer sees its positions, accrued exactly as the chain pays, and
   };
   const mine = world.scorer.scores.filter((s) => s.scorer.toLowerCase() === me.toLowerCase());
   assert.ok(mine.length >= 2, 'the seed proved two scores of dev account 1');
+  await page.click('nav >> text=Scorer');
   await connectBurner(1);
   await page.waitForSelector('.position-row', T);
   assert.equal(await page.locator('.position-row').count(), mine.length);
@@ -385,6 +387,15 @@ test("a seeded scorer sees its positions, accrued exactly as the chain pays, and
   const after = base(await page.locator('.position-row[data-symbol="SPRT"] .asset-balance .amount').getAttribute('title'), 6);
   assert.equal(after - before, claimed);
   await page.screenshot({ path: join(SHOTS, 'scorer-positions-claimed.png'), fullPage: true });
+  // The positions fit a narrow screen.
+  const p = await browser.newPage({ viewport: { width: 380, height: 844 } });
+  await p.goto(server.url + 'scorer');
+  await p.click('#wallet-button');
+  await p.click('#burner-1');
+  await p.waitForSelector('.position-row .owed-at-block .amount', T);
+  assert.equal(await p.evaluate(() => document.documentElement.scrollWidth > window.innerWidth), false, 'no horizontal scrolling at 380 px');
+  await p.screenshot({ path: join(SHOTS, 'scorer-positions-mobile.png'), fullPage: true });
+  await p.close();
 });
 
 test('the duel, calls and scorer pages fit a narrow screen', async () => {
