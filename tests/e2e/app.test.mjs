@@ -352,6 +352,8 @@ test("a seeded scorer sees its positions, accrued exactly as the chain pays, and
   const mine = world.scorer.scores.filter((s) => s.scorer.toLowerCase() === me.toLowerCase());
   assert.ok(mine.length >= 2, 'the seed proved two scores of dev account 1');
   await page.click('nav >> text=Scorer');
+  await connectBurner(2); // registered in the flow above, nothing proven: the empty state
+  await page.waitForSelector('#no-positions', T);
   await connectBurner(1);
   await page.waitForSelector('.position-row', T);
   assert.equal(await page.locator('.position-row').count(), mine.length);
