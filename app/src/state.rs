@@ -149,7 +149,9 @@ impl World {
     }
 
     pub fn project_name(&self, a: &Address) -> Option<String> {
-        self.projects.get(&a.to_string().to_lowercase()).map(|p| p.name.clone())
+        self.projects
+            .get(&a.to_string().to_lowercase())
+            .map(|p| p.name.clone())
     }
 }
 
@@ -216,8 +218,16 @@ impl Ctx {
     }
 
     pub fn push_tx(&self, label: String) -> u64 {
-        let id = self.txs.with_untracked(|t| t.iter().map(|e| e.id).max().unwrap_or(0) + 1);
-        self.txs.update(|t| t.push(TxEntry { id, label, state: TxState::Simulating }));
+        let id = self
+            .txs
+            .with_untracked(|t| t.iter().map(|e| e.id).max().unwrap_or(0) + 1);
+        self.txs.update(|t| {
+            t.push(TxEntry {
+                id,
+                label,
+                state: TxState::Simulating,
+            })
+        });
         id
     }
 
@@ -242,7 +252,10 @@ pub fn restore_txs() -> Vec<TxEntry> {
 }
 
 pub fn save_txs(txs: &[TxEntry]) {
-    if let (Some(s), Ok(t)) = (web_sys::window().and_then(|w| w.session_storage().ok().flatten()), serde_json::to_string(txs)) {
+    if let (Some(s), Ok(t)) = (
+        web_sys::window().and_then(|w| w.session_storage().ok().flatten()),
+        serde_json::to_string(txs),
+    ) {
         let _ = s.set_item(TXS_KEY, &t);
     }
 }

@@ -272,12 +272,45 @@ test('a duel round awaiting settlement is settled from its page', async () => {
   await page.waitForSelector('#awaiting', T);
   const before = await page.locator('.round-row').count();
   assert.ok(before >= 2, 'the seeded duel has settled rounds in its history');
+  assert.equal(await page.locator('.round-row .bad').count(), 0, 'every settled round recomputes to the hook\'s record');
   await page.screenshot({ path: join(SHOTS, 'duel.png'), fullPage: true });
+  // B2: the page's mean tick and winner are recomputed from the pools' swap logs; before settlement
+  // they equal the hook's own pendingResult (read here with eth_call) for both seeded duels.
+  const { rpc, world } = chain;
+  const call = async (method, params) => (await (await fetch(rpc, { method: 'POST', headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })).json()).result;
+  for (const d of world.duels) {
+    const t0 = Date.now();
+    await page.goto(server.url + 'duel/' + d.duelId);
+    await page.waitForSelector('#round-mean[data-mean-tick]', T);
+    const ms = Date.now() - t0;
+    const block = await call('eth_blockNumber', []);
+    const out = await call('eth_call', [{ to: d.hook, data: '0x0ede77ae' + BigInt(d.duelId).toString(16).padStart(64, '0') }, block]);
+    const w = (i) => BigInt('0x' + out.slice(2 + 64 * i, 66 + 64 * i));
+    const signed = (x) => (x >= 1n << 255n ? x - (1n << 256n) : x);
+    const hook = { round: Number(w(0)), awaiting: w(1) === 1n, mean: Number(signed(w(2))), winner: Number(w(3)) };
+    const shown = await page.$eval('#round-mean', (e) => ({ round: Number(e.dataset.round), mean: Number(e.dataset.meanTick), winner: Number(e.dataset.winner) }));
+    console.log(`# duel ${d.duelId}: page round ${shown.round} mean ${shown.mean} winner ${shown.winner}; hook round ${hook.round} mean ${hook.mean} winner ${hook.winner}${hook.awaiting ? ' (awaiting settlement)' : ''}; page load with the log replay ${ms} ms`);
+    assert.deepEqual(shown, { round: hook.round, mean: hook.mean, winner: hook.winner }, `duel ${d.duelId}: recomputed mean = hook's pendingResult`);
+    assert.equal(await page.getAttribute('#mean-check', 'data-match'), 'true');
+    assert.match(await page.textContent('#mean-check'), /matches the hook/);
+    assert.match(await page.getAttribute('#live-split', 'title'), /the hook holds the same/);
+    if (d.duelId === 0) assert.ok(hook.awaiting && hook.mean !== 0, 'the seeded duel 0 awaits settlement with a nonzero mean');
+  }
+  await page.goto(server.url + 'duel/0');
+  await page.waitForSelector('#awaiting', T);
+  if (!/Burner #/.test(await page.textContent('#wallet-button'))) await connectBurner(2); // when run alone
   const n = await confirmedCount();
   await page.click('#settle-button');
   await waitConfirmed(n);
   await page.waitForSelector('#awaiting', { state: 'detached', timeout: 30_000 });
   await page.waitForFunction((b) => document.querySelectorAll('.round-row').length === b + 1, before, T);
+  // The new round runs from its start to the latest block: its only swap is the hook's buyback, which moves
+  // the mean but is not round activity, so there is no would-be winner yet; still equal to the hook's view.
+  await page.waitForSelector('#mean-check[data-match="true"]', T);
+  assert.match(await page.textContent('#would-be-winner'), /nobody has traded/);
+  assert.match(await page.getAttribute('#live-split', 'title'), /the hook holds the same/, 'the buyback moved d; the replay follows it');
+  assert.equal(await page.locator('.round-row .bad').count(), 0);
   await page.screenshot({ path: join(SHOTS, 'duel-settled.png'), fullPage: true });
 });
 

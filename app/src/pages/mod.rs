@@ -7,4 +7,3 @@ pub mod payouts;
 pub mod positions;
 pub mod score;
 pub mod scorer;
-

@@ -79,10 +79,19 @@ pub fn parse_own_inputs(text: &str) -> Result<OwnInputs, String> {
 
 /// Pure part of the check: rebuild the score tree from the bundle, walk the project's proof to the
 /// on-chain root, recompute from the project's own inputs (or the bundle's public ones).
-pub fn check_bundle(bundle: &EpochBundle, project: Address, onchain_root: Option<B256>, own: Option<&OwnInputs>) -> Result<ScoreCheck, String> {
-    let values: Vec<serde_json::Value> =
-        bundle.projects.iter().map(|p| serde_json::json!([p.project.to_checksum(None), p.score_wad.to_string()])).collect();
-    let tree = StandardMerkleTree::of(values, &["address", "uint256"], Options::default()).map_err(|e| format!("the bundle's score tree: {e}"))?;
+pub fn check_bundle(
+    bundle: &EpochBundle,
+    project: Address,
+    onchain_root: Option<B256>,
+    own: Option<&OwnInputs>,
+) -> Result<ScoreCheck, String> {
+    let values: Vec<serde_json::Value> = bundle
+        .projects
+        .iter()
+        .map(|p| serde_json::json!([p.project.to_checksum(None), p.score_wad.to_string()]))
+        .collect();
+    let tree = StandardMerkleTree::of(values, &["address", "uint256"], Options::default())
+        .map_err(|e| format!("the bundle's score tree: {e}"))?;
     let rebuilt_root = tree.root();
     let mut flags = Vec::new();
     let Some(idx) = bundle.projects.iter().position(|p| p.project == project) else {
@@ -91,14 +100,21 @@ pub fn check_bundle(bundle: &EpochBundle, project: Address, onchain_root: Option
     let rec = &bundle.projects[idx];
     let value = serde_json::json!([rec.project.to_checksum(None), rec.score_wad.to_string()]);
     let leaf = tree.leaf_hash(&value).map_err(|e| e.to_string())?;
-    let tree_index = tree.value_index(eden_core::merkle::standard::Leaf::Value(&value)).map_err(|e| e.to_string())?;
+    let tree_index = tree
+        .value_index(eden_core::merkle::standard::Leaf::Value(&value))
+        .map_err(|e| e.to_string())?;
     let proof = tree.get_proof(tree_index).map_err(|e| e.to_string())?;
     let reached = process_proof(leaf, &proof);
     if rebuilt_root != bundle.root {
-        flags.push(format!("the bundle's leaves build root {rebuilt_root}, not the root {} the bundle claims", bundle.root));
+        flags.push(format!(
+            "the bundle's leaves build root {rebuilt_root}, not the root {} the bundle claims",
+            bundle.root
+        ));
     }
     if rec.leaf != leaf {
-        flags.push("the project's leaf in the bundle does not hash from its address and score".into());
+        flags.push(
+            "the project's leaf in the bundle does not hash from its address and score".into(),
+        );
     }
     let leaf_reaches_chain = onchain_root.is_some_and(|r| r == reached);
     match onchain_root {
@@ -107,13 +123,32 @@ pub fn check_bundle(bundle: &EpochBundle, project: Address, onchain_root: Option
         _ => {}
     }
     let report = match own {
-        Some(o) => Some(verify_project_score(bundle, project, &o.data, o.salt.unwrap_or(B256::ZERO))),
-        None => rec.inputs.as_ref().map(|inputs| verify_project_score(bundle, project, inputs, B256::ZERO)),
+        Some(o) => Some(verify_project_score(
+            bundle,
+            project,
+            &o.data,
+            o.salt.unwrap_or(B256::ZERO),
+        )),
+        None => rec
+            .inputs
+            .as_ref()
+            .map(|inputs| verify_project_score(bundle, project, inputs, B256::ZERO)),
     };
     let from_own_file = own.is_some();
     if let Some(r) = &report {
         if let Some(step) = r.first_mismatch {
-            flags.push(format!("recomputing from {} differs first at step '{}'", if from_own_file { "your inputs file" } else { "the public inputs" }, serde_json::to_value(step).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default()));
+            flags.push(format!(
+                "recomputing from {} differs first at step '{}'",
+                if from_own_file {
+                    "your inputs file"
+                } else {
+                    "the public inputs"
+                },
+                serde_json::to_value(step)
+                    .ok()
+                    .and_then(|v| v.as_str().map(str::to_owned))
+                    .unwrap_or_default()
+            ));
         }
     }
     Ok(ScoreCheck {
@@ -136,38 +171,78 @@ pub fn check_bundle(bundle: &EpochBundle, project: Address, onchain_root: Option
 async fn proposal_signer(rpc: &Rpc, w: &World, epoch: u64) -> Result<(Address, B256), String> {
     let reg = w.addresses.epoch_registry;
     let t1 = B256::from(U256::from(epoch));
-    let logs = rpc.logs(reg, IEpochRegistry::RootProposed::SIGNATURE_HASH, Some(t1), w.addresses.start_block).await.map_err(|e| e.to_string())?;
+    let logs = rpc
+        .logs(
+            reg,
+            IEpochRegistry::RootProposed::SIGNATURE_HASH,
+            Some(t1),
+            w.addresses.start_block,
+        )
+        .await
+        .map_err(|e| e.to_string())?;
     let log = logs.last().ok_or("no RootProposed event for this epoch")?;
-    let input = rpc.tx_input(log.transaction_hash).await.map_err(|e| e.to_string())?;
-    let call = IEpochRegistry::proposeCall::abi_decode(&input).map_err(|e| format!("the proposing transaction: {e}"))?;
-    let msg = EpochRoot { epoch: call.epoch, root: call.root, inputsRoot: call.inputsRoot, expiry: call.expiry };
+    let input = rpc
+        .tx_input(log.transaction_hash)
+        .await
+        .map_err(|e| e.to_string())?;
+    let call = IEpochRegistry::proposeCall::abi_decode(&input)
+        .map_err(|e| format!("the proposing transaction: {e}"))?;
+    let msg = EpochRoot {
+        epoch: call.epoch,
+        root: call.root,
+        inputsRoot: call.inputsRoot,
+        expiry: call.expiry,
+    };
     let domain = eden_domain(w.chain_id, reg);
-    let signer = recover_epoch_root_signer(&domain, &msg, &call.signature).map_err(|e| e.to_string())?;
+    let signer =
+        recover_epoch_root_signer(&domain, &msg, &call.signature).map_err(|e| e.to_string())?;
     Ok((signer, call.root))
 }
 
-async fn run_check(w: World, row: EpochRow, project: Address, own: Option<OwnInputs>) -> Result<ScoreCheck, String> {
+async fn run_check(
+    w: World,
+    row: EpochRow,
+    project: Address,
+    own: Option<OwnInputs>,
+) -> Result<ScoreCheck, String> {
     let rpc = w.rpc();
     let text = crate::rpc::fetch_text(&format!("{DEMO_BASE}{}", row.bundle)).await?;
-    let bundle = EpochBundle::from_json(&text).map_err(|e| format!("the bundle is not a valid epoch bundle: {e}"))?;
+    let bundle = EpochBundle::from_json(&text)
+        .map_err(|e| format!("the bundle is not a valid epoch bundle: {e}"))?;
     if bundle.epoch != row.epoch {
-        return Err(format!("the bundle is for epoch {}, not {}", bundle.epoch, row.epoch));
+        return Err(format!(
+            "the bundle is for epoch {}, not {}",
+            bundle.epoch, row.epoch
+        ));
     }
     let onchain = if row.status == 3 {
-        Some(rpc.call(w.addresses.epoch_registry, &IEpochRegistry::finalRootCall { epoch: row.epoch }).await.map_err(|e| e.to_string())?)
+        Some(
+            rpc.call(
+                w.addresses.epoch_registry,
+                &IEpochRegistry::finalRootCall { epoch: row.epoch },
+            )
+            .await
+            .map_err(|e| e.to_string())?,
+        )
     } else {
         None
     };
     let mut c = check_bundle(&bundle, project, onchain, own.as_ref())?;
-    let expected = rpc.call(w.addresses.epoch_registry, &IEpochRegistry::signerCall {}).await.map_err(|e| e.to_string())?;
+    let expected = rpc
+        .call(w.addresses.epoch_registry, &IEpochRegistry::signerCall {})
+        .await
+        .map_err(|e| e.to_string())?;
     c.expected_signer = expected;
     match proposal_signer(&rpc, &w, row.epoch).await {
         Ok((s, signed_root)) => {
             if s != expected {
-                c.flags.push(format!("the root was signed by {s}, not by the registry's signer {expected}"));
+                c.flags.push(format!(
+                    "the root was signed by {s}, not by the registry's signer {expected}"
+                ));
             }
             if signed_root != c.rebuilt_root {
-                c.flags.push("the signed root differs from the root this bundle builds".into());
+                c.flags
+                    .push("the signed root differs from the root this bundle builds".into());
             }
             c.signer = Ok(s);
         }
@@ -198,7 +273,11 @@ fn ScoreBody(world: World) -> impl IntoView {
         .filter_map(|(a, m)| a.parse::<Address>().ok().map(|a| (m.name.clone(), a)))
         .collect();
     names.sort();
-    let me = ctx.wallet.get_untracked().account.filter(|a| world.project_name(a).is_some());
+    let me = ctx
+        .wallet
+        .get_untracked()
+        .account
+        .filter(|a| world.project_name(a).is_some());
     let project = RwSignal::new(me.or_else(|| names.first().map(|(_, a)| *a)));
     let rows: RwSignal<Load<Vec<EpochRow>>> = RwSignal::new(Load::Loading);
     let selected: RwSignal<Option<u64>> = RwSignal::new(None);
@@ -224,8 +303,19 @@ fn ScoreBody(world: World) -> impl IntoView {
             let rpc = w.rpc();
             let mut out = Vec::new();
             for e in &w.epochs {
-                match rpc.call(w.addresses.epoch_registry, &IEpochRegistry::statusCall { epoch: e.epoch }).await {
-                    Ok(s) => out.push(EpochRow { epoch: e.epoch, bundle: e.bundle.clone(), status: s.status, deadline: s.deadline }),
+                match rpc
+                    .call(
+                        w.addresses.epoch_registry,
+                        &IEpochRegistry::statusCall { epoch: e.epoch },
+                    )
+                    .await
+                {
+                    Ok(s) => out.push(EpochRow {
+                        epoch: e.epoch,
+                        bundle: e.bundle.clone(),
+                        status: s._0,
+                        deadline: s.deadline,
+                    }),
                     Err(err) => {
                         rows.set(Load::Failed(err.to_string()));
                         return;
@@ -241,8 +331,16 @@ fn ScoreBody(world: World) -> impl IntoView {
     });
     let w2 = world.clone();
     let verify = move || {
-        let (Some(p), Some(e), Load::Ready(rs)) = (project.get_untracked(), selected.get_untracked(), rows.get_untracked()) else { return };
-        let Some(row) = rs.into_iter().find(|r| r.epoch == e) else { return };
+        let (Some(p), Some(e), Load::Ready(rs)) = (
+            project.get_untracked(),
+            selected.get_untracked(),
+            rows.get_untracked(),
+        ) else {
+            return;
+        };
+        let Some(row) = rs.into_iter().find(|r| r.epoch == e) else {
+            return;
+        };
         check.set(Some(Load::Loading));
         let w = w2.clone();
         let mine = own.get_untracked().and_then(Result::ok);
@@ -376,7 +474,12 @@ mod tests {
                 project: Address::repeat_byte(i),
                 data: ProjectData {
                     track: "agents".into(),
-                    features: vec![U256::from(1000u32 * u32::from(i)), U256::from(10u32 * u32::from(i)), U256::from(i), U256::from(5000u32)],
+                    features: vec![
+                        U256::from(1000u32 * u32::from(i)),
+                        U256::from(10u32 * u32::from(i)),
+                        U256::from(i),
+                        U256::from(5000u32),
+                    ],
                     claims: 10,
                     failed: 1,
                     verified_output: U256::from(100u32),
@@ -386,7 +489,14 @@ mod tests {
                 private: false,
             })
             .collect();
-        build_epoch(&EpochInput { epoch: 7, tracks: vec![track], projects, previous: vec![], ..Default::default() }).unwrap()
+        build_epoch(&EpochInput {
+            epoch: 7,
+            tracks: vec![track],
+            projects,
+            previous: vec![],
+            ..Default::default()
+        })
+        .unwrap()
     }
 
     #[test]
@@ -407,7 +517,11 @@ mod tests {
         let c = check_bundle(&t, t.projects[2].project, Some(onchain), None).unwrap();
         assert!(!c.flags.is_empty());
         assert!(!c.leaf_reaches_chain);
-        assert!(c.flags.iter().any(|f| f.contains("on-chain final root")), "{:?}", c.flags);
+        assert!(
+            c.flags.iter().any(|f| f.contains("on-chain final root")),
+            "{:?}",
+            c.flags
+        );
         assert!(check_bundle(&b, Address::repeat_byte(99), Some(onchain), None).is_err());
     }
 
@@ -419,13 +533,22 @@ mod tests {
         let json = serde_json::to_string(rec.inputs.as_ref().unwrap()).unwrap();
         let own = parse_own_inputs(&json).unwrap();
         let c = check_bundle(&b, p, Some(b.root), Some(&own)).unwrap();
-        assert!(c.from_own_file && c.report.as_ref().unwrap().matches, "{:?}", c.flags);
+        assert!(
+            c.from_own_file && c.report.as_ref().unwrap().matches,
+            "{:?}",
+            c.flags
+        );
         let mut wrong = own.clone();
         wrong.data.claims += 1;
         let c = check_bundle(&b, p, Some(b.root), Some(&wrong)).unwrap();
         let r = c.report.unwrap();
-        assert_eq!(r.first_mismatch, Some(eden_core::scoring::VerifyStep::Commitment));
+        assert_eq!(
+            r.first_mismatch,
+            Some(eden_core::scoring::VerifyStep::Commitment)
+        );
         assert!(c.flags.iter().any(|f| f.contains("your inputs file")));
-        assert!(parse_own_inputs("{\"track\": 1}").unwrap_err().contains("not valid"));
+        assert!(parse_own_inputs("{\"track\": 1}")
+            .unwrap_err()
+            .contains("not valid"));
     }
 }
