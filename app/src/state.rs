@@ -103,6 +103,17 @@ pub struct ScorerRef {
     /// Published theses, for the local copy check.
     #[serde(default)]
     pub theses: Vec<String>,
+    /// The seeded scorers' graded scores (thesis texts by hash), shown with their positions.
+    #[serde(default)]
+    pub scores: Vec<SeededScore>,
+}
+
+/// One seeded score: its thesis text by hash (the text is off chain; the hash is on chain).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SeededScore {
+    pub thesis_hash: B256,
+    pub thesis: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]

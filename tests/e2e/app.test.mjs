@@ -4,7 +4,8 @@
 // shows the v4 pool; a score verified against the on-chain final root with the EIP-712 signer check;
 // a tampered bundle flagged; a holder payout claimed; a wrong-chain wallet switched; a rejected
 // request shown as cancelled; a duel round settled; a call committed and revealed; a scorer registered; a copied
-// thesis caught locally and an original one submitted.
+// thesis caught locally and an original one submitted; a seeded scorer's positions with accrued rewards
+// (WASM equals the chain) claimed; an epoch under challenge.
 // Screenshots: test-output/screenshots/.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -193,6 +194,15 @@ test('a score verifies against the on-chain final root, with the EIP-712 signer'
   await page.screenshot({ path: join(SHOTS, 'score-verified.png'), fullPage: true });
 });
 
+test('an epoch under challenge shows as challenged, next to the pending one', async () => {
+  const last = chain.world.epochs[chain.world.epochs.length - 1].epoch;
+  if (!(await page.$('#epochs'))) await page.click('nav >> text=Score');
+  await page.waitForSelector(`#epochs tr[data-epoch="${last}"]`, T);
+  assert.match(await page.textContent(`#epochs tr[data-epoch="${last}"]`), /challenged.*awaiting the adjudicator/);
+  assert.match(await page.textContent(`#epochs tr[data-epoch="${last - 1}"]`), /pending/);
+  await page.screenshot({ path: join(SHOTS, 'score-challenged.png'), fullPage: true });
+});
+
 test('a tampered bundle is flagged', async () => {
   await page.route('**/public/demo/epochs/*.json', async (route) => {
     const res = await route.fetch();
@@ -361,6 +371,66 @@ test('a copied thesis is caught locally before paying; an original one is submit
   await page.waitForSelector('#unstake-status', T);
   assert.match(await page.textContent('#unstake-status'), /withdrawn in [67] d/);
   assert.equal(await page.isDisabled('#withdraw-stake'), true);
+});
+
+test("a seeded scorer sees its positions, accrued exactly as the chain pays, and a claim moves its balance by exactly the claimed amount", async () => {
+  const { world, rpc } = chain;
+  const me = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'; // dev account 1 = burner #1, a seeded scorer
+  const call = async (method, params) => (await (await fetch(rpc, { method: 'POST', headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })).json()).result;
+  const base = (title, decimals) => {
+    const [i, f = ''] = String(title).split(' ')[0].replaceAll(',', '').split('.');
+    return BigInt(i) * 10n ** BigInt(decimals) + BigInt((f + '0'.repeat(decimals)).slice(0, decimals));
+  };
+  const mine = world.scorer.scores.filter((s) => s.scorer.toLowerCase() === me.toLowerCase());
+  assert.ok(mine.length >= 2, 'the seed proved two scores of dev account 1');
+  await page.click('nav >> text=Scorer');
+  await connectBurner(2); // registered in the flow above, nothing proven: the empty state
+  await page.waitForSelector('#no-positions', T);
+  await connectBurner(1);
+  await page.waitForSelector('.position-row', T);
+  assert.equal(await page.locator('.position-row').count(), mine.length);
+  const row = page.locator('.position-row[data-symbol="SPRT"]');
+  await row.locator('.claim-position').waitFor(T);
+  assert.match(await row.textContent(), /original/);
+  assert.match(await row.locator('.cap').textContent(), /binds/);
+  // The amount computed in WASM at the latest block is exactly what the chain's claim would pay at it.
+  const at = page.locator('.position-row[data-symbol="SPRT"] .owed-at-block');
+  const block = Number(await at.getAttribute('data-block'));
+  const shown = base(await at.locator('.amount').getAttribute('title'), 6);
+  assert.ok(shown > 0n, 'rewards have accrued');
+  const sprt = world.launches.find((l) => l.symbol === 'SPRT').token;
+  const data = '0x1e83409a' + sprt.slice(2).toLowerCase().padStart(64, '0'); // claim(address)
+  const chainOwed = BigInt(await call('eth_call', [{ from: me, to: world.scorer.registry, data }, '0x' + block.toString(16)]));
+  assert.equal(shown, chainOwed, 'WASM accrual equals the chain at the same block');
+  assert.match(await at.textContent(), /pays exactly this/);
+  assert.ok(base(await row.locator('.accrued-now .amount').getAttribute('title'), 6) >= shown);
+  await page.screenshot({ path: join(SHOTS, 'scorer-positions.png'), fullPage: true });
+  // Claim: the balance moves by exactly the Claimed amount (USDC: no gas in the asset).
+  const before = base(await row.locator('.asset-balance .amount').getAttribute('title'), 6);
+  const n = await confirmedCount();
+  await row.locator('.claim-position').click();
+  await waitConfirmed(n);
+  const topic = (s) => '0x' + s.slice(2).toLowerCase().padStart(64, '0');
+  const logs = await call('eth_getLogs', [{ address: world.scorer.registry, fromBlock: '0x' + block.toString(16), toBlock: 'latest',
+    topics: ['0xf7a40077ff7a04c7e61f6f26fb13774259ddf1b6bce9ecf26a8276cdd3992683', topic(sprt), topic(me)] }]); // Claimed
+  assert.equal(logs.length, 1);
+  const claimed = BigInt(logs[0].data);
+  assert.ok(claimed >= shown, 'the claim pays at least what had accrued at the earlier block');
+  await page.waitForFunction((b) => document.querySelector('.position-row[data-symbol="SPRT"] .asset-balance .amount')?.title !== b,
+    await row.locator('.asset-balance .amount').getAttribute('title'), T).catch(() => {});
+  const after = base(await page.locator('.position-row[data-symbol="SPRT"] .asset-balance .amount').getAttribute('title'), 6);
+  assert.equal(after - before, claimed);
+  await page.screenshot({ path: join(SHOTS, 'scorer-positions-claimed.png'), fullPage: true });
+  // The positions fit a narrow screen.
+  const p = await browser.newPage({ viewport: { width: 380, height: 844 } });
+  await p.goto(server.url + 'scorer');
+  await p.click('#wallet-button');
+  await p.click('#burner-1');
+  await p.waitForSelector('.position-row .owed-at-block .amount', T);
+  assert.equal(await p.evaluate(() => document.documentElement.scrollWidth > window.innerWidth), false, 'no horizontal scrolling at 380 px');
+  await p.screenshot({ path: join(SHOTS, 'scorer-positions-mobile.png'), fullPage: true });
+  await p.close();
 });
 
 test('the duel, calls and scorer pages fit a narrow screen', async () => {

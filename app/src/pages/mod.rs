@@ -4,5 +4,6 @@ pub mod calls;
 pub mod duel;
 pub mod launch;
 pub mod payouts;
+pub mod positions;
 pub mod score;
 pub mod scorer;

@@ -391,7 +391,8 @@ fn ScoreBody(world: World) -> impl IntoView {
                         let e = r.epoch;
                         let name = status_name(r.status);
                         let window = move || match r.status {
-                            1 | 2 => {
+                            2 => "challenged: awaiting the adjudicator (upheld: the slot reopens; rejected: a fresh 72 h window)".to_string(),
+                            1 => {
                                 let now = ctx.chain_now();
                                 if now < r.deadline { format!("final in {}", fmt::duration(r.deadline - now)) } else { "window over: can be finalized".to_string() }
                             }

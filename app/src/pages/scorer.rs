@@ -2,8 +2,10 @@
 //! the burn priced live (`eden_core::burns::root_for_usd_up` of `REGISTER_BURN_USD` at the oracle's ROOT
 //! price, with the ETH/USD answer's age shown against its 25 h limit), an exact approval, then
 //! `register(maxBurnRoot)`; once registered, the stake and the 14-day limit countdown
-//! (`eden_core::burns::next_score_at`).
+//! (`eden_core::burns::next_score_at`), and the account's open positions with their accrued rewards
+//! ([`super::positions`]).
 
+use super::positions::MyPositions;
 use crate::abi::{IAggregatorV3, IRootPriceOracle, IScorerRegistry, IERC20};
 use crate::fmt;
 use crate::rpc::TxRequest;
@@ -123,6 +125,7 @@ fn ScorerBody(world: World, scorer: ScorerRef) -> impl IntoView {
         });
     });
     let (registry, root) = (scorer.registry, scorer.root);
+    let positions = view! { <MyPositions world=world.clone() scorer=scorer.clone() /> };
     let scorer = scorer.clone();
     let unstake = move |request: bool| {
         let (data, label) = if request {
@@ -269,6 +272,7 @@ fn ScorerBody(world: World, scorer: ScorerRef) -> impl IntoView {
                 }.into_any()
             }
         }}
+        {positions}
     }
 }
 
