@@ -331,11 +331,24 @@ async function proposeEpoch(k) {
   if (k === QUALITY_K) qualityBundle = bundle;
   return { epoch, bundle };
 }
+let latestFinal = null;
 for (let k = 0; k < 2; k++) {
   const { epoch, bundle } = await proposeEpoch(k);
   await warp(72 * 3600 + 60);
   await send(deployer, A.epochRegistry, 'finalize(uint64)', [epoch]);
+  latestFinal = { epoch, bundle };
   log(`epoch ${epoch}: ${bundle.projects.length} projects${k === QUALITY_K ? `, ${theses.length} quality leaves` : ''}, final`);
+}
+// The fee lanes record each launch token's latest final score (C17: the creator share it buys). Anyone may
+// post it with the score leaf's proof; GARD's, NEAR's and MEAD's are posted here, SPRT's is left for the app.
+if (A.feeLanes) {
+  for (const token of [gard, near, mead]) {
+    const rec = latestFinal.bundle.projects.find((p) => p.project.toLowerCase() === token.toLowerCase());
+    if (!rec) continue;
+    await send(deployer, A.feeLanes, 'updateScore(address,uint64,uint256,bytes32[])',
+      [token, latestFinal.epoch, BigInt(rec.scoreWad), eden.epochProof(latestFinal.bundle, rec.leaf)]);
+  }
+  log(`fee lanes: creator scores recorded from epoch ${latestFinal.epoch}`);
 }
 
 // ---- Positions: pools configured, every score proven against the final epoch, pools funded -------
