@@ -5,7 +5,8 @@
 // a tampered bundle flagged; a holder payout claimed; a wrong-chain wallet switched; a rejected
 // request shown as cancelled; a duel round settled; a call committed and revealed; a scorer registered; a copied
 // thesis caught locally and an original one submitted; a seeded scorer's positions with accrued rewards
-// (WASM equals the chain) claimed; an epoch under challenge.
+// (WASM equals the chain) claimed; an epoch under challenge; a real browser-extension wallet
+// (tests/e2e/wallet-extension/) switched to the chain, a buy sent through it, its account switch followed.
 // Screenshots: test-output/screenshots/.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -15,6 +16,7 @@ import { dirname, join } from 'node:path';
 import { serveDist } from './serve.mjs';
 import { launch } from './browser.mjs';
 import { startChain } from './chain.mjs';
+import { launchWithWallet } from './wallet-extension/launch.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const SHOTS = join(ROOT, 'test-output', 'screenshots');
@@ -496,4 +498,86 @@ test('a browser wallet on the wrong chain is switched, its account changes are f
   assert.equal(overflow, false, 'no horizontal scrolling at 390 px');
   await p.screenshot({ path: join(SHOTS, 'wallet-cancelled-mobile.png'), fullPage: true });
   await ctx.close();
+});
+
+test('a real browser-extension wallet (EIP-6963 + EIP-1193): switched to the chain, a buy sent through it and confirmed, its account switch followed', async () => {
+  // Eden Test Wallet (tests/e2e/wallet-extension/, a fixture): page provider -> isolated bridge ->
+  // service worker -> anvil, whose unlocked dev accounts 5 and 6 sign. It starts on chain 1.
+  const { rpc } = chain;
+  const call = async (method, params) => (await (await fetch(rpc, { method: 'POST', headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })).json()).result;
+  const [A, B] = ['0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc', '0x976EA74026E726554dB657fA54763abd0C3a0aa9'];
+  const wallet = await launchWithWallet({ viewport: { width: 1100, height: 1000 } });
+  try {
+    await wallet.worker.evaluate((accounts) => self.edenTestWallet.configure({ accounts, chainId: '0x1' }), [A, B]);
+    const p = await wallet.context.newPage();
+    p.on('pageerror', (e) => console.log('# page error:', e.message));
+    await p.goto(server.url + 'launch');
+    await p.waitForSelector('.launch-row', T);
+    await p.click('#wallet-button');
+    const pick = p.locator('.picker button.injected', { hasText: 'Eden Test Wallet' });
+    await pick.waitFor(T);
+    await pick.click();
+    // The extension answered eth_requestAccounts / eth_chainId: connected, but on chain 1.
+    await p.waitForSelector('#wrong-chain', T);
+    assert.match(await p.textContent('#wrong-chain'), /chain 1;/);
+    await p.click('#switch-chain'); // wallet_switchEthereumChain -> 4902 -> wallet_addEthereumChain -> chainChanged
+    await p.waitForSelector('#wrong-chain', { state: 'detached', timeout: 10_000 });
+    const st = await wallet.worker.evaluate(() => self.edenTestWallet.state());
+    assert.equal(st.chainId, '0x7a69');
+    assert.equal(st.chains['0x7a69'], rpc, 'the wallet added the app\'s 127.0.0.1 node');
+    await p.waitForSelector('#wallet-button:has-text("Eden Test Wallet · 0x9965")', T);
+
+    // A real buy on MEAD through the extension: simulated by the app, sent by the wallet, confirmed.
+    await p.click('.launch-row[data-symbol="MEAD"] a');
+    await p.waitForSelector('#token-balance .amount', T);
+    const bal = async () => wei(await p.getAttribute('#token-balance .amount', 'title'));
+    const beforeTitle = await p.getAttribute('#token-balance .amount', 'title');
+    const before = wei(beforeTitle);
+    await p.fill('#buy-amount', '0.1');
+    await p.waitForSelector('#buy-out .amount', T);
+    const quoted = wei(await p.getAttribute('#buy-out .amount', 'title'));
+    assert.ok(quoted > 0n);
+    await p.evaluate(() => {
+      window.__txTexts = [];
+      new MutationObserver(() => {
+        const t = document.querySelector('.txs li')?.textContent;
+        if (t && window.__txTexts.at(-1) !== t) window.__txTexts.push(t);
+      }).observe(document.body, { subtree: true, childList: true, characterData: true });
+    });
+    const t0 = Date.now();
+    await p.click('#buy-button');
+    await p.waitForSelector('.tx[data-state="confirmed"]', T);
+    console.log(`# extension wallet: buy simulated, sent and confirmed in ${Date.now() - t0} ms`);
+    const seen = await p.evaluate(() => window.__txTexts);
+    for (const step of [/simulating/, /waiting for your signature/, /pending 0x/, /confirmed in block \d+/]) {
+      assert.ok(seen.some((t) => step.test(t)), `the tray showed ${step} (saw ${JSON.stringify(seen)})`);
+    }
+    console.log(`# extension wallet: tray states ${JSON.stringify(seen)}`);
+    await p.waitForFunction((b) => {
+      const t = document.querySelector('#token-balance .amount')?.title;
+      return t && t !== b;
+    }, beforeTitle, T);
+    assert.equal((await bal()) - before, quoted, 'the exact eden-core quote is what the chain paid the wallet\'s account');
+    const block = await call('eth_getBlockByNumber', ['latest', true]);
+    assert.equal(block.transactions.length, 1);
+    assert.equal(block.transactions[0].from.toLowerCase(), A.toLowerCase(), 'sent from the wallet\'s account');
+
+    // The person switches account in the extension: accountsChanged reaches the page, the app follows.
+    await wallet.worker.evaluate(() => self.edenTestWallet.selectAccount(1));
+    await p.waitForSelector('#wallet-button:has-text("Eden Test Wallet · 0x976E")', T);
+    await p.waitForFunction(() => document.querySelector('#token-balance .amount')?.title === '0 MEAD', null, T);
+    // A send from the new account: the wallet refuses any other `from`, so this proves the app follows it.
+    const n = await p.locator('.tx[data-state="confirmed"]').count();
+    await p.fill('#buy-amount', '0.01');
+    await p.waitForSelector('#buy-out .amount', T);
+    await p.click('#buy-button');
+    await p.waitForFunction((k) => document.querySelectorAll('.tx[data-state="confirmed"]').length > k, n, T);
+    await p.waitForFunction(() => { const t = document.querySelector('#token-balance .amount')?.title; return t && t !== '0 MEAD'; }, null, T);
+    const last = await call('eth_getBlockByNumber', ['latest', true]);
+    assert.equal(last.transactions[0].from.toLowerCase(), B.toLowerCase());
+    await p.screenshot({ path: join(SHOTS, 'wallet-extension.png'), fullPage: true });
+  } finally {
+    await wallet.close();
+  }
 });
