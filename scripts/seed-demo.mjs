@@ -4,11 +4,17 @@
 //   node scripts/seed-demo.mjs --rpc-url http://127.0.0.1:8545 --out public/demo
 //
 // What it makes (everything numeric comes from eden-core, core/pkg-node):
-//  - an epoch cohort of 30 projects on three tracks (bundles built by `buildEpoch`), roots signed with
-//    EIP-712 by the root signer (`epochRootSigningHash` + secp256k1) and proposed with the bond:
-//    two finalized epochs (72 h windows passed with evm_increaseTime) and one pending;
-//  - launches: one graduated (a crossing buy, clamped and refunded), one close to graduation, one
-//    mid-curve, one stablecoin pair, and one launched last (still in its anti-snipe window);
+//  - launches, first: one graduated (a crossing buy, clamped and refunded), one close to graduation,
+//    one mid-curve, one stablecoin pair (and, at the end, one launched last, still in its anti-snipe window);
+//  - scorers (dev accounts 1, 3, 4) registered, each scoring two launch tokens 14 days apart with a
+//    thesis (keccak256 of its text), graded by the seed (quality chosen, verdict by `copyCheck`);
+//  - an epoch cohort of 30 projects on three tracks (four of them the launch tokens; bundles built by
+//    `buildEpoch`, the first with the graded theses as quality leaves), roots signed with EIP-712 by the
+//    root signer (`epochRootSigningHash` + secp256k1) and proposed with the bond: two finalized epochs
+//    (72 h windows passed with evm_increaseTime), one pending and one challenged (dev account 4's bond);
+//  - positions: each score proven (`epochProof`) against the first final epoch, the scored tokens'
+//    reward pools configured in their pair asset and funded (curve fees through the fee lanes, plus a
+//    top-up), six hours of drip so every 30-day position has accrued rewards;
 //  - the own inputs file of each private project (<out>/inputs/<project>-<epoch>.json), as its owner keeps it;
 //  - a holder payout round on the graduated token with claimable leaves for the dev accounts
 //    (`holderAllocation`), claim window open, and a second round still in its 24 h review.
@@ -17,7 +23,8 @@
 //    stock (hits and misses from real v3 swaps, commitments by `callCommitment`) and a last round at consensus;
 //  - two duels with swaps across three rounds, the first one's last round closed, awaiting settlement;
 //  - ROOT for the dev accounts (scorer stake and burns), a fresh ETH/USD answer, published theses.
-// Writes <out>/world.json (network, addresses, epochs, payouts, names) and <out>/epochs/<n>.json
+// Writes <out>/world.json (network, addresses, epochs, payouts, names, scorer: accounts, graded scores
+// with their thesis texts, qualityEpoch, pools) and <out>/epochs/<n>.json
 // (the bundles). Needs anvil with its default dev accounts unlocked (they sign via eth_sendTransaction);
 // the root signer's key is anvil account 0 (the deploy default).
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
@@ -142,75 +149,6 @@ mkdirSync(join(OUT, 'epochs'), { recursive: true });
 mkdirSync(join(OUT, 'inputs'), { recursive: true });
 const [deployer, signerKey] = DEV[0];
 
-// ---- Epoch cohort ----------------------------------------------------------------------------
-const NAMES = [
-  'Orchard Agent', 'Seedling Labs', 'Canopy Research', 'Rootstock', 'Pollinator', 'Mycelium Net', 'Fern Analytics',
-  'Thicket', 'Grove Systems', 'Sapling AI', 'Bramble', 'Moss Works', 'Lichen Data', 'Willow', 'Hazel Compute',
-  'Acorn Apps', 'Birch Bio', 'Cedar Papers', 'Dew Protocol', 'Elm Studio', 'Foxglove', 'Ginkgo Lab', 'Heather',
-  'Ivy Agents', 'Juniper', 'Kelp Forest', 'Laurel Review', 'Maple Metrics', 'Nettle', 'Oak Oracle',
-];
-const TRACKS = ['agents', 'research', 'apps'];
-const trackOf = (i) => (i < 14 ? 'agents' : i < 22 ? 'research' : 'apps');
-const projects = NAMES.map((name, i) => {
-  // The first three projects are dev accounts 1–3, so a connected dev wallet has a project.
-  const addr = i < 3 ? DEV[i + 1][0] : '0x' + Buffer.from(keccak256(Buffer.from(`eden.demo.project.${i}`))).toString('hex').slice(24);
-  return { name, address: addr, track: trackOf(i), private: i === 5 || i === 17 };
-});
-const presets = Object.fromEntries(TRACKS.map((t) => [t, eden.trackPreset(t)]));
-function inputsFor(p, k, rand) {
-  const cfg = presets[p.track];
-  const grow = 1 + 0.15 * k;
-  const features = cfg.features.map((f) => {
-    const hi = Number(BigInt(f.refHi));
-    return String(Math.floor(hi * rand() * 0.9 * grow));
-  });
-  const claims = 10 + Math.floor(rand() * 40);
-  const failed = Math.floor(rand() * 4);
-  return {
-    project: p.address, track: p.track, features, claims, failed,
-    verifiedOutput: String(1 + Math.floor(rand() * 5000)),
-    ageSecs: (10 + Math.floor(rand() * 200)) * 86400,
-    ...(p.private ? { private: true, salt: hex(keccak256(Buffer.from(`salt.${p.address}.${k}`))) } : {}),
-  };
-}
-
-const firstEpoch = Number(word(await call(A.epochRegistry, 'nextEpoch()')));
-const bond = BigInt(A.bondWei);
-const domain = { name: 'Eden', version: '1', chainId, verifyingContract: A.epochRegistry };
-const epochs = [];
-let previous = [];
-const privateInputs = {};
-for (let k = 0; k < 3; k++) {
-  const epoch = firstEpoch + k;
-  const rand = prng(1000 + k);
-  const inputs = projects.map((p) => inputsFor(p, k, rand));
-  // Each private project's own inputs file (what its owner would keep locally and pick on the Score page).
-  for (const i of inputs) {
-    if (!i.private) continue;
-    const { project, private: _, ...own } = i;
-    privateInputs[`${project.toLowerCase()}:${epoch}`] = `inputs/${project.toLowerCase()}-${epoch}.json`;
-    writeFileSync(join(OUT, 'inputs', `${project.toLowerCase()}-${epoch}.json`), JSON.stringify(own, null, 1));
-  }
-  const bundle = eden.buildEpoch({ epoch, tracks: TRACKS.map((t) => presets[t]), projects: inputs, previous });
-  const expiry = (await now()) + 3 * 86400;
-  const digest = eden.epochRootSigningHash(domain, { epoch, root: bundle.root, inputsRoot: bundle.inputsRoot, expiry });
-  const sig = secp256k1.sign(Buffer.from(digest.slice(2), 'hex'), Buffer.from(signerKey.slice(2), 'hex'));
-  const signature = '0x' + sig.r.toString(16).padStart(64, '0') + sig.s.toString(16).padStart(64, '0') + (27 + sig.recovery).toString(16);
-  await send(deployer, A.epochRegistry, 'propose(uint64,bytes32,bytes32,uint64,bytes)',
-    [epoch, bundle.root, bundle.inputsRoot, expiry, signature], bond);
-  writeFileSync(join(OUT, 'epochs', `${epoch}.json`), JSON.stringify(bundle));
-  epochs.push({ epoch, bundle: `epochs/${epoch}.json`, root: bundle.root, inputsRoot: bundle.inputsRoot, expiry });
-  previous = bundle.projects.map((p) => ({ project: p.project, scoreWad: p.scoreWad }));
-  if (k < 2) {
-    await warp(72 * 3600 + 60);
-    await send(deployer, A.epochRegistry, 'finalize(uint64)', [epoch]);
-    log(`epoch ${epoch}: ${bundle.projects.length} projects, final`);
-  } else {
-    log(`epoch ${epoch}: ${bundle.projects.length} projects, pending`);
-  }
-}
-
-
 // ---- Launches --------------------------------------------------------------------------------
 const launches = [];
 async function launch(creator, name, symbol, quote = ZERO) {
@@ -263,6 +201,204 @@ const usdc = (x) => BigInt(x) * 10n ** 6n;
 for (const [who] of DEV.slice(1)) await send(who, A.stablecoin, 'mint(address,uint256)', [who, usdc(50_000)]);
 await send(DEV[1][0], A.stablecoin, 'approve(address,uint256)', [A.launchpad, usdc(2_500)]);
 await send(DEV[1][0], A.launchpad, 'buy(address,uint256,uint256,uint256)', [sprt, usdc(2_500), 0n, far()]);
+
+// ---- Epoch cohort ----------------------------------------------------------------------------
+const NAMES = [
+  'Orchard Agent', 'Seedling Labs', 'Canopy Research', 'Rootstock', 'Pollinator', 'Mycelium Net', 'Fern Analytics',
+  'Thicket', 'Grove Systems', 'Sapling AI', 'Bramble', 'Moss Works', 'Lichen Data', 'Willow', 'Hazel Compute',
+  'Acorn Apps', 'Birch Bio', 'Cedar Papers', 'Dew Protocol', 'Elm Studio', 'Foxglove', 'Ginkgo Lab', 'Heather',
+  'Ivy Agents', 'Juniper', 'Kelp Forest', 'Laurel Review', 'Maple Metrics', 'Nettle', 'Oak Oracle',
+];
+const TRACKS = ['agents', 'research', 'apps'];
+const trackOf = (i) => (i < 14 ? 'agents' : i < 22 ? 'research' : 'apps');
+// Four launch tokens are cohort projects too (a project is its token's address for FeeLanes.updateScore
+// and ScorerRegistry.score), in the slots of four synthetic agents.
+const TOKEN_SLOTS = { 3: launches[0], 4: launches[1], 6: launches[2], 7: launches[3] }; // GARD, NEAR, MEAD, SPRT
+const projects = NAMES.map((name, i) => {
+  // The first three projects are dev accounts 1–3, so a connected dev wallet has a project.
+  if (TOKEN_SLOTS[i]) return { name: TOKEN_SLOTS[i].name, address: TOKEN_SLOTS[i].token, track: trackOf(i), private: false };
+  const addr = i < 3 ? DEV[i + 1][0] : '0x' + Buffer.from(keccak256(Buffer.from(`eden.demo.project.${i}`))).toString('hex').slice(24);
+  return { name, address: addr, track: trackOf(i), private: i === 5 || i === 17 };
+});
+const presets = Object.fromEntries(TRACKS.map((t) => [t, eden.trackPreset(t)]));
+function inputsFor(p, k, rand) {
+  const cfg = presets[p.track];
+  const grow = 1 + 0.15 * k;
+  const features = cfg.features.map((f) => {
+    const hi = Number(BigInt(f.refHi));
+    return String(Math.floor(hi * rand() * 0.9 * grow));
+  });
+  const claims = 10 + Math.floor(rand() * 40);
+  const failed = Math.floor(rand() * 4);
+  return {
+    project: p.address, track: p.track, features, claims, failed,
+    verifiedOutput: String(1 + Math.floor(rand() * 5000)),
+    ageSecs: (10 + Math.floor(rand() * 200)) * 86400,
+    ...(p.private ? { private: true, salt: hex(keccak256(Buffer.from(`salt.${p.address}.${k}`))) } : {}),
+  };
+}
+
+// ---- Seeded scorers: register, score with theses (two rounds, 14 days apart) -------------------
+// Dev accounts 1, 3 and 4 (burners #1, #3, #4); dev account 2 stays unregistered for the e2e
+// registration flow. Each score's thesis is graded by the seed (quality chosen here, verdict by core
+// `copyCheck` against the earlier theses in submission order) and goes into the first final epoch.
+const WAD = 10n ** 18n;
+const SCORER_STAKE = 2_500n * WAD;
+const BURN_CAP = 5_000n * WAD; // generous cap on each $100 burn (the price is read on chain)
+const SCORERS = [DEV[1][0], DEV[3][0], DEV[4][0]];
+const sym = (t) => launches.find((l) => l.token === t).symbol;
+const PLAN = [
+  // [round, scorer index, token, target points, quality (per mille), thesis]
+  [0, 0, gard, 82, 860, 'Graduated Garden cleared its curve with a broad buyer base: four separate wallets carried it over the line, a refund was paid back automatically, and the token now trades in its own pool with fees flowing to holders every epoch.'],
+  [0, 1, gard, 71, 640, 'GARD is past graduation, but most of its supply sits with its first three buyers; until the holder list widens I would keep its score in the low seventies rather than chase the graduation headline.'],
+  [0, 2, mead, 55, 720, 'Mid Meadow sits midway along its curve after a quick round trip by an early buyer; the creator keeps posting builds, so a middling score now with room to climb once volume returns seems fair.'],
+  [1, 0, sprt, 64, 780, 'Stable Sprout prices its curve in a stablecoin, which keeps its buyers insulated from ether swings; one large purchase carried the curve so far, so the score should stay moderate until more buyers arrive.'],
+  [1, 1, near, 77, 700, 'Nearly There is a few buys away from graduation with steady demand from several accounts, and its creator bought back in near the top; I expect it to graduate within days and score well.'],
+  [1, 2, gard, 80, 680, 'Graduated Garden cleared its curve with a broad buyer base: four separate wallets carried it over the line, and the token now trades in its own pool with fees flowing to holders every epoch, which is why I score it high.'],
+];
+const scores = [];
+const theses = [];
+if (A.scorerRegistry) {
+  const R = A.scorerRegistry;
+  await warp(3600); // the ROOT pool's TWAP needs 30 minutes of history
+  await send(deployer, A.ethUsdFeed, 'setAnswer(int256)', [3_000n * 10n ** 8n]);
+  for (const who of SCORERS) {
+    await send(deployer, A.root, 'transfer(address,uint256)', [who, 30_000n * WAD]);
+    await send(who, A.root, 'approve(address,uint256)', [R, SCORER_STAKE + BURN_CAP]);
+    await send(who, R, 'register(uint256)', [BURN_CAP]);
+  }
+  for (const round of [0, 1]) {
+    if (round > 0) {
+      await warp(14 * 86400 + 60); // the 14-day score interval
+      await send(deployer, A.ethUsdFeed, 'setAnswer(int256)', [3_000n * 10n ** 8n]);
+    }
+    for (const [r, s, token, target, permille, text] of PLAN) {
+      if (r !== round) continue;
+      const who = SCORERS[s];
+      const thesisHash = hex(keccak256(Buffer.from(text)));
+      const targetScoreWad = BigInt(target) * WAD;
+      await send(who, A.root, 'approve(address,uint256)', [R, BURN_CAP]);
+      await send(who, R, 'score(address,uint256,bytes32,uint256)', [token, targetScoreWad, thesisHash, BURN_CAP]);
+      const scoreId = Number(word(await call(R, 'scoreCount()')) - 1n);
+      const check = eden.copyCheck(text, theses.map((t) => ({ hash: t.thesisHash, text: t.text })));
+      const t = {
+        scoreId, scorer: who, token, symbol: sym(token), text, thesisHash, targetScoreWad: targetScoreWad.toString(),
+        qualityWad: (BigInt(permille) * 10n ** 15n).toString(), verdict: check.verdictCode, verdictName: check.verdict,
+        matchedThesis: check.verdictCode === 0 ? '0x' + '0'.repeat(64) : check.matchedThesis, similarityBps: check.similarityBps,
+      };
+      theses.push(t);
+      log(`score #${scoreId}: ${who.slice(0, 6)} on ${t.symbol}, verdict ${t.verdict} (${check.similarityBps} bps)`);
+    }
+  }
+}
+
+const firstEpoch = Number(word(await call(A.epochRegistry, 'nextEpoch()')));
+const bond = BigInt(A.bondWei);
+const domain = { name: 'Eden', version: '1', chainId, verifyingContract: A.epochRegistry };
+const epochs = [];
+let previous = [];
+const privateInputs = {};
+// The graded theses go into the first final epoch's root (C5 quality leaves); the latest final epoch,
+// which the Score page picks first, keeps a score-only tree.
+const QUALITY_K = 0;
+let qualityBundle = null;
+async function proposeEpoch(k) {
+  const epoch = firstEpoch + k;
+  const rand = prng(1000 + k);
+  const inputs = projects.map((p) => inputsFor(p, k, rand));
+  // Each private project's own inputs file (what its owner would keep locally and pick on the Score page).
+  for (const i of inputs) {
+    if (!i.private) continue;
+    const { project, private: _, ...own } = i;
+    privateInputs[`${project.toLowerCase()}:${epoch}`] = `inputs/${project.toLowerCase()}-${epoch}.json`;
+    writeFileSync(join(OUT, 'inputs', `${project.toLowerCase()}-${epoch}.json`), JSON.stringify(own, null, 1));
+  }
+  const graded = k === QUALITY_K ? theses.map((t) => ({
+    project: t.token, thesisHash: t.thesisHash, targetScoreWad: t.targetScoreWad, qualityWad: t.qualityWad,
+    verdict: t.verdict, matchedThesis: t.matchedThesis,
+  })) : [];
+  const bundle = eden.buildEpoch({ epoch, tracks: TRACKS.map((t) => presets[t]), projects: inputs, previous,
+    ...(graded.length ? { theses: graded } : {}) });
+  const expiry = (await now()) + 3 * 86400;
+  const digest = eden.epochRootSigningHash(domain, { epoch, root: bundle.root, inputsRoot: bundle.inputsRoot, expiry });
+  const sig = secp256k1.sign(Buffer.from(digest.slice(2), 'hex'), Buffer.from(signerKey.slice(2), 'hex'));
+  const signature = '0x' + sig.r.toString(16).padStart(64, '0') + sig.s.toString(16).padStart(64, '0') + (27 + sig.recovery).toString(16);
+  await send(deployer, A.epochRegistry, 'propose(uint64,bytes32,bytes32,uint64,bytes)',
+    [epoch, bundle.root, bundle.inputsRoot, expiry, signature], bond);
+  writeFileSync(join(OUT, 'epochs', `${epoch}.json`), JSON.stringify(bundle));
+  epochs.push({ epoch, bundle: `epochs/${epoch}.json`, root: bundle.root, inputsRoot: bundle.inputsRoot, expiry });
+  previous = bundle.projects.map((p) => ({ project: p.project, scoreWad: p.scoreWad }));
+  if (k === QUALITY_K) qualityBundle = bundle;
+  return { epoch, bundle };
+}
+let latestFinal = null;
+for (let k = 0; k < 2; k++) {
+  const { epoch, bundle } = await proposeEpoch(k);
+  await warp(72 * 3600 + 60);
+  await send(deployer, A.epochRegistry, 'finalize(uint64)', [epoch]);
+  latestFinal = { epoch, bundle };
+  log(`epoch ${epoch}: ${bundle.projects.length} projects${k === QUALITY_K ? `, ${theses.length} quality leaves` : ''}, final`);
+}
+// The fee lanes record each launch token's latest final score (C17: the creator share it buys). Anyone may
+// post it with the score leaf's proof; GARD's, NEAR's and MEAD's are posted here, SPRT's is left for the app.
+if (A.feeLanes) {
+  for (const token of [gard, near, mead]) {
+    const rec = latestFinal.bundle.projects.find((p) => p.project.toLowerCase() === token.toLowerCase());
+    if (!rec) continue;
+    await send(deployer, A.feeLanes, 'updateScore(address,uint64,uint256,bytes32[])',
+      [token, latestFinal.epoch, BigInt(rec.scoreWad), eden.epochProof(latestFinal.bundle, rec.leaf)]);
+  }
+  log(`fee lanes: creator scores recorded from epoch ${latestFinal.epoch}`);
+}
+
+// ---- Positions: pools configured, every score proven against the final epoch, pools funded -------
+// Pools are in each token's pair asset (ETH, or the test USDC for SPRT); funded from the token's own
+// curve fees (`collectFees` into the fee lanes, then the scorer lane by `pullFees`, C11/C17) plus a
+// top-up by the deployer so the demo drips visibly.
+let positions = null;
+if (A.scorerRegistry && theses.length) {
+  const R = A.scorerRegistry;
+  const qEpoch = firstEpoch + QUALITY_K;
+  const scoredTokens = [...new Set(theses.map((t) => t.token))];
+  const assetOf = (token) => (token === sprt ? A.stablecoin : ZERO);
+  for (const token of scoredTokens) await send(deployer, R, 'configurePool(address,address)', [token, assetOf(token)]);
+  for (const t of theses) {
+    const entry = qualityBundle.theses.find((x) => x.thesisHash.toLowerCase() === t.thesisHash.toLowerCase());
+    t.leaf = entry.leaf;
+    const proof = eden.epochProof(qualityBundle, entry.leaf);
+    await send(deployer, R, 'prove(uint256,uint64,uint256,uint8,bytes32,bytes32[])',
+      [t.scoreId, qEpoch, BigInt(t.qualityWad), t.verdict, t.matchedThesis, proof]);
+    t.epoch = qEpoch;
+  }
+  const TOP_UP = { [gard]: E(0.6), [near]: E(0.25), [mead]: E(0.15), [sprt]: usdc(900) };
+  for (const token of scoredTokens) {
+    // The curve's accrued fees go through the fee lanes (C17); the scorer lane is pulled into the pool.
+    try { await send(deployer, A.launchpad, 'collectFees(address)', [token]); } catch { /* nothing accrued */ }
+    try { await send(deployer, R, 'pullFees(address)', [token]); } catch { /* no fees in its scorer lane */ }
+    const amount = TOP_UP[token];
+    if (assetOf(token) === ZERO) {
+      await send(deployer, R, 'fund(address,uint256)', [token, amount], amount);
+    } else {
+      await send(deployer, A.stablecoin, 'mint(address,uint256)', [deployer, amount]);
+      await send(deployer, A.stablecoin, 'approve(address,uint256)', [R, amount]);
+      await send(deployer, R, 'fund(address,uint256)', [token, amount]);
+    }
+  }
+  await warp(6 * 3600); // six hours of drip: every position has accrued rewards (30-day positions stay open)
+  positions = { epoch: qEpoch, tokens: scoredTokens.map((token) => ({ token, symbol: sym(token), asset: assetOf(token) })) };
+  log(`positions: ${theses.length} proven against epoch ${qEpoch}, ${scoredTokens.length} pools funded`);
+}
+
+// One epoch pending, the next one challenged (C7: a new epoch may be proposed while the previous one
+// is pending; a challenge matches the proposer's bond, from dev account 4).
+{
+  const { epoch, bundle } = await proposeEpoch(2);
+  log(`epoch ${epoch}: ${bundle.projects.length} projects, pending`);
+  const c = await proposeEpoch(3);
+  await send(DEV[4][0], A.epochRegistry, 'challenge(uint64)', [c.epoch], bond);
+  log(`epoch ${c.epoch}: challenged`);
+}
+
 
 // ---- Agents with call histories and a round at consensus (A1-A5) ------------------------------
 // Needs the second deployment half (CallLedger on a real v3 stock/USDG pool); skipped without it.
@@ -389,13 +525,15 @@ let scorer = null;
 if (A.scorerRegistry) {
   for (const [who] of DEV.slice(1)) await send(deployer, A.root, 'transfer(address,uint256)', [who, 10_000n * 10n ** 18n]);
   await send(deployer, A.ethUsdFeed, 'setAnswer(int256)', [3_000n * 10n ** 8n]);
-  // Published theses (their hashes would be on chain with the scores); the app checks drafts against them locally.
-  const theses = [
-    'Graduated Garden ships weekly, its holder base keeps growing after graduation and the team answers every issue within a day; fees already fund the holder pot.',
-    'Nearly There has a working product and a clear roadmap, but most of its volume comes from a handful of wallets, so the score should stay moderate until that spreads out.',
-  ];
+  // Published theses: the seeded scorers' (their hashes are on chain with the scores); the app checks
+  // drafts against them locally.
+  const published = theses.map((t) => t.text);
   scorer = { registry: A.scorerRegistry, root: A.root, oracle: A.rootPriceOracle, feed: A.ethUsdFeed,
-    tokens: launches.map(({ token, symbol }) => ({ token, symbol })), theses };
+    tokens: launches.map(({ token, symbol }) => ({ token, symbol })), theses: published,
+    // The seeded scorers (dev accounts 1, 3, 4), their graded scores (quality leaves of `qualityEpoch`)
+    // and the pools their positions earn from.
+    accounts: SCORERS, qualityEpoch: positions?.epoch ?? null, pools: positions?.tokens ?? [],
+    scores: theses.map(({ text, ...t }) => ({ ...t, thesis: text })) };
 }
 
 // ---- The fresh launch, last: still inside its 15 s anti-snipe window --------------------------

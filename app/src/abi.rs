@@ -7,345 +7,158 @@
 use alloy_primitives::{hex, Bytes};
 use alloy_sol_types::{sol, SolInterface};
 
-sol! {
-    interface ILaunchpad {
-        struct Launch {
-            address quote;
-            uint64 launchTime;
-            bool graduated;
-            address creator;
-            uint256 virtualQuote;
-            uint256 quoteRaised;
-            uint256 tokenReserve;
-            uint256 feesAccrued;
-        }
-        struct PoolKey {
-            address currency0;
-            address currency1;
-            uint24 fee;
-            int24 tickSpacing;
-            address hooks;
-        }
-        function launchOf(address token) external view returns (Launch memory);
-        function launchCount() external view returns (uint256);
-        function tokens(uint256 index) external view returns (address);
-        function supply() external view returns (uint256);
-        function feeBps() external view returns (uint16);
-        function buy(address token, uint256 quoteIn, uint256 minTokensOut, uint256 deadline) external payable returns (uint256 tokensOut, uint256 quoteUsed);
-        function sell(address token, uint256 tokensIn, uint256 minQuoteOut, uint256 deadline) external returns (uint256 quoteOut);
-        function poolOf(address token) external view returns (PoolKey memory key, bytes32 poolId);
+// Generated from the forge artifacts: `app/abi/<Contract>.json` is written by `scripts/gen-abi.mjs` from
+// `contracts/out` and checked against it by the test command, so these can never drift from the contracts.
+// The Rust names keep the `I<Contract>` convention (`ILaunchpad::buyCall`, `ILaunchpad::Launch`, …).
+sol!(Launchpad, "abi/Launchpad.json");
+pub use Launchpad as ILaunchpad;
+sol!(LaunchToken, "abi/LaunchToken.json");
+pub use LaunchToken as IERC20;
+sol!(EpochRegistry, "abi/EpochRegistry.json");
+pub use EpochRegistry as IEpochRegistry;
+sol!(HolderDistributor, "abi/HolderDistributor.json");
+pub use HolderDistributor as IHolderDistributor;
+sol!(FeeLanes, "abi/FeeLanes.json");
+#[allow(unused_imports)] // read by the Score page (creator share, C17)
+pub use FeeLanes as IFeeLanes;
+sol!(DuelHook, "abi/DuelHook.json");
+pub use DuelHook as IDuelHook;
+sol!(CallLedger, "abi/CallLedger.json");
+pub use CallLedger as ICallLedger;
+sol!(RootPriceOracle, "abi/RootPriceOracle.json");
+pub use RootPriceOracle as IRootPriceOracle;
+sol!(ScorerRegistry, "abi/ScorerRegistry.json");
+pub use ScorerRegistry as IScorerRegistry;
+// External interfaces: Chainlink's feed, Uniswap v4's `extsload` (the PoolManager's state reads) and its events.
+sol!(AggregatorV3Interface, "abi/AggregatorV3Interface.json");
+pub use AggregatorV3Interface as IAggregatorV3;
+sol!(IExtsload, "abi/IExtsload.json");
+pub use IExtsload as IPoolManagerState;
+sol!(IPoolManager, "abi/IPoolManager.json");
+/// v4 `PoolManager` events whose ticks the duel page replays (B2): a pool's first price and every swap.
+pub use IPoolManager as IPoolManagerEvents;
+/// `DuelHook` events the duel page reads besides `RoundSettled` (`DuelCreated`).
+pub use DuelHook as IDuelHookEvents;
 
-        event Launched(address indexed token, address indexed creator, address indexed quote, string name, string symbol, uint256 supply, uint256 virtualQuote);
-        event Bought(address indexed token, address indexed buyer, uint256 quoteUsed, uint256 fee, uint256 tokensOut, uint256 refund, uint256 quoteRaised, uint256 tokenReserve);
-        event Sold(address indexed token, address indexed seller, uint256 tokensIn, uint256 quoteOut, uint256 fee, uint256 quoteRaised, uint256 tokenReserve);
-        event Graduated(address indexed token, bytes32 indexed poolId, uint160 sqrtPriceX96, uint128 liquidity, uint256 paid0, uint256 paid1, uint256 tokensLocked);
-
-        error InvalidConfig(string field);
-        error QuoteAssetNotAllowed(address asset);
-        error UnknownToken(address token);
-        error AlreadyGraduated(address token, bytes32 poolId);
-        error NotGraduated(address token);
-        error DeadlineExpired(uint256 deadline, uint256 timestamp);
-        error WrongValue(uint256 sent, uint256 expected);
-        error TokensOutBelowMin(uint256 tokensOut, uint256 minTokensOut);
-        error QuoteOutBelowMin(uint256 quoteOut, uint256 minQuoteOut);
-        error NothingToCollect(address token);
-        error EthTransferFailed(address to, uint256 amount);
-        error NotFeeSink(address caller);
-    }
-
-    interface IERC20 {
-        function balanceOf(address account) external view returns (uint256);
-        function allowance(address owner, address spender) external view returns (uint256);
-        function approve(address spender, uint256 amount) external returns (bool);
-        function name() external view returns (string);
-        function symbol() external view returns (string);
-        function decimals() external view returns (uint8);
-        error ERC20InsufficientBalance(address sender, uint256 balance, uint256 needed);
-        error ERC20InsufficientAllowance(address spender, uint256 allowance, uint256 needed);
-    }
-
-    interface IEpochRegistry {
-        function status(uint64 epoch) external view returns (uint8 status, uint64 deadline);
-        function finalRoot(uint64 epoch) external view returns (bytes32);
-        function signer() external view returns (address);
-        function nextEpoch() external view returns (uint64);
-        function firstEpoch() external view returns (uint64);
-        function verifyScore(uint64 epoch, address project, uint256 scoreWad, bytes32[] proof) external view returns (bool);
-        function propose(uint64 epoch, bytes32 root, bytes32 inputsRoot, uint64 expiry, bytes signature) external payable;
-        event RootProposed(uint64 indexed epoch, bytes32 root, bytes32 inputsRoot, uint64 expiry, address indexed proposer, uint64 deadline);
-        error NotFinal(uint64 epoch, uint8 status);
-        function verifyHuman(uint64 epoch, address project, uint256 scoreWad, bytes32[] proof) external view returns (bool);
-        function verifyQuality(uint64 epoch, bytes32 thesisHash, uint256 qualityWad, uint8 verdict, bytes32 matchedThesis, bytes32[] proof) external view returns (bool);
-    }
-
-    interface IHolderDistributor {
-        struct Round {
-            bytes32 root;
-            uint128 total;
-            uint128 claimed;
-            uint64 opensAt;
-            uint64 closesAt;
-            bool settled;
-        }
-        function round(address token, address asset, uint64 epoch) external view returns (Round memory);
-        function claimed(bytes32 leaf) external view returns (bool);
-        function claim(address token, address asset, uint64 epoch, address account, uint256 amount, bytes32[] proof) external;
-        error UnknownRound(address token, address asset, uint64 epoch);
-        error NotOpen(uint64 opensAt, uint256 timestamp);
-        error Closed(uint64 closesAt, uint256 timestamp);
-        error AlreadySettled(address token, address asset, uint64 epoch);
-        error AlreadyClaimed(bytes32 leaf);
-        error InvalidProof(bytes32 leaf);
-        error ExceedsRound(uint256 amount, uint256 unclaimed);
-    }
-
-    interface IDuelHook {
-        struct PoolKey {
-            address currency0;
-            address currency1;
-            uint24 fee;
-            int24 tickSpacing;
-            address hooks;
-        }
-        struct Ema {
-            uint256 value;
-            uint64 last;
-        }
-        struct Duel {
-            PoolKey keyA;
-            PoolKey keyB;
-            uint64 start;
-            uint64 firstClose;
-            uint64 activeRound;
-            uint64 lastUpdate;
-            bool hadSwap;
-            int256 integral;
-            int256 heldD;
-            uint256 pot;
-            uint32 streakA;
-            uint32 streakB;
-            uint32 bestA;
-            uint32 bestB;
-            Ema emaA;
-            Ema emaB;
-        }
-        function duelCount() external view returns (uint256);
-        function getDuel(uint256 duelId) external view returns (Duel memory);
-        function pendingResult(uint256 duelId) external view returns (uint64 round, bool awaitingSettlement, int256 meanTick, uint8 winner);
-        function settle(uint256 duelId) external;
-        function fund(uint256 duelId) external payable;
-        event RoundSettled(uint256 indexed duelId, uint64 indexed round, uint8 winner, int256 meanTick, uint256 ethSpent, uint256 tokensBurned, uint256 potAfter);
-        error UnknownDuel(uint256 duelId);
-        error NothingToSettle(uint256 duelId);
-        error ZeroAmount();
-    }
-
-    interface ICallLedger {
-        struct AgentRecord {
-            uint64 hits;
-            uint64 misses;
-            uint64 voids;
-            uint64 streak;
-            uint64 bestStreak;
-            uint64 openCalls;
-            uint256 stake;
-        }
-        struct ConsensusState {
-            bool reached;
-            bool hasDirection;
-            uint8 direction;
-            uint16 strengthBps;
-            uint64 voters;
-            uint256 upWeight;
-            uint256 downWeight;
-        }
-        struct ConsensusRecord {
-            address asset;
-            uint64 window;
-            uint64 bucket;
-            uint8 direction;
-            uint16 strengthBps;
-            uint64 voters;
-            uint256 upWeight;
-            uint256 downWeight;
-        }
-        function minStake() external view returns (uint256);
-        function consensusQuorum() external view returns (uint64);
-        function consensusThresholdBps() external view returns (uint16);
-        function agentRecord(address who) external view returns (AgentRecord memory);
-        function consensus(address asset, uint64 window) external view returns (uint64 bucket, ConsensusState memory state);
-        function consensusLogLength() external view returns (uint256);
-        function consensusLogAt(uint256 i) external view returns (ConsensusRecord memory);
-        function commit(bytes32 commitment) external returns (uint256 id);
-        function reveal(uint256 id, address asset, uint8 direction, uint64 window, bytes32 salt) external;
-        event Committed(uint256 indexed id, address indexed agent, bytes32 commitment);
-        error InsufficientStake(uint256 stake, uint256 minStake);
-        error DuplicateCommitment(bytes32 commitment);
-        error UnknownCall(uint256 id);
-        error NotCallAgent(uint256 id, address caller);
-        error CommitmentMismatch();
-        error RevealDeadlinePassed(uint256 timestamp, uint64 deadline);
-        error PriceUnavailable(address asset);
-        error ZeroWindow();
-    }
-
-    interface IRootPriceOracle {
-        struct RootPrice {
-            int24 shortTick;
-            int24 anchorTick;
-            uint32 anchorWindow;
-            uint256 shortPriceEth;
-            uint256 anchorPriceEth;
-            uint256 priceEth;
-            uint256 ethUsd;
-            uint256 priceUsd;
-        }
-        function rootPrice() external view returns (RootPrice memory p);
-        error StaleAnswer(uint256 age, uint256 max);
-        error AmountOutOfBounds(uint256 amount, uint256 min, uint256 max);
-    }
-
-    interface IAggregatorV3 {
-        function latestRoundData() external view returns (uint80 roundId, int256 answer, uint256 startedAt, uint256 updatedAt, uint80 answeredInRound);
-    }
-
-    interface IScorerRegistry {
-        struct Scorer {
-            bool registered;
-            uint64 registeredAt;
-            uint64 lastScoreAt;
-            uint64 unstakeRequestedAt;
-            uint256 stake;
-        }
-        function scorer(address who) external view returns (Scorer memory);
-        function register(uint256 maxBurnRoot) external;
-        function requestUnstake() external;
-        function withdrawStake() external;
-        function score(address token, uint256 targetScore, bytes32 thesisHash, uint256 maxBurnRoot) external returns (uint256 scoreId);
-        function scoreBurnUsd(address token) external view returns (uint256);
-        event Scored(uint256 indexed scoreId, address indexed scorer, address indexed token, uint256 targetScore, bytes32 thesisHash, uint256 burnedRoot);
-        error AlreadyRegistered(address scorer);
-        error NotRegistered(address scorer);
-        error ScoreTooSoon(uint64 nextAt);
-        error Unstaking(address scorer);
-        error CooldownActive(uint64 readyAt);
-    }
-
-    /// FeeLanes (C17): the creator ramp's parameters, a token's Verified flag and stored score, and the
-    /// split of a fee as the contract would make it now.
-    interface IFeeLanes {
-        struct Split {
-            uint256 creatorShare;
-            uint256 creatorAmount;
-            uint256 unearned;
-            uint256 toCreator;
-            uint256 toLiquidity;
-            uint256 toScorers;
-            uint256 toHolders;
-            uint256 toBuyback;
-        }
-        function params() external view returns (uint64 fBacked, uint64 fUnverified, uint64 ceiling, uint64 scorerWeight, uint64 holderWeight, uint64 buybackWeight, uint64 lpShare);
-        function verified(address token) external view returns (bool);
-        function scoreOf(address token) external view returns (uint256);
-        function scoreEpochOf(address token) external view returns (uint64);
-        function creatorShare(address token) external view returns (uint256);
-        function previewSplit(address token, uint256 fee) external view returns (Split memory s);
-    }
-
-    interface IPoolManagerState {
-        function extsload(bytes32 slot) external view returns (bytes32);
-    }
-}
-
-/// Turns revert data into plain words (a known custom error, `Error(string)`, or the raw selector).
+/// Turns revert data into plain words: a known custom error, any other custom error of the protocol's
+/// contracts by its Solidity name, `Error(string)`, or the raw data.
 pub fn revert_reason(data: &[u8]) -> String {
-    use ILaunchpad::ILaunchpadErrors as L;
-    use IHolderDistributor::IHolderDistributorErrors as H;
+    use CallLedger::CallLedgerErrors as C;
+    use DuelHook::DuelHookErrors as D;
+    use HolderDistributor::HolderDistributorErrors as H;
+    use LaunchToken::LaunchTokenErrors as T;
+    use Launchpad::LaunchpadErrors as L;
+    use RootPriceOracle::RootPriceOracleErrors as O;
+    use ScorerRegistry::ScorerRegistryErrors as S;
     if data.is_empty() {
         return "the transaction would revert (no reason given)".into();
     }
-    if let Ok(e) = L::abi_decode(data) {
-        return match e {
-            L::TokensOutBelowMin(x) => format!(
-                "slippage: you would get {} token units, below your minimum {}",
-                x.tokensOut, x.minTokensOut
-            ),
-            L::QuoteOutBelowMin(x) => {
-                format!("slippage: you would get {} quote units, below your minimum {}", x.quoteOut, x.minQuoteOut)
-            }
-            L::AlreadyGraduated(_) => "this launch has graduated: it trades in its Uniswap pool now".into(),
-            L::DeadlineExpired(_) => "the deadline passed before the transaction was mined".into(),
-            L::UnknownToken(x) => format!("{} is not a launch of this launchpad", x.token),
-            L::WrongValue(x) => format!("wrong ETH value: sent {}, expected {}", x.sent, x.expected),
-            L::QuoteAssetNotAllowed(x) => format!("{} is not an allowed quote asset", x.asset),
-            L::NotGraduated(_) => "this launch has not graduated yet".into(),
-            L::EthTransferFailed(_) => "an ETH transfer failed".into(),
-            L::NothingToCollect(_) => "no fees to collect".into(),
-            L::NotFeeSink(_) => "only the fee sink may do this".into(),
-            L::InvalidConfig(x) => format!("invalid configuration: {}", x.field),
-        };
+    let words = match L::abi_decode(data) {
+        Ok(L::TokensOutBelowMin(x)) => Some(format!(
+            "slippage: you would get {} token units, below your minimum {}",
+            x.tokensOut, x.minTokensOut
+        )),
+        Ok(L::QuoteOutBelowMin(x)) => {
+            Some(format!("slippage: you would get {} quote units, below your minimum {}", x.quoteOut, x.minQuoteOut))
+        }
+        Ok(L::AlreadyGraduated(_)) => Some("this launch has graduated: it trades in its Uniswap pool now".into()),
+        Ok(L::DeadlineExpired(_)) => Some("the deadline passed before the transaction was mined".into()),
+        Ok(L::UnknownToken(x)) => Some(format!("{} is not a launch of this launchpad", x.token)),
+        Ok(L::WrongValue(x)) => Some(format!("wrong ETH value: sent {}, expected {}", x.sent, x.expected)),
+        Ok(L::QuoteAssetNotAllowed(x)) => Some(format!("{} is not an allowed quote asset", x.asset)),
+        Ok(L::NotGraduated(_)) => Some("this launch has not graduated yet".into()),
+        Ok(L::EthTransferFailed(_)) => Some("an ETH transfer failed".into()),
+        Ok(L::NothingToCollect(_)) => Some("no fees to collect".into()),
+        Ok(L::NotFeeSink(_)) => Some("only the fee sink may do this".into()),
+        Ok(L::InvalidConfig(x)) => Some(format!("invalid configuration: {}", x.field)),
+        _ => None,
     }
-    if let Ok(e) = H::abi_decode(data) {
-        return match e {
-            H::NotOpen(x) => format!("the claim window opens at {} (unix time)", x.opensAt),
-            H::Closed(_) => "the claim window has closed".into(),
-            H::AlreadyClaimed(_) => "this payout was already claimed".into(),
-            H::InvalidProof(_) => "the proof does not match the posted root".into(),
-            H::UnknownRound(_) => "no such payout round".into(),
-            H::AlreadySettled(_) => "the round was rolled over".into(),
-            H::ExceedsRound(_) => "the amount exceeds what the round has left".into(),
-        };
-    }
-    if let Ok(e) = IERC20::IERC20Errors::abi_decode(data) {
-        return match e {
-            IERC20::IERC20Errors::ERC20InsufficientBalance(x) => {
-                format!("insufficient token balance: have {}, need {}", x.balance, x.needed)
-            }
-            IERC20::IERC20Errors::ERC20InsufficientAllowance(x) => {
-                format!("insufficient allowance: {} approved, {} needed", x.allowance, x.needed)
-            }
-        };
-    }
-    if let Ok(e) = ICallLedger::ICallLedgerErrors::abi_decode(data) {
-        use ICallLedger::ICallLedgerErrors as C;
-        return match e {
-            C::InsufficientStake(x) => format!("your stake ({} units) is below the minimum ({} units): stake first", x.stake, x.minStake),
-            C::DuplicateCommitment(_) => "this commitment was already posted: use a new salt".into(),
-            C::UnknownCall(x) => format!("there is no call {}", x.id),
-            C::NotCallAgent(_) => "only the agent who committed this call may reveal it".into(),
-            C::CommitmentMismatch(_) => "the revealed call does not match the commitment (asset, direction, window or salt differ)".into(),
-            C::RevealDeadlinePassed(_) => "the reveal deadline (1 hour after the commit) has passed".into(),
-            C::PriceUnavailable(_) => "no price is available for this asset right now".into(),
-            C::ZeroWindow(_) => "the window must be more than zero seconds".into(),
-        };
-    }
-    if let Ok(e) = IRootPriceOracle::IRootPriceOracleErrors::abi_decode(data) {
-        return match e {
-            IRootPriceOracle::IRootPriceOracleErrors::StaleAnswer(x) => format!("the ETH/USD price is stale ({} s old, at most {} s allowed): no burn can be priced now", x.age, x.max),
-            IRootPriceOracle::IRootPriceOracleErrors::AmountOutOfBounds(x) => format!("the ROOT burn ({} units) is above your cap ({} units): the price moved, try again", x.amount, x.max),
-        };
-    }
-    if let Ok(e) = IScorerRegistry::IScorerRegistryErrors::abi_decode(data) {
-        return match e {
-            IScorerRegistry::IScorerRegistryErrors::AlreadyRegistered(_) => "this account is already registered as a scorer".into(),
-            IScorerRegistry::IScorerRegistryErrors::NotRegistered(_) => "this account is not registered as a scorer".into(),
-            IScorerRegistry::IScorerRegistryErrors::ScoreTooSoon(x) => format!("the 14-day limit: the next score is allowed at {} (unix time)", x.nextAt),
-            IScorerRegistry::IScorerRegistryErrors::Unstaking(_) => "this scorer is unstaking".into(),
-            IScorerRegistry::IScorerRegistryErrors::CooldownActive(x) => format!("the 7-day unstake cooldown ends at {} (unix time)", x.readyAt),
-        };
-    }
-    if let Ok(e) = IDuelHook::IDuelHookErrors::abi_decode(data) {
-        return match e {
-            IDuelHook::IDuelHookErrors::NothingToSettle(_) => "this duel's round has not closed yet: nothing to settle".into(),
-            IDuelHook::IDuelHookErrors::UnknownDuel(x) => format!("there is no duel {}", x.duelId),
-            IDuelHook::IDuelHookErrors::ZeroAmount(_) => "the amount must be more than zero".into(),
-        };
+    .or_else(|| match H::abi_decode(data) {
+        Ok(H::NotOpen(x)) => Some(format!("the claim window opens at {} (unix time)", x.opensAt)),
+        Ok(H::Closed(_)) => Some("the claim window has closed".into()),
+        Ok(H::AlreadyClaimed(_)) => Some("this payout was already claimed".into()),
+        Ok(H::InvalidProof(_)) => Some("the proof does not match the posted root".into()),
+        Ok(H::UnknownRound(_)) => Some("no such payout round".into()),
+        Ok(H::AlreadySettled(_)) => Some("the round was rolled over".into()),
+        Ok(H::ExceedsRound(_)) => Some("the amount exceeds what the round has left".into()),
+        _ => None,
+    })
+    .or_else(|| match T::abi_decode(data) {
+        Ok(T::ERC20InsufficientBalance(x)) => {
+            Some(format!("insufficient token balance: have {}, need {}", x.balance, x.needed))
+        }
+        Ok(T::ERC20InsufficientAllowance(x)) => {
+            Some(format!("insufficient allowance: {} approved, {} needed", x.allowance, x.needed))
+        }
+        _ => None,
+    })
+    .or_else(|| match C::abi_decode(data) {
+        Ok(C::InsufficientStake(x)) => {
+            Some(format!("your stake ({} units) is below the minimum ({} units): stake first", x.stake, x.minStake))
+        }
+        Ok(C::DuplicateCommitment(_)) => Some("this commitment was already posted: use a new salt".into()),
+        Ok(C::UnknownCall(x)) => Some(format!("there is no call {}", x.id)),
+        Ok(C::NotCallAgent(_)) => Some("only the agent who committed this call may reveal it".into()),
+        Ok(C::CommitmentMismatch(_)) => {
+            Some("the revealed call does not match the commitment (asset, direction, window or salt differ)".into())
+        }
+        Ok(C::RevealDeadlinePassed(_)) => Some("the reveal deadline (1 hour after the commit) has passed".into()),
+        Ok(C::PriceUnavailable(_)) => Some("no price is available for this asset right now".into()),
+        Ok(C::ZeroWindow(_)) => Some("the window must be more than zero seconds".into()),
+        _ => None,
+    })
+    .or_else(|| match O::abi_decode(data) {
+        Ok(O::StaleAnswer(x)) => Some(format!(
+            "the ETH/USD price is stale ({} s old, at most {} s allowed): no burn can be priced now",
+            x.age, x.max
+        )),
+        Ok(O::AmountOutOfBounds(x)) => Some(format!(
+            "the ROOT burn ({} units) is above your cap ({} units): the price moved, try again",
+            x.amount, x.max
+        )),
+        _ => None,
+    })
+    .or_else(|| match S::abi_decode(data) {
+        Ok(S::AlreadyRegistered(_)) => Some("this account is already registered as a scorer".into()),
+        Ok(S::NotRegistered(_)) => Some("this account is not registered as a scorer".into()),
+        Ok(S::ScoreTooSoon(x)) => Some(format!("the 14-day limit: the next score is allowed at {} (unix time)", x.nextAt)),
+        Ok(S::Unstaking(_)) => Some("this scorer is unstaking".into()),
+        Ok(S::CooldownActive(x)) => Some(format!("the 7-day unstake cooldown ends at {} (unix time)", x.readyAt)),
+        _ => None,
+    })
+    .or_else(|| match D::abi_decode(data) {
+        Ok(D::NothingToSettle(_)) => Some("this duel's round has not closed yet: nothing to settle".into()),
+        Ok(D::UnknownDuel(x)) => Some(format!("there is no duel {}", x.duelId)),
+        Ok(D::ZeroAmount(_)) => Some("the amount must be more than zero".into()),
+        _ => None,
+    });
+    if let Some(w) = words {
+        return w;
     }
     if let Ok(s) = <alloy_sol_types::Revert as alloy_sol_types::SolError>::abi_decode(data) {
         return s.reason;
     }
-    format!("the transaction would revert ({})", hex::encode_prefixed(Bytes::copy_from_slice(data)))
+    if let Some(sig) = error_signature(data) {
+        return format!("the contract refused with {sig}");
+    }
+    format!(
+        "the transaction would revert ({})",
+        hex::encode_prefixed(Bytes::copy_from_slice(data))
+    )
+}
+
+/// The Solidity signature of a custom error of any of the protocol's contracts, from its selector.
+fn error_signature(data: &[u8]) -> Option<&'static str> {
+    let selector: [u8; 4] = data.get(..4)?.try_into().ok()?;
+    Launchpad::LaunchpadErrors::signature_by_selector(selector)
+        .or_else(|| HolderDistributor::HolderDistributorErrors::signature_by_selector(selector))
+        .or_else(|| LaunchToken::LaunchTokenErrors::signature_by_selector(selector))
+        .or_else(|| EpochRegistry::EpochRegistryErrors::signature_by_selector(selector))
+        .or_else(|| FeeLanes::FeeLanesErrors::signature_by_selector(selector))
+        .or_else(|| CallLedger::CallLedgerErrors::signature_by_selector(selector))
+        .or_else(|| RootPriceOracle::RootPriceOracleErrors::signature_by_selector(selector))
+        .or_else(|| ScorerRegistry::ScorerRegistryErrors::signature_by_selector(selector))
+        .or_else(|| DuelHook::DuelHookErrors::signature_by_selector(selector))
 }
 
 #[cfg(test)]
@@ -356,11 +169,24 @@ mod tests {
 
     #[test]
     fn revert_reasons_in_words() {
-        let e = ILaunchpad::TokensOutBelowMin { tokensOut: U256::from(5), minTokensOut: U256::from(7) };
+        let e = ILaunchpad::TokensOutBelowMin {
+            tokensOut: U256::from(5),
+            minTokensOut: U256::from(7),
+        };
         assert!(revert_reason(&e.abi_encode()).contains("slippage"));
-        let r = alloy_sol_types::Revert { reason: "nope".into() };
+        let r = alloy_sol_types::Revert {
+            reason: "nope".into(),
+        };
         assert_eq!(revert_reason(&r.abi_encode()), "nope");
         assert!(revert_reason(&[]).contains("no reason"));
         assert!(revert_reason(&[1, 2, 3, 4]).contains("0x01020304"));
+        // Any other custom error of the contracts is named by its Solidity signature.
+        let e = ScorerRegistry::PoolNotConfigured {
+            token: alloy_primitives::Address::ZERO,
+        };
+        assert_eq!(
+            revert_reason(&e.abi_encode()),
+            "the contract refused with PoolNotConfigured(address)"
+        );
     }
 }

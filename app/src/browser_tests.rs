@@ -31,24 +31,45 @@ fn burner_signature_recovers_in_wasm() {
     };
     let raw = tx.sign(&key).unwrap();
     let n = raw.len();
-    let sig = Signature::new(U256::from_be_slice(&raw[n - 65..n - 33]), U256::from_be_slice(&raw[n - 32..]), raw[n - 67] == 0x01);
-    assert_eq!(sig.recover_address_from_prehash(&tx.signing_hash()).unwrap(), address_of(&key).unwrap());
+    let sig = Signature::new(
+        U256::from_be_slice(&raw[n - 65..n - 33]),
+        U256::from_be_slice(&raw[n - 32..]),
+        raw[n - 67] == 0x01,
+    );
+    assert_eq!(
+        sig.recover_address_from_prehash(&tx.signing_hash())
+            .unwrap(),
+        address_of(&key).unwrap()
+    );
 }
 
 #[wasm_bindgen_test]
 fn numbers_for_people_in_wasm() {
-    assert_eq!(crate::fmt::units(U256::from(1_234_567_891u64), 3, 4), "1,234,568");
-    assert_eq!(crate::fmt::parse_units("0.5", 18).unwrap(), U256::from(500_000_000_000_000_000u64));
+    assert_eq!(
+        crate::fmt::units(U256::from(1_234_567_891u64), 3, 4),
+        "1,234,568"
+    );
+    assert_eq!(
+        crate::fmt::parse_units("0.5", 18).unwrap(),
+        U256::from(500_000_000_000_000_000u64)
+    );
 }
 
 #[wasm_bindgen_test]
 fn transaction_log_survives_a_reload() {
-    let txs = vec![TxEntry { id: 1, label: "Buy".into(), state: TxState::Confirmed(B256::repeat_byte(1), 9) }];
+    let txs = vec![TxEntry {
+        id: 1,
+        label: "Buy".into(),
+        state: TxState::Confirmed(B256::repeat_byte(1), 9),
+    }];
     save_txs(&txs);
     assert_eq!(restore_txs(), txs);
 }
 
 #[wasm_bindgen_test]
 fn slippage_applies_as_min_out_in_wasm() {
-    assert_eq!(crate::trade::min_out_down(U256::from(999u32), 100), U256::from(989u32));
+    assert_eq!(
+        crate::trade::min_out_down(U256::from(999u32), 100),
+        U256::from(989u32)
+    );
 }

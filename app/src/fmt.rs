@@ -13,7 +13,10 @@ pub fn units_exact(raw: U256, decimals: u8) -> String {
         let (i, f) = digits.split_at(digits.len() - d);
         (i.to_owned(), f.to_owned())
     } else {
-        ("0".to_owned(), format!("{}{}", "0".repeat(d - digits.len()), digits))
+        (
+            "0".to_owned(),
+            format!("{}{}", "0".repeat(d - digits.len()), digits),
+        )
     };
     let frac = frac.trim_end_matches('0');
     if frac.is_empty() {
@@ -118,7 +121,12 @@ pub fn short_addr(a: &str) -> String {
 
 /// A duration in plain words: `"2 d 3 h"`, `"4 h 12 min"`, `"12 min 5 s"`, `"9 s"`.
 pub fn duration(secs: u64) -> String {
-    let (d, h, m, s) = (secs / 86_400, secs % 86_400 / 3_600, secs % 3_600 / 60, secs % 60);
+    let (d, h, m, s) = (
+        secs / 86_400,
+        secs % 86_400 / 3_600,
+        secs % 3_600 / 60,
+        secs % 60,
+    );
     if d > 0 {
         format!("{d} d {h} h")
     } else if h > 0 {
@@ -135,18 +143,28 @@ pub fn duration(secs: u64) -> String {
 /// # Errors
 /// A readable message: not a number, too many decimals, or too large.
 pub fn parse_units(s: &str, decimals: u8) -> Result<U256, String> {
-    let t: String = s.trim().chars().filter(|c| *c != ',' && *c != '_' && !c.is_whitespace()).collect();
+    let t: String = s
+        .trim()
+        .chars()
+        .filter(|c| *c != ',' && *c != '_' && !c.is_whitespace())
+        .collect();
     if t.is_empty() {
         return Err("enter an amount".into());
     }
     let (int, frac) = t.split_once('.').unwrap_or((t.as_str(), ""));
-    if !int.bytes().all(|b| b.is_ascii_digit()) || !frac.bytes().all(|b| b.is_ascii_digit()) || (int.is_empty() && frac.is_empty()) {
+    if !int.bytes().all(|b| b.is_ascii_digit())
+        || !frac.bytes().all(|b| b.is_ascii_digit())
+        || (int.is_empty() && frac.is_empty())
+    {
         return Err(format!("'{}' is not a number", s.trim()));
     }
     if frac.len() > usize::from(decimals) {
         return Err(format!("at most {decimals} decimals"));
     }
-    let digits = format!("{int}{frac}{}", "0".repeat(usize::from(decimals) - frac.len()));
+    let digits = format!(
+        "{int}{frac}{}",
+        "0".repeat(usize::from(decimals) - frac.len())
+    );
     let digits = digits.trim_start_matches('0');
     if digits.is_empty() {
         return Ok(U256::ZERO);
@@ -179,7 +197,10 @@ mod tests {
         assert_eq!(units(u(999_950_000_000_000_000), 18, 4), "1");
         assert_eq!(units(u(999_940_000_000_000_000), 18, 4), "0.9999");
         assert_eq!(units(u(4_455_000_000_000_000_000), 18, 4), "4.455");
-        assert_eq!(units(u(1_000_000_000_000_000_000_000_000_000), 18, 4), "1,000,000,000");
+        assert_eq!(
+            units(u(1_000_000_000_000_000_000_000_000_000), 18, 4),
+            "1,000,000,000"
+        );
         assert_eq!(units(U256::ZERO, 18, 4), "0");
         assert_eq!(units(u(1), 18, 3), "0.000000000000000001");
         assert_eq!(units(u(99_999), 0, 2), "99,999");
@@ -198,11 +219,16 @@ mod tests {
 
     #[test]
     fn parsing_amounts() {
-        assert_eq!(parse_units("1.5", 18).unwrap(), u(1_500_000_000_000_000_000));
+        assert_eq!(
+            parse_units("1.5", 18).unwrap(),
+            u(1_500_000_000_000_000_000)
+        );
         assert_eq!(parse_units(".5", 6).unwrap(), u(500_000));
         assert_eq!(parse_units("1,000", 6).unwrap(), u(1_000_000_000));
         assert_eq!(parse_units("0", 18).unwrap(), U256::ZERO);
-        assert!(parse_units("1.0000001", 6).unwrap_err().contains("6 decimals"));
+        assert!(parse_units("1.0000001", 6)
+            .unwrap_err()
+            .contains("6 decimals"));
         assert!(parse_units("abc", 18).unwrap_err().contains("not a number"));
         assert!(parse_units("", 18).is_err());
         assert!(parse_units("-1", 18).is_err());
@@ -218,6 +244,9 @@ mod tests {
         assert_eq!(duration(725), "12 min 5 s");
         assert_eq!(duration(4 * 3600 + 720), "4 h 12 min");
         assert_eq!(duration(2 * 86_400 + 3 * 3600 + 5), "2 d 3 h");
-        assert_eq!(short_addr("0x70997970C51812dc3A010C7d01b50e0d17dc79C8"), "0x7099…79C8");
+        assert_eq!(
+            short_addr("0x70997970C51812dc3A010C7d01b50e0d17dc79C8"),
+            "0x7099…79C8"
+        );
     }
 }

@@ -7,6 +7,7 @@
 mod abi;
 #[cfg(all(test, target_arch = "wasm32"))]
 mod browser_tests;
+mod duel_mean;
 mod fmt;
 mod pages;
 mod proof_check;
@@ -56,7 +57,9 @@ fn App() -> impl IntoView {
         if done == Some(true) {
             return true;
         }
-        let Load::Ready(w) = ctx.world.get() else { return false };
+        let Load::Ready(w) = ctx.world.get() else {
+            return false;
+        };
         for t in ctx.txs.get_untracked() {
             if let state::TxState::Pending(h) = t.state {
                 let rpc = w.rpc();
@@ -67,7 +70,10 @@ fn App() -> impl IntoView {
         }
         true
     });
-    let _ = set_interval_with_handle(move || ctx.tick.update(|t| *t += 1), std::time::Duration::from_secs(1));
+    let _ = set_interval_with_handle(
+        move || ctx.tick.update(|t| *t += 1),
+        std::time::Duration::from_secs(1),
+    );
     // Re-measure the chain clock whenever something changed on chain.
     Effect::new(move |_| {
         ctx.refresh.track();

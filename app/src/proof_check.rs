@@ -22,7 +22,10 @@ pub struct InputError {
 }
 
 fn bad(field: &'static str, message: impl Into<String>) -> InputError {
-    InputError { field, message: message.into() }
+    InputError {
+        field,
+        message: message.into(),
+    }
 }
 
 /// The verdict, with the hashes shown to the person.
@@ -45,10 +48,19 @@ fn parse_hash(field: &'static str, s: &str) -> Result<B256, InputError> {
         return Err(bad(field, format!("'{}' must start with 0x", shorten(t))));
     };
     if let Some(c) = digits.chars().find(|c| !c.is_ascii_hexdigit()) {
-        return Err(bad(field, format!("'{c}' is not a hex digit in '{}'", shorten(t))));
+        return Err(bad(
+            field,
+            format!("'{c}' is not a hex digit in '{}'", shorten(t)),
+        ));
     }
     if digits.len() != 64 {
-        return Err(bad(field, format!("a hash has 64 hex digits after 0x; this one has {}", digits.len())));
+        return Err(bad(
+            field,
+            format!(
+                "a hash has 64 hex digits after 0x; this one has {}",
+                digits.len()
+            ),
+        ));
     }
     let mut out = [0u8; 32];
     hex::decode_to_slice(digits, &mut out).map_err(|e| bad(field, e.to_string()))?;
@@ -68,15 +80,25 @@ pub fn parse_leaf_encoding(s: &str) -> Result<Vec<String>, InputError> {
     const FIELD: &str = "Leaf encoding";
     let t = s.trim();
     if t.is_empty() {
-        return Err(bad(FIELD, "this field is empty; give Solidity types such as: address, uint256"));
+        return Err(bad(
+            FIELD,
+            "this field is empty; give Solidity types such as: address, uint256",
+        ));
     }
     if t.starts_with('[') {
-        let v: Value = serde_json::from_str(t).map_err(|e| bad(FIELD, format!("not valid JSON: {e}")))?;
-        let arr = v.as_array().ok_or_else(|| bad(FIELD, "expected a JSON array of type names"))?;
+        let v: Value =
+            serde_json::from_str(t).map_err(|e| bad(FIELD, format!("not valid JSON: {e}")))?;
+        let arr = v
+            .as_array()
+            .ok_or_else(|| bad(FIELD, "expected a JSON array of type names"))?;
         return arr
             .iter()
             .enumerate()
-            .map(|(i, x)| x.as_str().map(str::to_owned).ok_or_else(|| bad(FIELD, format!("entry {} is not a string", i + 1))))
+            .map(|(i, x)| {
+                x.as_str()
+                    .map(str::to_owned)
+                    .ok_or_else(|| bad(FIELD, format!("entry {} is not a string", i + 1)))
+            })
             .collect();
     }
     let mut out = Vec::new();
@@ -102,7 +124,10 @@ pub fn parse_leaf_encoding(s: &str) -> Result<Vec<String>, InputError> {
     }
     out.push(cur.trim().to_owned());
     if let Some(i) = out.iter().position(String::is_empty) {
-        return Err(bad(FIELD, format!("type {} is empty (stray comma?)", i + 1)));
+        return Err(bad(
+            FIELD,
+            format!("type {} is empty (stray comma?)", i + 1),
+        ));
     }
     Ok(out)
 }
@@ -112,19 +137,31 @@ pub fn parse_proof(s: &str) -> Result<Vec<B256>, InputError> {
     const FIELD: &str = "Proof";
     let t = s.trim();
     let items: Vec<String> = if t.starts_with('[') {
-        let v: Value = serde_json::from_str(t).map_err(|e| bad(FIELD, format!("not valid JSON: {e}")))?;
-        let arr = v.as_array().ok_or_else(|| bad(FIELD, "expected a JSON array of hashes"))?;
+        let v: Value =
+            serde_json::from_str(t).map_err(|e| bad(FIELD, format!("not valid JSON: {e}")))?;
+        let arr = v
+            .as_array()
+            .ok_or_else(|| bad(FIELD, "expected a JSON array of hashes"))?;
         arr.iter()
             .enumerate()
-            .map(|(i, x)| x.as_str().map(str::to_owned).ok_or_else(|| bad(FIELD, format!("entry {} is not a string", i + 1))))
+            .map(|(i, x)| {
+                x.as_str()
+                    .map(str::to_owned)
+                    .ok_or_else(|| bad(FIELD, format!("entry {} is not a string", i + 1)))
+            })
             .collect::<Result<_, _>>()?
     } else {
-        t.split(|c: char| c.is_whitespace() || c == ',').filter(|x| !x.is_empty()).map(str::to_owned).collect()
+        t.split(|c: char| c.is_whitespace() || c == ',')
+            .filter(|x| !x.is_empty())
+            .map(str::to_owned)
+            .collect()
     };
     items
         .iter()
         .enumerate()
-        .map(|(i, x)| parse_hash(FIELD, x).map_err(|e| bad(FIELD, format!("hash {}: {}", i + 1, e.message))))
+        .map(|(i, x)| {
+            parse_hash(FIELD, x).map_err(|e| bad(FIELD, format!("hash {}: {}", i + 1, e.message)))
+        })
         .collect()
 }
 
@@ -141,8 +178,11 @@ pub fn check(input: &CheckInput) -> Result<Outcome, InputError> {
     if value_text.is_empty() {
         return Err(bad("Leaf value", "this field is empty"));
     }
-    let value: Value = serde_json::from_str(value_text).map_err(|e| bad("Leaf value", format!("not valid JSON: {e}")))?;
-    let leaf = encoding.leaf_hash(&value).map_err(|e| bad("Leaf value", e.to_string()))?;
+    let value: Value = serde_json::from_str(value_text)
+        .map_err(|e| bad("Leaf value", format!("not valid JSON: {e}")))?;
+    let leaf = encoding
+        .leaf_hash(&value)
+        .map_err(|e| bad("Leaf value", e.to_string()))?;
     let proof = parse_proof(&input.proof)?;
     let computed = process_proof(leaf, &proof);
     Ok(Outcome {
@@ -157,18 +197,34 @@ pub fn check(input: &CheckInput) -> Result<Outcome, InputError> {
 /// A valid example: the second leaf of a small tree of Eden score leaves (C5).
 pub fn example() -> CheckInput {
     let values: Vec<Value> = [
-        ("0x1111111111111111111111111111111111111111", "730000000000000000"),
-        ("0x2222222222222222222222222222222222222222", "524000000000000000"),
-        ("0x3333333333333333333333333333333333333333", "912500000000000000"),
-        ("0x4444444444444444444444444444444444444444", "60000000000000000"),
-        ("0x5555555555555555555555555555555555555555", "400000000000000000"),
+        (
+            "0x1111111111111111111111111111111111111111",
+            "730000000000000000",
+        ),
+        (
+            "0x2222222222222222222222222222222222222222",
+            "524000000000000000",
+        ),
+        (
+            "0x3333333333333333333333333333333333333333",
+            "912500000000000000",
+        ),
+        (
+            "0x4444444444444444444444444444444444444444",
+            "60000000000000000",
+        ),
+        (
+            "0x5555555555555555555555555555555555555555",
+            "400000000000000000",
+        ),
     ]
     .iter()
     .map(|(a, s)| serde_json::json!([a, s]))
     .collect();
     let index = 1;
     let chosen = values[index].clone();
-    let Ok(tree) = StandardMerkleTree::of(values, &["address", "uint256"], Options::default()) else {
+    let Ok(tree) = StandardMerkleTree::of(values, &["address", "uint256"], Options::default())
+    else {
         return CheckInput::default();
     };
     let proof = tree.get_proof(index).unwrap_or_default();
@@ -176,7 +232,11 @@ pub fn example() -> CheckInput {
         root: tree.root().to_string(),
         leaf_encoding: "address, uint256".into(),
         value: chosen.to_string(),
-        proof: proof.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n"),
+        proof: proof
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join("\n"),
     }
 }
 
@@ -203,7 +263,9 @@ mod tests {
     fn proof_formats() {
         let ex = example();
         let lines = parse_proof(&ex.proof).unwrap();
-        let json = serde_json::to_string(&lines.iter().map(ToString::to_string).collect::<Vec<_>>()).unwrap();
+        let json =
+            serde_json::to_string(&lines.iter().map(ToString::to_string).collect::<Vec<_>>())
+                .unwrap();
         assert_eq!(parse_proof(&json).unwrap(), lines);
         assert_eq!(parse_proof(&ex.proof.replace('\n', ", ")).unwrap(), lines);
         assert!(parse_proof("").unwrap().is_empty());
@@ -211,9 +273,18 @@ mod tests {
 
     #[test]
     fn encodings() {
-        assert_eq!(parse_leaf_encoding("address, uint256").unwrap(), ["address", "uint256"]);
-        assert_eq!(parse_leaf_encoding("(uint256,bool)[], string").unwrap(), ["(uint256,bool)[]", "string"]);
-        assert_eq!(parse_leaf_encoding(r#"["address","uint256"]"#).unwrap(), ["address", "uint256"]);
+        assert_eq!(
+            parse_leaf_encoding("address, uint256").unwrap(),
+            ["address", "uint256"]
+        );
+        assert_eq!(
+            parse_leaf_encoding("(uint256,bool)[], string").unwrap(),
+            ["(uint256,bool)[]", "string"]
+        );
+        assert_eq!(
+            parse_leaf_encoding(r#"["address","uint256"]"#).unwrap(),
+            ["address", "uint256"]
+        );
         assert!(parse_leaf_encoding("address,,uint256").is_err());
         assert!(parse_leaf_encoding("(uint256").is_err());
     }
@@ -225,10 +296,14 @@ mod tests {
         let cases: [(&str, Mutation); 7] = [
             ("Merkle root", |i| i.root = "0x1234".into()),
             ("Merkle root", |i| i.root = "1234".into()),
-            ("Leaf encoding", |i| i.leaf_encoding = "adress, uint256".into()),
+            ("Leaf encoding", |i| {
+                i.leaf_encoding = "adress, uint256".into()
+            }),
             ("Leaf value", |i| i.value = "[\"0xnothex\", \"1\"]".into()),
             ("Leaf value", |i| i.value = "[oops".into()),
-            ("Leaf value", |i| i.value = "[\"0x2222222222222222222222222222222222222222\", \"-1\"]".into()),
+            ("Leaf value", |i| {
+                i.value = "[\"0x2222222222222222222222222222222222222222\", \"-1\"]".into()
+            }),
             ("Proof", |i| i.proof = "0xzz".into()),
         ];
         for (field, mutate) in cases {

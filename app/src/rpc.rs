@@ -29,19 +29,27 @@ pub enum RpcError {
 
 fn js_err(e: JsValue) -> String {
     e.as_string()
-        .or_else(|| js_sys::Reflect::get(&e, &"message".into()).ok().and_then(|m| m.as_string()))
+        .or_else(|| {
+            js_sys::Reflect::get(&e, &"message".into())
+                .ok()
+                .and_then(|m| m.as_string())
+        })
         .unwrap_or_else(|| "unknown error".into())
 }
 
 /// GETs a URL and returns its body as text.
 pub async fn fetch_text(url: &str) -> Result<String, String> {
     let win = web_sys::window().ok_or("no window")?;
-    let resp = JsFuture::from(win.fetch_with_str(url)).await.map_err(js_err)?;
+    let resp = JsFuture::from(win.fetch_with_str(url))
+        .await
+        .map_err(js_err)?;
     let resp: web_sys::Response = resp.dyn_into().map_err(|_| "not a response".to_owned())?;
     if !resp.ok() {
         return Err(format!("{url}: HTTP {}", resp.status()));
     }
-    let text = JsFuture::from(resp.text().map_err(js_err)?).await.map_err(js_err)?;
+    let text = JsFuture::from(resp.text().map_err(js_err)?)
+        .await
+        .map_err(js_err)?;
     text.as_string().ok_or_else(|| "not text".to_owned())
 }
 
@@ -51,12 +59,19 @@ async fn post_json(url: &str, body: &str) -> Result<Value, RpcError> {
     init.set_method("POST");
     init.set_body(&JsValue::from_str(body));
     let headers = web_sys::Headers::new().map_err(|e| RpcError::Network(js_err(e)))?;
-    headers.set("content-type", "application/json").map_err(|e| RpcError::Network(js_err(e)))?;
+    headers
+        .set("content-type", "application/json")
+        .map_err(|e| RpcError::Network(js_err(e)))?;
     init.set_headers(&headers);
-    let req = web_sys::Request::new_with_str_and_init(url, &init).map_err(|e| RpcError::Network(js_err(e)))?;
+    let req = web_sys::Request::new_with_str_and_init(url, &init)
+        .map_err(|e| RpcError::Network(js_err(e)))?;
     let win = web_sys::window().ok_or_else(|| RpcError::Network("no window".into()))?;
-    let resp = JsFuture::from(win.fetch_with_request(&req)).await.map_err(|e| RpcError::Network(js_err(e)))?;
-    let resp: web_sys::Response = resp.dyn_into().map_err(|_| RpcError::Network("not a response".into()))?;
+    let resp = JsFuture::from(win.fetch_with_request(&req))
+        .await
+        .map_err(|e| RpcError::Network(js_err(e)))?;
+    let resp: web_sys::Response = resp
+        .dyn_into()
+        .map_err(|_| RpcError::Network("not a response".into()))?;
     let text = JsFuture::from(resp.text().map_err(|e| RpcError::Network(js_err(e)))?)
         .await
         .map_err(|e| RpcError::Network(js_err(e)))?;
@@ -66,8 +81,16 @@ async fn post_json(url: &str, body: &str) -> Result<Value, RpcError> {
 
 /// Interprets a JSON-RPC error object; revert data (a hex string in `data`) becomes [`RpcError::Revert`].
 pub fn error_from(err: &Value) -> RpcError {
-    let message = err.get("message").and_then(Value::as_str).unwrap_or("error").to_owned();
-    let data = err.get("data").and_then(|d| d.as_str().map(str::to_owned).or_else(|| d.get("data").and_then(Value::as_str).map(str::to_owned)));
+    let message = err
+        .get("message")
+        .and_then(Value::as_str)
+        .unwrap_or("error")
+        .to_owned();
+    let data = err.get("data").and_then(|d| {
+        d.as_str()
+            .map(str::to_owned)
+            .or_else(|| d.get("data").and_then(Value::as_str).map(str::to_owned))
+    });
     if let Some(d) = data {
         if let Ok(bytes) = hex::decode(d.trim_start_matches("0x")) {
             return RpcError::Revert(revert_reason(&bytes));
@@ -87,6 +110,58 @@ pub struct Log {
     pub data: Bytes,
     pub block_number: U256,
     pub transaction_hash: B256,
+    /// Position in its block (orders logs of one block); absent on some nodes' pending logs.
+    #[serde(default)]
+    pub log_index: Option<U256>,
+}
+
+impl Log {
+    /// `(block, index in block)`: the log's place in chain order.
+    pub fn position(&self) -> (u64, u64) {
+        let n = |v: U256| u64::try_from(v).unwrap_or(u64::MAX);
+        (n(self.block_number), self.log_index.map_or(0, n))
+    }
+}
+
+/// An `eth_getLogs` filter: contract, and per topic position either any value (`None`) or one of
+/// several values (an empty list matches nothing).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LogFilter {
+    pub address: Address,
+    pub topics: Vec<Option<Vec<B256>>>,
+}
+
+impl LogFilter {
+    fn to_json(&self, from: u64, to: u64) -> Value {
+        let topics: Vec<Value> = self
+            .topics
+            .iter()
+            .map(|t| match t {
+                None => Value::Null,
+                Some(v) => json!(v),
+            })
+            .collect();
+        json!([{ "address": self.address, "topics": topics, "fromBlock": format!("{from:#x}"), "toBlock": format!("{to:#x}") }])
+    }
+}
+
+/// Blocks per `eth_getLogs` request in [`Rpc::get_logs`] (public nodes commonly cap ranges near 10,000).
+pub const LOG_CHUNK_BLOCKS: u64 = 5_000;
+
+/// The `[from, to]` block ranges, in order, `chunk` blocks at most each.
+pub fn block_chunks(from: u64, to: u64, chunk: u64) -> Vec<(u64, u64)> {
+    let chunk = chunk.max(1);
+    let mut out = Vec::new();
+    let mut lo = from;
+    while lo <= to {
+        let hi = lo.saturating_add(chunk - 1).min(to);
+        out.push((lo, hi));
+        if hi == u64::MAX {
+            break;
+        }
+        lo = hi + 1;
+    }
+    out
 }
 
 /// A transaction receipt (the fields the app reads).
@@ -108,7 +183,8 @@ pub struct TxRequest {
 
 impl TxRequest {
     pub fn to_json(&self) -> Value {
-        let mut o = json!({ "to": self.to, "data": self.data, "value": format!("{:#x}", self.value) });
+        let mut o =
+            json!({ "to": self.to, "data": self.data, "value": format!("{:#x}", self.value) });
         if let Some(f) = self.from {
             o["from"] = json!(f);
         }
@@ -123,8 +199,11 @@ pub struct Rpc {
 }
 
 fn q(v: &Value) -> Result<U256, RpcError> {
-    let s = v.as_str().ok_or_else(|| RpcError::Decode(format!("expected a hex quantity, got {v}")))?;
-    U256::from_str_radix(s.trim_start_matches("0x"), 16).map_err(|e| RpcError::Decode(e.to_string()))
+    let s = v
+        .as_str()
+        .ok_or_else(|| RpcError::Decode(format!("expected a hex quantity, got {v}")))?;
+    U256::from_str_radix(s.trim_start_matches("0x"), 16)
+        .map_err(|e| RpcError::Decode(e.to_string()))
 }
 
 fn q64(v: &Value) -> Result<u64, RpcError> {
@@ -138,26 +217,35 @@ impl Rpc {
 
     /// One JSON-RPC request.
     pub async fn request(&self, method: &str, params: Value) -> Result<Value, RpcError> {
-        let body = json!({ "jsonrpc": "2.0", "id": 1, "method": method, "params": params }).to_string();
+        let body =
+            json!({ "jsonrpc": "2.0", "id": 1, "method": method, "params": params }).to_string();
         let v = post_json(&self.url, &body).await?;
         if let Some(e) = v.get("error") {
             return Err(error_from(e));
         }
-        v.get("result").cloned().ok_or_else(|| RpcError::Decode("no result".into()))
+        v.get("result")
+            .cloned()
+            .ok_or_else(|| RpcError::Decode("no result".into()))
     }
 
     /// The latest block's timestamp (chain time, which anvil may have moved ahead of the wall clock).
     pub async fn latest_timestamp(&self) -> Result<u64, RpcError> {
-        let b = self.request("eth_getBlockByNumber", json!(["latest", false])).await?;
+        let b = self
+            .request("eth_getBlockByNumber", json!(["latest", false]))
+            .await?;
         q64(&b["timestamp"])
     }
 
     pub async fn balance(&self, who: Address) -> Result<U256, RpcError> {
-        q(&self.request("eth_getBalance", json!([who, "latest"])).await?)
+        q(&self
+            .request("eth_getBalance", json!([who, "latest"]))
+            .await?)
     }
 
     pub async fn nonce(&self, who: Address) -> Result<u64, RpcError> {
-        q64(&self.request("eth_getTransactionCount", json!([who, "pending"])).await?)
+        q64(&self
+            .request("eth_getTransactionCount", json!([who, "pending"]))
+            .await?)
     }
 
     pub async fn gas_price(&self) -> Result<U256, RpcError> {
@@ -166,44 +254,80 @@ impl Rpc {
 
     /// `eth_call` with raw data.
     pub async fn call_raw(&self, tx: &TxRequest) -> Result<Bytes, RpcError> {
-        let v = self.request("eth_call", json!([tx.to_json(), "latest"])).await?;
-        let s = v.as_str().ok_or_else(|| RpcError::Decode("eth_call result".into()))?;
-        hex::decode(s.trim_start_matches("0x")).map(Bytes::from).map_err(|e| RpcError::Decode(e.to_string()))
+        let v = self
+            .request("eth_call", json!([tx.to_json(), "latest"]))
+            .await?;
+        let s = v
+            .as_str()
+            .ok_or_else(|| RpcError::Decode("eth_call result".into()))?;
+        hex::decode(s.trim_start_matches("0x"))
+            .map(Bytes::from)
+            .map_err(|e| RpcError::Decode(e.to_string()))
     }
 
     /// A typed view call.
     pub async fn call<C: SolCall>(&self, to: Address, call: &C) -> Result<C::Return, RpcError> {
         let out = self
-            .call_raw(&TxRequest { from: None, to, data: call.abi_encode().into(), value: U256::ZERO })
+            .call_raw(&TxRequest {
+                from: None,
+                to,
+                data: call.abi_encode().into(),
+                value: U256::ZERO,
+            })
             .await?;
         C::abi_decode_returns(&out).map_err(|e| RpcError::Decode(e.to_string()))
     }
 
+    /// A typed view call against the state after block `block` (`eth_call` at a block number).
+    pub async fn call_at<C: SolCall>(&self, to: Address, call: &C, block: u64) -> Result<C::Return, RpcError> {
+        let tx = TxRequest { from: None, to, data: call.abi_encode().into(), value: U256::ZERO };
+        let v = self.request("eth_call", json!([tx.to_json(), format!("{block:#x}")])).await?;
+        let s = v.as_str().ok_or_else(|| RpcError::Decode("eth_call result".into()))?;
+        let out = hex::decode(s.trim_start_matches("0x")).map_err(|e| RpcError::Decode(e.to_string()))?;
+        C::abi_decode_returns(&out).map_err(|e| RpcError::Decode(e.to_string()))
+    }
+
     pub async fn estimate_gas(&self, tx: &TxRequest) -> Result<u64, RpcError> {
-        q64(&self.request("eth_estimateGas", json!([tx.to_json()])).await?)
+        q64(&self
+            .request("eth_estimateGas", json!([tx.to_json()]))
+            .await?)
     }
 
     pub async fn send_raw(&self, raw: &[u8]) -> Result<B256, RpcError> {
-        let v = self.request("eth_sendRawTransaction", json!([hex::encode_prefixed(raw)])).await?;
+        let v = self
+            .request("eth_sendRawTransaction", json!([hex::encode_prefixed(raw)]))
+            .await?;
         serde_json::from_value(v).map_err(|e| RpcError::Decode(e.to_string()))
     }
 
     pub async fn receipt(&self, hash: B256) -> Result<Option<Receipt>, RpcError> {
-        let v = self.request("eth_getTransactionReceipt", json!([hash])).await?;
+        let v = self
+            .request("eth_getTransactionReceipt", json!([hash]))
+            .await?;
         if v.is_null() {
             return Ok(None);
         }
-        serde_json::from_value(v).map(Some).map_err(|e| RpcError::Decode(e.to_string()))
+        serde_json::from_value(v)
+            .map(Some)
+            .map_err(|e| RpcError::Decode(e.to_string()))
     }
 
     /// The input data of a mined transaction.
     pub async fn tx_input(&self, hash: B256) -> Result<Bytes, RpcError> {
-        let v = self.request("eth_getTransactionByHash", json!([hash])).await?;
+        let v = self
+            .request("eth_getTransactionByHash", json!([hash]))
+            .await?;
         serde_json::from_value(v["input"].clone()).map_err(|e| RpcError::Decode(e.to_string()))
     }
 
     /// `eth_getLogs` of one contract from `from_block`, filtered by the first topic (and optionally the second).
-    pub async fn logs(&self, address: Address, topic0: B256, topic1: Option<B256>, from_block: u64) -> Result<Vec<Log>, RpcError> {
+    pub async fn logs(
+        &self,
+        address: Address,
+        topic0: B256,
+        topic1: Option<B256>,
+        from_block: u64,
+    ) -> Result<Vec<Log>, RpcError> {
         let topics = match topic1 {
             Some(t1) => json!([topic0, t1]),
             None => json!([topic0]),
@@ -213,6 +337,37 @@ impl Rpc {
             .await?;
         serde_json::from_value(v).map_err(|e| RpcError::Decode(e.to_string()))
     }
+
+    /// The latest block's number.
+    pub async fn block_number(&self) -> Result<u64, RpcError> {
+        q64(&self.request("eth_blockNumber", json!([])).await?)
+    }
+
+    /// A block's timestamp (`eth_getBlockByNumber`).
+    pub async fn block_timestamp(&self, number: u64) -> Result<u64, RpcError> {
+        let b = self.request("eth_getBlockByNumber", json!([format!("{number:#x}"), false])).await?;
+        if b.is_null() {
+            return Err(RpcError::Node(format!("block {number} is not known to the node")));
+        }
+        q64(&b["timestamp"])
+    }
+
+    /// `eth_getLogs` over blocks `[from, to]`, [`LOG_CHUNK_BLOCKS`] blocks per request, in chain order.
+    /// A failing chunk names its block range.
+    pub async fn get_logs(&self, filter: &LogFilter, from: u64, to: u64) -> Result<Vec<Log>, RpcError> {
+        let mut out = Vec::new();
+        for (lo, hi) in block_chunks(from, to, LOG_CHUNK_BLOCKS) {
+            let ctx = |e: String| format!("logs of blocks {lo}–{hi}: {e}");
+            let v = self.request("eth_getLogs", filter.to_json(lo, hi)).await.map_err(|e| match e {
+                RpcError::Network(m) => RpcError::Network(ctx(m)),
+                RpcError::Revert(m) | RpcError::Node(m) => RpcError::Node(ctx(m)),
+                RpcError::Decode(m) => RpcError::Decode(ctx(m)),
+            })?;
+            let mut logs: Vec<Log> = serde_json::from_value(v).map_err(|e| RpcError::Decode(ctx(e.to_string())))?;
+            out.append(&mut logs);
+        }
+        Ok(out)
+    }
 }
 
 #[cfg(test)]
@@ -221,10 +376,30 @@ mod tests {
 
     #[test]
     fn revert_data_is_decoded() {
-        let e = error_from(&json!({"code": 3, "message": "execution reverted", "data": "0x08c379a00000000000000000000000000000000000000000000000000000000000000020000000000000000000000000000000000000000000000000000000000000000474657374"}));
+        let e = error_from(
+            &json!({"code": 3, "message": "execution reverted", "data": "0x08c379a00000000000000000000000000000000000000000000000000000000000000020000000000000000000000000000000000000000000000000000000000000000474657374"}),
+        );
         // Truncated Error(string) payload: still a revert, with the raw data shown.
         assert!(matches!(e, RpcError::Revert(_)));
-        assert!(matches!(error_from(&json!({"code": -32000, "message": "nonce too low"})), RpcError::Node(_)));
-        assert!(matches!(error_from(&json!({"code": -32000, "message": "execution reverted"})), RpcError::Revert(_)));
+        assert!(matches!(
+            error_from(&json!({"code": -32000, "message": "nonce too low"})),
+            RpcError::Node(_)
+        ));
+        assert!(matches!(
+            error_from(&json!({"code": -32000, "message": "execution reverted"})),
+            RpcError::Revert(_)
+        ));
+    }
+
+    #[test]
+    fn block_ranges_are_chunked_without_gaps_or_overlaps() {
+        assert_eq!(block_chunks(10, 9, 5), vec![]);
+        assert_eq!(block_chunks(7, 7, 5), vec![(7, 7)]);
+        assert_eq!(block_chunks(0, 11, 5), vec![(0, 4), (5, 9), (10, 11)]);
+        assert_eq!(block_chunks(1, 10, 5), vec![(1, 5), (6, 10)]);
+        assert_eq!(block_chunks(u64::MAX - 1, u64::MAX, 5), vec![(u64::MAX - 1, u64::MAX)]);
+        let f = LogFilter { address: Address::ZERO, topics: vec![Some(vec![B256::ZERO]), None] };
+        assert_eq!(f.to_json(1, 2)[0]["topics"][1], Value::Null);
+        assert_eq!(f.to_json(1, 2)[0]["toBlock"], "0x2");
     }
 }

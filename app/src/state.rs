@@ -106,6 +106,17 @@ pub struct ScorerRef {
     /// Published theses, for the local copy check.
     #[serde(default)]
     pub theses: Vec<String>,
+    /// The seeded scorers' graded scores (thesis texts by hash), shown with their positions.
+    #[serde(default)]
+    pub scores: Vec<SeededScore>,
+}
+
+/// One seeded score: its thesis text by hash (the text is off chain; the hash is on chain).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SeededScore {
+    pub thesis_hash: B256,
+    pub thesis: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
@@ -141,7 +152,9 @@ impl World {
     }
 
     pub fn project_name(&self, a: &Address) -> Option<String> {
-        self.projects.get(&a.to_string().to_lowercase()).map(|p| p.name.clone())
+        self.projects
+            .get(&a.to_string().to_lowercase())
+            .map(|p| p.name.clone())
     }
 }
 
@@ -208,8 +221,16 @@ impl Ctx {
     }
 
     pub fn push_tx(&self, label: String) -> u64 {
-        let id = self.txs.with_untracked(|t| t.iter().map(|e| e.id).max().unwrap_or(0) + 1);
-        self.txs.update(|t| t.push(TxEntry { id, label, state: TxState::Simulating }));
+        let id = self
+            .txs
+            .with_untracked(|t| t.iter().map(|e| e.id).max().unwrap_or(0) + 1);
+        self.txs.update(|t| {
+            t.push(TxEntry {
+                id,
+                label,
+                state: TxState::Simulating,
+            })
+        });
         id
     }
 
@@ -234,7 +255,10 @@ pub fn restore_txs() -> Vec<TxEntry> {
 }
 
 pub fn save_txs(txs: &[TxEntry]) {
-    if let (Some(s), Ok(t)) = (web_sys::window().and_then(|w| w.session_storage().ok().flatten()), serde_json::to_string(txs)) {
+    if let (Some(s), Ok(t)) = (
+        web_sys::window().and_then(|w| w.session_storage().ok().flatten()),
+        serde_json::to_string(txs),
+    ) {
         let _ = s.set_item(TXS_KEY, &t);
     }
 }

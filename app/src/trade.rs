@@ -16,7 +16,11 @@ pub const MAX_SLIPPAGE_BPS: u32 = 5_000;
 ///
 /// # Errors
 /// [`CurveError::InvalidState`] when the record is not a state the curve can be in.
-pub fn curve_state(l: &ILaunchpad::Launch, supply: U256, fee_bps: u32) -> Result<CurveState, CurveError> {
+pub fn curve_state(
+    l: &ILaunchpad::Launch,
+    supply: U256,
+    fee_bps: u32,
+) -> Result<CurveState, CurveError> {
     let s = CurveState {
         virtual_quote: l.virtualQuote,
         total_supply: supply,
@@ -64,7 +68,12 @@ pub struct BuyPreview {
 ///
 /// # Errors
 /// As [`curve::quote_buy`].
-pub fn preview_buy(state: &CurveState, quote_in: U256, now: u64, slippage_bps: u32) -> Result<BuyPreview, CurveError> {
+pub fn preview_buy(
+    state: &CurveState,
+    quote_in: U256,
+    now: u64,
+    slippage_bps: u32,
+) -> Result<BuyPreview, CurveError> {
     let t = state.seconds_since_launch(now);
     let quote = curve::quote_buy(state, quote_in, t)?;
     Ok(BuyPreview {
@@ -86,9 +95,16 @@ pub struct SellPreview {
 ///
 /// # Errors
 /// As [`curve::quote_sell`].
-pub fn preview_sell(state: &CurveState, tokens_in: U256, slippage_bps: u32) -> Result<SellPreview, CurveError> {
+pub fn preview_sell(
+    state: &CurveState,
+    tokens_in: U256,
+    slippage_bps: u32,
+) -> Result<SellPreview, CurveError> {
     let quote = curve::quote_sell(state, tokens_in)?;
-    Ok(SellPreview { quote, min_quote_out: min_out_down(quote.quote_out, slippage_bps) })
+    Ok(SellPreview {
+        quote,
+        min_quote_out: min_out_down(quote.quote_out, slippage_bps),
+    })
 }
 
 /// Seconds left in the anti-snipe window at `now` (0 once it is over).

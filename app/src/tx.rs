@@ -87,9 +87,12 @@ impl Eip1559 {
     /// # Errors
     /// [`SignError`] for an invalid key.
     pub fn sign(&self, key: &B256) -> Result<Vec<u8>, SignError> {
-        let sk = SigningKey::from_slice(key.as_slice()).map_err(|e| SignError::Key(e.to_string()))?;
+        let sk =
+            SigningKey::from_slice(key.as_slice()).map_err(|e| SignError::Key(e.to_string()))?;
         let hash = self.signing_hash();
-        let (sig, recid) = sk.sign_prehash_recoverable(hash.as_slice()).map_err(|e| SignError::Sign(e.to_string()))?;
+        let (sig, recid) = sk
+            .sign_prehash_recoverable(hash.as_slice())
+            .map_err(|e| SignError::Sign(e.to_string()))?;
         let bytes = sig.to_bytes();
         let mut p = self.fields();
         rlp_uint(&mut p, U256::from(u8::from(recid.is_y_odd())));
@@ -119,7 +122,10 @@ mod tests {
 
     #[test]
     fn dev_key_address() {
-        assert_eq!(address_of(&KEY).unwrap(), address!("f39Fd6e51aad88F6F4ce6aB8827279cffFb92266"));
+        assert_eq!(
+            address_of(&KEY).unwrap(),
+            address!("f39Fd6e51aad88F6F4ce6aB8827279cffFb92266")
+        );
         assert!(address_of(&B256::ZERO).is_err());
     }
 
@@ -165,7 +171,9 @@ mod tests {
             other => panic!("unexpected yParity byte {other:#x}"),
         };
         let sig = Signature::new(U256::from_be_slice(r), U256::from_be_slice(s), parity);
-        let who = sig.recover_address_from_prehash(&tx.signing_hash()).unwrap();
+        let who = sig
+            .recover_address_from_prehash(&tx.signing_hash())
+            .unwrap();
         assert_eq!(who, address_of(&KEY).unwrap());
     }
 }

@@ -9,11 +9,24 @@ use leptos::prelude::*;
 
 /// An amount: a few significant digits on screen, the exact value in the `title` (hover).
 #[component]
-pub fn Amount(raw: U256, decimals: u8, #[prop(into, default = String::new())] unit: String, #[prop(default = 5)] sig: usize) -> impl IntoView {
+pub fn Amount(
+    raw: U256,
+    decimals: u8,
+    #[prop(into, default = String::new())] unit: String,
+    #[prop(default = 5)] sig: usize,
+) -> impl IntoView {
     let shown = fmt::units(raw, decimals, sig);
     let exact = fmt::units_exact(raw, decimals);
-    let title = if unit.is_empty() { exact } else { format!("{exact} {unit}") };
-    let unit = if unit.is_empty() { String::new() } else { format!(" {unit}") };
+    let title = if unit.is_empty() {
+        exact
+    } else {
+        format!("{exact} {unit}")
+    };
+    let unit = if unit.is_empty() {
+        String::new()
+    } else {
+        format!(" {unit}")
+    };
     view! { <span class="amount" title=title>{shown}{unit}</span> }
 }
 
@@ -30,7 +43,9 @@ pub fn ErrorBox(#[prop(into)] message: String) -> impl IntoView {
 }
 
 /// Renders the world's load state; `f` only runs once it is ready.
-pub fn with_world<V: IntoView + 'static>(f: impl Fn(crate::state::World) -> V + Send + Sync + 'static) -> impl IntoView {
+pub fn with_world<V: IntoView + 'static>(
+    f: impl Fn(crate::state::World) -> V + Send + Sync + 'static,
+) -> impl IntoView {
     let ctx = Ctx::get();
     move || match ctx.world.get() {
         Load::Loading => view! { <Loading what="Connecting to the chain…" /> }.into_any(),
@@ -46,8 +61,14 @@ pub fn WalletButton() -> impl IntoView {
     let label = move || {
         let w = ctx.wallet.get();
         match (&w.kind, w.account) {
-            (Some(Kind::Burner(i)), Some(a)) => format!("Burner #{} · {}", i + 1, fmt::short_addr(&a.to_checksum(None))),
-            (Some(Kind::Injected { name, .. }), Some(a)) => format!("{name} · {}", fmt::short_addr(&a.to_checksum(None))),
+            (Some(Kind::Burner(i)), Some(a)) => format!(
+                "Burner #{} · {}",
+                i + 1,
+                fmt::short_addr(&a.to_checksum(None))
+            ),
+            (Some(Kind::Injected { name, .. }), Some(a)) => {
+                format!("{name} · {}", fmt::short_addr(&a.to_checksum(None)))
+            }
             _ => "Connect wallet".to_string(),
         }
     };
@@ -103,7 +124,9 @@ pub fn NetworkBanner() -> impl IntoView {
     let wrong = move || {
         let w = ctx.wallet.get();
         match (ctx.world.get(), w.kind.is_some(), w.chain_id) {
-            (Load::Ready(world), true, chain) if chain != Some(world.chain_id) => Some((world.chain_id, chain)),
+            (Load::Ready(world), true, chain) if chain != Some(world.chain_id) => {
+                Some((world.chain_id, chain))
+            }
             _ => None,
         }
     };

@@ -112,8 +112,11 @@ pub fn VerifyPage() -> impl IntoView {
 }
 
 #[component]
-fn ResultPanel(result: RwSignal<Option<Result<Outcome, proof_check::InputError>>>) -> impl IntoView {
-    move || match result.get() {
+fn ResultPanel(
+    result: RwSignal<Option<Result<Outcome, proof_check::InputError>>>,
+) -> impl IntoView {
+    move || {
+        match result.get() {
         None => view! { <div class="result empty" id="result">"Fill in the fields and press Verify."</div> }.into_any(),
         Some(Err(e)) => view! {
             <div class="result error" id="result" role="alert">
@@ -145,5 +148,6 @@ fn ResultPanel(result: RwSignal<Option<Result<Outcome, proof_check::InputError>>
             </div>
         }
         .into_any(),
+    }
     }
 }

@@ -7,8 +7,8 @@
 use crate::rpc::{Rpc, RpcError, TxRequest};
 use crate::state::{Ctx, Load, TxState};
 use crate::tx::{address_of, Eip1559};
-use leptos::prelude::*;
 use alloy_primitives::{b256, Address, B256, U256};
+use leptos::prelude::*;
 use serde_json::{json, Value};
 use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
@@ -83,12 +83,18 @@ pub fn classify(code: Option<i64>, message: String) -> WalletError {
 }
 
 fn provider(uuid: &str) -> Option<JsValue> {
-    PROVIDERS.with(|p| p.borrow().iter().find(|(u, _)| u == uuid).map(|(_, v)| v.clone()))
+    PROVIDERS.with(|p| {
+        p.borrow()
+            .iter()
+            .find(|(u, _)| u == uuid)
+            .map(|(_, v)| v.clone())
+    })
 }
 
 /// `provider.request({method, params})`.
 pub async fn request(uuid: &str, method: &str, params: Value) -> Result<Value, WalletError> {
-    let p = provider(uuid).ok_or_else(|| WalletError::Other("the wallet is gone; pick it again".into()))?;
+    let p = provider(uuid)
+        .ok_or_else(|| WalletError::Other("the wallet is gone; pick it again".into()))?;
     let args = js_sys::Object::new();
     let _ = js_sys::Reflect::set(&args, &"method".into(), &method.into());
     let params = js_sys::JSON::parse(&params.to_string()).unwrap_or(JsValue::UNDEFINED);
@@ -104,12 +110,21 @@ pub async fn request(uuid: &str, method: &str, params: Value) -> Result<Value, W
         .map_err(|_| WalletError::Other("request did not return a promise".into()))?;
     match JsFuture::from(promise).await {
         Ok(v) => {
-            let s = js_sys::JSON::stringify(&v).ok().and_then(|s| s.as_string()).unwrap_or_else(|| "null".into());
+            let s = js_sys::JSON::stringify(&v)
+                .ok()
+                .and_then(|s| s.as_string())
+                .unwrap_or_else(|| "null".into());
             Ok(serde_json::from_str(&s).unwrap_or(Value::Null))
         }
         Err(e) => {
-            let code = js_sys::Reflect::get(&e, &"code".into()).ok().and_then(|c| c.as_f64()).map(|c| c as i64);
-            let msg = js_sys::Reflect::get(&e, &"message".into()).ok().and_then(|m| m.as_string()).unwrap_or_else(|| "wallet error".into());
+            let code = js_sys::Reflect::get(&e, &"code".into())
+                .ok()
+                .and_then(|c| c.as_f64())
+                .map(|c| c as i64);
+            let msg = js_sys::Reflect::get(&e, &"message".into())
+                .ok()
+                .and_then(|m| m.as_string())
+                .unwrap_or_else(|| "wallet error".into());
             Err(classify(code, msg))
         }
     }
@@ -122,41 +137,58 @@ fn session() -> Option<web_sys::Storage> {
 /// Starts EIP-6963 discovery and restores a burner wallet from session storage.
 pub fn init(ctx: Ctx) {
     let Some(win) = web_sys::window() else { return };
-    let on_announce = Closure::<dyn FnMut(web_sys::CustomEvent)>::new(move |ev: web_sys::CustomEvent| {
-        let detail = ev.detail();
-        let info = js_sys::Reflect::get(&detail, &"info".into()).unwrap_or(JsValue::UNDEFINED);
-        let get = |k: &str| js_sys::Reflect::get(&info, &k.into()).ok().and_then(|v| v.as_string()).unwrap_or_default();
-        let (uuid, name) = (get("uuid"), get("name"));
-        let Ok(p) = js_sys::Reflect::get(&detail, &"provider".into()) else { return };
-        if uuid.is_empty() || p.is_undefined() {
-            return;
-        }
-        let fresh = PROVIDERS.with(|ps| {
-            let mut ps = ps.borrow_mut();
-            if ps.iter().any(|(u, _)| *u == uuid) {
-                false
-            } else {
-                ps.push((uuid.clone(), p));
-                true
+    let on_announce =
+        Closure::<dyn FnMut(web_sys::CustomEvent)>::new(move |ev: web_sys::CustomEvent| {
+            let detail = ev.detail();
+            let info = js_sys::Reflect::get(&detail, &"info".into()).unwrap_or(JsValue::UNDEFINED);
+            let get = |k: &str| {
+                js_sys::Reflect::get(&info, &k.into())
+                    .ok()
+                    .and_then(|v| v.as_string())
+                    .unwrap_or_default()
+            };
+            let (uuid, name) = (get("uuid"), get("name"));
+            let Ok(p) = js_sys::Reflect::get(&detail, &"provider".into()) else {
+                return;
+            };
+            if uuid.is_empty() || p.is_undefined() {
+                return;
+            }
+            let fresh = PROVIDERS.with(|ps| {
+                let mut ps = ps.borrow_mut();
+                if ps.iter().any(|(u, _)| *u == uuid) {
+                    false
+                } else {
+                    ps.push((uuid.clone(), p));
+                    true
+                }
+            });
+            if fresh {
+                ctx.wallet
+                    .update(|w| w.providers.push(ProviderInfo { uuid, name }));
             }
         });
-        if fresh {
-            ctx.wallet.update(|w| w.providers.push(ProviderInfo { uuid, name }));
-        }
-    });
-    let _ = win.add_event_listener_with_callback("eip6963:announceProvider", on_announce.as_ref().unchecked_ref());
+    let _ = win.add_event_listener_with_callback(
+        "eip6963:announceProvider",
+        on_announce.as_ref().unchecked_ref(),
+    );
     on_announce.forget();
     if let Ok(ev) = web_sys::CustomEvent::new("eip6963:requestProvider") {
         let _ = win.dispatch_event(&ev);
     }
-    if let Some(i) = session().and_then(|s| s.get_item(BURNER_STORAGE_KEY).ok().flatten()).and_then(|s| s.parse::<usize>().ok()) {
+    if let Some(i) = session()
+        .and_then(|s| s.get_item(BURNER_STORAGE_KEY).ok().flatten())
+        .and_then(|s| s.parse::<usize>().ok())
+    {
         connect_burner(ctx, i);
     }
 }
 
 /// Uses burner account `index` (anvil dev account `index + 1`).
 pub fn connect_burner(ctx: Ctx, index: usize) {
-    let Some(key) = BURNER_KEYS.get(index) else { return };
+    let Some(key) = BURNER_KEYS.get(index) else {
+        return;
+    };
     let Ok(account) = address_of(key) else { return };
     if let Some(s) = session() {
         let _ = s.set_item(BURNER_STORAGE_KEY, &index.to_string());
@@ -184,11 +216,15 @@ pub fn disconnect(ctx: Ctx) {
 }
 
 fn parse_chain(v: &Value) -> Option<u64> {
-    v.as_str().and_then(|s| u64::from_str_radix(s.trim_start_matches("0x"), 16).ok())
+    v.as_str()
+        .and_then(|s| u64::from_str_radix(s.trim_start_matches("0x"), 16).ok())
 }
 
 fn parse_account(v: &Value) -> Option<Address> {
-    v.as_array().and_then(|a| a.first()).and_then(Value::as_str).and_then(|s| s.parse().ok())
+    v.as_array()
+        .and_then(|a| a.first())
+        .and_then(Value::as_str)
+        .and_then(|s| s.parse().ok())
 }
 
 /// Connects an injected wallet: asks for accounts, reads the chain, follows its events.
@@ -196,13 +232,20 @@ pub async fn connect_injected(ctx: Ctx, uuid: String, name: String) {
     let accounts = match request(&uuid, "eth_requestAccounts", json!([])).await {
         Ok(a) => a,
         Err(e) => {
-            ctx.wallet.update(|w| w.message = Some(format!("{name}: {e}")));
+            ctx.wallet
+                .update(|w| w.message = Some(format!("{name}: {e}")));
             return;
         }
     };
-    let chain = request(&uuid, "eth_chainId", json!([])).await.ok().and_then(|c| parse_chain(&c));
+    let chain = request(&uuid, "eth_chainId", json!([]))
+        .await
+        .ok()
+        .and_then(|c| parse_chain(&c));
     ctx.wallet.update(|w| {
-        w.kind = Some(Kind::Injected { uuid: uuid.clone(), name: name.clone() });
+        w.kind = Some(Kind::Injected {
+            uuid: uuid.clone(),
+            name: name.clone(),
+        });
         w.account = parse_account(&accounts);
         w.chain_id = chain;
         w.message = None;
@@ -212,11 +255,18 @@ pub async fn connect_injected(ctx: Ctx, uuid: String, name: String) {
     }
     ctx.bump();
     if let Some(p) = provider(&uuid) {
-        if let Ok(on) = js_sys::Reflect::get(&p, &"on".into()).and_then(|f| f.dyn_into::<js_sys::Function>()) {
+        if let Ok(on) =
+            js_sys::Reflect::get(&p, &"on".into()).and_then(|f| f.dyn_into::<js_sys::Function>())
+        {
             let u1 = uuid.clone();
             let accounts_changed = Closure::<dyn FnMut(JsValue)>::new(move |v: JsValue| {
-                let s = js_sys::JSON::stringify(&v).ok().and_then(|s| s.as_string()).unwrap_or_default();
-                let account = serde_json::from_str::<Value>(&s).ok().and_then(|v| parse_account(&v));
+                let s = js_sys::JSON::stringify(&v)
+                    .ok()
+                    .and_then(|s| s.as_string())
+                    .unwrap_or_default();
+                let account = serde_json::from_str::<Value>(&s)
+                    .ok()
+                    .and_then(|v| parse_account(&v));
                 ctx.wallet.update(|w| {
                     if matches!(&w.kind, Some(Kind::Injected { uuid, .. }) if *uuid == u1) {
                         w.account = account;
@@ -229,7 +279,9 @@ pub async fn connect_injected(ctx: Ctx, uuid: String, name: String) {
             });
             let u2 = uuid.clone();
             let chain_changed = Closure::<dyn FnMut(JsValue)>::new(move |v: JsValue| {
-                let chain = v.as_string().and_then(|s| u64::from_str_radix(s.trim_start_matches("0x"), 16).ok());
+                let chain = v
+                    .as_string()
+                    .and_then(|s| u64::from_str_radix(s.trim_start_matches("0x"), 16).ok());
                 ctx.wallet.update(|w| {
                     if matches!(&w.kind, Some(Kind::Injected { uuid, .. }) if *uuid == u2) {
                         w.chain_id = chain;
@@ -247,8 +299,12 @@ pub async fn connect_injected(ctx: Ctx, uuid: String, name: String) {
 
 /// Asks the injected wallet to switch to the app's chain, adding it when the wallet does not know it.
 pub async fn switch_chain(ctx: Ctx) {
-    let Some(Kind::Injected { uuid, .. }) = ctx.wallet.get_untracked().kind else { return };
-    let Load::Ready(world) = ctx.world.get_untracked() else { return };
+    let Some(Kind::Injected { uuid, .. }) = ctx.wallet.get_untracked().kind else {
+        return;
+    };
+    let Load::Ready(world) = ctx.world.get_untracked() else {
+        return;
+    };
     let hex_id = format!("{:#x}", world.chain_id);
     let r = match request(&uuid, "wallet_switchEthereumChain", json!([{ "chainId": hex_id }])).await {
         Err(WalletError::UnknownChain) => {
@@ -264,14 +320,19 @@ pub async fn switch_chain(ctx: Ctx) {
     };
     match r {
         Ok(_) => {
-            let chain = request(&uuid, "eth_chainId", json!([])).await.ok().and_then(|c| parse_chain(&c));
+            let chain = request(&uuid, "eth_chainId", json!([]))
+                .await
+                .ok()
+                .and_then(|c| parse_chain(&c));
             ctx.wallet.update(|w| {
                 w.chain_id = chain;
                 w.message = None;
             });
             ctx.bump();
         }
-        Err(e) => ctx.wallet.update(|w| w.message = Some(format!("switching network: {e}"))),
+        Err(e) => ctx
+            .wallet
+            .update(|w| w.message = Some(format!("switching network: {e}"))),
     }
 }
 
@@ -299,17 +360,26 @@ pub async fn send(ctx: Ctx, label: String, mut tx: TxRequest) -> bool {
         return false;
     };
     if w.chain_id != Some(world.chain_id) {
-        ctx.set_tx(id, TxState::Failed(format!("wrong network: switch the wallet to chain {}", world.chain_id)));
+        ctx.set_tx(
+            id,
+            TxState::Failed(format!(
+                "wrong network: switch the wallet to chain {}",
+                world.chain_id
+            )),
+        );
         return false;
     }
     let rpc: Rpc = world.rpc();
     tx.from = Some(from);
     // 1. Simulate: a revert stops here, before any signature.
     if let Err(e) = rpc.call_raw(&tx).await {
-        ctx.set_tx(id, match e {
-            RpcError::Revert(r) => TxState::WouldRevert(r),
-            other => TxState::Failed(other.to_string()),
-        });
+        ctx.set_tx(
+            id,
+            match e {
+                RpcError::Revert(r) => TxState::WouldRevert(r),
+                other => TxState::Failed(other.to_string()),
+            },
+        );
         return false;
     }
     let gas = match rpc.estimate_gas(&tx).await {
@@ -326,7 +396,9 @@ pub async fn send(ctx: Ctx, label: String, mut tx: TxRequest) -> bool {
     // 2. Sign and send.
     let hash = match kind {
         Kind::Burner(i) => {
-            let Some(key) = BURNER_KEYS.get(i) else { return false };
+            let Some(key) = BURNER_KEYS.get(i) else {
+                return false;
+            };
             let sent = async {
                 let nonce = rpc.nonce(from).await?;
                 let price = rpc.gas_price().await?;
@@ -362,7 +434,10 @@ pub async fn send(ctx: Ctx, label: String, mut tx: TxRequest) -> bool {
                 Ok(v) => match v.as_str().and_then(|s| s.parse::<B256>().ok()) {
                     Some(h) => h,
                     None => {
-                        ctx.set_tx(id, TxState::Failed("the wallet returned no transaction hash".into()));
+                        ctx.set_tx(
+                            id,
+                            TxState::Failed("the wallet returned no transaction hash".into()),
+                        );
                         return false;
                     }
                 },
@@ -387,11 +462,14 @@ pub async fn follow(ctx: Ctx, rpc: Rpc, id: u64, hash: B256) -> bool {
         match rpc.receipt(hash).await {
             Ok(Some(r)) => {
                 let ok = r.status == U256::from(1u8);
-                ctx.set_tx(id, if ok {
-                    TxState::Confirmed(hash, u64::try_from(r.block_number).unwrap_or(0))
-                } else {
-                    TxState::Failed("reverted on chain".into())
-                });
+                ctx.set_tx(
+                    id,
+                    if ok {
+                        TxState::Confirmed(hash, u64::try_from(r.block_number).unwrap_or(0))
+                    } else {
+                        TxState::Failed("reverted on chain".into())
+                    },
+                );
                 ctx.bump();
                 return ok;
             }
@@ -402,7 +480,10 @@ pub async fn follow(ctx: Ctx, rpc: Rpc, id: u64, hash: B256) -> bool {
             }
         }
     }
-    ctx.set_tx(id, TxState::Failed("no receipt after a minute; check the chain".into()));
+    ctx.set_tx(
+        id,
+        TxState::Failed("no receipt after a minute; check the chain".into()),
+    );
     false
 }
 
@@ -425,9 +506,18 @@ mod tests {
 
     #[test]
     fn error_codes() {
-        assert_eq!(classify(Some(4001), "User rejected".into()), WalletError::Cancelled);
+        assert_eq!(
+            classify(Some(4001), "User rejected".into()),
+            WalletError::Cancelled
+        );
         assert_eq!(classify(Some(4902), "x".into()), WalletError::UnknownChain);
-        assert_eq!(classify(Some(-32603), "boom".into()), WalletError::Other("boom".into()));
-        assert_eq!(WalletError::Cancelled.to_string(), "cancelled in the wallet");
+        assert_eq!(
+            classify(Some(-32603), "boom".into()),
+            WalletError::Other("boom".into())
+        );
+        assert_eq!(
+            WalletError::Cancelled.to_string(),
+            "cancelled in the wallet"
+        );
     }
 }

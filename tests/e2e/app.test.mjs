@@ -4,8 +4,10 @@
 // shows the v4 pool; a score verified against the on-chain final root with the EIP-712 signer check;
 // a tampered bundle flagged; a holder payout claimed; a wrong-chain wallet switched; a rejected
 // request shown as cancelled; a duel round settled; a call committed and revealed; a scorer registered; a copied
-// thesis caught locally and an original one submitted; a human envelope and a pre-data path recomputed and
-// verified, with the creator share read from FeeLanes.
+// thesis caught locally and an original one submitted; a seeded scorer's positions with accrued rewards
+// (WASM equals the chain) claimed; an epoch under challenge; a real browser-extension wallet
+// (tests/e2e/wallet-extension/) switched to the chain, a buy sent through it, its account switch followed;
+// a human envelope and a pre-data path recomputed and verified, with the creator share read from FeeLanes.
 // Screenshots: test-output/screenshots/.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -15,6 +17,7 @@ import { dirname, join } from 'node:path';
 import { serveDist } from './serve.mjs';
 import { launch } from './browser.mjs';
 import { startChain } from './chain.mjs';
+import { launchWithWallet } from './wallet-extension/launch.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const SHOTS = join(ROOT, 'test-output', 'screenshots');
@@ -194,6 +197,15 @@ test('a score verifies against the on-chain final root, with the EIP-712 signer'
   await page.screenshot({ path: join(SHOTS, 'score-verified.png'), fullPage: true });
 });
 
+test('an epoch under challenge shows as challenged, next to the pending one', async () => {
+  const last = chain.world.epochs[chain.world.epochs.length - 1].epoch;
+  if (!(await page.$('#epochs'))) await page.click('nav >> text=Score');
+  await page.waitForSelector(`#epochs tr[data-epoch="${last}"]`, T);
+  assert.match(await page.textContent(`#epochs tr[data-epoch="${last}"]`), /challenged.*awaiting the adjudicator/);
+  assert.match(await page.textContent(`#epochs tr[data-epoch="${last - 1}"]`), /pending/);
+  await page.screenshot({ path: join(SHOTS, 'score-challenged.png'), fullPage: true });
+});
+
 test('a tampered bundle is flagged', async () => {
   await page.route('**/public/demo/epochs/*.json', async (route) => {
     const res = await route.fetch();
@@ -342,12 +354,45 @@ test('a duel round awaiting settlement is settled from its page', async () => {
   await page.waitForSelector('#awaiting', T);
   const before = await page.locator('.round-row').count();
   assert.ok(before >= 2, 'the seeded duel has settled rounds in its history');
+  assert.equal(await page.locator('.round-row .bad').count(), 0, 'every settled round recomputes to the hook\'s record');
   await page.screenshot({ path: join(SHOTS, 'duel.png'), fullPage: true });
+  // B2: the page's mean tick and winner are recomputed from the pools' swap logs; before settlement
+  // they equal the hook's own pendingResult (read here with eth_call) for both seeded duels.
+  const { rpc, world } = chain;
+  const call = async (method, params) => (await (await fetch(rpc, { method: 'POST', headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })).json()).result;
+  for (const d of world.duels) {
+    const t0 = Date.now();
+    await page.goto(server.url + 'duel/' + d.duelId);
+    await page.waitForSelector('#round-mean[data-mean-tick]', T);
+    const ms = Date.now() - t0;
+    const block = await call('eth_blockNumber', []);
+    const out = await call('eth_call', [{ to: d.hook, data: '0x0ede77ae' + BigInt(d.duelId).toString(16).padStart(64, '0') }, block]);
+    const w = (i) => BigInt('0x' + out.slice(2 + 64 * i, 66 + 64 * i));
+    const signed = (x) => (x >= 1n << 255n ? x - (1n << 256n) : x);
+    const hook = { round: Number(w(0)), awaiting: w(1) === 1n, mean: Number(signed(w(2))), winner: Number(w(3)) };
+    const shown = await page.$eval('#round-mean', (e) => ({ round: Number(e.dataset.round), mean: Number(e.dataset.meanTick), winner: Number(e.dataset.winner) }));
+    console.log(`# duel ${d.duelId}: page round ${shown.round} mean ${shown.mean} winner ${shown.winner}; hook round ${hook.round} mean ${hook.mean} winner ${hook.winner}${hook.awaiting ? ' (awaiting settlement)' : ''}; page load with the log replay ${ms} ms`);
+    assert.deepEqual(shown, { round: hook.round, mean: hook.mean, winner: hook.winner }, `duel ${d.duelId}: recomputed mean = hook's pendingResult`);
+    assert.equal(await page.getAttribute('#mean-check', 'data-match'), 'true');
+    assert.match(await page.textContent('#mean-check'), /matches the hook/);
+    assert.match(await page.getAttribute('#live-split', 'title'), /the hook holds the same/);
+    if (d.duelId === 0) assert.ok(hook.awaiting && hook.mean !== 0, 'the seeded duel 0 awaits settlement with a nonzero mean');
+  }
+  await page.goto(server.url + 'duel/0');
+  await page.waitForSelector('#awaiting', T);
+  if (!/Burner #/.test(await page.textContent('#wallet-button'))) await connectBurner(2); // when run alone
   const n = await confirmedCount();
   await page.click('#settle-button');
   await waitConfirmed(n);
   await page.waitForSelector('#awaiting', { state: 'detached', timeout: 30_000 });
   await page.waitForFunction((b) => document.querySelectorAll('.round-row').length === b + 1, before, T);
+  // The new round runs from its start to the latest block: its only swap is the hook's buyback, which moves
+  // the mean but is not round activity, so there is no would-be winner yet; still equal to the hook's view.
+  await page.waitForSelector('#mean-check[data-match="true"]', T);
+  assert.match(await page.textContent('#would-be-winner'), /nobody has traded/);
+  assert.match(await page.getAttribute('#live-split', 'title'), /the hook holds the same/, 'the buyback moved d; the replay follows it');
+  assert.equal(await page.locator('.round-row .bad').count(), 0);
   await page.screenshot({ path: join(SHOTS, 'duel-settled.png'), fullPage: true });
 });
 
@@ -408,6 +453,66 @@ test('a copied thesis is caught locally before paying; an original one is submit
   await page.waitForSelector('#unstake-status', T);
   assert.match(await page.textContent('#unstake-status'), /withdrawn in [67] d/);
   assert.equal(await page.isDisabled('#withdraw-stake'), true);
+});
+
+test("a seeded scorer sees its positions, accrued exactly as the chain pays, and a claim moves its balance by exactly the claimed amount", async () => {
+  const { world, rpc } = chain;
+  const me = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'; // dev account 1 = burner #1, a seeded scorer
+  const call = async (method, params) => (await (await fetch(rpc, { method: 'POST', headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })).json()).result;
+  const base = (title, decimals) => {
+    const [i, f = ''] = String(title).split(' ')[0].replaceAll(',', '').split('.');
+    return BigInt(i) * 10n ** BigInt(decimals) + BigInt((f + '0'.repeat(decimals)).slice(0, decimals));
+  };
+  const mine = world.scorer.scores.filter((s) => s.scorer.toLowerCase() === me.toLowerCase());
+  assert.ok(mine.length >= 2, 'the seed proved two scores of dev account 1');
+  await page.click('nav >> text=Scorer');
+  await connectBurner(2); // registered in the flow above, nothing proven: the empty state
+  await page.waitForSelector('#no-positions', T);
+  await connectBurner(1);
+  await page.waitForSelector('.position-row', T);
+  assert.equal(await page.locator('.position-row').count(), mine.length);
+  const row = page.locator('.position-row[data-symbol="SPRT"]');
+  await row.locator('.claim-position').waitFor(T);
+  assert.match(await row.textContent(), /original/);
+  assert.match(await row.locator('.cap').textContent(), /binds/);
+  // The amount computed in WASM at the latest block is exactly what the chain's claim would pay at it.
+  const at = page.locator('.position-row[data-symbol="SPRT"] .owed-at-block');
+  const block = Number(await at.getAttribute('data-block'));
+  const shown = base(await at.locator('.amount').getAttribute('title'), 6);
+  assert.ok(shown > 0n, 'rewards have accrued');
+  const sprt = world.launches.find((l) => l.symbol === 'SPRT').token;
+  const data = '0x1e83409a' + sprt.slice(2).toLowerCase().padStart(64, '0'); // claim(address)
+  const chainOwed = BigInt(await call('eth_call', [{ from: me, to: world.scorer.registry, data }, '0x' + block.toString(16)]));
+  assert.equal(shown, chainOwed, 'WASM accrual equals the chain at the same block');
+  assert.match(await at.textContent(), /pays exactly this/);
+  assert.ok(base(await row.locator('.accrued-now .amount').getAttribute('title'), 6) >= shown);
+  await page.screenshot({ path: join(SHOTS, 'scorer-positions.png'), fullPage: true });
+  // Claim: the balance moves by exactly the Claimed amount (USDC: no gas in the asset).
+  const before = base(await row.locator('.asset-balance .amount').getAttribute('title'), 6);
+  const n = await confirmedCount();
+  await row.locator('.claim-position').click();
+  await waitConfirmed(n);
+  const topic = (s) => '0x' + s.slice(2).toLowerCase().padStart(64, '0');
+  const logs = await call('eth_getLogs', [{ address: world.scorer.registry, fromBlock: '0x' + block.toString(16), toBlock: 'latest',
+    topics: ['0xf7a40077ff7a04c7e61f6f26fb13774259ddf1b6bce9ecf26a8276cdd3992683', topic(sprt), topic(me)] }]); // Claimed
+  assert.equal(logs.length, 1);
+  const claimed = BigInt(logs[0].data);
+  assert.ok(claimed >= shown, 'the claim pays at least what had accrued at the earlier block');
+  await page.waitForFunction((b) => document.querySelector('.position-row[data-symbol="SPRT"] .asset-balance .amount')?.title !== b,
+    await row.locator('.asset-balance .amount').getAttribute('title'), T).catch(() => {});
+  const after = base(await page.locator('.position-row[data-symbol="SPRT"] .asset-balance .amount').getAttribute('title'), 6);
+  assert.equal(after - before, claimed);
+  await page.screenshot({ path: join(SHOTS, 'scorer-positions-claimed.png'), fullPage: true });
+  // The positions fit a narrow screen.
+  const p = await browser.newPage({ viewport: { width: 380, height: 844 } });
+  await p.goto(server.url + 'scorer');
+  await p.click('#wallet-button');
+  await p.click('#burner-1');
+  await p.waitForSelector('.position-row .owed-at-block .amount', T);
+  assert.equal(await p.evaluate(() => document.documentElement.scrollWidth > window.innerWidth), false, 'no horizontal scrolling at 380 px');
+  await p.screenshot({ path: join(SHOTS, 'scorer-positions-mobile.png'), fullPage: true });
+  await p.close();
 });
 
 test('the duel, calls and scorer pages fit a narrow screen', async () => {
@@ -473,4 +578,86 @@ test('a browser wallet on the wrong chain is switched, its account changes are f
   assert.equal(overflow, false, 'no horizontal scrolling at 390 px');
   await p.screenshot({ path: join(SHOTS, 'wallet-cancelled-mobile.png'), fullPage: true });
   await ctx.close();
+});
+
+test('a real browser-extension wallet (EIP-6963 + EIP-1193): switched to the chain, a buy sent through it and confirmed, its account switch followed', async () => {
+  // Eden Test Wallet (tests/e2e/wallet-extension/, a fixture): page provider -> isolated bridge ->
+  // service worker -> anvil, whose unlocked dev accounts 5 and 6 sign. It starts on chain 1.
+  const { rpc } = chain;
+  const call = async (method, params) => (await (await fetch(rpc, { method: 'POST', headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })).json()).result;
+  const [A, B] = ['0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc', '0x976EA74026E726554dB657fA54763abd0C3a0aa9'];
+  const wallet = await launchWithWallet({ viewport: { width: 1100, height: 1000 } });
+  try {
+    await wallet.worker.evaluate((accounts) => self.edenTestWallet.configure({ accounts, chainId: '0x1' }), [A, B]);
+    const p = await wallet.context.newPage();
+    p.on('pageerror', (e) => console.log('# page error:', e.message));
+    await p.goto(server.url + 'launch');
+    await p.waitForSelector('.launch-row', T);
+    await p.click('#wallet-button');
+    const pick = p.locator('.picker button.injected', { hasText: 'Eden Test Wallet' });
+    await pick.waitFor(T);
+    await pick.click();
+    // The extension answered eth_requestAccounts / eth_chainId: connected, but on chain 1.
+    await p.waitForSelector('#wrong-chain', T);
+    assert.match(await p.textContent('#wrong-chain'), /chain 1;/);
+    await p.click('#switch-chain'); // wallet_switchEthereumChain -> 4902 -> wallet_addEthereumChain -> chainChanged
+    await p.waitForSelector('#wrong-chain', { state: 'detached', timeout: 10_000 });
+    const st = await wallet.worker.evaluate(() => self.edenTestWallet.state());
+    assert.equal(st.chainId, '0x7a69');
+    assert.equal(st.chains['0x7a69'], rpc, 'the wallet added the app\'s 127.0.0.1 node');
+    await p.waitForSelector('#wallet-button:has-text("Eden Test Wallet · 0x9965")', T);
+
+    // A real buy on MEAD through the extension: simulated by the app, sent by the wallet, confirmed.
+    await p.click('.launch-row[data-symbol="MEAD"] a');
+    await p.waitForSelector('#token-balance .amount', T);
+    const bal = async () => wei(await p.getAttribute('#token-balance .amount', 'title'));
+    const beforeTitle = await p.getAttribute('#token-balance .amount', 'title');
+    const before = wei(beforeTitle);
+    await p.fill('#buy-amount', '0.1');
+    await p.waitForSelector('#buy-out .amount', T);
+    const quoted = wei(await p.getAttribute('#buy-out .amount', 'title'));
+    assert.ok(quoted > 0n);
+    await p.evaluate(() => {
+      window.__txTexts = [];
+      new MutationObserver(() => {
+        const t = document.querySelector('.txs li')?.textContent;
+        if (t && window.__txTexts.at(-1) !== t) window.__txTexts.push(t);
+      }).observe(document.body, { subtree: true, childList: true, characterData: true });
+    });
+    const t0 = Date.now();
+    await p.click('#buy-button');
+    await p.waitForSelector('.tx[data-state="confirmed"]', T);
+    console.log(`# extension wallet: buy simulated, sent and confirmed in ${Date.now() - t0} ms`);
+    const seen = await p.evaluate(() => window.__txTexts);
+    for (const step of [/simulating/, /waiting for your signature/, /pending 0x/, /confirmed in block \d+/]) {
+      assert.ok(seen.some((t) => step.test(t)), `the tray showed ${step} (saw ${JSON.stringify(seen)})`);
+    }
+    console.log(`# extension wallet: tray states ${JSON.stringify(seen)}`);
+    await p.waitForFunction((b) => {
+      const t = document.querySelector('#token-balance .amount')?.title;
+      return t && t !== b;
+    }, beforeTitle, T);
+    assert.equal((await bal()) - before, quoted, 'the exact eden-core quote is what the chain paid the wallet\'s account');
+    const block = await call('eth_getBlockByNumber', ['latest', true]);
+    assert.equal(block.transactions.length, 1);
+    assert.equal(block.transactions[0].from.toLowerCase(), A.toLowerCase(), 'sent from the wallet\'s account');
+
+    // The person switches account in the extension: accountsChanged reaches the page, the app follows.
+    await wallet.worker.evaluate(() => self.edenTestWallet.selectAccount(1));
+    await p.waitForSelector('#wallet-button:has-text("Eden Test Wallet · 0x976E")', T);
+    await p.waitForFunction(() => document.querySelector('#token-balance .amount')?.title === '0 MEAD', null, T);
+    // A send from the new account: the wallet refuses any other `from`, so this proves the app follows it.
+    const n = await p.locator('.tx[data-state="confirmed"]').count();
+    await p.fill('#buy-amount', '0.01');
+    await p.waitForSelector('#buy-out .amount', T);
+    await p.click('#buy-button');
+    await p.waitForFunction((k) => document.querySelectorAll('.tx[data-state="confirmed"]').length > k, n, T);
+    await p.waitForFunction(() => { const t = document.querySelector('#token-balance .amount')?.title; return t && t !== '0 MEAD'; }, null, T);
+    const last = await call('eth_getBlockByNumber', ['latest', true]);
+    assert.equal(last.transactions[0].from.toLowerCase(), B.toLowerCase());
+    await p.screenshot({ path: join(SHOTS, 'wallet-extension.png'), fullPage: true });
+  } finally {
+    await wallet.close();
+  }
 });

@@ -12,7 +12,9 @@ use crate::ui::{with_world, Amount, ErrorBox, Loading};
 use crate::wallet;
 use alloy_primitives::{Address, Bytes, B256, U256};
 use alloy_sol_types::{SolCall, SolEvent};
-use eden_core::calls::{call_commitment, consensus_state, track_record_score, ConsensusParams, Direction};
+use eden_core::calls::{
+    call_commitment, consensus_state, track_record_score, ConsensusParams, Direction,
+};
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -49,13 +51,15 @@ fn save_pending(p: &[PendingCall]) {
 /// 32 bytes from `crypto.getRandomValues`.
 fn random_salt() -> Result<B256, String> {
     let win = web_sys::window().ok_or("no window")?;
-    let crypto = js_sys::Reflect::get(&win, &"crypto".into()).map_err(|_| "no crypto".to_string())?;
+    let crypto =
+        js_sys::Reflect::get(&win, &"crypto".into()).map_err(|_| "no crypto".to_string())?;
     let f: js_sys::Function = js_sys::Reflect::get(&crypto, &"getRandomValues".into())
         .ok()
         .and_then(|f| wasm_bindgen::JsCast::dyn_into(f).ok())
         .ok_or("no crypto.getRandomValues")?;
     let arr = js_sys::Uint8Array::new_with_length(32);
-    f.call1(&crypto, &arr).map_err(|_| "getRandomValues failed".to_string())?;
+    f.call1(&crypto, &arr)
+        .map_err(|_| "getRandomValues failed".to_string())?;
     let mut out = [0u8; 32];
     arr.copy_to(&mut out);
     Ok(B256::from(out))
@@ -99,9 +103,18 @@ fn dir_word(d: Option<Direction>) -> &'static str {
 async fn load(w: World, c: CallsRef, me: Option<Address>) -> Result<CallsData, String> {
     let rpc = w.rpc();
     let e = |x: crate::rpc::RpcError| x.to_string();
-    let min_stake = rpc.call(c.ledger, &ICallLedger::minStakeCall {}).await.map_err(e)?;
-    let quorum = rpc.call(c.ledger, &ICallLedger::consensusQuorumCall {}).await.map_err(e)?;
-    let threshold = rpc.call(c.ledger, &ICallLedger::consensusThresholdBpsCall {}).await.map_err(e)?;
+    let min_stake = rpc
+        .call(c.ledger, &ICallLedger::minStakeCall {})
+        .await
+        .map_err(e)?;
+    let quorum = rpc
+        .call(c.ledger, &ICallLedger::consensusQuorumCall {})
+        .await
+        .map_err(e)?;
+    let threshold = rpc
+        .call(c.ledger, &ICallLedger::consensusThresholdBpsCall {})
+        .await
+        .map_err(e)?;
     let params = ConsensusParams::new(quorum, u64::from(threshold)).map_err(|x| x.to_string())?;
     let mut who = c.agents.clone();
     if let Some(m) = me {
@@ -111,24 +124,62 @@ async fn load(w: World, c: CallsRef, me: Option<Address>) -> Result<CallsData, S
     }
     let mut agents = Vec::new();
     for a in who {
-        let r = rpc.call(c.ledger, &ICallLedger::agentRecordCall { who: a }).await.map_err(e)?;
+        let r = rpc
+            .call(c.ledger, &ICallLedger::agentRecordCall { who: a })
+            .await
+            .map_err(e)?;
         if r.stake.is_zero() && r.hits == 0 && r.misses == 0 && Some(a) != me {
             continue;
         }
-        let score = track_record_score(r.hits, r.misses, r.stake, min_stake).map_err(|x| x.to_string())?;
-        agents.push(AgentRow { agent: a, score, hits: r.hits, misses: r.misses, streak: r.streak, best: r.bestStreak, stake: r.stake, open: r.openCalls });
+        let score =
+            track_record_score(r.hits, r.misses, r.stake, min_stake).map_err(|x| x.to_string())?;
+        agents.push(AgentRow {
+            agent: a,
+            score,
+            hits: r.hits,
+            misses: r.misses,
+            streak: r.streak,
+            best: r.bestStreak,
+            stake: r.stake,
+            open: r.openCalls,
+        });
     }
     agents.sort_by_key(|a| std::cmp::Reverse(a.score));
-    let n = rpc.call(c.ledger, &ICallLedger::consensusLogLengthCall {}).await.map_err(e)?;
+    let n = rpc
+        .call(c.ledger, &ICallLedger::consensusLogLengthCall {})
+        .await
+        .map_err(e)?;
     let mut log = Vec::new();
     let n = u64::try_from(n).unwrap_or(0);
     for i in (0..n).rev().take(20) {
-        log.push(rpc.call(c.ledger, &ICallLedger::consensusLogAtCall { i: U256::from(i) }).await.map_err(e)?);
+        log.push(
+            rpc.call(
+                c.ledger,
+                &ICallLedger::consensusLogAtCall { i: U256::from(i) },
+            )
+            .await
+            .map_err(e)?,
+        );
     }
     let mut windows = Vec::new();
     for &window in &c.windows {
-        let cur = rpc.call(c.ledger, &ICallLedger::consensusCall { asset: c.asset, window }).await.map_err(e)?;
-        let st = consensus_state(cur.state.upWeight, cur.state.downWeight, cur.state.voters, &params).map_err(|x| x.to_string())?;
+        let cur = rpc
+            .call(
+                c.ledger,
+                &ICallLedger::consensusCall {
+                    asset: c.asset,
+                    window,
+                },
+            )
+            .await
+            .map_err(e)?;
+        let st = consensus_state(
+            cur.state.upWeight,
+            cur.state.downWeight,
+            cur.state.voters,
+            &params,
+        )
+        .map_err(|x| x.to_string())?;
         let current = if st.voters == 0 {
             "no votes yet".to_string()
         } else {
@@ -141,16 +192,35 @@ async fn load(w: World, c: CallsRef, me: Option<Address>) -> Result<CallsData, S
                 if st.reached { "" } else { " (not reached)" }
             )
         };
-        let last = match log.iter().find(|r| r.asset == c.asset && r.window == window) {
+        let last = match log
+            .iter()
+            .find(|r| r.asset == c.asset && r.window == window)
+        {
             Some(r) => {
-                let st = consensus_state(r.upWeight, r.downWeight, r.voters, &params).map_err(|x| x.to_string())?;
-                Some(format!("round {}: {} · strength {} · {} voters", r.bucket, dir_word(st.direction), fmt::percent_bps(st.strength_bps.try_into().unwrap_or(u32::MAX)), st.voters))
+                let st = consensus_state(r.upWeight, r.downWeight, r.voters, &params)
+                    .map_err(|x| x.to_string())?;
+                Some(format!(
+                    "round {}: {} · strength {} · {} voters",
+                    r.bucket,
+                    dir_word(st.direction),
+                    fmt::percent_bps(st.strength_bps.try_into().unwrap_or(u32::MAX)),
+                    st.voters
+                ))
             }
             None => None,
         };
-        windows.push(WindowRow { window, bucket: cur.bucket, current, last });
+        windows.push(WindowRow {
+            window,
+            bucket: cur.bucket,
+            current,
+            last,
+        });
     }
-    Ok(CallsData { agents, windows, min_stake })
+    Ok(CallsData {
+        agents,
+        windows,
+        min_stake,
+    })
 }
 
 /// `/calls`.
@@ -207,14 +277,44 @@ fn CallsBody(world: World, calls: CallsRef) -> impl IntoView {
             }
         };
         let is_up = up.get_untracked();
-        let commitment = call_commitment(agent, asset, if is_up { Direction::Up } else { Direction::Down }, win, salt);
-        let p = PendingCall { agent, asset, up: is_up, window: win, salt, commitment };
+        let commitment = call_commitment(
+            agent,
+            asset,
+            if is_up {
+                Direction::Up
+            } else {
+                Direction::Down
+            },
+            win,
+            salt,
+        );
+        let p = PendingCall {
+            agent,
+            asset,
+            up: is_up,
+            window: win,
+            salt,
+            commitment,
+        };
         let data = ICallLedger::commitCall { commitment }.abi_encode();
         leptos::task::spawn_local(async move {
             // Keep the salt before signing: a commit whose salt is lost can never be revealed.
             pending.update(|v| v.push(p.clone()));
             pending.with_untracked(|v| save_pending(v));
-            let ok = wallet::send(ctx, format!("Commit a call ({})", fmt::short_addr(&commitment.to_string())), TxRequest { from: None, to: ledger, data: Bytes::from(data), value: U256::ZERO }).await;
+            let ok = wallet::send(
+                ctx,
+                format!(
+                    "Commit a call ({})",
+                    fmt::short_addr(&commitment.to_string())
+                ),
+                TxRequest {
+                    from: None,
+                    to: ledger,
+                    data: Bytes::from(data),
+                    value: U256::ZERO,
+                },
+            )
+            .await;
             if !ok {
                 pending.update(|v| v.retain(|x| x.commitment != commitment));
                 pending.with_untracked(|v| save_pending(v));
@@ -226,7 +326,10 @@ fn CallsBody(world: World, calls: CallsRef) -> impl IntoView {
         let rpc = w2.rpc();
         let start = w2.addresses.start_block;
         leptos::task::spawn_local(async move {
-            let logs = match rpc.logs(ledger, ICallLedger::Committed::SIGNATURE_HASH, None, start).await {
+            let logs = match rpc
+                .logs(ledger, ICallLedger::Committed::SIGNATURE_HASH, None, start)
+                .await
+            {
                 Ok(l) => l,
                 Err(e) => {
                     form_error.set(Some(e.to_string()));
@@ -235,15 +338,36 @@ fn CallsBody(world: World, calls: CallsRef) -> impl IntoView {
             };
             let id = logs
                 .iter()
-                .filter_map(|l| ICallLedger::Committed::decode_raw_log(l.topics.iter().copied(), &l.data).ok())
+                .filter_map(|l| {
+                    ICallLedger::Committed::decode_raw_log(l.topics.iter().copied(), &l.data).ok()
+                })
                 .find(|c| c.commitment == p.commitment && c.agent == p.agent)
                 .map(|c| c.id);
             let Some(id) = id else {
-                form_error.set(Some("This commitment is not on chain (was the commit confirmed?).".into()));
+                form_error.set(Some(
+                    "This commitment is not on chain (was the commit confirmed?).".into(),
+                ));
                 return;
             };
-            let data = ICallLedger::revealCall { id, asset: p.asset, direction: if p.up { 1 } else { 0 }, window: p.window, salt: p.salt }.abi_encode();
-            let ok = wallet::send(ctx, format!("Reveal call #{id}"), TxRequest { from: None, to: ledger, data: Bytes::from(data), value: U256::ZERO }).await;
+            let data = ICallLedger::revealCall {
+                id,
+                asset: p.asset,
+                direction: if p.up { 1 } else { 0 },
+                window: p.window,
+                salt: p.salt,
+            }
+            .abi_encode();
+            let ok = wallet::send(
+                ctx,
+                format!("Reveal call #{id}"),
+                TxRequest {
+                    from: None,
+                    to: ledger,
+                    data: Bytes::from(data),
+                    value: U256::ZERO,
+                },
+            )
+            .await;
             if ok {
                 pending.update(|v| v.retain(|x| x.commitment != p.commitment));
                 pending.with_untracked(|v| save_pending(v));

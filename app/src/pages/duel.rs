@@ -1,21 +1,26 @@
 //! Duel pages (B1–B7): the duels of this chain, and one duel: the countdown to the next UTC close
-//! (`eden_core::duel::round_at`), the live split at the held `d` and the round's running mean with its
-//! would-be winner (`eden_core::duel::split_wad` on the hook's `heldD` / `pendingResult`), the pot and
-//! the buyback cap of each side (`eden_core::duel::{token_price_wad, buyback_cap_wad}` from the pool
-//! price and the hook's EMA), streaks, the settled rounds (`RoundSettled` logs) and "Settle the round
-//! now" (`settle(duelId)`) when a closed round awaits settlement.
+//! (`eden_core::duel::round_at`); the live split at the current `d` (B3, `eden_core::duel::split_wad`
+//! on the pools' current ticks); the round's running mean tick and would-be winner recomputed here
+//! from the two pools' swap logs (B2, [`crate::duel_mean`] → `eden_core::duel::round_mean_tick`)
+//! with its split, and a cross-check against the hook's own `pendingResult` (shown, never used as
+//! the figure); the pot and the buyback cap of each side (`eden_core::duel::{token_price_wad,
+//! buyback_cap_wad}` from the pool price and the hook's EMA); streaks; the settled rounds
+//! (`RoundSettled` logs, each mean recomputed the same way); "Settle the round now"
+//! (`settle(duelId)`) when a closed round awaits settlement.
 
-use crate::abi::{IDuelHook, IPoolManagerState};
+use crate::abi::{IDuelHook, IDuelHookEvents, IPoolManagerEvents, IPoolManagerState};
+use crate::duel_mean::{self, DuelPools, DuelTicks};
 use crate::fmt;
-use crate::rpc::{Rpc, TxRequest};
+use crate::rpc::{LogFilter, Rpc, TxRequest};
 use crate::state::{Ctx, DuelRef, Load, World};
 use crate::ui::{with_world, Amount, ErrorBox, Loading};
 use crate::wallet;
-use alloy_primitives::{keccak256, Bytes, I256, B256, U256};
+use alloy_primitives::{keccak256, Address, Bytes, B256, I256, U256};
 use alloy_sol_types::{SolCall, SolEvent, SolValue};
-use eden_core::duel;
+use eden_core::duel::{self, RoundMean, RoundWindow, Winner};
 use leptos::prelude::*;
 use leptos_router::hooks::use_params_map;
+use std::collections::BTreeMap;
 
 /// `PoolManager` storage slot of the pools mapping (v4-core `StateLibrary.POOLS_SLOT`).
 const POOLS_SLOT: u64 = 6;
@@ -23,19 +28,53 @@ const POOLS_SLOT: u64 = 6;
 #[derive(Debug, Clone, PartialEq)]
 struct Settled {
     round: u64,
+    /// The hook's recorded result (`RoundSettled`).
     winner: u8,
     mean: i64,
     spent: U256,
     burned: U256,
+    /// The same round recomputed from the swap logs, when the replay worked.
+    recomputed: Option<RoundMean>,
+}
+
+/// The hook's own `pendingResult`: a cross-check only.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct HookView {
+    round: u64,
+    awaiting: bool,
+    mean: i64,
+    winner: u8,
+}
+
+/// The active round recomputed from the logs (B2).
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Recomputed {
+    window: RoundWindow,
+    /// The round has closed and awaits settlement.
+    awaiting: bool,
+    /// The mean runs over `[window.start, upto)`: the close, or the latest block's time.
+    upto: u64,
+    mean: RoundMean,
+    /// Observations (swaps and the creation seed) replayed.
+    swaps: usize,
+    /// `d` now: the last observation's `tickA − tickB` (both pools' current ticks as ETH prices).
+    live_d: i64,
+}
+
+impl Recomputed {
+    fn matches(&self, h: &HookView) -> bool {
+        h.round == self.window.index
+            && h.awaiting == self.awaiting
+            && h.mean == self.mean.mean_tick
+            && h.winner == duel_mean::winner_code(self.mean.winner)
+    }
 }
 
 #[derive(Clone)]
 struct DuelData {
     d: IDuelHook::Duel,
-    round: u64,
-    awaiting: bool,
-    mean: i64,
-    winner: u8,
+    hook: HookView,
+    current: Result<Recomputed, String>,
     price_a: U256,
     price_b: U256,
     history: Vec<Settled>,
@@ -45,37 +84,183 @@ fn to_i64(v: I256) -> i64 {
     i64::try_from(v).unwrap_or(if v.is_negative() { i64::MIN } else { i64::MAX })
 }
 
+fn pool_id(key: &IDuelHook::PoolKey) -> B256 {
+    keccak256(key.abi_encode())
+}
+
 /// The token's price in ETH (WAD) from its v4 pool's `slot0` (read through `extsload`).
-async fn pool_price_wad(rpc: &Rpc, pm: alloy_primitives::Address, key: &IDuelHook::PoolKey) -> Result<U256, String> {
-    let id = keccak256(key.abi_encode());
+async fn pool_price_wad(rpc: &Rpc, pm: Address, key: &IDuelHook::PoolKey) -> Result<U256, String> {
     let mut buf = [0u8; 64];
-    buf[..32].copy_from_slice(id.as_slice());
+    buf[..32].copy_from_slice(pool_id(key).as_slice());
     buf[32..].copy_from_slice(&U256::from(POOLS_SLOT).to_be_bytes::<32>());
     let slot = keccak256(buf);
-    let word = rpc.call(pm, &IPoolManagerState::extsloadCall { slot }).await.map_err(|e| e.to_string())?;
+    let word = rpc
+        .call(pm, &IPoolManagerState::extsload_0Call { slot })
+        .await
+        .map_err(|e| e.to_string())?;
     let sqrt = U256::from_be_bytes(word.0) & ((U256::from(1) << 160) - U256::from(1));
     duel::token_price_wad(sqrt, true).map_err(|e| e.to_string())
+}
+
+/// B2 inputs from the chain, blocks `[start_block, latest]`: the `DuelCreated` log (where the seed
+/// is taken), both pools' `Initialize`/`Swap` logs, their blocks' timestamps.
+async fn replay(
+    rpc: &Rpc,
+    w: &World,
+    r: &DuelRef,
+    d: &IDuelHook::Duel,
+    latest: u64,
+) -> Result<DuelTicks, String> {
+    let from = w.addresses.start_block;
+    let created = rpc
+        .get_logs(
+            &LogFilter {
+                address: r.hook,
+                topics: vec![
+                    Some(vec![IDuelHookEvents::DuelCreated::SIGNATURE_HASH]),
+                    Some(vec![B256::from(U256::from(r.duel_id))]),
+                ],
+            },
+            from,
+            latest,
+        )
+        .await
+        .map_err(|e| e.to_string())?;
+    let created_at = created.first().map(|l| l.position()).ok_or_else(|| {
+        format!(
+            "the creation of duel #{} is not in the logs from block {from}",
+            r.duel_id
+        )
+    })?;
+    let pools = DuelPools {
+        id_a: pool_id(&d.keyA),
+        id_b: pool_id(&d.keyB),
+        hook: r.hook,
+    };
+    let logs = rpc
+        .get_logs(
+            &LogFilter {
+                address: w.addresses.pool_manager,
+                topics: vec![
+                    Some(vec![
+                        IPoolManagerEvents::Initialize::SIGNATURE_HASH,
+                        IPoolManagerEvents::Swap::SIGNATURE_HASH,
+                    ]),
+                    Some(vec![pools.id_a, pools.id_b]),
+                ],
+            },
+            from,
+            latest,
+        )
+        .await
+        .map_err(|e| e.to_string())?;
+    let events: Vec<_> = logs.iter().filter_map(|l| pools.decode(l)).collect();
+    let mut timestamps = BTreeMap::new();
+    for b in duel_mean::blocks_needed(&events, created_at) {
+        timestamps.insert(b, rpc.block_timestamp(b).await.map_err(|e| e.to_string())?);
+    }
+    let eth0 = (
+        d.keyA.currency0 == Address::ZERO,
+        d.keyB.currency0 == Address::ZERO,
+    );
+    duel_mean::observations(&events, created_at, d.start, &timestamps, eth0)
+}
+
+/// The active round's window and recomputed mean at `now` (the latest block's time).
+fn current_round(ticks: &DuelTicks, d: &IDuelHook::Duel, now: u64) -> Result<Recomputed, String> {
+    let window = duel::round_window(d.start, d.activeRound).map_err(|e| e.to_string())?;
+    let awaiting = now >= window.end;
+    let upto = now.min(window.end);
+    let mean = duel_mean::round_result(ticks, window.start, upto).map_err(|e| e.to_string())?;
+    let swaps = ticks.observations.len();
+    let live_d = ticks
+        .observations
+        .last()
+        .map_or(0, |o| i64::from(o.tick_a) - i64::from(o.tick_b));
+    Ok(Recomputed {
+        window,
+        awaiting,
+        upto,
+        mean,
+        swaps,
+        live_d,
+    })
 }
 
 async fn load(w: World, r: DuelRef) -> Result<DuelData, String> {
     let rpc = w.rpc();
     let id = U256::from(r.duel_id);
-    let d = rpc.call(r.hook, &IDuelHook::getDuelCall { duelId: id }).await.map_err(|e| e.to_string())?;
-    let p = rpc.call(r.hook, &IDuelHook::pendingResultCall { duelId: id }).await.map_err(|e| e.to_string())?;
+    // One block for the hook's state, its cross-check and the logs, so they describe the same moment.
+    let latest = rpc.block_number().await.map_err(|e| e.to_string())?;
+    let now = rpc
+        .block_timestamp(latest)
+        .await
+        .map_err(|e| e.to_string())?;
+    let d = rpc
+        .call_at(r.hook, &IDuelHook::getDuelCall { duelId: id }, latest)
+        .await
+        .map_err(|e| e.to_string())?;
+    let p = rpc
+        .call_at(r.hook, &IDuelHook::pendingResultCall { duelId: id }, latest)
+        .await
+        .map_err(|e| e.to_string())?;
+    let hook = HookView {
+        round: p.round,
+        awaiting: p.awaitingSettlement,
+        mean: to_i64(p.meanTick),
+        winner: p.winner,
+    };
     let price_a = pool_price_wad(&rpc, w.addresses.pool_manager, &d.keyA).await?;
     let price_b = pool_price_wad(&rpc, w.addresses.pool_manager, &d.keyB).await?;
+    let ticks = replay(&rpc, &w, &r, &d, latest).await;
+    let current = ticks
+        .as_ref()
+        .map_err(Clone::clone)
+        .and_then(|t| current_round(t, &d, now));
     let mut history = Vec::new();
+    let settled = LogFilter {
+        address: r.hook,
+        topics: vec![
+            Some(vec![IDuelHook::RoundSettled::SIGNATURE_HASH]),
+            Some(vec![B256::from(id)]),
+        ],
+    };
     let logs = rpc
-        .logs(r.hook, IDuelHook::RoundSettled::SIGNATURE_HASH, Some(B256::from(id)), w.addresses.start_block)
+        .get_logs(&settled, w.addresses.start_block, latest)
         .await
         .map_err(|e| e.to_string())?;
     for log in logs {
-        if let Ok(e) = IDuelHook::RoundSettled::decode_raw_log(log.topics.iter().copied(), &log.data) {
-            history.push(Settled { round: e.round, winner: e.winner, mean: to_i64(e.meanTick), spent: e.ethSpent, burned: e.tokensBurned });
+        if let Ok(e) =
+            IDuelHook::RoundSettled::decode_raw_log(log.topics.iter().copied(), &log.data)
+        {
+            let recomputed = ticks.as_ref().ok().and_then(|t| {
+                let win = duel::round_window(d.start, e.round).ok()?;
+                duel_mean::round_result(t, win.start, win.end).ok()
+            });
+            history.push(Settled {
+                round: e.round,
+                winner: e.winner,
+                mean: to_i64(e.meanTick),
+                spent: e.ethSpent,
+                burned: e.tokensBurned,
+                recomputed,
+            });
         }
     }
     history.reverse();
-    Ok(DuelData { round: p.round, awaiting: p.awaitingSettlement, mean: to_i64(p.meanTick), winner: p.winner, price_a, price_b, history, d })
+    Ok(DuelData {
+        hook,
+        current,
+        price_a,
+        price_b,
+        history,
+        d,
+    })
+}
+
+/// The `Winner` as the hook's enum value, named.
+fn winner_of(r: &DuelRef, w: Winner) -> String {
+    winner_name(r, duel_mean::winner_code(w))
 }
 
 fn winner_name(r: &DuelRef, w: u8) -> String {
@@ -148,9 +333,22 @@ fn DuelBody(world: World, duel: DuelRef) -> impl IntoView {
     let hook = duel.hook;
     let did = duel.duel_id;
     let settle = move |_| {
-        let data = IDuelHook::settleCall { duelId: U256::from(did) }.abi_encode();
+        let data = IDuelHook::settleCall {
+            duelId: U256::from(did),
+        }
+        .abi_encode();
         leptos::task::spawn_local(async move {
-            wallet::send(ctx, format!("Settle duel #{did}"), TxRequest { from: None, to: hook, data: Bytes::from(data), value: U256::ZERO }).await;
+            wallet::send(
+                ctx,
+                format!("Settle duel #{did}"),
+                TxRequest {
+                    from: None,
+                    to: hook,
+                    data: Bytes::from(data),
+                    value: U256::ZERO,
+                },
+            )
+            .await;
         });
     };
     let r = duel.clone();
@@ -169,8 +367,15 @@ fn DuelBody(world: World, duel: DuelRef) -> impl IntoView {
                         Err(e) => e.to_string(),
                     }
                 };
-                let (live_a, live_b) = duel::split_wad(to_i64(x.d.heldD));
-                let (mean_a, mean_b) = duel::split_wad(x.mean);
+                // B3 live split at the current d from the replayed pool ticks (the hook's heldD if the replay failed).
+                let held = to_i64(x.d.heldD);
+                let live_d = x.current.as_ref().map_or(held, |c| c.live_d);
+                let live_title = if live_d == held {
+                    format!("d = {live_d} ticks (the pools' current ticks; the hook holds the same)")
+                } else {
+                    format!("d = {live_d} ticks from the pools' current ticks; the hook holds {held}")
+                };
+                let (live_a, live_b) = duel::split_wad(live_d);
                 let cap_a = duel::buyback_cap_wad(x.d.emaA.value, x.price_a).map_err(|e| e.to_string());
                 let cap_b = duel::buyback_cap_wad(x.d.emaB.value, x.price_b).map_err(|e| e.to_string());
                 let cap = |c: Result<U256, String>, sym: String| match c {
@@ -181,11 +386,8 @@ fn DuelBody(world: World, duel: DuelRef) -> impl IntoView {
                     <p class="countdown" id="duel-countdown">{countdown}</p>
                     <dl class="kv">
                         <dt>"Live split"</dt>
-                        <dd id="live-split" title=format!("d = {} ticks", x.d.heldD)>{format!("{} {} · {} {}", r.symbol_a, fmt::percent_wad(live_a, 4), r.symbol_b, fmt::percent_wad(live_b, 4))}</dd>
-                        <dt>{format!("Round {} mean", x.round)}</dt>
-                        <dd id="round-mean">{format!("{} ticks → {} {} · {} {}", x.mean, r.symbol_a, fmt::percent_wad(mean_a, 4), r.symbol_b, fmt::percent_wad(mean_b, 4))}</dd>
-                        <dt>{if x.awaiting { "Winner" } else { "Would-be winner" }}</dt>
-                        <dd id="would-be-winner">{winner_name(&r, x.winner)}</dd>
+                        <dd id="live-split" data-d=live_d title=live_title>{format!("{} {} · {} {}", r.symbol_a, fmt::percent_wad(live_a, 4), r.symbol_b, fmt::percent_wad(live_b, 4))}</dd>
+                        {mean_rows(&r, &x)}
                         <dt>"Pot"</dt>
                         <dd id="duel-pot"><Amount raw=x.d.pot decimals=18 unit="ETH" sig=5 /></dd>
                         <dt>{format!("Buyback cap {}", r.symbol_a)}</dt>
@@ -195,9 +397,9 @@ fn DuelBody(world: World, duel: DuelRef) -> impl IntoView {
                         <dt>"Streaks (best)"</dt>
                         <dd id="streaks">{format!("{} {} ({}) · {} {} ({})", r.symbol_a, x.d.streakA, x.d.bestA, r.symbol_b, x.d.streakB, x.d.bestB)}</dd>
                     </dl>
-                    {x.awaiting.then(|| view! {
+                    {awaiting(&x).then(|| view! {
                         <div class="notice" id="awaiting">
-                            <p>{format!("Round {} has closed and awaits settlement: {}.", x.round, if x.winner == 0 { "no winner, the pot rolls over".to_string() } else { format!("{} wins the buyback", winner_name(&r, x.winner)) })}</p>
+                            <p>{awaiting_text(&r, &x)}</p>
                             <button class="primary" id="settle-button" on:click=settle>"Settle the round now"</button>
                         </div>
                     })}
@@ -207,13 +409,12 @@ fn DuelBody(world: World, duel: DuelRef) -> impl IntoView {
                     } else {
                         view! {
                             <div class="table-wrap"><table class="rounds" id="round-history">
-                                <thead><tr><th>"Round"</th><th>"Winner"</th><th>"Mean tick"</th><th>"ETH spent"</th><th>"Burned"</th></tr></thead>
+                                <thead><tr><th>"Round"</th><th>"Winner"</th><th title="recomputed from the pools' swaps; checked against the hook's record">"Mean tick"</th><th>"ETH spent"</th><th>"Burned"</th></tr></thead>
                                 <tbody>
                                     {x.history.iter().map(|h| view! {
                                         <tr class="round-row" data-round=h.round>
                                             <td>{h.round}</td>
-                                            <td>{winner_name(&r, h.winner)}</td>
-                                            <td>{h.mean}</td>
+                                            {history_cells(&r, h)}
                                             <td><Amount raw=h.spent decimals=18 unit="ETH" sig=4 /></td>
                                             <td><Amount raw=h.burned decimals=18 sig=4 /></td>
                                         </tr>
@@ -231,4 +432,94 @@ fn DuelBody(world: World, duel: DuelRef) -> impl IntoView {
 /// `HH:MM` of a unix time, UTC.
 fn utc_hm(t: u64) -> String {
     format!("{:02}:{:02}", t % 86_400 / 3_600, t % 3_600 / 60)
+}
+
+/// Whether the active round has closed (recomputed; the hook's view if the replay failed).
+fn awaiting(x: &DuelData) -> bool {
+    x.current.as_ref().map_or(x.hook.awaiting, |c| c.awaiting)
+}
+
+fn awaiting_text(r: &DuelRef, x: &DuelData) -> String {
+    match &x.current {
+        Ok(c) => format!(
+            "Round {} has closed and awaits settlement: {}.",
+            c.window.index,
+            match c.mean.winner {
+                Winner::None => "no winner, the pot rolls over".to_string(),
+                w => format!("{} wins the buyback", winner_of(r, w)),
+            }
+        ),
+        Err(_) => format!("Round {} has closed and awaits settlement.", x.hook.round),
+    }
+}
+
+/// The round's mean (B2) and split (B3) recomputed from the swaps, its would-be winner, and the
+/// cross-check against the hook's `pendingResult`.
+fn mean_rows(r: &DuelRef, x: &DuelData) -> AnyView {
+    let c = match &x.current {
+        Ok(c) => *c,
+        Err(e) => {
+            return view! {
+                <dt>"Round mean"</dt>
+                <dd id="round-mean" class="bad">{format!("Could not recompute the round's mean from the pools' swaps: {e}")}</dd>
+            }
+            .into_any()
+        }
+    };
+    let (mean_a, mean_b) = duel::split_wad(c.mean.mean_tick);
+    let over = format!(
+        "time-weighted over {}–{} UTC ({}), from {} price observations of the two pools (the prices at its creation, then every swap)",
+        utc_hm(c.window.start),
+        utc_hm(c.upto),
+        fmt::duration(c.upto.saturating_sub(c.window.start)),
+        c.swaps
+    );
+    let winner = match (c.mean.winner, c.mean.had_swap) {
+        (Winner::None, false) => "no winner: nobody has traded in this round".to_string(),
+        (Winner::None, true) => "no winner: the mean is under one tick".to_string(),
+        (w, _) => winner_of(r, w),
+    };
+    let ok = c.matches(&x.hook);
+    let check = if ok {
+        "✓ matches the hook's own running mean".to_string()
+    } else {
+        format!(
+            "✗ differs from the hook's own figure (round {}, {} ticks, {}): the figures above are recomputed from the pools' swaps",
+            x.hook.round,
+            x.hook.mean,
+            winner_name(r, x.hook.winner)
+        )
+    };
+    view! {
+        <dt>{format!("Round {} mean", c.window.index)}</dt>
+        <dd id="round-mean" data-round=c.window.index data-mean-tick=c.mean.mean_tick data-winner=duel_mean::winner_code(c.mean.winner) title=over>
+            {format!("{} ticks → {} {} · {} {}", c.mean.mean_tick, r.symbol_a, fmt::percent_wad(mean_a, 4), r.symbol_b, fmt::percent_wad(mean_b, 4))}
+            <br />
+            <span id="mean-check" class=if ok { "hint" } else { "bad" } data-match=ok.to_string()>{check}</span>
+        </dd>
+        <dt>{if c.awaiting { "Winner" } else { "Would-be winner" }}</dt>
+        <dd id="would-be-winner">{winner}</dd>
+    }
+    .into_any()
+}
+
+/// Winner and mean of a settled round: recomputed, with the hook's record on hover or beside a mismatch.
+fn history_cells(r: &DuelRef, h: &Settled) -> AnyView {
+    match h.recomputed {
+        Some(m) if m.mean_tick == h.mean && duel_mean::winner_code(m.winner) == h.winner => view! {
+            <td>{winner_of(r, m.winner)}</td>
+            <td class="mean" data-mean-tick=m.mean_tick title="recomputed from the swaps; matches the hook's record">{m.mean_tick}</td>
+        }
+        .into_any(),
+        Some(m) => view! {
+            <td>{winner_of(r, m.winner)}</td>
+            <td class="mean" data-mean-tick=m.mean_tick>{m.mean_tick}" "<span class="bad">{format!("(the hook recorded {}, {})", h.mean, winner_name(r, h.winner))}</span></td>
+        }
+        .into_any(),
+        None => view! {
+            <td>{winner_name(r, h.winner)}</td>
+            <td class="mean" title="the hook's record: the swaps could not be replayed">{h.mean}" (hook)"</td>
+        }
+        .into_any(),
+    }
 }

@@ -4,7 +4,7 @@
 //! exact approvals for stablecoin pairs, the trade history with a price chart, and after graduation
 //! the Uniswap v4 pool and its price.
 
-use crate::abi::{IERC20, ILaunchpad};
+use crate::abi::{ILaunchpad, IERC20};
 use crate::fmt;
 use crate::rpc::{Rpc, TxRequest};
 use crate::state::{Ctx, Load, World};
@@ -55,31 +55,68 @@ async fn quote_meta(rpc: &Rpc, quote: Address) -> (String, u8) {
     if quote == Address::ZERO {
         return ("ETH".into(), 18);
     }
-    let sym = rpc.call(quote, &IERC20::symbolCall {}).await.unwrap_or_else(|_| "?".into());
-    let dec = rpc.call(quote, &IERC20::decimalsCall {}).await.unwrap_or(18);
+    let sym = rpc
+        .call(quote, &IERC20::symbolCall {})
+        .await
+        .unwrap_or_else(|_| "?".into());
+    let dec = rpc
+        .call(quote, &IERC20::decimalsCall {})
+        .await
+        .unwrap_or(18);
     (sym, dec)
 }
 
 pub async fn load_launch(rpc: &Rpc, w: &World, token: Address) -> Result<LaunchInfo, String> {
     let pad = w.addresses.launchpad;
-    let l = rpc.call(pad, &ILaunchpad::launchOfCall { token }).await.map_err(|e| e.to_string())?;
-    let supply = rpc.call(pad, &ILaunchpad::supplyCall {}).await.map_err(|e| e.to_string())?;
-    let fee_bps = rpc.call(pad, &ILaunchpad::feeBpsCall {}).await.map_err(|e| e.to_string())?;
-    let name = rpc.call(token, &IERC20::nameCall {}).await.unwrap_or_default();
-    let symbol = rpc.call(token, &IERC20::symbolCall {}).await.unwrap_or_default();
+    let l = rpc
+        .call(pad, &ILaunchpad::launchOfCall { token })
+        .await
+        .map_err(|e| e.to_string())?;
+    let supply = rpc
+        .call(pad, &ILaunchpad::supplyCall {})
+        .await
+        .map_err(|e| e.to_string())?;
+    let fee_bps = rpc
+        .call(pad, &ILaunchpad::feeBpsCall {})
+        .await
+        .map_err(|e| e.to_string())?;
+    let name = rpc
+        .call(token, &IERC20::nameCall {})
+        .await
+        .unwrap_or_default();
+    let symbol = rpc
+        .call(token, &IERC20::symbolCall {})
+        .await
+        .unwrap_or_default();
     let (quote_symbol, quote_decimals) = quote_meta(rpc, l.quote).await;
     let state = trade::curve_state(&l, supply, u32::from(fee_bps)).map_err(|e| e.to_string())?;
-    Ok(LaunchInfo { token, name, symbol, quote: l.quote, quote_symbol, quote_decimals, creator: l.creator, graduated: l.graduated, state })
+    Ok(LaunchInfo {
+        token,
+        name,
+        symbol,
+        quote: l.quote,
+        quote_symbol,
+        quote_decimals,
+        creator: l.creator,
+        graduated: l.graduated,
+        state,
+    })
 }
 
 async fn load_all(w: World) -> Result<Vec<LaunchInfo>, String> {
     let rpc = w.rpc();
     let pad = w.addresses.launchpad;
-    let n = rpc.call(pad, &ILaunchpad::launchCountCall {}).await.map_err(|e| e.to_string())?;
+    let n = rpc
+        .call(pad, &ILaunchpad::launchCountCall {})
+        .await
+        .map_err(|e| e.to_string())?;
     let n = u64::try_from(n).unwrap_or(0);
     let mut out = Vec::new();
     for i in (0..n).rev() {
-        let token = rpc.call(pad, &ILaunchpad::tokensCall { index: U256::from(i) }).await.map_err(|e| e.to_string())?;
+        let token = rpc
+            .call(pad, &ILaunchpad::tokensCall(U256::from(i)))
+            .await
+            .map_err(|e| e.to_string())?;
         out.push(load_launch(&rpc, &w, token).await?);
     }
     Ok(out)
@@ -165,17 +202,43 @@ async fn load_trades(rpc: &Rpc, w: &World, info: &LaunchInfo) -> Result<Vec<Trad
     let from = w.addresses.start_block;
     let mut out = Vec::new();
     let price = |q: U256, y: U256| {
-        let s = CurveState { quote_raised: q, token_reserve: y, ..info.state };
+        let s = CurveState {
+            quote_raised: q,
+            token_reserve: y,
+            ..info.state
+        };
         curve::spot_price_wad(&s, info.quote_decimals).unwrap_or_default()
     };
-    for log in rpc.logs(pad, ILaunchpad::Bought::SIGNATURE_HASH, Some(t1), from).await.map_err(|e| e.to_string())? {
+    for log in rpc
+        .logs(pad, ILaunchpad::Bought::SIGNATURE_HASH, Some(t1), from)
+        .await
+        .map_err(|e| e.to_string())?
+    {
         if let Ok(e) = ILaunchpad::Bought::decode_raw_log(log.topics.iter().copied(), &log.data) {
-            out.push(Trade { block: u64::try_from(log.block_number).unwrap_or(0), buy: true, account: e.buyer, quote: e.quoteUsed, tokens: e.tokensOut, price_wad: price(e.quoteRaised, e.tokenReserve) });
+            out.push(Trade {
+                block: u64::try_from(log.block_number).unwrap_or(0),
+                buy: true,
+                account: e.buyer,
+                quote: e.quoteUsed,
+                tokens: e.tokensOut,
+                price_wad: price(e.quoteRaised, e.tokenReserve),
+            });
         }
     }
-    for log in rpc.logs(pad, ILaunchpad::Sold::SIGNATURE_HASH, Some(t1), from).await.map_err(|e| e.to_string())? {
+    for log in rpc
+        .logs(pad, ILaunchpad::Sold::SIGNATURE_HASH, Some(t1), from)
+        .await
+        .map_err(|e| e.to_string())?
+    {
         if let Ok(e) = ILaunchpad::Sold::decode_raw_log(log.topics.iter().copied(), &log.data) {
-            out.push(Trade { block: u64::try_from(log.block_number).unwrap_or(0), buy: false, account: e.seller, quote: e.quoteOut, tokens: e.tokensIn, price_wad: price(e.quoteRaised, e.tokenReserve) });
+            out.push(Trade {
+                block: u64::try_from(log.block_number).unwrap_or(0),
+                buy: false,
+                account: e.seller,
+                quote: e.quoteOut,
+                tokens: e.tokensIn,
+                price_wad: price(e.quoteRaised, e.tokenReserve),
+            });
         }
     }
     out.sort_by_key(|t| t.block);
@@ -207,10 +270,22 @@ fn price_from_sqrt(sqrt_p: U256, quote_is_0: bool, quote_decimals: u8) -> U256 {
 }
 
 async fn load_pool(rpc: &Rpc, w: &World, info: &LaunchInfo) -> Result<PoolView, String> {
-    let r = rpc.call(w.addresses.launchpad, &ILaunchpad::poolOfCall { token: info.token }).await.map_err(|e| e.to_string())?;
+    let r = rpc
+        .call(
+            w.addresses.launchpad,
+            &ILaunchpad::poolOfCall { token: info.token },
+        )
+        .await
+        .map_err(|e| e.to_string())?;
     let pool_id = r.poolId;
     let slot = keccak256((pool_id, U256::from(POOLS_SLOT)).abi_encode());
-    let word = rpc.call(w.addresses.pool_manager, &IPoolManagerExt::extsloadCall { slot }).await.map_err(|e| e.to_string())?;
+    let word = rpc
+        .call(
+            w.addresses.pool_manager,
+            &IPoolManagerExt::extsloadCall { slot },
+        )
+        .await
+        .map_err(|e| e.to_string())?;
     let sqrt_p = U256::from_be_bytes(word.0) & ((U256::from(1u8) << 160) - U256::from(1u8));
     let quote_is_0 = info.quote < info.token;
     Ok(PoolView {
@@ -240,14 +315,29 @@ fn chart(trades: &[Trade]) -> Option<String> {
     if trades.len() < 2 {
         return None;
     }
-    let ys: Vec<f64> = trades.iter().map(|t| fmt::units_exact(t.price_wad, 18).parse::<f64>().unwrap_or(0.0)).collect();
-    let (lo, hi) = ys.iter().fold((f64::MAX, f64::MIN), |(l, h), &y| (l.min(y), h.max(y)));
+    let ys: Vec<f64> = trades
+        .iter()
+        .map(|t| {
+            fmt::units_exact(t.price_wad, 18)
+                .parse::<f64>()
+                .unwrap_or(0.0)
+        })
+        .collect();
+    let (lo, hi) = ys
+        .iter()
+        .fold((f64::MAX, f64::MIN), |(l, h), &y| (l.min(y), h.max(y)));
     let span = if hi > lo { hi - lo } else { 1.0 };
     let n = (ys.len() - 1) as f64;
     Some(
         ys.iter()
             .enumerate()
-            .map(|(i, y)| format!("{:.1},{:.1}", 4.0 + 292.0 * i as f64 / n, 76.0 - 72.0 * (y - lo) / span))
+            .map(|(i, y)| {
+                format!(
+                    "{:.1},{:.1}",
+                    4.0 + 292.0 * i as f64 / n,
+                    76.0 - 72.0 * (y - lo) / span
+                )
+            })
             .collect::<Vec<_>>()
             .join(" "),
     )
@@ -299,14 +389,21 @@ pub fn TokenPage() -> impl IntoView {
                         let q = if i.quote == Address::ZERO {
                             rpc.balance(a).await.ok()
                         } else {
-                            rpc.call(i.quote, &IERC20::balanceOfCall { account: a }).await.ok()
+                            rpc.call(i.quote, &IERC20::balanceOfCall { account: a })
+                                .await
+                                .ok()
                         };
-                        let tb = rpc.call(i.token, &IERC20::balanceOfCall { account: a }).await.ok();
+                        let tb = rpc
+                            .call(i.token, &IERC20::balanceOfCall { account: a })
+                            .await
+                            .ok();
                         balances.set(q.zip(tb).map(|(q, t)| (a, q, t)));
                     } else {
                         balances.set(None);
                     }
-                    if static_info.get_untracked().map(|s| (s.token, s.graduated)) != Some((i.token, i.graduated)) {
+                    if static_info.get_untracked().map(|s| (s.token, s.graduated))
+                        != Some((i.token, i.graduated))
+                    {
                         static_info.set(Some(i.clone()));
                     }
                     if info.get_untracked() != Load::Ready(i.clone()) {
@@ -333,35 +430,53 @@ pub fn TokenPage() -> impl IntoView {
     };
 
     let buy_preview = move || {
-        let Load::Ready(i) = info.get() else { return None };
+        let Load::Ready(i) = info.get() else {
+            return None;
+        };
         let text = buy_amount.get();
         if text.trim().is_empty() {
             return None;
         }
         Some(
             fmt::parse_units(&text, i.quote_decimals)
-                .and_then(|x| trade::preview_buy(&i.state, x, ctx.chain_now(), slippage.get()).map_err(|e| e.to_string()))
+                .and_then(|x| {
+                    trade::preview_buy(&i.state, x, ctx.chain_now(), slippage.get())
+                        .map_err(|e| e.to_string())
+                })
                 .map(|p| (i.clone(), p)),
         )
     };
     let sell_preview = move || {
-        let Load::Ready(i) = info.get() else { return None };
+        let Load::Ready(i) = info.get() else {
+            return None;
+        };
         let text = sell_amount.get();
         if text.trim().is_empty() {
             return None;
         }
         Some(
             fmt::parse_units(&text, 18)
-                .and_then(|x| trade::preview_sell(&i.state, x, slippage.get()).map_err(|e| e.to_string()))
+                .and_then(|x| {
+                    trade::preview_sell(&i.state, x, slippage.get()).map_err(|e| e.to_string())
+                })
                 .map(|p| (i.clone(), p)),
         )
     };
 
     let do_buy = move |_| {
-        let Load::Ready(i) = info.get_untracked() else { return };
-        let Ok(amount) = fmt::parse_units(&buy_amount.get_untracked(), i.quote_decimals) else { return };
-        let Load::Ready(w) = ctx.world.get_untracked() else { return };
-        let Ok(p) = trade::preview_buy(&i.state, amount, ctx.chain_now(), slippage.get_untracked()) else { return };
+        let Load::Ready(i) = info.get_untracked() else {
+            return;
+        };
+        let Ok(amount) = fmt::parse_units(&buy_amount.get_untracked(), i.quote_decimals) else {
+            return;
+        };
+        let Load::Ready(w) = ctx.world.get_untracked() else {
+            return;
+        };
+        let Ok(p) = trade::preview_buy(&i.state, amount, ctx.chain_now(), slippage.get_untracked())
+        else {
+            return;
+        };
         let deadline = U256::from(ctx.chain_now() + 600);
         busy.set(true);
         leptos::task::spawn_local(async move {
@@ -370,20 +485,71 @@ pub fn TokenPage() -> impl IntoView {
             if !eth {
                 // Exact approval of the stablecoin for this buy.
                 let owner = ctx.wallet.get_untracked().account.unwrap_or_default();
-                let allowance = w.rpc().call(i.quote, &IERC20::allowanceCall { owner, spender: pad }).await.unwrap_or_default();
+                let allowance = w
+                    .rpc()
+                    .call(
+                        i.quote,
+                        &IERC20::allowanceCall {
+                            owner,
+                            spender: pad,
+                        },
+                    )
+                    .await
+                    .unwrap_or_default();
                 if allowance < amount {
-                    let approve = IERC20::approveCall { spender: pad, amount }.abi_encode();
-                    let label = format!("Approve exactly {} {}", fmt::units_exact(amount, i.quote_decimals), i.quote_symbol);
-                    if !wallet::send(ctx, label, TxRequest { from: None, to: i.quote, data: Bytes::from(approve), value: U256::ZERO }).await {
+                    let approve = IERC20::approveCall {
+                        spender: pad,
+                        value: amount,
+                    }
+                    .abi_encode();
+                    let label = format!(
+                        "Approve exactly {} {}",
+                        fmt::units_exact(amount, i.quote_decimals),
+                        i.quote_symbol
+                    );
+                    if !wallet::send(
+                        ctx,
+                        label,
+                        TxRequest {
+                            from: None,
+                            to: i.quote,
+                            data: Bytes::from(approve),
+                            value: U256::ZERO,
+                        },
+                    )
+                    .await
+                    {
                         busy.set(false);
                         return;
                     }
                 }
             }
-            let data = ILaunchpad::buyCall { token: i.token, quoteIn: amount, minTokensOut: p.min_tokens_out, deadline }.abi_encode();
-            let label = format!("Buy {} with {} {}", i.symbol, fmt::units(amount, i.quote_decimals, 6), i.quote_symbol);
+            let data = ILaunchpad::buyCall {
+                token: i.token,
+                quoteIn: amount,
+                minTokensOut: p.min_tokens_out,
+                deadline,
+            }
+            .abi_encode();
+            let label = format!(
+                "Buy {} with {} {}",
+                i.symbol,
+                fmt::units(amount, i.quote_decimals, 6),
+                i.quote_symbol
+            );
             let value = if eth { amount } else { U256::ZERO };
-            if wallet::send(ctx, label, TxRequest { from: None, to: pad, data: Bytes::from(data), value }).await {
+            if wallet::send(
+                ctx,
+                label,
+                TxRequest {
+                    from: None,
+                    to: pad,
+                    data: Bytes::from(data),
+                    value,
+                },
+            )
+            .await
+            {
                 buy_amount.set(String::new());
             }
             busy.set(false);
@@ -391,27 +557,77 @@ pub fn TokenPage() -> impl IntoView {
     };
 
     let do_sell = move |_| {
-        let Load::Ready(i) = info.get_untracked() else { return };
-        let Ok(amount) = fmt::parse_units(&sell_amount.get_untracked(), 18) else { return };
-        let Load::Ready(w) = ctx.world.get_untracked() else { return };
-        let Ok(p) = trade::preview_sell(&i.state, amount, slippage.get_untracked()) else { return };
+        let Load::Ready(i) = info.get_untracked() else {
+            return;
+        };
+        let Ok(amount) = fmt::parse_units(&sell_amount.get_untracked(), 18) else {
+            return;
+        };
+        let Load::Ready(w) = ctx.world.get_untracked() else {
+            return;
+        };
+        let Ok(p) = trade::preview_sell(&i.state, amount, slippage.get_untracked()) else {
+            return;
+        };
         let deadline = U256::from(ctx.chain_now() + 600);
         busy.set(true);
         leptos::task::spawn_local(async move {
             let pad = w.addresses.launchpad;
             let owner = ctx.wallet.get_untracked().account.unwrap_or_default();
-            let allowance = w.rpc().call(i.token, &IERC20::allowanceCall { owner, spender: pad }).await.unwrap_or_default();
+            let allowance = w
+                .rpc()
+                .call(
+                    i.token,
+                    &IERC20::allowanceCall {
+                        owner,
+                        spender: pad,
+                    },
+                )
+                .await
+                .unwrap_or_default();
             if allowance < amount {
-                let approve = IERC20::approveCall { spender: pad, amount }.abi_encode();
+                let approve = IERC20::approveCall {
+                    spender: pad,
+                    value: amount,
+                }
+                .abi_encode();
                 let label = format!("Approve exactly {} {}", fmt::units(amount, 18, 6), i.symbol);
-                if !wallet::send(ctx, label, TxRequest { from: None, to: i.token, data: Bytes::from(approve), value: U256::ZERO }).await {
+                if !wallet::send(
+                    ctx,
+                    label,
+                    TxRequest {
+                        from: None,
+                        to: i.token,
+                        data: Bytes::from(approve),
+                        value: U256::ZERO,
+                    },
+                )
+                .await
+                {
                     busy.set(false);
                     return;
                 }
             }
-            let data = ILaunchpad::sellCall { token: i.token, tokensIn: amount, minQuoteOut: p.min_quote_out, deadline }.abi_encode();
+            let data = ILaunchpad::sellCall {
+                token: i.token,
+                tokensIn: amount,
+                minQuoteOut: p.min_quote_out,
+                deadline,
+            }
+            .abi_encode();
             let label = format!("Sell {} {}", fmt::units(amount, 18, 6), i.symbol);
-            if wallet::send(ctx, label, TxRequest { from: None, to: pad, data: Bytes::from(data), value: U256::ZERO }).await {
+            if wallet::send(
+                ctx,
+                label,
+                TxRequest {
+                    from: None,
+                    to: pad,
+                    data: Bytes::from(data),
+                    value: U256::ZERO,
+                },
+            )
+            .await
+            {
                 sell_amount.set(String::new());
             }
             busy.set(false);

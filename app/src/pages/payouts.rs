@@ -29,9 +29,22 @@ struct Row {
 }
 
 /// Rebuilds the leaf of `account` in a round and checks its proof against `onchain_root`.
-pub fn check_leaf(w: &World, r: &PayoutRoundRef, account: Address, amount: U256, proof: &[B256], onchain_root: B256) -> (B256, bool) {
+pub fn check_leaf(
+    w: &World,
+    r: &PayoutRoundRef,
+    account: Address,
+    amount: U256,
+    proof: &[B256],
+    onchain_root: B256,
+) -> (B256, bool) {
     let leaf = PayoutLeaf {
-        context: PayoutContext { distributor: w.addresses.holder_distributor, chain_id: U256::from(w.chain_id), token: r.token, asset: r.asset, epoch: r.epoch },
+        context: PayoutContext {
+            distributor: w.addresses.holder_distributor,
+            chain_id: U256::from(w.chain_id),
+            token: r.token,
+            asset: r.asset,
+            epoch: r.epoch,
+        },
         account,
         amount,
     }
@@ -44,12 +57,40 @@ async fn load_rows(w: World, account: Address) -> Result<Vec<Row>, String> {
     let dist = w.addresses.holder_distributor;
     let mut out = Vec::new();
     for r in &w.payouts {
-        let Some(a) = r.allocations.iter().find(|a| a.account == account) else { continue };
-        let amount: U256 = a.amount.parse().map_err(|_| format!("payout amount '{}' is not a number", a.amount))?;
-        let on = rpc.call(dist, &IHolderDistributor::roundCall { token: r.token, asset: r.asset, epoch: r.epoch }).await.map_err(|e| e.to_string())?;
+        let Some(a) = r.allocations.iter().find(|a| a.account == account) else {
+            continue;
+        };
+        let amount: U256 = a
+            .amount
+            .parse()
+            .map_err(|_| format!("payout amount '{}' is not a number", a.amount))?;
+        let on = rpc
+            .call(
+                dist,
+                &IHolderDistributor::roundCall {
+                    token: r.token,
+                    asset: r.asset,
+                    epoch: r.epoch,
+                },
+            )
+            .await
+            .map_err(|e| e.to_string())?;
         let (leaf, proof_ok) = check_leaf(&w, r, account, amount, &a.proof, on.root);
-        let claimed = rpc.call(dist, &IHolderDistributor::claimedCall { leaf }).await.map_err(|e| e.to_string())?;
-        out.push(Row { round: r.clone(), amount, proof: a.proof.clone(), leaf, proof_ok, opens_at: on.opensAt, closes_at: on.closesAt, claimed, settled: on.settled });
+        let claimed = rpc
+            .call(dist, &IHolderDistributor::claimedCall { leaf })
+            .await
+            .map_err(|e| e.to_string())?;
+        out.push(Row {
+            round: r.clone(),
+            amount,
+            proof: a.proof.clone(),
+            leaf,
+            proof_ok,
+            opens_at: on.opensAt,
+            closes_at: on.closesAt,
+            claimed,
+            settled: on.settled,
+        });
     }
     Ok(out)
 }
@@ -72,7 +113,9 @@ fn PayoutsBody(world: World) -> impl IntoView {
     let w1 = world.clone();
     Effect::new(move |_| {
         ctx.refresh.track();
-        let Some(account) = ctx.wallet.get().account else { return };
+        let Some(account) = ctx.wallet.get().account else {
+            return;
+        };
         let w = w1.clone();
         leptos::task::spawn_local(async move {
             rows.set(match load_rows(w, account).await {
@@ -82,12 +125,37 @@ fn PayoutsBody(world: World) -> impl IntoView {
         });
     });
     let claim = move |r: Row| {
-        let Some(account) = ctx.wallet.get_untracked().account else { return };
+        let Some(account) = ctx.wallet.get_untracked().account else {
+            return;
+        };
         let dist = world.addresses.holder_distributor;
-        let data = IHolderDistributor::claimCall { token: r.round.token, asset: r.round.asset, epoch: r.round.epoch, account, amount: r.amount, proof: r.proof.clone() }.abi_encode();
-        let label = format!("Claim {} {} (round {})", fmt::units(r.amount, r.round.asset_decimals, 6), r.round.asset_symbol, r.round.epoch);
+        let data = IHolderDistributor::claimCall {
+            token: r.round.token,
+            asset: r.round.asset,
+            epoch: r.round.epoch,
+            account,
+            amount: r.amount,
+            proof: r.proof.clone(),
+        }
+        .abi_encode();
+        let label = format!(
+            "Claim {} {} (round {})",
+            fmt::units(r.amount, r.round.asset_decimals, 6),
+            r.round.asset_symbol,
+            r.round.epoch
+        );
         leptos::task::spawn_local(async move {
-            wallet::send(ctx, label, TxRequest { from: None, to: dist, data: Bytes::from(data), value: U256::ZERO }).await;
+            wallet::send(
+                ctx,
+                label,
+                TxRequest {
+                    from: None,
+                    to: dist,
+                    data: Bytes::from(data),
+                    value: U256::ZERO,
+                },
+            )
+            .await;
         });
     };
     view! {

@@ -413,7 +413,7 @@ fn ScoreBody(world: World) -> impl IntoView {
                     Ok(s) => out.push(EpochRow {
                         epoch: e.epoch,
                         bundle: e.bundle.clone(),
-                        status: s.status,
+                        status: s._0,
                         deadline: s.deadline,
                     }),
                     Err(err) => {

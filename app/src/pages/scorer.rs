@@ -2,8 +2,10 @@
 //! the burn priced live (`eden_core::burns::root_for_usd_up` of `REGISTER_BURN_USD` at the oracle's ROOT
 //! price, with the ETH/USD answer's age shown against its 25 h limit), an exact approval, then
 //! `register(maxBurnRoot)`; once registered, the stake and the 14-day limit countdown
-//! (`eden_core::burns::next_score_at`).
+//! (`eden_core::burns::next_score_at`), and the account's open positions with their accrued rewards
+//! ([`super::positions`]).
 
+use super::positions::MyPositions;
 use crate::abi::{IAggregatorV3, IRootPriceOracle, IScorerRegistry, IERC20};
 use crate::fmt;
 use crate::rpc::TxRequest;
@@ -12,9 +14,11 @@ use crate::ui::{with_world, Amount, ErrorBox, Loading};
 use crate::wallet;
 use alloy_primitives::{Address, Bytes, U256};
 use alloy_sol_types::SolCall;
-use eden_core::scoring::copy_detect::{copy_check, thesis_hash, verdict_name, Verdict};
-use eden_core::burns::{unstake_ready_at, next_score_at, root_for_usd_up, RootAmountBounds, REGISTER_BURN_USD};
+use eden_core::burns::{
+    next_score_at, root_for_usd_up, unstake_ready_at, RootAmountBounds, REGISTER_BURN_USD,
+};
 use eden_core::rewards::SCORER_STAKE;
+use eden_core::scoring::copy_detect::{copy_check, thesis_hash, verdict_name, Verdict};
 use leptos::prelude::*;
 
 /// The ETH/USD answer's maximum age (RootPriceOracle.MAX_ANSWER_AGE).
@@ -43,21 +47,50 @@ struct IScorerRegistryScorer {
 async fn load(w: World, s: ScorerRef, me: Option<Address>) -> Result<ScorerData, String> {
     let rpc = w.rpc();
     let e = |x: crate::rpc::RpcError| x.to_string();
-    let feed = rpc.call(s.feed, &IAggregatorV3::latestRoundDataCall {}).await.map_err(e)?;
-    let price_usd = rpc.call(s.oracle, &IRootPriceOracle::rootPriceCall {}).await.map(|p| p.priceUsd).map_err(e);
+    let feed = rpc
+        .call(s.feed, &IAggregatorV3::latestRoundDataCall {})
+        .await
+        .map_err(e)?;
+    let price_usd = rpc
+        .call(s.oracle, &IRootPriceOracle::rootPriceCall {})
+        .await
+        .map(|p| p.priceUsd)
+        .map_err(e);
     let burn = match &price_usd {
-        Ok(p) => root_for_usd_up(REGISTER_BURN_USD, *p, RootAmountBounds::default()).map_err(|x| x.to_string()),
+        Ok(p) => root_for_usd_up(REGISTER_BURN_USD, *p, RootAmountBounds::default())
+            .map_err(|x| x.to_string()),
         Err(x) => Err(x.clone()),
     };
     let (me_rec, balance) = match me {
         Some(a) => {
-            let r = rpc.call(s.registry, &IScorerRegistry::scorerCall { who: a }).await.map_err(e)?;
-            let b = rpc.call(s.root, &IERC20::balanceOfCall { account: a }).await.map_err(e)?;
-            (Some(IScorerRegistryScorer { registered: r.registered, registered_at: r.registeredAt, last_score_at: r.lastScoreAt, unstake_requested_at: r.unstakeRequestedAt, stake: r.stake }), b)
+            let r = rpc
+                .call(s.registry, &IScorerRegistry::scorerCall { who: a })
+                .await
+                .map_err(e)?;
+            let b = rpc
+                .call(s.root, &IERC20::balanceOfCall { account: a })
+                .await
+                .map_err(e)?;
+            (
+                Some(IScorerRegistryScorer {
+                    registered: r.registered,
+                    registered_at: r.registeredAt,
+                    last_score_at: r.lastScoreAt,
+                    unstake_requested_at: r.unstakeRequestedAt,
+                    stake: r.stake,
+                }),
+                b,
+            )
         }
         None => (None, U256::ZERO),
     };
-    Ok(ScorerData { price_usd, feed_updated: u64::try_from(feed.updatedAt).unwrap_or(u64::MAX), burn, me: me_rec, balance })
+    Ok(ScorerData {
+        price_usd,
+        feed_updated: u64::try_from(feed.updatedAt).unwrap_or(u64::MAX),
+        burn,
+        me: me_rec,
+        balance,
+    })
 }
 
 /// `/scorer`.
@@ -92,28 +125,73 @@ fn ScorerBody(world: World, scorer: ScorerRef) -> impl IntoView {
         });
     });
     let (registry, root) = (scorer.registry, scorer.root);
+    let positions = view! { <MyPositions world=world.clone() scorer=scorer.clone() /> };
     let scorer = scorer.clone();
     let unstake = move |request: bool| {
         let (data, label) = if request {
-            (IScorerRegistry::requestUnstakeCall {}.abi_encode(), "Request unstake")
+            (
+                IScorerRegistry::requestUnstakeCall {}.abi_encode(),
+                "Request unstake",
+            )
         } else {
-            (IScorerRegistry::withdrawStakeCall {}.abi_encode(), "Withdraw the scorer stake")
+            (
+                IScorerRegistry::withdrawStakeCall {}.abi_encode(),
+                "Withdraw the scorer stake",
+            )
         };
         leptos::task::spawn_local(async move {
-            wallet::send(ctx, label.into(), TxRequest { from: None, to: registry, data: Bytes::from(data), value: U256::ZERO }).await;
+            wallet::send(
+                ctx,
+                label.into(),
+                TxRequest {
+                    from: None,
+                    to: registry,
+                    data: Bytes::from(data),
+                    value: U256::ZERO,
+                },
+            )
+            .await;
         });
     };
     let register = move |burn: U256| {
         let max_burn = burn.saturating_add(burn / U256::from(BURN_CAP_HEADROOM_DIV));
         let total = SCORER_STAKE.saturating_add(max_burn);
         leptos::task::spawn_local(async move {
-            let approve = IERC20::approveCall { spender: registry, amount: total }.abi_encode();
+            let approve = IERC20::approveCall {
+                spender: registry,
+                value: total,
+            }
+            .abi_encode();
             let label = format!("Approve exactly {} ROOT", fmt::units(total, 18, 6));
-            if !wallet::send(ctx, label, TxRequest { from: None, to: root, data: Bytes::from(approve), value: U256::ZERO }).await {
+            if !wallet::send(
+                ctx,
+                label,
+                TxRequest {
+                    from: None,
+                    to: root,
+                    data: Bytes::from(approve),
+                    value: U256::ZERO,
+                },
+            )
+            .await
+            {
                 return;
             }
-            let reg = IScorerRegistry::registerCall { maxBurnRoot: max_burn }.abi_encode();
-            wallet::send(ctx, "Register as a scorer".into(), TxRequest { from: None, to: registry, data: Bytes::from(reg), value: U256::ZERO }).await;
+            let reg = IScorerRegistry::registerCall {
+                maxBurnRoot: max_burn,
+            }
+            .abi_encode();
+            wallet::send(
+                ctx,
+                "Register as a scorer".into(),
+                TxRequest {
+                    from: None,
+                    to: registry,
+                    data: Bytes::from(reg),
+                    value: U256::ZERO,
+                },
+            )
+            .await;
         });
     };
     view! {
@@ -194,6 +272,7 @@ fn ScorerBody(world: World, scorer: ScorerRef) -> impl IntoView {
                 }.into_any()
             }
         }}
+        {positions}
     }
 }
 
@@ -212,27 +291,45 @@ fn ThesisEditor(scorer: ScorerRef, price_usd: U256, next: u64) -> impl IntoView 
     // The submitted text: the thesis, then its cited sources one per line (the hash covers both).
     let full_text = move || {
         let src = sources.get();
-        let src: Vec<&str> = src.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
-        if src.is_empty() { thesis.get() } else { format!("{}\n\nSources:\n{}", thesis.get(), src.join("\n")) }
+        let src: Vec<&str> = src
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .collect();
+        if src.is_empty() {
+            thesis.get()
+        } else {
+            format!("{}\n\nSources:\n{}", thesis.get(), src.join("\n"))
+        }
     };
     let check = Memo::new(move |_| {
         let text = thesis.get();
         if text.trim().is_empty() {
             return None;
         }
-        let earlier: Vec<(alloy_primitives::B256, &str)> = published.iter().map(|t| (thesis_hash(t), t.as_str())).collect();
+        let earlier: Vec<(alloy_primitives::B256, &str)> = published
+            .iter()
+            .map(|t| (thesis_hash(t), t.as_str()))
+            .collect();
         Some(copy_check(&text, &earlier))
     });
     let (registry, root) = (scorer.registry, scorer.root);
     let submit = move |_| {
         error.set(None);
-        let Some(tok) = token.get_untracked() else { return error.set(Some("Pick a token.".into())) };
+        let Some(tok) = token.get_untracked() else {
+            return error.set(Some("Pick a token.".into()));
+        };
         let target_wad = match fmt::parse_units(&target.get_untracked(), 18) {
             Ok(v) if v <= U256::from(100u8) * U256::from(10u8).pow(U256::from(18u8)) => v,
             _ => return error.set(Some("The target score is a number from 0 to 100.".into())),
         };
-        if check.get_untracked().is_some_and(|c| c.verdict == Verdict::Copy) {
-            return error.set(Some("This thesis copies a published one: it would earn nothing. Write your own.".into()));
+        if check
+            .get_untracked()
+            .is_some_and(|c| c.verdict == Verdict::Copy)
+        {
+            return error.set(Some(
+                "This thesis copies a published one: it would earn nothing. Write your own.".into(),
+            ));
         }
         let text = full_text();
         if text.trim().is_empty() {
@@ -240,9 +337,14 @@ fn ThesisEditor(scorer: ScorerRef, price_usd: U256, next: u64) -> impl IntoView 
         }
         let hash = thesis_hash(&text);
         leptos::task::spawn_local(async move {
-            let Load::Ready(w) = ctx.world.get_untracked() else { return };
+            let Load::Ready(w) = ctx.world.get_untracked() else {
+                return;
+            };
             let rpc = w.rpc();
-            let usd = match rpc.call(registry, &IScorerRegistry::scoreBurnUsdCall { token: tok }).await {
+            let usd = match rpc
+                .call(registry, &IScorerRegistry::scoreBurnUsdCall { token: tok })
+                .await
+            {
                 Ok(u) => u,
                 Err(e) => return error.set(Some(e.to_string())),
             };
@@ -251,12 +353,43 @@ fn ThesisEditor(scorer: ScorerRef, price_usd: U256, next: u64) -> impl IntoView 
                 Err(e) => return error.set(Some(e.to_string())),
             };
             let max_burn = burn.saturating_add(burn / U256::from(BURN_CAP_HEADROOM_DIV));
-            let approve = IERC20::approveCall { spender: registry, amount: max_burn }.abi_encode();
-            if !wallet::send(ctx, format!("Approve exactly {} ROOT", fmt::units(max_burn, 18, 6)), TxRequest { from: None, to: root, data: Bytes::from(approve), value: U256::ZERO }).await {
+            let approve = IERC20::approveCall {
+                spender: registry,
+                value: max_burn,
+            }
+            .abi_encode();
+            if !wallet::send(
+                ctx,
+                format!("Approve exactly {} ROOT", fmt::units(max_burn, 18, 6)),
+                TxRequest {
+                    from: None,
+                    to: root,
+                    data: Bytes::from(approve),
+                    value: U256::ZERO,
+                },
+            )
+            .await
+            {
                 return;
             }
-            let data = IScorerRegistry::scoreCall { token: tok, targetScore: target_wad, thesisHash: hash, maxBurnRoot: max_burn }.abi_encode();
-            wallet::send(ctx, "Submit a score".into(), TxRequest { from: None, to: registry, data: Bytes::from(data), value: U256::ZERO }).await;
+            let data = IScorerRegistry::scoreCall {
+                token: tok,
+                targetScore: target_wad,
+                thesisHash: hash,
+                maxBurnRoot: max_burn,
+            }
+            .abi_encode();
+            wallet::send(
+                ctx,
+                "Submit a score".into(),
+                TxRequest {
+                    from: None,
+                    to: registry,
+                    data: Bytes::from(data),
+                    value: U256::ZERO,
+                },
+            )
+            .await;
         });
     };
     let tokens = scorer.tokens.clone();

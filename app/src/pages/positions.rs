@@ -1,0 +1,656 @@
+//! "My positions" on the Scorer page (C11–C14): for each open position of the connected scorer, the
+//! graded thesis (quality `q` and verdict from the final epoch's quality leaf, C5/C8), the weight
+//! `ω = ⌊q·c⌋·√σ` (C12, recomputed by `eden_core::rewards::weight` and checked against the chain),
+//! the stream share `ω / D` with `D = max(W, ⌈ω_max / 5 %⌉)` (C13, `conservative_denominator_up`),
+//! whether the 5 % cap binds, the pool's drip rate (C11, `Drip`), and the rewards accrued **now**,
+//! computed in WASM by advancing the pool from its last on-chain update exactly as
+//! `ScorerRegistry._advance` does (C14 `segment`, expiries at their own instants, `owed_down`), then
+//! compared with the chain's own `claim` simulated at the latest block. A Claim button pays out through
+//! the transaction tray.
+
+use crate::abi::{IScorerRegistry, IERC20};
+use crate::fmt;
+use crate::rpc::{Rpc, TxRequest};
+use crate::state::{Ctx, Load, ScorerRef, World, DEMO_BASE};
+use crate::ui::{Amount, ErrorBox, Loading};
+use crate::wallet;
+use alloy_primitives::{Address, Bytes, B256, U256};
+use alloy_sol_types::{SolCall, SolEvent};
+use eden_core::math::{mul_div_down, WAD};
+use eden_core::rewards::{
+    conservative_denominator_up, owed_down, segment, weight, Drip, RewardsError, WeightClasses,
+    CAP_BPS,
+};
+use eden_core::scoring::copy_detect::{multiplier_wad, verdict_name, Verdict};
+use leptos::prelude::*;
+use serde_json::{json, Value};
+
+/// A pool as stored on chain at its last update (`ScorerRegistry.pool`, `maxWeight`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PoolState {
+    pub index: U256,
+    pub total_weight: U256,
+    pub max_weight: U256,
+    pub drip: Drip,
+    pub last_update: u64,
+}
+
+/// One open position of a pool (any scorer), for the expiries between the last update and now.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OpenPosition {
+    pub weight: U256,
+    pub end: u64,
+}
+
+/// The connected scorer's position: weight, index snapshot, end, and `owedStored` (accrued + pending
+/// as of the pool's last update).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MyPosition {
+    pub weight: U256,
+    pub snapshot: U256,
+    pub end: u64,
+    pub owed_stored: U256,
+}
+
+/// The pool's index at `t` (≥ its last update), mirroring `ScorerRegistry._advance`: each open
+/// position ending in `(lastUpdate, t]` is processed at its own instant (segment up to it with the
+/// current `W` and `D`, then its weight leaves `W` and the weight classes); then the last segment.
+/// `ω_max` is the on-chain tracked value until the first expiry, then the classes rebuilt from the
+/// open weights (C13).
+///
+/// # Errors
+/// Arithmetic failure on absurd values, or a weight not counted in the classes.
+pub fn index_at(p: &PoolState, open: &[OpenPosition], t: u64) -> Result<U256, RewardsError> {
+    let mut w = p.total_weight;
+    let mut max = p.max_weight;
+    let mut index = p.index;
+    let mut last = p.last_update;
+    let mut classes = WeightClasses::new();
+    for o in open {
+        classes.insert(o.weight)?;
+    }
+    let mut ends: Vec<OpenPosition> = open
+        .iter()
+        .copied()
+        .filter(|o| o.end > last && o.end <= t)
+        .collect();
+    ends.sort_by_key(|o| o.end);
+    let seg =
+        |t0: u64, t1: u64, w: U256, max: U256, index: &mut U256| -> Result<(), RewardsError> {
+            if t1 <= t0 {
+                return Ok(());
+            }
+            let r = p.drip.released_between(t0, t1)?;
+            if !r.is_zero() {
+                let d = if w.is_zero() {
+                    U256::ZERO
+                } else {
+                    conservative_denominator_up(w, max, CAP_BPS)?
+                };
+                *index += segment(r, w, d)?.index_increment;
+            }
+            Ok(())
+        };
+    for e in ends {
+        seg(last, e.end, w, max, &mut index)?;
+        w = w.saturating_sub(e.weight);
+        classes.remove(e.weight)?;
+        max = classes.max();
+        last = e.end;
+    }
+    seg(last, t, w, max, &mut index)?;
+    Ok(index)
+}
+
+/// What the scorer is owed at `t`: `accrued + ⌊ω·(A(min(t, end)) − A_snap)/ACC⌋`, with
+/// `accrued = owedStored − ⌊ω·(A_stored − A_snap)/ACC⌋` (the position stops earning at its end).
+///
+/// # Errors
+/// As [`index_at`]; a snapshot above the index.
+pub fn owed_at(
+    p: &PoolState,
+    open: &[OpenPosition],
+    me: &MyPosition,
+    t: u64,
+) -> Result<U256, RewardsError> {
+    let accrued = me
+        .owed_stored
+        .saturating_sub(owed_down(me.weight, p.index, me.snapshot)?);
+    let until = t.min(me.end).max(p.last_update);
+    Ok(accrued + owed_down(me.weight, index_at(p, open, until)?, me.snapshot)?)
+}
+
+/// The graded thesis of a position, from its final epoch's quality leaf (bundle `theses`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Grade {
+    epoch: u64,
+    quality: U256,
+    verdict: Verdict,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+struct Row {
+    token: Address,
+    symbol: String,
+    asset_symbol: String,
+    asset_decimals: u8,
+    pool: PoolState,
+    open: Vec<OpenPosition>,
+    me: MyPosition,
+    denominator_onchain: U256,
+    target: U256,
+    thesis_hash: B256,
+    thesis: Option<String>,
+    grade: Result<Grade, String>,
+    chain_owed: Result<U256, String>,
+    balance: U256,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+struct Positions {
+    block: u64,
+    block_time: u64,
+    rows: Vec<Row>,
+}
+
+fn grade_from_bundle(text: &str, thesis: B256, epoch: u64) -> Result<Grade, String> {
+    let v: Value =
+        serde_json::from_str(text).map_err(|e| format!("the epoch bundle is not JSON: {e}"))?;
+    let entry = v["theses"]
+        .as_array()
+        .and_then(|a| {
+            a.iter().find(|t| {
+                t["thesisHash"]
+                    .as_str()
+                    .and_then(|h| h.parse::<B256>().ok())
+                    == Some(thesis)
+            })
+        })
+        .ok_or_else(|| format!("epoch {epoch}'s bundle has no quality leaf for this thesis"))?;
+    let quality = entry["qualityWad"]
+        .as_str()
+        .and_then(|s| s.parse::<U256>().ok())
+        .ok_or("the quality leaf has no qualityWad")?;
+    let verdict = entry["verdict"]
+        .as_u64()
+        .and_then(|c| u8::try_from(c).ok())
+        .and_then(|c| Verdict::try_from(c).ok())
+        .ok_or("the quality leaf has no valid verdict")?;
+    Ok(Grade {
+        epoch,
+        quality,
+        verdict,
+    })
+}
+
+async fn latest_block(rpc: &Rpc) -> Result<(u64, u64), String> {
+    let b = rpc
+        .request("eth_getBlockByNumber", json!(["latest", false]))
+        .await
+        .map_err(|e| e.to_string())?;
+    let num = |k: &str| {
+        b[k].as_str()
+            .and_then(|s| u64::from_str_radix(s.trim_start_matches("0x"), 16).ok())
+            .ok_or_else(|| format!("block {k}"))
+    };
+    Ok((num("number")?, num("timestamp")?))
+}
+
+/// `claim(token)` simulated from `me` at block `n`: what the chain would pay at that block.
+async fn chain_claim_at(
+    rpc: &Rpc,
+    registry: Address,
+    token: Address,
+    me: Address,
+    n: u64,
+) -> Result<U256, String> {
+    let tx = TxRequest {
+        from: Some(me),
+        to: registry,
+        data: IScorerRegistry::claimCall { token }.abi_encode().into(),
+        value: U256::ZERO,
+    };
+    let v = rpc
+        .request("eth_call", json!([tx.to_json(), format!("{n:#x}")]))
+        .await
+        .map_err(|e| e.to_string())?;
+    let out = v
+        .as_str()
+        .and_then(|s| alloy_primitives::hex::decode(s.trim_start_matches("0x")).ok())
+        .ok_or("eth_call result")?;
+    IScorerRegistry::claimCall::abi_decode_returns(&out).map_err(|e| e.to_string())
+}
+
+async fn load_row(
+    w: &World,
+    s: &ScorerRef,
+    me: Address,
+    token: Address,
+    block: u64,
+) -> Result<Row, String> {
+    let rpc = w.rpc();
+    let e = |x: crate::rpc::RpcError| x.to_string();
+    let reg = s.registry;
+    let pos = rpc
+        .call(reg, &IScorerRegistry::positionCall { token, who: me })
+        .await
+        .map_err(e)?;
+    let p = rpc
+        .call(reg, &IScorerRegistry::poolCall { token })
+        .await
+        .map_err(e)?;
+    let max_weight = rpc
+        .call(reg, &IScorerRegistry::maxWeightCall { token })
+        .await
+        .map_err(e)?;
+    let denominator_onchain = rpc
+        .call(reg, &IScorerRegistry::denominatorOfCall { token })
+        .await
+        .map_err(e)?;
+    let owed_stored = rpc
+        .call(reg, &IScorerRegistry::owedStoredCall { token, who: me })
+        .await
+        .map_err(e)?;
+    let score = rpc
+        .call(
+            reg,
+            &IScorerRegistry::getScoreCall {
+                scoreId: pos.scoreId,
+            },
+        )
+        .await
+        .map_err(e)?;
+    // Every position opened on this token: the open ones (and their ends) drive expiries.
+    let topic = IScorerRegistry::PositionOpened::SIGNATURE_HASH;
+    let logs = rpc
+        .logs(reg, topic, Some(token.into_word()), 0)
+        .await
+        .map_err(e)?;
+    let mut scorers: Vec<Address> = Vec::new();
+    let mut epoch = None;
+    for l in &logs {
+        let Some(who) = l.topics.get(2).map(|t| Address::from_word(*t)) else {
+            continue;
+        };
+        if who == me && l.topics.get(3).map(|t| U256::from_be_bytes(t.0)) == Some(pos.scoreId) {
+            epoch = IScorerRegistry::PositionOpened::abi_decode_data(&l.data)
+                .ok()
+                .map(|d| d.0);
+        }
+        if !scorers.contains(&who) {
+            scorers.push(who);
+        }
+    }
+    let mut open = Vec::new();
+    for who in scorers {
+        let q = rpc
+            .call(reg, &IScorerRegistry::positionCall { token, who })
+            .await
+            .map_err(e)?;
+        if q.open {
+            open.push(OpenPosition {
+                weight: q.weight,
+                end: q.end,
+            });
+        }
+    }
+    let grade = match epoch.and_then(|ep| {
+        w.epochs
+            .iter()
+            .find(|x| x.epoch == ep)
+            .map(|x| (ep, x.bundle.clone()))
+    }) {
+        Some((ep, path)) => match crate::rpc::fetch_text(&format!("{DEMO_BASE}{path}")).await {
+            Ok(text) => grade_from_bundle(&text, score.thesisHash, ep),
+            Err(x) => Err(x),
+        },
+        None => Err("the epoch of this position's quality leaf is not published here".into()),
+    };
+    let (asset_symbol, asset_decimals, balance) = if p.asset == Address::ZERO {
+        ("ETH".to_string(), 18u8, rpc.balance(me).await.map_err(e)?)
+    } else {
+        let sym = rpc.call(p.asset, &IERC20::symbolCall {}).await.map_err(e)?;
+        let dec = rpc
+            .call(p.asset, &IERC20::decimalsCall {})
+            .await
+            .map_err(e)?;
+        (
+            sym,
+            dec,
+            rpc.call(p.asset, &IERC20::balanceOfCall { account: me })
+                .await
+                .map_err(e)?,
+        )
+    };
+    let symbol = s.tokens.iter().find(|t| t.token == token).map_or_else(
+        || fmt::short_addr(&token.to_checksum(None)),
+        |t| t.symbol.clone(),
+    );
+    Ok(Row {
+        token,
+        symbol,
+        asset_symbol,
+        asset_decimals,
+        pool: PoolState {
+            index: p.index,
+            total_weight: p.totalWeight,
+            max_weight,
+            drip: Drip {
+                amount: p.dripAmount,
+                start: p.dripStart,
+            },
+            last_update: p.lastUpdate,
+        },
+        open,
+        me: MyPosition {
+            weight: pos.weight,
+            snapshot: pos.snapshot,
+            end: pos.end,
+            owed_stored,
+        },
+        denominator_onchain,
+        target: score.targetScore,
+        thesis_hash: score.thesisHash,
+        thesis: s
+            .scores
+            .iter()
+            .find(|x| x.thesis_hash == score.thesisHash)
+            .map(|x| x.thesis.clone()),
+        grade,
+        chain_owed: chain_claim_at(&rpc, reg, token, me, block).await,
+        balance,
+    })
+}
+
+async fn load(w: World, s: ScorerRef, me: Address) -> Result<Positions, String> {
+    let rpc = w.rpc();
+    let (block, block_time) = latest_block(&rpc).await?;
+    let tokens = rpc
+        .call(s.registry, &IScorerRegistry::openTokensCall { who: me })
+        .await
+        .map_err(|e| e.to_string())?;
+    let mut rows = Vec::new();
+    for t in tokens {
+        rows.push(load_row(&w, &s, me, t, block).await?);
+    }
+    Ok(Positions {
+        block,
+        block_time,
+        rows,
+    })
+}
+
+/// The "My positions" section of the Scorer page.
+#[component]
+pub fn MyPositions(world: World, scorer: ScorerRef) -> impl IntoView {
+    let ctx = Ctx::get();
+    let data: RwSignal<Load<Positions>> = RwSignal::new(Load::Loading);
+    let (w1, s1) = (world.clone(), scorer.clone());
+    Effect::new(move |_| {
+        ctx.refresh.track();
+        let Some(me) = ctx.wallet.get().account else {
+            return;
+        };
+        let (w, s) = (w1.clone(), s1.clone());
+        leptos::task::spawn_local(async move {
+            data.set(match load(w, s, me).await {
+                Ok(x) => Load::Ready(x),
+                Err(e) => Load::Failed(e),
+            });
+        });
+    });
+    let registry = scorer.registry;
+    let claim = move |token: Address, symbol: String| {
+        let data = IScorerRegistry::claimCall { token }.abi_encode();
+        leptos::task::spawn_local(async move {
+            wallet::send(
+                ctx,
+                format!("Claim scorer rewards on {symbol}"),
+                TxRequest {
+                    from: None,
+                    to: registry,
+                    data: Bytes::from(data),
+                    value: U256::ZERO,
+                },
+            )
+            .await;
+        });
+    };
+    view! {
+        <h2 id="my-positions-title">"My positions"</h2>
+        <Show when=move || ctx.wallet.get().account.is_some() fallback=|| view! { <p class="empty">"Connect a wallet to see your positions."</p> }>
+            {move || match data.get() {
+                Load::Loading => view! { <Loading what="Reading your positions and their pools…" /> }.into_any(),
+                Load::Failed(e) => view! { <ErrorBox message=e /> }.into_any(),
+                Load::Ready(p) if p.rows.is_empty() => view! { <p class="empty" id="no-positions">"No open positions. A score opens a 30-day position once its graded thesis is proven against a final epoch."</p> }.into_any(),
+                Load::Ready(p) => view! {
+                    <ul class="positions" id="positions">
+                        {p.rows.into_iter().map(|r| view! { <PositionRow r=r block=p.block block_time=p.block_time claim=claim /> }).collect_view()}
+                    </ul>
+                }.into_any(),
+            }}
+        </Show>
+    }
+}
+
+#[component]
+fn PositionRow(
+    r: Row,
+    block: u64,
+    block_time: u64,
+    claim: impl Fn(Address, String) + Copy + Send + Sync + 'static,
+) -> impl IntoView {
+    let ctx = Ctx::get();
+    let (dec, unit) = (r.asset_decimals, r.asset_symbol.clone());
+    // C13 from the on-chain W and ω_max (checked against the registry's own D).
+    let d = conservative_denominator_up(r.pool.total_weight, r.pool.max_weight, CAP_BPS)
+        .unwrap_or(r.denominator_onchain);
+    let share = if d.is_zero() {
+        U256::ZERO
+    } else {
+        mul_div_down(r.me.weight, WAD, d).unwrap_or(U256::ZERO)
+    };
+    let paid = if d.is_zero() {
+        U256::ZERO
+    } else {
+        mul_div_down(r.pool.total_weight, WAD, d).unwrap_or(U256::ZERO)
+    };
+    let binds = d > r.pool.total_weight;
+    let at_cap = binds && r.me.weight == r.pool.max_weight;
+    let cap_text = if binds {
+        format!(
+            "binds: D = ⌈ω_max / 5 %⌉ = {} > W = {}; {} of the stream is paid to scorers, the rest returns to the ROOT buyback{}",
+            fmt::units(d, 18, 6),
+            fmt::units(r.pool.total_weight, 18, 6),
+            fmt::percent_wad(paid, 4),
+            if at_cap { " (your share is at the cap)" } else { "" }
+        )
+    } else {
+        format!(
+            "does not bind: D = W = {} (no scorer reaches 5 %)",
+            fmt::units(d, 18, 6)
+        )
+    };
+    let d_check = if d == r.denominator_onchain {
+        " ✓ equals the registry's D"
+    } else {
+        " ✗ differs from the registry's D"
+    };
+    let (pool, open, me) = (r.pool, r.open.clone(), r.me);
+    let owed_block = owed_at(&pool, &open, &me, block_time);
+    let matches = match (&owed_block, &r.chain_owed) {
+        (Ok(a), Ok(b)) if a == b => {
+            "✓ the chain's claim at this block pays exactly this".to_string()
+        }
+        (Ok(_), Ok(b)) => format!(
+            "✗ the chain's claim at this block would pay {}",
+            fmt::units_exact(*b, dec)
+        ),
+        (_, Err(e)) => format!("(the chain's claim could not be simulated: {e})"),
+        (Err(e), _) => format!("(not computed: {e})"),
+    };
+    let open2 = open.clone();
+    let owed_now = move || owed_at(&pool, &open2, &me, ctx.chain_now().max(block_time));
+    let rate = pool.drip.rate_wad_down(block_time).unwrap_or(U256::ZERO);
+    let per_day = rate.saturating_mul(U256::from(86_400u64)) / WAD;
+    let mine_per_day = mul_div_down(per_day, share, WAD).unwrap_or(U256::ZERO);
+    let grade = r.grade.clone();
+    let weight_view = match &grade {
+        Ok(g) => match weight(g.quality, multiplier_wad(g.verdict)) {
+            Ok(w2) if w2 == r.me.weight => " ✓ recomputed from q and c".to_string(),
+            Ok(w2) => format!(" ✗ q and c give {}", fmt::units(w2, 18, 6)),
+            Err(e) => format!(" ({e})"),
+        },
+        Err(_) => String::new(),
+    };
+    let end = r.me.end;
+    let (token, symbol) = (r.token, r.symbol.clone());
+    let sym = r.symbol.clone();
+    let unit2 = unit.clone();
+    view! {
+        <li class="position-row" data-symbol=r.symbol.clone()>
+            <div class="head">
+                <strong>{format!("{} · target score ", r.symbol)}<Amount raw=r.target decimals=18 sig=4 />" points"</strong>
+                <span class="muted">{move || { let now = ctx.chain_now(); if now < end { format!(" · ends in {}", fmt::duration(end - now)) } else { " · ended (30 days are over)".to_string() } }}</span>
+            </div>
+            {r.thesis.clone().map(|t| view! { <blockquote class="thesis">{t}</blockquote> })}
+            <dl class="kv">
+                <dt>"Quality q"</dt>
+                <dd class="quality">{match &grade {
+                    Ok(g) => format!("{} · {} (c = {}) · graded in final epoch {}", fmt::percent_wad(g.quality, 3), verdict_name(g.verdict), fmt::units(multiplier_wad(g.verdict), 18, 2), g.epoch),
+                    Err(e) => e.clone(),
+                }}</dd>
+                <dt>"Weight ω"</dt>
+                <dd>{fmt::units(r.me.weight, 18, 6)}" = ⌊q·c⌋ · √2,500 ROOT"{weight_view}</dd>
+                <dt>"Stream share ω / D"</dt>
+                <dd class="share">{fmt::percent_wad(share, 4)}{format!(" of the pool's rate (W = {}, {} open position{})", fmt::units(r.pool.total_weight, 18, 6), open.len(), if open.len() == 1 { "" } else { "s" })}</dd>
+                <dt>"5 % cap"</dt>
+                <dd class="cap">{cap_text}{d_check}</dd>
+                <dt>"Pool drip"</dt>
+                <dd><Amount raw=per_day decimals=dec unit=format!("{unit}/day") sig=4 />" over 7 days from each funding · yours ≈ "<Amount raw=mine_per_day decimals=dec unit=format!("{unit}/day") sig=4 /></dd>
+                <dt>"Accrued now"</dt>
+                <dd class="accrued">{move || match owed_now() {
+                    Ok(v) => view! { <span class="accrued-now"><Amount raw=v decimals=dec unit=unit.clone() sig=8 /></span> }.into_any(),
+                    Err(e) => view! { <span class="error">{e.to_string()}</span> }.into_any(),
+                }}" (computed here, every second)"</dd>
+                <dt>{format!("At block {block}")}</dt>
+                <dd class="owed-at-block" data-block=block.to_string()>{match owed_block {
+                    Ok(v) => view! { <Amount raw=v decimals=dec unit=unit2.clone() sig=8 /> }.into_any(),
+                    Err(e) => view! { <span class="error">{e.to_string()}</span> }.into_any(),
+                }}" "<span class="muted">{matches}</span></dd>
+                <dt>"Your balance"</dt>
+                <dd class="asset-balance"><Amount raw=r.balance decimals=dec unit=r.asset_symbol.clone() sig=8 /></dd>
+            </dl>
+            <div class="actions">
+                <button class="primary claim-position" on:click=move |_| claim(token, symbol.clone())>{format!("Claim {sym} rewards")}</button>
+            </div>
+        </li>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn wad(x: u64) -> U256 {
+        U256::from(x) * WAD
+    }
+
+    fn pool(w: &[u64]) -> (PoolState, Vec<OpenPosition>) {
+        let open: Vec<OpenPosition> = w
+            .iter()
+            .enumerate()
+            .map(|(i, x)| OpenPosition {
+                weight: wad(*x),
+                end: 1_000 + 100 * i as u64,
+            })
+            .collect();
+        let total = open.iter().map(|o| o.weight).fold(U256::ZERO, |a, b| a + b);
+        let max = open.iter().map(|o| o.weight).max().unwrap_or_default();
+        let drip = Drip {
+            amount: U256::from(7u64 * 86_400 * 1_000_000),
+            start: 0,
+        }; // 1e6 units per second
+        (
+            PoolState {
+                index: U256::ZERO,
+                total_weight: total,
+                max_weight: max,
+                drip,
+                last_update: 0,
+            },
+            open,
+        )
+    }
+
+    #[test]
+    fn one_segment_pays_the_capped_share() {
+        // ω = 40, 30, 45: D = 900, 1e6/s for 500 s → index += 5e8·1e18/900e18.
+        let (p, open) = pool(&[40, 30, 45]);
+        let a = index_at(&p, &open, 500).unwrap();
+        assert_eq!(a, U256::from(500_000_000u64) * WAD / wad(900));
+        let me = MyPosition {
+            weight: wad(45),
+            snapshot: U256::ZERO,
+            end: 1_200,
+            owed_stored: U256::ZERO,
+        };
+        // 5 % of 5e8 (the cap binds for the heaviest).
+        assert_eq!(
+            owed_at(&p, &open, &me, 500).unwrap(),
+            U256::from(45u64 * 555_555)
+        );
+    }
+
+    #[test]
+    fn expiry_is_processed_at_its_own_instant() {
+        let (p, open) = pool(&[40, 30, 45]); // ends 1000, 1100, 1200
+        let me = MyPosition {
+            weight: wad(30),
+            snapshot: U256::ZERO,
+            end: 1_100,
+            owed_stored: U256::ZERO,
+        };
+        let a1000 = index_at(&p, &open, 1_000).unwrap();
+        // After ω = 40 leaves at 1000: W = 75, ω_max = 45 → D = 900 still.
+        let a1050 = index_at(&p, &open, 1_050).unwrap();
+        assert_eq!(a1050 - a1000, U256::from(50_000_000u64) * WAD / wad(900));
+        // The position stops earning at its end.
+        assert_eq!(
+            owed_at(&p, &open, &me, 5_000).unwrap(),
+            owed_at(&p, &open, &me, 1_100).unwrap()
+        );
+    }
+
+    #[test]
+    fn stored_accrual_is_kept() {
+        let (mut p, open) = pool(&[40]);
+        p.index = U256::from(10u8) * WAD; // 10 units per weight unit so far
+        let me = MyPosition {
+            weight: wad(40),
+            snapshot: U256::from(4u8) * WAD,
+            end: 1_000,
+            owed_stored: U256::from(7u8) + U256::from(240u16) * WAD,
+        };
+        // accrued 7 + pending 40·6 = 240e18; nothing new at the last update.
+        assert_eq!(owed_at(&p, &open, &me, 0).unwrap(), me.owed_stored);
+    }
+
+    #[test]
+    fn bundle_grade_is_read() {
+        let h = B256::repeat_byte(7);
+        let text = format!(
+            r#"{{"theses":[{{"thesisHash":"{h}","qualityWad":"860000000000000000","verdict":2}}]}}"#
+        );
+        let g = grade_from_bundle(&text, h, 5).unwrap();
+        assert_eq!(
+            (g.quality, g.verdict, g.epoch),
+            (
+                U256::from(860_000_000_000_000_000u64),
+                Verdict::Derivative,
+                5
+            )
+        );
+        assert!(grade_from_bundle(&text, B256::ZERO, 5).is_err());
+    }
+}

@@ -1,0 +1,52 @@
+// The app's contract ABIs, generated from the forge artifacts (contracts/out) into app/abi/<Contract>.json,
+// which app/src/abi.rs feeds to alloy's `sol!`. The JSON files are committed so the app builds without
+// Foundry; `--check` (run by scripts/test.sh after `forge build`) fails when any of them is stale.
+//
+//   node scripts/gen-abi.mjs           regenerate app/abi/*.json
+//   node scripts/gen-abi.mjs --check   exit 1 if app/abi differs from contracts/out
+import { readFileSync, writeFileSync, existsSync, mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+// [artifact file, contract]: the protocol's contracts the app talks to, plus the two external interfaces
+// it reads (Chainlink's AggregatorV3Interface; Uniswap v4's IExtsload and IPoolManager events on the PoolManager).
+export const CONTRACTS = [
+  ['Launchpad.sol', 'Launchpad'],
+  ['LaunchToken.sol', 'LaunchToken'],
+  ['EpochRegistry.sol', 'EpochRegistry'],
+  ['HolderDistributor.sol', 'HolderDistributor'],
+  ['FeeLanes.sol', 'FeeLanes'],
+  ['DuelHook.sol', 'DuelHook'],
+  ['CallLedger.sol', 'CallLedger'],
+  ['RootPriceOracle.sol', 'RootPriceOracle'],
+  ['ScorerRegistry.sol', 'ScorerRegistry'],
+  ['AggregatorV3Interface.sol', 'AggregatorV3Interface'],
+  ['IExtsload.sol', 'IExtsload'],
+  ['IPoolManager.sol', 'IPoolManager'],
+];
+
+const check = process.argv.includes('--check');
+const outDir = join(ROOT, 'app', 'abi');
+mkdirSync(outDir, { recursive: true });
+const stale = [];
+for (const [file, name] of CONTRACTS) {
+  const artifact = join(ROOT, 'contracts', 'out', file, `${name}.json`);
+  if (!existsSync(artifact)) {
+    console.error(`gen-abi: ${artifact} is missing: run \`forge build\` in contracts/ first`);
+    process.exit(2);
+  }
+  const { abi } = JSON.parse(readFileSync(artifact, 'utf8'));
+  const text = JSON.stringify(abi, null, 1) + '\n';
+  const target = join(outDir, `${name}.json`);
+  if (check) {
+    if (!existsSync(target) || readFileSync(target, 'utf8') !== text) stale.push(`app/abi/${name}.json`);
+  } else {
+    writeFileSync(target, text);
+  }
+}
+if (stale.length) {
+  console.error(`gen-abi: stale ABIs (the contracts changed): ${stale.join(', ')}\nrun: node scripts/gen-abi.mjs`);
+  process.exit(1);
+}
+console.log(check ? `gen-abi: app/abi matches contracts/out (${CONTRACTS.length} ABIs)` : `gen-abi: wrote ${CONTRACTS.length} ABIs to app/abi/`);
