@@ -259,7 +259,8 @@ function humanCase(mode) {
 
 async function verifyEpoch(name, epoch) {
   await pickProject(name);
-  await page.click(`#epochs tr[data-epoch="${epoch}"] .pick-epoch`);
+  // A DOM click: the transaction tray (fixed, bottom right) may cover the row's button.
+  await page.locator(`#epochs tr[data-epoch="${epoch}"] .pick-epoch`).dispatchEvent('click');
   await page.waitForSelector('#human-result', T);
 }
 
@@ -285,10 +286,13 @@ test("a project's human envelope is recomputed, its leaf verified against the fi
   assert.match(await page.textContent('#share-now'), /= FeeLanes\.creatorShare ✓/);
   assert.match(await page.textContent('#split-summary'), /equals FeeLanes\.previewSplit ✓/);
   await page.click('#split-summary'); // open the example fee's split for the screenshot
+  const tray = await page.$('#fold-txs[aria-expanded="true"]'); // fold the transaction tray out of the way
+  if (tray) await tray.click();
   await page.screenshot({ path: join(SHOTS, 'score-human.png'), fullPage: true });
   await page.setViewportSize({ width: 380, height: 900 });
   await page.screenshot({ path: join(SHOTS, 'score-human-mobile.png'), fullPage: true });
   await page.setViewportSize({ width: 1100, height: 1000 });
+  if (tray) await page.click('#fold-txs');
   // A stablecoin launch's example fee is one unit of its stablecoin, split as FeeLanes would.
   const sprt = Object.values(chain.world.projects).find((p) => p.name === 'Stable Sprout');
   if (sprt) {
