@@ -340,7 +340,8 @@ async fn run_check(
         _ => None,
     };
     let pre_data = score.is_err() && epoch_score.is_some();
-    let creator = lanes.map(|r| r.and_then(|state| check_creator(state, epoch_score, pre_data)));
+    let creator =
+        lanes.map(|r| r.and_then(|state| check_creator(state, row.epoch, epoch_score, pre_data)));
     Ok(EpochCheck {
         status: row.status,
         score,

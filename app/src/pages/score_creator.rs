@@ -70,6 +70,8 @@ pub struct CreatorCheck {
     /// The epoch's score is a pre-data human score (C10), which FeeLanes does not record: it only
     /// records score leaves (`updateScore` → `verifyScore`).
     pub pre_data: bool,
+    /// The selected epoch.
+    pub epoch: u64,
     /// The example fee's split at the stored score, recomputed.
     pub split: FeeSplit,
     /// Differences from the contract; empty when everything matches.
@@ -111,6 +113,7 @@ pub fn split_fee(
 /// Invalid on-chain parameters or an out-of-range score, in plain words.
 pub fn check_creator(
     state: LaneState,
+    epoch: u64,
     epoch_score: Option<U256>,
     pre_data: bool,
 ) -> Result<CreatorCheck, String> {
@@ -138,6 +141,7 @@ pub fn check_creator(
         epoch_score,
         share_at_epoch,
         pre_data,
+        epoch,
         split,
         flags,
     })
@@ -237,6 +241,19 @@ pub async fn read_lanes(
     })
 }
 
+/// Where the selected epoch's score stands in FeeLanes (which records only newer final score leaves).
+pub fn epoch_note(pre_data: bool, epoch: u64, stored_epoch: u64) -> String {
+    if pre_data {
+        " (FeeLanes records final score leaves only, so not before the project has a systematic score)".into()
+    } else if stored_epoch == epoch {
+        " (the score FeeLanes holds)".into()
+    } else if stored_epoch > epoch {
+        format!(" (FeeLanes already holds the later epoch {stored_epoch})")
+    } else {
+        " (once FeeLanes.updateScore records it)".into()
+    }
+}
+
 /// The creator-share section of the result.
 #[component]
 pub fn CreatorView(check: Option<Result<CreatorCheck, String>>) -> impl IntoView {
@@ -264,7 +281,7 @@ pub fn CreatorView(check: Option<Result<CreatorCheck, String>>) -> impl IntoView
             <ul class="flags">{c.flags.iter().map(|f| view! { <li>{f.clone()}</li> }).collect_view()}</ul>
             <dl>
                 {c.share_at_epoch.zip(c.epoch_score).map(|(sh, sc)| view! {
-                    <dt>{if c.pre_data { "This epoch's pre-data score would buy" } else { "This epoch's score buys" }}</dt><dd id="share-at-epoch"><span title=crate::fmt::units_exact(sh, 16)>{percent_wad(sh, 5)}</span>" of every fee at S = "<Amount raw=sc decimals=18 unit="points" sig=5 />{if c.pre_data { " (FeeLanes records final score leaves only, so not before the project has a systematic score)" } else { " (once FeeLanes.updateScore records it)" }}</dd>
+                    <dt>{if c.pre_data { "This epoch's pre-data score would buy" } else { "This epoch's score buys" }}</dt><dd id="share-at-epoch"><span title=crate::fmt::units_exact(sh, 16)>{percent_wad(sh, 5)}</span>" of every fee at S = "<Amount raw=sc decimals=18 unit="points" sig=5 />{epoch_note(c.pre_data, c.epoch, c.state.stored_epoch)}</dd>
                 })}
                 <dt>"Paid now"</dt><dd id="share-now"><span title=crate::fmt::units_exact(c.share_now, 16)>{percent_wad(c.share_now, 5)}</span>
                     {if c.state.stored_epoch == 0 { " (no score recorded in FeeLanes yet)".to_string() } else { format!(" at the score recorded from epoch {}: {} points", c.state.stored_epoch, crate::fmt::units(c.state.stored_score, 18, 5)) }}
@@ -345,21 +362,29 @@ mod tests {
             fee_decimals: 18,
             preview,
         };
-        let c = check_creator(state.clone(), Some(U256::from(80u8) * WAD), false).unwrap();
+        let c = check_creator(state.clone(), 7, Some(U256::from(80u8) * WAD), false).unwrap();
         assert!(c.flags.is_empty(), "{:?}", c.flags);
         assert_eq!(c.share_now, pct(20));
         // Verified: 20 % + 20 % × 0.8 = 36 %.
         assert_eq!(c.share_at_epoch, Some(pct(36)));
+        assert_eq!(
+            epoch_note(false, 7, 0),
+            " (once FeeLanes.updateScore records it)"
+        );
+        assert!(epoch_note(false, 7, 8).contains("later epoch 8"));
+        assert!(epoch_note(false, 7, 7).contains("holds"));
+        assert!(epoch_note(true, 7, 0).contains("score leaves only"));
         let mut bad = state;
         bad.chain_share = pct(21);
         bad.preview.to_buyback += U256::from(1u8);
-        let c = check_creator(bad, None, false).unwrap();
+        let c = check_creator(bad, 7, None, false).unwrap();
         assert_eq!(c.flags.len(), 2, "{:?}", c.flags);
         assert!(check_creator(
             LaneState {
                 stored_score: U256::from(101u8) * WAD,
                 ..c.state
             },
+            7,
             None,
             false
         )
