@@ -9,7 +9,8 @@
 //  - scorers (dev accounts 1, 3, 4) registered, each scoring two launch tokens 14 days apart with a
 //    thesis (keccak256 of its text), graded by the seed (quality chosen, verdict by `copyCheck`);
 //  - an epoch cohort of 30 projects on three tracks (four of them the launch tokens; bundles built by
-//    `buildEpoch`, the first with the graded theses as quality leaves), roots signed with EIP-712 by the
+//    `buildEpoch`, the first with the graded theses as quality leaves, the human envelope of the scored
+//    tokens and the pre-data replay of one project with no systematic score), roots signed with EIP-712 by the
 //    root signer (`epochRootSigningHash` + secp256k1) and proposed with the bond: two finalized epochs
 //    (72 h windows passed with evm_increaseTime), one pending and one challenged (dev account 4's bond);
 //  - positions: each score proven (`epochProof`) against the first final epoch, the scored tokens'
@@ -245,8 +246,11 @@ function inputsFor(p, k, rand) {
 const WAD = 10n ** 18n;
 const SCORER_STAKE = 2_500n * WAD;
 const BURN_CAP = 5_000n * WAD; // generous cap on each $100 burn (the price is read on chain)
-const SCORERS = [DEV[1][0], DEV[3][0], DEV[4][0]];
-const sym = (t) => launches.find((l) => l.token === t).symbol;
+const SCORERS = [DEV[1][0], DEV[3][0], DEV[4][0], DEV[0][0]];
+// A pre-data project (C10): no systematic score yet (not in the cohort), two theses by dev account 0,
+// replayed in the first final epoch's human leaf (80 at q 0.9, then 60 at q 1: 0 → 18 → 23 points).
+const PRE = '0x' + Buffer.from(keccak256(Buffer.from('eden.demo.predata'))).toString('hex').slice(24);
+const sym = (t) => launches.find((l) => l.token === t)?.symbol ?? 'PRE';
 const PLAN = [
   // [round, scorer index, token, target points, quality (per mille), thesis]
   [0, 0, gard, 82, 860, 'Graduated Garden cleared its curve with a broad buyer base: four separate wallets carried it over the line, a refund was paid back automatically, and the token now trades in its own pool with fees flowing to holders every epoch.'],
@@ -254,6 +258,8 @@ const PLAN = [
   [0, 2, mead, 55, 720, 'Mid Meadow sits midway along its curve after a quick round trip by an early buyer; the creator keeps posting builds, so a middling score now with room to climb once volume returns seems fair.'],
   [1, 0, sprt, 64, 780, 'Stable Sprout prices its curve in a stablecoin, which keeps its buyers insulated from ether swings; one large purchase carried the curve so far, so the score should stay moderate until more buyers arrive.'],
   [1, 1, near, 77, 700, 'Nearly There is a few buys away from graduation with steady demand from several accounts, and its creator bought back in near the top; I expect it to graduate within days and score well.'],
+  [0, 3, PRE, 80, 900, 'Pre Sprout has no verified data yet, but its first public build already runs end to end and the team ships in the open every few days; an early eighty for the promise it shows.'],
+  [1, 3, PRE, 60, 1000, 'A second look at Pre Sprout two weeks on: the build still works but few people use it yet, so sixty is nearer the mark until usage data exists for a systematic score.'],
   [1, 2, gard, 80, 680, 'Graduated Garden cleared its curve with a broad buyer base: four separate wallets carried it over the line, and the token now trades in its own pool with fees flowing to holders every epoch, which is why I score it high.'],
 ];
 const scores = [];
@@ -318,7 +324,7 @@ async function proposeEpoch(k) {
     verdict: t.verdict, matchedThesis: t.matchedThesis,
   })) : [];
   const bundle = eden.buildEpoch({ epoch, tracks: TRACKS.map((t) => presets[t]), projects: inputs, previous,
-    ...(graded.length ? { theses: graded } : {}) });
+    ...(graded.length ? { theses: graded, preData: [{ project: PRE, verified: false }] } : {}) });
   const expiry = (await now()) + 3 * 86400;
   const digest = eden.epochRootSigningHash(domain, { epoch, root: bundle.root, inputsRoot: bundle.inputsRoot, expiry });
   const sig = secp256k1.sign(Buffer.from(digest.slice(2), 'hex'), Buffer.from(signerKey.slice(2), 'hex'));
@@ -359,12 +365,14 @@ let positions = null;
 if (A.scorerRegistry && theses.length) {
   const R = A.scorerRegistry;
   const qEpoch = firstEpoch + QUALITY_K;
-  const scoredTokens = [...new Set(theses.map((t) => t.token))];
+  const scoredTokens = [...new Set(theses.filter((t) => t.token !== PRE).map((t) => t.token))];
   const assetOf = (token) => (token === sprt ? A.stablecoin : ZERO);
   for (const token of scoredTokens) await send(deployer, R, 'configurePool(address,address)', [token, assetOf(token)]);
   for (const t of theses) {
     const entry = qualityBundle.theses.find((x) => x.thesisHash.toLowerCase() === t.thesisHash.toLowerCase());
     t.leaf = entry.leaf;
+    t.epoch = qEpoch;
+    if (t.token === PRE) continue; // a pre-data project has no reward pool: its theses are graded, not proven
     const proof = eden.epochProof(qualityBundle, entry.leaf);
     await send(deployer, R, 'prove(uint256,uint64,uint256,uint8,bytes32,bytes32[])',
       [t.scoreId, qEpoch, BigInt(t.qualityWad), t.verdict, t.matchedThesis, proof]);
@@ -552,7 +560,8 @@ const world = {
   scorer,
   launches,
   privateInputs,
-  projects: Object.fromEntries(projects.map((p) => [p.address.toLowerCase(), { name: p.name, track: p.track, private: p.private }])),
+  projects: Object.fromEntries([...projects, { name: 'Pre Sprout', address: PRE, track: 'apps', private: false, preData: true }]
+    .map((p) => [p.address.toLowerCase(), { name: p.name, track: p.track, private: p.private, ...(p.preData ? { preData: true } : {}) }])),
   devAccounts: DEV.map(([address], i) => ({ label: `anvil dev account ${i}`, address })),
   seededAt: await now(),
 };

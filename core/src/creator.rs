@@ -66,6 +66,9 @@ pub enum CreatorError {
         /// Its value.
         value: U256,
     },
+    /// The lane weights cannot split a fee.
+    #[error("lanes.{0}")]
+    InvalidLanes(&'static str),
     /// Arithmetic failed on an absurd fee amount.
     #[error("arithmetic error in {context}: {source}")]
     Math {
@@ -167,6 +170,88 @@ pub fn creator_split(
     })
 }
 
+/// The fee lanes' weights besides the creator ramp (WAD fractions; `FeeLanes.params`): the other lanes
+/// share what the creator did not take pro rata to `scorer : holder : buyback`, and `φ_LP` of the
+/// creator's amount is escrowed as liquidity. Values are configuration (decided; see `docs/protocol.md`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LaneWeights {
+    /// Scorer reward pool weight.
+    pub scorer: U256,
+    /// Holder payout weight.
+    pub holder: U256,
+    /// ROOT buyback weight (takes the rounding dust).
+    pub buyback: U256,
+    /// `φ_LP`: the part of the creator's amount escrowed as liquidity.
+    pub lp_share: U256,
+}
+
+/// One fee split over every lane, exactly as `FeeLanes.previewSplit` does it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct LaneSplit {
+    /// `creator(S)`, WAD.
+    pub creator_share: U256,
+    /// `⌊fee × creator(S)⌋`.
+    pub creator_amount: U256,
+    /// `⌊fee × ceiling⌋ − creator_amount` (already inside the other lanes' amounts).
+    pub unearned: U256,
+    /// `creator_amount − to_liquidity`: paid to the creator.
+    pub to_creator: U256,
+    /// `⌊creator_amount × φ_LP⌋`: escrowed as liquidity.
+    pub to_liquidity: U256,
+    /// `⌊rest × scorer / Σw⌋`, `rest = fee − creator_amount`.
+    pub to_scorers: U256,
+    /// `⌊rest × holder / Σw⌋`.
+    pub to_holders: U256,
+    /// `rest − to_scorers − to_holders` (takes the dust).
+    pub to_buyback: U256,
+}
+
+/// C17 with the lanes: the split of `fee` at score `score_points` (every part rounds down except the
+/// buyback, which takes the dust, so the parts add up to `fee` exactly).
+///
+/// # Errors
+/// As [`creator_share_down`]; a zero total lane weight or `φ_LP > 1` is [`CreatorError::InvalidLanes`].
+pub fn lane_split(
+    params: &CreatorShareParams,
+    lanes: &LaneWeights,
+    score_points: U256,
+    verified: bool,
+    fee: U256,
+) -> Result<LaneSplit, CreatorError> {
+    if lanes.lp_share > WAD {
+        return Err(CreatorError::InvalidLanes(
+            "lpShare: must be at most 1 (10^18)",
+        ));
+    }
+    let weights = lanes
+        .scorer
+        .checked_add(lanes.holder)
+        .and_then(|w| w.checked_add(lanes.buyback))
+        .filter(|w| !w.is_zero())
+        .ok_or(CreatorError::InvalidLanes(
+            "scorer + holder + buyback: the weights must sum to more than 0 (without overflow)",
+        ))?;
+    let c = creator_split(params, score_points, verified, fee)?;
+    let m = |context| move |source| CreatorError::Math { context, source };
+    let to_liquidity =
+        mul_div_down(c.creator_amount, lanes.lp_share, WAD).map_err(m("creator amount × φ_LP"))?;
+    let rest = fee - c.creator_amount; // creator(S) ≤ ceiling ≤ 1
+    let to_scorers =
+        mul_div_down(rest, lanes.scorer, weights).map_err(m("rest × scorer weight"))?;
+    let to_holders =
+        mul_div_down(rest, lanes.holder, weights).map_err(m("rest × holder weight"))?;
+    Ok(LaneSplit {
+        creator_share: c.creator_share,
+        creator_amount: c.creator_amount,
+        unearned: c.unearned_amount,
+        to_creator: c.creator_amount - to_liquidity,
+        to_liquidity,
+        to_scorers,
+        to_holders,
+        to_buyback: rest - to_scorers - to_holders,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -230,5 +315,72 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("ceiling"));
+    }
+
+    /// The FeeLanes placeholder lanes: weights 0.2 / 0.3 / 0.1, φ_LP = 0.25.
+    fn lanes() -> LaneWeights {
+        LaneWeights {
+            scorer: pct(20),
+            holder: pct(30),
+            buyback: pct(10),
+            lp_share: pct(25),
+        }
+    }
+
+    #[test]
+    fn lane_split_adds_up_and_follows_the_ramp() {
+        let p = CreatorShareParams::default();
+        // S = 50 points, unverified: 10 % + 30 % × 0.5 = 25 %.
+        let s = lane_split(&p, &lanes(), pts(50), false, WAD).unwrap();
+        assert_eq!(
+            (s.creator_share, s.creator_amount, s.unearned),
+            (pct(25), pct(25), pct(15))
+        );
+        assert_eq!(s.to_liquidity, U256::from(62_500_000_000_000_000u64));
+        assert_eq!(s.to_liquidity + s.to_creator, s.creator_amount);
+        // The rest (75 %) pro rata 2 : 3 : 1.
+        assert_eq!(
+            (s.to_scorers, s.to_holders),
+            (pct(25), U256::from(375_000_000_000_000_000u64))
+        );
+        assert_eq!(
+            s.to_creator + s.to_liquidity + s.to_scorers + s.to_holders + s.to_buyback,
+            WAD
+        );
+        // Dust goes to the buyback: 7 wei at 1/6, 3/6, 2/6 of 7 − 1.
+        let d = lane_split(&p, &lanes(), U256::ZERO, false, U256::from(7u8)).unwrap();
+        assert_eq!(
+            (d.to_scorers, d.to_holders, d.to_buyback),
+            (U256::from(2u8), U256::from(3u8), U256::from(2u8))
+        );
+        let bad = LaneWeights {
+            scorer: U256::ZERO,
+            holder: U256::ZERO,
+            buyback: U256::ZERO,
+            ..lanes()
+        };
+        assert!(lane_split(&p, &bad, U256::ZERO, false, WAD)
+            .unwrap_err()
+            .to_string()
+            .starts_with("lanes.scorer + holder + buyback"));
+        let lp = LaneWeights {
+            lp_share: WAD + U256::from(1u8),
+            ..lanes()
+        };
+        assert!(lane_split(&p, &lp, U256::ZERO, false, WAD)
+            .unwrap_err()
+            .to_string()
+            .starts_with("lanes.lpShare"));
+    }
+
+    proptest::proptest! {
+        /// Every fee is split into parts that add up to it exactly, whatever the weights and score.
+        #[test]
+        fn lane_split_conserves_the_fee(fee in proptest::num::u128::ANY, score in 0u64..=100, w in proptest::array::uniform3(0u64..1_000_000), lp in 0u64..=100, verified: bool) {
+            let lanes = LaneWeights { scorer: U256::from(w[0]), holder: U256::from(w[1]), buyback: U256::from(w[2]) + U256::from(1u8), lp_share: pct(lp) };
+            let s = lane_split(&CreatorShareParams::default(), &lanes, pts(score), verified, U256::from(fee)).unwrap();
+            proptest::prop_assert_eq!(s.to_creator + s.to_liquidity + s.to_scorers + s.to_holders + s.to_buyback, U256::from(fee));
+            proptest::prop_assert!(s.creator_amount + s.unearned <= U256::from(fee));
+        }
     }
 }

@@ -8,15 +8,14 @@
 //! `EpochRegistry.verifyScore`), so the share "now" is the one at its stored score; the share the
 //! selected epoch's score would buy once recorded is shown next to it.
 //!
-//! The other lanes of the example fee follow FeeLanes' documented split (the creator's amount, φ_LP
-//! escrow of it, and the rest pro rata to the lane weights, buyback taking the dust), in exact
-//! integers with `eden_core::math::mul_div_down`, and are cross-checked against `previewSplit`.
+//! The other lanes of the example fee follow FeeLanes' split (the creator's amount, φ_LP escrow of it,
+//! and the rest pro rata to the lane weights, buyback taking the dust), computed by
+//! `eden_core::creator::lane_split` and cross-checked against `previewSplit`.
 
 use crate::abi::{IFeeLanes, ILaunchpad, IERC20};
 use crate::rpc::Rpc;
 use alloy_primitives::{Address, U256};
-use eden_core::creator::{creator_share_down, creator_split, CreatorShareParams};
-use eden_core::math::{mul_div_down, WAD};
+use eden_core::creator::{creator_share_down, lane_split, CreatorShareParams, LaneSplit, LaneWeights};
 use leptos::prelude::*;
 
 /// FeeLanes' `params()` (all WAD fractions).
@@ -29,18 +28,8 @@ pub struct LaneParams {
     pub lp_share: U256,
 }
 
-/// How one fee is split (FeeLanes `Split`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct FeeSplit {
-    pub creator_share: U256,
-    pub creator_amount: U256,
-    pub unearned: U256,
-    pub to_creator: U256,
-    pub to_liquidity: U256,
-    pub to_scorers: U256,
-    pub to_holders: U256,
-    pub to_buyback: U256,
-}
+/// How one fee is split (FeeLanes `Split`), as `eden_core::creator::lane_split` computes it.
+pub type FeeSplit = LaneSplit;
 
 /// What FeeLanes holds for one token.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -78,33 +67,18 @@ pub struct CreatorCheck {
     pub flags: Vec<String>,
 }
 
-/// The split of `fee` as FeeLanes documents it, in exact integers (C17 via `eden_core::creator`).
+/// The split of `fee` over every lane (C17 and the lane weights, `eden_core::creator::lane_split`).
 ///
 /// # Errors
 /// Invalid parameters or a score above 100 points, in plain words.
-pub fn split_fee(
-    p: &LaneParams,
-    score: U256,
-    verified: bool,
-    fee: U256,
-) -> Result<FeeSplit, String> {
-    let c = creator_split(&p.share, score, verified, fee).map_err(|e| e.to_string())?;
-    let m = |e: eden_core::math::MathError| e.to_string();
-    let to_liquidity = mul_div_down(c.creator_amount, p.lp_share, WAD).map_err(m)?;
-    let rest = fee - c.creator_amount;
-    let w = p.scorer_weight + p.holder_weight + p.buyback_weight;
-    let to_scorers = mul_div_down(rest, p.scorer_weight, w).map_err(m)?;
-    let to_holders = mul_div_down(rest, p.holder_weight, w).map_err(m)?;
-    Ok(FeeSplit {
-        creator_share: c.creator_share,
-        creator_amount: c.creator_amount,
-        unearned: c.unearned_amount,
-        to_creator: c.creator_amount - to_liquidity,
-        to_liquidity,
-        to_scorers,
-        to_holders,
-        to_buyback: rest - to_scorers - to_holders,
-    })
+pub fn split_fee(p: &LaneParams, score: U256, verified: bool, fee: U256) -> Result<FeeSplit, String> {
+    let lanes = LaneWeights {
+        scorer: p.scorer_weight,
+        holder: p.holder_weight,
+        buyback: p.buyback_weight,
+        lp_share: p.lp_share,
+    };
+    lane_split(&p.share, &lanes, score, verified, fee).map_err(|e| e.to_string())
 }
 
 /// Pure part: recompute the share and the example split from FeeLanes' state and compare.
@@ -306,6 +280,7 @@ pub fn CreatorView(check: Option<Result<CreatorCheck, String>>) -> impl IntoView
 #[cfg(test)]
 mod tests {
     use super::*;
+    use eden_core::math::WAD;
 
     /// The example fee of an ETH pair: 1 ETH.
     const EXAMPLE_FEE: U256 = U256::from_limbs([1_000_000_000_000_000_000, 0, 0, 0]);
