@@ -182,6 +182,11 @@ pub struct TxRequest {
 }
 
 impl TxRequest {
+    /// A call without ETH, from the connected account (filled in when sent).
+    pub fn call(to: Address, data: impl Into<Bytes>) -> TxRequest {
+        TxRequest { from: None, to, data: data.into(), value: U256::ZERO }
+    }
+
     pub fn to_json(&self) -> Value {
         let mut o =
             json!({ "to": self.to, "data": self.data, "value": format!("{:#x}", self.value) });

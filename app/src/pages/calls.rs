@@ -10,7 +10,7 @@ use crate::rpc::TxRequest;
 use crate::state::{CallsRef, Ctx, Load, World};
 use crate::ui::{with_world, Amount, ErrorBox, Loading};
 use crate::wallet;
-use alloy_primitives::{Address, Bytes, B256, U256};
+use alloy_primitives::{Address, B256, U256};
 use alloy_sol_types::{SolCall, SolEvent};
 use eden_core::calls::{
     call_commitment, consensus_state, track_record_score, ConsensusParams, Direction,
@@ -307,12 +307,7 @@ fn CallsBody(world: World, calls: CallsRef) -> impl IntoView {
                     "Commit a call ({})",
                     fmt::short_addr(&commitment.to_string())
                 ),
-                TxRequest {
-                    from: None,
-                    to: ledger,
-                    data: Bytes::from(data),
-                    value: U256::ZERO,
-                },
+                TxRequest::call(ledger, data),
             )
             .await;
             if !ok {
@@ -360,12 +355,7 @@ fn CallsBody(world: World, calls: CallsRef) -> impl IntoView {
             let ok = wallet::send(
                 ctx,
                 format!("Reveal call #{id}"),
-                TxRequest {
-                    from: None,
-                    to: ledger,
-                    data: Bytes::from(data),
-                    value: U256::ZERO,
-                },
+                TxRequest::call(ledger, data),
             )
             .await;
             if ok {

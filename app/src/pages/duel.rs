@@ -15,7 +15,7 @@ use crate::rpc::{LogFilter, Rpc, TxRequest};
 use crate::state::{Ctx, DuelRef, Load, World};
 use crate::ui::{with_world, Amount, ErrorBox, Loading};
 use crate::wallet;
-use alloy_primitives::{keccak256, Address, Bytes, B256, I256, U256};
+use alloy_primitives::{keccak256, Address, B256, I256, U256};
 use alloy_sol_types::{SolCall, SolEvent, SolValue};
 use eden_core::duel::{self, RoundMean, RoundWindow, Winner};
 use leptos::prelude::*;
@@ -341,12 +341,7 @@ fn DuelBody(world: World, duel: DuelRef) -> impl IntoView {
             wallet::send(
                 ctx,
                 format!("Settle duel #{did}"),
-                TxRequest {
-                    from: None,
-                    to: hook,
-                    data: Bytes::from(data),
-                    value: U256::ZERO,
-                },
+                TxRequest::call(hook, data),
             )
             .await;
         });

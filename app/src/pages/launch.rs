@@ -510,12 +510,7 @@ pub fn TokenPage() -> impl IntoView {
                     if !wallet::send(
                         ctx,
                         label,
-                        TxRequest {
-                            from: None,
-                            to: i.quote,
-                            data: Bytes::from(approve),
-                            value: U256::ZERO,
-                        },
+                        TxRequest::call(i.quote, approve),
                     )
                     .await
                     {
@@ -595,12 +590,7 @@ pub fn TokenPage() -> impl IntoView {
                 if !wallet::send(
                     ctx,
                     label,
-                    TxRequest {
-                        from: None,
-                        to: i.token,
-                        data: Bytes::from(approve),
-                        value: U256::ZERO,
-                    },
+                    TxRequest::call(i.token, approve),
                 )
                 .await
                 {
@@ -619,12 +609,7 @@ pub fn TokenPage() -> impl IntoView {
             if wallet::send(
                 ctx,
                 label,
-                TxRequest {
-                    from: None,
-                    to: pad,
-                    data: Bytes::from(data),
-                    value: U256::ZERO,
-                },
+                TxRequest::call(pad, data),
             )
             .await
             {

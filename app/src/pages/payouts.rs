@@ -9,7 +9,7 @@ use crate::rpc::TxRequest;
 use crate::state::{Ctx, Load, PayoutRoundRef, World};
 use crate::ui::{with_world, Amount, ErrorBox, Loading};
 use crate::wallet;
-use alloy_primitives::{Address, Bytes, B256, U256};
+use alloy_primitives::{Address, B256, U256};
 use alloy_sol_types::SolCall;
 use eden_core::holders::{PayoutContext, PayoutLeaf};
 use eden_core::merkle::process_proof;
@@ -148,12 +148,7 @@ fn PayoutsBody(world: World) -> impl IntoView {
             wallet::send(
                 ctx,
                 label,
-                TxRequest {
-                    from: None,
-                    to: dist,
-                    data: Bytes::from(data),
-                    value: U256::ZERO,
-                },
+                TxRequest::call(dist, data),
             )
             .await;
         });

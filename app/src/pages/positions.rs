@@ -14,7 +14,7 @@ use crate::rpc::{Rpc, TxRequest};
 use crate::state::{Ctx, Load, ScorerRef, World, DEMO_BASE};
 use crate::ui::{Amount, ErrorBox, Loading};
 use crate::wallet;
-use alloy_primitives::{Address, Bytes, B256, U256};
+use alloy_primitives::{Address, B256, U256};
 use alloy_sol_types::{SolCall, SolEvent};
 use eden_core::math::{mul_div_down, WAD};
 use eden_core::rewards::{
@@ -406,12 +406,7 @@ pub fn MyPositions(world: World, scorer: ScorerRef) -> impl IntoView {
             wallet::send(
                 ctx,
                 format!("Claim scorer rewards on {symbol}"),
-                TxRequest {
-                    from: None,
-                    to: registry,
-                    data: Bytes::from(data),
-                    value: U256::ZERO,
-                },
+                TxRequest::call(registry, data),
             )
             .await;
         });

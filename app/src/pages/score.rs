@@ -598,14 +598,14 @@ fn score_view(c: ScoreCheck, name: String) -> impl IntoView {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use eden_core::scoring::epoch::{build_epoch, EpochInput, ProjectData, ProjectInput};
     use eden_core::scoring::TrackConfig;
 
-    fn bundle() -> EpochBundle {
-        let track = TrackConfig::preset("agents").unwrap();
-        let projects = (1u8..=6)
+    /// Six public agents projects 0x01…06 (shared by the Score page's tests).
+    pub(crate) fn projects() -> Vec<ProjectInput> {
+        (1u8..=6)
             .map(|i| ProjectInput {
                 project: Address::repeat_byte(i),
                 data: ProjectData {
@@ -624,7 +624,12 @@ mod tests {
                 salt: B256::ZERO,
                 private: false,
             })
-            .collect();
+            .collect()
+    }
+
+    fn bundle() -> EpochBundle {
+        let track = TrackConfig::preset("agents").unwrap();
+        let projects = projects();
         build_epoch(&EpochInput {
             epoch: 7,
             tracks: vec![track],

@@ -554,7 +554,7 @@ pub fn HumanView(check: Result<Option<HumanCheck>, String>, status: u8) -> impl 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use eden_core::scoring::epoch::{build_epoch, EpochInput, ProjectData, ProjectInput};
+    use eden_core::scoring::epoch::{build_epoch, EpochInput};
     use eden_core::scoring::human_layer::{GradedThesis, PreDataProject};
     use eden_core::scoring::TrackConfig;
 
@@ -581,26 +581,7 @@ mod tests {
     /// example's theses, project 0x32 pre-data with the C10 example's, interleaved.
     fn built() -> EpochBundle {
         let track = TrackConfig::preset("agents").unwrap();
-        let projects = (1u8..=6)
-            .map(|i| ProjectInput {
-                project: Address::repeat_byte(i),
-                data: ProjectData {
-                    track: "agents".into(),
-                    features: vec![
-                        U256::from(1000u32 * u32::from(i)),
-                        U256::from(10u32 * u32::from(i)),
-                        U256::from(i),
-                        U256::from(5000u32),
-                    ],
-                    claims: 10,
-                    failed: 1,
-                    verified_output: U256::from(100u32),
-                    age_secs: 30 * 86_400,
-                },
-                salt: B256::ZERO,
-                private: false,
-            })
-            .collect();
+        let projects = crate::pages::score::tests::projects();
         let theses = vec![
             thesis(ENV, 0xa1, w(70, 0), w(8, 1), Verdict::Original),
             thesis(PRE, 0xb1, w(80, 0), w(9, 1), Verdict::Original),

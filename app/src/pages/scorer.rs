@@ -12,7 +12,7 @@ use crate::rpc::TxRequest;
 use crate::state::{Ctx, Load, ScorerRef, World};
 use crate::ui::{with_world, Amount, ErrorBox, Loading};
 use crate::wallet;
-use alloy_primitives::{Address, Bytes, U256};
+use alloy_primitives::{Address, U256};
 use alloy_sol_types::SolCall;
 use eden_core::burns::{
     next_score_at, root_for_usd_up, unstake_ready_at, RootAmountBounds, REGISTER_BURN_USD,
@@ -143,12 +143,7 @@ fn ScorerBody(world: World, scorer: ScorerRef) -> impl IntoView {
             wallet::send(
                 ctx,
                 label.into(),
-                TxRequest {
-                    from: None,
-                    to: registry,
-                    data: Bytes::from(data),
-                    value: U256::ZERO,
-                },
+                TxRequest::call(registry, data),
             )
             .await;
         });
@@ -166,12 +161,7 @@ fn ScorerBody(world: World, scorer: ScorerRef) -> impl IntoView {
             if !wallet::send(
                 ctx,
                 label,
-                TxRequest {
-                    from: None,
-                    to: root,
-                    data: Bytes::from(approve),
-                    value: U256::ZERO,
-                },
+                TxRequest::call(root, approve),
             )
             .await
             {
@@ -184,12 +174,7 @@ fn ScorerBody(world: World, scorer: ScorerRef) -> impl IntoView {
             wallet::send(
                 ctx,
                 "Register as a scorer".into(),
-                TxRequest {
-                    from: None,
-                    to: registry,
-                    data: Bytes::from(reg),
-                    value: U256::ZERO,
-                },
+                TxRequest::call(registry, reg),
             )
             .await;
         });
@@ -361,12 +346,7 @@ fn ThesisEditor(scorer: ScorerRef, price_usd: U256, next: u64) -> impl IntoView 
             if !wallet::send(
                 ctx,
                 format!("Approve exactly {} ROOT", fmt::units(max_burn, 18, 6)),
-                TxRequest {
-                    from: None,
-                    to: root,
-                    data: Bytes::from(approve),
-                    value: U256::ZERO,
-                },
+                TxRequest::call(root, approve),
             )
             .await
             {
@@ -382,12 +362,7 @@ fn ThesisEditor(scorer: ScorerRef, price_usd: U256, next: u64) -> impl IntoView 
             wallet::send(
                 ctx,
                 "Submit a score".into(),
-                TxRequest {
-                    from: None,
-                    to: registry,
-                    data: Bytes::from(data),
-                    value: U256::ZERO,
-                },
+                TxRequest::call(registry, data),
             )
             .await;
         });
