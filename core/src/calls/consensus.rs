@@ -305,13 +305,10 @@ impl ConsensusRound {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::math::testing::{u as w, E18 as ONE};
     use proptest::prelude::*;
     use Direction::*;
 
-    fn w(x: u128) -> U256 {
-        U256::from(x)
-    }
-    const ONE: u128 = 1_000_000_000_000_000_000;
 
     #[test]
     fn defaults() {

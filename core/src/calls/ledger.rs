@@ -608,17 +608,14 @@ fn time_error(e: ConsensusError) -> LedgerError {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::math::testing::{u as w, E18 as ONE};
     use crate::math::WAD;
     use alloy_primitives::b256;
     use proptest::prelude::*;
 
-    const ONE: u128 = 1_000_000_000_000_000_000;
     const T0: u64 = 1_750_000_000;
     const HOUR: u64 = 3_600;
 
-    fn w(x: u128) -> U256 {
-        U256::from(x)
-    }
     fn agent(i: u8) -> Address {
         Address::repeat_byte(i)
     }

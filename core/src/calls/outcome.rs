@@ -119,13 +119,10 @@ pub fn call_outcome(direction: Direction, entry: U256, exit: Option<U256>) -> Ca
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::math::testing::{u as w, E18 as ONE};
     use proptest::prelude::*;
 
-    const ONE: u128 = 1_000_000_000_000_000_000;
 
-    fn w(x: u128) -> U256 {
-        U256::from(x)
-    }
 
     #[test]
     fn up_and_down() {

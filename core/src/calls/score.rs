@@ -71,13 +71,10 @@ pub fn track_record_score(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::math::testing::{u as w, E18 as ONE};
     use proptest::prelude::*;
 
-    fn w(x: u128) -> U256 {
-        U256::from(x)
-    }
 
-    const ONE: u128 = 1_000_000_000_000_000_000;
 
     #[test]
     fn seed_examples_weight_one() {

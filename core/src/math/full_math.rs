@@ -57,6 +57,7 @@ fn narrow(x: U512) -> Result<U256, MathError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::math::testing::any_u256;
     use crate::math::testing::u;
     use proptest::prelude::*;
 
@@ -100,15 +101,6 @@ mod tests {
         );
     }
 
-    fn any_u256() -> impl Strategy<Value = U256> {
-        prop_oneof![
-            any::<[u64; 4]>().prop_map(U256::from_limbs),
-            any::<u128>().prop_map(U256::from),
-            any::<u64>().prop_map(U256::from),
-            Just(U256::ZERO),
-            Just(U256::MAX),
-        ]
-    }
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(2000))]

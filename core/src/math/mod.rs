@@ -40,4 +40,16 @@ pub(crate) mod testing {
 
     /// One whole 18-decimal token (10^18) as a `u128`.
     pub(crate) const E18: u128 = 1_000_000_000_000_000_000;
+
+    /// Any `U256`, weighted toward the edges: full width, 128- and 64-bit values, 0 and `MAX`.
+    pub(crate) fn any_u256() -> impl proptest::strategy::Strategy<Value = U256> {
+        use proptest::prelude::*;
+        prop_oneof![
+            any::<[u64; 4]>().prop_map(U256::from_limbs),
+            any::<u128>().prop_map(U256::from),
+            any::<u64>().prop_map(U256::from),
+            Just(U256::ZERO),
+            Just(U256::MAX),
+        ]
+    }
 }

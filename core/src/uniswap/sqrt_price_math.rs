@@ -265,6 +265,7 @@ pub fn get_amount1_delta(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::math::testing::any_u256;
     use proptest::prelude::*;
 
     fn u(s: &str) -> U256 {
@@ -463,15 +464,6 @@ mod tests {
         );
     }
 
-    fn any_u256() -> impl Strategy<Value = U256> {
-        prop_oneof![
-            any::<[u64; 4]>().prop_map(U256::from_limbs),
-            any::<u128>().prop_map(U256::from),
-            any::<u64>().prop_map(U256::from),
-            Just(U256::ZERO),
-            Just(U256::MAX),
-        ]
-    }
     fn any_price() -> impl Strategy<Value = U256> {
         prop_oneof![
             any::<[u64; 3]>().prop_map(|[a, b, c]| U256::from_limbs([a, b, c & 0xffff_ffff, 0])),
