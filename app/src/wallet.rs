@@ -4,10 +4,12 @@
 //! the page ([`crate::tx`]). Every transaction is simulated (`eth_call`, then `eth_estimateGas`)
 //! before anything is signed; a revert reason stops it there.
 
+use crate::abi::IERC20;
 use crate::rpc::{Rpc, RpcError, TxRequest};
 use crate::state::{Ctx, Load, TxState};
 use crate::tx::{address_of, Eip1559};
 use alloy_primitives::{b256, Address, B256, U256};
+use alloy_sol_types::SolCall;
 use leptos::prelude::*;
 use serde_json::{json, Value};
 use std::cell::RefCell;
@@ -344,6 +346,46 @@ pub async fn sleep(ms: i32) {
         }
     });
     let _ = JsFuture::from(p).await;
+}
+
+/// Sends an ERC-20 `approve(spender, amount)` for exactly `amount` (never an unlimited approval),
+/// labelled "Approve exactly {display}"; returns whether it confirmed.
+pub async fn approve_exactly(
+    ctx: Ctx,
+    token: Address,
+    spender: Address,
+    amount: U256,
+    display: String,
+) -> bool {
+    let data = IERC20::approveCall {
+        spender,
+        value: amount,
+    }
+    .abi_encode();
+    send(
+        ctx,
+        format!("Approve exactly {display}"),
+        TxRequest::call(token, data),
+    )
+    .await
+}
+
+/// [`approve_exactly`] only when the connected account's allowance is below `amount`; returns
+/// whether the allowance now suffices (true at once when it already did).
+pub async fn ensure_allowance(
+    ctx: Ctx,
+    rpc: &Rpc,
+    token: Address,
+    spender: Address,
+    amount: U256,
+    display: String,
+) -> bool {
+    let owner = ctx.wallet.get_untracked().account.unwrap_or_default();
+    let allowance = rpc
+        .call(token, &IERC20::allowanceCall { owner, spender })
+        .await
+        .unwrap_or_default();
+    allowance >= amount || approve_exactly(ctx, token, spender, amount, display).await
 }
 
 /// Simulates, signs (burner) or asks the wallet to send, and follows a transaction to its receipt.

@@ -482,42 +482,16 @@ pub fn TokenPage() -> impl IntoView {
         leptos::task::spawn_local(async move {
             let pad = w.addresses.launchpad;
             let eth = i.quote == Address::ZERO;
-            if !eth {
-                // Exact approval of the stablecoin for this buy.
-                let owner = ctx.wallet.get_untracked().account.unwrap_or_default();
-                let allowance = w
-                    .rpc()
-                    .call(
-                        i.quote,
-                        &IERC20::allowanceCall {
-                            owner,
-                            spender: pad,
-                        },
-                    )
-                    .await
-                    .unwrap_or_default();
-                if allowance < amount {
-                    let approve = IERC20::approveCall {
-                        spender: pad,
-                        value: amount,
-                    }
-                    .abi_encode();
-                    let label = format!(
-                        "Approve exactly {} {}",
-                        fmt::units_exact(amount, i.quote_decimals),
-                        i.quote_symbol
-                    );
-                    if !wallet::send(
-                        ctx,
-                        label,
-                        TxRequest::call(i.quote, approve),
-                    )
-                    .await
-                    {
-                        busy.set(false);
-                        return;
-                    }
-                }
+            // Exact approval of the stablecoin for this buy.
+            let display = format!(
+                "{} {}",
+                fmt::units_exact(amount, i.quote_decimals),
+                i.quote_symbol
+            );
+            if !eth && !wallet::ensure_allowance(ctx, &w.rpc(), i.quote, pad, amount, display).await
+            {
+                busy.set(false);
+                return;
             }
             let data = ILaunchpad::buyCall {
                 token: i.token,
@@ -568,35 +542,10 @@ pub fn TokenPage() -> impl IntoView {
         busy.set(true);
         leptos::task::spawn_local(async move {
             let pad = w.addresses.launchpad;
-            let owner = ctx.wallet.get_untracked().account.unwrap_or_default();
-            let allowance = w
-                .rpc()
-                .call(
-                    i.token,
-                    &IERC20::allowanceCall {
-                        owner,
-                        spender: pad,
-                    },
-                )
-                .await
-                .unwrap_or_default();
-            if allowance < amount {
-                let approve = IERC20::approveCall {
-                    spender: pad,
-                    value: amount,
-                }
-                .abi_encode();
-                let label = format!("Approve exactly {} {}", fmt::units(amount, 18, 6), i.symbol);
-                if !wallet::send(
-                    ctx,
-                    label,
-                    TxRequest::call(i.token, approve),
-                )
-                .await
-                {
-                    busy.set(false);
-                    return;
-                }
+            let display = format!("{} {}", fmt::units(amount, 18, 6), i.symbol);
+            if !wallet::ensure_allowance(ctx, &w.rpc(), i.token, pad, amount, display).await {
+                busy.set(false);
+                return;
             }
             let data = ILaunchpad::sellCall {
                 token: i.token,
@@ -606,13 +555,7 @@ pub fn TokenPage() -> impl IntoView {
             }
             .abi_encode();
             let label = format!("Sell {} {}", fmt::units(amount, 18, 6), i.symbol);
-            if wallet::send(
-                ctx,
-                label,
-                TxRequest::call(pad, data),
-            )
-            .await
-            {
+            if wallet::send(ctx, label, TxRequest::call(pad, data)).await {
                 sell_amount.set(String::new());
             }
             busy.set(false);

@@ -140,31 +140,15 @@ fn ScorerBody(world: World, scorer: ScorerRef) -> impl IntoView {
             )
         };
         leptos::task::spawn_local(async move {
-            wallet::send(
-                ctx,
-                label.into(),
-                TxRequest::call(registry, data),
-            )
-            .await;
+            wallet::send(ctx, label.into(), TxRequest::call(registry, data)).await;
         });
     };
     let register = move |burn: U256| {
         let max_burn = burn.saturating_add(burn / U256::from(BURN_CAP_HEADROOM_DIV));
         let total = SCORER_STAKE.saturating_add(max_burn);
         leptos::task::spawn_local(async move {
-            let approve = IERC20::approveCall {
-                spender: registry,
-                value: total,
-            }
-            .abi_encode();
-            let label = format!("Approve exactly {} ROOT", fmt::units(total, 18, 6));
-            if !wallet::send(
-                ctx,
-                label,
-                TxRequest::call(root, approve),
-            )
-            .await
-            {
+            let display = format!("{} ROOT", fmt::units(total, 18, 6));
+            if !wallet::approve_exactly(ctx, root, registry, total, display).await {
                 return;
             }
             let reg = IScorerRegistry::registerCall {
@@ -338,18 +322,8 @@ fn ThesisEditor(scorer: ScorerRef, price_usd: U256, next: u64) -> impl IntoView 
                 Err(e) => return error.set(Some(e.to_string())),
             };
             let max_burn = burn.saturating_add(burn / U256::from(BURN_CAP_HEADROOM_DIV));
-            let approve = IERC20::approveCall {
-                spender: registry,
-                value: max_burn,
-            }
-            .abi_encode();
-            if !wallet::send(
-                ctx,
-                format!("Approve exactly {} ROOT", fmt::units(max_burn, 18, 6)),
-                TxRequest::call(root, approve),
-            )
-            .await
-            {
+            let display = format!("{} ROOT", fmt::units(max_burn, 18, 6));
+            if !wallet::approve_exactly(ctx, root, registry, max_burn, display).await {
                 return;
             }
             let data = IScorerRegistry::scoreCall {
