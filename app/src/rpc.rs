@@ -235,10 +235,15 @@ impl Rpc {
 
     /// The latest block's timestamp (chain time, which anvil may have moved ahead of the wall clock).
     pub async fn latest_timestamp(&self) -> Result<u64, RpcError> {
+        Ok(self.latest_block().await?.1)
+    }
+
+    /// The latest block's number and timestamp, from one block (so they describe the same moment).
+    pub async fn latest_block(&self) -> Result<(u64, u64), RpcError> {
         let b = self
             .request("eth_getBlockByNumber", json!(["latest", false]))
             .await?;
-        q64(&b["timestamp"])
+        Ok((q64(&b["number"])?, q64(&b["timestamp"])?))
     }
 
     pub async fn balance(&self, who: Address) -> Result<U256, RpcError> {
@@ -285,7 +290,18 @@ impl Rpc {
 
     /// A typed view call against the state after block `block` (`eth_call` at a block number).
     pub async fn call_at<C: SolCall>(&self, to: Address, call: &C, block: u64) -> Result<C::Return, RpcError> {
-        let tx = TxRequest { from: None, to, data: call.abi_encode().into(), value: U256::ZERO };
+        self.call_from_at(None, to, call, block).await
+    }
+
+    /// A view call at block `block`, as `from` when given (for calls that read `msg.sender`).
+    pub async fn call_from_at<C: SolCall>(
+        &self,
+        from: Option<Address>,
+        to: Address,
+        call: &C,
+        block: u64,
+    ) -> Result<C::Return, RpcError> {
+        let tx = TxRequest { from, ..TxRequest::call(to, call.abi_encode()) };
         let v = self.request("eth_call", json!([tx.to_json(), format!("{block:#x}")])).await?;
         let s = v.as_str().ok_or_else(|| RpcError::Decode("eth_call result".into()))?;
         let out = hex::decode(s.trim_start_matches("0x")).map_err(|e| RpcError::Decode(e.to_string()))?;
@@ -341,11 +357,6 @@ impl Rpc {
             .request("eth_getLogs", json!([{ "address": address, "topics": topics, "fromBlock": format!("{from_block:#x}"), "toBlock": "latest" }]))
             .await?;
         serde_json::from_value(v).map_err(|e| RpcError::Decode(e.to_string()))
-    }
-
-    /// The latest block's number.
-    pub async fn block_number(&self) -> Result<u64, RpcError> {
-        q64(&self.request("eth_blockNumber", json!([])).await?)
     }
 
     /// A block's timestamp (`eth_getBlockByNumber`).

@@ -191,11 +191,7 @@ async fn load(w: World, r: DuelRef) -> Result<DuelData, String> {
     let rpc = w.rpc();
     let id = U256::from(r.duel_id);
     // One block for the hook's state, its cross-check and the logs, so they describe the same moment.
-    let latest = rpc.block_number().await.map_err(|e| e.to_string())?;
-    let now = rpc
-        .block_timestamp(latest)
-        .await
-        .map_err(|e| e.to_string())?;
+    let (latest, now) = rpc.latest_block().await.map_err(|e| e.to_string())?;
     let d = rpc
         .call_at(r.hook, &IDuelHook::getDuelCall { duelId: id }, latest)
         .await

@@ -10,7 +10,7 @@
 
 use crate::abi::{IScorerRegistry, IERC20};
 use crate::fmt;
-use crate::rpc::{Rpc, TxRequest};
+use crate::rpc::TxRequest;
 use crate::state::{Ctx, Load, ScorerRef, World, DEMO_BASE};
 use crate::ui::{Amount, ErrorBox, Loading};
 use crate::wallet;
@@ -23,7 +23,7 @@ use eden_core::rewards::{
 };
 use eden_core::scoring::copy_detect::{multiplier_wad, verdict_name, Verdict};
 use leptos::prelude::*;
-use serde_json::{json, Value};
+use serde_json::Value;
 
 /// A pool as stored on chain at its last update (`ScorerRegistry.pool`, `maxWeight`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -183,44 +183,6 @@ fn grade_from_bundle(text: &str, thesis: B256, epoch: u64) -> Result<Grade, Stri
     })
 }
 
-async fn latest_block(rpc: &Rpc) -> Result<(u64, u64), String> {
-    let b = rpc
-        .request("eth_getBlockByNumber", json!(["latest", false]))
-        .await
-        .map_err(|e| e.to_string())?;
-    let num = |k: &str| {
-        b[k].as_str()
-            .and_then(|s| u64::from_str_radix(s.trim_start_matches("0x"), 16).ok())
-            .ok_or_else(|| format!("block {k}"))
-    };
-    Ok((num("number")?, num("timestamp")?))
-}
-
-/// `claim(token)` simulated from `me` at block `n`: what the chain would pay at that block.
-async fn chain_claim_at(
-    rpc: &Rpc,
-    registry: Address,
-    token: Address,
-    me: Address,
-    n: u64,
-) -> Result<U256, String> {
-    let tx = TxRequest {
-        from: Some(me),
-        to: registry,
-        data: IScorerRegistry::claimCall { token }.abi_encode().into(),
-        value: U256::ZERO,
-    };
-    let v = rpc
-        .request("eth_call", json!([tx.to_json(), format!("{n:#x}")]))
-        .await
-        .map_err(|e| e.to_string())?;
-    let out = v
-        .as_str()
-        .and_then(|s| alloy_primitives::hex::decode(s.trim_start_matches("0x")).ok())
-        .ok_or("eth_call result")?;
-    IScorerRegistry::claimCall::abi_decode_returns(&out).map_err(|e| e.to_string())
-}
-
 async fn load_row(
     w: &World,
     s: &ScorerRef,
@@ -357,14 +319,17 @@ async fn load_row(
             .find(|x| x.thesis_hash == score.thesisHash)
             .map(|x| x.thesis.clone()),
         grade,
-        chain_owed: chain_claim_at(&rpc, reg, token, me, block).await,
+        chain_owed: rpc
+            .call_from_at(Some(me), reg, &IScorerRegistry::claimCall { token }, block)
+            .await
+            .map_err(|e| e.to_string()),
         balance,
     })
 }
 
 async fn load(w: World, s: ScorerRef, me: Address) -> Result<Positions, String> {
     let rpc = w.rpc();
-    let (block, block_time) = latest_block(&rpc).await?;
+    let (block, block_time) = rpc.latest_block().await.map_err(|e| e.to_string())?;
     let tokens = rpc
         .call(s.registry, &IScorerRegistry::openTokensCall { who: me })
         .await
