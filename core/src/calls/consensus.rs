@@ -309,7 +309,6 @@ mod tests {
     use proptest::prelude::*;
     use Direction::*;
 
-
     #[test]
     fn defaults() {
         let p = ConsensusParams::default();

@@ -122,8 +122,6 @@ mod tests {
     use crate::math::testing::{u as w, E18 as ONE};
     use proptest::prelude::*;
 
-
-
     #[test]
     fn up_and_down() {
         let entry = w(150 * ONE);

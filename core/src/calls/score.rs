@@ -74,8 +74,6 @@ mod tests {
     use crate::math::testing::{u as w, E18 as ONE};
     use proptest::prelude::*;
 
-
-
     #[test]
     fn seed_examples_weight_one() {
         // Weight 1 in several stake units: the score depends only on the ratio.

@@ -101,7 +101,6 @@ mod tests {
         );
     }
 
-
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(2000))]
         /// Up and down differ by at most one and bracket the exact rational result.

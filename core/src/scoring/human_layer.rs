@@ -29,6 +29,7 @@ use crate::scoring::copy_detect::multiplier_wad;
 use crate::scoring::smooth::POINTS_PER_UNIT;
 use alloy_primitives::{Address, B256, I256, U256};
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 
 /// OZ leaf encoding of quality leaves (C5).
 pub const QUALITY_LEAF_ENCODING: [&str; 5] = ["bytes32", "bytes32", "uint256", "uint8", "bytes32"];
@@ -245,38 +246,31 @@ pub(crate) fn build_human_layer(
             ));
         }
     }
-    // Theses per project, in submission order.
-    let mut by_project: Vec<(Address, usize)> = theses
-        .iter()
-        .enumerate()
-        .map(|(i, t)| (t.project, i))
-        .collect();
-    by_project.sort_by_key(|p| p.0); // stable: keeps submission order within a project
-    let mut human = Vec::new();
-    let mut k = 0;
-    while k < by_project.len() {
-        let project = by_project[k].0;
-        let mut end = k;
-        while end < by_project.len() && by_project[end].0 == project {
-            end += 1;
-        }
-        let mine: Vec<&GradedThesis> = by_project[k..end]
-            .iter()
-            .map(|&(_, i)| &theses[i])
-            .collect();
-        if let Some(r) = scored(&project) {
+    // Theses per project, in submission order (with the index of the project's first one, for errors).
+    let mut by_project: BTreeMap<Address, (usize, Vec<&GradedThesis>)> = BTreeMap::new();
+    for (i, t) in theses.iter().enumerate() {
+        by_project
+            .entry(t.project)
+            .or_insert_with(|| (i, Vec::new()))
+            .1
+            .push(t);
+    }
+    let mut human = Vec::with_capacity(by_project.len() + pre.len());
+    for (project, (first, mine)) in &by_project {
+        if let Some(r) = scored(project) {
             human.push(envelope_record(
-                project,
+                *project,
                 records[r].score_wad,
-                &mine,
-                by_project[k].1,
+                mine,
+                *first,
             )?);
         }
-        k = end;
     }
     for &(project, verified, i) in &pre {
-        let mine: Vec<&GradedThesis> = theses.iter().filter(|t| t.project == project).collect();
-        human.push(pre_data_record(project, verified, &mine, i)?);
+        let mine = by_project
+            .get(&project)
+            .map_or(&[][..], |(_, m)| m.as_slice());
+        human.push(pre_data_record(project, verified, mine, i)?);
     }
     human.sort_by_key(|h| h.project);
     Ok((thesis_records, human))
