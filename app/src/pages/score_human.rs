@@ -18,10 +18,10 @@ use eden_core::human::{
     human_envelope, pre_data_replay, PreDataSubmission, Thesis, BAND, CAP_UNVERIFIED_POINTS,
     CAP_VERIFIED_POINTS, COUNTING_QUALITY,
 };
-use eden_core::leaves::{human_leaf, quality_leaf, score_leaf, Verdict};
+use eden_core::leaves::{human_leaf, quality_leaf, Verdict};
 use eden_core::merkle::process_proof;
-use eden_core::merkle::tree::{get_proof, make_merkle_tree};
-use eden_core::scoring::copy_detect::multiplier_wad;
+use eden_core::scoring::copy_detect::{self, multiplier_wad};
+use eden_core::scoring::epoch::epoch_tree;
 use eden_core::scoring::human_layer::{HumanMode, ThesisRecord};
 use eden_core::scoring::EpochBundle;
 use leptos::prelude::*;
@@ -125,50 +125,20 @@ pub fn verdict_multiplier(code: u8) -> Result<(Verdict, U256), String> {
 
 /// A verdict code in words.
 pub fn verdict_name(code: u8) -> &'static str {
-    match code {
-        0 => "original",
-        1 => "similar",
-        2 => "derivative",
-        3 => "copy",
-        _ => "unknown",
-    }
+    Verdict::try_from(code).map_or("unknown", copy_detect::verdict_name)
 }
 
 /// The full epoch tree (C5): every score, quality and human leaf, each **recomputed from its
-/// values**, sorted, OZ `makeMerkleTree`. Returns the root and the proof of `leaf` (None when the
+/// values** (`EpochBundle::recomputed_leaves`, `eden_core::scoring::epoch::epoch_tree`). Returns the root and the proof of `leaf` (None when the
 /// leaf is not in the tree).
 ///
 /// # Errors
 /// An invalid verdict code in a thesis, or an empty bundle.
 pub fn full_tree(bundle: &EpochBundle, leaf: B256) -> Result<(B256, Option<Vec<B256>>), String> {
-    let mut leaves: Vec<B256> = bundle
-        .projects
-        .iter()
-        .map(|p| score_leaf(p.project, p.score_wad))
-        .collect();
-    for t in &bundle.theses {
-        let v =
-            Verdict::try_from(t.verdict).map_err(|e| format!("thesis {}: {e}", t.thesis_hash))?;
-        leaves.push(quality_leaf(
-            t.thesis_hash,
-            t.quality_wad,
-            v,
-            t.matched_thesis,
-        ));
-    }
-    leaves.extend(
-        bundle
-            .human
-            .iter()
-            .map(|h| human_leaf(h.project, h.score_wad)),
-    );
-    leaves.sort_unstable();
-    let tree = make_merkle_tree(&leaves).map_err(|e| e.to_string())?;
-    let proof = match leaves.iter().position(|l| *l == leaf) {
-        Some(i) => Some(get_proof(&tree, tree.len() - 1 - i).map_err(|e| e.to_string())?),
-        None => None,
-    };
-    Ok((tree[0], proof))
+    let leaves = bundle
+        .recomputed_leaves()
+        .map_err(|(hash, e)| format!("thesis {hash}: {e}"))?;
+    epoch_tree(leaves, &leaf).ok_or_else(|| "the bundle has no leaves".into())
 }
 
 fn chain_target(scored: Option<&[ScoredEvent]>, project: Address, t: &ThesisRecord) -> ChainTarget {
@@ -609,7 +579,7 @@ mod tests {
         let mut b = built();
         let i = b.projects.iter().position(|p| p.project == ENV).unwrap();
         b.projects[i].score_wad = w(60, 0);
-        b.projects[i].leaf = score_leaf(ENV, w(60, 0));
+        b.projects[i].leaf = eden_core::leaves::score_leaf(ENV, w(60, 0));
         let h = b.human.iter_mut().find(|h| h.project == ENV).unwrap();
         h.systematic_wad = Some(w(60, 0));
         h.envelope_wad = Some(w(96, 2));

@@ -47,6 +47,7 @@ use super::raw::weighted_down;
 use super::serde_dec;
 use super::smooth::{smooth_u128, unit_from_points, POINTS_PER_UNIT};
 use super::tree;
+use crate::leaves::{human_leaf, quality_leaf, InvalidVerdict, Verdict};
 use alloy_primitives::{keccak256, Address, B256, U256};
 use serde::{Deserialize, Serialize};
 
@@ -248,8 +249,30 @@ impl EpochBundle {
     /// The proof of `leaf` in the epoch tree (the one `root` commits to), or `None` when the bundle
     /// has no such leaf. Walks to `root` only if the bundle's leaves really give that root.
     pub fn proof(&self, leaf: &B256) -> Option<Vec<B256>> {
-        tree::proof(self.leaves(), leaf)
+        epoch_tree(self.leaves(), leaf)?.1
     }
+
+    /// Every leaf under `root` **recomputed from its values** (score, quality, human), for checking a
+    /// bundle someone else built: a record whose published `leaf` hash was changed cannot hide here.
+    ///
+    /// # Errors
+    /// The hash of a thesis whose verdict code is not 0–3.
+    pub fn recomputed_leaves(&self) -> Result<Vec<B256>, (B256, InvalidVerdict)> {
+        let mut v = Vec::with_capacity(self.projects.len() + self.theses.len() + self.human.len());
+        v.extend(self.projects.iter().map(|p| tree::score_leaf(p.project, p.score_wad)));
+        for t in &self.theses {
+            let verdict = Verdict::try_from(t.verdict).map_err(|e| (t.thesis_hash, e))?;
+            v.push(quality_leaf(t.thesis_hash, t.quality_wad, verdict, t.matched_thesis));
+        }
+        v.extend(self.human.iter().map(|h| human_leaf(h.project, h.score_wad)));
+        Ok(v)
+    }
+}
+
+/// The epoch tree over `leaves` (C5: sorted leaves, sorted pairs, OpenZeppelin layout): its root and the
+/// proof of `leaf` (`None` when `leaf` is not one of them); `None` when there are no leaves.
+pub fn epoch_tree(leaves: Vec<B256>, leaf: &B256) -> Option<(B256, Option<Vec<B256>>)> {
+    tree::root_and_proof(leaves, leaf)
 }
 
 /// Bad epoch input; every message names the field.

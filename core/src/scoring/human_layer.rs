@@ -472,6 +472,11 @@ mod tests {
             assert_eq!(process_proof(*l, &b.proof(l).unwrap()), b.root);
         }
         assert!(b.proof(&B256::repeat_byte(1)).is_none());
+        // Recomputed from the values, the leaves are the published ones; a bad verdict code is named.
+        assert_eq!(b.recomputed_leaves().unwrap(), leaves);
+        let mut bad = b.clone();
+        bad.theses[2].verdict = 9;
+        assert_eq!(bad.recomputed_leaves().unwrap_err().0, b.theses[2].thesis_hash);
         // The root differs from the score-only root, and the score-only input gives the old bundle.
         let mut plain = input.clone();
         plain.theses.clear();

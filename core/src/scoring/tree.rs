@@ -46,11 +46,14 @@ pub(crate) fn root_and_inclusion(leaves: Vec<B256>, leaf: &B256) -> (B256, bool)
     }
 }
 
-/// The proof of `leaf` in the tree over these leaf hashes; `None` when `leaf` is not one of them.
-pub(crate) fn proof(leaves: Vec<B256>, leaf: &B256) -> Option<Vec<B256>> {
+/// The root of the tree over these leaf hashes and the proof of `leaf` in it (`None` when `leaf` is not
+/// one of them); `None` when there are no leaves.
+pub(crate) fn root_and_proof(leaves: Vec<B256>, leaf: &B256) -> Option<(B256, Option<Vec<B256>>)> {
     let (tree, sorted) = make_tree(leaves)?;
-    let i = sorted.binary_search(leaf).ok()?;
-    get_proof(&tree, tree.len() - 1 - i).ok()
+    let root = *tree.first()?;
+    // OZ layout: leaf i (in sorted order) sits at tree index len − 1 − i.
+    let proof = sorted.binary_search(leaf).ok().and_then(|i| get_proof(&tree, tree.len() - 1 - i).ok());
+    Some((root, proof))
 }
 
 #[cfg(test)]
