@@ -18,7 +18,7 @@ mod diff {
     use alloy::primitives::{keccak256, Address, Bytes, B256, U256};
     use alloy::sol_types::{SolCall, SolInterface};
     use eden_contracts_diff::bindings::registry::EpochRegistry::{self, EpochRegistryErrors};
-    use eden_contracts_diff::{deploy, start_node, test_chain_id, tx, Node, Rng};
+    use eden_contracts_diff::{deploy, start_node, test_chain_id, tx, Deployment, Node, Rng};
     use eden_core::eip712::{
         eden_domain, epoch_root_signing_hash, recover_epoch_root_signer, EpochRoot, SignatureError,
         SECP256K1_N,
@@ -90,6 +90,23 @@ mod diff {
         }
     }
 
+    /// The root signer (a known dev key, not one of anvil's accounts) and a fresh anvil (test number
+    /// `test_no`) with the protocol deployed to accept it from epoch [`EPOCH`].
+    fn chain_with_signer(test_no: u64) -> (SigningKey, Address, Node, Deployment) {
+        let key =
+            SigningKey::from_bytes(&keccak256("eden.diff.root-signer").0.into()).expect("dev key");
+        let signer = Address::from_public_key(key.verifying_key());
+        let node: Node = start_node(test_chain_id(test_no));
+        let d = deploy(
+            &node,
+            &[
+                ("EDEN_SIGNER", signer.to_string()),
+                ("EDEN_FIRST_EPOCH", EPOCH.to_string()),
+            ],
+        );
+        (key, signer, node, d)
+    }
+
     fn sign(key: &SigningKey, digest: B256) -> [u8; 65] {
         let (sig, recid) = key
             .sign_prehash_recoverable(digest.as_slice())
@@ -137,19 +154,7 @@ mod diff {
         let n = bundle.projects.len();
         assert!(n >= 25, "cohort of {n}");
 
-        // The signer: a known dev key, not one of anvil's accounts.
-        let key =
-            SigningKey::from_bytes(&keccak256("eden.diff.root-signer").0.into()).expect("dev key");
-        let signer = Address::from_public_key(key.verifying_key());
-
-        let node: Node = start_node(test_chain_id(1));
-        let d = deploy(
-            &node,
-            &[
-                ("EDEN_SIGNER", signer.to_string()),
-                ("EDEN_FIRST_EPOCH", EPOCH.to_string()),
-            ],
-        );
+        let (key, signer, node, d) = chain_with_signer(1);
         assert_eq!(d.root_signer, signer);
         assert_eq!(d.first_epoch, EPOCH);
         let reg = EpochRegistry::new(d.epoch_registry, node.provider.clone());
@@ -515,17 +520,7 @@ mod diff {
         assert_eq!(bundle.theses.len(), 40);
         assert!(bundle.human.len() >= 3);
 
-        let key =
-            SigningKey::from_bytes(&keccak256("eden.diff.root-signer").0.into()).expect("dev key");
-        let signer = Address::from_public_key(key.verifying_key());
-        let node: Node = start_node(test_chain_id(4));
-        let d = deploy(
-            &node,
-            &[
-                ("EDEN_SIGNER", signer.to_string()),
-                ("EDEN_FIRST_EPOCH", EPOCH.to_string()),
-            ],
-        );
+        let (key, _signer, node, d) = chain_with_signer(4);
         let reg = EpochRegistry::new(d.epoch_registry, node.provider.clone());
         let expiry = node.latest_timestamp().await + 3_600;
         let msg = EpochRoot {
