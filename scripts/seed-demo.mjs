@@ -96,15 +96,28 @@ function splitTypes(s) {
   if (cur) out.push(cur);
   return out;
 }
+/** The receipt of `hash`, polled every 50 ms for up to 10 s; null if none came. */
+async function mined(hash) {
+  for (let i = 0; i < 200; i++) {
+    const r = await rpc('eth_getTransactionReceipt', [hash]);
+    if (r) return r;
+    await new Promise((ok) => setTimeout(ok, 50));
+  }
+  return null;
+}
+/** Deploys the forge artifact `contracts/out/<artifactPath…>` from the deployer; its address. */
+async function deploy(artifactPath, ctorTypes = [], ctorValues = []) {
+  const artifact = JSON.parse(readFileSync(join(ROOT, 'contracts', 'out', ...artifactPath), 'utf8'));
+  const args = ctorTypes.length ? hex(encode(ctorTypes, ctorValues)).slice(2) : '';
+  const r = await mined(await rpc('eth_sendTransaction', [{ from: deployer, data: artifact.bytecode.object + args, gas: '0x' + (6_000_000).toString(16) }]));
+  if (!r || r.status !== '0x1') throw new Error(`deploying ${artifactPath.join('/')} failed`);
+  return r.contractAddress;
+}
 async function send(from, to, sig, values = [], value = 0n) {
   const hash = await rpc('eth_sendTransaction', [{
     from, to, data: calldata(sig, values), value: '0x' + BigInt(value).toString(16), gas: '0x' + (3_000_000).toString(16),
   }]);
-  let r = null;
-  for (let i = 0; i < 200 && !r; i++) {
-    r = await rpc('eth_getTransactionReceipt', [hash]);
-    if (!r) await new Promise((ok) => setTimeout(ok, 50));
-  }
+  const r = await mined(hash);
   if (!r || r.status !== '0x1') {
     // Re-run as a call to get the revert reason.
     let reason = '';
@@ -411,15 +424,6 @@ if (A.scorerRegistry && theses.length) {
 // ---- Agents with call histories and a round at consensus (A1-A5) ------------------------------
 // Needs the second deployment half (CallLedger on a real v3 stock/USDG pool); skipped without it.
 let calls = null;
-async function deploy(artifactPath, ctorTypes = [], ctorValues = []) {
-  const artifact = JSON.parse(readFileSync(join(ROOT, 'contracts', 'out', ...artifactPath), 'utf8'));
-  const args = ctorTypes.length ? hex(encode(ctorTypes, ctorValues)).slice(2) : '';
-  const h = await rpc('eth_sendTransaction', [{ from: deployer, data: artifact.bytecode.object + args, gas: '0x' + (6_000_000).toString(16) }]);
-  let r = null;
-  for (let i = 0; i < 200 && !r; i++) { r = await rpc('eth_getTransactionReceipt', [h]); if (!r) await new Promise((ok) => setTimeout(ok, 50)); }
-  if (!r || r.status !== '0x1') throw new Error(`deploying ${artifactPath.join('/')} failed`);
-  return r.contractAddress;
-}
 if (A.callLedger) {
   const stock = A.testStock, pool = A.testStockPool, L = A.callLedger;
   const v3 = await deploy(['V3Deployer.sol', 'V3PoolDriver.json']);
@@ -464,12 +468,7 @@ if (A.callLedger) {
 // Needs the second deployment half (scripts/deploy-local-ii.sh); skipped without it.
 const duels = [];
 if (A.duelHook) {
-  const artifact = JSON.parse(readFileSync(join(ROOT, 'contracts', 'out', 'V4PoolDriver.sol', 'V4PoolDriver.json'), 'utf8'));
-  const ctorArgs = hex(encode(['address'], [A.poolManager])).slice(2);
-  const dHash = await rpc('eth_sendTransaction', [{ from: deployer, data: artifact.bytecode.object + ctorArgs, gas: '0x' + (5_000_000).toString(16) }]);
-  let dr = null;
-  for (let i = 0; i < 200 && !dr; i++) { dr = await rpc('eth_getTransactionReceipt', [dHash]); if (!dr) await new Promise((ok) => setTimeout(ok, 50)); }
-  const driver = dr.contractAddress;
+  const driver = await deploy(['V4PoolDriver.sol', 'V4PoolDriver.json'], ['address'], [A.poolManager]);
   await rpc('eth_sendTransaction', [{ from: deployer, to: driver, value: '0x' + (20n * 10n ** 18n).toString(16) }]);
   for (const t of [A.duelTokenA, A.duelTokenB]) await send(deployer, t, 'mint(address,uint256)', [driver, 10n ** 27n]);
   const duelId = BigInt(A.duelId ?? 0);
