@@ -259,12 +259,25 @@ impl EpochBundle {
     /// The hash of a thesis whose verdict code is not 0–3.
     pub fn recomputed_leaves(&self) -> Result<Vec<B256>, (B256, InvalidVerdict)> {
         let mut v = Vec::with_capacity(self.projects.len() + self.theses.len() + self.human.len());
-        v.extend(self.projects.iter().map(|p| tree::score_leaf(p.project, p.score_wad)));
+        v.extend(
+            self.projects
+                .iter()
+                .map(|p| tree::score_leaf(p.project, p.score_wad)),
+        );
         for t in &self.theses {
             let verdict = Verdict::try_from(t.verdict).map_err(|e| (t.thesis_hash, e))?;
-            v.push(quality_leaf(t.thesis_hash, t.quality_wad, verdict, t.matched_thesis));
+            v.push(quality_leaf(
+                t.thesis_hash,
+                t.quality_wad,
+                verdict,
+                t.matched_thesis,
+            ));
         }
-        v.extend(self.human.iter().map(|h| human_leaf(h.project, h.score_wad)));
+        v.extend(
+            self.human
+                .iter()
+                .map(|h| human_leaf(h.project, h.score_wad)),
+        );
         Ok(v)
     }
 }

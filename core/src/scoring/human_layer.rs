@@ -22,7 +22,7 @@
 use super::epoch::{EpochError, ProjectRecord};
 use super::serde_dec;
 use crate::human::envelope::{human_envelope, Thesis};
-use crate::human::predata::{pre_data_replay, PreDataSubmission};
+use crate::human::predata::{pre_data_replay, PreDataSubmission, MAX_POINTS};
 use crate::leaves::{human_leaf, quality_leaf, Verdict};
 use crate::math::WAD;
 use crate::scoring::copy_detect::multiplier_wad;
@@ -35,9 +35,6 @@ use std::collections::BTreeMap;
 pub const QUALITY_LEAF_ENCODING: [&str; 5] = ["bytes32", "bytes32", "uint256", "uint8", "bytes32"];
 /// OZ leaf encoding of human leaves (C5).
 pub const HUMAN_LEAF_ENCODING: [&str; 3] = ["bytes32", "address", "uint256"];
-
-/// The largest target score: 100 points as a WAD.
-const MAX_TARGET_POINTS: U256 = U256::from_limbs([7_766_279_631_452_241_920, 5, 0, 0]); // 100·10^18
 
 /// A graded thesis as the epoch takes it (input order = on-chain submission order).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -211,7 +208,7 @@ pub(crate) fn build_human_layer(
                 ),
             ));
         }
-        if t.target_score_wad > MAX_TARGET_POINTS {
+        if t.target_score_wad > MAX_POINTS {
             return Err(thesis_err(
                 i,
                 "targetScoreWad",
@@ -343,7 +340,6 @@ fn pre_data_record(
 mod tests {
     use super::*;
     use crate::math::parse_wad;
-    use crate::math::testing::{u, E18};
     use crate::merkle::tree::process_proof;
     use crate::scoring::epoch::tests::{addr, cohort};
     use crate::scoring::epoch::{build_epoch, EpochBundle};
@@ -366,11 +362,6 @@ mod tests {
                 B256::repeat_byte(0xee)
             },
         }
-    }
-
-    #[test]
-    fn max_target_is_100_points() {
-        assert_eq!(MAX_TARGET_POINTS, u(100) * U256::from(E18));
     }
 
     /// C9's worked example: s_sys 0.60, theses (0.8, 1, +0.10), (0.5, 0.5, −0.04), (0.2, 1, +0.30)
@@ -476,7 +467,10 @@ mod tests {
         assert_eq!(b.recomputed_leaves().unwrap(), leaves);
         let mut bad = b.clone();
         bad.theses[2].verdict = 9;
-        assert_eq!(bad.recomputed_leaves().unwrap_err().0, b.theses[2].thesis_hash);
+        assert_eq!(
+            bad.recomputed_leaves().unwrap_err().0,
+            b.theses[2].thesis_hash
+        );
         // The root differs from the score-only root, and the score-only input gives the old bundle.
         let mut plain = input.clone();
         plain.theses.clear();

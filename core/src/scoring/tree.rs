@@ -52,7 +52,10 @@ pub(crate) fn root_and_proof(leaves: Vec<B256>, leaf: &B256) -> Option<(B256, Op
     let (tree, sorted) = make_tree(leaves)?;
     let root = *tree.first()?;
     // OZ layout: leaf i (in sorted order) sits at tree index len − 1 − i.
-    let proof = sorted.binary_search(leaf).ok().and_then(|i| get_proof(&tree, tree.len() - 1 - i).ok());
+    let proof = sorted
+        .binary_search(leaf)
+        .ok()
+        .and_then(|i| get_proof(&tree, tree.len() - 1 - i).ok());
     Some((root, proof))
 }
 
