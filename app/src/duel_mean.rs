@@ -12,7 +12,7 @@
 //! handed to core as an observation one second before the duel starts so it carries into round 0
 //! without counting as a swap; a swap whose sender is the hook itself (the B5 buyback at a
 //! settlement) moves `d` but is not round activity, so a round whose only swaps are buybacks has
-//! no winner (`RoundMean::had_swap` counts user swaps only).
+//! no winner: both enter core as observations with `swap: false`.
 
 use crate::abi::IPoolManagerEvents;
 use crate::rpc::Log;
@@ -78,11 +78,10 @@ impl DuelPools {
     }
 }
 
-/// A duel's observations for `eden_core::duel::round_mean_tick`, and the times of user swaps.
+/// A duel's observations for `eden_core::duel::round_mean_tick` (user swaps marked `swap`).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct DuelTicks {
     pub observations: Vec<Observation>,
-    pub user_swaps: Vec<u64>,
 }
 
 /// Blocks whose timestamps [`observations`] needs: those of the events after the creation.
@@ -140,10 +139,8 @@ pub fn observations(
             timestamp: ts,
             tick_a,
             tick_b,
+            swap: e.user_swap,
         });
-        if e.user_swap {
-            out.user_swaps.push(ts);
-        }
     }
     if !seeded {
         out.observations.push(seed(a, b, start)?);
@@ -159,11 +156,12 @@ fn seed(a: Option<i32>, b: Option<i32>, start: u64) -> Result<Observation, Strin
         timestamp: start.saturating_sub(1),
         tick_a: a.ok_or_else(|| missing("A"))?,
         tick_b: b.ok_or_else(|| missing("B"))?,
+        swap: false,
     })
 }
 
-/// B2 over `[start, end)` (`end` is the close, or now for a running round): the mean tick by core;
-/// no winner unless a user swap lies in the window. An empty window (`end <= start`, a round that
+/// B2 over `[start, end)` (`end` is the close, or now for a running round): the mean tick and
+/// winner by core (no winner unless a user swap lies in the window). An empty window (`end <= start`, a round that
 /// has just begun) has mean 0 and no winner, as the hook's `pendingResult`.
 ///
 /// # Errors
@@ -176,12 +174,7 @@ pub fn round_result(t: &DuelTicks, start: u64, end: u64) -> Result<RoundMean, Du
             had_swap: false,
         });
     }
-    let mut m = duel::round_mean_tick(&t.observations, start, end)?;
-    if !t.user_swaps.iter().any(|&s| s >= start && s < end) {
-        m.had_swap = false;
-        m.winner = Winner::None;
-    }
-    Ok(m)
+    duel::round_mean_tick(&t.observations, start, end)
 }
 
 /// The hook's `Winner` enum value (`0` none, `1` A, `2` B).
@@ -294,21 +287,22 @@ mod tests {
         assert_eq!(blocks_needed(&events, (10, 2)), BTreeSet::from([12, 20]));
         let ts = BTreeMap::from([(12, 1_600), (20, 3_000)]);
         let t = observations(&events, (10, 2), 1_000, &ts, (true, true)).unwrap();
-        let o = |timestamp, tick_a, tick_b| Observation {
+        let o = |timestamp, tick_a, tick_b, swap| Observation {
             timestamp,
             tick_a,
             tick_b,
+            swap,
         };
+        // The creation seed and the buyback are not user swaps.
         assert_eq!(
             t.observations,
             vec![
-                o(999, 130, 40),
-                o(1_600, 160, 40),
-                o(1_600, 160, 10),
-                o(3_000, 160, 70)
+                o(999, 130, 40, false),
+                o(1_600, 160, 40, true),
+                o(1_600, 160, 10, true),
+                o(3_000, 160, 70, false)
             ]
         );
-        assert_eq!(t.user_swaps, vec![1_600, 1_600]);
         // d: 90 on [1000, 1600), 150 on [1600, 2000).
         let m = round_result(&t, 1_000, 2_000).unwrap();
         assert_eq!(

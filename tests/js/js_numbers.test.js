@@ -74,6 +74,9 @@ test('object fields: number, BigInt and decimal string agree (curve state, duel 
   for (const conv of [Number, BigInt, String]) {
     assert.deepEqual(eden.duelRoundMeanTick(obs(conv, conv, conv), 1000, 2000), wantMean);
   }
+  // Observations that are not swaps (the creation seed, a hook buyback) move d but are not activity.
+  const quiet = obs(Number, Number, Number).map((o) => ({ ...o, swap: false }));
+  assert.deepEqual(eden.duelRoundMeanTick(quiet, 1000, 2000), { ...wantMean, winner: 'none', hadSwap: false });
 
   const NOW = 1800000000;
   const c0 = 1000000000n;

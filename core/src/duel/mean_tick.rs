@@ -8,9 +8,11 @@
 //!
 //! Rules: observations are sorted by time; the last observation at or before `roundStart`
 //! carries into the round; observations at or after `roundEnd` are ignored (nothing after
-//! the close can change the result, B7). No winner when no observation lies in
+//! the close can change the result, B7). No winner when no swap lies in
 //! `[roundStart, roundEnd)` (nobody traded) or when `meanTick == 0` (|average| below one
-//! tick). Decided: time before the first known observation counts as `d = 0` (no lead); pass
+//! tick). An observation that is not a swap of the round (`swap == false`: the `d` the hook
+//! takes when the duel is created, or the hook's own buyback at a settlement, B5) moves `d`
+//! like any other but is not round activity, exactly as the hook counts it. Decided: time before the first known observation counts as `d = 0` (no lead); pass
 //! the observation in force at `roundStart` to avoid it.
 
 use super::DuelError;
@@ -25,6 +27,9 @@ pub struct Observation {
     pub tick_a: i32,
     /// Price of B in ETH, as a tick.
     pub tick_b: i32,
+    /// Whether this is a swap of the round (activity); `false` for the creation seed and the
+    /// hook's buybacks, which move `d` without counting as a trade.
+    pub swap: bool,
 }
 
 /// A round's winner.
@@ -56,7 +61,7 @@ pub struct RoundMean {
     pub mean_tick: i64,
     /// The winner, or none.
     pub winner: Winner,
-    /// Whether an observation (a swap) lies in `[roundStart, roundEnd)`.
+    /// Whether a swap (an observation with `swap`) lies in `[roundStart, roundEnd)`.
     pub had_swap: bool,
 }
 
@@ -113,7 +118,7 @@ pub fn round_mean_tick(
             continue; // after the close: keep validating order, never counted
         }
         if o.timestamp >= round_start {
-            had_swap = true;
+            had_swap |= o.swap;
             integral += i128::from(d) * i128::from(o.timestamp - cursor);
             cursor = o.timestamp;
         }
@@ -151,7 +156,31 @@ mod tests {
             timestamp: ts,
             tick_a: a,
             tick_b: b,
+            swap: true,
         }
+    }
+
+    #[test]
+    fn a_buyback_moves_d_but_is_not_activity() {
+        // A's lead carried in, then only the hook's buyback in the round: d moves (150 then 90 for
+        // half the round each: mean 120) but nobody traded, so there is no winner.
+        let buyback = Observation {
+            swap: false,
+            ..o(S + 2 * H, 90, 0)
+        };
+        let r = round_mean_tick(&[o(S - H, 150, 0), buyback], S, S + 4 * H).unwrap();
+        assert_eq!(
+            (r.mean_tick, r.winner, r.had_swap),
+            (120, Winner::None, false)
+        );
+        // A user swap in the same round makes it count.
+        let r = round_mean_tick(
+            &[o(S - H, 150, 0), buyback, o(S + 3 * H, 90, 0)],
+            S,
+            S + 4 * H,
+        )
+        .unwrap();
+        assert_eq!((r.mean_tick, r.winner, r.had_swap), (120, Winner::A, true));
     }
 
     #[test]

@@ -164,11 +164,13 @@ mod tests {
                 timestamp: start + H,
                 tick_a: 30,
                 tick_b: 0,
+                swap: true,
             },
             Observation {
                 timestamp: start + DAY + 5 * H,
                 tick_a: 0,
                 tick_b: 9_000,
+                swap: true,
             },
         ];
         let w = wake(start, 0, start + DAY + 5 * H).unwrap();
@@ -211,11 +213,13 @@ mod tests {
                 timestamp: start,
                 tick_a: 50,
                 tick_b: 0,
+                swap: true,
             },
             Observation {
                 timestamp: start + H,
                 tick_a: 40,
                 tick_b: 0,
+                swap: true,
             },
         ];
         let mean = round_mean_tick(&obs, r0.start, r0.end).unwrap();

@@ -95,6 +95,13 @@ struct JsObservation {
     timestamp: JsInt,
     tick_a: JsInt,
     tick_b: JsInt,
+    /// A swap of the round (default); `false` for the creation seed or a hook buyback.
+    #[serde(default = "yes")]
+    swap: bool,
+}
+
+fn yes() -> bool {
+    true
 }
 
 #[derive(Serialize)]
@@ -106,7 +113,8 @@ struct JsRoundMean {
 }
 
 /// `duelRoundMeanTick(observations, roundStart, roundEnd)` with `observations =
-/// [{timestamp, tickA, tickB}]` sorted by time → `{meanTick, winner, hadSwap}` (B2), `winner`
+/// [{timestamp, tickA, tickB, swap?}]` sorted by time (`swap` defaults to true; false for the creation
+/// seed or a hook buyback, which move `d` without being round activity) → `{meanTick, winner, hadSwap}` (B2), `winner`
 /// one of `"A"`, `"B"`, `"none"`.
 #[wasm_bindgen(js_name = duelRoundMeanTick)]
 pub fn duel_round_mean_tick(
@@ -125,6 +133,7 @@ pub fn duel_round_mean_tick(
                     .to_u64(&format!("observations[{i}].timestamp"))?,
                 tick_a: tick_i32(&format!("observations[{i}].tickA"), &o.tick_a)?,
                 tick_b: tick_i32(&format!("observations[{i}].tickB"), &o.tick_b)?,
+                swap: o.swap,
             })
         })
         .collect::<Result<Vec<_>, JsError>>()?;

@@ -385,15 +385,13 @@ fn duel_fixture(seed: u64, n_ops: usize) -> Value {
             ema: ema0,
         },
     ];
-    // (time, tickA, tickB, is a swap): the state at creation carries into round 0.
-    let mut obs: Vec<(Observation, bool)> = vec![(
-        Observation {
-            timestamp: DUEL_T0 - 1,
-            tick_a: DUEL_TICK0,
-            tick_b: DUEL_TICK0,
-        },
-        false,
-    )];
+    // The state at creation carries into round 0 (not a swap).
+    let mut obs: Vec<Observation> = vec![Observation {
+        timestamp: DUEL_T0 - 1,
+        tick_a: DUEL_TICK0,
+        tick_b: DUEL_TICK0,
+        swap: false,
+    }];
     let mut now = DUEL_T0;
     let mut active = 0u64;
     let mut streaks = Streaks::default();
@@ -429,18 +427,7 @@ fn duel_fixture(seed: u64, n_ops: usize) -> Value {
         if current != active {
             let w = round_window(DUEL_T0, active).unwrap();
             // Only swaps count as round activity; buyback moves are carried as held values.
-            let mut list: Vec<Observation> = Vec::new();
-            let mut had_swap = false;
-            for (o, is_swap) in &obs {
-                if *is_swap && o.timestamp >= w.start && o.timestamp < w.end {
-                    had_swap = true;
-                }
-                list.push(*o);
-            }
-            let mut m = round_mean_tick(&list, w.start, w.end).unwrap();
-            if !had_swap {
-                m.winner = Winner::None;
-            }
+            let m = round_mean_tick(&obs, w.start, w.end).unwrap();
             streaks = streaks.record(m.winner);
             let (mut spent, mut burned) = (U256::ZERO, U256::ZERO);
             let wi = match m.winner {
@@ -468,12 +455,12 @@ fn duel_fixture(seed: u64, n_ops: usize) -> Value {
                 pot -= sp;
                 if !spent.is_zero() {
                     sides[i].sqrt = after;
-                    let o = Observation {
+                    obs.push(Observation {
                         timestamp: now,
                         tick_a: sides[0].eth_price_tick(),
                         tick_b: sides[1].eth_price_tick(),
-                    };
-                    obs.push((o, false));
+                        swap: false, // the hook's buyback (B5)
+                    });
                 }
             }
             r_round.push(s(active));
@@ -499,12 +486,12 @@ fn duel_fixture(seed: u64, n_ops: usize) -> Value {
                 }
             }
             sides[i].sqrt = get_sqrt_price_at_tick(i64::from(-target)).unwrap();
-            let o = Observation {
+            obs.push(Observation {
                 timestamp: now,
                 tick_a: sides[0].eth_price_tick(),
                 tick_b: sides[1].eth_price_tick(),
-            };
-            obs.push((o, true));
+                swap: true,
+            });
         }
         kind.push(s(k));
         at.push(s(now));
