@@ -264,6 +264,13 @@ pub fn save_txs(txs: &[TxEntry]) {
 }
 
 /// Loads `world.json` and measures the chain clock.
+/// An epoch bundle published with the demo world (`path` as in `World::epochs`), parsed.
+pub async fn fetch_bundle(path: &str) -> Result<eden_core::scoring::EpochBundle, String> {
+    let text = crate::rpc::fetch_text(&format!("{DEMO_BASE}{path}")).await?;
+    eden_core::scoring::EpochBundle::from_json(&text)
+        .map_err(|e| format!("the bundle is not a valid epoch bundle: {e}"))
+}
+
 pub async fn load_world() -> Result<(World, i64), String> {
     let text = crate::rpc::fetch_text(WORLD_URL)
         .await

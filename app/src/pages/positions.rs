@@ -11,7 +11,7 @@
 use crate::abi::{IScorerRegistry, IERC20};
 use crate::fmt;
 use crate::rpc::TxRequest;
-use crate::state::{Ctx, Load, ScorerRef, World, DEMO_BASE};
+use crate::state::{Ctx, Load, ScorerRef, World};
 use crate::ui::{Amount, ErrorBox, Loading};
 use crate::wallet;
 use alloy_primitives::{Address, B256, U256};
@@ -22,8 +22,9 @@ use eden_core::rewards::{
     CAP_BPS,
 };
 use eden_core::scoring::copy_detect::{multiplier_wad, verdict_name, Verdict};
+use eden_core::scoring::EpochBundle;
 use leptos::prelude::*;
-use serde_json::Value;
+use std::collections::btree_map::{BTreeMap, Entry};
 
 /// A pool as stored on chain at its last update (`ScorerRegistry.pool`, `maxWeight`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -153,35 +154,22 @@ struct Positions {
     rows: Vec<Row>,
 }
 
-fn grade_from_bundle(text: &str, thesis: B256, epoch: u64) -> Result<Grade, String> {
-    let v: Value =
-        serde_json::from_str(text).map_err(|e| format!("the epoch bundle is not JSON: {e}"))?;
-    let entry = v["theses"]
-        .as_array()
-        .and_then(|a| {
-            a.iter().find(|t| {
-                t["thesisHash"]
-                    .as_str()
-                    .and_then(|h| h.parse::<B256>().ok())
-                    == Some(thesis)
-            })
-        })
+fn grade_from_bundle(bundle: &EpochBundle, thesis: B256, epoch: u64) -> Result<Grade, String> {
+    let entry = bundle
+        .theses
+        .iter()
+        .find(|t| t.thesis_hash == thesis)
         .ok_or_else(|| format!("epoch {epoch}'s bundle has no quality leaf for this thesis"))?;
-    let quality = entry["qualityWad"]
-        .as_str()
-        .and_then(|s| s.parse::<U256>().ok())
-        .ok_or("the quality leaf has no qualityWad")?;
-    let verdict = entry["verdict"]
-        .as_u64()
-        .and_then(|c| u8::try_from(c).ok())
-        .and_then(|c| Verdict::try_from(c).ok())
-        .ok_or("the quality leaf has no valid verdict")?;
+    let verdict = Verdict::try_from(entry.verdict).map_err(|e| e.to_string())?;
     Ok(Grade {
         epoch,
-        quality,
+        quality: entry.quality_wad,
         verdict,
     })
 }
+
+/// Epoch bundles fetched for this load, by epoch (positions graded in one epoch share its bundle).
+type Bundles = BTreeMap<u64, Result<EpochBundle, String>>;
 
 async fn load_row(
     w: &World,
@@ -189,6 +177,7 @@ async fn load_row(
     me: Address,
     token: Address,
     block: u64,
+    bundles: &mut Bundles,
 ) -> Result<Row, String> {
     let rpc = w.rpc();
     let e = |x: crate::rpc::RpcError| x.to_string();
@@ -262,10 +251,16 @@ async fn load_row(
             .find(|x| x.epoch == ep)
             .map(|x| (ep, x.bundle.clone()))
     }) {
-        Some((ep, path)) => match crate::rpc::fetch_text(&format!("{DEMO_BASE}{path}")).await {
-            Ok(text) => grade_from_bundle(&text, score.thesisHash, ep),
-            Err(x) => Err(x),
-        },
+        Some((ep, path)) => {
+            let bundle = match bundles.entry(ep) {
+                Entry::Occupied(o) => o.into_mut(),
+                Entry::Vacant(v) => v.insert(crate::state::fetch_bundle(&path).await),
+            };
+            match bundle {
+                Ok(b) => grade_from_bundle(b, score.thesisHash, ep),
+                Err(x) => Err(x.clone()),
+            }
+        }
         None => Err("the epoch of this position's quality leaf is not published here".into()),
     };
     let (asset_symbol, asset_decimals, balance) = if p.asset == Address::ZERO {
@@ -335,8 +330,9 @@ async fn load(w: World, s: ScorerRef, me: Address) -> Result<Positions, String> 
         .await
         .map_err(|e| e.to_string())?;
     let mut rows = Vec::new();
+    let mut bundles = Bundles::new();
     for t in tokens {
-        rows.push(load_row(&w, &s, me, t, block).await?);
+        rows.push(load_row(&w, &s, me, t, block, &mut bundles).await?);
     }
     Ok(Positions {
         block,
@@ -598,11 +594,26 @@ mod tests {
 
     #[test]
     fn bundle_grade_is_read() {
+        use eden_core::scoring::epoch::{build_epoch, EpochInput};
+        use eden_core::scoring::human_layer::GradedThesis;
+        use eden_core::scoring::TrackConfig;
         let h = B256::repeat_byte(7);
-        let text = format!(
-            r#"{{"theses":[{{"thesisHash":"{h}","qualityWad":"860000000000000000","verdict":2}}]}}"#
-        );
-        let g = grade_from_bundle(&text, h, 5).unwrap();
+        let bundle = build_epoch(&EpochInput {
+            epoch: 5,
+            tracks: vec![TrackConfig::preset("agents").unwrap()],
+            projects: crate::pages::score::tests::projects(),
+            theses: vec![GradedThesis {
+                project: Address::repeat_byte(1),
+                thesis_hash: h,
+                target_score_wad: U256::from(70u8) * WAD,
+                quality_wad: U256::from(860_000_000_000_000_000u64),
+                verdict: Verdict::Derivative,
+                matched_thesis: B256::repeat_byte(8),
+            }],
+            ..Default::default()
+        })
+        .unwrap();
+        let g = grade_from_bundle(&bundle, h, 5).unwrap();
         assert_eq!(
             (g.quality, g.verdict, g.epoch),
             (
@@ -611,6 +622,6 @@ mod tests {
                 5
             )
         );
-        assert!(grade_from_bundle(&text, B256::ZERO, 5).is_err());
+        assert!(grade_from_bundle(&bundle, B256::ZERO, 5).is_err());
     }
 }

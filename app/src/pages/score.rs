@@ -15,7 +15,7 @@ use crate::abi::IEpochRegistry;
 use crate::abi::IScorerRegistry;
 use crate::fmt;
 use crate::rpc::Rpc;
-use crate::state::{Ctx, Load, World, DEMO_BASE};
+use crate::state::{Ctx, Load, World};
 use crate::ui::{with_world, Amount, ErrorBox, Loading};
 use alloy_primitives::{Address, B256, U256};
 use alloy_sol_types::{SolCall, SolEvent};
@@ -246,9 +246,7 @@ async fn run_check(
     own: Option<OwnInputs>,
 ) -> Result<EpochCheck, String> {
     let rpc = w.rpc();
-    let text = crate::rpc::fetch_text(&format!("{DEMO_BASE}{}", row.bundle)).await?;
-    let bundle = EpochBundle::from_json(&text)
-        .map_err(|e| format!("the bundle is not a valid epoch bundle: {e}"))?;
+    let bundle = crate::state::fetch_bundle(&row.bundle).await?;
     if bundle.epoch != row.epoch {
         return Err(format!(
             "the bundle is for epoch {}, not {}",
