@@ -1,8 +1,8 @@
 //! Round winner (B2, pinned): the time-weighted mean of `d(t) = tickA(t) − tickB(t)`.
 //!
 //! `tickX` is the tick of X's ETH pool as the price of X in ETH ([`eth_price_tick`]). Each
-//! [`Observation`] is a swap that moved an ETH price (a swap in either ETH pool, or an A/B
-//! swap that moved one), with both ticks after it; the ticks are held until the next one and
+//! [`Observation`] is a moment that moved an ETH price (a swap in either ETH pool, an A/B swap
+//! that moved one, or the hook's own buyback), with both ticks after it; the ticks are held until the next one and
 //! integrated second by second:
 //! `meanTick = Σ d_i × Δt_i / (roundEnd − roundStart)`, truncated toward zero.
 //!
