@@ -16,14 +16,21 @@ import {CallMath} from "./libraries/CallMath.sol";
 ///    `commitment = keccak256(abi.encode(address agent, address asset, uint8 direction, uint64 window, bytes32 salt))`,
 ///    direction 0 = down, 1 = up. A commitment can be posted once.
 /// 2. `reveal` at `committedAt <= now <= committedAt + revealDeadline` (decided: `REVEAL_DEADLINE` = 3600 s).
-///    The entry price is the 300 s TWAP ending now, `closesAt = now + window` (window >= 1 s), and, unless the agent
+///    The entry price is the 300 s TWAP ending now, `closesAt = now + window` with `window >= MIN_WINDOW` (the TWAP
+///    window, 300 s: the exit window `[closesAt - 300, closesAt]` starts at or after the reveal, so no swap made at or
+///    before the reveal is inside it, and entry and exit windows never overlap), and, unless the agent
 ///    already voted in that round (one vote per agent per round, decided), the reveal adds `vote = 1 + score(agent)`
 ///    (WAD, the score at reveal) to round `(asset, window, closesAt / window)` (A4), which may emit `Consensus`.
 /// 3. `resolve(id)` by anyone at `now >= closesAt`: the exit price is the 300 s TWAP ending at `closesAt`, read from the
-///    same accumulator whenever `resolve` runs. Hit when the direction matches the sign of `exit - entry`, miss when
-///    opposite, void when equal or when the exit price cannot be computed (the pool's observation buffer no longer
-///    covers `closesAt - 300`, i.e. `observe` reverts) (A3).
+///    same accumulator. Hit when the direction matches the sign of `exit - entry`, miss when opposite, void when equal
+///    (A3). Decided after the review: a call resolved after `closesAt + RESOLVE_GRACE` (1 h), or whose exit price can
+///    no longer be computed (the pool's observation buffer no longer covers `closesAt - 300`), is a miss: an agent
+///    cannot turn a losing call into a void by leaving it unresolved or by pushing the buffer past it.
 /// 4. `expire(id)` by anyone at `now > committedAt + revealDeadline`: a commit never revealed counts as a miss (A2).
+/// 5. Overdue calls count at once (decided after the review): `score(agent)` counts every open call of the agent that
+///    is past its reveal deadline (committed) or past `closesAt + RESOLVE_GRACE` (revealed) as a miss before anyone
+///    resolves or expires it, so nobody else has to pay gas for a bad outcome to land; the vote weight of a reveal uses
+///    that score. An agent has at most `MAX_OPEN_CALLS` (16) open calls, which bounds the count.
 ///
 /// Records (A2): expired and missed calls add a miss and reset `streak`; voids count as nothing; `bestStreak` is the
 /// longest run of hits. Scores (A1): `computeScore(hits, misses, stake, minStake)`.
@@ -47,6 +54,12 @@ contract CallLedger is Ownable2Step, ReentrancyGuardTransient {
     uint16 public constant DEFAULT_CONSENSUS_THRESHOLD_BPS = 6_667;
     /// @notice A5 TWAP window.
     uint32 public constant TWAP_WINDOW = OracleMath.TWAP_WINDOW_SECONDS;
+    /// @notice The shortest call window: the TWAP window, so entry and exit windows do not overlap.
+    uint64 public constant MIN_WINDOW = TWAP_WINDOW;
+    /// @notice A call not resolved within this time after `closesAt` counts as a miss (decided: 1 hour).
+    uint64 public constant RESOLVE_GRACE = 3_600;
+    /// @notice Open (committed or revealed) calls an agent may have at once.
+    uint64 public constant MAX_OPEN_CALLS = 16;
 
     enum Status {
         None,
@@ -140,6 +153,8 @@ contract CallLedger is Ownable2Step, ReentrancyGuardTransient {
     ConsensusRecord[] private _consensusLog;
     mapping(address asset => PriceSource) private _sources;
     mapping(address asset => PricePoint[]) private _pushed;
+    mapping(address agent => uint256[]) private _openIds;
+    mapping(uint256 id => uint256) private _openPos; // index in the agent's open list + 1
 
     event Staked(address indexed agent, uint256 amount, uint256 stake);
     event Unstaked(address indexed agent, uint256 amount, uint256 stake);
@@ -182,6 +197,8 @@ contract CallLedger is Ownable2Step, ReentrancyGuardTransient {
     error CommitmentMismatch();
     error BadDirection(uint8 direction);
     error ZeroWindow();
+    error WindowTooShort(uint64 window, uint64 minWindow);
+    error TooManyOpenCalls(uint64 openCalls);
     error TimeOverflow();
     error RevealDeadlinePassed(uint256 timestamp, uint64 deadline);
     error NotExpiredYet(uint256 timestamp, uint64 deadline);
@@ -279,6 +296,7 @@ contract CallLedger is Ownable2Step, ReentrancyGuardTransient {
     function commit(bytes32 commitment) external returns (uint256 id) {
         AgentRecord storage r = _agents[msg.sender];
         if (r.stake < minStake) revert InsufficientStake(r.stake, minStake);
+        if (r.openCalls >= MAX_OPEN_CALLS) revert TooManyOpenCalls(r.openCalls);
         if (commitmentUsed[commitment]) revert DuplicateCommitment(commitment);
         commitmentUsed[commitment] = true;
         id = _calls.length;
@@ -288,6 +306,8 @@ contract CallLedger is Ownable2Step, ReentrancyGuardTransient {
         c.status = Status.Committed;
         c.commitment = commitment;
         r.openCalls += 1;
+        _openIds[msg.sender].push(id);
+        _openPos[id] = _openIds[msg.sender].length;
         emit Committed(id, msg.sender, commitment);
     }
 
@@ -300,7 +320,7 @@ contract CallLedger is Ownable2Step, ReentrancyGuardTransient {
         if (block.timestamp > deadline) revert RevealDeadlinePassed(block.timestamp, deadline);
         if (callCommitment(msg.sender, asset, direction, window, salt) != c.commitment) revert CommitmentMismatch();
         if (direction > CallMath.UP) revert BadDirection(direction);
-        if (window == 0) revert ZeroWindow();
+        if (window < MIN_WINDOW) revert WindowTooShort(window, MIN_WINDOW);
         uint256 closesAt256 = block.timestamp + window;
         if (closesAt256 > type(uint64).max) revert TimeOverflow();
         uint64 closesAt = uint64(closesAt256);
@@ -320,13 +340,20 @@ contract CallLedger is Ownable2Step, ReentrancyGuardTransient {
         emit Revealed(id, msg.sender, asset, direction, window, closesAt, entry, vote);
     }
 
-    /// @notice Step 3: resolves revealed call `id` at `now >= closesAt` (anyone).
+    /// @notice Step 3: resolves revealed call `id` at `now >= closesAt` (anyone). Past `closesAt + RESOLVE_GRACE`, or
+    /// when the exit price can no longer be computed, the call is a miss.
     function resolve(uint256 id) external returns (Outcome outcome) {
         Call storage c = _existing(id);
         if (c.status != Status.Revealed) revert WrongStatus(id, c.status, Status.Revealed);
         if (block.timestamp < c.closesAt) revert NotClosedYet(block.timestamp, c.closesAt);
-        (bool ok, uint256 exit) = _priceAt(c.asset, c.closesAt, c.pushedPrice);
-        if (!ok || exit == c.entryPrice) {
+        bool ok;
+        uint256 exit;
+        if (block.timestamp <= _resolveDeadline(c.closesAt)) {
+            (ok, exit) = _priceAt(c.asset, c.closesAt, c.pushedPrice);
+        }
+        if (!ok) {
+            outcome = Outcome.Miss; // resolved too late, or the exit price is gone: against the agent
+        } else if (exit == c.entryPrice) {
             outcome = Outcome.Void;
         } else if ((exit > c.entryPrice) == (c.direction == CallMath.UP)) {
             outcome = Outcome.Hit;
@@ -336,7 +363,7 @@ contract CallLedger is Ownable2Step, ReentrancyGuardTransient {
         c.status = Status.Resolved;
         c.outcome = outcome;
         if (ok) c.exitPrice = exit;
-        _apply(c.agent, outcome);
+        _apply(id, c.agent, outcome);
         emit Resolved(id, c.agent, outcome, ok ? exit : 0);
     }
 
@@ -348,7 +375,7 @@ contract CallLedger is Ownable2Step, ReentrancyGuardTransient {
         if (block.timestamp <= deadline) revert NotExpiredYet(block.timestamp, deadline);
         c.status = Status.Expired;
         c.outcome = Outcome.Expired;
-        _apply(c.agent, Outcome.Expired);
+        _apply(id, c.agent, Outcome.Expired);
         emit CallExpired(id, c.agent);
     }
 
@@ -359,10 +386,29 @@ contract CallLedger is Ownable2Step, ReentrancyGuardTransient {
         return CallMath.computeScore(hits, misses, stake_, minStake_);
     }
 
-    /// @notice A1: an agent's current score (WAD).
+    /// @notice A1: an agent's current score (WAD), its overdue open calls counted as misses.
     function score(address agent) public view returns (uint256) {
         AgentRecord storage r = _agents[agent];
-        return CallMath.computeScore(r.hits, r.misses, r.stake, minStake);
+        return CallMath.computeScore(r.hits, r.misses + overdueCalls(agent), r.stake, minStake);
+    }
+
+    /// @notice The agent's open calls that already count as misses: committed past the reveal deadline, or revealed
+    /// and unresolved past `closesAt + RESOLVE_GRACE`.
+    function overdueCalls(address agent) public view returns (uint64 n) {
+        uint256[] storage ids = _openIds[agent];
+        for (uint256 i; i < ids.length; ++i) {
+            Call storage c = _calls[ids[i]];
+            if (c.status == Status.Committed) {
+                if (block.timestamp > _revealDeadline(c.committedAt)) ++n;
+            } else if (block.timestamp > _resolveDeadline(c.closesAt)) {
+                ++n;
+            }
+        }
+    }
+
+    /// @notice The ids of the agent's open (committed or revealed) calls.
+    function openCallIds(address agent) external view returns (uint256[] memory) {
+        return _openIds[agent];
     }
 
     /// @notice The commitment an agent posts for a call.
@@ -448,6 +494,11 @@ contract CallLedger is Ownable2Step, ReentrancyGuardTransient {
         return d > type(uint64).max ? type(uint64).max : uint64(d);
     }
 
+    function _resolveDeadline(uint64 closesAt) private pure returns (uint64) {
+        uint256 d = uint256(closesAt) + RESOLVE_GRACE;
+        return d > type(uint64).max ? type(uint64).max : uint64(d);
+    }
+
     /// @dev Adds the caller's vote `1 + score` to the round unless it already voted there; returns the weight (or 0).
     function _vote(address asset, uint64 window, uint64 bucket, uint8 direction) private returns (uint256 weight) {
         bytes32 key = roundKey(asset, window, bucket);
@@ -481,9 +532,16 @@ contract CallLedger is Ownable2Step, ReentrancyGuardTransient {
         }
     }
 
-    function _apply(address who, Outcome outcome) private {
+    function _apply(uint256 id, address who, Outcome outcome) private {
         AgentRecord storage r = _agents[who];
         r.openCalls -= 1;
+        uint256[] storage ids = _openIds[who];
+        uint256 pos = _openPos[id] - 1;
+        uint256 last = ids[ids.length - 1];
+        ids[pos] = last;
+        _openPos[last] = pos + 1;
+        ids.pop();
+        delete _openPos[id];
         if (outcome == Outcome.Hit) {
             r.hits += 1;
             uint64 streak = r.streak + 1;

@@ -37,6 +37,12 @@ import {DuelMath} from "./libraries/DuelMath.sol";
 ///   settlement instant before the cap is taken. Decided: the buyback's own swap moves the price (the new held `d`)
 ///   but is not round activity, so a buyback alone never makes the next round count.
 /// - B6: streaks count settled rounds won; no-winner rounds do not break them.
+/// - Decided after the review: the buyback runs in its own call frame (`buyback`, callable only by this contract)
+///   with `BUYBACK_GAS` gas; if it reverts (a token that refuses the burn transfer, a price limit the pool refuses,
+///   anything else) the round is still settled, `BuybackFailed` is emitted and the pot waits for the next round, so
+///   a failing buyback never blocks trading. The price limit is clamped inside v4's bounds. The caller of the
+///   settling swap must leave enough gas for the buyback frame (`BuybackGas` otherwise), so the frame cannot be
+///   starved on purpose.
 /// Anyone may `fund` a duel's pot in ETH.
 contract DuelHook is IUnlockCallback, Ownable2Step {
     using StateLibrary for IPoolManager;
@@ -46,6 +52,8 @@ contract DuelHook is IUnlockCallback, Ownable2Step {
     /// @notice The only permission bits of this hook's address.
     uint160 public constant HOOK_FLAGS = Hooks.BEFORE_SWAP_FLAG | Hooks.AFTER_SWAP_FLAG;
     address public constant BURN_ADDRESS = 0x000000000000000000000000000000000000dEaD;
+    /// @notice Gas given to the buyback frame of a settlement.
+    uint256 public constant BUYBACK_GAS = 1_000_000;
 
     enum Winner {
         None,
@@ -103,6 +111,7 @@ contract DuelHook is IUnlockCallback, Ownable2Step {
         uint256 potAfter
     );
     event RoundsSkipped(uint256 indexed duelId, uint64 fromRound, uint64 count);
+    event BuybackFailed(uint256 indexed duelId, uint64 indexed round, uint256 pot);
 
     error BadHookAddress(address hook);
     error OnlyPoolManager(address caller);
@@ -114,6 +123,8 @@ contract DuelHook is IUnlockCallback, Ownable2Step {
     error UnknownDuel(uint256 duelId);
     error NothingToSettle(uint256 duelId);
     error ZeroAmount();
+    error OnlySelf(address caller);
+    error BuybackGas(uint256 left, uint256 needed);
 
     constructor(IPoolManager poolManager_, address owner_) Ownable(owner_) {
         if (uint160(address(this)) & Hooks.ALL_HOOK_MASK != HOOK_FLAGS) revert BadHookAddress(address(this));
@@ -310,7 +321,7 @@ contract DuelHook is IUnlockCallback, Ownable2Step {
         (int256 meanTick, Winner w) = _close(d, active);
         if (current > active + 1) emit RoundsSkipped(duelId, active + 1, current - active - 1);
         _open(d, current);
-        (uint256 spent, uint256 burned) = _settle(d, w);
+        (uint256 spent, uint256 burned) = _settle(duelId, active, d, w);
         _results[duelId][active] =
             RoundResult({settled: true, winner: w, meanTick: meanTick, ethSpent: spent, tokensBurned: burned});
         emit RoundSettled(duelId, active, w, meanTick, spent, burned, d.pot);
@@ -334,18 +345,35 @@ contract DuelHook is IUnlockCallback, Ownable2Step {
         d.hadSwap = false;
     }
 
-    /// @dev Streaks (B6) and the buyback of the winner (B5), which moves its price: the held d is re-read.
-    function _settle(Duel storage d, Winner w) private returns (uint256 spent, uint256 burned) {
+    /// @dev Streaks (B6) and the buyback of the winner (B5), which moves its price: the held d is re-read. The
+    /// buyback runs in its own frame; a revert there leaves the pot for the next round.
+    function _settle(uint256 duelId, uint64 round, Duel storage d, Winner w)
+        private
+        returns (uint256 spent, uint256 burned)
+    {
         if (w == Winner.A) {
             (d.streakA, d.streakB) = (d.streakA + 1, 0);
             if (d.streakA > d.bestA) d.bestA = d.streakA;
-            (spent, burned) = _buyback(d, d.keyA, d.emaA);
         } else if (w == Winner.B) {
             (d.streakB, d.streakA) = (d.streakB + 1, 0);
             if (d.streakB > d.bestB) d.bestB = d.streakB;
-            (spent, burned) = _buyback(d, d.keyB, d.emaB);
+        }
+        if (w == Winner.None || d.pot == 0) return (0, 0);
+        uint256 needed = BUYBACK_GAS + BUYBACK_GAS / 63 + 50_000;
+        if (gasleft() < needed) revert BuybackGas(gasleft(), needed);
+        try this.buyback{gas: BUYBACK_GAS}(duelId, w == Winner.A) returns (uint256 s, uint256 b) {
+            (spent, burned) = (s, b);
+        } catch {
+            emit BuybackFailed(duelId, round, d.pot);
         }
         if (spent != 0) d.heldD = _currentD(d);
+    }
+
+    /// @notice The buyback frame of a settlement (B5); only this contract may call it, inside the unlock.
+    function buyback(uint256 duelId, bool winnerIsA) external returns (uint256 spent, uint256 bought) {
+        if (msg.sender != address(this)) revert OnlySelf(msg.sender);
+        Duel storage d = _duels[duelId];
+        return winnerIsA ? _buyback(d, d.keyA, d.emaA) : _buyback(d, d.keyB, d.emaB);
     }
 
     /// @dev B5: spends up to the pot buying the winner up to the cap; burns what it bought.
@@ -360,6 +388,7 @@ contract DuelHook is IUnlockCallback, Ownable2Step {
         uint256 limit = DuelMath.capSqrtPriceX96(cap);
         uint256 bound = TickMath.getSqrtPriceAtTick(TickMath.minUsableTick(key.tickSpacing));
         if (limit < bound) limit = bound;
+        if (limit <= TickMath.MIN_SQRT_PRICE) limit = TickMath.MIN_SQRT_PRICE + 1;
         if (sqrtP <= limit) return (0, 0); // already at or above the cap
         if (pot > uint256(type(int256).max)) pot = uint256(type(int256).max);
         BalanceDelta delta = poolManager.swap(

@@ -5,6 +5,7 @@ import {EIP712} from "@openzeppelin/contracts/utils/cryptography/EIP712.sol";
 import {ECDSA} from "@openzeppelin/contracts/utils/cryptography/ECDSA.sol";
 import {MerkleProof} from "@openzeppelin/contracts/utils/cryptography/MerkleProof.sol";
 import {Ownable, Ownable2Step} from "@openzeppelin/contracts/access/Ownable2Step.sol";
+import {EdenLeaves} from "./libraries/EdenLeaves.sol";
 
 /// @title EpochRegistry: the on-chain commitment of Eden's daily score roots (C5, C6, C7).
 /// @notice One Merkle root per epoch, signed with EIP-712 by the authorised signer, posted with a bond,
@@ -13,23 +14,31 @@ import {Ownable, Ownable2Step} from "@openzeppelin/contracts/access/Ownable2Step
 ///
 /// Rules:
 /// - C6: EIP-712 domain {name "Eden", version "1", chainId, verifyingContract = this}; struct
-///   `EpochRoot(uint64 epoch,bytes32 root,bytes32 inputsRoot,uint64 expiry)`. Recovery is OpenZeppelin
-///   ECDSA: 65-byte signatures only, `v` in {27, 28}, low `s` only.
-/// - C7: a proposal is accepted when the signature recovers to `signer`, the epoch is the next one
-///   (`nextEpoch`) or a slot reopened by an upheld challenge, `block.timestamp <= expiry`, and
-///   `msg.value == bond`. It is then pending for `CHALLENGE_WINDOW` (72 h). While pending, anyone may
-///   challenge with an equal bond (strictly before the deadline). The adjudicator then either upholds
-///   the challenge (both bonds to the challenger, the slot reopens so a corrected root may be proposed,
-///   and the struck (epoch, root) pair can never be proposed again) or rejects it (the challenger's
-///   bond to the proposer, a fresh 72 h window starts). From the deadline on, anyone may finalize; the
-///   proposer's bond is then returned.
-/// - C5: leaves are OpenZeppelin StandardMerkleTree leaves, `keccak256(bytes.concat(keccak256(abi.encode(values))))`:
-///   score `(address project, uint256 scoreWad)`, quality `(bytes32 T_q, bytes32 thesisHash, uint256 qualityWad,
-///   uint8 verdict, bytes32 matchedThesis)`, human `(bytes32 T_h, address project, uint256 scoreWad)`.
+///   `EpochRoot(uint64 epoch,bytes32 root,bytes32 inputsRoot,address proposer,uint64 expiry)`. The signer names
+///   the one account that may propose the root (C6, decided after the review: a signature copied from the
+///   mempool or a publication cannot make anyone else the proposer). Recovery is OpenZeppelin ECDSA: 65-byte
+///   signatures only, `v` in {27, 28}, low `s` only.
+/// - C7: a proposal is accepted when the signature recovers to `signer` for `msg.sender` as proposer, the epoch
+///   is the next one (`nextEpoch`) or a slot reopened by an upheld or lapsed challenge, `block.timestamp <=
+///   expiry`, and `msg.value == bond`. It is then pending for `CHALLENGE_WINDOW` (72 h). While pending, anyone
+///   may challenge with an equal bond (strictly before the deadline), at most `MAX_CHALLENGES` times per
+///   proposal. The adjudicator then either upholds the challenge (both bonds to the challenger, the slot
+///   reopens so a corrected root may be proposed, and the struck (epoch, root) pair can never be proposed
+///   again) or rejects it (the challenger's bond is forfeited to `treasury`, never to the proposer, so a
+///   self-challenge costs its bond; a fresh 72 h window starts). A challenge the adjudicator has not ruled on
+///   within `ADJUDICATION_TIMEOUT` lapses (anyone may call `lapse`): no ruling, both bonds are returned and the
+///   slot reopens without striking the root. From the deadline on, anyone may finalize; the proposer's bond is
+///   then returned. A proposal is final at the latest `CHALLENGE_WINDOW + MAX_CHALLENGES * (ADJUDICATION_TIMEOUT
+///   + CHALLENGE_WINDOW)` after it was made (23 days).
+/// - C5: leaves are OpenZeppelin StandardMerkleTree leaves (`EdenLeaves`): score `(address project, uint256
+///   scoreWad)`, quality `(bytes32 T_q, address scorerRegistry, uint256 scoreId, address scorer, address project,
+///   bytes32 thesisHash, uint256 qualityWad, uint8 verdict, bytes32 matchedThesis)`, human `(bytes32 T_h, address
+///   project, uint256 scoreWad)`.
 ///
 /// Decided here (beyond the notes): bonds are paid out by pull (`withdraw`), so a reverting recipient can
 /// never block a transition; `firstEpoch` is a constructor parameter (epochs are numbered by the off-chain
-/// scorer); the owner (two-step) may rotate the signer and the adjudicator, never the bond or the window.
+/// scorer); the owner (two-step, behind the deployment's 48 h timelock) may rotate the signer, the adjudicator
+/// and the treasury, never the bond or the windows; the adjudicator is never the signer.
 contract EpochRegistry is EIP712, Ownable2Step {
     /// @notice Lifecycle of an epoch slot. `None` also covers a slot reopened by an upheld challenge.
     enum Status {
@@ -45,18 +54,26 @@ contract EpochRegistry is EIP712, Ownable2Step {
         address proposer;
         uint64 deadline; // end of the challenge window (Pending/Challenged); finalization time (Final)
         Status status;
+        uint8 challenges; // challenges made against this proposal so far
         address challenger;
+        uint64 proposedAt; // when this root was proposed
+        uint64 challengedAt; // when the open challenge was made (Challenged)
     }
 
-    /// @notice keccak256("EpochRoot(uint64 epoch,bytes32 root,bytes32 inputsRoot,uint64 expiry)") (C6).
+    /// @notice keccak256("EpochRoot(uint64 epoch,bytes32 root,bytes32 inputsRoot,address proposer,uint64 expiry)")
+    /// (C6).
     bytes32 public constant EPOCH_ROOT_TYPEHASH =
-        keccak256("EpochRoot(uint64 epoch,bytes32 root,bytes32 inputsRoot,uint64 expiry)");
+        keccak256("EpochRoot(uint64 epoch,bytes32 root,bytes32 inputsRoot,address proposer,uint64 expiry)");
     /// @notice Domain tag of quality leaves, T_q = keccak256("eden.leaf.quality") (C5).
-    bytes32 public constant QUALITY_LEAF_TAG = keccak256("eden.leaf.quality");
+    bytes32 public constant QUALITY_LEAF_TAG = EdenLeaves.QUALITY_LEAF_TAG;
     /// @notice Domain tag of human (pre-data) leaves, T_h = keccak256("eden.leaf.human") (C5).
-    bytes32 public constant HUMAN_LEAF_TAG = keccak256("eden.leaf.human");
+    bytes32 public constant HUMAN_LEAF_TAG = EdenLeaves.HUMAN_LEAF_TAG;
     /// @notice T_c = 72 h (C7).
     uint64 public constant CHALLENGE_WINDOW = 72 hours;
+    /// @notice At most this many challenges per proposal (C7, decided): finality in bounded time.
+    uint8 public constant MAX_CHALLENGES = 2;
+    /// @notice A challenge not ruled on within this time lapses (C7, decided: 7 days).
+    uint64 public constant ADJUDICATION_TIMEOUT = 7 days;
 
     /// @notice The bond a proposer escrows and a challenger must match (wei).
     uint256 public immutable bond;
@@ -69,6 +86,10 @@ contract EpochRegistry is EIP712, Ownable2Step {
     address public adjudicator;
     /// @notice The next new epoch that may be proposed (`last + 1`).
     uint64 public nextEpoch;
+    /// @notice Where forfeited (rejected) challenge bonds go.
+    address public treasury;
+    /// @dev The highest final epoch plus one (0: none yet).
+    uint64 private _latestFinalPlusOne;
 
     mapping(uint64 epoch => Slot) private _slots;
     /// @notice keccak256(abi.encode(epoch, root)) of roots struck down by an upheld challenge.
@@ -79,6 +100,8 @@ contract EpochRegistry is EIP712, Ownable2Step {
     event RootProposed(
         uint64 indexed epoch, bytes32 root, bytes32 inputsRoot, uint64 expiry, address indexed proposer, uint64 deadline
     );
+    event ChallengeLapsed(uint64 indexed epoch, bytes32 root, address indexed challenger);
+    event TreasuryChanged(address indexed previous, address indexed current);
     event RootChallenged(uint64 indexed epoch, bytes32 root, address indexed challenger);
     event ChallengeUpheld(uint64 indexed epoch, bytes32 root, address indexed challenger);
     event ChallengeRejected(uint64 indexed epoch, bytes32 root, address indexed challenger, uint64 deadline);
@@ -104,27 +127,35 @@ contract EpochRegistry is EIP712, Ownable2Step {
     error NotAdjudicator(address caller);
     error NothingToWithdraw(address account);
     error TransferFailed(address to, uint256 amount);
+    error AdjudicatorIsSigner(address account);
+    error ChallengeLimit(uint64 epoch, uint8 challenges);
+    error AdjudicationOpen(uint64 epoch, uint64 until);
+    error NoFinalEpoch();
 
     constructor(address owner_, address signer_, address adjudicator_, uint256 bond_, uint64 firstEpoch_)
         EIP712("Eden", "1")
         Ownable(owner_)
     {
         if (signer_ == address(0) || adjudicator_ == address(0)) revert ZeroAddress();
+        if (signer_ == adjudicator_) revert AdjudicatorIsSigner(signer_);
         if (bond_ == 0) revert ZeroBond();
         signer = signer_;
         adjudicator = adjudicator_;
+        treasury = owner_;
         bond = bond_;
         firstEpoch = firstEpoch_;
         nextEpoch = firstEpoch_;
         emit SignerChanged(address(0), signer_);
         emit AdjudicatorChanged(address(0), adjudicator_);
+        emit TreasuryChanged(address(0), owner_);
     }
 
     // ------------------------------------------------------------------------------------------------
     // Transitions
 
-    /// @notice Proposes `root` for `epoch` with the signer's EIP-712 signature and escrows `bond` (C7).
-    /// @dev Accepts the next new epoch, or an earlier epoch whose slot an upheld challenge reopened.
+    /// @notice Proposes `root` for `epoch` with the signer's EIP-712 signature naming the caller as proposer, and
+    /// escrows `bond` (C7).
+    /// @dev Accepts the next new epoch, or an earlier epoch whose slot an upheld or lapsed challenge reopened.
     function propose(uint64 epoch, bytes32 root, bytes32 inputsRoot, uint64 expiry, bytes calldata signature)
         external
         payable
@@ -138,7 +169,8 @@ contract EpochRegistry is EIP712, Ownable2Step {
         if (block.timestamp > expiry) revert SignatureExpired(expiry, block.timestamp);
         if (msg.value != bond) revert WrongBond(msg.value, bond);
         if (struck[keccak256(abi.encode(epoch, root))]) revert RootStruck(epoch, root);
-        address recovered = ECDSA.recoverCalldata(epochRootDigest(epoch, root, inputsRoot, expiry), signature);
+        address recovered =
+            ECDSA.recoverCalldata(epochRootDigest(epoch, root, inputsRoot, msg.sender, expiry), signature);
         if (recovered != signer) revert InvalidSigner(recovered);
 
         if (isNew) nextEpoch = next + 1;
@@ -149,25 +181,32 @@ contract EpochRegistry is EIP712, Ownable2Step {
             proposer: msg.sender,
             deadline: deadline,
             status: Status.Pending,
-            challenger: address(0)
+            challenges: 0,
+            challenger: address(0),
+            proposedAt: uint64(block.timestamp),
+            challengedAt: 0
         });
         emit RootProposed(epoch, root, inputsRoot, expiry, msg.sender, deadline);
     }
 
-    /// @notice Challenges a pending root with a bond equal to the proposer's, strictly before its deadline (C7).
+    /// @notice Challenges a pending root with a bond equal to the proposer's, strictly before its deadline, at most
+    /// `MAX_CHALLENGES` times per proposal (C7).
     function challenge(uint64 epoch) external payable {
         Slot storage s = _slots[epoch];
         if (s.status != Status.Pending) revert NotPending(epoch, s.status);
         if (block.timestamp >= s.deadline) revert WindowClosed(epoch, s.deadline);
+        if (s.challenges >= MAX_CHALLENGES) revert ChallengeLimit(epoch, s.challenges);
         if (msg.value != bond) revert WrongBond(msg.value, bond);
         s.status = Status.Challenged;
+        s.challenges += 1;
         s.challenger = msg.sender;
+        s.challengedAt = uint64(block.timestamp);
         emit RootChallenged(epoch, s.root, msg.sender);
     }
 
     /// @notice Adjudicator's ruling on a challenged root (C7).
     /// @param upheld true: the root is wrong; both bonds go to the challenger, the slot reopens and the
-    /// (epoch, root) pair is struck. false: the challenger's bond goes to the proposer and a fresh
+    /// (epoch, root) pair is struck. false: the challenger's bond is forfeited to the treasury and a fresh
     /// 72 h window starts (the proposer's bond stays escrowed).
     function resolve(uint64 epoch, bool upheld) external {
         if (msg.sender != adjudicator) revert NotAdjudicator(msg.sender);
@@ -185,9 +224,27 @@ contract EpochRegistry is EIP712, Ownable2Step {
             s.status = Status.Pending;
             s.deadline = deadline;
             s.challenger = address(0);
-            _credit(s.proposer, bond);
+            s.challengedAt = 0;
+            _credit(treasury, bond);
             emit ChallengeRejected(epoch, root, challenger, deadline);
         }
+    }
+
+    /// @notice Ends a challenge the adjudicator has not ruled on within `ADJUDICATION_TIMEOUT` (C7, decided): no
+    /// ruling, so both bonds are returned and the slot reopens; the root is not struck (the signer may have it
+    /// proposed again). Anyone may call.
+    function lapse(uint64 epoch) external {
+        Slot storage s = _slots[epoch];
+        if (s.status != Status.Challenged) revert NotChallenged(epoch, s.status);
+        uint64 until = s.challengedAt + ADJUDICATION_TIMEOUT;
+        if (block.timestamp < until) revert AdjudicationOpen(epoch, until);
+        bytes32 root = s.root;
+        address challenger = s.challenger;
+        address proposer = s.proposer;
+        delete _slots[epoch];
+        _credit(proposer, bond);
+        _credit(challenger, bond);
+        emit ChallengeLapsed(epoch, root, challenger);
     }
 
     /// @notice Makes a pending root final once its window has passed; returns the proposer's bond. Anyone may call.
@@ -197,6 +254,7 @@ contract EpochRegistry is EIP712, Ownable2Step {
         if (block.timestamp < s.deadline) revert WindowOpen(epoch, s.deadline);
         s.status = Status.Final;
         s.deadline = uint64(block.timestamp);
+        if (epoch >= _latestFinalPlusOne) _latestFinalPlusOne = epoch + 1;
         _credit(s.proposer, bond);
         emit RootFinalized(epoch, s.root, s.inputsRoot);
     }
@@ -213,14 +271,22 @@ contract EpochRegistry is EIP712, Ownable2Step {
 
     function setSigner(address signer_) external onlyOwner {
         if (signer_ == address(0)) revert ZeroAddress();
+        if (signer_ == adjudicator) revert AdjudicatorIsSigner(signer_);
         emit SignerChanged(signer, signer_);
         signer = signer_;
     }
 
     function setAdjudicator(address adjudicator_) external onlyOwner {
         if (adjudicator_ == address(0)) revert ZeroAddress();
+        if (adjudicator_ == signer) revert AdjudicatorIsSigner(adjudicator_);
         emit AdjudicatorChanged(adjudicator, adjudicator_);
         adjudicator = adjudicator_;
+    }
+
+    function setTreasury(address treasury_) external onlyOwner {
+        if (treasury_ == address(0)) revert ZeroAddress();
+        emit TreasuryChanged(treasury, treasury_);
+        treasury = treasury_;
     }
 
     // ------------------------------------------------------------------------------------------------
@@ -231,6 +297,29 @@ contract EpochRegistry is EIP712, Ownable2Step {
     function status(uint64 epoch) external view returns (Status, uint64 deadline) {
         Slot storage s = _slots[epoch];
         return (s.status, s.deadline);
+    }
+
+    /// @notice When the current proposal of `epoch` was made (0 when none). A grade counts only from an epoch
+    /// proposed after its score (`ScorerRegistry.prove`).
+    function proposedAt(uint64 epoch) external view returns (uint64) {
+        return _slots[epoch].proposedAt;
+    }
+
+    /// @notice How many challenges the current proposal of `epoch` has had.
+    function challengeCount(uint64 epoch) external view returns (uint8) {
+        return _slots[epoch].challenges;
+    }
+
+    /// @notice The highest final epoch (C17: the score every consumer reads); reverts with `NoFinalEpoch` before any.
+    function latestFinalEpoch() public view returns (uint64) {
+        uint64 p = _latestFinalPlusOne;
+        if (p == 0) revert NoFinalEpoch();
+        return p - 1;
+    }
+
+    /// @notice True once any epoch is final.
+    function hasFinalEpoch() external view returns (bool) {
+        return _latestFinalPlusOne != 0;
     }
 
     /// @notice The final root of `epoch`; reverts with `NotFinal` unless the epoch is final.
@@ -256,18 +345,18 @@ contract EpochRegistry is EIP712, Ownable2Step {
         return MerkleProof.verifyCalldata(proof, finalRoot(epoch), scoreLeaf(project, scoreWad));
     }
 
-    /// @notice True when the quality leaf is in the final root of `epoch` (C5).
-    function verifyQuality(
-        uint64 epoch,
-        bytes32 thesisHash,
-        uint256 qualityWad,
-        uint8 verdict,
-        bytes32 matchedThesis,
-        bytes32[] calldata proof
-    ) external view returns (bool) {
-        return MerkleProof.verifyCalldata(
-            proof, finalRoot(epoch), qualityLeaf(thesisHash, qualityWad, verdict, matchedThesis)
-        );
+    /// @notice True when the quality leaf of grade `g` is in the final root of `epoch` (C5).
+    function verifyQuality(uint64 epoch, EdenLeaves.Grade calldata g, bytes32[] calldata proof)
+        external
+        view
+        returns (bool)
+    {
+        return MerkleProof.verifyCalldata(proof, finalRoot(epoch), EdenLeaves.qualityLeaf(g));
+    }
+
+    /// @notice True when `leaf` (an already hashed C5 leaf) is in the final root of `epoch`.
+    function verifyLeaf(uint64 epoch, bytes32 leaf, bytes32[] calldata proof) external view returns (bool) {
+        return MerkleProof.verifyCalldata(proof, finalRoot(epoch), leaf);
     }
 
     /// @notice True when the human (pre-data) leaf (project, scoreWad) is in the final root of `epoch` (C5).
@@ -280,12 +369,12 @@ contract EpochRegistry is EIP712, Ownable2Step {
     }
 
     /// @notice The EIP-712 digest the signer signs for a root (C6).
-    function epochRootDigest(uint64 epoch, bytes32 root, bytes32 inputsRoot, uint64 expiry)
+    function epochRootDigest(uint64 epoch, bytes32 root, bytes32 inputsRoot, address proposer, uint64 expiry)
         public
         view
         returns (bytes32)
     {
-        return _hashTypedDataV4(keccak256(abi.encode(EPOCH_ROOT_TYPEHASH, epoch, root, inputsRoot, expiry)));
+        return _hashTypedDataV4(keccak256(abi.encode(EPOCH_ROOT_TYPEHASH, epoch, root, inputsRoot, proposer, expiry)));
     }
 
     /// @notice The EIP-712 domain separator (C6).
@@ -295,23 +384,18 @@ contract EpochRegistry is EIP712, Ownable2Step {
 
     /// @notice Score leaf, OZ StandardMerkleTree encoding of (address, uint256) (C5).
     function scoreLeaf(address project, uint256 scoreWad) public pure returns (bytes32) {
-        return keccak256(bytes.concat(keccak256(abi.encode(project, scoreWad))));
+        return EdenLeaves.scoreLeaf(project, scoreWad);
     }
 
-    /// @notice Quality leaf, OZ StandardMerkleTree encoding of (bytes32, bytes32, uint256, uint8, bytes32) (C5).
-    function qualityLeaf(bytes32 thesisHash, uint256 qualityWad, uint8 verdict, bytes32 matchedThesis)
-        public
-        pure
-        returns (bytes32)
-    {
-        return keccak256(
-            bytes.concat(keccak256(abi.encode(QUALITY_LEAF_TAG, thesisHash, qualityWad, verdict, matchedThesis)))
-        );
+    /// @notice Quality leaf, OZ StandardMerkleTree encoding of
+    /// (bytes32, address, uint256, address, address, bytes32, uint256, uint8, bytes32) (C5).
+    function qualityLeaf(EdenLeaves.Grade calldata g) external pure returns (bytes32) {
+        return EdenLeaves.qualityLeaf(g);
     }
 
     /// @notice Human (pre-data) leaf, OZ StandardMerkleTree encoding of (bytes32, address, uint256) (C5).
     function humanLeaf(address project, uint256 scoreWad) public pure returns (bytes32) {
-        return keccak256(bytes.concat(keccak256(abi.encode(HUMAN_LEAF_TAG, project, scoreWad))));
+        return EdenLeaves.humanLeaf(project, scoreWad);
     }
 
     function _credit(address account, uint256 amount) private {

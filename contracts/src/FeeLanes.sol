@@ -14,8 +14,10 @@ import {Launchpad, ICurveFeeSink} from "./Launchpad.sol";
 /// @notice Called by the Launchpad with a launch's fees (ETH or its stablecoin). For a fee `F`:
 ///
 /// - creator share `creator(S) = floor + ⌊(ceiling − floor) × S / 100⌋` (WAD), `floor = fBacked` for a
-///   Verified project else `fUnverified`, `S` = the latest final score of the project (WAD points 0–100,
-///   proven against an `EpochRegistry` final root; 0 until one is proven). Bit for bit eden-core
+///   Verified project else `fUnverified`, `S` = the project's score in the latest final epoch (WAD points 0–100,
+///   proven against that epoch's `EpochRegistry` root). Decided after the review: only the latest final epoch's
+///   score counts, whoever records it; until it is recorded (or when the project has none in it) `S = 0`, so
+///   nobody gains by not recording a newer, lower score. Bit for bit eden-core
 ///   `creator::creator_split`: `creatorAmount = ⌊F × creator(S)⌋`, `lane = ⌊F × ceiling⌋`,
 ///   unearned `= lane − creatorAmount`.
 /// - Decided: the other lanes share everything the creator did not get, `F − creatorAmount` (their own
@@ -71,9 +73,11 @@ contract FeeLanes is ICurveFeeSink, Ownable2Step, ReentrancyGuardTransient {
     address public keeper;
 
     mapping(address token => bool) public verified;
-    /// @notice Latest proven final score (WAD points) and its epoch.
+    /// @notice The last recorded score (WAD points), its epoch and whether one was recorded; it counts only while
+    /// its epoch is the registry's latest final epoch (`currentScore`).
     mapping(address token => uint256) public scoreOf;
     mapping(address token => uint64) public scoreEpochOf;
+    mapping(address token => bool) public scoreRecorded;
 
     /// @notice Creator earnings per launch, in the launch's quote asset.
     mapping(address token => uint256) public creatorBalance;
@@ -112,6 +116,8 @@ contract FeeLanes is ICurveFeeSink, Ownable2Step, ReentrancyGuardTransient {
     error NotAuthorized(address caller);
     error WrongValue(uint256 sent, uint256 expected);
     error StaleScore(uint64 epoch, uint64 latest);
+    error NotLatestFinal(uint64 epoch, uint64 latestFinal);
+    error VerifiedByAdjudicatorOnly(address caller);
     error ScoreOutOfRange(uint256 scoreWad);
     error InvalidScoreProof(address token, uint64 epoch, uint256 scoreWad);
     error NothingToPay();
@@ -167,22 +173,31 @@ contract FeeLanes is ICurveFeeSink, Ownable2Step, ReentrancyGuardTransient {
     // ------------------------------------------------------------------------------------------------
     // Score (C17: the latest final score, both ways)
 
-    /// @notice Records a project's score from a final epoch newer than the last one recorded. Anyone may call.
+    /// @notice Records a project's score in the registry's latest final epoch (once per epoch). Anyone may call.
     function updateScore(address token, uint64 epoch, uint256 scoreWad, bytes32[] calldata proof) external {
+        uint64 latestFinal = registry.latestFinalEpoch();
+        if (epoch != latestFinal) revert NotLatestFinal(epoch, latestFinal);
         uint64 latest = scoreEpochOf[token];
-        if (latest != 0 && epoch <= latest) revert StaleScore(epoch, latest);
+        if (scoreRecorded[token] && epoch <= latest) revert StaleScore(epoch, latest);
         if (scoreWad > HUNDRED_POINTS) revert ScoreOutOfRange(scoreWad);
         if (!registry.verifyScore(epoch, token, scoreWad, proof)) revert InvalidScoreProof(token, epoch, scoreWad);
         scoreOf[token] = scoreWad;
         scoreEpochOf[token] = epoch;
+        scoreRecorded[token] = true;
         emit ScoreUpdated(token, epoch, scoreWad);
+    }
+
+    /// @notice The score the split uses now: the recorded one while its epoch is the latest final epoch, else 0.
+    function currentScore(address token) public view returns (uint256) {
+        if (!scoreRecorded[token] || !registry.hasFinalEpoch()) return 0;
+        return scoreEpochOf[token] == registry.latestFinalEpoch() ? scoreOf[token] : 0;
     }
 
     /// @notice creator(S) for a token now (WAD), rounded down.
     function creatorShare(address token) public view returns (uint256) {
         Params memory p = params;
         uint256 floor = verified[token] ? p.fBacked : p.fUnverified;
-        return floor + Math.mulDiv(p.ceiling - floor, scoreOf[token], HUNDRED_POINTS);
+        return floor + Math.mulDiv(p.ceiling - floor, currentScore(token), HUNDRED_POINTS);
     }
 
     /// @notice How a fee of `fee` on `token` would be split now.

@@ -9,17 +9,14 @@ import {Ownable, Ownable2Step} from "@openzeppelin/contracts/access/Ownable2Step
 import {ReentrancyGuardTransient} from "@openzeppelin/contracts/utils/ReentrancyGuardTransient.sol";
 import {RewardMath} from "./libraries/RewardMath.sol";
 import {WeightClasses} from "./libraries/WeightClasses.sol";
+import {EdenLeaves} from "./libraries/EdenLeaves.sol";
 
-/// @notice The quality-leaf check of the epoch registry (`EpochRegistry.verifyQuality`: final roots only).
+/// @notice What the registry reads of the epoch registry: leaves of final roots only (`verifyLeaf`), when an
+/// epoch's root was proposed, and the adjudicator whose override wins over any leaf.
 interface IQualityVerifier {
-    function verifyQuality(
-        uint64 epoch,
-        bytes32 thesisHash,
-        uint256 qualityWad,
-        uint8 verdict,
-        bytes32 matchedThesis,
-        bytes32[] calldata proof
-    ) external view returns (bool);
+    function verifyLeaf(uint64 epoch, bytes32 leaf, bytes32[] calldata proof) external view returns (bool);
+    function proposedAt(uint64 epoch) external view returns (uint64);
+    function adjudicator() external view returns (address);
 }
 
 /// @notice What the registry needs from the ROOT price (`RootPriceOracle.rootForUsd`).
@@ -46,11 +43,17 @@ interface IBurnable {
 /// `withdrawStake` returns the stake `UNSTAKE_COOLDOWN` (7 days) later. ROOT amounts come from the C16 price, rounded
 /// up, capped by the payer's `maxBurnRoot`; the price fails closed.
 ///
-/// Positions (C12): `prove(scoreId, epoch, quality leaf, proof)` checks the score's quality leaf against a final epoch
+/// Positions (C12): `prove(scoreId, epoch, grade, proof)` checks the score's quality leaf against a final epoch
 /// root and opens its position on the token with `omega = q_eff * sqrt(sigma)`, replacing the scorer's open position
 /// on that token (decided: a re-score replaces the old position when its own grade is proven, as in core
-/// `rewards::pool`). Only a scorer's latest score on a token can be proven, once, while the scorer is staked. A
+/// `rewards::pool`). Only a scorer's latest score on a token can be proven, while the scorer is staked. A
 /// position ends `POSITION_DURATION` (30 days) after its proof, on replacement, or on an unstake request.
+/// Grades (C12, decided after the review): the quality leaf names this registry, the score id, the scorer, the token
+/// and the thesis hash (`EdenLeaves`), so a grade opens only the position of the score it was made for; it counts
+/// only from an epoch proposed after the score; one grade per score: the grade of the earliest epoch wins (a proof
+/// from an earlier epoch re-grades a score proven from a later one), and the adjudicator's `overrideGrade` wins
+/// over every leaf, re-weighting an open position; a score can be proven or re-graded by a leaf only within
+/// `PROVE_WINDOW` (7 days) of the score.
 ///
 /// Pools (C11, C13, C14), one per token in its pair asset (set once by the owner; `address(0)` = ETH): fundings drip
 /// over 7 days (exact fraction); every event first advances the token to its instant, processing each expiry at its
@@ -70,6 +73,8 @@ contract ScorerRegistry is Ownable2Step, ReentrancyGuardTransient {
     uint64 public constant SCORE_INTERVAL = 14 days;
     uint64 public constant UNSTAKE_COOLDOWN = 7 days;
     uint64 public constant POSITION_DURATION = 30 days;
+    /// @notice A score's grade can be proven from a leaf only this long after the score (decided: 7 days).
+    uint64 public constant PROVE_WINDOW = 7 days;
     uint256 public constant MAX_TARGET_SCORE = 100e18;
     uint256 public constant CAP_BPS = RewardMath.CAP_BPS;
     uint64 public constant DRIP_DURATION = RewardMath.DRIP_DURATION;
@@ -90,6 +95,9 @@ contract ScorerRegistry is Ownable2Step, ReentrancyGuardTransient {
         uint256 targetScore; // points WAD in [0, 100]
         bytes32 thesisHash;
         uint256 burnedRoot;
+        uint64 gradeEpoch; // the epoch of the grade in force (when proven from a leaf)
+        bool overridden; // the adjudicator's grade is in force
+        uint256 weight; // omega of the grade in force
     }
 
     struct Position {
@@ -155,6 +163,9 @@ contract ScorerRegistry is Ownable2Step, ReentrancyGuardTransient {
         address indexed token, address indexed scorer, uint256 indexed scoreId, uint64 epoch, uint256 weight, uint64 end
     );
     event PositionClosed(address indexed token, address indexed scorer, uint8 reason); // 0 expired, 1 replaced, 2 unstaked
+    event Regraded(uint256 indexed scoreId, uint64 epoch, uint256 weight);
+    event GradeOverridden(uint256 indexed scoreId, uint256 qualityWad, uint8 verdict, uint256 weight);
+    event PositionReweighted(address indexed token, address indexed scorer, uint256 indexed scoreId, uint256 weight);
     event UnstakeRequested(address indexed scorer, uint64 readyAt);
     event StakeWithdrawn(address indexed scorer, uint256 amount);
     event PoolConfigured(address indexed token, address indexed asset);
@@ -175,7 +186,11 @@ contract ScorerRegistry is Ownable2Step, ReentrancyGuardTransient {
     error ScoreTooSoon(uint64 nextAt);
     error TargetOutOfRange(uint256 target);
     error UnknownScore(uint256 scoreId);
-    error AlreadyProven(uint256 scoreId);
+    error AlreadyProven(uint256 scoreId, uint64 gradeEpoch);
+    error GradeIsOverridden(uint256 scoreId);
+    error EpochNotAfterScore(uint64 epoch, uint64 proposedAt, uint64 scoredAt);
+    error ProofTooLate(uint256 scoreId, uint64 deadline);
+    error NotAdjudicator(address caller);
     error NotLatestScore(uint256 scoreId, uint256 latest);
     error InvalidProof();
     error PoolNotConfigured(address token);
@@ -281,7 +296,10 @@ contract ScorerRegistry is Ownable2Step, ReentrancyGuardTransient {
                 token: token,
                 targetScore: targetScore,
                 thesisHash: thesisHash,
-                burnedRoot: burnAmount
+                burnedRoot: burnAmount,
+                gradeEpoch: 0,
+                overridden: false,
+                weight: 0
             })
         );
         _latestScore[msg.sender][token] = scoreId + 1;
@@ -290,8 +308,9 @@ contract ScorerRegistry is Ownable2Step, ReentrancyGuardTransient {
         emit Scored(scoreId, msg.sender, token, targetScore, thesisHash, burnAmount);
     }
 
-    /// @notice Proves score `scoreId`'s quality leaf against the final root of `epoch` and opens its position.
-    /// Anyone may call (the proof is public).
+    /// @notice Proves score `scoreId`'s grade (its quality leaf) against the final root of `epoch` and opens its
+    /// position; a proof from an epoch earlier than the one in force re-grades the score (the earliest grade wins).
+    /// Anyone may call (the proof is public), within `PROVE_WINDOW` of the score.
     function prove(
         uint256 scoreId,
         uint64 epoch,
@@ -300,21 +319,77 @@ contract ScorerRegistry is Ownable2Step, ReentrancyGuardTransient {
         bytes32 matchedThesis,
         bytes32[] calldata proof
     ) external nonReentrant {
-        if (scoreId >= _scores.length) revert UnknownScore(scoreId);
-        Score storage sc = _scores[scoreId];
-        if (sc.proven) revert AlreadyProven(scoreId);
-        _staked(sc.scorer);
-        uint256 latest = _latestScore[sc.scorer][sc.token] - 1;
-        if (latest != scoreId) revert NotLatestScore(scoreId, latest);
-        Pool storage p = _pools[sc.token];
-        if (!p.configured) revert PoolNotConfigured(sc.token);
+        Score storage sc = _score(scoreId);
+        if (sc.overridden) revert GradeIsOverridden(scoreId);
+        if (sc.proven && epoch >= sc.gradeEpoch) revert AlreadyProven(scoreId, sc.gradeEpoch);
+        uint64 deadline = sc.at + PROVE_WINDOW;
+        if (block.timestamp > deadline) revert ProofTooLate(scoreId, deadline);
         uint256 w = RewardMath.weight(qualityWad, RewardMath.multiplier(verdict));
-        if (!verifier.verifyQuality(epoch, sc.thesisHash, qualityWad, verdict, matchedThesis, proof)) {
+        uint64 proposed = verifier.proposedAt(epoch);
+        if (proposed <= sc.at) revert EpochNotAfterScore(epoch, proposed, sc.at);
+        if (!verifier.verifyLeaf(epoch, qualityLeaf(scoreId, qualityWad, verdict, matchedThesis), proof)) {
             revert InvalidProof();
         }
+        if (sc.proven) {
+            sc.gradeEpoch = epoch;
+            _regrade(scoreId, sc, w);
+            emit Regraded(scoreId, epoch, w);
+            return;
+        }
+        _staked(sc.scorer);
+        _checkLatest(sc.scorer, sc.token, scoreId);
+        if (!_pools[sc.token].configured) revert PoolNotConfigured(sc.token);
         sc.proven = true;
+        sc.gradeEpoch = epoch;
+        sc.weight = w;
         _openPosition(sc.token, sc.scorer, scoreId, w);
         emit PositionOpened(sc.token, sc.scorer, scoreId, epoch, w, _positions[sc.token][sc.scorer].end);
+    }
+
+    /// @notice The adjudicator's grade of score `scoreId` (§4.4): wins over every leaf, for good. An open position of
+    /// the score is re-weighted now; an unproven score's position is opened when it still could be (scorer staked,
+    /// latest score on the token, pool configured); otherwise the grade is only recorded.
+    function overrideGrade(uint256 scoreId, uint256 qualityWad, uint8 verdict) external nonReentrant {
+        if (msg.sender != verifier.adjudicator()) revert NotAdjudicator(msg.sender);
+        Score storage sc = _score(scoreId);
+        uint256 w = RewardMath.weight(qualityWad, RewardMath.multiplier(verdict));
+        sc.overridden = true;
+        emit GradeOverridden(scoreId, qualityWad, verdict, w);
+        if (sc.proven) {
+            _regrade(scoreId, sc, w);
+            return;
+        }
+        sc.proven = true;
+        sc.weight = w;
+        Scorer storage s = _scorers[sc.scorer];
+        bool eligible = s.registered && s.unstakeRequestedAt == 0 && _latestScore[sc.scorer][sc.token] == scoreId + 1
+            && _pools[sc.token].configured;
+        if (eligible) {
+            _openPosition(sc.token, sc.scorer, scoreId, w);
+            emit PositionOpened(sc.token, sc.scorer, scoreId, 0, w, _positions[sc.token][sc.scorer].end);
+        }
+    }
+
+    /// @notice The quality leaf (C5) a grade of score `scoreId` must have: it names this registry, the score, the
+    /// scorer, the token and the thesis hash.
+    function qualityLeaf(uint256 scoreId, uint256 qualityWad, uint8 verdict, bytes32 matchedThesis)
+        public
+        view
+        returns (bytes32)
+    {
+        Score storage sc = _score(scoreId);
+        return EdenLeaves.qualityLeaf(
+            EdenLeaves.Grade({
+                scorerRegistry: address(this),
+                scoreId: scoreId,
+                scorer: sc.scorer,
+                project: sc.token,
+                thesisHash: sc.thesisHash,
+                qualityWad: qualityWad,
+                verdict: verdict,
+                matchedThesis: matchedThesis
+            })
+        );
     }
 
     /// @notice Ends every open position of the caller now and starts the 7-day cooldown.
@@ -489,6 +564,35 @@ contract ScorerRegistry is Ownable2Step, ReentrancyGuardTransient {
     }
 
     // ------------------------------------------------------------------ internals
+
+    function _score(uint256 scoreId) private view returns (Score storage) {
+        if (scoreId >= _scores.length) revert UnknownScore(scoreId);
+        return _scores[scoreId];
+    }
+
+    function _checkLatest(address who, address token, uint256 scoreId) private view {
+        uint256 latest = _latestScore[who][token] - 1;
+        if (latest != scoreId) revert NotLatestScore(scoreId, latest);
+    }
+
+    /// @dev A new grade for a proven score: its weight, and its open position's (if the position is still this
+    /// score's) from now on.
+    function _regrade(uint256 scoreId, Score storage sc, uint256 w) private {
+        sc.weight = w;
+        address token = sc.token;
+        address who = sc.scorer;
+        if (!_pools[token].configured) return;
+        Position storage pos = _positions[token][who];
+        _advance(token, uint64(block.timestamp));
+        if (!pos.open || pos.scoreId != scoreId) return;
+        _settle(token, who);
+        uint256 old = pos.weight;
+        _pools[token].totalWeight = _pools[token].totalWeight - old + w;
+        _classes[token].remove(old);
+        _classes[token].insert(w);
+        pos.weight = w;
+        emit PositionReweighted(token, who, scoreId, w);
+    }
 
     function _staked(address who) private view returns (Scorer storage s) {
         s = _scorers[who];

@@ -55,7 +55,8 @@ contract CallLedgerHandler is Test {
     function commit(uint256 i, bool up, uint256 window, bytes32 salt) external {
         address a = agents[i % 4];
         if (ledger.agentRecord(a).stake < ledger.minStake()) return;
-        uint64 w = uint64(bound(window, 1, 4 hours));
+        if (ledger.agentRecord(a).openCalls >= ledger.MAX_OPEN_CALLS()) return;
+        uint64 w = uint64(bound(window, ledger.MIN_WINDOW(), 4 hours));
         uint8 d = up ? 1 : 0;
         bytes32 c = ledger.callCommitment(a, ASSET, d, w, salt);
         if (ledger.commitmentUsed(c)) return;
@@ -135,25 +136,36 @@ contract CallLedgerInvariantTest is Test {
         assertEq(stakeToken.balanceOf(address(ledger)), sum);
     }
 
-    /// Every finished call is counted once in its agent's record; open calls are exactly the unfinished ones;
-    /// streak <= bestStreak <= hits; the score is the A1 formula of the record.
+    /// Every finished call is counted once in its agent's record; open calls are exactly the unfinished ones (and
+    /// the agent's open list names them); streak <= bestStreak <= hits; the score is the A1 formula of the record
+    /// with every overdue open call (committed past its reveal deadline, revealed past closesAt + grace) a miss.
     function invariant_recordsMatchCalls() public view {
         uint256 n = ledger.callCount();
         uint256[4] memory finished;
         uint256[4] memory open;
+        uint64[4] memory overdue;
         for (uint256 id; id < n; ++id) {
             CallLedger.Call memory c = ledger.getCall(id);
             uint256 k = uint160(c.agent) - 0xA9E0;
-            if (c.status == CallLedger.Status.Resolved || c.status == CallLedger.Status.Expired) finished[k]++;
-            else open[k]++;
+            if (c.status == CallLedger.Status.Resolved || c.status == CallLedger.Status.Expired) {
+                finished[k]++;
+            } else {
+                open[k]++;
+                if (c.status == CallLedger.Status.Committed && block.timestamp > c.committedAt + 3600) overdue[k]++;
+                if (c.status == CallLedger.Status.Revealed && block.timestamp > c.closesAt + 3600) overdue[k]++;
+            }
         }
         for (uint256 k; k < 4; ++k) {
-            CallLedger.AgentRecord memory r = ledger.agentRecord(handler.agent(k));
+            address a = handler.agent(k);
+            CallLedger.AgentRecord memory r = ledger.agentRecord(a);
             assertEq(uint256(r.hits) + r.misses + r.voids, finished[k]);
             assertEq(r.openCalls, open[k]);
+            assertEq(ledger.openCallIds(a).length, open[k]);
+            assertLe(r.openCalls, ledger.MAX_OPEN_CALLS());
             assertLe(r.streak, r.bestStreak);
             assertLe(r.bestStreak, r.hits);
-            assertEq(ledger.score(handler.agent(k)), ledger.computeScore(r.hits, r.misses, r.stake, 100e18));
+            assertEq(ledger.overdueCalls(a), overdue[k]);
+            assertEq(ledger.score(a), ledger.computeScore(r.hits, r.misses + overdue[k], r.stake, 100e18));
         }
     }
 }

@@ -186,7 +186,7 @@ contract CallLedgerTest is CallLedgerFixture {
         vm.warp(T0 + HOUR);
         assertEq(uint8(ledger.resolve(a)), uint8(CallLedger.Outcome.Hit));
         _push(ASSET, 140 * ONE); // after a's close, before b's
-        vm.warp(T0 + 100 + HOUR + 10_000);
+        vm.warp(T0 + 100 + HOUR + 3_000); // within the resolve grace
         _push(ASSET, 999 * ONE); // after b's close: does not count
         assertEq(uint8(ledger.resolve(b)), uint8(CallLedger.Outcome.Hit)); // down: 140 < 150
         assertEq(ledger.getCall(b).exitPrice, 140 * ONE);
@@ -281,8 +281,11 @@ contract CallLedgerTest is CallLedgerFixture {
         vm.expectRevert(abi.encodeWithSelector(CallLedger.BadDirection.selector, uint8(2)));
         ledger.reveal(id, ASSET, 2, HOUR, 0);
         id = ledger.commit(ledger.callCommitment(agents[1], ASSET, UP, 0, 0));
-        vm.expectRevert(CallLedger.ZeroWindow.selector);
+        vm.expectRevert(abi.encodeWithSelector(CallLedger.WindowTooShort.selector, uint64(0), uint64(300)));
         ledger.reveal(id, ASSET, UP, 0, 0);
+        id = ledger.commit(ledger.callCommitment(agents[1], ASSET, UP, 299, 0));
+        vm.expectRevert(abi.encodeWithSelector(CallLedger.WindowTooShort.selector, uint64(299), uint64(300)));
+        ledger.reveal(id, ASSET, UP, 299, 0);
         id = ledger.commit(ledger.callCommitment(agents[1], ASSET, UP, type(uint64).max, 0));
         vm.expectRevert(CallLedger.TimeOverflow.selector);
         ledger.reveal(id, ASSET, UP, type(uint64).max, 0);
@@ -402,9 +405,10 @@ contract CallLedgerTest is CallLedgerFixture {
         vm.prank(owner);
         ledger.setUpdater(other, updater);
         _push(other, ONE);
-        uint256 id = _call(a, other, UP, 1);
-        vm.warp(block.timestamp + 1);
+        uint256 id = _call(a, other, UP, 300);
+        vm.warp(block.timestamp + 299);
         _push(other, 2 * ONE);
+        vm.warp(block.timestamp + 1);
         ledger.resolve(id);
         if (extraStake != 0) _stake(agents[a], extraStake);
     }
@@ -612,7 +616,8 @@ contract CallLedgerV3Test is CallLedgerFixture {
     }
 
     /// Up on the token0 stock, the price rises (USDG per stock up = tick up); down on the token1 stock, its price
-    /// falls (tick up). Exit TWAPs are read long after closesAt and still equal the TWAP ending at closesAt.
+    /// falls (tick up). Exit TWAPs are read at the end of the resolve grace, after more trading, and still equal
+    /// the TWAP ending at closesAt.
     function test_hitsFromRealSwapsBothOrdersAndLateResolution() public {
         uint256 a = _call(1, address(stockLow), UP, HOUR);
         uint256 b = _call(2, address(stockHigh), DOWN, HOUR);
@@ -626,11 +631,11 @@ contract CallLedgerV3Test is CallLedgerFixture {
         (bool ok, uint256 viewA) = ledger.priceAt(address(stockLow), closesAt);
         assertTrue(ok);
         assertEq(viewA, exitA);
-        // Much later, with more trading in between, the exit is still the TWAP ending at closesAt.
-        vm.warp(closesAt + 2 * HOUR);
+        // Later, with more trading in between, the exit is still the TWAP ending at closesAt.
+        vm.warp(closesAt + HOUR / 2);
         driver.swapExactIn(poolLow, true, 5e28);
         driver.swapExactIn(poolHigh, true, 5e18);
-        vm.warp(closesAt + 3 * HOUR);
+        vm.warp(closesAt + ledger.RESOLVE_GRACE()); // the last second of the grace
         assertTrue(ledger.priceNow(address(stockLow)) != exitA);
         assertTrue(ledger.priceNow(address(stockHigh)) != exitB);
         ledger.resolve(a);
@@ -644,7 +649,7 @@ contract CallLedgerV3Test is CallLedgerFixture {
         assertLt(cb.exitPrice, cb.entryPrice);
         assertEq(uint8(cb.outcome), uint8(CallLedger.Outcome.Hit));
         // The same prices from the library over observe() at the exact times.
-        assertEq(ca.exitPrice, _expected(poolLow, 3 * HOUR, true));
+        assertEq(ca.exitPrice, _expected(poolLow, HOUR, true));
     }
 
     function test_noTradeMeansEqualPricesAndAVoid() public {
@@ -654,7 +659,8 @@ contract CallLedgerV3Test is CallLedgerFixture {
         assertEq(ledger.getCall(a).exitPrice, ledger.getCall(a).entryPrice);
     }
 
-    function test_voidWhenTheObservationBufferNoLongerCoversClosesAt() public {
+    /// Decided after the review: an exit price that can no longer be read is a miss, never a void.
+    function test_missWhenTheObservationBufferNoLongerCoversClosesAt() public {
         TestERC20 thin = new TestERC20{salt: bytes32(uint256(1234))}("Thin", "T", 18);
         IV3Pool p = _pool(thin, 1_000, 1); // cardinality 1: only the latest observation is kept
         vm.prank(owner);
@@ -670,10 +676,11 @@ contract CallLedgerV3Test is CallLedgerFixture {
         vm.warp(block.timestamp + 100);
         (ok,) = ledger.priceAt(address(thin), ledger.getCall(a).closesAt);
         assertFalse(ok);
-        assertEq(uint8(ledger.resolve(a)), uint8(CallLedger.Outcome.Void));
+        assertEq(uint8(ledger.resolve(a)), uint8(CallLedger.Outcome.Miss));
         CallLedger.AgentRecord memory r = _rec(1);
-        assertEq(r.voids, 1);
-        assertEq(r.hits + r.misses, 0);
+        assertEq(r.voids, 0);
+        assertEq(r.misses, 1);
+        assertEq(r.hits, 0);
         assertEq(ledger.getCall(a).exitPrice, 0);
     }
 
@@ -685,5 +692,102 @@ contract CallLedgerV3Test is CallLedgerFixture {
         driver.swapExactIn(poolHigh, zeroForOne, amountIn);
         vm.warp(block.timestamp + 1);
         assertEq(ledger.priceNow(address(stockHigh)), _expected(poolHigh, 0, false));
+    }
+
+    // ---------------------------------------------------------------- review findings 4 and 5 (attacks)
+
+    function _avgTick(IV3Pool p, uint32 from, uint32 to) internal view returns (int56) {
+        uint32[] memory agos = new uint32[](2);
+        agos[0] = from;
+        agos[1] = to;
+        (int56[] memory cum,) = p.observe(agos);
+        return (cum[1] - cum[0]) / int56(uint56(from - to));
+    }
+
+    /// Finding 4: with a 1 s window the exit TWAP shared 299 s with the entry and its last second was the tick the
+    /// agent set with its own swap just before revealing. A window shorter than the TWAP window is now refused.
+    function test_review4_windowShorterThanTheTwapIsRefused() public {
+        uint256 id = _commit(1, address(stockLow), UP, 1, 0);
+        driver.swapExactIn(poolLow, false, 1e24); // the agent pumps in the reveal block
+        vm.prank(agents[1]);
+        vm.expectRevert(abi.encodeWithSelector(CallLedger.WindowTooShort.selector, uint64(1), uint64(300)));
+        ledger.reveal(id, address(stockLow), UP, 1, 0);
+    }
+
+    /// Finding 4, the seed's claim "a five-minute TWAP cannot be moved in one transaction": a pump made in the reveal
+    /// block leaves the entry price exactly where it was, a pump undone in the same transaction leaves every TWAP
+    /// unchanged, and with the minimum window the exit window starts at the reveal, so the pump counts in it only for
+    /// as long as its price holds against the market (here one second, until an arbitrageur swaps back).
+    function test_review4_aPumpAtTheRevealCannotMoveTheTwaps() public {
+        uint256 before = ledger.priceNow(address(stockLow));
+        int56 tickBefore = _avgTick(poolLow, 300, 0);
+        // Pump and dump inside one transaction (same block, same second): nothing moves.
+        (int256 a0,) = driver.swapExactIn(poolLow, false, 1e24);
+        driver.swapExactIn(poolLow, true, uint256(-a0));
+        assertEq(ledger.priceNow(address(stockLow)), before);
+        // The agent pumps, then reveals in the same block: the entry is the pre-pump TWAP.
+        (, int24 spotBefore,,,,,) = poolLow.slot0();
+        (a0,) = driver.swapExactIn(poolLow, false, 1e24);
+        (, int24 pumped,,,,,) = poolLow.slot0();
+        assertGt(pumped - spotBefore, 1_000); // a large move of the spot price
+        uint256 id = _call(1, address(stockLow), UP, 300);
+        CallLedger.Call memory c = ledger.getCall(id);
+        assertEq(c.entryPrice, before);
+        // One second later the market undoes the pump.
+        vm.warp(block.timestamp + 1);
+        driver.swapExactIn(poolLow, true, uint256(-a0));
+        (, int24 afterArb,,,,,) = poolLow.slot0();
+        vm.warp(c.closesAt);
+        // The exit window [reveal, reveal + 300] held the pumped tick for one second only: 1/300 of its weight.
+        int56 exitTick = _avgTick(poolLow, 300, 0);
+        assertEq(exitTick, (int56(pumped) + 299 * int56(afterArb)) / 300);
+        assertLt(exitTick - tickBefore, int56(pumped - spotBefore) / 100);
+        // The entry window ended at the reveal: it saw none of the pump.
+        assertEq(c.entryPrice, OracleMath.twapPriceWad(0, tickBefore * 300, 300, true));
+    }
+
+    /// Finding 5: a losing call left unresolved once voided when the observation buffer moved past it; now a call
+    /// not resolved within the grace counts as a miss at once, in `score`, with nobody paying gas, and resolving it
+    /// later can only record that miss, whatever the price did.
+    function test_review5_anUnresolvedLosingCallCountsAgainstTheAgent() public {
+        uint256 a = _call(1, ASSET, UP, HOUR);
+        _push(ASSET, 140 * ONE); // the call is losing
+        uint64 closesAt = ledger.getCall(a).closesAt;
+        vm.warp(closesAt + ledger.RESOLVE_GRACE());
+        assertEq(ledger.score(agents[1]), 0);
+        assertEq(ledger.overdueCalls(agents[1]), 0);
+        vm.warp(closesAt + ledger.RESOLVE_GRACE() + 1);
+        assertEq(ledger.overdueCalls(agents[1]), 1); // counted without a transaction
+        // Nobody resolves; the agent's next call votes with the miss counted: 1 + 0 (no hits either way) ...
+        // ... and its score after a hit is 1 / (1 + 1 + 1), not 1 / 2.
+        uint256 h = _call(1, address(0xA5A5), UP, HOUR);
+        _push(ASSET, 200 * ONE);
+        vm.warp(block.timestamp + HOUR);
+        ledger.resolve(h);
+        assertEq(ledger.score(agents[1]), ledger.computeScore(1, 1, MIN_STAKE, MIN_STAKE));
+        // Resolved much later at a winning price: still a miss, the score does not move.
+        assertEq(uint8(ledger.resolve(a)), uint8(CallLedger.Outcome.Miss));
+        assertEq(ledger.getCall(a).exitPrice, 0);
+        assertEq(ledger.score(agents[1]), ledger.computeScore(1, 1, MIN_STAKE, MIN_STAKE));
+    }
+
+    /// Finding 5: an agent commits both directions, copies another agent's public reveal with the matching one and
+    /// leaves the hedge hanging; the hedge now counts as a miss as soon as its reveal deadline passes.
+    function test_review5_aHangingHedgeCountsAsAMissWithoutExpire() public {
+        uint256 upId = _commit(1, ASSET, UP, HOUR, bytes32("u"));
+        _commit(1, ASSET, DOWN, HOUR, bytes32("d"));
+        _call(2, ASSET, UP, HOUR); // the public reveal being copied
+        vm.prank(agents[1]);
+        ledger.reveal(upId, ASSET, UP, HOUR, bytes32("u"));
+        _push(ASSET, 160 * ONE);
+        vm.warp(block.timestamp + HOUR + 1); // past the hedge's reveal deadline
+        ledger.resolve(upId); // a hit
+        assertEq(ledger.score(agents[1]), ledger.computeScore(1, 1, MIN_STAKE, MIN_STAKE)); // hedge counted
+        assertEq(ledger.agentRecord(agents[1]).misses, 0); // nobody expired it
+        assertEq(ledger.overdueCalls(agents[1]), 1);
+        // The stake stays locked until the agent itself settles the hedge.
+        vm.prank(agents[1]);
+        vm.expectRevert(abi.encodeWithSelector(CallLedger.OpenCalls.selector, uint64(1)));
+        ledger.unstake(MIN_STAKE);
     }
 }

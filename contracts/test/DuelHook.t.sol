@@ -18,6 +18,22 @@ import {V4Deployer} from "./utils/V4Deployer.sol";
 import {V4PoolDriver} from "./utils/V4PoolDriver.sol";
 import {TestERC20} from "./utils/TestERC20.sol";
 
+/// A token that can be told to refuse transfers to the burn address (so the duel buyback's burn reverts).
+contract RefusingToken is TestERC20 {
+    bool public refuse;
+
+    constructor() TestERC20("Refuses", "NOPE", 18) {}
+
+    function setRefuse(bool r) external {
+        refuse = r;
+    }
+
+    function _update(address from, address to, uint256 value) internal override {
+        if (refuse && to == 0x000000000000000000000000000000000000dEaD) revert("no burns");
+        super._update(from, to, value);
+    }
+}
+
 contract DuelMathHarness {
     function share(int256 t) external pure returns (uint256) {
         return DuelMath.shareAWad(t);
@@ -414,6 +430,82 @@ contract DuelHookTest is Test {
         hook.settle(duelId);
         assertEq(hook.getDuel(duelId).pot, 1 ether);
         assertEq(hook.result(duelId, 0).ethSpent, 0);
+    }
+
+    /// Review finding 7: a revert inside the buyback (here the winner refuses the burn transfer) blocked every swap
+    /// in both duel pools. The round now settles without the buyback, the pot waits, and trading goes on.
+    function test_review7_aFailingBuybackNeverBlocksTrading() public {
+        RefusingToken nope = new RefusingToken();
+        TestERC20 other = new TestERC20("O", "O", 18);
+        nope.mint(address(driver), 1e40);
+        other.mint(address(driver), 1e40);
+        PoolKey memory kn = _pool(TestERC20(address(nope)), SQRT_1M);
+        PoolKey memory ko = _pool(other, SQRT_1M);
+        vm.prank(owner);
+        uint256 id = hook.createDuel(kn, ko);
+        vm.deal(address(this), 10 ether);
+        hook.fund{value: 5 ether}(id);
+        vm.warp(START + 2 * H);
+        driver.swapExactIn(kn, true, 0.01 ether); // NOPE leads the round
+        nope.setRefuse(true);
+        vm.warp(CLOSE0);
+        vm.expectEmit(address(hook));
+        emit DuelHook.BuybackFailed(id, 0, 5 ether);
+        driver.swapExactIn(ko, true, 0.01 ether); // the settling swap goes through
+        DuelHook.RoundResult memory res = hook.result(id, 0);
+        assertTrue(res.settled);
+        assertEq(uint8(res.winner), uint8(DuelHook.Winner.A));
+        assertEq(res.ethSpent, 0);
+        assertEq(hook.getDuel(id).pot, 5 ether); // waits for the next round
+        assertEq(hook.getDuel(id).streakA, 1);
+        driver.swapExactIn(kn, false, 1e18); // and both pools keep trading
+        driver.swapExactIn(ko, false, 1e18);
+        // Once the token accepts burns again, a later winning round spends the pot.
+        nope.setRefuse(false);
+        driver.swapExactIn(kn, true, 0.05 ether);
+        vm.warp(CLOSE0 + 4 * H);
+        hook.settle(id);
+        assertGt(hook.result(id, 1).ethSpent, 0);
+    }
+
+    /// Review finding 7: near v4's minimum price (tick spacing 1, so the full-range bound is MIN_SQRT_PRICE itself)
+    /// the buyback's price limit fell outside v4's bounds and the swap reverted. The limit is clamped inside them,
+    /// and whatever happens in the buyback frame, the settling swap goes through.
+    function test_review7_aCapNearTheMinimumPriceNeverBlocksTrading() public {
+        TestERC20 dear = new TestERC20("Dear", "DEAR", 18);
+        TestERC20 other = new TestERC20("O", "O", 18);
+        dear.mint(address(driver), 1e40);
+        other.mint(address(driver), 1e40);
+        PoolKey memory kd = PoolKey({
+            currency0: Currency.wrap(address(0)),
+            currency1: Currency.wrap(address(dear)),
+            fee: 3_000,
+            tickSpacing: 1,
+            hooks: IHooks(address(hook))
+        });
+        pm.initialize(kd, TickMath.getSqrtPriceAtTick(TickMath.MIN_TICK + 200));
+        driver.addFullRange(kd, 1e4); // ~180,000 ETH against a handful of token wei
+        PoolKey memory ko = _pool(other, SQRT_1M);
+        vm.prank(owner);
+        uint256 id = hook.createDuel(kd, ko);
+        vm.deal(address(this), 10 ether);
+        hook.fund{value: 1 ether}(id);
+        vm.warp(START + 2 * H);
+        driver.swapExactIn(ko, true, 0.01 ether); // round activity; DEAR leads by its price
+        vm.warp(CLOSE0);
+        driver.swapExactIn(ko, true, 0.01 ether); // settles: DEAR wins, its buyback runs at the bound
+        DuelHook.RoundResult memory res = hook.result(id, 0);
+        assertTrue(res.settled);
+        assertEq(uint8(res.winner), uint8(DuelHook.Winner.A));
+        (uint160 sqrtAfter,,,) = pm.getSlot0(kd.toId());
+        assertGt(sqrtAfter, TickMath.MIN_SQRT_PRICE);
+        assertEq(hook.getDuel(id).pot + res.ethSpent, 1 ether);
+        driver.swapExactIn(kd, false, 1e6); // DEAR's pool still trades
+    }
+
+    function test_review7_theBuybackFrameIsOnlyForTheHookItself() public {
+        vm.expectRevert(abi.encodeWithSelector(DuelHook.OnlySelf.selector, address(this)));
+        hook.buyback(duelId, true);
     }
 
     function test_callbacksOnlyFromThePoolManager() public {

@@ -48,12 +48,18 @@ contract RegistryHandler is Test {
             if (st == EpochRegistry.Status.None) epoch = e;
         }
         bytes32 root = keccak256(abi.encode("root", seed, epoch));
-        uint64 expiry = uint64(block.timestamp + 1 hours);
-        (uint8 v, bytes32 r, bytes32 s) = vm.sign(SIGNER_PK, reg.epochRootDigest(epoch, root, 0, expiry));
-        vm.prank(actors[actor % 3]);
-        reg.propose{value: bond}(epoch, root, 0, expiry, abi.encodePacked(r, s, v));
+        address who = actors[actor % 3];
+        bytes memory sig = _sig(epoch, root, who);
+        vm.prank(who);
+        reg.propose{value: bond}(epoch, root, 0, uint64(block.timestamp + 1 hours), sig);
         liveRoot[epoch] = root;
         escrowed += bond;
+    }
+
+    function _sig(uint64 epoch, bytes32 root, address who) internal view returns (bytes memory) {
+        (uint8 v, bytes32 r, bytes32 s) =
+            vm.sign(SIGNER_PK, reg.epochRootDigest(epoch, root, 0, who, uint64(block.timestamp + 1 hours)));
+        return abi.encodePacked(r, s, v);
     }
 
     function challenge(uint256 seed, uint256 actor) external {
@@ -75,8 +81,17 @@ contract RegistryHandler is Test {
             liveRoot[epoch] = 0;
         } else {
             escrowed -= bond;
-            credited += bond;
+            credited += bond; // forfeited to the treasury
         }
+    }
+
+    function lapse(uint256 seed) external {
+        calls++;
+        uint64 epoch = _pick(seed);
+        reg.lapse(epoch);
+        escrowed -= 2 * bond;
+        credited += 2 * bond;
+        liveRoot[epoch] = 0;
     }
 
     function finalize(uint256 seed) external {
@@ -134,6 +149,14 @@ contract EpochRegistryInvariantTest is Test {
                     assertEq(bytes4(err), EpochRegistry.NotFinal.selector);
                 }
             }
+        }
+    }
+
+    /// No proposal is ever challenged more than MAX_CHALLENGES times (finality in bounded time).
+    function invariant_challengesBounded() public view {
+        (uint64 first, uint64 next) = (reg.firstEpoch(), reg.nextEpoch());
+        for (uint64 e = first; e < next; ++e) {
+            assertLe(reg.challengeCount(e), reg.MAX_CHALLENGES());
         }
     }
 

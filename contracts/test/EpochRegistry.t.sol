@@ -6,6 +6,7 @@ import {ECDSA} from "@openzeppelin/contracts/utils/cryptography/ECDSA.sol";
 import {Ownable} from "@openzeppelin/contracts/access/Ownable.sol";
 import {EpochRegistry} from "../src/EpochRegistry.sol";
 import {MerkleBuilder} from "./utils/MerkleBuilder.sol";
+import {EdenLeaves} from "../src/libraries/EdenLeaves.sol";
 
 contract Rejector {
     receive() external payable {
@@ -46,9 +47,21 @@ abstract contract RegistryBase is Test {
     /// EIP-712 digest computed independently of the contract (C6).
     function _digest(uint64 epoch, bytes32 root, bytes32 inputsRoot, uint64 expiry, address verifying, uint256 chainId)
         internal
-        pure
+        view
         returns (bytes32)
     {
+        return _digestFor(address(this), epoch, root, inputsRoot, expiry, verifying, chainId);
+    }
+
+    function _digestFor(
+        address who,
+        uint64 epoch,
+        bytes32 root,
+        bytes32 inputsRoot,
+        uint64 expiry,
+        address verifying,
+        uint256 chainId
+    ) internal pure returns (bytes32) {
         bytes32 domain = keccak256(
             abi.encode(
                 keccak256("EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)"),
@@ -60,29 +73,39 @@ abstract contract RegistryBase is Test {
         );
         bytes32 structHash = keccak256(
             abi.encode(
-                keccak256("EpochRoot(uint64 epoch,bytes32 root,bytes32 inputsRoot,uint64 expiry)"),
+                keccak256("EpochRoot(uint64 epoch,bytes32 root,bytes32 inputsRoot,address proposer,uint64 expiry)"),
                 epoch,
                 root,
                 inputsRoot,
+                who,
                 expiry
             )
         );
         return keccak256(abi.encodePacked("\x19\x01", domain, structHash));
     }
 
+    /// A signature naming this test contract as the proposer.
     function _sign(uint256 pk, uint64 epoch, bytes32 root, bytes32 inputsRoot, uint64 expiry)
         internal
         view
         returns (bytes memory)
     {
+        return _signFor(address(this), pk, epoch, root, inputsRoot, expiry);
+    }
+
+    function _signFor(address who, uint256 pk, uint64 epoch, bytes32 root, bytes32 inputsRoot, uint64 expiry)
+        internal
+        view
+        returns (bytes memory)
+    {
         (uint8 v, bytes32 r, bytes32 s) =
-            vm.sign(pk, _digest(epoch, root, inputsRoot, expiry, address(reg), block.chainid));
+            vm.sign(pk, _digestFor(who, epoch, root, inputsRoot, expiry, address(reg), block.chainid));
         return abi.encodePacked(r, s, v);
     }
 
     function _propose(uint64 epoch, bytes32 root) internal {
         uint64 expiry = uint64(block.timestamp + 1 days);
-        bytes memory sig = _sign(SIGNER_PK, epoch, root, keccak256("inputs"), expiry);
+        bytes memory sig = _signFor(proposer, SIGNER_PK, epoch, root, keccak256("inputs"), expiry);
         vm.prank(proposer);
         reg.propose{value: BOND}(epoch, root, keccak256("inputs"), expiry, sig);
     }
@@ -109,8 +132,11 @@ contract EpochRegistryTest is RegistryBase {
         assertEq(reg.HUMAN_LEAF_TAG(), keccak256("eden.leaf.human"));
         assertEq(
             reg.EPOCH_ROOT_TYPEHASH(),
-            keccak256("EpochRoot(uint64 epoch,bytes32 root,bytes32 inputsRoot,uint64 expiry)")
+            keccak256("EpochRoot(uint64 epoch,bytes32 root,bytes32 inputsRoot,address proposer,uint64 expiry)")
         );
+        assertEq(reg.treasury(), owner);
+        assertEq(reg.MAX_CHALLENGES(), 2);
+        assertEq(reg.ADJUDICATION_TIMEOUT(), 7 days);
     }
 
     function test_constructor_revertsOnZeroSigner() public {
@@ -135,7 +161,7 @@ contract EpochRegistryTest is RegistryBase {
         assertEq(chainId, block.chainid);
         assertEq(verifying, address(reg));
         assertEq(
-            reg.epochRootDigest(7, ROOT, bytes32(uint256(9)), 11),
+            reg.epochRootDigest(7, ROOT, bytes32(uint256(9)), address(this), 11),
             _digest(7, ROOT, bytes32(uint256(9)), 11, address(reg), block.chainid)
         );
     }
@@ -144,7 +170,7 @@ contract EpochRegistryTest is RegistryBase {
 
     function test_propose_acceptsAndEmits() public {
         uint64 expiry = uint64(block.timestamp + 1 hours);
-        bytes memory sig = _sign(SIGNER_PK, FIRST, ROOT, keccak256("in"), expiry);
+        bytes memory sig = _signFor(proposer, SIGNER_PK, FIRST, ROOT, keccak256("in"), expiry);
         uint64 deadline = uint64(block.timestamp) + 72 hours;
         vm.expectEmit(address(reg));
         emit EpochRegistry.RootProposed(FIRST, ROOT, keccak256("in"), expiry, proposer, deadline);
@@ -265,7 +291,7 @@ contract EpochRegistryTest is RegistryBase {
         bytes32 highS = bytes32(SECP256K1_N - uint256(s));
         uint8 flippedV = v == 27 ? 28 : 27;
         // the malleable twin recovers the same key natively, but OZ ECDSA rejects it
-        assertEq(ecrecover(reg.epochRootDigest(FIRST, ROOT, 0, expiry), flippedV, r, highS), signer);
+        assertEq(ecrecover(reg.epochRootDigest(FIRST, ROOT, 0, address(this), expiry), flippedV, r, highS), signer);
         vm.expectRevert(abi.encodeWithSelector(ECDSA.ECDSAInvalidSignatureS.selector, highS));
         reg.propose{value: BOND}(FIRST, ROOT, 0, expiry, abi.encodePacked(r, highS, flippedV));
     }
@@ -389,7 +415,7 @@ contract EpochRegistryTest is RegistryBase {
         assertEq(challenger.balance, before + 2 * BOND);
     }
 
-    function test_resolve_rejected_paysProposerAndRestartsWindow() public {
+    function test_resolve_rejected_forfeitsToTreasuryAndRestartsWindow() public {
         _propose(FIRST, ROOT);
         vm.warp(block.timestamp + 70 hours);
         vm.prank(challenger);
@@ -397,7 +423,7 @@ contract EpochRegistryTest is RegistryBase {
         vm.warp(block.timestamp + 5 hours); // past the original deadline
         uint64 fresh = uint64(block.timestamp) + 72 hours;
         vm.expectEmit(address(reg));
-        emit EpochRegistry.BondCredited(proposer, BOND);
+        emit EpochRegistry.BondCredited(owner, BOND);
         vm.expectEmit(address(reg));
         emit EpochRegistry.ChallengeRejected(FIRST, ROOT, challenger, fresh);
         vm.prank(adjudicator);
@@ -405,7 +431,8 @@ contract EpochRegistryTest is RegistryBase {
         (EpochRegistry.Status st, uint64 d) = reg.status(FIRST);
         assertEq(uint8(st), uint8(EpochRegistry.Status.Pending));
         assertEq(d, fresh);
-        assertEq(reg.credit(proposer), BOND);
+        assertEq(reg.credit(proposer), 0);
+        assertEq(reg.credit(owner), BOND); // the treasury, never the proposer
         assertEq(reg.credit(challenger), 0);
 
         // the fresh window is a real window: not finalizable early, challengeable again
@@ -419,7 +446,8 @@ contract EpochRegistryTest is RegistryBase {
         vm.warp(block.timestamp + 72 hours);
         reg.finalize(FIRST);
         assertEq(reg.finalRoot(FIRST), ROOT);
-        assertEq(reg.credit(proposer), 3 * BOND); // two challengers' bonds + own bond back
+        assertEq(reg.credit(proposer), BOND); // its own bond back only
+        assertEq(reg.credit(owner), 2 * BOND); // both rejected bonds forfeited to the treasury
         assertEq(address(reg).balance, 3 * BOND);
     }
 
@@ -505,7 +533,7 @@ contract EpochRegistryTest is RegistryBase {
         vm.expectRevert(abi.encodeWithSelector(EpochRegistry.NotFinal.selector, FIRST, EpochRegistry.Status.Challenged));
         reg.verifyHuman(FIRST, address(1), 1, new bytes32[](0));
         vm.expectRevert(abi.encodeWithSelector(EpochRegistry.NotFinal.selector, FIRST, EpochRegistry.Status.Challenged));
-        reg.verifyQuality(FIRST, 0, 0, 0, 0, new bytes32[](0));
+        reg.verifyLeaf(FIRST, 0, new bytes32[](0));
     }
 
     // ---------------------------------------------------------------- withdraw
@@ -607,14 +635,28 @@ contract EpochRegistryTest is RegistryBase {
         }
         for (uint256 i; i < 3; ++i) {
             string memory p = string.concat(".quality[", vm.toString(i), "]");
-            bytes32 thesis = vm.parseJsonBytes32(json, string.concat(p, ".thesisHash"));
-            uint256 q = vm.parseJsonUint(json, string.concat(p, ".qualityWad"));
-            uint8 verdict = uint8(vm.parseJsonUint(json, string.concat(p, ".verdict")));
-            bytes32 matched = vm.parseJsonBytes32(json, string.concat(p, ".matchedThesis"));
+            EdenLeaves.Grade memory g = EdenLeaves.Grade({
+                scorerRegistry: vm.parseJsonAddress(json, string.concat(p, ".scorerRegistry")),
+                scoreId: vm.parseJsonUint(json, string.concat(p, ".scoreId")),
+                scorer: vm.parseJsonAddress(json, string.concat(p, ".scorer")),
+                project: vm.parseJsonAddress(json, string.concat(p, ".project")),
+                thesisHash: vm.parseJsonBytes32(json, string.concat(p, ".thesisHash")),
+                qualityWad: vm.parseJsonUint(json, string.concat(p, ".qualityWad")),
+                verdict: uint8(vm.parseJsonUint(json, string.concat(p, ".verdict"))),
+                matchedThesis: vm.parseJsonBytes32(json, string.concat(p, ".matchedThesis"))
+            });
             bytes32[] memory proof = vm.parseJsonBytes32Array(json, string.concat(p, ".proof"));
-            assertEq(reg.qualityLeaf(thesis, q, verdict, matched), vm.parseJsonBytes32(json, string.concat(p, ".leaf")));
-            assertTrue(reg.verifyQuality(FIRST, thesis, q, verdict, matched, proof));
-            assertFalse(reg.verifyQuality(FIRST, thesis, q, verdict + 1, matched, proof));
+            assertEq(reg.qualityLeaf(g), vm.parseJsonBytes32(json, string.concat(p, ".leaf")));
+            assertTrue(reg.verifyQuality(FIRST, g, proof));
+            g.verdict += 1;
+            assertFalse(reg.verifyQuality(FIRST, g, proof));
+            g.verdict -= 1;
+            // The grade is bound to its score: another id, scorer, token or registry is not in the root.
+            g.scoreId += 1;
+            assertFalse(reg.verifyQuality(FIRST, g, proof));
+            g.scoreId -= 1;
+            g.scorer = address(0xbad);
+            assertFalse(reg.verifyQuality(FIRST, g, proof));
         }
         for (uint256 i; i < 2; ++i) {
             string memory p = string.concat(".human[", vm.toString(i), "]");
@@ -634,12 +676,18 @@ contract EpochRegistryTest is RegistryBase {
             keccak256(bytes.concat(keccak256(abi.encode(keccak256("eden.leaf.human"), address(7), uint256(9)))))
         );
         assertEq(
-            reg.qualityLeaf(bytes32(uint256(1)), 2, 3, bytes32(uint256(4))),
+            reg.qualityLeaf(
+                EdenLeaves.Grade(address(5), 6, address(7), address(8), bytes32(uint256(1)), 2, 3, bytes32(uint256(4)))
+            ),
             keccak256(
                 bytes.concat(
                     keccak256(
                         abi.encode(
                             keccak256("eden.leaf.quality"),
+                            address(5),
+                            uint256(6),
+                            address(7),
+                            address(8),
                             bytes32(uint256(1)),
                             uint256(2),
                             uint8(3),
@@ -716,5 +764,114 @@ contract EpochRegistryTest is RegistryBase {
             reg.finalize(FIRST);
             assertEq(reg.finalRoot(FIRST), ROOT);
         }
+    }
+
+    // ---------------------------------------------------------------- review findings 3 and 6 (attacks)
+
+    /// Finding 3: whoever copied the signer's signature from the mempool or a publication became the proposer. The
+    /// signature now names the proposer: a copy made by anyone else recovers another address.
+    function test_review3_aCopiedSignatureCannotMakeAnotherProposer() public {
+        uint64 expiry = uint64(block.timestamp + 1 hours);
+        bytes memory sig = _signFor(proposer, SIGNER_PK, FIRST, ROOT, keccak256("in"), expiry);
+        address thief = makeAddr("thief");
+        vm.deal(thief, 10 ether);
+        vm.prank(thief);
+        vm.expectRevert(); // InvalidSigner(some other address)
+        reg.propose{value: BOND}(FIRST, ROOT, keccak256("in"), expiry, sig);
+        vm.prank(proposer);
+        reg.propose{value: BOND}(FIRST, ROOT, keccak256("in"), expiry, sig);
+        assertEq(uint8(_status(FIRST)), uint8(EpochRegistry.Status.Pending));
+    }
+
+    /// Finding 3: the proposer challenged its own correct root from a second account, was rejected, got the bond
+    /// back and repeated (10 cycles, 30 days, net cost zero). Now each rejected challenge forfeits its bond to the
+    /// treasury, at most MAX_CHALLENGES challenges are possible, and the root is final in bounded time.
+    function test_review3_selfChallengesCostTheirBondAndFinalityIsBounded() public {
+        address sock = makeAddr("sock puppet");
+        vm.deal(sock, 100 ether);
+        uint256 start = block.timestamp;
+        uint256 spent = proposer.balance + sock.balance;
+        _propose(FIRST, ROOT);
+        for (uint256 i; i < reg.MAX_CHALLENGES(); ++i) {
+            vm.warp(block.timestamp + 71 hours);
+            vm.prank(sock);
+            reg.challenge{value: BOND}(FIRST);
+            vm.warp(block.timestamp + 1 days);
+            vm.prank(adjudicator);
+            reg.resolve(FIRST, false);
+        }
+        vm.warp(block.timestamp + 71 hours);
+        vm.prank(sock);
+        vm.expectRevert(abi.encodeWithSelector(EpochRegistry.ChallengeLimit.selector, FIRST, reg.MAX_CHALLENGES()));
+        reg.challenge{value: BOND}(FIRST);
+        vm.warp(block.timestamp + 1 hours);
+        reg.finalize(FIRST);
+        assertEq(reg.finalRoot(FIRST), ROOT);
+        // Bounded: window + MAX_CHALLENGES * (adjudication timeout + window).
+        uint256 bound = 72 hours + uint256(reg.MAX_CHALLENGES()) * (7 days + 72 hours);
+        assertLe(block.timestamp - start, bound);
+        vm.prank(proposer);
+        reg.withdraw();
+        vm.prank(sock);
+        vm.expectRevert(abi.encodeWithSelector(EpochRegistry.NothingToWithdraw.selector, sock));
+        reg.withdraw();
+        // The pair lost both challenge bonds; the treasury holds them.
+        assertEq(spent - (proposer.balance + sock.balance), 2 * BOND);
+        assertEq(reg.credit(owner), 2 * BOND);
+    }
+
+    /// Finding 6: an absent adjudicator left an epoch challenged and both bonds locked forever. After
+    /// ADJUDICATION_TIMEOUT the challenge lapses: both bonds return, the slot reopens, the root is not struck.
+    function test_review6_aChallengeLapsesWhenTheAdjudicatorIsAbsent() public {
+        _propose(FIRST, ROOT);
+        vm.prank(challenger);
+        reg.challenge{value: BOND}(FIRST);
+        uint64 until = uint64(block.timestamp) + 7 days;
+        vm.warp(until - 1);
+        vm.expectRevert(abi.encodeWithSelector(EpochRegistry.AdjudicationOpen.selector, FIRST, until));
+        reg.lapse(FIRST);
+        vm.warp(until);
+        vm.expectEmit(address(reg));
+        emit EpochRegistry.ChallengeLapsed(FIRST, ROOT, challenger);
+        reg.lapse(FIRST); // anyone
+        assertEq(uint8(_status(FIRST)), uint8(EpochRegistry.Status.None));
+        assertEq(reg.credit(proposer), BOND);
+        assertEq(reg.credit(challenger), BOND);
+        assertFalse(reg.struck(keccak256(abi.encode(FIRST, ROOT))));
+        // The adjudicator can no longer rule; the same root may be proposed again with a fresh signature.
+        vm.prank(adjudicator);
+        vm.expectRevert(abi.encodeWithSelector(EpochRegistry.NotChallenged.selector, FIRST, EpochRegistry.Status.None));
+        reg.resolve(FIRST, true);
+        _propose(FIRST, ROOT);
+        assertEq(uint8(_status(FIRST)), uint8(EpochRegistry.Status.Pending));
+        assertEq(reg.challengeCount(FIRST), 0);
+    }
+
+    /// Finding 9 (part): the adjudicator is never the signer, at construction or after a rotation.
+    function test_review9_adjudicatorIsNeverTheSigner() public {
+        vm.expectRevert(abi.encodeWithSelector(EpochRegistry.AdjudicatorIsSigner.selector, signer));
+        new EpochRegistry(owner, signer, signer, BOND, FIRST);
+        vm.prank(owner);
+        vm.expectRevert(abi.encodeWithSelector(EpochRegistry.AdjudicatorIsSigner.selector, signer));
+        reg.setAdjudicator(signer);
+        vm.prank(owner);
+        vm.expectRevert(abi.encodeWithSelector(EpochRegistry.AdjudicatorIsSigner.selector, adjudicator));
+        reg.setSigner(adjudicator);
+    }
+
+    /// The latest final epoch is the highest one finalized, whatever the order.
+    function test_latestFinalEpoch() public {
+        vm.expectRevert(EpochRegistry.NoFinalEpoch.selector);
+        reg.latestFinalEpoch();
+        assertFalse(reg.hasFinalEpoch());
+        _propose(FIRST, ROOT);
+        _propose(FIRST + 1, keccak256("r2"));
+        vm.warp(block.timestamp + 72 hours);
+        reg.finalize(FIRST + 1);
+        assertEq(reg.latestFinalEpoch(), FIRST + 1);
+        reg.finalize(FIRST);
+        assertEq(reg.latestFinalEpoch(), FIRST + 1);
+        assertTrue(reg.hasFinalEpoch());
+        assertGt(reg.proposedAt(FIRST), 0);
     }
 }

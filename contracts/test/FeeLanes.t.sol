@@ -76,7 +76,7 @@ contract FeeLanesTest is LaunchpadFixture {
         leaves[2] = reg.scoreLeaf(address(0xcafe), 2);
         bytes32 root = MerkleBuilder.root(leaves);
         uint64 expiry = uint64(block.timestamp);
-        (uint8 v, bytes32 r, bytes32 s) = vm.sign(SIGNER_PK, reg.epochRootDigest(epoch, root, 0, expiry));
+        (uint8 v, bytes32 r, bytes32 s) = vm.sign(SIGNER_PK, reg.epochRootDigest(epoch, root, 0, address(this), expiry));
         reg.propose{value: 1 ether}(epoch, root, 0, expiry, abi.encodePacked(r, s, v));
         vm.warp(block.timestamp + 72 hours);
         reg.finalize(epoch);
@@ -188,11 +188,43 @@ contract FeeLanesTest is LaunchpadFixture {
         lanes.updateScore(p, FIRST, 51e18, proof);
         vm.expectRevert(abi.encodeWithSelector(FeeLanes.ScoreOutOfRange.selector, 100e18 + 1));
         lanes.updateScore(p, FIRST, 100e18 + 1, proof);
-        vm.expectRevert(abi.encodeWithSelector(EpochRegistry.NotFinal.selector, FIRST + 1, EpochRegistry.Status.None));
+        vm.expectRevert(abi.encodeWithSelector(FeeLanes.NotLatestFinal.selector, FIRST + 1, FIRST));
         lanes.updateScore(p, FIRST + 1, 50e18, proof);
         lanes.updateScore(p, FIRST, 50e18, proof);
         vm.expectRevert(abi.encodeWithSelector(FeeLanes.StaleScore.selector, FIRST, FIRST));
         lanes.updateScore(p, FIRST, 50e18, proof);
+    }
+
+    /// Review finding 8: a creator kept a favourable older score by never recording the newer, lower one (and
+    /// epoch 0 could be recorded twice). Only the latest final epoch's score counts now, whoever records it.
+    function test_review8_anOlderFavourableScoreStopsCountingOnceANewerEpochIsFinal() public {
+        bytes32[] memory p90 = _finalScore(FIRST, token, 90e18);
+        lanes.updateScore(token, FIRST, 90e18, p90);
+        uint256 at90 = lanes.creatorShare(token);
+        assertEq(at90, 0.1e18 + (0.3e18 * 90) / 100);
+        // The next epoch gives 10 points; the creator does not record it.
+        bytes32[] memory p10 = _finalScore(FIRST + 1, token, 10e18);
+        assertEq(lanes.currentScore(token), 0);
+        assertEq(lanes.creatorShare(token), 0.1e18); // the floor, never the stale 90
+        // Re-recording the old one is refused; anyone records the latest.
+        vm.expectRevert(abi.encodeWithSelector(FeeLanes.NotLatestFinal.selector, FIRST, FIRST + 1));
+        lanes.updateScore(token, FIRST, 90e18, p90);
+        vm.prank(makeAddr("anyone"));
+        lanes.updateScore(token, FIRST + 1, 10e18, p10);
+        assertEq(lanes.creatorShare(token), 0.1e18 + (0.3e18 * 10) / 100);
+    }
+
+    function test_review8_epochZeroIsRecordedOnce() public {
+        EpochRegistry reg0 = new EpochRegistry(address(this), vm.addr(SIGNER_PK), address(this), 1 ether, 0);
+        FeeLanes lanes0 = new FeeLanes(lanesOwner, reg0, dist, _defaults());
+        EpochRegistry saved = reg;
+        reg = reg0;
+        bytes32[] memory proof = _finalScore(0, token, 50e18);
+        reg = saved;
+        lanes0.updateScore(token, 0, 50e18, proof);
+        vm.expectRevert(abi.encodeWithSelector(FeeLanes.StaleScore.selector, uint64(0), uint64(0)));
+        lanes0.updateScore(token, 0, 50e18, proof);
+        assertEq(lanes0.currentScore(token), 50e18);
     }
 
     // ---------------------------------------------------------------- fees in and out

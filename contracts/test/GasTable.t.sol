@@ -51,7 +51,7 @@ contract GasTableTest is LaunchpadFixture {
     function test_gas_proposeFinalize() public {
         bytes32 root = keccak256("root");
         uint64 expiry = uint64(block.timestamp + 1 hours);
-        (uint8 v, bytes32 r, bytes32 s) = vm.sign(SIGNER_PK, reg.epochRootDigest(1, root, keccak256("in"), expiry));
+        (uint8 v, bytes32 r, bytes32 s) = vm.sign(SIGNER_PK, reg.epochRootDigest(1, root, keccak256("in"), address(this), expiry));
         reg.propose{value: 1 ether}(1, root, keccak256("in"), expiry, abi.encodePacked(r, s, v));
         vm.warp(block.timestamp + 72 hours);
         reg.finalize(1);

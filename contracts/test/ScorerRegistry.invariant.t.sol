@@ -80,8 +80,31 @@ contract ScorerHandler is Test {
         if (prove % 8 == 0) return; // mostly proven
         q = bound(q, 0, 1e18);
         uint8 v = uint8(verdict % 4);
-        verifier.setLeaf(1, thesis, q, v, bytes32(0));
+        verifier.setLeaf(1, reg.qualityLeaf(id, q, v, bytes32(0)));
         reg.prove(id, 1, q, v, bytes32(0), new bytes32[](0));
+    }
+
+    /// The adjudicator overrides a random score's grade (re-weighting its open position, if any).
+    function overrideGrade(uint256 id, uint256 q, uint256 verdict) external {
+        calls++;
+        uint256 n = reg.scoreCount();
+        if (n == 0) return;
+        vm.prank(verifier.adjudicator());
+        reg.overrideGrade(id % n, bound(q, 0, 1e18), uint8(verdict % 4));
+    }
+
+    /// A score proven from epoch 1 is re-graded from an earlier epoch 0 (the earliest grade wins).
+    function regrade(uint256 id, uint256 q, uint256 verdict) external {
+        calls++;
+        uint256 n = reg.scoreCount();
+        if (n == 0) return;
+        id %= n;
+        ScorerRegistry.Score memory sc = reg.getScore(id);
+        if (!sc.proven || sc.overridden || sc.gradeEpoch == 0 || block.timestamp > sc.at + 7 days) return;
+        q = bound(q, 0, 1e18);
+        uint8 v = uint8(verdict % 4);
+        verifier.setLeaf(0, reg.qualityLeaf(id, q, v, bytes32(0)));
+        reg.prove(id, 0, q, v, bytes32(0), new bytes32[](0));
     }
 
     function fund(uint256 t, uint256 amount) external {
@@ -159,6 +182,7 @@ contract ScorerRegistryInvariantTest is ScorerFixture {
         handler = new ScorerHandler(reg, rootToken, feed, verifier, usdg, TOKEN_E, TOKEN_U);
         rootToken.transferOwnership(address(handler));
         feed.transferOwnership(address(handler));
+        verifier.setAdjudicator(makeAddr("adjudicator"));
         targetContract(address(handler));
     }
 
@@ -205,6 +229,9 @@ contract ScorerRegistryInvariantTest is ScorerFixture {
             for (uint256 i; i < 8; ++i) {
                 ScorerRegistry.Position memory pos = reg.position(token, handler.scorerAt(i));
                 if (!pos.open) continue;
+                // An open position always carries the weight of its score's grade in force (proof, earlier proof
+                // or the adjudicator's override).
+                assertEq(pos.weight, reg.getScore(pos.scoreId).weight, "grade in force");
                 w += pos.weight;
                 if (pos.weight > maxW) maxW = pos.weight;
             }

@@ -5,6 +5,7 @@ import {Ownable} from "@openzeppelin/contracts/access/Ownable.sol";
 import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 import {ScorerRegistry, IQualityVerifier, IRootBurnPricer, IScorerFeeSource} from "../src/ScorerRegistry.sol";
 import {RootPriceOracle} from "../src/RootPriceOracle.sol";
+import {EdenLeaves} from "../src/libraries/EdenLeaves.sol";
 import {RewardMath} from "../src/libraries/RewardMath.sol";
 import {EpochRegistry} from "../src/EpochRegistry.sol";
 import {MerkleBuilder} from "./utils/MerkleBuilder.sol";
@@ -287,33 +288,35 @@ contract ScorerRegistryTest is ScorerFixture {
         vm.expectRevert(abi.encodeWithSelector(RewardMath.FractionOutOfRange.selector, 2e18));
         reg.prove(id, 7, 2e18, 0, bytes32(0), none);
         _prove(id, 0.8e18, 0);
-        vm.expectRevert(abi.encodeWithSelector(ScorerRegistry.AlreadyProven.selector, id));
+        vm.expectRevert(abi.encodeWithSelector(ScorerRegistry.AlreadyProven.selector, id, uint64(7)));
         reg.prove(id, 7, 0.8e18, 0, bytes32(0), none);
         ScorerRegistry.Position memory p = reg.position(TOKEN_E, alice);
         assertTrue(p.open);
         assertEq(p.weight, 40e18);
         assertEq(p.end, T0 + 30 days);
         assertEq(p.scoreId, id);
-        // Only the latest score on a token can be proven.
+        // A grade is proven within the prove window of its score (a later score on the token is then the latest).
         vm.warp(T0 + 14 days);
         uint256 id2 = _score(alice, TOKEN_E, bytes32("thesis2"));
         vm.warp(T0 + 28 days);
-        uint256 id3 = _score(alice, TOKEN_E, bytes32("thesis3"));
-        verifier.setLeaf(7, bytes32("thesis2"), 0.5e18, 0, bytes32(0));
-        vm.expectRevert(abi.encodeWithSelector(ScorerRegistry.NotLatestScore.selector, id2, id3));
+        _score(alice, TOKEN_E, bytes32("thesis3"));
+        _grade(7, id2, 0.5e18, 0);
+        vm.expectRevert(abi.encodeWithSelector(ScorerRegistry.ProofTooLate.selector, id2, uint64(T0 + 21 days)));
         reg.prove(id2, 7, 0.5e18, 0, bytes32(0), none);
         // A token without a pool cannot open positions.
         vm.warp(T0 + 42 days);
         uint256 id4 = _score(alice, address(0xF00), bytes32("t4"));
-        verifier.setLeaf(7, bytes32("t4"), 0.5e18, 0, bytes32(0));
+        _grade(7, id4, 0.5e18, 0);
         vm.expectRevert(abi.encodeWithSelector(ScorerRegistry.PoolNotConfigured.selector, address(0xF00)));
         reg.prove(id4, 7, 0.5e18, 0, bytes32(0), none);
         // An unstaking scorer's score cannot be proven.
-        vm.prank(alice);
+        _register(bob);
+        uint256 id5 = _score(bob, TOKEN_E, bytes32("t5"));
+        vm.prank(bob);
         reg.requestUnstake();
-        verifier.setLeaf(7, bytes32("thesis3"), 0.5e18, 0, bytes32(0));
-        vm.expectRevert(abi.encodeWithSelector(ScorerRegistry.Unstaking.selector, alice));
-        reg.prove(id3, 7, 0.5e18, 0, bytes32(0), none);
+        _grade(7, id5, 0.5e18, 0);
+        vm.expectRevert(abi.encodeWithSelector(ScorerRegistry.Unstaking.selector, bob));
+        reg.prove(id5, 7, 0.5e18, 0, bytes32(0), none);
     }
 
     /// Seed §5.3 / core `seed_pool_pays_12_8_percent`: q 0.8, 0.6, 0.9 -> 4.44 %, 3.33 %, 5 %; 12.8 % paid.
@@ -492,13 +495,22 @@ contract ScorerRegistryTest is ScorerFixture {
         r2.register(type(uint256).max);
         uint256 id = r2.score(TOKEN_E, 70e18, keccak256("my thesis"), type(uint256).max);
         vm.stopPrank();
+        vm.warp(block.timestamp + 1); // the grading epoch is proposed after the score
         bytes32[] memory leaves = new bytes32[](3);
-        leaves[0] = er.qualityLeaf(keccak256("my thesis"), 0.8e18, 1, keccak256("earlier"));
+        leaves[0] = r2.qualityLeaf(id, 0.8e18, 1, keccak256("earlier"));
         leaves[1] = er.scoreLeaf(TOKEN_E, 0.5e18);
-        leaves[2] = er.qualityLeaf(keccak256("other"), 0.4e18, 0, bytes32(0));
+        leaves[2] = er.qualityLeaf(
+            EdenLeaves.Grade(address(r2), id + 1, bob, TOKEN_E, keccak256("other"), 0.4e18, 0, bytes32(0))
+        );
+        assertEq(
+            leaves[0],
+            er.qualityLeaf(
+                EdenLeaves.Grade(address(r2), id, alice, TOKEN_E, keccak256("my thesis"), 0.8e18, 1, keccak256("earlier"))
+            )
+        );
         bytes32 root = MerkleBuilder.root(leaves);
         uint64 expiry = uint64(block.timestamp + 1 days);
-        (uint8 v, bytes32 rs, bytes32 ss) = vm.sign(signerPk, er.epochRootDigest(1, root, bytes32(0), expiry));
+        (uint8 v, bytes32 rs, bytes32 ss) = vm.sign(signerPk, er.epochRootDigest(1, root, bytes32(0), address(this), expiry));
         vm.deal(address(this), 1 ether);
         er.propose{value: 1 ether}(1, root, bytes32(0), expiry, abi.encodePacked(rs, ss, v));
         bytes32[] memory proof = MerkleBuilder.proof(leaves, 0);
@@ -512,6 +524,175 @@ contract ScorerRegistryTest is ScorerFixture {
         r2.prove(id, 1, 0.9e18, 1, keccak256("earlier"), proof);
         r2.prove(id, 1, 0.8e18, 1, keccak256("earlier"), proof);
         assertEq(r2.position(TOKEN_E, alice).weight, 40e18);
+    }
+}
+
+/// Review findings 1 and 2, performed against the real EpochRegistry (signed, proposed, finalized roots).
+contract ScorerRegistryReviewTest is ScorerFixture {
+    uint256 internal constant SIGNER_PK = 0xA11CE;
+    EpochRegistry internal er;
+    ScorerRegistry internal r2;
+    address internal adj = makeAddr("adjudicator");
+    address internal alice = makeAddr("alice");
+    address internal mallory = makeAddr("mallory");
+    address internal griefer = makeAddr("griefer");
+    uint64 internal nextEpoch = 1;
+
+    function setUp() public override {
+        super.setUp();
+        er = new EpochRegistry(owner, vm.addr(SIGNER_PK), adj, 1 ether, 1);
+        r2 = new ScorerRegistry(owner, rootToken, IQualityVerifier(address(er)), IRootBurnPricer(address(oracle)), buyback);
+        vm.startPrank(owner);
+        r2.configurePool(TOKEN_E, address(0));
+        r2.configurePool(TOKEN_U, address(usdg));
+        vm.stopPrank();
+        _join(alice);
+        _join(mallory);
+        vm.deal(address(this), 1_000 ether);
+    }
+
+    function _join(address who) internal {
+        _freshFeed();
+        rootToken.mint(who, 10_000e18);
+        vm.startPrank(who);
+        rootToken.approve(address(r2), type(uint256).max);
+        r2.register(type(uint256).max);
+        vm.stopPrank();
+    }
+
+    function _scoreOn(address who, address token, bytes32 thesis) internal returns (uint256 id) {
+        _freshFeed();
+        vm.prank(who);
+        id = r2.score(token, 70e18, thesis, type(uint256).max);
+    }
+
+    /// Proposes (signed for this contract) and finalizes the next epoch over `leaves`; returns its number.
+    function _final(bytes32[] memory leaves) internal returns (uint64 epoch) {
+        epoch = nextEpoch++;
+        bytes32 root = MerkleBuilder.root(leaves);
+        uint64 expiry = uint64(block.timestamp + 1 days);
+        (uint8 v, bytes32 rs, bytes32 ss) =
+            vm.sign(SIGNER_PK, er.epochRootDigest(epoch, root, bytes32(0), address(this), expiry));
+        er.propose{value: 1 ether}(epoch, root, bytes32(0), expiry, abi.encodePacked(rs, ss, v));
+        vm.warp(block.timestamp + 72 hours);
+        er.finalize(epoch);
+    }
+
+    function _two(bytes32 a, bytes32 b) internal pure returns (bytes32[] memory l) {
+        l = new bytes32[](2);
+        (l[0], l[1]) = (a, b);
+    }
+
+    /// Finding 1: mallory copies alice's public thesis hash onto a richer token and proves it with alice's leaf.
+    function test_review1_aCopiedThesisHashInheritsNothing() public {
+        bytes32 thesis = keccak256("alice's thesis");
+        uint256 aliceId = _scoreOn(alice, TOKEN_E, thesis);
+        vm.warp(block.timestamp + 1);
+        bytes32[] memory leaves = _two(r2.qualityLeaf(aliceId, 0.9e18, 0, bytes32(0)), er.scoreLeaf(TOKEN_E, 1));
+        uint64 e1 = _final(leaves);
+        bytes32[] memory proof = MerkleBuilder.proof(leaves, 0);
+        r2.prove(aliceId, e1, 0.9e18, 0, bytes32(0), proof);
+        assertEq(r2.position(TOKEN_E, alice).weight, 45e18);
+        // Mallory scores the same hash on another token: alice's leaf names alice's score, so it proves nothing.
+        uint256 copyId = _scoreOn(mallory, TOKEN_U, thesis);
+        vm.expectRevert(abi.encodeWithSelector(ScorerRegistry.EpochNotAfterScore.selector, e1, er.proposedAt(e1), uint64(block.timestamp)));
+        r2.prove(copyId, e1, 0.9e18, 0, bytes32(0), proof);
+        // Even in a root proposed after her score, alice's grade is not mallory's.
+        vm.warp(block.timestamp + 1);
+        uint64 e2 = _final(leaves);
+        vm.expectRevert(ScorerRegistry.InvalidProof.selector);
+        r2.prove(copyId, e2, 0.9e18, 0, bytes32(0), proof);
+        assertFalse(r2.position(TOKEN_U, mallory).open);
+    }
+
+    /// Finding 1: a grade committed before the score existed (the next score id predicted) is refused.
+    function test_review1_aGradeFromAnEpochBeforeTheScoreIsRefused() public {
+        uint256 predicted = r2.scoreCount();
+        bytes32 thesis = keccak256("later");
+        bytes32 leaf = er.qualityLeaf(
+            EdenLeaves.Grade(address(r2), predicted, alice, TOKEN_E, thesis, 1e18, 0, bytes32(0))
+        );
+        bytes32[] memory leaves = _two(leaf, er.scoreLeaf(TOKEN_E, 1));
+        uint64 e1 = _final(leaves);
+        uint256 id = _scoreOn(alice, TOKEN_E, thesis);
+        assertEq(id, predicted);
+        assertEq(r2.qualityLeaf(id, 1e18, 0, bytes32(0)), leaf);
+        vm.expectRevert(abi.encodeWithSelector(ScorerRegistry.EpochNotAfterScore.selector, e1, er.proposedAt(e1), uint64(block.timestamp)));
+        r2.prove(id, e1, 1e18, 0, bytes32(0), MerkleBuilder.proof(leaves, 0));
+    }
+
+    /// Fuzz, finding 1: a grade opens no score but its own (any other id, or the right id with another token,
+    /// scorer or thesis, is not in the root).
+    function testFuzz_review1_aGradeProvesOnlyItsOwnScore(uint256 seed) public {
+        uint256 a = _scoreOn(alice, TOKEN_E, keccak256(abi.encode("a", seed)));
+        uint256 m = _scoreOn(mallory, TOKEN_E, keccak256(abi.encode("m", seed)));
+        vm.warp(block.timestamp + 1);
+        uint256 q = bound(seed, 0.3e18, 1e18);
+        bytes32[] memory leaves = _two(r2.qualityLeaf(a, q, 0, bytes32(0)), er.scoreLeaf(TOKEN_E, seed));
+        uint64 e = _final(leaves);
+        bytes32[] memory proof = MerkleBuilder.proof(leaves, 0);
+        vm.expectRevert(ScorerRegistry.InvalidProof.selector);
+        r2.prove(m, e, q, 0, bytes32(0), proof);
+        r2.prove(a, e, q, 0, bytes32(0), proof);
+    }
+
+    /// Finding 2: a griefer proves a victim's score with a worse later leaf (a faulty "copy" re-grade) to lock it at
+    /// weight 0; the earliest epoch's grade now wins and anyone restores it. The adjudicator's override wins over every
+    /// leaf and re-weights the open position from then on.
+    function test_review2_earliestGradeWinsAndTheOverrideWinsOverAll() public {
+        uint256 id = _scoreOn(alice, TOKEN_E, keccak256("victim"));
+        vm.warp(block.timestamp + 1);
+        bytes32[] memory good = _two(r2.qualityLeaf(id, 0.8e18, 0, bytes32(0)), er.scoreLeaf(TOKEN_E, 1));
+        uint64 e1 = _final(good);
+        bytes32[] memory bad = _two(r2.qualityLeaf(id, 0.8e18, 3, keccak256("x")), er.scoreLeaf(TOKEN_E, 2));
+        uint64 e2 = _final(bad);
+        vm.prank(griefer);
+        r2.prove(id, e2, 0.8e18, 3, keccak256("x"), MerkleBuilder.proof(bad, 0));
+        assertEq(r2.position(TOKEN_E, alice).weight, 0);
+        // Anyone proves the earlier grade: it wins.
+        r2.prove(id, e1, 0.8e18, 0, bytes32(0), MerkleBuilder.proof(good, 0));
+        assertEq(r2.position(TOKEN_E, alice).weight, 40e18);
+        assertEq(r2.pool(TOKEN_E).totalWeight, 40e18);
+        assertEq(r2.getScore(id).gradeEpoch, e1);
+        vm.prank(griefer);
+        vm.expectRevert(abi.encodeWithSelector(ScorerRegistry.AlreadyProven.selector, id, e1));
+        r2.prove(id, e2, 0.8e18, 3, keccak256("x"), MerkleBuilder.proof(bad, 0));
+        // Rewards accrue at 40 until the override.
+        r2.fund{value: 7 ether}(TOKEN_E, 7 ether);
+        vm.warp(block.timestamp + 1 days);
+        r2.poke(TOKEN_E);
+        uint256 owedAt40 = r2.owedStored(TOKEN_E, alice);
+        assertGt(owedAt40, 0);
+        // Only the adjudicator overrides; its grade re-weights the position at once.
+        vm.prank(griefer);
+        vm.expectRevert(abi.encodeWithSelector(ScorerRegistry.NotAdjudicator.selector, griefer));
+        r2.overrideGrade(id, 0, 3);
+        vm.prank(adj);
+        r2.overrideGrade(id, 0.5e18, 2); // derivative: 0.5 * 0.5 * 50 = 12.5
+        assertEq(r2.position(TOKEN_E, alice).weight, 12.5e18);
+        assertEq(r2.pool(TOKEN_E).totalWeight, 12.5e18);
+        assertEq(r2.maxWeight(TOKEN_E) >= 12.5e18, true);
+        assertEq(r2.owedStored(TOKEN_E, alice), owedAt40); // what accrued before stays
+        // No leaf can change it any more.
+        vm.expectRevert(abi.encodeWithSelector(ScorerRegistry.GradeIsOverridden.selector, id));
+        r2.prove(id, e1, 0.8e18, 0, bytes32(0), MerkleBuilder.proof(good, 0));
+    }
+
+    /// Finding 2: a scorer held an unproven score and proved it when the pool was richest; proofs are now bounded to
+    /// PROVE_WINDOW after the score.
+    function test_review2_aScoreCannotBeProvenLate() public {
+        uint256 id = _scoreOn(alice, TOKEN_E, keccak256("held back"));
+        vm.warp(block.timestamp + 1);
+        bytes32[] memory leaves = _two(r2.qualityLeaf(id, 0.8e18, 0, bytes32(0)), er.scoreLeaf(TOKEN_E, 1));
+        uint64 e = _final(leaves);
+        uint64 deadline = r2.getScore(id).at + 7 days;
+        vm.warp(deadline + 1);
+        vm.expectRevert(abi.encodeWithSelector(ScorerRegistry.ProofTooLate.selector, id, deadline));
+        r2.prove(id, e, 0.8e18, 0, bytes32(0), MerkleBuilder.proof(leaves, 0));
+        // The adjudicator can still grade it (and so open it while the scorer is eligible).
+        vm.prank(adj);
+        r2.overrideGrade(id, 0.6e18, 0);
+        assertEq(r2.position(TOKEN_E, alice).weight, 30e18);
     }
 }
 

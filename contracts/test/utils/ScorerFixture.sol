@@ -10,28 +10,32 @@ import {MockRootTickOracle} from "../../src/mocks/MockRootTickOracle.sol";
 import {MockRoot} from "../../src/mocks/MockRoot.sol";
 import {TestERC20} from "./TestERC20.sol";
 
-/// Accepts exactly the quality leaves it was told about (per epoch); the proof itself is ignored.
+/// Accepts exactly the leaves it was told about (per epoch); the proof itself is ignored. Every epoch counts as
+/// proposed after every score unless a proposal time was set; the adjudicator is settable.
 contract MockQualityVerifier is IQualityVerifier {
     mapping(bytes32 => bool) public valid;
+    mapping(uint64 => uint64) public proposedAtOf;
+    address public adjudicator;
 
-    function key(uint64 epoch, bytes32 thesisHash, uint256 q, uint8 verdict, bytes32 matched)
-        public
-        pure
-        returns (bytes32)
-    {
-        return keccak256(abi.encode(epoch, thesisHash, q, verdict, matched));
+    function setLeaf(uint64 epoch, bytes32 leaf) external {
+        valid[keccak256(abi.encode(epoch, leaf))] = true;
     }
 
-    function setLeaf(uint64 epoch, bytes32 thesisHash, uint256 q, uint8 verdict, bytes32 matched) external {
-        valid[key(epoch, thesisHash, q, verdict, matched)] = true;
+    function setProposedAt(uint64 epoch, uint64 at) external {
+        proposedAtOf[epoch] = at;
     }
 
-    function verifyQuality(uint64 epoch, bytes32 thesisHash, uint256 q, uint8 verdict, bytes32 matched, bytes32[] calldata)
-        external
-        view
-        returns (bool)
-    {
-        return valid[key(epoch, thesisHash, q, verdict, matched)];
+    function setAdjudicator(address who) external {
+        adjudicator = who;
+    }
+
+    function proposedAt(uint64 epoch) external view returns (uint64) {
+        uint64 at = proposedAtOf[epoch];
+        return at == 0 ? type(uint64).max : at;
+    }
+
+    function verifyLeaf(uint64 epoch, bytes32 leaf, bytes32[] calldata) external view returns (bool) {
+        return valid[keccak256(abi.encode(epoch, leaf))];
     }
 }
 
@@ -95,9 +99,13 @@ abstract contract ScorerFixture is Test {
         id = reg.score(token, 50e18, thesis, type(uint256).max);
     }
 
+    /// Tells the mock verifier that score `id`'s grade (q, verdict) is a leaf of `epoch`.
+    function _grade(uint64 epoch, uint256 id, uint256 q, uint8 verdict) internal {
+        verifier.setLeaf(epoch, reg.qualityLeaf(id, q, verdict, bytes32(0)));
+    }
+
     function _prove(uint256 id, uint256 q, uint8 verdict) internal {
-        bytes32 thesis = reg.getScore(id).thesisHash;
-        verifier.setLeaf(7, thesis, q, verdict, bytes32(0));
+        _grade(7, id, q, verdict);
         reg.prove(id, 7, q, verdict, bytes32(0), new bytes32[](0));
     }
 

@@ -16,13 +16,22 @@
 //!    ([`LedgerConfig::one_vote_per_agent`], default `true`; `false` makes every reveal a vote).
 //! 3. **Resolve** (`resolve`) at any `now ≥ closesAt` with the exit TWAP ending at `closesAt`,
 //!    or `None` when the observation buffer no longer covers it: hit / miss / void (A3), applied
-//!    to the agent's record (A2).
+//!    to the agent's record (A2). **decided** (after the contract review): resolved after
+//!    `closesAt + resolveGrace` ([`DEFAULT_RESOLVE_GRACE_SECS`], 1 hour), or with no exit price,
+//!    the call is a **miss**, never a void: an agent cannot void a losing call by leaving it
+//!    unresolved or by pushing the pool's observation buffer past it.
 //! 4. **Expire** (`expire`): a commit not revealed by its deadline (`now > committedAt +
 //!    revealDeadline`) expires and counts as a miss (A2).
+//! 5. **Overdue calls count at once** (decided after the review): [`CallLedger::score_at`]
+//!    counts every open call past its reveal deadline (committed) or past `closesAt +
+//!    resolveGrace` (revealed) as a miss before anyone expires or resolves it, exactly as
+//!    `CallLedger.score` does on chain; the vote of a reveal uses that score. An agent has at
+//!    most [`DEFAULT_MAX_OPEN_CALLS`] open calls.
 //!
-//! **decided**: a window must be at least one second; `minStake` must be non-zero; commits need
-//! `stake ≥ minStake` (weight ≥ 1); the score behind a vote is the agent's score at reveal.
-//! Every operation is atomic: on error nothing changes.
+//! **decided**: a window must be at least the TWAP window ([`DEFAULT_MIN_WINDOW_SECS`], 300 s,
+//! so the exit window starts at or after the reveal and never overlaps the entry window);
+//! `minStake` must be non-zero; commits need `stake ≥ minStake` (weight ≥ 1); the score behind a
+//! vote is the agent's score at reveal. Every operation is atomic: on error nothing changes.
 
 use super::consensus::{
     consensus_bucket, round_for_reveal_now, vote_weight, ConsensusError, ConsensusEvent,
@@ -41,6 +50,12 @@ use std::collections::{BTreeMap, BTreeSet};
 
 /// Seconds after a commit within which it must be revealed (decided: 1 hour).
 pub const DEFAULT_REVEAL_DEADLINE_SECS: u64 = 3_600;
+/// The shortest call window: the A5 TWAP window (decided: entry and exit windows never overlap).
+pub const DEFAULT_MIN_WINDOW_SECS: u64 = 300;
+/// Seconds after `closesAt` within which a call must be resolved, else it is a miss (decided).
+pub const DEFAULT_RESOLVE_GRACE_SECS: u64 = 3_600;
+/// Open (committed or revealed) calls one agent may have at once (decided: 16).
+pub const DEFAULT_MAX_OPEN_CALLS: u64 = 16;
 
 /// The commitment an agent posts:
 /// `keccak256(abi.encode(agent, asset, uint8(direction), uint64(window), salt))`.
@@ -146,6 +161,17 @@ pub enum LedgerError {
     /// A window of zero seconds.
     #[error("window: must be greater than zero seconds")]
     ZeroWindow,
+    /// A window shorter than the TWAP window.
+    #[error("window: {window} s is shorter than the minimum {min} s")]
+    WindowTooShort {
+        /// The window asked for.
+        window: u64,
+        /// The minimum.
+        min: u64,
+    },
+    /// The agent already has the most open calls allowed.
+    #[error("agent: already {0} open calls (the most allowed)")]
+    TooManyOpenCalls(u64),
     /// `now + window` passes `u64::MAX`.
     #[error("closesAt: now + window does not fit in 64 bits")]
     TimeOverflow,
@@ -177,6 +203,12 @@ pub struct LedgerConfig {
     pub consensus: ConsensusParams,
     /// Only an agent's first reveal in a round adds a vote (decided default: `true`).
     pub one_vote_per_agent: bool,
+    /// The shortest window a reveal accepts.
+    pub min_window_secs: u64,
+    /// Seconds after `closesAt` within which a resolution reads the exit price.
+    pub resolve_grace_secs: u64,
+    /// Open calls one agent may have at once.
+    pub max_open_calls: u64,
 }
 
 impl LedgerConfig {
@@ -187,6 +219,9 @@ impl LedgerConfig {
             reveal_deadline_secs: DEFAULT_REVEAL_DEADLINE_SECS,
             consensus: ConsensusParams::default(),
             one_vote_per_agent: true,
+            min_window_secs: DEFAULT_MIN_WINDOW_SECS,
+            resolve_grace_secs: DEFAULT_RESOLVE_GRACE_SECS,
+            max_open_calls: DEFAULT_MAX_OPEN_CALLS,
         }
     }
 }
@@ -316,7 +351,7 @@ impl CallLedger {
         self.agents.get(&agent)
     }
 
-    /// A1: an agent's current score (0 for an unknown agent).
+    /// A1: an agent's score from its recorded outcomes only (0 for an unknown agent).
     ///
     /// # Errors
     /// [`LedgerError::Score`] when the score overflows.
@@ -325,6 +360,52 @@ impl CallLedger {
             Some(r) => Ok(r.score(self.config.min_stake)?),
             None => Ok(U256::ZERO),
         }
+    }
+
+    /// A1 at `now`, as `CallLedger.score` reads it: the agent's overdue open calls
+    /// ([`CallLedger::overdue_calls`]) count as misses.
+    ///
+    /// # Errors
+    /// [`LedgerError::Score`] when the score overflows.
+    pub fn score_at(&self, agent: Address, now: u64) -> Result<U256, LedgerError> {
+        match self.agents.get(&agent) {
+            Some(r) => {
+                let mut with_overdue = *r;
+                with_overdue.misses = r
+                    .misses
+                    .checked_add(self.overdue_calls(agent, now))
+                    .ok_or(RecordOverflow("misses"))?;
+                Ok(with_overdue.score(self.config.min_stake)?)
+            }
+            None => Ok(U256::ZERO),
+        }
+    }
+
+    /// The agent's open calls that already count as misses at `now`: committed past the reveal
+    /// deadline, or revealed past `closesAt + resolveGrace`.
+    pub fn overdue_calls(&self, agent: Address, now: u64) -> u64 {
+        let grace = self.config.resolve_grace_secs;
+        let deadline_secs = self.config.reveal_deadline_secs;
+        self.calls
+            .iter()
+            .filter(|c| c.agent == agent)
+            .filter(|c| match (c.status, c.reveal) {
+                (CallStatus::Committed, _) => now > c.reveal_deadline(deadline_secs),
+                (CallStatus::Revealed, Some(r)) => now > r.closes_at.saturating_add(grace),
+                _ => false,
+            })
+            .count() as u64
+    }
+
+    /// The agent's open (committed or revealed) calls.
+    pub fn open_calls(&self, agent: Address) -> u64 {
+        self.calls
+            .iter()
+            .filter(|c| {
+                c.agent == agent
+                    && matches!(c.status, CallStatus::Committed | CallStatus::Revealed)
+            })
+            .count() as u64
     }
 
     /// A call by id.
@@ -376,7 +457,8 @@ impl CallLedger {
     ///
     /// # Errors
     /// [`LedgerError::UnknownAgent`], [`LedgerError::InsufficientStake`],
-    /// [`LedgerError::DuplicateCommitment`], [`LedgerError::TooManyCalls`].
+    /// [`LedgerError::TooManyOpenCalls`], [`LedgerError::DuplicateCommitment`],
+    /// [`LedgerError::TooManyCalls`].
     pub fn commit(
         &mut self,
         agent: Address,
@@ -392,6 +474,10 @@ impl CallLedger {
                 stake: record.stake,
                 min_stake: self.config.min_stake,
             });
+        }
+        let open = self.open_calls(agent);
+        if open >= self.config.max_open_calls {
+            return Err(LedgerError::TooManyOpenCalls(open));
         }
         if self.commitments.contains(&commitment) {
             return Err(LedgerError::DuplicateCommitment(commitment));
@@ -414,7 +500,7 @@ impl CallLedger {
     /// # Errors
     /// [`LedgerError::UnknownCall`], [`LedgerError::NotCallAgent`], [`LedgerError::WrongState`],
     /// [`LedgerError::BeforeCommit`], [`LedgerError::RevealDeadlinePassed`],
-    /// [`LedgerError::CommitmentMismatch`], [`LedgerError::ZeroWindow`],
+    /// [`LedgerError::CommitmentMismatch`], [`LedgerError::WindowTooShort`],
     /// [`LedgerError::TimeOverflow`], and score or weight overflows.
     #[allow(clippy::too_many_arguments)]
     pub fn reveal(
@@ -449,8 +535,11 @@ impl CallLedger {
         if call_commitment(agent, asset, direction, window, salt) != call.commitment {
             return Err(LedgerError::CommitmentMismatch);
         }
-        if window == 0 {
-            return Err(LedgerError::ZeroWindow);
+        if window < self.config.min_window_secs.max(1) {
+            return Err(LedgerError::WindowTooShort {
+                window,
+                min: self.config.min_window_secs.max(1),
+            });
         }
         let closes_at = now.checked_add(window).ok_or(LedgerError::TimeOverflow)?;
         let bucket = consensus_bucket(closes_at, window).map_err(time_error)?;
@@ -463,7 +552,7 @@ impl CallLedger {
         let mut vote = None;
         let mut event = None;
         if votes {
-            let weight = vote_weight(self.score(agent)?)?;
+            let weight = vote_weight(self.score_at(agent, now)?)?;
             let mut round = self
                 .rounds
                 .get(&key)
@@ -494,6 +583,8 @@ impl CallLedger {
 
     /// Step 3: resolves revealed call `id` at `now ≥ closesAt` with the exit TWAP ending at
     /// `closesAt` (`None` when the observation buffer no longer covers it). Anyone may call.
+    /// After `closesAt + resolveGrace`, or with no exit price, the call is a miss (the exit is
+    /// then not recorded).
     ///
     /// # Errors
     /// [`LedgerError::UnknownCall`], [`LedgerError::WrongState`], [`LedgerError::NotClosedYet`],
@@ -517,7 +608,12 @@ impl CallLedger {
                 closes_at: reveal.closes_at,
             });
         }
-        let outcome = call_outcome(reveal.direction, reveal.entry_price, exit_price);
+        let in_time = now <= reveal.closes_at.saturating_add(self.config.resolve_grace_secs);
+        let exit_price = exit_price.filter(|_| in_time);
+        let outcome = match exit_price {
+            None => CallOutcome::Miss,
+            Some(_) => call_outcome(reveal.direction, reveal.entry_price, exit_price),
+        };
         self.apply_outcome(call.agent, outcome)?;
         self.call_mut(id)?.status = CallStatus::Resolved {
             outcome,
@@ -528,7 +624,7 @@ impl CallLedger {
 
     /// Step 3 from the pool (A5): resolves call `id` with the pool's tick cumulatives at
     /// `closesAt − 300` and `closesAt` (`None` when the observation buffer no longer covers
-    /// `closesAt`: void). `stock_is_token0` is the pool's token order.
+    /// `closesAt`: a miss). `stock_is_token0` is the pool's token order.
     ///
     /// # Errors
     /// As [`CallLedger::resolve`]; [`LedgerError::Price`] when the cumulatives give no price.
@@ -704,9 +800,9 @@ mod tests {
             l.resolve(a, Some(w(151 * ONE)), closes),
             Ok(CallOutcome::Hit)
         );
-        // Resolved long after closesAt: the exit price is still the one at closesAt (an input).
+        // Within the grace the exit price is the one at closesAt (an input).
         assert_eq!(
-            l.resolve(b, Some(w(151 * ONE)), closes + 10_000),
+            l.resolve(b, Some(w(151 * ONE)), closes + DEFAULT_RESOLVE_GRACE_SECS),
             Ok(CallOutcome::Miss)
         );
         let (c, _) = call(&mut l, 2, Direction::Up, 150 * ONE, T0);
@@ -714,8 +810,9 @@ mod tests {
             l.resolve(c, Some(w(150 * ONE)), T0 + 2 * HOUR),
             Ok(CallOutcome::Void)
         );
+        // No exit price any more: a miss, never a void (decided after the review).
         let (d, _) = call(&mut l, 3, Direction::Up, 150 * ONE, T0);
-        assert_eq!(l.resolve(d, None, T0 + 90 * HOUR), Ok(CallOutcome::Void));
+        assert_eq!(l.resolve(d, None, T0 + 90 * HOUR), Ok(CallOutcome::Miss));
         let r1 = l.record(agent(1)).unwrap();
         assert_eq!(
             (r1.hits, r1.misses, r1.voids, r1.streak, r1.best_streak),
@@ -850,7 +947,7 @@ mod tests {
         let id = l.commit(agent(1), c, T0).unwrap();
         assert_eq!(
             l.reveal(id, agent(1), ASSET, Direction::Up, 0, salt(1), w(ONE), T0),
-            Err(LedgerError::ZeroWindow)
+            Err(LedgerError::WindowTooShort { window: 0, min: 300 })
         );
         let c = call_commitment(agent(2), ASSET, Direction::Up, u64::MAX, salt(2));
         let id = l.commit(agent(2), c, T0).unwrap();
@@ -1023,7 +1120,7 @@ mod tests {
             l.resolve_from_pool(id, Some(exit), true, T0 + HOUR),
             Ok(CallOutcome::Hit)
         );
-        // A second call whose exit is no longer covered: void.
+        // A second call whose exit is no longer covered: a miss.
         let c = call_commitment(agent(2), ASSET, Direction::Down, HOUR, s);
         let id = l.commit(agent(2), c, T0).unwrap();
         l.reveal(id, agent(2), ASSET, Direction::Down, HOUR, s, entry, T0)
@@ -1039,8 +1136,99 @@ mod tests {
         assert_eq!(l.call(id).unwrap().status, CallStatus::Revealed);
         assert_eq!(
             l.resolve_from_pool(id, None, true, T0 + HOUR),
-            Ok(CallOutcome::Void)
+            Ok(CallOutcome::Miss)
         );
+    }
+
+    #[test]
+    fn windows_shorter_than_the_twap_are_refused() {
+        let mut l = ledger();
+        let c = call_commitment(agent(1), ASSET, Direction::Up, 299, salt(1));
+        let id = l.commit(agent(1), c, T0).unwrap();
+        assert_eq!(
+            l.reveal(id, agent(1), ASSET, Direction::Up, 299, salt(1), w(ONE), T0),
+            Err(LedgerError::WindowTooShort {
+                window: 299,
+                min: 300
+            })
+        );
+        let c = call_commitment(agent(2), ASSET, Direction::Up, 300, salt(2));
+        let id = l.commit(agent(2), c, T0).unwrap();
+        l.reveal(id, agent(2), ASSET, Direction::Up, 300, salt(2), w(ONE), T0)
+            .unwrap();
+        assert_eq!(l.call(id).unwrap().reveal.unwrap().closes_at, T0 + 300);
+    }
+
+    #[test]
+    fn a_call_resolved_after_the_grace_is_a_miss_even_when_it_hit() {
+        let mut l = ledger();
+        let (id, _) = call(&mut l, 1, Direction::Up, 100 * ONE, T0);
+        let closes = l.call(id).unwrap().reveal.unwrap().closes_at;
+        let late = closes + DEFAULT_RESOLVE_GRACE_SECS + 1;
+        assert_eq!(
+            l.resolve(id, Some(w(200 * ONE)), late),
+            Ok(CallOutcome::Miss)
+        );
+        assert_eq!(
+            l.call(id).unwrap().status,
+            CallStatus::Resolved {
+                outcome: CallOutcome::Miss,
+                exit_price: None
+            }
+        );
+    }
+
+    #[test]
+    fn overdue_calls_count_as_misses_before_anyone_settles_them() {
+        let mut l = ledger();
+        // One hit on record: score 0.5.
+        let (hit, _) = call(&mut l, 1, Direction::Up, 100 * ONE, T0);
+        let closes = l.call(hit).unwrap().reveal.unwrap().closes_at;
+        l.resolve(hit, Some(w(101 * ONE)), closes).unwrap();
+        let t = closes + 1;
+        assert_eq!(l.score_at(agent(1), t).unwrap(), w(ONE / 2));
+        // A hedge committed and never revealed, and a revealed call left unresolved.
+        let c = call_commitment(agent(1), ASSET, Direction::Down, HOUR, salt(9));
+        let hedge = l.commit(agent(1), c, t).unwrap();
+        let c = call_commitment(agent(1), ASSET, Direction::Up, HOUR, salt(8));
+        let open = l.commit(agent(1), c, t).unwrap();
+        l.reveal(open, agent(1), ASSET, Direction::Up, HOUR, salt(8), w(100 * ONE), t)
+            .unwrap();
+        let open_closes = l.call(open).unwrap().reveal.unwrap().closes_at;
+        assert_eq!(l.overdue_calls(agent(1), t + HOUR), 0);
+        // Past the reveal deadline the hedge counts: 1² / (1 + 1 + 1).
+        assert_eq!(l.overdue_calls(agent(1), t + HOUR + 1), 1);
+        assert_eq!(
+            l.score_at(agent(1), t + HOUR + 1).unwrap(),
+            w(ONE / 3)
+        );
+        // Past closesAt + grace the unresolved call counts too: 1 / 4.
+        let late = open_closes + DEFAULT_RESOLVE_GRACE_SECS + 1;
+        assert_eq!(l.overdue_calls(agent(1), late), 2);
+        assert_eq!(l.score_at(agent(1), late).unwrap(), w(ONE / 4));
+        // The recorded score is unchanged until someone settles; settling changes nothing more.
+        assert_eq!(l.score(agent(1)).unwrap(), w(ONE / 2));
+        l.expire(hedge, late).unwrap();
+        l.resolve(open, Some(w(200 * ONE)), late).unwrap();
+        assert_eq!(l.overdue_calls(agent(1), late), 0);
+        assert_eq!(l.score(agent(1)).unwrap(), w(ONE / 4));
+        assert_eq!(l.score_at(agent(1), late).unwrap(), w(ONE / 4));
+    }
+
+    #[test]
+    fn open_calls_are_capped() {
+        let mut l = ledger();
+        for i in 0..DEFAULT_MAX_OPEN_CALLS {
+            let c = call_commitment(agent(1), ASSET, Direction::Up, HOUR, B256::from(U256::from(i)));
+            l.commit(agent(1), c, T0).unwrap();
+        }
+        let c = call_commitment(agent(1), ASSET, Direction::Up, HOUR, B256::repeat_byte(0xff));
+        assert_eq!(
+            l.commit(agent(1), c, T0),
+            Err(LedgerError::TooManyOpenCalls(DEFAULT_MAX_OPEN_CALLS))
+        );
+        l.expire(0, T0 + HOUR + 1).unwrap();
+        l.commit(agent(1), c, T0 + HOUR + 1).unwrap();
     }
 
     #[test]

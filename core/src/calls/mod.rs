@@ -29,6 +29,7 @@ pub use consensus::{
 };
 pub use ledger::{
     call_commitment, Call, CallLedger, CallStatus, LedgerConfig, LedgerError, Reveal,
+    DEFAULT_MAX_OPEN_CALLS, DEFAULT_MIN_WINDOW_SECS, DEFAULT_RESOLVE_GRACE_SECS,
     DEFAULT_REVEAL_DEADLINE_SECS,
 };
 pub use outcome::{call_outcome, CallOutcome, Direction};

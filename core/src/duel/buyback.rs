@@ -137,11 +137,18 @@ pub fn buyback(pool: &BuybackPool, pot: U256, ema_wad: U256) -> Result<Buyback, 
     let bound_tick = if pool.eth_is_currency0 { lower } else { upper };
     let bound = get_sqrt_price_at_tick(i64::from(bound_tick))
         .map_err(|_| DuelError::InvalidTickSpacing(pool.tick_spacing))?;
-    // ETH in: zero for one when ETH is currency0 (price falls), one for zero otherwise.
+    // ETH in: zero for one when ETH is currency0 (price falls), one for zero otherwise. The limit
+    // never passes the full-range bound nor v4's own price bounds (`Pool.swap` refuses a limit at
+    // `MIN_SQRT_PRICE` / `MAX_SQRT_PRICE`; `DuelHook` clamps the same way, so a cap near the
+    // minimum price can never make the settlement revert).
     let target = if pool.eth_is_currency0 {
-        limit.max(bound)
+        limit
+            .max(bound)
+            .max(crate::uniswap::tick_math::MIN_SQRT_PRICE + U256::from(1u8))
     } else {
-        limit.min(bound)
+        limit
+            .min(bound)
+            .min(crate::uniswap::tick_math::MAX_SQRT_PRICE - U256::from(1u8))
     };
     let at_or_past_target = if pool.eth_is_currency0 {
         pool.sqrt_price_x96 <= target
