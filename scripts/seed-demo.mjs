@@ -311,6 +311,9 @@ if (A.scorerRegistry) {
   }
 }
 
+// The operator grades the scores in the next epoch, proposed after them (a grade counts only from an
+// epoch proposed after its score, C12).
+await warp(60);
 const firstEpoch = Number(word(await call(A.epochRegistry, 'nextEpoch()')));
 const bond = BigInt(A.bondWei);
 const domain = { name: 'Eden', version: '1', chainId, verifyingContract: A.epochRegistry };
@@ -332,14 +335,17 @@ async function proposeEpoch(k) {
     privateInputs[`${project.toLowerCase()}:${epoch}`] = `inputs/${project.toLowerCase()}-${epoch}.json`;
     writeFileSync(join(OUT, 'inputs', `${project.toLowerCase()}-${epoch}.json`), JSON.stringify(own, null, 1));
   }
+  // Each grade names its score (C5 quality leaf: registry, score id, scorer, token, thesis).
   const graded = k === QUALITY_K ? theses.map((t) => ({
+    scorerRegistry: A.scorerRegistry, scoreId: t.scoreId, scorer: t.scorer,
     project: t.token, thesisHash: t.thesisHash, targetScoreWad: t.targetScoreWad, qualityWad: t.qualityWad,
     verdict: t.verdict, matchedThesis: t.matchedThesis,
   })) : [];
   const bundle = eden.buildEpoch({ epoch, tracks: TRACKS.map((t) => presets[t]), projects: inputs, previous,
     ...(graded.length ? { theses: graded, preData: [{ project: PRE, verified: false }] } : {}) });
   const expiry = (await now()) + 3 * 86400;
-  const digest = eden.epochRootSigningHash(domain, { epoch, root: bundle.root, inputsRoot: bundle.inputsRoot, expiry });
+  // The signature names the proposer (C6): only the deployer's account can propose this root.
+  const digest = eden.epochRootSigningHash(domain, { epoch, root: bundle.root, inputsRoot: bundle.inputsRoot, proposer: deployer, expiry });
   const sig = secp256k1.sign(Buffer.from(digest.slice(2), 'hex'), Buffer.from(signerKey.slice(2), 'hex'));
   const signature = '0x' + sig.r.toString(16).padStart(64, '0') + sig.s.toString(16).padStart(64, '0') + (27 + sig.recovery).toString(16);
   await send(deployer, A.epochRegistry, 'propose(uint64,bytes32,bytes32,uint64,bytes)',
@@ -382,7 +388,7 @@ if (A.scorerRegistry && theses.length) {
   const assetOf = (token) => (token === sprt ? A.stablecoin : ZERO);
   for (const token of scoredTokens) await send(deployer, R, 'configurePool(address,address)', [token, assetOf(token)]);
   for (const t of theses) {
-    const entry = qualityBundle.theses.find((x) => x.thesisHash.toLowerCase() === t.thesisHash.toLowerCase());
+    const entry = qualityBundle.theses.find((x) => Number(x.scoreId) === t.scoreId);
     t.leaf = entry.leaf;
     t.epoch = qEpoch;
     if (t.token === PRE) continue; // a pre-data project has no reward pool: its theses are graded, not proven
@@ -546,6 +552,20 @@ if (A.scorerRegistry) {
 // ---- The fresh launch, last: still inside its 15 s anti-snipe window --------------------------
 const frsh = await launch(DEV[1][0], 'Fresh Sprout', 'FRSH');
 await buy(DEV[2][0], frsh, 0.05);
+
+// ---- Governance: the 48 h timelock takes over ------------------------------------------------
+// The deploy scripts made the TimelockController every contract's pending owner and scheduled the
+// acceptance batches (contracts/script/Governance.sol); the seed's own time has passed their delay, so
+// anyone may execute them now: from here on every owner action waits 48 h in the timelock.
+if (A.timelock) {
+  const ACCEPT_OWNERSHIP = '0x79ba5097'; // acceptOwnership()
+  for (const [targets, tag] of [[A.handoverI, 'eden.handover.I'], [A.handoverII, 'eden.handover.II']]) {
+    if (!targets?.length) continue;
+    await send(DEV[2][0], A.timelock, 'executeBatch(address[],uint256[],bytes[],bytes32,bytes32)',
+      [targets, targets.map(() => 0n), targets.map(() => ACCEPT_OWNERSHIP), '0x' + '00'.repeat(32), hex(keccak256(Buffer.from(tag)))]);
+  }
+  log(`governance: the 48 h timelock ${A.timelock} owns the protocol contracts`);
+}
 
 const world = {
   format: 'eden-demo-world-v1',

@@ -2,6 +2,7 @@
 pragma solidity 0.8.26;
 
 import {Script} from "forge-std/Script.sol";
+import {TimelockController} from "@openzeppelin/contracts/governance/TimelockController.sol";
 import {IPoolManager} from "@uniswap/v4-core/src/interfaces/IPoolManager.sol";
 import {EpochRegistry} from "../src/EpochRegistry.sol";
 import {HolderDistributor} from "../src/HolderDistributor.sol";
@@ -9,6 +10,7 @@ import {FeeLanes} from "../src/FeeLanes.sol";
 import {Launchpad} from "../src/Launchpad.sol";
 import {TestERC20} from "../test/utils/TestERC20.sol";
 import {LockerSalt} from "./LockerSalt.sol";
+import {Governance} from "./Governance.sol";
 
 /// @notice Deploys the Eden protocol contracts on a local chain (anvil): Uniswap v4 PoolManager from the npm
 /// bytecode, EpochRegistry, HolderDistributor, FeeLanes, Launchpad (with its LaunchLocker hook) and a
@@ -16,11 +18,15 @@ import {LockerSalt} from "./LockerSalt.sol";
 /// `../.eden/deploy-<chainId>.json` (scripts/deploy-local.sh merges it into `.eden/addresses.json`).
 ///
 /// Environment (all optional): DEPLOYER_PRIVATE_KEY (default anvil account 0), EDEN_SIGNER (root signer,
-/// default the deployer), EDEN_ADJUDICATOR (default the deployer), EDEN_BOND_WEI (default 0.01 ETH),
-/// EDEN_FIRST_EPOCH (default today's day number, unix time / 86400).
+/// default the deployer), EDEN_ADJUDICATOR (default anvil account 9: never the signer), EDEN_BOND_WEI (default
+/// 0.01 ETH), EDEN_FIRST_EPOCH (default today's day number, unix time / 86400), EDEN_GOVERNOR (the timelock's
+/// proposer, default the deployer).
+/// Governance (`Governance`): a 48 h `TimelockController` is deployed and the handover of every contract here to it
+/// is started (pending owner, acceptance batch scheduled); anyone completes it 48 h later.
 /// Every value below marked PLACEHOLDER is configuration, not a protocol fact.
 contract Deploy is Script {
     uint256 internal constant ANVIL_KEY_0 = 0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80;
+    address internal constant ANVIL_ACCOUNT_9 = 0xa0Ee7A142d267C1f36714E4a8F75612F20a79720;
     string internal constant POOL_MANAGER_ARTIFACT =
         "../node_modules/@uniswap/v4-core/out/PoolManager.sol/PoolManager.json";
 
@@ -39,6 +45,7 @@ contract Deploy is Script {
         address launchpad;
         address locker;
         address stablecoin;
+        address timelock;
     }
 
     function placeholderLanes() internal pure returns (FeeLanes.Params memory) {
@@ -58,7 +65,8 @@ contract Deploy is Script {
         uint256 pk = vm.envOr("DEPLOYER_PRIVATE_KEY", ANVIL_KEY_0);
         address deployer = vm.addr(pk);
         address signer = vm.envOr("EDEN_SIGNER", deployer);
-        address adjudicator = vm.envOr("EDEN_ADJUDICATOR", deployer);
+        address adjudicator = vm.envOr("EDEN_ADJUDICATOR", ANVIL_ACCOUNT_9);
+        address governor = vm.envOr("EDEN_GOVERNOR", deployer);
         uint256 bond = vm.envOr("EDEN_BOND_WEI", uint256(0.01 ether));
         uint64 firstEpoch = uint64(vm.envOr("EDEN_FIRST_EPOCH", block.timestamp / 1 days));
 
@@ -93,9 +101,19 @@ contract Deploy is Script {
         pad.setQuoteAsset(d.stablecoin, STABLE_VIRTUAL_QUOTE_WHOLE * 10 ** usd.decimals());
         lanes.setLaunchpad(pad);
         lanes.setReceivers(deployer, deployer, deployer);
+        d.timelock = address(Governance.deployTimelock(governor));
+        if (governor == deployer) {
+            Governance.startHandover(TimelockController(payable(d.timelock)), handoverTargets(d), Governance.HANDOVER_SALT_I);
+        }
         vm.stopBroadcast();
 
         _write(d, deployer, signer, bond, firstEpoch);
+    }
+
+    /// @notice The contracts of this half that the timelock takes over.
+    function handoverTargets(Deployed memory d) internal pure returns (address[] memory t) {
+        t = new address[](4);
+        (t[0], t[1], t[2], t[3]) = (d.registry, d.distributor, d.feeLanes, d.launchpad);
     }
 
     function _deployPoolManager(address owner) internal returns (address pm) {
@@ -119,6 +137,8 @@ contract Deploy is Script {
         vm.serializeAddress(k, "launchLocker", d.locker);
         vm.serializeAddress(k, "stablecoin", d.stablecoin);
         vm.serializeAddress(k, "rootSigner", signer);
+        vm.serializeAddress(k, "timelock", d.timelock);
+        vm.serializeAddress(k, "handoverI", handoverTargets(d));
         vm.serializeString(k, "bondWei", vm.toString(bond));
         vm.serializeUint(k, "firstEpoch", firstEpoch);
         vm.serializeString(k, "supply", vm.toString(SUPPLY));

@@ -11,6 +11,7 @@ import {TickMath} from "@uniswap/v4-core/src/libraries/TickMath.sol";
 import {CallLedger} from "../src/CallLedger.sol";
 import {ScorerRegistry, IQualityVerifier, IRootBurnPricer, IScorerFeeSource} from "../src/ScorerRegistry.sol";
 import {RootPriceOracle} from "../src/RootPriceOracle.sol";
+import {AggregatorV3Interface} from "../src/interfaces/AggregatorV3Interface.sol";
 import {RootOracleHook} from "../src/RootOracleHook.sol";
 import {DuelHook} from "../src/DuelHook.sol";
 import {MockAggregatorV3} from "../src/mocks/MockAggregatorV3.sol";
@@ -19,6 +20,8 @@ import {TestERC20} from "../test/utils/TestERC20.sol";
 import {V3PoolDriver, IV3Factory, IV3Pool} from "../test/utils/V3Deployer.sol";
 import {V4PoolDriver} from "../test/utils/V4PoolDriver.sol";
 import {HookSalt} from "./HookSalt.sol";
+import {Governance} from "./Governance.sol";
+import {TimelockController} from "@openzeppelin/contracts/governance/TimelockController.sol";
 
 interface IFeeLanesReceivers {
     function buyback() external view returns (address);
@@ -82,9 +85,20 @@ contract DeployII is Script {
         IFeeLanesReceivers fl = IFeeLanesReceivers(lanes);
         fl.setReceivers(address(reg), fl.buyback(), fl.keeper());
         _duel(o, deployer, pm);
+        // Governance: the same 48 h timelock takes over this half too (scheduled when the deployer is its proposer).
+        TimelockController tl = TimelockController(payable(vm.parseJsonAddress(prev, ".timelock")));
+        if (tl.hasRole(tl.PROPOSER_ROLE(), deployer)) {
+            Governance.startHandover(tl, handoverTargets(o), Governance.HANDOVER_SALT_II);
+        }
         vm.stopBroadcast();
 
         _write(o, prev, path);
+    }
+
+    /// @notice The contracts of this half that the timelock takes over.
+    function handoverTargets(Out memory o) internal pure returns (address[] memory t) {
+        t = new address[](3);
+        (t[0], t[1], t[2]) = (o.callLedger, o.scorerRegistry, o.duelHook);
     }
 
     function _calls(Out memory o, address deployer) internal {
@@ -134,7 +148,7 @@ contract DeployII is Script {
         driver.addFullRange(hook.poolKey(), 1e20);
         MockAggregatorV3 feed = new MockAggregatorV3(deployer, 8, "ETH / USD (local)", ETH_USD);
         o.ethUsdFeed = address(feed);
-        o.rootPriceOracle = address(new RootPriceOracle(hook, feed));
+        o.rootPriceOracle = address(new RootPriceOracle(hook, feed, AggregatorV3Interface(address(0))));
     }
 
     function _duel(Out memory o, address deployer, IPoolManager pm) internal {
@@ -182,6 +196,7 @@ contract DeployII is Script {
         vm.serializeAddress(k, "duelHook", o.duelHook);
         vm.serializeAddress(k, "duelTokenA", o.duelTokenA);
         vm.serializeAddress(k, "duelTokenB", o.duelTokenB);
+        vm.serializeAddress(k, "handoverII", handoverTargets(o));
         string memory json = vm.serializeUint(k, "duelId", o.duelId);
         vm.writeJson(json, path);
     }

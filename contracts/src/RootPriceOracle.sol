@@ -19,15 +19,22 @@ import {OracleMath} from "./libraries/OracleMath.sol";
 /// Fail closed, each with its own error: answer not positive, from the future, older than `MAX_ANSWER_AGE` (25 h),
 /// absurd decimals; pool not initialised or younger than the short window; a window the accumulator does not cover;
 /// a price that rounds to zero; an amount out of bounds.
+/// On an L2 (decided after the review) the deployment may name Chainlink's sequencer-uptime feed: then the ETH/USD
+/// answer is used only while the sequencer is up (answer 0) and has been up for `SEQUENCER_GRACE` (1 h) since its
+/// last restart; otherwise `SequencerDown` / `SequencerGracePeriod`. The zero address means no such feed (L1).
 contract RootPriceOracle {
     uint32 public constant SHORT_WINDOW = 30 minutes;
     uint32 public constant ANCHOR_WINDOW = 4 hours;
     uint256 public constant MAX_ANSWER_AGE = 25 hours;
     uint8 public constant MAX_ANSWER_DECIMALS = 36;
     uint128 internal constant ONE_ROOT = 1e18;
+    /// @notice After a sequencer restart, prices are refused for this long (Chainlink's recommended pattern).
+    uint256 public constant SEQUENCER_GRACE = 1 hours;
 
     IRootTickOracle public immutable tickOracle;
     AggregatorV3Interface public immutable ethUsdFeed;
+    /// @notice Chainlink L2 sequencer-uptime feed (answer 0 = up, 1 = down); zero address on L1.
+    AggregatorV3Interface public immutable sequencerUptimeFeed;
 
     struct RootPrice {
         int24 shortTick;
@@ -49,14 +56,29 @@ contract RootPriceOracle {
     error WindowNotCovered(uint32 window);
     error ZeroPrice();
     error AmountOutOfBounds(uint256 amount, uint256 min, uint256 max);
+    error SequencerDown();
+    error SequencerGracePeriod(uint256 upSince, uint256 until);
 
-    constructor(IRootTickOracle tickOracle_, AggregatorV3Interface ethUsdFeed_) {
+    constructor(IRootTickOracle tickOracle_, AggregatorV3Interface ethUsdFeed_, AggregatorV3Interface sequencerUptimeFeed_)
+    {
         tickOracle = tickOracle_;
         ethUsdFeed = ethUsdFeed_;
+        sequencerUptimeFeed = sequencerUptimeFeed_;
+    }
+
+    /// @notice Reverts unless the L2 sequencer (when a feed is set) is up and past its grace period.
+    function checkSequencer() public view {
+        if (address(sequencerUptimeFeed) == address(0)) return;
+        (, int256 answer, uint256 startedAt,,) = sequencerUptimeFeed.latestRoundData();
+        if (answer != 0) revert SequencerDown();
+        if (startedAt == 0 || block.timestamp < startedAt + SEQUENCER_GRACE) {
+            revert SequencerGracePeriod(startedAt, startedAt + SEQUENCER_GRACE);
+        }
     }
 
     /// @notice ETH/USD as a WAD after the fail-closed checks.
     function ethUsdWad() public view returns (uint256) {
+        checkSequencer();
         (, int256 answer,, uint256 updatedAt,) = ethUsdFeed.latestRoundData();
         if (answer <= 0) revert NonPositiveAnswer(answer);
         if (updatedAt > block.timestamp) revert AnswerFromFuture(updatedAt, block.timestamp);

@@ -53,7 +53,7 @@ interface IBurnable {
 /// only from an epoch proposed after the score; one grade per score: the grade of the earliest epoch wins (a proof
 /// from an earlier epoch re-grades a score proven from a later one), and the adjudicator's `overrideGrade` wins
 /// over every leaf, re-weighting an open position; a score can be proven or re-graded by a leaf only within
-/// `PROVE_WINDOW` (7 days) of the score.
+/// `PROVE_WINDOW` (30 days) of the score.
 ///
 /// Pools (C11, C13, C14), one per token in its pair asset (set once by the owner; `address(0)` = ETH): fundings drip
 /// over 7 days (exact fraction); every event first advances the token to its instant, processing each expiry at its
@@ -73,8 +73,9 @@ contract ScorerRegistry is Ownable2Step, ReentrancyGuardTransient {
     uint64 public constant SCORE_INTERVAL = 14 days;
     uint64 public constant UNSTAKE_COOLDOWN = 7 days;
     uint64 public constant POSITION_DURATION = 30 days;
-    /// @notice A score's grade can be proven from a leaf only this long after the score (decided: 7 days).
-    uint64 public constant PROVE_WINDOW = 7 days;
+    /// @notice A score's grade can be proven from a leaf only this long after the score (decided: 30 days, the
+    /// registry's worst-case finality of a grading root, 23 days with both challenges, plus the grading lag).
+    uint64 public constant PROVE_WINDOW = 30 days;
     uint256 public constant MAX_TARGET_SCORE = 100e18;
     uint256 public constant CAP_BPS = RewardMath.CAP_BPS;
     uint64 public constant DRIP_DURATION = RewardMath.DRIP_DURATION;

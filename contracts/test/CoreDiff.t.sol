@@ -19,6 +19,7 @@ import {HookSalt} from "../script/HookSalt.sol";
 import {V4Deployer} from "./utils/V4Deployer.sol";
 import {V4PoolDriver} from "./utils/V4PoolDriver.sol";
 import {OracleMath} from "../src/libraries/OracleMath.sol";
+import {AggregatorV3Interface} from "../src/interfaces/AggregatorV3Interface.sol";
 import {RootPriceOracle} from "../src/RootPriceOracle.sol";
 import {IRootTickOracle} from "../src/interfaces/IRootTickOracle.sol";
 import {MockAggregatorV3} from "../src/mocks/MockAggregatorV3.sol";
@@ -463,7 +464,7 @@ contract CoreDiffPricesTest is Test {
             [int56(c.cn[i]), int56(c.cs[i]), int56(c.ca[i])]
         );
         MockAggregatorV3 feed = new MockAggregatorV3(address(this), uint8(c.dec[i]), "ETH / USD", c.ans[i]);
-        RootPriceOracle o = new RootPriceOracle(t, feed);
+        RootPriceOracle o = new RootPriceOracle(t, feed, AggregatorV3Interface(address(0)));
         assertEq(o.rootPriceUsd(), c.usd[i], "priceUsd");
         assertEq(o.rootForUsd(100e18, type(uint256).max), c.root[i], "root for $100");
     }

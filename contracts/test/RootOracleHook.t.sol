@@ -8,6 +8,7 @@ import {PoolKey} from "@uniswap/v4-core/src/types/PoolKey.sol";
 import {Currency} from "@uniswap/v4-core/src/types/Currency.sol";
 import {TickMath} from "@uniswap/v4-core/src/libraries/TickMath.sol";
 import {RootOracleHook} from "../src/RootOracleHook.sol";
+import {AggregatorV3Interface} from "../src/interfaces/AggregatorV3Interface.sol";
 import {RootPriceOracle} from "../src/RootPriceOracle.sol";
 import {MockAggregatorV3} from "../src/mocks/MockAggregatorV3.sol";
 import {MockRoot} from "../src/mocks/MockRoot.sol";
@@ -70,7 +71,7 @@ contract RootOracleHookTest is Test {
         driver.swapToTick(key, 76_013);
         vm.warp(NOW);
         feed.setAnswerAt(3_000e8, NOW - 3_600);
-        RootPriceOracle o = new RootPriceOracle(hook, feed);
+        RootPriceOracle o = new RootPriceOracle(hook, feed, AggregatorV3Interface(address(0)));
         RootPriceOracle.RootPrice memory p = o.rootPrice();
         assertEq(p.shortTick, 76_013);
         assertEq(p.anchorTick, 75_127);

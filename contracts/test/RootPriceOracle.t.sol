@@ -55,7 +55,22 @@ contract RootPriceOracleTest is Test {
         t.swapTo(late);
         vm.warp(NOW);
         feed.setAnswerAt(3_000e8, NOW - 3_600);
-        o = new RootPriceOracle(t, feed);
+        o = new RootPriceOracle(t, feed, AggregatorV3Interface(address(0)));
+    }
+
+    /// Review finding 9: on an L2 the price is refused while the sequencer is down and for an hour after it restarts.
+    function test_review9_sequencerUptimeFeedGatesThePrice() public {
+        (RootPriceOracle plain, MockRootTickOracle t) = _oracle(false, NOW - 30 days, 75_000, 76_013);
+        MockAggregatorV3 seq = new MockAggregatorV3(address(this), 0, "L2 Sequencer Uptime", 0);
+        RootPriceOracle o = new RootPriceOracle(t, feed, seq);
+        seq.setAnswerAt(1, NOW - 10); // down
+        vm.expectRevert(RootPriceOracle.SequencerDown.selector);
+        o.rootPriceUsd();
+        seq.setAnswerAt(0, NOW - 600); // back up ten minutes ago
+        vm.expectRevert(abi.encodeWithSelector(RootPriceOracle.SequencerGracePeriod.selector, NOW - 600, NOW + 3_000));
+        o.rootForUsd(100e18, type(uint256).max);
+        seq.setAnswerAt(0, NOW - 3_600); // up for an hour: the same price as with no feed
+        assertEq(o.rootPriceUsd(), plain.rootPriceUsd());
     }
 
     /// core `end_to_end_takes_the_lower_window`: ROOT token1, 76,013 for the last 30 min, 75,000 before, ETH $3,000.
@@ -95,7 +110,7 @@ contract RootPriceOracleTest is Test {
         y.initialize(0);
         vm.warp(NOW + 1_799);
         feed.setAnswer(2_000e8);
-        RootPriceOracle oy = new RootPriceOracle(y, feed);
+        RootPriceOracle oy = new RootPriceOracle(y, feed, AggregatorV3Interface(address(0)));
         vm.expectRevert(abi.encodeWithSelector(RootPriceOracle.PoolTooYoung.selector, uint32(1_800), uint256(1_799)));
         oy.rootPrice();
         vm.warp(NOW + 1_800);
@@ -106,13 +121,13 @@ contract RootPriceOracleTest is Test {
     function test_windowNotCovered() public {
         vm.warp(NOW);
         feed.setAnswer(3_000e8);
-        RootPriceOracle o = new RootPriceOracle(new GappyTickOracle(uint32(NOW - 7_200), 7_200), feed);
+        RootPriceOracle o = new RootPriceOracle(new GappyTickOracle(uint32(NOW - 7_200), 7_200), feed, AggregatorV3Interface(address(0)));
         vm.expectRevert(abi.encodeWithSelector(RootPriceOracle.WindowNotCovered.selector, uint32(7_200)));
         o.rootPrice();
-        o = new RootPriceOracle(new GappyTickOracle(uint32(NOW - 7_200), 1_800), feed);
+        o = new RootPriceOracle(new GappyTickOracle(uint32(NOW - 7_200), 1_800), feed, AggregatorV3Interface(address(0)));
         vm.expectRevert(abi.encodeWithSelector(RootPriceOracle.WindowNotCovered.selector, uint32(1_800)));
         o.rootPrice();
-        o = new RootPriceOracle(new GappyTickOracle(uint32(NOW + 1), 1), feed);
+        o = new RootPriceOracle(new GappyTickOracle(uint32(NOW + 1), 1), feed, AggregatorV3Interface(address(0)));
         vm.expectRevert(abi.encodeWithSelector(RootPriceOracle.PoolNotInitialized.selector, NOW + 1, NOW));
         o.rootPrice();
     }
@@ -134,13 +149,13 @@ contract RootPriceOracleTest is Test {
         vm.expectRevert(abi.encodeWithSelector(RootPriceOracle.AnswerFromFuture.selector, NOW + 1, NOW));
         o.rootPrice();
         IRootTickOracle ticks = o.tickOracle();
-        RootPriceOracle o37 = new RootPriceOracle(ticks, new MockAggregatorV3(address(this), 37, "x", 1));
+        RootPriceOracle o37 = new RootPriceOracle(ticks, new MockAggregatorV3(address(this), 37, "x", 1), AggregatorV3Interface(address(0)));
         vm.expectRevert(abi.encodeWithSelector(RootPriceOracle.AnswerDecimals.selector, uint8(37)));
         o37.ethUsdWad();
-        RootPriceOracle o20 = new RootPriceOracle(ticks, new MockAggregatorV3(address(this), 20, "x", 123));
+        RootPriceOracle o20 = new RootPriceOracle(ticks, new MockAggregatorV3(address(this), 20, "x", 123), AggregatorV3Interface(address(0)));
         assertEq(o20.ethUsdWad(), 1); // rounds down
         // A price that rounds to zero fails closed.
-        RootPriceOracle tiny = new RootPriceOracle(ticks, new MockAggregatorV3(address(this), 20, "x", 1));
+        RootPriceOracle tiny = new RootPriceOracle(ticks, new MockAggregatorV3(address(this), 20, "x", 1), AggregatorV3Interface(address(0)));
         vm.expectRevert(RootPriceOracle.ZeroPrice.selector);
         tiny.rootPrice();
     }
@@ -170,7 +185,7 @@ contract RootPriceOracleTest is Test {
 
     function testFuzz_amountIsTheCeiling(uint128 usd, uint128 price) public {
         vm.assume(price > 0 && usd > 0);
-        RootPriceOracle o = new RootPriceOracle(IRootTickOracle(address(1)), AggregatorV3Interface(address(1)));
+        RootPriceOracle o = new RootPriceOracle(IRootTickOracle(address(1)), AggregatorV3Interface(address(1)), AggregatorV3Interface(address(0)));
         assertEq(o.rootForUsdAt(usd, price, type(uint256).max), Math.mulDiv(usd, 1e18, price, Math.Rounding.Ceil));
     }
 }

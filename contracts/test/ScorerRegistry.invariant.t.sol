@@ -100,7 +100,7 @@ contract ScorerHandler is Test {
         if (n == 0) return;
         id %= n;
         ScorerRegistry.Score memory sc = reg.getScore(id);
-        if (!sc.proven || sc.overridden || sc.gradeEpoch == 0 || block.timestamp > sc.at + 7 days) return;
+        if (!sc.proven || sc.overridden || sc.gradeEpoch == 0 || block.timestamp > sc.at + 30 days) return;
         q = bound(q, 0, 1e18);
         uint8 v = uint8(verdict % 4);
         verifier.setLeaf(0, reg.qualityLeaf(id, q, v, bytes32(0)));

@@ -295,16 +295,19 @@ contract ScorerRegistryTest is ScorerFixture {
         assertEq(p.weight, 40e18);
         assertEq(p.end, T0 + 30 days);
         assertEq(p.scoreId, id);
-        // A grade is proven within the prove window of its score (a later score on the token is then the latest).
+        // Only the latest score on a token can be proven.
         vm.warp(T0 + 14 days);
         uint256 id2 = _score(alice, TOKEN_E, bytes32("thesis2"));
         vm.warp(T0 + 28 days);
-        _score(alice, TOKEN_E, bytes32("thesis3"));
+        uint256 id3 = _score(alice, TOKEN_E, bytes32("thesis3"));
         _grade(7, id2, 0.5e18, 0);
-        vm.expectRevert(abi.encodeWithSelector(ScorerRegistry.ProofTooLate.selector, id2, uint64(T0 + 21 days)));
+        vm.expectRevert(abi.encodeWithSelector(ScorerRegistry.NotLatestScore.selector, id2, id3));
+        reg.prove(id2, 7, 0.5e18, 0, bytes32(0), none);
+        // Nor any score later than the prove window.
+        vm.warp(T0 + 14 days + 30 days + 1);
+        vm.expectRevert(abi.encodeWithSelector(ScorerRegistry.ProofTooLate.selector, id2, uint64(T0 + 44 days)));
         reg.prove(id2, 7, 0.5e18, 0, bytes32(0), none);
         // A token without a pool cannot open positions.
-        vm.warp(T0 + 42 days);
         uint256 id4 = _score(alice, address(0xF00), bytes32("t4"));
         _grade(7, id4, 0.5e18, 0);
         vm.expectRevert(abi.encodeWithSelector(ScorerRegistry.PoolNotConfigured.selector, address(0xF00)));
@@ -685,7 +688,7 @@ contract ScorerRegistryReviewTest is ScorerFixture {
         vm.warp(block.timestamp + 1);
         bytes32[] memory leaves = _two(r2.qualityLeaf(id, 0.8e18, 0, bytes32(0)), er.scoreLeaf(TOKEN_E, 1));
         uint64 e = _final(leaves);
-        uint64 deadline = r2.getScore(id).at + 7 days;
+        uint64 deadline = r2.getScore(id).at + r2.PROVE_WINDOW();
         vm.warp(deadline + 1);
         vm.expectRevert(abi.encodeWithSelector(ScorerRegistry.ProofTooLate.selector, id, deadline));
         r2.prove(id, e, 0.8e18, 0, bytes32(0), MerkleBuilder.proof(leaves, 0));

@@ -7,6 +7,10 @@
 //! `S` is the latest final score in points (0–100, WAD). The share is recomputed every epoch and
 //! moves both ways. The unearned part `ceiling − creator(S)` goes to the other lanes, never kept.
 //!
+//! **Which score counts** ([`current_score`], decided after the contract review): the score
+//! recorded in `FeeLanes` counts only while its epoch is the registry's latest final epoch; until
+//! the latest one is recorded, `S = 0`. So nobody gains by not recording a newer, lower score.
+//!
 //! **Decided:** the Tokenomics values (`f_backed`, `f_unverified`, `ceiling`) are configuration,
 //! [`CreatorShareParams`]. Its [`Default`] values are **PLACEHOLDERS, not protocol facts**.
 //!
@@ -104,6 +108,15 @@ impl CreatorShareParams {
             });
         }
         Ok(())
+    }
+}
+
+/// The score `FeeLanes.currentScore` uses (C17): the recorded `(epoch, score)` while its epoch is
+/// the latest final epoch (`latest_final`, `None` before any), else 0.
+pub fn current_score(recorded: Option<(u64, U256)>, latest_final: Option<u64>) -> U256 {
+    match (recorded, latest_final) {
+        (Some((epoch, score)), Some(latest)) if epoch == latest => score,
+        _ => U256::ZERO,
     }
 }
 
@@ -382,5 +395,16 @@ mod tests {
             proptest::prop_assert_eq!(s.to_creator + s.to_liquidity + s.to_scorers + s.to_holders + s.to_buyback, U256::from(fee));
             proptest::prop_assert!(s.creator_amount + s.unearned <= U256::from(fee));
         }
+    }
+
+    #[test]
+    fn only_the_latest_final_epochs_score_counts() {
+        let s = U256::from(90u8) * U256::from(10u8).pow(U256::from(18u8));
+        assert_eq!(current_score(Some((7, s)), Some(7)), s);
+        // A newer epoch is final and not recorded: the old score no longer counts.
+        assert_eq!(current_score(Some((7, s)), Some(8)), U256::ZERO);
+        assert_eq!(current_score(None, Some(8)), U256::ZERO);
+        assert_eq!(current_score(Some((0, s)), None), U256::ZERO);
+        assert_eq!(current_score(Some((0, s)), Some(0)), s);
     }
 }

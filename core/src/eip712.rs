@@ -1,7 +1,9 @@
 //! EIP-712 `EpochRoot` signing hash and signer recovery (C6).
 //!
 //! Domain `{name: "Eden", version: "1", chainId, verifyingContract: registry}` ([`eden_domain`]);
-//! struct `EpochRoot(uint64 epoch,bytes32 root,bytes32 inputsRoot,uint64 expiry)`;
+//! struct `EpochRoot(uint64 epoch,bytes32 root,bytes32 inputsRoot,address proposer,uint64 expiry)`;
+//! the signer names the one account that may propose the root (decided after the contract review:
+//! a signature copied from the mempool or a publication makes nobody else the proposer);
 //! digest `keccak256(0x1901 ‖ domainSeparator ‖ hashStruct(message))`.
 //!
 //! Recovery ([`recover_epoch_root_signer`]) takes a 65-byte `r ‖ s ‖ v` signature and, like
@@ -20,6 +22,7 @@ sol! {
         uint64 epoch;
         bytes32 root;
         bytes32 inputsRoot;
+        address proposer;
         uint64 expiry;
     }
 }
@@ -30,7 +33,7 @@ pub const DOMAIN_NAME: &str = "Eden";
 pub const DOMAIN_VERSION: &str = "1";
 /// The EIP-712 type string of [`EpochRoot`].
 pub const EPOCH_ROOT_TYPE: &str =
-    "EpochRoot(uint64 epoch,bytes32 root,bytes32 inputsRoot,uint64 expiry)";
+    "EpochRoot(uint64 epoch,bytes32 root,bytes32 inputsRoot,address proposer,uint64 expiry)";
 
 /// Order of the secp256k1 group, `n`.
 pub const SECP256K1_N: U256 = U256::from_limbs([
@@ -146,6 +149,7 @@ mod tests {
             epoch: 7,
             root: B256::repeat_byte(0x11),
             inputsRoot: B256::repeat_byte(0x22),
+            proposer: address!("70997970C51812dc3A010C7d01b50e0d17dc79C8"),
             expiry: 1_700_000_000,
         }
     }
@@ -162,13 +166,13 @@ mod tests {
     // Independent vector (node: ethereum-cryptography keccak/secp256k1 + @metamask/abi-utils),
     // domain chainId 8453, verifyingContract REGISTRY, message `msg()`, key = Anvil #0.
     const TYPEHASH: B256 =
-        b256!("02989f2ace70c552502c9e16179a3bb6a1fa91ee45ba3fc5853da8a75d4c3fc9");
+        b256!("f2af4e2c868feb04702db88ae5865fcc376efe846358fabda598a98cd0217d70");
     const SEPARATOR: B256 =
         b256!("5112484de3fbb20b8f5e80fcdafbc2b636da0fab7d2356039bf0a9d38c13c7ef");
     const STRUCT_HASH: B256 =
-        b256!("590eb025878056be8fb292ee5804021ca35ef097a10b750c57a866c1d4fa51cd");
-    const DIGEST: B256 = b256!("8522c0bc53762edffd6d382cccc3ca2526ddad6fcdbc4421a66dafcdce710ec6");
-    const SIG: [u8; 65] = hex!("ec9cf00a1e2c8cf9e07e37902a01beb5e46eb7bda7235161cdbb91fd3da53a275cc4552df1e10297d600b875a91d6b3b3ea03910ee2cf71f84bc538e86cd4cdd1b");
+        b256!("d434899abe324efebd9865c89b4fde19b20c8dbecc62b236f0dcfc81c2d556af");
+    const DIGEST: B256 = b256!("8c79812eb7fa954b51fc606b63ba051719ae7d2efed2d47b63421583eb5f6f5e");
+    const SIG: [u8; 65] = hex!("1f364e5a8bec0d45b4cde30e1888098f166f648733f7f34533a2f69dbe20444d24d1c032af31abaa5f4f27b95e7574043ae8e01fc24bac61a92b0c32ff503ac61b");
 
     #[test]
     fn half_n_is_n_shifted() {
@@ -208,6 +212,7 @@ mod tests {
                 U256::from(m.epoch),
                 m.root,
                 m.inputsRoot,
+                m.proposer,
                 U256::from(m.expiry),
             )
                 .abi_encode_params(),
@@ -316,7 +321,7 @@ mod tests {
             let Ok(sk) = SigningKey::from_bytes((&key).into()) else { return Ok(()) };
             let signer = Address::from_private_key(&sk);
             let domain = eden_domain(chain, REGISTRY);
-            let m = EpochRoot { epoch, root: root.into(), inputsRoot: inputs.into(), expiry };
+            let m = EpochRoot { epoch, root: root.into(), inputsRoot: inputs.into(), proposer: Address::repeat_byte(0x70), expiry };
             let sig = sign(epoch_root_signing_hash(&domain, &m), &key);
             prop_assert_eq!(recover_epoch_root_signer(&domain, &m, &sig), Ok(signer));
         }

@@ -6,8 +6,12 @@
 //! | leaf    | encoding                                                     | values                                                   |
 //! |---------|--------------------------------------------------------------|----------------------------------------------------------|
 //! | score   | `(address, uint256)`                                         | `(project, scoreWad)`                                    |
-//! | quality | `(bytes32, bytes32, uint256, uint8, bytes32)`                | `(T_Q, thesisHash, qualityWad, verdict, matchedThesis)`  |
+//! | quality | `(bytes32, address, uint256, address, address, bytes32, uint256, uint8, bytes32)` | `(T_Q, scorerRegistry, scoreId, scorer, project, thesisHash, qualityWad, verdict, matchedThesis)` |
 //! | human   | `(bytes32, address, uint256)`                                | `(T_H, project, scoreWad)`                               |
+//!
+//! A quality leaf names the one score it grades (the `ScorerRegistry`, the score id, the scorer, the
+//! scored project and the thesis hash; decided after the contract review, C5): a copied thesis hash
+//! inherits nothing, and `ScorerRegistry.prove` rebuilds the leaf from the score it proves.
 //!
 //! with the domain tags `T_Q = keccak256("eden.leaf.quality")` and
 //! `T_H = keccak256("eden.leaf.human")` ([`T_Q`], [`T_H`]), and the verdict codes
@@ -33,9 +37,12 @@ pub const T_H: B256 = b256!("01ade8c17d7ed58f3dd4d0b0bee6d08e642e2c42bf624f60c30
 
 /// Leaf encoding (OZ `leafEncoding`) of the score leaf `(address project, uint256 scoreWad)`.
 pub const SCORE_LEAF_ENCODING: [&str; 2] = ["address", "uint256"];
-/// Leaf encoding of the quality leaf
-/// `(bytes32 T_q, bytes32 thesisHash, uint256 qualityWad, uint8 verdict, bytes32 matchedThesis)`.
-pub const QUALITY_LEAF_ENCODING: [&str; 5] = ["bytes32", "bytes32", "uint256", "uint8", "bytes32"];
+/// Leaf encoding of the quality leaf `(bytes32 T_q, address scorerRegistry, uint256 scoreId,
+/// address scorer, address project, bytes32 thesisHash, uint256 qualityWad, uint8 verdict,
+/// bytes32 matchedThesis)`.
+pub const QUALITY_LEAF_ENCODING: [&str; 9] = [
+    "bytes32", "address", "uint256", "address", "address", "bytes32", "uint256", "uint8", "bytes32",
+];
 /// Leaf encoding of the human (pre-data) leaf `(bytes32 T_h, address project, uint256 scoreWad)`.
 pub const HUMAN_LEAF_ENCODING: [&str; 3] = ["bytes32", "address", "uint256"];
 
@@ -115,10 +122,19 @@ impl ScoreLeaf {
     }
 }
 
-/// Quality leaf `(bytes32 T_q, bytes32 thesisHash, uint256 qualityWad, uint8 verdict,
-/// bytes32 matchedThesis)` (C5).
+/// Quality leaf `(bytes32 T_q, address scorerRegistry, uint256 scoreId, address scorer,
+/// address project, bytes32 thesisHash, uint256 qualityWad, uint8 verdict, bytes32 matchedThesis)`
+/// (C5): the grade of one score.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct QualityLeaf {
+    /// The `ScorerRegistry` that holds the score.
+    pub scorer_registry: Address,
+    /// The score's id in that registry.
+    pub score_id: U256,
+    /// Who scored.
+    pub scorer: Address,
+    /// The scored project (token).
+    pub project: Address,
     /// Hash of the thesis.
     pub thesis_hash: B256,
     /// Its quality (WAD).
@@ -134,6 +150,10 @@ impl QualityLeaf {
     pub fn values(&self) -> Vec<DynSolValue> {
         vec![
             DynSolValue::FixedBytes(T_Q, 32),
+            DynSolValue::Address(self.scorer_registry),
+            DynSolValue::Uint(self.score_id, 256),
+            DynSolValue::Address(self.scorer),
+            DynSolValue::Address(self.project),
             DynSolValue::FixedBytes(self.thesis_hash, 32),
             DynSolValue::Uint(self.quality_wad, 256),
             DynSolValue::Uint(U256::from(self.verdict as u8), 8),
@@ -145,6 +165,10 @@ impl QualityLeaf {
     pub fn oz_values(&self) -> Vec<String> {
         vec![
             T_Q.to_string(),
+            self.scorer_registry.to_checksum(None),
+            self.score_id.to_string(),
+            self.scorer.to_checksum(None),
+            self.project.to_checksum(None),
             self.thesis_hash.to_string(),
             self.quality_wad.to_string(),
             (self.verdict as u8).to_string(),
@@ -156,6 +180,10 @@ impl QualityLeaf {
     pub fn hash(&self) -> B256 {
         type Encoding = (
             sol_data::FixedBytes<32>,
+            sol_data::Address,
+            sol_data::Uint<256>,
+            sol_data::Address,
+            sol_data::Address,
             sol_data::FixedBytes<32>,
             sol_data::Uint<256>,
             sol_data::Uint<8>,
@@ -163,6 +191,10 @@ impl QualityLeaf {
         );
         let encoded = Encoding::abi_encode_params(&(
             T_Q,
+            self.scorer_registry,
+            self.score_id,
+            self.scorer,
+            self.project,
             self.thesis_hash,
             self.quality_wad,
             self.verdict as u8,
@@ -211,20 +243,9 @@ pub fn score_leaf(project: Address, score_wad: U256) -> B256 {
     ScoreLeaf { project, score_wad }.hash()
 }
 
-/// Quality leaf hash of `(T_q, thesisHash, qualityWad, verdict, matchedThesis)` (C5).
-pub fn quality_leaf(
-    thesis_hash: B256,
-    quality_wad: U256,
-    verdict: Verdict,
-    matched_thesis: B256,
-) -> B256 {
-    QualityLeaf {
-        thesis_hash,
-        quality_wad,
-        verdict,
-        matched_thesis,
-    }
-    .hash()
+/// Quality leaf hash of a grade (C5); see [`QualityLeaf`].
+pub fn quality_leaf(leaf: &QualityLeaf) -> B256 {
+    leaf.hash()
 }
 
 /// Human leaf hash of `(T_h, project, scoreWad)` (C5).
@@ -264,15 +285,20 @@ mod tests {
 
     #[test]
     fn quality_leaf_matches_openzeppelin() {
-        let leaf = quality_leaf(
-            B256::repeat_byte(0xab),
-            wad("750000000000000000"),
-            Verdict::Derivative,
-            B256::repeat_byte(0xcd),
-        );
+        let leaf = quality_leaf(&QualityLeaf {
+            scorer_registry: address!("5555555555555555555555555555555555555555"),
+            score_id: U256::from(42u8),
+            scorer: address!("3333333333333333333333333333333333333333"),
+            project: address!("2222222222222222222222222222222222222222"),
+            thesis_hash: B256::repeat_byte(0xab),
+            quality_wad: wad("750000000000000000"),
+            verdict: Verdict::Derivative,
+            matched_thesis: B256::repeat_byte(0xcd),
+        });
+        // StandardMerkleTree.of([v], QUALITY_LEAF_ENCODING).leafHash(v), @openzeppelin/merkle-tree 1.0.8.
         assert_eq!(
             leaf,
-            b256!("ab0707f99784181a62e435cb0da9955beb44d6e67c91eecf95daf398fcd2cf3d")
+            b256!("527ac761497cb0e139a3d8a9ebdda5fcadc80db637f95ed8267a301468f7fad3")
         );
     }
 
@@ -322,6 +348,10 @@ mod tests {
         };
         check(&HUMAN_LEAF_ENCODING, h.values(), h.oz_values());
         let q = QualityLeaf {
+            scorer_registry: p,
+            score_id: U256::from(3u8),
+            scorer: p,
+            project: p,
             thesis_hash: B256::repeat_byte(1),
             quality_wad: U256::from(9u8),
             verdict: Verdict::Copy,
@@ -366,6 +396,7 @@ mod tests {
             prop_assert_eq!(hash_values(ScoreLeaf { project, score_wad: amount }.values()), score_leaf(project, amount));
             prop_assert_eq!(hash_values(HumanLeaf { project, score_wad: amount }.values()), human_leaf(project, amount));
             let q = QualityLeaf {
+                scorer_registry: project, score_id: amount, scorer: Address::from(t[..20].try_into().unwrap_or([0u8; 20])), project,
                 thesis_hash: B256::from(t), quality_wad: amount,
                 verdict: Verdict::try_from(v).unwrap(), matched_thesis: B256::from(m),
             };

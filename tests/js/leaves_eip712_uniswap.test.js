@@ -18,6 +18,7 @@ const eden = require('../../core/pkg-node');
 const hex = (b) => '0x' + bytesToHex(b);
 const T_Q = hex(keccak256(utf8ToBytes('eden.leaf.quality')));
 const T_H = hex(keccak256(utf8ToBytes('eden.leaf.human')));
+const QUALITY_ENCODING = ['bytes32', 'address', 'uint256', 'address', 'address', 'bytes32', 'uint256', 'uint8', 'bytes32'];
 
 // Deterministic pseudo-random bytes (xorshift32), so failures reproduce.
 let seed = 0xed3n;
@@ -45,10 +46,14 @@ test('scoreLeaf, qualityLeaf and humanLeaf equal OpenZeppelin leafHash', () => {
     const thesis = randHex(32);
     const matched = i % 5 === 0 ? '0x' + '00'.repeat(32) : randHex(32);
     const verdict = i % 4;
-    const q = [T_Q, thesis, score, verdict, matched];
-    const expected = StandardMerkleTree.of([q], ['bytes32', 'bytes32', 'uint256', 'uint8', 'bytes32']).leafHash(q);
-    assert.equal(eden.qualityLeaf(thesis, score, verdict, matched), expected);
-    assert.equal(eden.qualityLeaf(thesis, score, String(verdict), matched), expected);
+    const grade = {
+      scorerRegistry: randHex(20), scoreId: i * 7919, scorer: randHex(20), project,
+      thesisHash: thesis, qualityWad: score, verdict, matchedThesis: matched,
+    };
+    const q = [T_Q, grade.scorerRegistry, String(grade.scoreId), grade.scorer, project, thesis, score, verdict, matched];
+    const expected = StandardMerkleTree.of([q], QUALITY_ENCODING).leafHash(q);
+    assert.equal(eden.qualityLeaf(grade), expected);
+    assert.equal(eden.qualityLeaf({ ...grade, verdict: String(verdict), scoreId: String(grade.scoreId) }), expected);
   }
 });
 
@@ -59,10 +64,14 @@ test('leaf inputs are validated', () => {
   assert.throws(() => eden.scoreLeaf(p, '-1'), /scoreWad/);
   assert.throws(() => eden.scoreLeaf(p, '1e18'), /scoreWad/);
   assert.throws(() => eden.humanLeaf(p, (2n ** 256n).toString()), /scoreWad/);
-  assert.throws(() => eden.qualityLeaf(b, '1', 4, b), /verdict: 4/);
-  assert.throws(() => eden.qualityLeaf(b, '1', 1.5, b), /verdict/);
-  assert.throws(() => eden.qualityLeaf('0x12', '1', 0, b), /thesisHash/);
-  assert.throws(() => eden.qualityLeaf(b, '1', 0, 'zz'), /matchedThesis/);
+  const g = { scorerRegistry: p, scoreId: 1, scorer: p, project: p, thesisHash: b, qualityWad: '1', verdict: 0, matchedThesis: b };
+  eden.qualityLeaf(g);
+  assert.throws(() => eden.qualityLeaf({ ...g, verdict: 4 }), /verdict: 4/);
+  assert.throws(() => eden.qualityLeaf({ ...g, verdict: 1.5 }), /verdict/);
+  assert.throws(() => eden.qualityLeaf({ ...g, thesisHash: '0x12' }), /thesisHash/);
+  assert.throws(() => eden.qualityLeaf({ ...g, matchedThesis: 'zz' }), /matchedThesis/);
+  assert.throws(() => eden.qualityLeaf({ ...g, scorer: '0x12' }), /scorer/);
+  assert.throws(() => eden.qualityLeaf({ ...g, scoreId: -1 }), /scoreId/);
 });
 
 // --- EIP-712 (C6) ---------------------------------------------------------------------------
@@ -83,11 +92,11 @@ function digestByHand(domain, message) {
       ],
     ),
   );
-  const typeHash = keccak256(utf8ToBytes('EpochRoot(uint64 epoch,bytes32 root,bytes32 inputsRoot,uint64 expiry)'));
+  const typeHash = keccak256(utf8ToBytes('EpochRoot(uint64 epoch,bytes32 root,bytes32 inputsRoot,address proposer,uint64 expiry)'));
   const structHash = keccak256(
     encode(
-      ['bytes32', 'uint64', 'bytes32', 'bytes32', 'uint64'],
-      [typeHash, BigInt(message.epoch), message.root, message.inputsRoot, BigInt(message.expiry)],
+      ['bytes32', 'uint64', 'bytes32', 'bytes32', 'address', 'uint64'],
+      [typeHash, BigInt(message.epoch), message.root, message.inputsRoot, message.proposer, BigInt(message.expiry)],
     ),
   );
   return keccak256(concatBytes(hexToBytes('1901'), sep, structHash));
@@ -106,13 +115,16 @@ function sign(digest, privateKey) {
 const addressOf = (privateKey) => hex(keccak256(secp256k1.getPublicKey(privateKey, false).slice(1)).slice(12));
 
 const DOMAIN = { name: 'Eden', version: '1', chainId: 8453, verifyingContract: '0x5FbDB2315678afecb367f032d93F642f64180aa3' };
-const MESSAGE = { epoch: 7, root: '0x' + '11'.repeat(32), inputsRoot: '0x' + '22'.repeat(32), expiry: 1700000000 };
+const MESSAGE = {
+  epoch: 7, root: '0x' + '11'.repeat(32), inputsRoot: '0x' + '22'.repeat(32),
+  proposer: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', expiry: 1700000000,
+};
 
 test('epochRootSigningHash: known vector and independent computation', () => {
   // Same vector as the Rust unit test (eip712::tests).
   assert.equal(
     eden.epochRootSigningHash(DOMAIN, MESSAGE),
-    '0x8522c0bc53762edffd6d382cccc3ca2526ddad6fcdbc4421a66dafcdce710ec6',
+    '0x8c79812eb7fa954b51fc606b63ba051719ae7d2efed2d47b63421583eb5f6f5e',
   );
   for (let i = 0; i < 50; i++) {
     const domain = {
@@ -125,6 +137,7 @@ test('epochRootSigningHash: known vector and independent computation', () => {
       epoch: BigInt(randHex(8)).toString(),
       root: randHex(32),
       inputsRoot: randHex(32),
+      proposer: randHex(20),
       expiry: BigInt(randHex(8)).toString(),
     };
     assert.equal(eden.epochRootSigningHash(domain, message), hex(digestByHand(domain, message)));

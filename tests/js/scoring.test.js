@@ -91,19 +91,26 @@ test('buildEpoch: theses and pre-data projects share the root (OZ SimpleMerkleTr
   const fresh = hex(keccak256(utf8ToBytes('fresh project')).slice(0, 20));
   const h = (s) => hex(keccak256(utf8ToBytes(s)));
   const zero = '0x' + '00'.repeat(32);
+  const reg = hex(keccak256(utf8ToBytes('scorer registry')).slice(0, 20));
+  const scorer = (i) => hex(keccak256(utf8ToBytes('scorer ' + i)).slice(0, 20));
+  const g = (i, rest) => ({ scorerRegistry: reg, scoreId: i, scorer: scorer(i), ...rest });
   inp.theses = [
-    { project: a, thesisHash: h('t1'), targetScoreWad: wad('70'), qualityWad: wad('0.8'), verdict: 0 },
-    { project: fresh, thesisHash: h('t2'), targetScoreWad: wad('80'), qualityWad: wad('0.9'), verdict: 0 },
-    { project: b, thesisHash: h('t3'), targetScoreWad: wad('20'), qualityWad: wad('0.6'), verdict: 2, matchedThesis: h('t1') },
-    { project: fresh, thesisHash: h('t4'), targetScoreWad: wad('60'), qualityWad: wad('1'), verdict: '1', matchedThesis: h('t2') },
-    { project: fresh, thesisHash: h('t5'), targetScoreWad: wad('10'), qualityWad: wad('0.5'), verdict: 0 },
+    g(0, { project: a, thesisHash: h('t1'), targetScoreWad: wad('70'), qualityWad: wad('0.8'), verdict: 0 }),
+    g(1, { project: fresh, thesisHash: h('t2'), targetScoreWad: wad('80'), qualityWad: wad('0.9'), verdict: 0 }),
+    g(2, { project: b, thesisHash: h('t3'), targetScoreWad: wad('20'), qualityWad: wad('0.6'), verdict: 2, matchedThesis: h('t1') }),
+    g('3', { project: fresh, thesisHash: h('t4'), targetScoreWad: wad('60'), qualityWad: wad('1'), verdict: '1', matchedThesis: h('t2') }),
+    g(4, { project: fresh, thesisHash: h('t5'), targetScoreWad: wad('10'), qualityWad: wad('0.5'), verdict: 0 }),
   ];
   inp.preData = [{ project: fresh }];
   const bundle = eden.buildEpoch(inp);
   const TQ = h('eden.leaf.quality');
   const TH = h('eden.leaf.human');
-  const q = StandardMerkleTree.of([[TQ, zero, '0', 0, zero]], ['bytes32', 'bytes32', 'uint256', 'uint8', 'bytes32']);
-  for (const t of bundle.theses) assert.equal(t.leaf, q.leafHash([TQ, t.thesisHash, t.qualityWad, t.verdict, t.matchedThesis]));
+  const QE = ['bytes32', 'address', 'uint256', 'address', 'address', 'bytes32', 'uint256', 'uint8', 'bytes32'];
+  const q = StandardMerkleTree.of([[TQ, reg, '0', reg, reg, zero, '0', 0, zero]], QE);
+  for (const t of bundle.theses) {
+    assert.equal(t.leaf, q.leafHash([TQ, t.scorerRegistry, t.scoreId, t.scorer, t.project, t.thesisHash, t.qualityWad, t.verdict, t.matchedThesis]));
+    assert.equal(t.leaf, eden.qualityLeaf(t));
+  }
   const hu = StandardMerkleTree.of([[TH, fresh, '0']], ['bytes32', 'address', 'uint256']);
   for (const r of bundle.human) assert.equal(r.leaf, hu.leafHash([TH, r.project, r.scoreWad]));
   const pre = bundle.human.find((r) => r.mode === 'preData');
@@ -116,6 +123,7 @@ test('buildEpoch: theses and pre-data projects share the root (OZ SimpleMerkleTr
   assert.throws(() => eden.epochProof(bundle, h('nope')), /leafHash: .* is not a leaf of epoch 3/);
   assert.throws(() => eden.buildEpoch({ ...inp, theses: [{ ...inp.theses[0], verdict: 4 }] }), /^Error: theses\[0\]\.verdict: 4 is not a verdict code/);
   assert.throws(() => eden.buildEpoch({ ...inp, preData: [{ project: a }] }), /^Error: preData\[0\]\.project: /);
+  assert.throws(() => eden.buildEpoch({ ...inp, theses: [inp.theses[0], { ...inp.theses[1], scoreId: 0 }] }), /^Error: theses\[1\]\.scoreId: score 0 of registry/);
 });
 
 test('buildEpoch: byte-identical bundles on reruns and with shuffled input order', () => {

@@ -13,7 +13,8 @@ use crate::wallet;
 use alloy_primitives::{Address, B256, U256};
 use alloy_sol_types::{SolCall, SolEvent};
 use eden_core::calls::{
-    call_commitment, consensus_state, track_record_score, ConsensusParams, Direction,
+    call_commitment, call_overdue, consensus_state, track_record_score, ConsensusParams, Direction,
+    DEFAULT_RESOLVE_GRACE_SECS, DEFAULT_REVEAL_DEADLINE_SECS,
 };
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -75,6 +76,8 @@ struct AgentRow {
     best: u64,
     stake: U256,
     open: u64,
+    /// Open calls that already count as misses (past the reveal deadline or the resolve grace).
+    overdue: u64,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -122,6 +125,7 @@ async fn load(w: World, c: CallsRef, me: Option<Address>) -> Result<CallsData, S
             who.push(m);
         }
     }
+    let (_, now) = rpc.latest_block().await.map_err(e)?;
     let mut agents = Vec::new();
     for a in who {
         let r = rpc
@@ -131,8 +135,30 @@ async fn load(w: World, c: CallsRef, me: Option<Address>) -> Result<CallsData, S
         if r.stake.is_zero() && r.hits == 0 && r.misses == 0 && Some(a) != me {
             continue;
         }
-        let score =
-            track_record_score(r.hits, r.misses, r.stake, min_stake).map_err(|x| x.to_string())?;
+        // Overdue open calls count as misses at once, as `CallLedger.score` counts them.
+        let mut overdue = 0u64;
+        for id in rpc
+            .call(c.ledger, &ICallLedger::openCallIdsCall { agent: a })
+            .await
+            .map_err(e)?
+        {
+            let call = rpc
+                .call(c.ledger, &ICallLedger::getCallCall { id })
+                .await
+                .map_err(e)?;
+            let closes = (call.revealedAt != 0).then_some(call.closesAt);
+            if call_overdue(
+                call.committedAt,
+                closes,
+                now,
+                DEFAULT_REVEAL_DEADLINE_SECS,
+                DEFAULT_RESOLVE_GRACE_SECS,
+            ) {
+                overdue += 1;
+            }
+        }
+        let score = track_record_score(r.hits, r.misses + overdue, r.stake, min_stake)
+            .map_err(|x| x.to_string())?;
         agents.push(AgentRow {
             agent: a,
             score,
@@ -142,6 +168,7 @@ async fn load(w: World, c: CallsRef, me: Option<Address>) -> Result<CallsData, S
             best: r.bestStreak,
             stake: r.stake,
             open: r.openCalls,
+            overdue,
         });
     }
     agents.sort_by_key(|a| std::cmp::Reverse(a.score));
@@ -375,7 +402,7 @@ fn CallsBody(world: World, calls: CallsRef) -> impl IntoView {
                 let sym = sym.clone();
                 view! {
                     <h2>"Leaderboard"</h2>
-                    <p class="muted">"Score = hits² × stake / (min stake × (hits + misses + 1)); min stake "<Amount raw=d.min_stake decimals=18 unit=stake_sym.clone() sig=4 />"."</p>
+                    <p class="muted">"Score = hits² × stake / (min stake × (hits + misses + 1)), overdue open calls counted as misses; min stake "<Amount raw=d.min_stake decimals=18 unit=stake_sym.clone() sig=4 />"."</p>
                     <div class="table-wrap"><table class="agents" id="leaderboard">
                         <thead><tr><th>"Agent"</th><th>"Score"</th><th>"Hits"</th><th>"Misses"</th><th>"Streak"</th><th>"Best"</th><th>"Stake"</th><th>"Open"</th></tr></thead>
                         <tbody>
@@ -383,7 +410,7 @@ fn CallsBody(world: World, calls: CallsRef) -> impl IntoView {
                                 <tr class="agent-row" data-agent=a.agent.to_string()>
                                     <td title=a.agent.to_string()>{fmt::short_addr(&a.agent.to_string())}</td>
                                     <td><Amount raw=a.score decimals=18 sig=4 /></td>
-                                    <td>{a.hits}</td><td>{a.misses}</td><td>{a.streak}</td><td>{a.best}</td>
+                                    <td>{a.hits}</td><td title="Overdue open calls (not revealed in time, or not resolved within an hour of the close) count as misses at once">{if a.overdue == 0 { a.misses.to_string() } else { format!("{} (+{} overdue)", a.misses, a.overdue) }}</td><td>{a.streak}</td><td>{a.best}</td>
                                     <td><Amount raw=a.stake decimals=18 unit=stake_sym.clone() sig=4 /></td>
                                     <td>{a.open}</td>
                                 </tr>

@@ -154,12 +154,20 @@ struct Positions {
     rows: Vec<Row>,
 }
 
-fn grade_from_bundle(bundle: &EpochBundle, thesis: B256, epoch: u64) -> Result<Grade, String> {
+/// The grade of score `score_id` of `registry` in an epoch's bundle (a quality leaf names its score).
+fn grade_from_bundle(
+    bundle: &EpochBundle,
+    registry: Address,
+    score_id: U256,
+    epoch: u64,
+) -> Result<Grade, String> {
     let entry = bundle
         .theses
         .iter()
-        .find(|t| t.thesis_hash == thesis)
-        .ok_or_else(|| format!("epoch {epoch}'s bundle has no quality leaf for this thesis"))?;
+        .find(|t| t.scorer_registry == registry && t.score_id == score_id)
+        .ok_or_else(|| {
+            format!("epoch {epoch}'s bundle has no quality leaf for score {score_id}")
+        })?;
     let verdict = Verdict::try_from(entry.verdict).map_err(|e| e.to_string())?;
     Ok(Grade {
         epoch,
@@ -218,16 +226,10 @@ async fn load_row(
         .await
         .map_err(e)?;
     let mut scorers: Vec<Address> = Vec::new();
-    let mut epoch = None;
     for l in &logs {
         let Some(who) = l.topics.get(2).map(|t| Address::from_word(*t)) else {
             continue;
         };
-        if who == me && l.topics.get(3).map(|t| U256::from_be_bytes(t.0)) == Some(pos.scoreId) {
-            epoch = IScorerRegistry::PositionOpened::abi_decode_data(&l.data)
-                .ok()
-                .map(|d| d.0);
-        }
         if !scorers.contains(&who) {
             scorers.push(who);
         }
@@ -245,23 +247,30 @@ async fn load_row(
             });
         }
     }
-    let grade = match epoch.and_then(|ep| {
-        w.epochs
+    // The grade in force is the chain's: the adjudicator's override, or the leaf of `gradeEpoch`
+    // (the earliest epoch it was proven from).
+    let grade = if score.overridden {
+        Err("graded by the adjudicator's override (it wins over every leaf)".to_string())
+    } else {
+        let ep = score.gradeEpoch;
+        match w
+            .epochs
             .iter()
             .find(|x| x.epoch == ep)
-            .map(|x| (ep, x.bundle.clone()))
-    }) {
-        Some((ep, path)) => {
-            let bundle = match bundles.entry(ep) {
-                Entry::Occupied(o) => o.into_mut(),
-                Entry::Vacant(v) => v.insert(crate::state::fetch_bundle(&path).await),
-            };
-            match bundle {
-                Ok(b) => grade_from_bundle(b, score.thesisHash, ep),
-                Err(x) => Err(x.clone()),
+            .map(|x| x.bundle.clone())
+        {
+            Some(path) => {
+                let bundle = match bundles.entry(ep) {
+                    Entry::Occupied(o) => o.into_mut(),
+                    Entry::Vacant(v) => v.insert(crate::state::fetch_bundle(&path).await),
+                };
+                match bundle {
+                    Ok(b) => grade_from_bundle(b, reg, pos.scoreId, ep),
+                    Err(x) => Err(x.clone()),
+                }
             }
+            None => Err("the epoch of this position's quality leaf is not published here".into()),
         }
-        None => Err("the epoch of this position's quality leaf is not published here".into()),
     };
     let (asset_symbol, asset_decimals, balance) = if p.asset == Address::ZERO {
         ("ETH".to_string(), 18u8, rpc.balance(me).await.map_err(e)?)
@@ -603,6 +612,9 @@ mod tests {
             tracks: vec![TrackConfig::preset("agents").unwrap()],
             projects: crate::pages::score::tests::projects(),
             theses: vec![GradedThesis {
+                scorer_registry: Address::repeat_byte(0x5c),
+                score_id: U256::from(3u8),
+                scorer: Address::repeat_byte(9),
                 project: Address::repeat_byte(1),
                 thesis_hash: h,
                 target_score_wad: U256::from(70u8) * WAD,
@@ -613,7 +625,7 @@ mod tests {
             ..Default::default()
         })
         .unwrap();
-        let g = grade_from_bundle(&bundle, h, 5).unwrap();
+        let g = grade_from_bundle(&bundle, Address::repeat_byte(0x5c), U256::from(3u8), 5).unwrap();
         assert_eq!(
             (g.quality, g.verdict, g.epoch),
             (
@@ -622,6 +634,11 @@ mod tests {
                 5
             )
         );
-        assert!(grade_from_bundle(&bundle, B256::ZERO, 5).is_err());
+        assert!(
+            grade_from_bundle(&bundle, Address::repeat_byte(0x5c), U256::from(4u8), 5).is_err()
+        );
+        assert!(
+            grade_from_bundle(&bundle, Address::repeat_byte(0x5d), U256::from(3u8), 5).is_err()
+        );
     }
 }

@@ -183,10 +183,17 @@ async fn proposal_signer(rpc: &Rpc, w: &World, epoch: u64) -> Result<(Address, B
         .map_err(|e| e.to_string())?;
     let call = IEpochRegistry::proposeCall::abi_decode(&input)
         .map_err(|e| format!("the proposing transaction: {e}"))?;
+    // The signature names the proposer (C6): the RootProposed event's indexed proposer.
+    let proposer = log
+        .topics
+        .get(2)
+        .map(|t| Address::from_word(*t))
+        .ok_or("the RootProposed event has no proposer topic")?;
     let msg = EpochRoot {
         epoch: call.epoch,
         root: call.root,
         inputsRoot: call.inputsRoot,
+        proposer,
         expiry: call.expiry,
     };
     let domain = eden_domain(w.chain_id, reg);
@@ -232,6 +239,8 @@ async fn scored_events(rpc: &Rpc, w: &World) -> Result<Vec<ScoredEvent>, String>
             IScorerRegistry::Scored::decode_raw_log(l.topics.iter().copied(), &l.data).ok()
         })
         .map(|e| ScoredEvent {
+            score_id: e.scoreId,
+            scorer: e.scorer,
             token: e.token,
             thesis_hash: e.thesisHash,
             target: e.targetScore,
@@ -294,7 +303,16 @@ async fn run_check(
     }
     // C17: FeeLanes' parameters and the project's Verified flag (which also sets the C10 cap).
     let lanes = match w.addresses.fee_lanes {
-        Some(fl) => Some(read_lanes(&rpc, fl, w.addresses.launchpad, project).await),
+        Some(fl) => Some(
+            read_lanes(
+                &rpc,
+                fl,
+                w.addresses.epoch_registry,
+                w.addresses.launchpad,
+                project,
+            )
+            .await,
+        ),
         None => None,
     };
     let chain_verified = match &lanes {

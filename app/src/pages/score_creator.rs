@@ -4,18 +4,22 @@
 //! `FeeLanes.previewSplit` (an example fee of one whole unit of the launch's quote asset: 1 ETH, or
 //! 1 of its stablecoin).
 //!
-//! FeeLanes records a project's score only from a final **score** leaf (`updateScore` →
-//! `EpochRegistry.verifyScore`), so the share "now" is the one at its stored score; the share the
-//! selected epoch's score would buy once recorded is shown next to it.
+//! FeeLanes records a project's score only from a final **score** leaf of the **latest final
+//! epoch** (`updateScore` → `EpochRegistry.verifyScore`), and the stored score counts only while its
+//! epoch is still the latest final one (`eden_core::creator::current_score`; otherwise the floor), so
+//! the share "now" is the one at that current score; the share the selected epoch's score would buy
+//! once recorded is shown next to it.
 //!
 //! The other lanes of the example fee follow FeeLanes' split (the creator's amount, φ_LP escrow of it,
 //! and the rest pro rata to the lane weights, buyback taking the dust), computed by
 //! `eden_core::creator::lane_split` and cross-checked against `previewSplit`.
 
-use crate::abi::{IFeeLanes, ILaunchpad, IERC20};
+use crate::abi::{IEpochRegistry, IFeeLanes, ILaunchpad, IERC20};
 use crate::rpc::Rpc;
 use alloy_primitives::{Address, U256};
-use eden_core::creator::{creator_share_down, lane_split, CreatorShareParams, LaneSplit, LaneWeights};
+use eden_core::creator::{
+    creator_share_down, current_score, lane_split, CreatorShareParams, LaneSplit, LaneWeights,
+};
 use leptos::prelude::*;
 
 /// FeeLanes' `params()` (all WAD fractions).
@@ -38,6 +42,10 @@ pub struct LaneState {
     pub verified: bool,
     pub stored_score: U256,
     pub stored_epoch: u64,
+    /// A score was ever recorded (`scoreRecorded`).
+    pub recorded: bool,
+    /// The registry's latest final epoch, `None` before any.
+    pub latest_final: Option<u64>,
     pub chain_share: U256,
     /// The example fee: one whole unit of the launch's quote asset, its symbol and decimals.
     pub fee: U256,
@@ -51,7 +59,9 @@ pub struct LaneState {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CreatorCheck {
     pub state: LaneState,
-    /// `creator(S)` at the stored score (what FeeLanes pays now).
+    /// The score FeeLanes pays on now (the stored one while it is the latest final epoch's, else 0).
+    pub current: U256,
+    /// `creator(S)` at the current score (what FeeLanes pays now).
     pub share_now: U256,
     /// `creator(S)` at the selected epoch's score, when it has one.
     pub epoch_score: Option<U256>,
@@ -71,7 +81,12 @@ pub struct CreatorCheck {
 ///
 /// # Errors
 /// Invalid parameters or a score above 100 points, in plain words.
-pub fn split_fee(p: &LaneParams, score: U256, verified: bool, fee: U256) -> Result<FeeSplit, String> {
+pub fn split_fee(
+    p: &LaneParams,
+    score: U256,
+    verified: bool,
+    fee: U256,
+) -> Result<FeeSplit, String> {
     let lanes = LaneWeights {
         scorer: p.scorer_weight,
         holder: p.holder_weight,
@@ -92,7 +107,13 @@ pub fn check_creator(
     pre_data: bool,
 ) -> Result<CreatorCheck, String> {
     let p = &state.params;
-    let share_now = creator_share_down(&p.share, state.stored_score, state.verified)
+    let current = current_score(
+        state
+            .recorded
+            .then_some((state.stored_epoch, state.stored_score)),
+        state.latest_final,
+    );
+    let share_now = creator_share_down(&p.share, current, state.verified)
         .map_err(|e| format!("the creator share: {e}"))?;
     let share_at_epoch = match epoch_score {
         Some(s) => Some(
@@ -101,7 +122,7 @@ pub fn check_creator(
         ),
         None => None,
     };
-    let split = split_fee(p, state.stored_score, state.verified, state.fee)?;
+    let split = split_fee(p, current, state.verified, state.fee)?;
     let mut flags = Vec::new();
     if share_now != state.chain_share {
         flags.push(format!("FeeLanes.creatorShare is {}, the ramp recomputed from its parameters gives {share_now}", state.chain_share));
@@ -111,6 +132,7 @@ pub fn check_creator(
     }
     Ok(CreatorCheck {
         state,
+        current,
         share_now,
         epoch_score,
         share_at_epoch,
@@ -132,6 +154,7 @@ fn wad64(x: u64) -> U256 {
 pub async fn read_lanes(
     rpc: &Rpc,
     lanes: Address,
+    registry: Address,
     launchpad: Address,
     token: Address,
 ) -> Result<LaneState, String> {
@@ -175,6 +198,23 @@ pub async fn read_lanes(
         .call(lanes, &IFeeLanes::scoreEpochOfCall { token })
         .await
         .map_err(e("FeeLanes.scoreEpochOf"))?;
+    let recorded = rpc
+        .call(lanes, &IFeeLanes::scoreRecordedCall { token })
+        .await
+        .map_err(e("FeeLanes.scoreRecorded"))?;
+    let latest_final = if rpc
+        .call(registry, &IEpochRegistry::hasFinalEpochCall {})
+        .await
+        .map_err(e("EpochRegistry.hasFinalEpoch"))?
+    {
+        Some(
+            rpc.call(registry, &IEpochRegistry::latestFinalEpochCall {})
+                .await
+                .map_err(e("EpochRegistry.latestFinalEpoch"))?,
+        )
+    } else {
+        None
+    };
     let chain_share = rpc
         .call(lanes, &IFeeLanes::creatorShareCall { token })
         .await
@@ -198,6 +238,8 @@ pub async fn read_lanes(
         verified,
         stored_score,
         stored_epoch,
+        recorded,
+        latest_final,
         chain_share,
         fee,
         fee_symbol,
@@ -215,16 +257,39 @@ pub async fn read_lanes(
     })
 }
 
-/// Where the selected epoch's score stands in FeeLanes (which records only newer final score leaves).
-pub fn epoch_note(pre_data: bool, epoch: u64, stored_epoch: u64) -> String {
+/// Where the selected epoch's score stands in FeeLanes, which records and pays only the latest final
+/// epoch's score.
+pub fn epoch_note(pre_data: bool, epoch: u64, state: &LaneState) -> String {
     if pre_data {
         " (FeeLanes records final score leaves only, so not before the project has a systematic score)".into()
-    } else if stored_epoch == epoch {
+    } else if state.latest_final != Some(epoch) {
+        match state.latest_final {
+            Some(l) => {
+                format!(" (not the latest final epoch: FeeLanes pays only on epoch {l}'s score)")
+            }
+            None => " (once it is final and FeeLanes.updateScore records it)".into(),
+        }
+    } else if state.recorded && state.stored_epoch == epoch {
         " (the score FeeLanes holds)".into()
-    } else if stored_epoch > epoch {
-        format!(" (FeeLanes already holds the later epoch {stored_epoch})")
     } else {
-        " (once FeeLanes.updateScore records it)".into()
+        " (once FeeLanes.updateScore records it; until then FeeLanes pays the floor)".into()
+    }
+}
+
+/// What FeeLanes pays on now, in words.
+pub fn paid_now_note(state: &LaneState) -> String {
+    match (state.recorded, state.latest_final) {
+        (false, _) => " (no score recorded in FeeLanes yet: the floor)".into(),
+        (true, Some(l)) if l == state.stored_epoch => format!(
+            " at the score recorded from epoch {}: {} points",
+            state.stored_epoch,
+            crate::fmt::units(state.stored_score, 18, 5)
+        ),
+        (true, l) => format!(
+            " (the score recorded from epoch {} is no longer the latest final epoch's{}: the floor until the latest is recorded)",
+            state.stored_epoch,
+            l.map_or(String::new(), |l| format!(", {l}"))
+        ),
     }
 }
 
@@ -255,10 +320,10 @@ pub fn CreatorView(check: Option<Result<CreatorCheck, String>>) -> impl IntoView
             <ul class="flags">{c.flags.iter().map(|f| view! { <li>{f.clone()}</li> }).collect_view()}</ul>
             <dl>
                 {c.share_at_epoch.zip(c.epoch_score).map(|(sh, sc)| view! {
-                    <dt>{if c.pre_data { "This epoch's pre-data score would buy" } else { "This epoch's score buys" }}</dt><dd id="share-at-epoch"><span title=crate::fmt::units_exact(sh, 16)>{percent_wad(sh, 5)}</span>" of every fee at S = "<Amount raw=sc decimals=18 unit="points" sig=5 />{epoch_note(c.pre_data, c.epoch, c.state.stored_epoch)}</dd>
+                    <dt>{if c.pre_data { "This epoch's pre-data score would buy" } else { "This epoch's score buys" }}</dt><dd id="share-at-epoch"><span title=crate::fmt::units_exact(sh, 16)>{percent_wad(sh, 5)}</span>" of every fee at S = "<Amount raw=sc decimals=18 unit="points" sig=5 />{epoch_note(c.pre_data, c.epoch, &c.state)}</dd>
                 })}
                 <dt>"Paid now"</dt><dd id="share-now"><span title=crate::fmt::units_exact(c.share_now, 16)>{percent_wad(c.share_now, 5)}</span>
-                    {if c.state.stored_epoch == 0 { " (no score recorded in FeeLanes yet)".to_string() } else { format!(" at the score recorded from epoch {}: {} points", c.state.stored_epoch, crate::fmt::units(c.state.stored_score, 18, 5)) }}
+                    {paid_now_note(&c.state)}
                     {if c.share_now == c.state.chain_share { " = FeeLanes.creatorShare ✓" } else { " ≠ FeeLanes.creatorShare" }}</dd>
             </dl>
             <details>
@@ -331,6 +396,8 @@ mod tests {
             verified: true,
             stored_score: U256::ZERO,
             stored_epoch: 0,
+            recorded: false,
+            latest_final: Some(7),
             chain_share: pct(20),
             fee: EXAMPLE_FEE,
             fee_symbol: "ETH".into(),
@@ -342,13 +409,29 @@ mod tests {
         assert_eq!(c.share_now, pct(20));
         // Verified: 20 % + 20 % × 0.8 = 36 %.
         assert_eq!(c.share_at_epoch, Some(pct(36)));
-        assert_eq!(
-            epoch_note(false, 7, 0),
-            " (once FeeLanes.updateScore records it)"
-        );
-        assert!(epoch_note(false, 7, 8).contains("later epoch 8"));
-        assert!(epoch_note(false, 7, 7).contains("holds"));
-        assert!(epoch_note(true, 7, 0).contains("score leaves only"));
+        assert!(epoch_note(false, 7, &state).starts_with(" (once FeeLanes.updateScore records it"));
+        let later = LaneState {
+            latest_final: Some(8),
+            ..state.clone()
+        };
+        assert!(epoch_note(false, 7, &later).contains("only on epoch 8"));
+        let held = LaneState {
+            recorded: true,
+            stored_epoch: 7,
+            ..state.clone()
+        };
+        assert!(epoch_note(false, 7, &held).contains("holds"));
+        assert!(epoch_note(true, 7, &state).contains("score leaves only"));
+        // A recorded score of an older epoch pays the floor, like FeeLanes.currentScore.
+        let stale = LaneState {
+            recorded: true,
+            stored_epoch: 6,
+            stored_score: U256::from(90u8) * WAD,
+            ..state.clone()
+        };
+        let c6 = check_creator(stale.clone(), 7, None, false).unwrap();
+        assert_eq!((c6.current, c6.share_now), (U256::ZERO, pct(20)));
+        assert!(paid_now_note(&stale).contains("no longer the latest"));
         let mut bad = state;
         bad.chain_share = pct(21);
         bad.preview.to_buyback += U256::from(1u8);
@@ -357,6 +440,8 @@ mod tests {
         assert!(check_creator(
             LaneState {
                 stored_score: U256::from(101u8) * WAD,
+                recorded: true,
+                stored_epoch: 7,
                 ..c.state
             },
             7,

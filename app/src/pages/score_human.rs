@@ -32,6 +32,8 @@ const HUNDRED: U256 = U256::from_limbs([100, 0, 0, 0]);
 /// A `Scored` event of the ScorerRegistry (the fields checked here).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ScoredEvent {
+    pub score_id: U256,
+    pub scorer: Address,
     pub token: Address,
     pub thesis_hash: B256,
     pub target: U256,
@@ -45,7 +47,7 @@ pub enum ChainTarget {
     Matches,
     /// The chain's target differs.
     Differs(U256),
-    /// No `Scored` event of this token carries this thesis hash.
+    /// No `Scored` event has this score id with this scorer, token and thesis hash.
     NotFound,
 }
 
@@ -145,12 +147,13 @@ fn chain_target(scored: Option<&[ScoredEvent]>, project: Address, t: &ThesisReco
     let Some(events) = scored else {
         return ChainTarget::NotChecked;
     };
-    // The latest event of this token with this thesis hash.
-    match events
-        .iter()
-        .rev()
-        .find(|e| e.token == project && e.thesis_hash == t.thesis_hash)
-    {
+    // The score the grade names: its id, scorer, token and thesis hash must all be the chain's.
+    match events.iter().find(|e| {
+        e.score_id == t.score_id
+            && e.scorer == t.scorer
+            && e.token == project
+            && e.thesis_hash == t.thesis_hash
+    }) {
         None => ChainTarget::NotFound,
         Some(e) if e.target == t.target_score_wad => ChainTarget::Matches,
         Some(e) => ChainTarget::Differs(e.target),
@@ -181,8 +184,8 @@ pub fn check_human(
     let mut flags = Vec::new();
     let mut rows = Vec::with_capacity(theses.len());
     for t in &theses {
-        let (v, multiplier) = verdict_multiplier(t.verdict)?;
-        let leaf = quality_leaf(t.thesis_hash, t.quality_wad, v, t.matched_thesis);
+        let (_, multiplier) = verdict_multiplier(t.verdict)?;
+        let leaf = quality_leaf(&t.quality_leaf().map_err(|e| e.to_string())?);
         if t.leaf != leaf {
             flags.push(format!(
                 "thesis {}: its quality leaf does not hash from its values",
@@ -201,8 +204,9 @@ pub fn check_human(
                 t.target_score_wad
             )),
             ChainTarget::NotFound => flags.push(format!(
-                "thesis {}: no Scored event on chain for this project carries it",
-                short(t.thesis_hash)
+                "thesis {}: no score {} on chain by this scorer on this project carries it",
+                short(t.thesis_hash),
+                t.score_id
             )),
             _ => {}
         }
@@ -478,7 +482,7 @@ pub fn HumanView(check: Result<Option<HumanCheck>, String>, status: u8) -> impl 
                                 <td>{match r.chain {
                                     ChainTarget::Matches => "Scored event ✓".to_string(),
                                     ChainTarget::Differs(t) => format!("differs: {}", crate::fmt::units(t, 18, 6)),
-                                    ChainTarget::NotFound => "no Scored event".to_string(),
+                                    ChainTarget::NotFound => "no such score on chain".to_string(),
                                     ChainTarget::NotChecked => "not read".to_string(),
                                 }}</td>
                                 <td>{match r.leaf_in_root {
@@ -535,6 +539,9 @@ mod tests {
 
     fn thesis(project: Address, n: u8, target: U256, q: U256, verdict: Verdict) -> GradedThesis {
         GradedThesis {
+            scorer_registry: Address::repeat_byte(0x5c),
+            score_id: U256::from(n),
+            scorer: Address::repeat_byte(n),
             project,
             thesis_hash: B256::repeat_byte(n),
             target_score_wad: target,
@@ -594,6 +601,8 @@ mod tests {
         b.theses
             .iter()
             .map(|t| ScoredEvent {
+                score_id: t.score_id,
+                scorer: t.scorer,
                 token: t.project,
                 thesis_hash: t.thesis_hash,
                 target: t.target_score_wad,
@@ -698,9 +707,20 @@ mod tests {
             .unwrap()
             .unwrap();
         assert!(
-            c.flags.iter().any(|f| f.contains("no Scored event")),
+            c.flags.iter().any(|f| f.contains("no score 161 on chain")),
             "{:?}",
             c.flags
+        );
+        // A grade naming another scorer than the chain's score is flagged the same way.
+        let mut other = events(&b);
+        other[0].scorer = Address::repeat_byte(0xee);
+        let c2 = check_human(&b, ENV, Some(b.root), Some(&other), None)
+            .unwrap()
+            .unwrap();
+        assert!(
+            c2.flags.iter().any(|f| f.contains("by this scorer")),
+            "{:?}",
+            c2.flags
         );
         let c = check_human(&b, ENV, Some(b.root), Some(&ev), None)
             .unwrap()

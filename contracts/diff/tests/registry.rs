@@ -17,6 +17,7 @@ fn registry_needs_forge_artifacts() {
 mod diff {
     use alloy::primitives::{keccak256, Address, Bytes, B256, U256};
     use alloy::sol_types::{SolCall, SolInterface};
+    use eden_contracts_diff::bindings::registry::EdenLeaves::Grade;
     use eden_contracts_diff::bindings::registry::EpochRegistry::{self, EpochRegistryErrors};
     use eden_contracts_diff::{deploy, start_node, test_chain_id, tx, Deployment, Node, Rng};
     use eden_core::eip712::{
@@ -182,15 +183,17 @@ mod diff {
             "domain separator"
         );
         let expiry = node.latest_timestamp().await + 3_600;
+        let proposer = node.accounts[1];
         let msg = EpochRoot {
             epoch: EPOCH,
             root: bundle.root,
             inputsRoot: bundle.inputs_root,
+            proposer,
             expiry,
         };
         let digest = epoch_root_signing_hash(&domain, &msg);
         let chain_digest = reg
-            .epochRootDigest(EPOCH, bundle.root, bundle.inputs_root, expiry)
+            .epochRootDigest(EPOCH, bundle.root, bundle.inputs_root, proposer, expiry)
             .call()
             .await
             .unwrap();
@@ -204,8 +207,17 @@ mod diff {
             Ok(signer),
             "core recovers the signer"
         );
+        // The signature names its proposer: for any other account it recovers someone else.
+        let other = EpochRoot {
+            proposer: node.accounts[2],
+            ..msg.clone()
+        };
+        assert_ne!(
+            recover_epoch_root_signer(&domain, &other, &sig),
+            Ok(signer),
+            "a copied signature is not the signer's for another proposer"
+        );
 
-        let proposer = node.accounts[1];
         let propose = |sig: &[u8]| {
             let call = EpochRegistry::proposeCall {
                 epoch: EPOCH,
@@ -503,6 +515,11 @@ mod diff {
             };
             let verdict = Verdict::try_from(rng.below(4) as u8).unwrap();
             input.theses.push(GradedThesis {
+                scorer_registry: Address::from_slice(&keccak256("eden.diff.scorer-registry")[12..]),
+                score_id: U256::from(i),
+                scorer: Address::from_slice(
+                    &keccak256(format!("eden.diff.scorer.{}", i % 7))[12..],
+                ),
                 project,
                 thesis_hash: keccak256(format!("eden.diff.thesis.{i}")),
                 target_score_wad: U256::from(rng.below(100_001))
@@ -523,17 +540,18 @@ mod diff {
         let (key, _signer, node, d) = chain_with_signer(4);
         let reg = EpochRegistry::new(d.epoch_registry, node.provider.clone());
         let expiry = node.latest_timestamp().await + 3_600;
+        let proposer = node.accounts[1];
         let msg = EpochRoot {
             epoch: EPOCH,
             root: bundle.root,
             inputsRoot: bundle.inputs_root,
+            proposer,
             expiry,
         };
         let sig = sign(
             &key,
             epoch_root_signing_hash(&eden_domain(node.chain_id, d.epoch_registry), &msg),
         );
-        let proposer = node.accounts[1];
         let call = EpochRegistry::proposeCall {
             epoch: EPOCH,
             root: bundle.root,
@@ -581,55 +599,60 @@ mod diff {
             checked[0] += 1;
         }
         for t in &bundle.theses {
+            let grade = |t: &eden_core::scoring::human_layer::ThesisRecord| Grade {
+                scorerRegistry: t.scorer_registry,
+                scoreId: t.score_id,
+                scorer: t.scorer,
+                project: t.project,
+                thesisHash: t.thesis_hash,
+                qualityWad: t.quality_wad,
+                verdict: t.verdict,
+                matchedThesis: t.matched_thesis,
+            };
             assert_eq!(
-                reg.qualityLeaf(t.thesis_hash, t.quality_wad, t.verdict, t.matched_thesis)
-                    .call()
-                    .await
-                    .unwrap(),
+                reg.qualityLeaf(grade(t)).call().await.unwrap(),
                 t.leaf,
                 "qualityLeaf"
             );
             let p = proof(&t.leaf);
             assert!(
-                reg.verifyQuality(
-                    EPOCH,
-                    t.thesis_hash,
-                    t.quality_wad,
-                    t.verdict,
-                    t.matched_thesis,
-                    p.clone()
-                )
-                .call()
-                .await
-                .unwrap(),
+                reg.verifyQuality(EPOCH, grade(t), p.clone())
+                    .call()
+                    .await
+                    .unwrap(),
                 "verifyQuality {}",
                 t.thesis_hash
             );
-            let bumped = t.quality_wad + U256::from(1u8);
+            let mut bumped = t.clone();
+            bumped.quality_wad += U256::from(1u8);
             assert!(!reg
-                .verifyQuality(
-                    EPOCH,
-                    t.thesis_hash,
-                    bumped,
-                    t.verdict,
-                    t.matched_thesis,
-                    p.clone()
-                )
+                .verifyQuality(EPOCH, grade(&bumped), p.clone())
                 .call()
                 .await
                 .unwrap());
+            let mut other = t.clone();
+            other.verdict = (t.verdict + 1) % 4;
             assert!(!reg
-                .verifyQuality(
-                    EPOCH,
-                    t.thesis_hash,
-                    t.quality_wad,
-                    (t.verdict + 1) % 4,
-                    t.matched_thesis,
-                    p
-                )
+                .verifyQuality(EPOCH, grade(&other), p.clone())
                 .call()
                 .await
                 .unwrap());
+            // The grade of one score proves no other score (another id, another scorer).
+            let mut moved = t.clone();
+            moved.score_id += U256::from(1_000u32);
+            assert!(!reg
+                .verifyQuality(EPOCH, grade(&moved), p.clone())
+                .call()
+                .await
+                .unwrap());
+            let mut stolen = t.clone();
+            stolen.scorer = Address::repeat_byte(0xbd);
+            assert!(!reg
+                .verifyQuality(EPOCH, grade(&stolen), p)
+                .call()
+                .await
+                .unwrap());
+            checked[3] += 2;
             checked[1] += 1;
             checked[3] += 2;
         }

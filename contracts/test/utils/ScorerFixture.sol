@@ -5,6 +5,7 @@ import {Test} from "forge-std/Test.sol";
 import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 import {ScorerRegistry, IQualityVerifier, IRootBurnPricer} from "../../src/ScorerRegistry.sol";
 import {RootPriceOracle} from "../../src/RootPriceOracle.sol";
+import {AggregatorV3Interface} from "../../src/interfaces/AggregatorV3Interface.sol";
 import {MockAggregatorV3} from "../../src/mocks/MockAggregatorV3.sol";
 import {MockRootTickOracle} from "../../src/mocks/MockRootTickOracle.sol";
 import {MockRoot} from "../../src/mocks/MockRoot.sol";
@@ -69,7 +70,7 @@ abstract contract ScorerFixture is Test {
         ticks.swapTo(76_013);
         vm.warp(T0);
         feed.setAnswerAt(3_000e8, T0 - 3_600);
-        oracle = new RootPriceOracle(ticks, feed);
+        oracle = new RootPriceOracle(ticks, feed, AggregatorV3Interface(address(0)));
         verifier = new MockQualityVerifier();
         usdg = new TestERC20("USDG", "USDG", 6);
         reg = new ScorerRegistry(owner, rootToken, verifier, IRootBurnPricer(address(oracle)), buyback);

@@ -57,6 +57,22 @@ pub const DEFAULT_RESOLVE_GRACE_SECS: u64 = 3_600;
 /// Open (committed or revealed) calls one agent may have at once (decided: 16).
 pub const DEFAULT_MAX_OPEN_CALLS: u64 = 16;
 
+/// Whether an open call already counts as a miss at `now` (decided after the contract review):
+/// committed and past its reveal deadline (`committedAt + revealDeadline`), or revealed and past
+/// `closesAt + resolveGrace`. `closes_at` is `None` while the call is only committed.
+pub fn call_overdue(
+    committed_at: u64,
+    closes_at: Option<u64>,
+    now: u64,
+    reveal_deadline_secs: u64,
+    resolve_grace_secs: u64,
+) -> bool {
+    match closes_at {
+        None => now > committed_at.saturating_add(reveal_deadline_secs),
+        Some(c) => now > c.saturating_add(resolve_grace_secs),
+    }
+}
+
 /// The commitment an agent posts:
 /// `keccak256(abi.encode(agent, asset, uint8(direction), uint64(window), salt))`.
 pub fn call_commitment(
@@ -384,14 +400,20 @@ impl CallLedger {
     /// The agent's open calls that already count as misses at `now`: committed past the reveal
     /// deadline, or revealed past `closesAt + resolveGrace`.
     pub fn overdue_calls(&self, agent: Address, now: u64) -> u64 {
-        let grace = self.config.resolve_grace_secs;
-        let deadline_secs = self.config.reveal_deadline_secs;
+        let (deadline, grace) = (
+            self.config.reveal_deadline_secs,
+            self.config.resolve_grace_secs,
+        );
         self.calls
             .iter()
             .filter(|c| c.agent == agent)
             .filter(|c| match (c.status, c.reveal) {
-                (CallStatus::Committed, _) => now > c.reveal_deadline(deadline_secs),
-                (CallStatus::Revealed, Some(r)) => now > r.closes_at.saturating_add(grace),
+                (CallStatus::Committed, _) => {
+                    call_overdue(c.committed_at, None, now, deadline, grace)
+                }
+                (CallStatus::Revealed, Some(r)) => {
+                    call_overdue(c.committed_at, Some(r.closes_at), now, deadline, grace)
+                }
                 _ => false,
             })
             .count() as u64
@@ -402,8 +424,7 @@ impl CallLedger {
         self.calls
             .iter()
             .filter(|c| {
-                c.agent == agent
-                    && matches!(c.status, CallStatus::Committed | CallStatus::Revealed)
+                c.agent == agent && matches!(c.status, CallStatus::Committed | CallStatus::Revealed)
             })
             .count() as u64
     }
@@ -608,7 +629,10 @@ impl CallLedger {
                 closes_at: reveal.closes_at,
             });
         }
-        let in_time = now <= reveal.closes_at.saturating_add(self.config.resolve_grace_secs);
+        let in_time = now
+            <= reveal
+                .closes_at
+                .saturating_add(self.config.resolve_grace_secs);
         let exit_price = exit_price.filter(|_| in_time);
         let outcome = match exit_price {
             None => CallOutcome::Miss,
@@ -947,7 +971,10 @@ mod tests {
         let id = l.commit(agent(1), c, T0).unwrap();
         assert_eq!(
             l.reveal(id, agent(1), ASSET, Direction::Up, 0, salt(1), w(ONE), T0),
-            Err(LedgerError::WindowTooShort { window: 0, min: 300 })
+            Err(LedgerError::WindowTooShort {
+                window: 0,
+                min: 300
+            })
         );
         let c = call_commitment(agent(2), ASSET, Direction::Up, u64::MAX, salt(2));
         let id = l.commit(agent(2), c, T0).unwrap();
@@ -1192,16 +1219,22 @@ mod tests {
         let hedge = l.commit(agent(1), c, t).unwrap();
         let c = call_commitment(agent(1), ASSET, Direction::Up, HOUR, salt(8));
         let open = l.commit(agent(1), c, t).unwrap();
-        l.reveal(open, agent(1), ASSET, Direction::Up, HOUR, salt(8), w(100 * ONE), t)
-            .unwrap();
+        l.reveal(
+            open,
+            agent(1),
+            ASSET,
+            Direction::Up,
+            HOUR,
+            salt(8),
+            w(100 * ONE),
+            t,
+        )
+        .unwrap();
         let open_closes = l.call(open).unwrap().reveal.unwrap().closes_at;
         assert_eq!(l.overdue_calls(agent(1), t + HOUR), 0);
         // Past the reveal deadline the hedge counts: 1² / (1 + 1 + 1).
         assert_eq!(l.overdue_calls(agent(1), t + HOUR + 1), 1);
-        assert_eq!(
-            l.score_at(agent(1), t + HOUR + 1).unwrap(),
-            w(ONE / 3)
-        );
+        assert_eq!(l.score_at(agent(1), t + HOUR + 1).unwrap(), w(ONE / 3));
         // Past closesAt + grace the unresolved call counts too: 1 / 4.
         let late = open_closes + DEFAULT_RESOLVE_GRACE_SECS + 1;
         assert_eq!(l.overdue_calls(agent(1), late), 2);
@@ -1219,10 +1252,22 @@ mod tests {
     fn open_calls_are_capped() {
         let mut l = ledger();
         for i in 0..DEFAULT_MAX_OPEN_CALLS {
-            let c = call_commitment(agent(1), ASSET, Direction::Up, HOUR, B256::from(U256::from(i)));
+            let c = call_commitment(
+                agent(1),
+                ASSET,
+                Direction::Up,
+                HOUR,
+                B256::from(U256::from(i)),
+            );
             l.commit(agent(1), c, T0).unwrap();
         }
-        let c = call_commitment(agent(1), ASSET, Direction::Up, HOUR, B256::repeat_byte(0xff));
+        let c = call_commitment(
+            agent(1),
+            ASSET,
+            Direction::Up,
+            HOUR,
+            B256::repeat_byte(0xff),
+        );
         assert_eq!(
             l.commit(agent(1), c, T0),
             Err(LedgerError::TooManyOpenCalls(DEFAULT_MAX_OPEN_CALLS))

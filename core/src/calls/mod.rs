@@ -28,7 +28,7 @@ pub use consensus::{
     DEFAULT_CONSENSUS_QUORUM, DEFAULT_CONSENSUS_THRESHOLD_BPS,
 };
 pub use ledger::{
-    call_commitment, Call, CallLedger, CallStatus, LedgerConfig, LedgerError, Reveal,
+    call_commitment, call_overdue, Call, CallLedger, CallStatus, LedgerConfig, LedgerError, Reveal,
     DEFAULT_MAX_OPEN_CALLS, DEFAULT_MIN_WINDOW_SECS, DEFAULT_RESOLVE_GRACE_SECS,
     DEFAULT_REVEAL_DEADLINE_SECS,
 };

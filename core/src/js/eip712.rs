@@ -1,7 +1,8 @@
 //! JS exports for `crate::eip712` (C6): `epochRootSigningHash`, `recoverEpochRootSigner`.
 //!
 //! `domain = {name, version, chainId, verifyingContract}` and
-//! `message = {epoch, root, inputsRoot, expiry}`; `chainId`, `epoch` and `expiry` may be decimal
+//! `message = {epoch, root, inputsRoot, proposer, expiry}` (the proposer is the one account the
+//! signature lets propose the root); `chainId`, `epoch` and `expiry` may be decimal
 //! strings, safe-integer JS numbers or BigInts. Unknown fields (e.g. `salt`) are rejected, since
 //! they would change the signed hash.
 
@@ -32,6 +33,7 @@ struct MessageJs {
     epoch: JsValue,
     root: String,
     inputs_root: String,
+    proposer: String,
     #[serde(with = "serde_wasm_bindgen::preserve")]
     expiry: JsValue,
 }
@@ -76,15 +78,17 @@ fn message_from_js(message: JsValue) -> Result<EpochRoot, JsError> {
     reject_unknown_keys(
         "message",
         &message,
-        &["epoch", "root", "inputsRoot", "expiry"],
+        &["epoch", "root", "inputsRoot", "proposer", "expiry"],
     )?;
     let m: MessageJs = from_js("message", message)?;
     let root: B256 = parse_b256("message.root", &m.root)?;
     let inputs_root: B256 = parse_b256("message.inputsRoot", &m.inputs_root)?;
+    let proposer: Address = parse_address("message.proposer", &m.proposer)?;
     Ok(EpochRoot {
         epoch: u64_from_js("message.epoch", &m.epoch)?,
         root,
         inputsRoot: inputs_root,
+        proposer,
         expiry: u64_from_js("message.expiry", &m.expiry)?,
     })
 }
@@ -97,7 +101,7 @@ pub fn epoch_root_signing_hash_js(
     )]
     domain: JsValue,
     #[wasm_bindgen(
-        unchecked_param_type = "{ epoch: number | string | bigint; root: string; inputsRoot: string; expiry: number | string | bigint }"
+        unchecked_param_type = "{ epoch: number | string | bigint; root: string; inputsRoot: string; proposer: string; expiry: number | string | bigint }"
     )]
     message: JsValue,
 ) -> Result<String, JsError> {
@@ -115,7 +119,7 @@ pub fn recover_epoch_root_signer_js(
     )]
     domain: JsValue,
     #[wasm_bindgen(
-        unchecked_param_type = "{ epoch: number | string | bigint; root: string; inputsRoot: string; expiry: number | string | bigint }"
+        unchecked_param_type = "{ epoch: number | string | bigint; root: string; inputsRoot: string; proposer: string; expiry: number | string | bigint }"
     )]
     message: JsValue,
     signature: &str,

@@ -3,8 +3,11 @@
 
 use wasm_bindgen::prelude::*;
 
-use super::{parse_address, parse_b256, parse_u256, uint_from_js};
-use crate::leaves::{human_leaf, quality_leaf, score_leaf, Verdict};
+use alloy_primitives::U256;
+use serde::Deserialize;
+
+use super::{from_js, parse_address, parse_b256, parse_u256, JsInt};
+use crate::leaves::{human_leaf, quality_leaf, score_leaf, QualityLeaf, Verdict};
 
 /// `scoreLeaf(project, scoreWad)`: leaf of `(address project, uint256 scoreWad)`.
 #[wasm_bindgen(js_name = scoreLeaf)]
@@ -14,29 +17,52 @@ pub fn score_leaf_js(project: &str, score_wad: &str) -> Result<String, JsError> 
     Ok(score_leaf(project, score).to_string())
 }
 
-/// `qualityLeaf(thesisHash, qualityWad, verdict, matchedThesis)`: leaf of
-/// `(bytes32 T_q, bytes32 thesisHash, uint256 qualityWad, uint8 verdict, bytes32 matchedThesis)`.
-/// `verdict` is 0 original, 1 similar, 2 derivative, 3 copy (number or decimal string).
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct JsGrade {
+    scorer_registry: String,
+    score_id: JsInt,
+    scorer: String,
+    project: String,
+    thesis_hash: String,
+    quality_wad: String,
+    verdict: JsInt,
+    matched_thesis: String,
+}
+
+/// `qualityLeaf(grade)`: leaf of `(bytes32 T_q, address scorerRegistry, uint256 scoreId,
+/// address scorer, address project, bytes32 thesisHash, uint256 qualityWad, uint8 verdict,
+/// bytes32 matchedThesis)`, the grade of one score. `grade` is `{scorerRegistry, scoreId, scorer,
+/// project, thesisHash, qualityWad, verdict, matchedThesis}`; `verdict` is 0 original, 1 similar,
+/// 2 derivative, 3 copy; `scoreId` and `verdict` are numbers or decimal strings.
 #[wasm_bindgen(js_name = qualityLeaf)]
 pub fn quality_leaf_js(
-    thesis_hash: &str,
-    quality_wad: &str,
-    #[wasm_bindgen(unchecked_param_type = "number | string")] verdict: JsValue,
-    matched_thesis: &str,
+    #[wasm_bindgen(
+        unchecked_param_type = "{ scorerRegistry: string; scoreId: number | string; scorer: string; project: string; thesisHash: string; qualityWad: string; verdict: number | string; matchedThesis: string }"
+    )]
+    grade: JsValue,
 ) -> Result<String, JsError> {
-    let thesis = parse_b256("thesisHash", thesis_hash)?;
-    let quality = parse_u256("qualityWad", quality_wad)?;
-    let code = uint_from_js("verdict", &verdict)?;
+    let g: JsGrade = from_js("grade", grade)?;
+    let code = g.verdict.to_u64("verdict")?;
     let verdict = u8::try_from(code)
         .ok()
         .and_then(|c| Verdict::try_from(c).ok())
         .ok_or_else(|| {
             JsError::new(&format!(
-            "verdict: {code} is not a verdict code (0 original, 1 similar, 2 derivative, 3 copy)"
-        ))
+                "verdict: {code} is not a verdict code (0 original, 1 similar, 2 derivative, 3 copy)"
+            ))
         })?;
-    let matched = parse_b256("matchedThesis", matched_thesis)?;
-    Ok(quality_leaf(thesis, quality, verdict, matched).to_string())
+    let leaf = QualityLeaf {
+        scorer_registry: parse_address("scorerRegistry", &g.scorer_registry)?,
+        score_id: U256::from(g.score_id.to_u64("scoreId")?),
+        scorer: parse_address("scorer", &g.scorer)?,
+        project: parse_address("project", &g.project)?,
+        thesis_hash: parse_b256("thesisHash", &g.thesis_hash)?,
+        quality_wad: parse_u256("qualityWad", &g.quality_wad)?,
+        verdict,
+        matched_thesis: parse_b256("matchedThesis", &g.matched_thesis)?,
+    };
+    Ok(quality_leaf(&leaf).to_string())
 }
 
 /// `humanLeaf(project, scoreWad)`: leaf of `(bytes32 T_h, address project, uint256 scoreWad)`.

@@ -109,6 +109,9 @@ struct JsEpochInput<'a> {
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct JsGradedThesis {
+    scorer_registry: String,
+    score_id: JsInt,
+    scorer: String,
     project: String,
     thesis_hash: String,
     target_score_wad: String,
@@ -142,6 +145,9 @@ fn graded_theses(v: &[JsGradedThesis]) -> Result<Vec<GradedThesis>, JsError> {
                     ))
                 })?;
             Ok(GradedThesis {
+                scorer_registry: parse_address(&f("scorerRegistry"), &t.scorer_registry)?,
+                score_id: U256::from(t.score_id.to_u64(&f("scoreId"))?),
+                scorer: parse_address(&f("scorer"), &t.scorer)?,
                 project: parse_address(&f("project"), &t.project)?,
                 thesis_hash: parse_b256(&f("thesisHash"), &t.thesis_hash)?,
                 target_score_wad: parse_u256(&f("targetScoreWad"), &t.target_score_wad)?,

@@ -47,7 +47,7 @@ use super::raw::weighted_down;
 use super::serde_dec;
 use super::smooth::{smooth_u128, unit_from_points, POINTS_PER_UNIT};
 use super::tree;
-use crate::leaves::{human_leaf, quality_leaf, InvalidVerdict, Verdict};
+use crate::leaves::{human_leaf, quality_leaf, InvalidVerdict};
 use alloy_primitives::{keccak256, Address, B256, U256};
 use serde::{Deserialize, Serialize};
 
@@ -265,13 +265,8 @@ impl EpochBundle {
                 .map(|p| tree::score_leaf(p.project, p.score_wad)),
         );
         for t in &self.theses {
-            let verdict = Verdict::try_from(t.verdict).map_err(|e| (t.thesis_hash, e))?;
-            v.push(quality_leaf(
-                t.thesis_hash,
-                t.quality_wad,
-                verdict,
-                t.matched_thesis,
-            ));
+            let leaf = t.quality_leaf().map_err(|e| (t.thesis_hash, e))?;
+            v.push(quality_leaf(&leaf));
         }
         v.extend(
             self.human

@@ -2,8 +2,9 @@
 //! leaf, committed under the same epoch root as the score leaves.
 //!
 //! **One root per epoch** (decided here): the `root` the signer signs (C6) is the `standard-v1` root over
-//! *every* leaf of the epoch — score leaves `(address, uint256)`, quality leaves
-//! `(bytes32 T_q, bytes32, uint256, uint8, bytes32)` and human leaves `(bytes32 T_h, address, uint256)` —
+//! *every* leaf of the epoch — score leaves `(address, uint256)`, quality leaves (the grade of one
+//! score: `(bytes32 T_q, address scorerRegistry, uint256 scoreId, address scorer, address project,
+//! bytes32 thesisHash, uint256, uint8, bytes32)`) and human leaves `(bytes32 T_h, address, uint256)` —
 //! sorted by hash, pairs hashed sorted. The domain tags keep the three kinds apart, and
 //! `EpochRegistry.verifyScore / verifyQuality / verifyHuman` all verify against that one final root.
 //! An epoch without theses or pre-data projects has exactly the score tree's root, as before.
@@ -23,7 +24,7 @@ use super::epoch::{EpochError, ProjectRecord};
 use super::serde_dec;
 use crate::human::envelope::{human_envelope, Thesis};
 use crate::human::predata::{pre_data_replay, PreDataSubmission, MAX_POINTS};
-use crate::leaves::{human_leaf, quality_leaf, Verdict};
+use crate::leaves::{human_leaf, quality_leaf, InvalidVerdict, QualityLeaf, Verdict};
 use crate::math::WAD;
 use crate::scoring::copy_detect::multiplier_wad;
 use crate::scoring::smooth::POINTS_PER_UNIT;
@@ -31,14 +32,18 @@ use alloy_primitives::{Address, B256, I256, U256};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-/// OZ leaf encoding of quality leaves (C5).
-pub const QUALITY_LEAF_ENCODING: [&str; 5] = ["bytes32", "bytes32", "uint256", "uint8", "bytes32"];
-/// OZ leaf encoding of human leaves (C5).
-pub const HUMAN_LEAF_ENCODING: [&str; 3] = ["bytes32", "address", "uint256"];
+pub use crate::leaves::{HUMAN_LEAF_ENCODING, QUALITY_LEAF_ENCODING};
 
-/// A graded thesis as the epoch takes it (input order = on-chain submission order).
+/// A graded thesis as the epoch takes it (input order = on-chain submission order): the grade of
+/// one score of the `ScorerRegistry`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct GradedThesis {
+    /// The `ScorerRegistry` holding the score.
+    pub scorer_registry: Address,
+    /// The score's id there (`Scored.scoreId`).
+    pub score_id: U256,
+    /// Who scored (`Scored.scorer`).
+    pub scorer: Address,
     /// The scored project (its token address).
     pub project: Address,
     /// `keccak256` of the thesis text, as scored on chain.
@@ -62,10 +67,33 @@ pub struct PreDataProject {
     pub verified: bool,
 }
 
+impl GradedThesis {
+    /// Its C5 quality leaf.
+    pub fn quality_leaf(&self) -> QualityLeaf {
+        QualityLeaf {
+            scorer_registry: self.scorer_registry,
+            score_id: self.score_id,
+            scorer: self.scorer,
+            project: self.project,
+            thesis_hash: self.thesis_hash,
+            quality_wad: self.quality_wad,
+            verdict: self.verdict,
+            matched_thesis: self.matched_thesis,
+        }
+    }
+}
+
 /// A graded thesis in the bundle, with its quality leaf.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ThesisRecord {
+    /// The `ScorerRegistry` holding the score.
+    pub scorer_registry: Address,
+    /// The score's id.
+    #[serde(with = "serde_dec::u256")]
+    pub score_id: U256,
+    /// Who scored.
+    pub scorer: Address,
     /// The scored project.
     pub project: Address,
     /// Thesis hash.
@@ -82,6 +110,25 @@ pub struct ThesisRecord {
     pub matched_thesis: B256,
     /// The C5 quality leaf hash.
     pub leaf: B256,
+}
+
+impl ThesisRecord {
+    /// The C5 quality leaf recomputed from the record's values (not its published `leaf`).
+    ///
+    /// # Errors
+    /// [`InvalidVerdict`] when the verdict code is not 0–3.
+    pub fn quality_leaf(&self) -> Result<QualityLeaf, InvalidVerdict> {
+        Ok(QualityLeaf {
+            scorer_registry: self.scorer_registry,
+            score_id: self.score_id,
+            scorer: self.scorer,
+            project: self.project,
+            thesis_hash: self.thesis_hash,
+            quality_wad: self.quality_wad,
+            verdict: Verdict::try_from(self.verdict)?,
+            matched_thesis: self.matched_thesis,
+        })
+    }
 }
 
 /// How a project's human score was computed.
@@ -196,7 +243,7 @@ pub(crate) fn build_human_layer(
     }
     let pre_index = |a: &Address| pre.binary_search_by_key(a, |p| p.0).ok();
     let mut thesis_records = Vec::with_capacity(theses.len());
-    let mut hashes: Vec<(B256, usize)> = Vec::with_capacity(theses.len());
+    let mut scores: Vec<((Address, U256), usize)> = Vec::with_capacity(theses.len());
     for (i, t) in theses.iter().enumerate() {
         if scored(&t.project).is_none() && pre_index(&t.project).is_none() {
             return Err(thesis_err(
@@ -222,24 +269,32 @@ pub(crate) fn build_human_layer(
                 format!("{} is above 1 (10^18)", t.quality_wad),
             ));
         }
-        hashes.push((t.thesis_hash, i));
+        scores.push(((t.scorer_registry, t.score_id), i));
         thesis_records.push(ThesisRecord {
+            scorer_registry: t.scorer_registry,
+            score_id: t.score_id,
+            scorer: t.scorer,
             project: t.project,
             thesis_hash: t.thesis_hash,
             target_score_wad: t.target_score_wad,
             quality_wad: t.quality_wad,
             verdict: t.verdict.into(),
             matched_thesis: t.matched_thesis,
-            leaf: quality_leaf(t.thesis_hash, t.quality_wad, t.verdict, t.matched_thesis),
+            leaf: quality_leaf(&t.quality_leaf()),
         });
     }
-    hashes.sort_unstable();
-    for w in hashes.windows(2) {
+    // One grade per score (C12, decided after the review): a score appears once in an epoch.
+    scores.sort_unstable();
+    for w in scores.windows(2) {
         if w[0].0 == w[1].0 {
             return Err(thesis_err(
                 w[1].1.max(w[0].1),
-                "thesisHash",
-                format!("duplicate thesis {}", w[0].0),
+                "scoreId",
+                format!(
+                    "score {} of registry {} is graded twice",
+                    (w[0].0).1,
+                    (w[0].0).0
+                ),
             ));
         }
     }
@@ -351,6 +406,9 @@ mod tests {
 
     fn thesis(project: Address, n: u8, target: &str, q: &str, verdict: Verdict) -> GradedThesis {
         GradedThesis {
+            scorer_registry: addr(0x5C0),
+            score_id: U256::from(n),
+            scorer: addr(0x5C1),
             project,
             thesis_hash: B256::repeat_byte(n),
             target_score_wad: w(target),
@@ -432,12 +490,9 @@ mod tests {
             "a, b (envelope), fresh and 901 (pre-data)"
         );
         assert!(b.human.windows(2).all(|h| h[0].project < h[1].project));
-        for t in &b.theses {
-            let v = Verdict::try_from(t.verdict).unwrap();
-            assert_eq!(
-                t.leaf,
-                quality_leaf(t.thesis_hash, t.quality_wad, v, t.matched_thesis)
-            );
+        for (t, g) in b.theses.iter().zip(&input.theses) {
+            assert_eq!(t.leaf, quality_leaf(&g.quality_leaf()));
+            assert_eq!(t.quality_leaf().unwrap(), g.quality_leaf());
         }
         let fresh = b.human.iter().find(|h| h.project == addr(900)).unwrap();
         assert_eq!(
@@ -497,8 +552,14 @@ mod tests {
             build_epoch(&i).unwrap_err().to_string()
         };
         assert!(err(&|i| i.theses[1].project = addr(777)).starts_with("theses[1].project: "));
-        assert!(err(&|i| i.theses[2].thesis_hash = B256::repeat_byte(1))
-            .starts_with("theses[2].thesisHash: duplicate"));
+        // One grade per score: the same score twice is refused; the same thesis hash on two
+        // scores (a copy) is graded, each leaf naming its own score.
+        assert!(err(&|i| i.theses[2].score_id = U256::from(1u8))
+            .starts_with("theses[2].scoreId: score 1 of registry"));
+        let mut copy = input.clone();
+        copy.theses[2].thesis_hash = B256::repeat_byte(1);
+        let c = build_epoch(&copy).unwrap();
+        assert_ne!(c.theses[0].leaf, c.theses[2].leaf);
         assert!(
             err(&|i| i.theses[0].target_score_wad = w("100") + U256::from(1))
                 .starts_with("theses[0].targetScoreWad: ")
