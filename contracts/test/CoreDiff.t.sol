@@ -167,16 +167,18 @@ contract CoreDiffCallsTest is Test {
 }
 
 /// Differential: random scorer populations computed by eden-core (`rewards::RewardPool`) replayed on
-/// `ScorerRegistry` (registrations, scores proven with random grades and verdicts, fundings, claims, unstakes,
-/// time; grades at micro precision and half the time just below the heaviest open weight, so weights share C13
+/// `ScorerRegistry` (registrations, scores proven with random grades and verdicts, the adjudicator's grade
+/// overrides re-weighting open positions, fundings, claims, unstakes, time; grades at micro precision and half the time just below the heaviest open weight, so weights share C13
 /// weight classes and the tracked `omega_max` goes stale): after every op funded, paid, owed, undripped and
 /// returned are equal, and so is every claim.
 contract CoreDiffRewardsTest is ScorerFixture {
     string json;
+    address constant ADJUDICATOR = address(0xAD1);
 
     function setUp() public override {
         super.setUp();
         json = vm.readFile("test/fixtures/core-rewards.json");
+        verifier.setAdjudicator(ADJUDICATOR);
     }
 
     function _u(string memory key) internal view returns (uint256[] memory) {
@@ -244,6 +246,11 @@ contract CoreDiffRewardsTest is ScorerFixture {
             } else if (kind[i] == 3) {
                 vm.prank(s);
                 assertEq(reg.claim(TOKEN_E), exp.claimed[i], "claim");
+            } else if (kind[i] == 5) {
+                // The adjudicator's override of the open position's grade (core `RewardPool::regrade`).
+                uint256 id = reg.position(TOKEN_E, s).scoreId;
+                vm.prank(ADJUDICATOR);
+                reg.overrideGrade(id, q[i], uint8(verdict[i]));
             } else {
                 reg.poke(TOKEN_E);
             }

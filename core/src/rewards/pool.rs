@@ -363,6 +363,37 @@ impl RewardPool {
         Ok(replaced)
     }
 
+    /// C12 (decided after the contract review): `scorer`'s open position takes a new grade at `at`,
+    /// as `ScorerRegistry` re-weights it when the adjudicator overrides its grade or an earlier
+    /// epoch's grade is proven: the position is settled at its old weight up to `at`, then earns at
+    /// `ω(q, c)`; its start, end and what it accrued are unchanged. Returns the new weight.
+    ///
+    /// # Errors
+    /// Out-of-order time; [`RewardsError::NoOpenPosition`] (also when it expired by `at`); quality or
+    /// multiplier outside `[0, 1]`.
+    pub fn regrade(
+        &mut self,
+        at: u64,
+        scorer: Address,
+        quality: U256,
+        multiplier: U256,
+    ) -> Result<U256, RewardsError> {
+        let omega = weight(quality, multiplier)?;
+        self.advance_to(at)?;
+        let old = self
+            .positions
+            .get(&scorer)
+            .map(|p| p.weight)
+            .ok_or(RewardsError::NoOpenPosition(scorer))?;
+        self.settle(scorer)?;
+        self.classes.remove(old)?;
+        self.classes.insert(omega)?;
+        if let Some(p) = self.positions.get_mut(&scorer) {
+            p.weight = omega;
+        }
+        Ok(omega)
+    }
+
     /// C12: `scorer` requested an unstake at `at`; its position ends. Returns the amount it was
     /// owed by the position at that instant (now in its claimable balance).
     ///
@@ -551,6 +582,35 @@ mod tests {
             pool.check_solvency().unwrap().paid,
             U256::from(30_240_000u64)
         );
+    }
+
+    /// A regrade (adjudicator override) settles at the old weight, then earns at the new one: the seed
+    /// pool's scorer 1 (4.44 %) is re-graded to q 0.45 halfway through the drip.
+    #[test]
+    fn regrade_reweights_from_its_instant() {
+        let mut pool = RewardPool::new(0, CAP_BPS).unwrap();
+        pool.open_position(0, addr(1), milli(800), WAD).unwrap();
+        pool.open_position(0, addr(2), milli(600), WAD).unwrap();
+        pool.open_position(0, addr(3), milli(900), WAD).unwrap();
+        pool.fund(0, U256::from(604_800_000u64)).unwrap();
+        let half = DRIP_DURATION / 2;
+        pool.advance_to(half).unwrap();
+        let before = pool.owed_of(&addr(1)).unwrap();
+        assert_eq!(before, U256::from(13_440_000u64)); // 4.44 % of the first half
+        let w = pool.regrade(half, addr(1), milli(450), WAD).unwrap();
+        assert_eq!(w, U256::from(22_500_000_000_000_000_000u128)); // 0.45 · 50
+        assert_eq!(pool.owed_of(&addr(1)).unwrap(), before); // nothing lost at the instant
+        pool.advance_to(DRIP_DURATION).unwrap();
+        // Second half at 22.5 / 900 = 2.5 %: 302,400,000 × 2.5 % = 7,560,000.
+        assert_eq!(
+            pool.owed_of(&addr(1)).unwrap(),
+            before + U256::from(7_560_000u64)
+        );
+        assert!(pool.check_solvency().is_ok());
+        assert!(matches!(
+            pool.regrade(DRIP_DURATION, addr(9), milli(1), WAD),
+            Err(RewardsError::NoOpenPosition(_))
+        ));
     }
 
     /// `ScorerRegistry.t.sol::test_maxWeightIsStaleOnlyHigh`: two weights in one class; the

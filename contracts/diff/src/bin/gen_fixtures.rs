@@ -1,7 +1,8 @@
 //! Differential fixtures for the contracts (A1-A4 call ledger, C11-C14 reward pool), computed by eden-core.
 //!
 //! Each fixture is a deterministic random op sequence (splitmix64, fixed seeds) plus everything core computes
-//! from it. The forge tests `CoreDiffCalls` / `CoreDiffRewards` replay the ops on `CallLedger` / `ScorerRegistry`
+//! from it (the rewards ops include the adjudicator's grade overrides, op kind 5, re-weighting an open
+//! position). The forge tests `CoreDiffCalls` / `CoreDiffRewards` replay the ops on `CallLedger` / `ScorerRegistry`
 //! and assert equality of every number. All integers are written as decimal strings.
 //!
 //! Usage: `cargo run -p eden-contracts-diff --bin gen_fixtures -- contracts/test/fixtures`
@@ -178,7 +179,15 @@ fn calls_fixture(seed: u64, n_ops: usize, windows: &[u64]) -> Value {
             calls[i].6 = 2;
             // Past closesAt + grace the exit is not read (a miss): the contract records 0.
             let late = now > closes + eden_core::calls::DEFAULT_RESOLVE_GRACE_SECS;
-            (k, a, d, w, sl, id, p) = (3, calls[i].0, 0, 0, 0, i as u64, if late { 0 } else { exit });
+            (k, a, d, w, sl, id, p) = (
+                3,
+                calls[i].0,
+                0,
+                0,
+                0,
+                i as u64,
+                if late { 0 } else { exit },
+            );
         } else if !expirable.is_empty() {
             let i = expirable[rng.below(expirable.len() as u64) as usize];
             ledger.expire(i as u64, now).unwrap();
@@ -308,6 +317,14 @@ fn rewards_fixture(seed: u64, n_ops: usize, stale_ops: &mut u64) -> Value {
             got = pool.claim(now, a).unwrap();
         } else {
             pool.advance_to(now).unwrap();
+            // The adjudicator overrides the grade of the scorer's open position: re-weighted from now.
+            if pool.position(&a).is_some() && rng.below(2) == 0 {
+                k = 5;
+                q = rng.below(1_000_001) * 1_000_000_000_000;
+                v = rng.below(4);
+                pool.regrade(now, a, U256::from(q), multiplier(v)).unwrap();
+                graded.insert(a, (q, v));
+            }
         }
         let l = pool.check_solvency().unwrap();
         if pool.max_weight() != pool.exact_max_weight() {
