@@ -13,9 +13,10 @@ pub mod price;
 
 pub use crate::rewards::SCORER_STAKE;
 pub use price::{
-    anchor_window, eth_usd_wad, mean_tick_toward_lower_root_price, root_for_usd_up,
-    root_price_eth_at_tick_down, root_price_usd, EthUsdAnswer, PriceError, RootAmountBounds,
-    RootPrice, RootPriceInput, TickObservation, ANCHOR_WINDOW, MAX_ANSWER_AGE, SHORT_WINDOW,
+    anchor_window, check_sequencer, eth_usd_wad, mean_tick_toward_lower_root_price,
+    root_for_usd_up, root_price_eth_at_tick_down, root_price_usd, EthUsdAnswer, PriceError,
+    RootAmountBounds, RootPrice, RootPriceInput, SequencerStatus, TickObservation, ANCHOR_WINDOW,
+    MAX_ANSWER_AGE, SEQUENCER_GRACE, SHORT_WINDOW,
 };
 
 use crate::math::{mul_div_up, MathError, WAD};

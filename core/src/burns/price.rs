@@ -34,6 +34,8 @@ pub const SHORT_WINDOW: u32 = 30 * 60;
 pub const ANCHOR_WINDOW: u32 = 4 * 60 * 60;
 /// The oldest acceptable ETH/USD answer: 25 hours (seconds).
 pub const MAX_ANSWER_AGE: u64 = 25 * 60 * 60;
+/// After an L2 sequencer restart, prices are refused for this long (`RootPriceOracle.SEQUENCER_GRACE`).
+pub const SEQUENCER_GRACE: u64 = 60 * 60;
 /// The largest accepted `decimals` of the ETH/USD feed (keeps `10^decimals` in 256 bits with room).
 pub const MAX_ANSWER_DECIMALS: u8 = 36;
 
@@ -55,6 +57,17 @@ pub enum PriceError {
         updated_at: u64,
         /// `now`.
         now: u64,
+    },
+    /// The L2 sequencer-uptime feed says the sequencer is down.
+    #[error("the L2 sequencer is down: prices are refused until it is back up for an hour")]
+    SequencerDown,
+    /// The sequencer restarted less than [`SEQUENCER_GRACE`] ago.
+    #[error("the L2 sequencer has been up since {up_since}: prices are refused until {until}")]
+    SequencerGracePeriod {
+        /// The feed's `startedAt` (when it came back up).
+        up_since: u64,
+        /// `up_since + SEQUENCER_GRACE`.
+        until: u64,
     },
     /// The ETH/USD answer is zero or negative.
     #[error("ETH/USD answer must be positive, got {0}")]
@@ -222,6 +235,36 @@ pub fn root_price_eth_at_tick_down(tick: i32, root_is_token0: bool) -> Result<U2
 
 /// One whole ROOT (18 decimals): the base amount of the quote.
 const ONE_ROOT: u128 = 1_000_000_000_000_000_000;
+
+/// A Chainlink L2 sequencer-uptime answer: `answer` 0 = up, 1 = down; `started_at` = since when.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SequencerStatus {
+    /// 0 up, anything else down.
+    pub answer: I256,
+    /// When the current status began (`startedAt`).
+    pub started_at: u64,
+}
+
+/// C16 on an L2 (decided after the contract review, `RootPriceOracle.checkSequencer`): with a
+/// sequencer-uptime feed, prices count only while the sequencer is up and has been for
+/// [`SEQUENCER_GRACE`]. `None` (no feed, an L1) always passes.
+///
+/// # Errors
+/// [`PriceError::SequencerDown`], [`PriceError::SequencerGracePeriod`].
+pub fn check_sequencer(status: Option<&SequencerStatus>, now: u64) -> Result<(), PriceError> {
+    let Some(s) = status else { return Ok(()) };
+    if !s.answer.is_zero() {
+        return Err(PriceError::SequencerDown);
+    }
+    let until = s.started_at.saturating_add(SEQUENCER_GRACE);
+    if s.started_at == 0 || now < until {
+        return Err(PriceError::SequencerGracePeriod {
+            up_since: s.started_at,
+            until,
+        });
+    }
+    Ok(())
+}
 
 /// ETH/USD as a WAD, rounded down, after the fail-closed checks.
 ///
@@ -619,5 +662,33 @@ mod tests {
                 let _ = root_for_usd_up(U256::from(100u8) * WAD, p.price_usd, RootAmountBounds::default());
             }
         }
+    }
+
+    /// `RootPriceOracle.t.sol::test_review9_sequencerUptimeFeedGatesThePrice`.
+    #[test]
+    fn sequencer_feed_gates_prices() {
+        let up = |started_at| SequencerStatus {
+            answer: I256::ZERO,
+            started_at,
+        };
+        assert_eq!(check_sequencer(None, NOW), Ok(()));
+        assert_eq!(
+            check_sequencer(
+                Some(&SequencerStatus {
+                    answer: I256::ONE,
+                    started_at: NOW - 10
+                }),
+                NOW
+            ),
+            Err(PriceError::SequencerDown)
+        );
+        assert_eq!(
+            check_sequencer(Some(&up(NOW - 600)), NOW),
+            Err(PriceError::SequencerGracePeriod {
+                up_since: NOW - 600,
+                until: NOW + 3_000
+            })
+        );
+        assert_eq!(check_sequencer(Some(&up(NOW - 3_600)), NOW), Ok(()));
     }
 }
