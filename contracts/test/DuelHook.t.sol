@@ -432,6 +432,15 @@ contract DuelHookTest is Test {
         assertEq(hook.result(duelId, 0).ethSpent, 0);
     }
 
+    /// A second duel over `ka` / `kb` with `pot` in its pot, two hours into round 0.
+    function _fundedDuel(PoolKey memory ka, PoolKey memory kb, uint256 pot) internal returns (uint256 id) {
+        vm.prank(owner);
+        id = hook.createDuel(ka, kb);
+        vm.deal(address(this), pot);
+        hook.fund{value: pot}(id);
+        vm.warp(START + 2 * H);
+    }
+
     /// Review finding 7: a revert inside the buyback (here the winner refuses the burn transfer) blocked every swap
     /// in both duel pools. The round now settles without the buyback, the pot waits, and trading goes on.
     function test_review7_aFailingBuybackNeverBlocksTrading() public {
@@ -441,11 +450,7 @@ contract DuelHookTest is Test {
         other.mint(address(driver), 1e40);
         PoolKey memory kn = _pool(TestERC20(address(nope)), SQRT_1M);
         PoolKey memory ko = _pool(other, SQRT_1M);
-        vm.prank(owner);
-        uint256 id = hook.createDuel(kn, ko);
-        vm.deal(address(this), 10 ether);
-        hook.fund{value: 5 ether}(id);
-        vm.warp(START + 2 * H);
+        uint256 id = _fundedDuel(kn, ko, 5 ether);
         driver.swapExactIn(kn, true, 0.01 ether); // NOPE leads the round
         nope.setRefuse(true);
         vm.warp(CLOSE0);
@@ -486,11 +491,7 @@ contract DuelHookTest is Test {
         pm.initialize(kd, TickMath.getSqrtPriceAtTick(TickMath.MIN_TICK + 200));
         driver.addFullRange(kd, 1e4); // ~180,000 ETH against a handful of token wei
         PoolKey memory ko = _pool(other, SQRT_1M);
-        vm.prank(owner);
-        uint256 id = hook.createDuel(kd, ko);
-        vm.deal(address(this), 10 ether);
-        hook.fund{value: 1 ether}(id);
-        vm.warp(START + 2 * H);
+        uint256 id = _fundedDuel(kd, ko, 1 ether);
         driver.swapExactIn(ko, true, 0.01 ether); // round activity; DEAR leads by its price
         vm.warp(CLOSE0);
         driver.swapExactIn(ko, true, 0.01 ether); // settles: DEAR wins, its buyback runs at the bound

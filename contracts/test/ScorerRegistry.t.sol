@@ -549,18 +549,9 @@ contract ScorerRegistryReviewTest is ScorerFixture {
         r2.configurePool(TOKEN_E, address(0));
         r2.configurePool(TOKEN_U, address(usdg));
         vm.stopPrank();
-        _join(alice);
-        _join(mallory);
+        _registerIn(r2, alice, 10_000e18);
+        _registerIn(r2, mallory, 10_000e18);
         vm.deal(address(this), 1_000 ether);
-    }
-
-    function _join(address who) internal {
-        _freshFeed();
-        rootToken.mint(who, 10_000e18);
-        vm.startPrank(who);
-        rootToken.approve(address(r2), type(uint256).max);
-        r2.register(type(uint256).max);
-        vm.stopPrank();
     }
 
     function _scoreOn(address who, address token, bytes32 thesis) internal returns (uint256 id) {

@@ -85,11 +85,16 @@ abstract contract ScorerFixture is Test {
     }
 
     function _register(address who) internal {
+        _registerIn(reg, who, 2_500e18 + 1_000e18);
+    }
+
+    /// Registers `who` in `r` after minting it `balance` ROOT (stake, burn and later burns).
+    function _registerIn(ScorerRegistry r, address who, uint256 balance) internal {
         _freshFeed();
-        rootToken.mint(who, 2_500e18 + 1_000e18);
+        rootToken.mint(who, balance);
         vm.startPrank(who);
-        rootToken.approve(address(reg), type(uint256).max);
-        reg.register(type(uint256).max);
+        rootToken.approve(address(r), type(uint256).max);
+        r.register(type(uint256).max);
         vm.stopPrank();
     }
 
