@@ -430,6 +430,7 @@ if (A.scorerRegistry && theses.length) {
 // ---- Agents with call histories and a round at consensus (A1-A5) ------------------------------
 // Needs the second deployment half (CallLedger on a real v3 stock/USDG pool); skipped without it.
 let calls = null;
+let consensusRound = async () => {};
 if (A.callLedger) {
   const stock = A.testStock, pool = A.testStockPool, L = A.callLedger;
   const v3 = await deploy(['V3Deployer.sol', 'V3PoolDriver.json']);
@@ -463,11 +464,15 @@ if (A.callLedger) {
     await warp(600); await move(); await warp(Number(WINDOW));
     for (const id of ids) await send(deployer, L, 'resolve(uint256)', [id]);
   }
-  // A last round at consensus (three of four agents up), its calls still open.
-  await warp(Number(WINDOW) - ((await now()) % Number(WINDOW)) + 5);
-  for (const [i, a] of agents.entries()) await callOf(a, i === 3 ? 0 : 1);
+  // A last round at consensus (three of four agents up), its calls still open: made at the very end of
+  // the seed (`consensusRound`), so no later warp takes its calls past their resolve grace (overdue calls
+  // count as misses, A3).
+  consensusRound = async () => {
+    await warp(Number(WINDOW) - ((await now()) % Number(WINDOW)) + 5);
+    for (const [i, a] of agents.entries()) await callOf(a, i === 3 ? 0 : 1);
+    log(`calls: ${agents.length} agents, three resolved rounds and one at consensus`);
+  };
   calls = { ledger: L, asset: stock, assetSymbol: 'tSTOCK', stakeSymbol: 'ROOT', windows: [Number(WINDOW)], agents, v3Driver: v3 };
-  log(`calls: ${agents.length} agents, three resolved rounds and one at consensus`);
 }
 
 // ---- Two duels with swaps across rounds, one round awaiting settlement (B1-B7) ---- --------------
@@ -549,10 +554,6 @@ if (A.scorerRegistry) {
     scores: theses.map(({ text, ...t }) => ({ ...t, thesis: text })) };
 }
 
-// ---- The fresh launch, last: still inside its 15 s anti-snipe window --------------------------
-const frsh = await launch(DEV[1][0], 'Fresh Sprout', 'FRSH');
-await buy(DEV[2][0], frsh, 0.05);
-
 // ---- Governance: the 48 h timelock takes over ------------------------------------------------
 // The deploy scripts made the TimelockController every contract's pending owner and scheduled the
 // acceptance batches (contracts/script/Governance.sol); the seed's own time has passed their delay, so
@@ -566,6 +567,12 @@ if (A.timelock) {
   }
   log(`governance: the 48 h timelock ${A.timelock} owns the protocol contracts`);
 }
+
+await consensusRound();
+
+// ---- The fresh launch, last: still inside its 15 s anti-snipe window --------------------------
+const frsh = await launch(DEV[1][0], 'Fresh Sprout', 'FRSH');
+await buy(DEV[2][0], frsh, 0.05);
 
 const world = {
   format: 'eden-demo-world-v1',
