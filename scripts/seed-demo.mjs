@@ -559,7 +559,7 @@ if (A.scorerRegistry) {
 // acceptance batches (contracts/script/Governance.sol); the seed's own time has passed their delay, so
 // anyone may execute them now: from here on every owner action waits 48 h in the timelock.
 if (A.timelock) {
-  const ACCEPT_OWNERSHIP = '0x79ba5097'; // acceptOwnership()
+  const ACCEPT_OWNERSHIP = selector('acceptOwnership()');
   for (const [targets, tag] of [[A.handoverI, 'eden.handover.I'], [A.handoverII, 'eden.handover.II']]) {
     if (!targets?.length) continue;
     await send(DEV[2][0], A.timelock, 'executeBatch(address[],uint256[],bytes[],bytes32,bytes32)',

@@ -117,7 +117,6 @@ contract FeeLanes is ICurveFeeSink, Ownable2Step, ReentrancyGuardTransient {
     error WrongValue(uint256 sent, uint256 expected);
     error StaleScore(uint64 epoch, uint64 latest);
     error NotLatestFinal(uint64 epoch, uint64 latestFinal);
-    error VerifiedByAdjudicatorOnly(address caller);
     error ScoreOutOfRange(uint256 scoreWad);
     error InvalidScoreProof(address token, uint64 epoch, uint256 scoreWad);
     error NothingToPay();

@@ -515,8 +515,7 @@ contract ScorerRegistry is Ownable2Step, ReentrancyGuardTransient {
     }
 
     function getScore(uint256 scoreId) external view returns (Score memory) {
-        if (scoreId >= _scores.length) revert UnknownScore(scoreId);
-        return _scores[scoreId];
+        return _score(scoreId);
     }
 
     function scoreCount() external view returns (uint256) {

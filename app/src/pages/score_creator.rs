@@ -409,7 +409,10 @@ mod tests {
         assert_eq!(c.share_now, pct(20));
         // Verified: 20 % + 20 % × 0.8 = 36 %.
         assert_eq!(c.share_at_epoch, Some(pct(36)));
-        assert!(epoch_note(false, 7, &state).starts_with(" (once FeeLanes.updateScore records it"));
+        assert_eq!(
+            epoch_note(false, 7, &state),
+            " (once FeeLanes.updateScore records it; until then FeeLanes pays the floor)"
+        );
         let later = LaneState {
             latest_final: Some(8),
             ..state.clone()
