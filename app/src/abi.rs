@@ -35,10 +35,10 @@ pub use AggregatorV3Interface as IAggregatorV3;
 sol!(IExtsload, "abi/IExtsload.json");
 pub use IExtsload as IPoolManagerState;
 sol!(IPoolManager, "abi/IPoolManager.json");
-/// v4 `PoolManager` events whose ticks the duel page replays (B2): a pool's first price and every swap.
-pub use IPoolManager as IPoolManagerEvents;
 /// `DuelHook` events the duel page reads besides `RoundSettled` (`DuelCreated`).
 pub use DuelHook as IDuelHookEvents;
+/// v4 `PoolManager` events whose ticks the duel page replays (B2): a pool's first price and every swap.
+pub use IPoolManager as IPoolManagerEvents;
 
 /// Turns revert data into plain words: a known custom error, any other custom error of the protocol's
 /// contracts by its Solidity name, `Error(string)`, or the raw data.

@@ -184,7 +184,12 @@ pub struct TxRequest {
 impl TxRequest {
     /// A call without ETH, from the connected account (filled in when sent).
     pub fn call(to: Address, data: impl Into<Bytes>) -> TxRequest {
-        TxRequest { from: None, to, data: data.into(), value: U256::ZERO }
+        TxRequest {
+            from: None,
+            to,
+            data: data.into(),
+            value: U256::ZERO,
+        }
     }
 
     pub fn to_json(&self) -> Value {
@@ -289,7 +294,12 @@ impl Rpc {
     }
 
     /// A typed view call against the state after block `block` (`eth_call` at a block number).
-    pub async fn call_at<C: SolCall>(&self, to: Address, call: &C, block: u64) -> Result<C::Return, RpcError> {
+    pub async fn call_at<C: SolCall>(
+        &self,
+        to: Address,
+        call: &C,
+        block: u64,
+    ) -> Result<C::Return, RpcError> {
         self.call_from_at(None, to, call, block).await
     }
 
@@ -301,10 +311,18 @@ impl Rpc {
         call: &C,
         block: u64,
     ) -> Result<C::Return, RpcError> {
-        let tx = TxRequest { from, ..TxRequest::call(to, call.abi_encode()) };
-        let v = self.request("eth_call", json!([tx.to_json(), format!("{block:#x}")])).await?;
-        let s = v.as_str().ok_or_else(|| RpcError::Decode("eth_call result".into()))?;
-        let out = hex::decode(s.trim_start_matches("0x")).map_err(|e| RpcError::Decode(e.to_string()))?;
+        let tx = TxRequest {
+            from,
+            ..TxRequest::call(to, call.abi_encode())
+        };
+        let v = self
+            .request("eth_call", json!([tx.to_json(), format!("{block:#x}")]))
+            .await?;
+        let s = v
+            .as_str()
+            .ok_or_else(|| RpcError::Decode("eth_call result".into()))?;
+        let out =
+            hex::decode(s.trim_start_matches("0x")).map_err(|e| RpcError::Decode(e.to_string()))?;
         C::abi_decode_returns(&out).map_err(|e| RpcError::Decode(e.to_string()))
     }
 
@@ -361,25 +379,41 @@ impl Rpc {
 
     /// A block's timestamp (`eth_getBlockByNumber`).
     pub async fn block_timestamp(&self, number: u64) -> Result<u64, RpcError> {
-        let b = self.request("eth_getBlockByNumber", json!([format!("{number:#x}"), false])).await?;
+        let b = self
+            .request(
+                "eth_getBlockByNumber",
+                json!([format!("{number:#x}"), false]),
+            )
+            .await?;
         if b.is_null() {
-            return Err(RpcError::Node(format!("block {number} is not known to the node")));
+            return Err(RpcError::Node(format!(
+                "block {number} is not known to the node"
+            )));
         }
         q64(&b["timestamp"])
     }
 
     /// `eth_getLogs` over blocks `[from, to]`, [`LOG_CHUNK_BLOCKS`] blocks per request, in chain order.
     /// A failing chunk names its block range.
-    pub async fn get_logs(&self, filter: &LogFilter, from: u64, to: u64) -> Result<Vec<Log>, RpcError> {
+    pub async fn get_logs(
+        &self,
+        filter: &LogFilter,
+        from: u64,
+        to: u64,
+    ) -> Result<Vec<Log>, RpcError> {
         let mut out = Vec::new();
         for (lo, hi) in block_chunks(from, to, LOG_CHUNK_BLOCKS) {
             let ctx = |e: String| format!("logs of blocks {lo}–{hi}: {e}");
-            let v = self.request("eth_getLogs", filter.to_json(lo, hi)).await.map_err(|e| match e {
-                RpcError::Network(m) => RpcError::Network(ctx(m)),
-                RpcError::Revert(m) | RpcError::Node(m) => RpcError::Node(ctx(m)),
-                RpcError::Decode(m) => RpcError::Decode(ctx(m)),
-            })?;
-            let mut logs: Vec<Log> = serde_json::from_value(v).map_err(|e| RpcError::Decode(ctx(e.to_string())))?;
+            let v = self
+                .request("eth_getLogs", filter.to_json(lo, hi))
+                .await
+                .map_err(|e| match e {
+                    RpcError::Network(m) => RpcError::Network(ctx(m)),
+                    RpcError::Revert(m) | RpcError::Node(m) => RpcError::Node(ctx(m)),
+                    RpcError::Decode(m) => RpcError::Decode(ctx(m)),
+                })?;
+            let mut logs: Vec<Log> =
+                serde_json::from_value(v).map_err(|e| RpcError::Decode(ctx(e.to_string())))?;
             out.append(&mut logs);
         }
         Ok(out)
@@ -413,8 +447,14 @@ mod tests {
         assert_eq!(block_chunks(7, 7, 5), vec![(7, 7)]);
         assert_eq!(block_chunks(0, 11, 5), vec![(0, 4), (5, 9), (10, 11)]);
         assert_eq!(block_chunks(1, 10, 5), vec![(1, 5), (6, 10)]);
-        assert_eq!(block_chunks(u64::MAX - 1, u64::MAX, 5), vec![(u64::MAX - 1, u64::MAX)]);
-        let f = LogFilter { address: Address::ZERO, topics: vec![Some(vec![B256::ZERO]), None] };
+        assert_eq!(
+            block_chunks(u64::MAX - 1, u64::MAX, 5),
+            vec![(u64::MAX - 1, u64::MAX)]
+        );
+        let f = LogFilter {
+            address: Address::ZERO,
+            topics: vec![Some(vec![B256::ZERO]), None],
+        };
         assert_eq!(f.to_json(1, 2)[0]["topics"][1], Value::Null);
         assert_eq!(f.to_json(1, 2)[0]["toBlock"], "0x2");
     }

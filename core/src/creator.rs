@@ -29,8 +29,8 @@ pub const PLACEHOLDER_F_UNVERIFIED: U256 = U256::from_limbs([100_000_000_000_000
 /// PLACEHOLDER (not a protocol fact): the ceiling at S = 100, 40 % of the fee.
 pub const PLACEHOLDER_CEILING: U256 = U256::from_limbs([400_000_000_000_000_000, 0, 0, 0]);
 
-/// 100 points as a WAD.
-const HUNDRED_POINTS: U256 = crate::rewards::position::u256(100_000_000_000_000_000_000);
+/// 100 points as a WAD ([`crate::math::points::MAX_POINTS`]).
+use crate::math::points::MAX_POINTS as HUNDRED_POINTS;
 
 /// The Tokenomics values of the creator ramp (WAD fractions of a token's fee).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

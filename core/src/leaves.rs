@@ -43,6 +43,9 @@ pub const SCORE_LEAF_ENCODING: [&str; 2] = ["address", "uint256"];
 pub const QUALITY_LEAF_ENCODING: [&str; 9] = [
     "bytes32", "address", "uint256", "address", "address", "bytes32", "uint256", "uint8", "bytes32",
 ];
+/// Leaf encoding of the epoch's inputs-tree leaf `(address project, bytes32 commitment)` (the
+/// `inputsRoot` of the C6 `EpochRoot`).
+pub const INPUTS_LEAF_ENCODING: [&str; 2] = ["address", "bytes32"];
 /// Leaf encoding of the human (pre-data) leaf `(bytes32 T_h, address project, uint256 scoreWad)`.
 pub const HUMAN_LEAF_ENCODING: [&str; 3] = ["bytes32", "address", "uint256"];
 
@@ -78,6 +81,33 @@ impl TryFrom<u8> for Verdict {
             3 => Ok(Self::Copy),
             other => Err(InvalidVerdict(other)),
         }
+    }
+}
+
+impl Verdict {
+    /// The verdict in words: "original", "similar", "derivative", "copy".
+    pub fn name(self) -> &'static str {
+        match self {
+            Verdict::Original => "original",
+            Verdict::Similar => "similar",
+            Verdict::Derivative => "derivative",
+            Verdict::Copy => "copy",
+        }
+    }
+
+    /// C8 originality multiplier `c` (WAD): original 1, similar 1, derivative 0.5, copy 0.
+    pub fn multiplier_wad(self) -> U256 {
+        const HALF: U256 = U256::from_limbs([500_000_000_000_000_000, 0, 0, 0]);
+        match self {
+            Verdict::Original | Verdict::Similar => crate::math::WAD,
+            Verdict::Derivative => HALF,
+            Verdict::Copy => U256::ZERO,
+        }
+    }
+
+    /// The name of a verdict code, "unknown" outside 0–3.
+    pub fn name_of_code(code: u8) -> &'static str {
+        Verdict::try_from(code).map_or("unknown", Verdict::name)
     }
 }
 
@@ -241,6 +271,11 @@ impl HumanLeaf {
 /// Score leaf hash of `(project, scoreWad)` (C5).
 pub fn score_leaf(project: Address, score_wad: U256) -> B256 {
     ScoreLeaf { project, score_wad }.hash()
+}
+
+/// Inputs-tree leaf hash of `(project, commitment)` ([`INPUTS_LEAF_ENCODING`]).
+pub fn inputs_leaf(project: Address, commitment: B256) -> B256 {
+    standard_leaf_hash(&(project, commitment).abi_encode_params())
 }
 
 /// Quality leaf hash of a grade (C5); see [`QualityLeaf`].

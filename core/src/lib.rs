@@ -21,9 +21,14 @@ pub mod human;
 pub mod rewards;
 pub mod scoring;
 
+pub mod check;
+
 pub mod calls;
 pub mod curve;
 pub mod duel;
 
 #[cfg(feature = "js")]
 pub mod js;
+
+#[cfg(test)]
+pub(crate) mod test_util;

@@ -145,12 +145,7 @@ fn PayoutsBody(world: World) -> impl IntoView {
             r.round.epoch
         );
         leptos::task::spawn_local(async move {
-            wallet::send(
-                ctx,
-                label,
-                TxRequest::call(dist, data),
-            )
-            .await;
+            wallet::send(ctx, label, TxRequest::call(dist, data)).await;
         });
     };
     view! {

@@ -18,107 +18,22 @@ use alloy_primitives::{Address, B256, U256};
 use alloy_sol_types::{SolCall, SolEvent};
 use eden_core::math::{mul_div_down, WAD};
 use eden_core::rewards::{
-    conservative_denominator_up, owed_down, segment, weight, Drip, RewardsError, WeightClasses,
-    CAP_BPS,
+    conservative_denominator_up, weight, ChainPool, ChainPosition, Drip, RewardPool, CAP_BPS,
 };
 use eden_core::scoring::copy_detect::{multiplier_wad, verdict_name, Verdict};
 use eden_core::scoring::EpochBundle;
 use leptos::prelude::*;
 use std::collections::btree_map::{BTreeMap, Entry};
 
-/// A pool as stored on chain at its last update (`ScorerRegistry.pool`, `maxWeight`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct PoolState {
-    pub index: U256,
-    pub total_weight: U256,
-    pub max_weight: U256,
-    pub drip: Drip,
-    pub last_update: u64,
-}
-
-/// One open position of a pool (any scorer), for the expiries between the last update and now.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct OpenPosition {
-    pub weight: U256,
-    pub end: u64,
-}
-
-/// The connected scorer's position: weight, index snapshot, end, and `owedStored` (accrued + pending
-/// as of the pool's last update).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct MyPosition {
-    pub weight: U256,
-    pub snapshot: U256,
-    pub end: u64,
-    pub owed_stored: U256,
-}
-
-/// The pool's index at `t` (≥ its last update), mirroring `ScorerRegistry._advance`: each open
-/// position ending in `(lastUpdate, t]` is processed at its own instant (segment up to it with the
-/// current `W` and `D`, then its weight leaves `W` and the weight classes); then the last segment.
-/// `ω_max` is the on-chain tracked value until the first expiry, then the classes rebuilt from the
-/// open weights (C13).
+/// What `me` is owed at `t` (≥ the pool's last update): the pool resumed from the chain's stored
+/// state and advanced as `ScorerRegistry._advance` does (`eden_core::rewards::resume`).
 ///
 /// # Errors
-/// Arithmetic failure on absurd values, or a weight not counted in the classes.
-pub fn index_at(p: &PoolState, open: &[OpenPosition], t: u64) -> Result<U256, RewardsError> {
-    let mut w = p.total_weight;
-    let mut max = p.max_weight;
-    let mut index = p.index;
-    let mut last = p.last_update;
-    let mut classes = WeightClasses::new();
-    for o in open {
-        classes.insert(o.weight)?;
-    }
-    let mut ends: Vec<OpenPosition> = open
-        .iter()
-        .copied()
-        .filter(|o| o.end > last && o.end <= t)
-        .collect();
-    ends.sort_by_key(|o| o.end);
-    let seg =
-        |t0: u64, t1: u64, w: U256, max: U256, index: &mut U256| -> Result<(), RewardsError> {
-            if t1 <= t0 {
-                return Ok(());
-            }
-            let r = p.drip.released_between(t0, t1)?;
-            if !r.is_zero() {
-                let d = if w.is_zero() {
-                    U256::ZERO
-                } else {
-                    conservative_denominator_up(w, max, CAP_BPS)?
-                };
-                *index += segment(r, w, d)?.index_increment;
-            }
-            Ok(())
-        };
-    for e in ends {
-        seg(last, e.end, w, max, &mut index)?;
-        w = w.saturating_sub(e.weight);
-        classes.remove(e.weight)?;
-        max = classes.max();
-        last = e.end;
-    }
-    seg(last, t, w, max, &mut index)?;
-    Ok(index)
-}
-
-/// What the scorer is owed at `t`: `accrued + ⌊ω·(A(min(t, end)) − A_snap)/ACC⌋`, with
-/// `accrued = owedStored − ⌊ω·(A_stored − A_snap)/ACC⌋` (the position stops earning at its end).
-///
-/// # Errors
-/// As [`index_at`]; a snapshot above the index.
-pub fn owed_at(
-    p: &PoolState,
-    open: &[OpenPosition],
-    me: &MyPosition,
-    t: u64,
-) -> Result<U256, RewardsError> {
-    let accrued = me
-        .owed_stored
-        .saturating_sub(owed_down(me.weight, p.index, me.snapshot)?);
-    let until = t.min(me.end).max(p.last_update);
-    Ok(accrued + owed_down(me.weight, index_at(p, open, until)?, me.snapshot)?)
+/// A chain state the contract cannot produce, or arithmetic failure on absurd values, in words.
+pub fn owed_at(replay: &Result<RewardPool, String>, me: &Address, t: u64) -> Result<U256, String> {
+    let mut p = replay.clone()?;
+    p.advance_to(t.max(p.now())).map_err(|e| e.to_string())?;
+    p.owed_of(me).map_err(|e| e.to_string())
 }
 
 /// The graded thesis of a position, from its final epoch's quality leaf (bundle `theses`).
@@ -135,9 +50,11 @@ struct Row {
     symbol: String,
     asset_symbol: String,
     asset_decimals: u8,
-    pool: PoolState,
-    open: Vec<OpenPosition>,
-    me: MyPosition,
+    pool: ChainPool,
+    open: Vec<ChainPosition>,
+    me: ChainPosition,
+    /// The pool resumed from the chain (`RewardPool::resume`).
+    replay: Result<RewardPool, String>,
     denominator_onchain: U256,
     target: U256,
     thesis_hash: B256,
@@ -241,9 +158,12 @@ async fn load_row(
             .await
             .map_err(e)?;
         if q.open {
-            open.push(OpenPosition {
+            open.push(ChainPosition {
+                scorer: who,
                 weight: q.weight,
+                snapshot: q.snapshot,
                 end: q.end,
+                owed_stored: (who == me).then_some(owed_stored),
             });
         }
     }
@@ -292,28 +212,33 @@ async fn load_row(
         || fmt::short_addr(&token.to_checksum(None)),
         |t| t.symbol.clone(),
     );
+    let pool = ChainPool {
+        index: p.index,
+        total_weight: p.totalWeight,
+        max_weight,
+        drip: Drip {
+            amount: p.dripAmount,
+            start: p.dripStart,
+        },
+        last_update: p.lastUpdate,
+        cap_bps: CAP_BPS,
+    };
+    let replay = RewardPool::resume(&pool, &open).map_err(|e| e.to_string());
     Ok(Row {
         token,
         symbol,
         asset_symbol,
         asset_decimals,
-        pool: PoolState {
-            index: p.index,
-            total_weight: p.totalWeight,
-            max_weight,
-            drip: Drip {
-                amount: p.dripAmount,
-                start: p.dripStart,
-            },
-            last_update: p.lastUpdate,
-        },
+        pool,
         open,
-        me: MyPosition {
+        me: ChainPosition {
+            scorer: me,
             weight: pos.weight,
             snapshot: pos.snapshot,
             end: pos.end,
-            owed_stored,
+            owed_stored: Some(owed_stored),
         },
+        replay,
         denominator_onchain,
         target: score.targetScore,
         thesis_hash: score.thesisHash,
@@ -441,8 +366,9 @@ fn PositionRow(
     } else {
         " ✗ differs from the registry's D"
     };
-    let (pool, open, me) = (r.pool, r.open.clone(), r.me);
-    let owed_block = owed_at(&pool, &open, &me, block_time);
+    let (pool, open, me) = (r.pool, r.open.clone(), r.me.scorer);
+    let replay = r.replay.clone();
+    let owed_block = owed_at(&replay, &me, block_time);
     let matches = match (&owed_block, &r.chain_owed) {
         (Ok(a), Ok(b)) if a == b => {
             "✓ the chain's claim at this block pays exactly this".to_string()
@@ -454,8 +380,7 @@ fn PositionRow(
         (_, Err(e)) => format!("(the chain's claim could not be simulated: {e})"),
         (Err(e), _) => format!("(not computed: {e})"),
     };
-    let open2 = open.clone();
-    let owed_now = move || owed_at(&pool, &open2, &me, ctx.chain_now().max(block_time));
+    let owed_now = move || owed_at(&replay, &me, ctx.chain_now().max(block_time));
     let rate = pool.drip.rate_wad_down(block_time).unwrap_or(U256::ZERO);
     let per_day = rate.saturating_mul(U256::from(86_400u64)) / WAD;
     let mine_per_day = mul_div_down(per_day, share, WAD).unwrap_or(U256::ZERO);
@@ -517,89 +442,8 @@ fn PositionRow(
 mod tests {
     use super::*;
 
-    fn wad(x: u64) -> U256 {
-        U256::from(x) * WAD
-    }
-
-    fn pool(w: &[u64]) -> (PoolState, Vec<OpenPosition>) {
-        let open: Vec<OpenPosition> = w
-            .iter()
-            .enumerate()
-            .map(|(i, x)| OpenPosition {
-                weight: wad(*x),
-                end: 1_000 + 100 * i as u64,
-            })
-            .collect();
-        let total = open.iter().map(|o| o.weight).fold(U256::ZERO, |a, b| a + b);
-        let max = open.iter().map(|o| o.weight).max().unwrap_or_default();
-        let drip = Drip {
-            amount: U256::from(7u64 * 86_400 * 1_000_000),
-            start: 0,
-        }; // 1e6 units per second
-        (
-            PoolState {
-                index: U256::ZERO,
-                total_weight: total,
-                max_weight: max,
-                drip,
-                last_update: 0,
-            },
-            open,
-        )
-    }
-
-    #[test]
-    fn one_segment_pays_the_capped_share() {
-        // ω = 40, 30, 45: D = 900, 1e6/s for 500 s → index += 5e8·1e18/900e18.
-        let (p, open) = pool(&[40, 30, 45]);
-        let a = index_at(&p, &open, 500).unwrap();
-        assert_eq!(a, U256::from(500_000_000u64) * WAD / wad(900));
-        let me = MyPosition {
-            weight: wad(45),
-            snapshot: U256::ZERO,
-            end: 1_200,
-            owed_stored: U256::ZERO,
-        };
-        // 5 % of 5e8 (the cap binds for the heaviest).
-        assert_eq!(
-            owed_at(&p, &open, &me, 500).unwrap(),
-            U256::from(45u64 * 555_555)
-        );
-    }
-
-    #[test]
-    fn expiry_is_processed_at_its_own_instant() {
-        let (p, open) = pool(&[40, 30, 45]); // ends 1000, 1100, 1200
-        let me = MyPosition {
-            weight: wad(30),
-            snapshot: U256::ZERO,
-            end: 1_100,
-            owed_stored: U256::ZERO,
-        };
-        let a1000 = index_at(&p, &open, 1_000).unwrap();
-        // After ω = 40 leaves at 1000: W = 75, ω_max = 45 → D = 900 still.
-        let a1050 = index_at(&p, &open, 1_050).unwrap();
-        assert_eq!(a1050 - a1000, U256::from(50_000_000u64) * WAD / wad(900));
-        // The position stops earning at its end.
-        assert_eq!(
-            owed_at(&p, &open, &me, 5_000).unwrap(),
-            owed_at(&p, &open, &me, 1_100).unwrap()
-        );
-    }
-
-    #[test]
-    fn stored_accrual_is_kept() {
-        let (mut p, open) = pool(&[40]);
-        p.index = U256::from(10u8) * WAD; // 10 units per weight unit so far
-        let me = MyPosition {
-            weight: wad(40),
-            snapshot: U256::from(4u8) * WAD,
-            end: 1_000,
-            owed_stored: U256::from(7u8) + U256::from(240u16) * WAD,
-        };
-        // accrued 7 + pending 40·6 = 240e18; nothing new at the last update.
-        assert_eq!(owed_at(&p, &open, &me, 0).unwrap(), me.owed_stored);
-    }
+    // The reward replay's tests (one segment, expiries at their own instants, stored accrual)
+    // live with `RewardPool::resume` in eden-core.
 
     #[test]
     fn bundle_grade_is_read() {

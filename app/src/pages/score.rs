@@ -10,7 +10,7 @@
 //! FeeLanes' on-chain parameters (C17, [`super::score_creator`]).
 
 use super::score_creator::{check_creator, read_lanes, CreatorCheck, CreatorView};
-use super::score_human::{check_human, full_tree, HumanCheck, HumanView, ScoredEvent};
+use super::score_human::{check_human, HumanCheck, HumanView, ScoredEvent};
 use crate::abi::IEpochRegistry;
 use crate::abi::IScorerRegistry;
 use crate::fmt;
@@ -19,11 +19,9 @@ use crate::state::{Ctx, Load, World};
 use crate::ui::{with_world, Amount, ErrorBox, Loading};
 use alloy_primitives::{Address, B256, U256};
 use alloy_sol_types::{SolCall, SolEvent};
+use eden_core::check::{self, check_score, full_tree, OwnInputs, ScoreFinding};
 use eden_core::eip712::{eden_domain, recover_epoch_root_signer, EpochRoot};
-use eden_core::leaves::score_leaf;
-use eden_core::merkle::process_proof;
-use eden_core::scoring::epoch::ProjectData;
-use eden_core::scoring::{verify_project_score, EpochBundle, VerifyReport};
+use eden_core::scoring::EpochBundle;
 use leptos::prelude::*;
 
 /// An epoch slot's status on chain (`EpochRegistry.Status`).
@@ -44,121 +42,78 @@ struct EpochRow {
     deadline: u64,
 }
 
-/// The outcome of checking one project in one epoch.
+/// The outcome of checking one project in one epoch: core's report
+/// ([`eden_core::check::ScoreCheck`], reached through `Deref`), the proposal's signer, and every
+/// finding in words.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ScoreCheck {
-    pub score_wad: Option<U256>,
-    pub onchain_root: Option<B256>,
-    pub bundle_root: B256,
-    pub rebuilt_root: B256,
-    pub proof_len: usize,
-    pub leaf_reaches_chain: bool,
+    /// Core's report.
+    pub check: check::ScoreCheck,
     pub signer: Result<Address, String>,
     pub expected_signer: Address,
-    pub report: Option<VerifyReport>,
-    /// Whether `report` was computed from the person's own inputs file.
-    pub from_own_file: bool,
-    /// Whether the project's inputs are private (only a commitment is published).
-    pub private: bool,
-    /// Why the bundle is not trusted; empty when everything matches.
+    /// Why the bundle is not trusted, in words; empty when everything matches.
     pub flags: Vec<String>,
 }
 
-/// A project's own inputs file (read in the browser, never uploaded): the `ProjectData` fields
-/// `{track, features, claims, failed, verifiedOutput, ageSecs}` plus `salt` for private inputs.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct OwnInputs {
-    #[serde(flatten)]
-    pub data: ProjectData,
-    #[serde(default)]
-    pub salt: Option<B256>,
+impl std::ops::Deref for ScoreCheck {
+    type Target = check::ScoreCheck;
+    fn deref(&self) -> &check::ScoreCheck {
+        &self.check
+    }
 }
 
-/// Parses an inputs file.
+/// Parses an inputs file (`eden_core::check::parse_own_inputs`).
 ///
 /// # Errors
 /// A readable message naming what is wrong.
 pub fn parse_own_inputs(text: &str) -> Result<OwnInputs, String> {
-    serde_json::from_str(text).map_err(|e| format!("the inputs file is not valid: {e}"))
+    check::parse_own_inputs(text).map_err(|e| e.to_string())
 }
 
-/// Pure part of the check: rebuild the full epoch tree from the bundle (every leaf recomputed from
-/// its values), walk the project's score proof to the on-chain root, recompute from the project's own
-/// inputs (or the bundle's public ones).
+/// A systematic-score finding in words.
+pub fn score_finding_words(f: &ScoreFinding) -> String {
+    match f {
+        ScoreFinding::RootDiffers { rebuilt, claimed } => format!(
+            "the bundle's leaves build root {rebuilt}, not the root {claimed} the bundle claims"
+        ),
+        ScoreFinding::LeafMismatch => {
+            "the project's leaf in the bundle does not hash from its address and score".into()
+        }
+        ScoreFinding::OnchainRootDiffers { onchain, rebuilt } => format!("the on-chain final root is {onchain}; this bundle builds {rebuilt}: the bundle was changed after it was committed"),
+        ScoreFinding::ProofDoesNotReachChain => {
+            "the project's proof does not reach the on-chain root".into()
+        }
+        ScoreFinding::RecomputeDiffers {
+            step,
+            from_own_file,
+        } => format!(
+            "recomputing from {} differs first at step '{}'",
+            if *from_own_file {
+                "your inputs file"
+            } else {
+                "the public inputs"
+            },
+            step.name()
+        ),
+    }
+}
+
+/// The check of `project`'s systematic score (`eden_core::check::check_score`), its findings in words.
+///
+/// # Errors
+/// No systematic score for the project in this bundle, or an unusable bundle, in words.
 pub fn check_bundle(
     bundle: &EpochBundle,
     project: Address,
     onchain_root: Option<B256>,
     own: Option<&OwnInputs>,
 ) -> Result<ScoreCheck, String> {
-    let mut flags = Vec::new();
-    let Some(rec) = bundle.projects.iter().find(|p| p.project == project) else {
-        return Err("no systematic score in this epoch's bundle".into());
-    };
-    let leaf = score_leaf(rec.project, rec.score_wad);
-    // C5: the epoch root covers every score, quality and human leaf.
-    let (rebuilt_root, proof) = full_tree(bundle, leaf)?;
-    let proof = proof.unwrap_or_default();
-    let reached = process_proof(leaf, &proof);
-    if rebuilt_root != bundle.root {
-        flags.push(format!(
-            "the bundle's leaves build root {rebuilt_root}, not the root {} the bundle claims",
-            bundle.root
-        ));
-    }
-    if rec.leaf != leaf {
-        flags.push(
-            "the project's leaf in the bundle does not hash from its address and score".into(),
-        );
-    }
-    let leaf_reaches_chain = onchain_root.is_some_and(|r| r == reached);
-    match onchain_root {
-        Some(r) if r != rebuilt_root => flags.push(format!("the on-chain final root is {r}; this bundle builds {rebuilt_root}: the bundle was changed after it was committed")),
-        Some(_) if !leaf_reaches_chain => flags.push("the project's proof does not reach the on-chain root".into()),
-        _ => {}
-    }
-    let report = match own {
-        Some(o) => Some(verify_project_score(
-            bundle,
-            project,
-            &o.data,
-            o.salt.unwrap_or(B256::ZERO),
-        )),
-        None => rec
-            .inputs
-            .as_ref()
-            .map(|inputs| verify_project_score(bundle, project, inputs, B256::ZERO)),
-    };
-    let from_own_file = own.is_some();
-    if let Some(r) = &report {
-        if let Some(step) = r.first_mismatch {
-            flags.push(format!(
-                "recomputing from {} differs first at step '{}'",
-                if from_own_file {
-                    "your inputs file"
-                } else {
-                    "the public inputs"
-                },
-                serde_json::to_value(step)
-                    .ok()
-                    .and_then(|v| v.as_str().map(str::to_owned))
-                    .unwrap_or_default()
-            ));
-        }
-    }
+    let check = check_score(bundle, project, onchain_root, own).map_err(|e| e.to_string())?;
+    let flags = check.findings.iter().map(score_finding_words).collect();
     Ok(ScoreCheck {
-        score_wad: Some(rec.score_wad),
-        onchain_root,
-        bundle_root: bundle.root,
-        rebuilt_root,
-        proof_len: proof.len(),
-        leaf_reaches_chain,
+        check,
         signer: Err("not checked".into()),
         expected_signer: Address::ZERO,
-        report,
-        from_own_file,
-        private: rec.private,
         flags,
     })
 }
@@ -279,7 +234,7 @@ async fn run_check(
         .call(w.addresses.epoch_registry, &IEpochRegistry::signerCall {})
         .await
         .map_err(|e| e.to_string())?;
-    let (full_root, _) = full_tree(&bundle, B256::ZERO)?;
+    let (full_root, _) = full_tree(&bundle, B256::ZERO).map_err(|e| e.to_string())?;
     let mut signer_flags = Vec::new();
     let signer = match proposal_signer(&rpc, &w, row.epoch).await {
         Ok((s, signed_root)) => {
@@ -351,7 +306,7 @@ async fn run_check(
         }
     }
     let epoch_score = match (&score, &human) {
-        (Ok(c), _) => c.score_wad,
+        (Ok(c), _) => Some(c.score_wad),
         (Err(_), Ok(Some(h))) => Some(h.bundle_score),
         _ => None,
     };
@@ -585,7 +540,7 @@ fn score_view(c: ScoreCheck, name: String) -> impl IntoView {
     } else {
         "result bad"
     };
-    let score = c.score_wad.unwrap_or_default();
+    let score = c.score_wad;
     view! {
         <div class=class id="score-result" role="status">
             <strong>{if ok { "Verified against the chain. ".to_string() } else if pending && c.flags.is_empty() { "Not final yet. ".to_string() } else { "Flagged: this bundle does not match the chain. ".to_string() }}</strong>
@@ -594,16 +549,16 @@ fn score_view(c: ScoreCheck, name: String) -> impl IntoView {
             <dl>
                 <dt>"On-chain final root"</dt><dd><code>{c.onchain_root.map_or("— (not final yet)".to_string(), |r| r.to_string())}</code></dd>
                 <dt>"Root rebuilt from the bundle"</dt><dd><code>{c.rebuilt_root.to_string()}</code></dd>
-                <dt>"Proof"</dt><dd>{format!("{} hashes; {}", c.proof_len, if c.leaf_reaches_chain { "reaches the on-chain root" } else { "does not reach an on-chain final root" })}</dd>
+                <dt>"Proof"</dt><dd>{format!("{} hashes; {}", c.proof.len(), if c.leaf_reaches_chain { "reaches the on-chain root" } else { "does not reach an on-chain final root" })}</dd>
                 <dt>"EIP-712 signer"</dt><dd id="signer-check">{signer_words(&c.signer, c.expected_signer)}</dd>
             </dl>
             {(c.report.is_none() && c.private).then(|| view! { <p class="muted">"This project's inputs are private: only their commitment is published. Pick its inputs file above to recompute the score from it."</p> })}
-            {c.report.map(|r| view! {
+            {c.check.report.clone().map(|r| view! {
                 <details open=!r.matches>
-                    <summary id="recompute-summary">{format!("Recomputed from {}: {}", if c.from_own_file { "your inputs file" } else { "the public inputs" }, if r.matches { "every step matches".to_string() } else { format!("differs first at '{}'", r.first_mismatch.and_then(|s| serde_json::to_value(s).ok()).and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default()) })}</summary>
+                    <summary id="recompute-summary">{format!("Recomputed from {}: {}", if c.from_own_file { "your inputs file" } else { "the public inputs" }, if r.matches { "every step matches".to_string() } else { format!("differs first at '{}'", r.first_mismatch.map_or("", |s| s.name())) })}</summary>
                     <ol class="steps">
                         {r.steps.into_iter().map(|s| {
-                            let name = serde_json::to_value(s.step).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default();
+                            let name = s.step.name();
                             view! { <li class=if s.ok { "ok" } else { "bad" }><strong>{name}</strong>{if s.ok { " ✓".to_string() } else { format!(" expected {} computed {}", s.expected, s.computed) }}</li> }
                         }).collect_view()}
                     </ol>
@@ -662,7 +617,7 @@ pub(crate) mod tests {
         let c = check_bundle(&b, Address::repeat_byte(3), Some(b.root), None).unwrap();
         assert!(c.flags.is_empty(), "{:?}", c.flags);
         assert!(c.leaf_reaches_chain);
-        assert!(c.report.unwrap().matches);
+        assert!(c.report.clone().unwrap().matches);
     }
 
     #[test]
@@ -698,7 +653,7 @@ pub(crate) mod tests {
         let mut wrong = own.clone();
         wrong.data.claims += 1;
         let c = check_bundle(&b, p, Some(b.root), Some(&wrong)).unwrap();
-        let r = c.report.unwrap();
+        let r = c.report.clone().unwrap();
         assert_eq!(
             r.first_mismatch,
             Some(eden_core::scoring::VerifyStep::Commitment)

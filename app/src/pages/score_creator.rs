@@ -17,64 +17,29 @@
 use crate::abi::{IEpochRegistry, IFeeLanes, ILaunchpad, IERC20};
 use crate::rpc::Rpc;
 use alloy_primitives::{Address, U256};
-use eden_core::creator::{
-    creator_share_down, current_score, lane_split, CreatorShareParams, LaneSplit, LaneWeights,
-};
+use eden_core::check::{self, CreatorFinding};
+pub use eden_core::check::{LaneParams, LaneState};
+use eden_core::creator::{CreatorShareParams, LaneSplit};
 use leptos::prelude::*;
-
-/// FeeLanes' `params()` (all WAD fractions).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct LaneParams {
-    pub share: CreatorShareParams,
-    pub scorer_weight: U256,
-    pub holder_weight: U256,
-    pub buyback_weight: U256,
-    pub lp_share: U256,
-}
 
 /// How one fee is split (FeeLanes `Split`), as `eden_core::creator::lane_split` computes it.
 pub type FeeSplit = LaneSplit;
 
-/// What FeeLanes holds for one token.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LaneState {
-    pub params: LaneParams,
-    pub verified: bool,
-    pub stored_score: U256,
-    pub stored_epoch: u64,
-    /// A score was ever recorded (`scoreRecorded`).
-    pub recorded: bool,
-    /// The registry's latest final epoch, `None` before any.
-    pub latest_final: Option<u64>,
-    pub chain_share: U256,
-    /// The example fee: one whole unit of the launch's quote asset, its symbol and decimals.
-    pub fee: U256,
-    pub fee_symbol: String,
-    pub fee_decimals: u8,
-    /// `previewSplit(token, fee)`.
-    pub preview: FeeSplit,
-}
-
-/// The creator share check, every number from eden-core.
+/// The creator share check: core's report ([`eden_core::check::CreatorCheck`], reached through
+/// `Deref`) and its findings in words.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CreatorCheck {
-    pub state: LaneState,
-    /// The score FeeLanes pays on now (the stored one while it is the latest final epoch's, else 0).
-    pub current: U256,
-    /// `creator(S)` at the current score (what FeeLanes pays now).
-    pub share_now: U256,
-    /// `creator(S)` at the selected epoch's score, when it has one.
-    pub epoch_score: Option<U256>,
-    pub share_at_epoch: Option<U256>,
-    /// The epoch's score is a pre-data human score (C10), which FeeLanes does not record: it only
-    /// records score leaves (`updateScore` → `verifyScore`).
-    pub pre_data: bool,
-    /// The selected epoch.
-    pub epoch: u64,
-    /// The example fee's split at the stored score, recomputed.
-    pub split: FeeSplit,
-    /// Differences from the contract; empty when everything matches.
+    /// Core's report.
+    pub check: check::CreatorCheck,
+    /// Differences from the contract, in words; empty when everything matches.
     pub flags: Vec<String>,
+}
+
+impl std::ops::Deref for CreatorCheck {
+    type Target = check::CreatorCheck;
+    fn deref(&self) -> &check::CreatorCheck {
+        &self.check
+    }
 }
 
 /// The split of `fee` over every lane (C17 and the lane weights, `eden_core::creator::lane_split`).
@@ -87,16 +52,20 @@ pub fn split_fee(
     verified: bool,
     fee: U256,
 ) -> Result<FeeSplit, String> {
-    let lanes = LaneWeights {
-        scorer: p.scorer_weight,
-        holder: p.holder_weight,
-        buyback: p.buyback_weight,
-        lp_share: p.lp_share,
-    };
-    lane_split(&p.share, &lanes, score, verified, fee).map_err(|e| e.to_string())
+    p.split(score, verified, fee).map_err(|e| e.to_string())
 }
 
-/// Pure part: recompute the share and the example split from FeeLanes' state and compare.
+/// A creator-share finding in words.
+pub fn creator_finding_words(f: &CreatorFinding) -> String {
+    match f {
+        CreatorFinding::ShareDiffers { chain, recomputed } => format!("FeeLanes.creatorShare is {chain}, the ramp recomputed from its parameters gives {recomputed}"),
+        CreatorFinding::SplitDiffers => {
+            "FeeLanes.previewSplit differs from the split recomputed here".into()
+        }
+    }
+}
+
+/// The check of the share and the example split (`eden_core::check::check_creator`), in words.
 ///
 /// # Errors
 /// Invalid on-chain parameters or an out-of-range score, in plain words.
@@ -106,41 +75,10 @@ pub fn check_creator(
     epoch_score: Option<U256>,
     pre_data: bool,
 ) -> Result<CreatorCheck, String> {
-    let p = &state.params;
-    let current = current_score(
-        state
-            .recorded
-            .then_some((state.stored_epoch, state.stored_score)),
-        state.latest_final,
-    );
-    let share_now = creator_share_down(&p.share, current, state.verified)
-        .map_err(|e| format!("the creator share: {e}"))?;
-    let share_at_epoch = match epoch_score {
-        Some(s) => Some(
-            creator_share_down(&p.share, s, state.verified)
-                .map_err(|e| format!("the creator share at this epoch's score: {e}"))?,
-        ),
-        None => None,
-    };
-    let split = split_fee(p, current, state.verified, state.fee)?;
-    let mut flags = Vec::new();
-    if share_now != state.chain_share {
-        flags.push(format!("FeeLanes.creatorShare is {}, the ramp recomputed from its parameters gives {share_now}", state.chain_share));
-    }
-    if split != state.preview {
-        flags.push("FeeLanes.previewSplit differs from the split recomputed here".into());
-    }
-    Ok(CreatorCheck {
-        state,
-        current,
-        share_now,
-        epoch_score,
-        share_at_epoch,
-        pre_data,
-        epoch,
-        split,
-        flags,
-    })
+    let check =
+        check::check_creator(state, epoch, epoch_score, pre_data).map_err(|e| e.to_string())?;
+    let flags = check.findings.iter().map(creator_finding_words).collect();
+    Ok(CreatorCheck { check, flags })
 }
 
 fn wad64(x: u64) -> U256 {
@@ -445,7 +383,7 @@ mod tests {
                 stored_score: U256::from(101u8) * WAD,
                 recorded: true,
                 stored_epoch: 7,
-                ..c.state
+                ..c.state.clone()
             },
             7,
             None,

@@ -14,97 +14,31 @@
 //! (C7): its numbers are shown, labelled not final.
 
 use alloy_primitives::{Address, B256, I256, U256};
-use eden_core::human::{
-    human_envelope, pre_data_replay, PreDataSubmission, Thesis, BAND, CAP_UNVERIFIED_POINTS,
-    CAP_VERIFIED_POINTS, COUNTING_QUALITY,
-};
-use eden_core::leaves::{human_leaf, quality_leaf, Verdict};
-use eden_core::merkle::process_proof;
-use eden_core::scoring::copy_detect::{self, multiplier_wad};
-use eden_core::scoring::epoch::epoch_tree;
-use eden_core::scoring::human_layer::{HumanMode, ThesisRecord};
+use eden_core::check::{self, HumanFinding};
+pub use eden_core::check::{full_tree as core_full_tree, ChainTarget, HumanDetail, ScoredEvent};
+use eden_core::human::BAND;
+use eden_core::leaves::Verdict;
 use eden_core::scoring::EpochBundle;
 use leptos::prelude::*;
 
-/// Points (0–100, WAD) per unit of the 0–1 scale.
-const HUNDRED: U256 = U256::from_limbs([100, 0, 0, 0]);
-
-/// A `Scored` event of the ScorerRegistry (the fields checked here).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ScoredEvent {
-    pub score_id: U256,
-    pub scorer: Address,
-    pub token: Address,
-    pub thesis_hash: B256,
-    pub target: U256,
-}
-
-/// How a thesis' target compares with the chain.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ChainTarget {
-    /// The registry's events were not read.
-    NotChecked,
-    Matches,
-    /// The chain's target differs.
-    Differs(U256),
-    /// No `Scored` event has this score id with this scorer, token and thesis hash.
-    NotFound,
-}
-
-/// One thesis row.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ThesisRow {
-    pub thesis_hash: B256,
-    pub target: U256,
-    pub quality: U256,
-    pub verdict: u8,
-    /// The originality multiplier `c` (WAD), 0 for an unknown verdict code.
-    pub multiplier: U256,
-    /// Counts toward the human score (C9: `q ≥ 0.3`; C10: `q·c > 0`).
-    pub counts: bool,
-    pub chain: ChainTarget,
-    /// The thesis' quality leaf (C5, recomputed from its values) reaches the on-chain final root;
-    /// `None` without a final root.
-    pub leaf_in_root: Option<bool>,
-}
-
-/// The mode-specific numbers.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum HumanDetail {
-    /// C9, all recomputed: `S` (points WAD), envelope (WAD), Δ (signed WAD), counted theses.
-    Envelope {
-        systematic: U256,
-        envelope: U256,
-        delta: I256,
-        counted: usize,
-    },
-    /// C10: the score after each submission (points WAD), from 0; the cap used.
-    PreData {
-        path: Vec<U256>,
-        verified: bool,
-        cap: U256,
-    },
-}
-
-/// The outcome of checking one project's human score in one epoch.
+/// The outcome of checking one project's human score in one epoch: core's report
+/// ([`eden_core::check::HumanCheck`], reached through `Deref`), the registry's own answer, and every
+/// finding in words.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HumanCheck {
-    pub detail: HumanDetail,
-    pub rows: Vec<ThesisRow>,
-    /// The bundle's human score (points WAD), the value in the human leaf.
-    pub bundle_score: U256,
-    /// The human score recomputed here (points WAD).
-    pub recomputed: U256,
-    pub leaf: B256,
-    pub proof: Vec<B256>,
-    /// The root of the full epoch tree rebuilt from every leaf's values.
-    pub full_root: B256,
-    pub onchain_root: Option<B256>,
-    pub reaches_chain: bool,
+    /// Core's report.
+    pub check: check::HumanCheck,
     /// `EpochRegistry.verifyHuman` on the same proof (final epochs only).
     pub registry_says: Option<Result<bool, String>>,
-    /// Why the bundle's human part is not trusted; empty when everything matches.
+    /// Why the bundle's human part is not trusted, in words; empty when everything matches.
     pub flags: Vec<String>,
+}
+
+impl std::ops::Deref for HumanCheck {
+    type Target = check::HumanCheck;
+    fn deref(&self) -> &check::HumanCheck {
+        &self.check
+    }
 }
 
 impl HumanCheck {
@@ -122,47 +56,95 @@ impl HumanCheck {
 /// A verdict's name and its multiplier `c` (C8): 1, 1, 0.5, 0.
 pub fn verdict_multiplier(code: u8) -> Result<(Verdict, U256), String> {
     let v = Verdict::try_from(code).map_err(|e| e.to_string())?;
-    Ok((v, multiplier_wad(v)))
+    Ok((v, v.multiplier_wad()))
 }
 
 /// A verdict code in words.
 pub fn verdict_name(code: u8) -> &'static str {
-    Verdict::try_from(code).map_or("unknown", copy_detect::verdict_name)
+    Verdict::name_of_code(code)
 }
 
-/// The full epoch tree (C5): every score, quality and human leaf, each **recomputed from its
-/// values** (`EpochBundle::recomputed_leaves`, `eden_core::scoring::epoch::epoch_tree`). Returns the root and the proof of `leaf` (None when the
-/// leaf is not in the tree).
+/// The full epoch tree (C5, `eden_core::check::full_tree`): the root and the proof of `leaf`.
 ///
 /// # Errors
-/// An invalid verdict code in a thesis, or an empty bundle.
+/// An invalid verdict code in a thesis, or an empty bundle, in words.
 pub fn full_tree(bundle: &EpochBundle, leaf: B256) -> Result<(B256, Option<Vec<B256>>), String> {
-    let leaves = bundle
-        .recomputed_leaves()
-        .map_err(|(hash, e)| format!("thesis {hash}: {e}"))?;
-    epoch_tree(leaves, &leaf).ok_or_else(|| "the bundle has no leaves".into())
+    core_full_tree(bundle, leaf).map_err(|e| e.to_string())
 }
 
-fn chain_target(scored: Option<&[ScoredEvent]>, project: Address, t: &ThesisRecord) -> ChainTarget {
-    let Some(events) = scored else {
-        return ChainTarget::NotChecked;
-    };
-    // The score the grade names: its id, scorer, token and thesis hash must all be the chain's.
-    match events.iter().find(|e| {
-        e.score_id == t.score_id
-            && e.scorer == t.scorer
-            && e.token == project
-            && e.thesis_hash == t.thesis_hash
-    }) {
-        None => ChainTarget::NotFound,
-        Some(e) if e.target == t.target_score_wad => ChainTarget::Matches,
-        Some(e) => ChainTarget::Differs(e.target),
+/// A human-score finding in words.
+pub fn human_finding_words(f: &HumanFinding) -> String {
+    let fl = |b: bool| if b { "Verified" } else { "not Verified" };
+    match f {
+        HumanFinding::QualityLeafMismatch { thesis } => format!(
+            "thesis {}: its quality leaf does not hash from its values",
+            short(*thesis)
+        ),
+        HumanFinding::TargetDiffers {
+            thesis,
+            chain,
+            bundle,
+        } => format!(
+            "thesis {}: the chain's Scored event has target {chain}, the bundle {bundle}",
+            short(*thesis)
+        ),
+        HumanFinding::ScoreNotOnChain { thesis, score_id } => format!(
+            "thesis {}: no score {score_id} on chain by this scorer on this project carries it",
+            short(*thesis)
+        ),
+        HumanFinding::QualityLeafNotInRoot { thesis } => format!(
+            "thesis {}: its quality leaf does not reach the on-chain root",
+            short(*thesis)
+        ),
+        HumanFinding::EnvelopeStartDiffers { envelope, leaf } => format!(
+            "the envelope starts from S = {envelope}, but the project's score leaf says {leaf}"
+        ),
+        HumanFinding::EnvelopeWithoutScoreLeaf => {
+            "an envelope score without a systematic score leaf in this epoch".into()
+        }
+        HumanFinding::EnvelopeDiffers { bundle, recomputed } => {
+            format!("the bundle's envelope {bundle} differs from the recomputed {recomputed}")
+        }
+        HumanFinding::DeltaDiffers { bundle, recomputed } => {
+            format!("the bundle's Δ {bundle} differs from the recomputed {recomputed}")
+        }
+        HumanFinding::CountedDiffers { bundle, recomputed } => {
+            format!("the bundle counts {bundle} theses, the recomputation {recomputed}")
+        }
+        HumanFinding::VerifiedDiffers { bundle, chain } => format!(
+            "the bundle replays as {}, but FeeLanes says the project is {}",
+            fl(*bundle),
+            fl(*chain)
+        ),
+        HumanFinding::PathDiffers { verified } => format!(
+            "the bundle's path differs from the replay with the {} cap",
+            if *verified {
+                "Verified (100)"
+            } else {
+                "unverified (50)"
+            }
+        ),
+        HumanFinding::PreDataWithSystematicScore => "a pre-data score for a project that has a systematic score this epoch (C10 ends at the first one)".into(),
+        HumanFinding::ScoreDiffers { bundle, recomputed } => {
+            format!("the bundle's human score {bundle} differs from the recomputed {recomputed}")
+        }
+        HumanFinding::HumanLeafMismatch => {
+            "the human leaf in the bundle does not hash from the project and its score".into()
+        }
+        HumanFinding::RootDiffers { rebuilt, claimed } => format!(
+            "the bundle's leaves build root {rebuilt}, not the root {claimed} the bundle claims"
+        ),
+        HumanFinding::OnchainRootDiffers { onchain, rebuilt } => {
+            format!("the on-chain final root is {onchain}; this bundle builds {rebuilt}")
+        }
+        HumanFinding::ProofDoesNotReachChain => {
+            "the human leaf's proof does not reach the on-chain root".into()
+        }
     }
 }
 
-/// Pure part of the check: `Ok(None)` when the bundle has no human score for `project`.
-/// `chain_verified` is the project's Verified flag on chain (FeeLanes), checked against the one the
-/// bundle's pre-data replay used for its cap (C10).
+/// The check of `project`'s human score (`eden_core::check::check_human`), its findings in words:
+/// `Ok(None)` when the bundle has no human score for `project`.
 ///
 /// # Errors
 /// Unusable bundle data (an invalid verdict code, an out-of-range field), in plain words.
@@ -173,227 +155,14 @@ pub fn check_human(
     scored: Option<&[ScoredEvent]>,
     chain_verified: Option<bool>,
 ) -> Result<Option<HumanCheck>, String> {
-    let Some(rec) = bundle.human.iter().find(|h| h.project == project) else {
+    let Some(check) = check::check_human(bundle, project, onchain_root, scored, chain_verified)
+        .map_err(|e| e.to_string())?
+    else {
         return Ok(None);
     };
-    let theses: Vec<&ThesisRecord> = bundle
-        .theses
-        .iter()
-        .filter(|t| t.project == project)
-        .collect();
-    let mut flags = Vec::new();
-    let mut rows = Vec::with_capacity(theses.len());
-    for t in &theses {
-        let (_, multiplier) = verdict_multiplier(t.verdict)?;
-        let leaf = quality_leaf(&t.quality_leaf().map_err(|e| e.to_string())?);
-        if t.leaf != leaf {
-            flags.push(format!(
-                "thesis {}: its quality leaf does not hash from its values",
-                short(t.thesis_hash)
-            ));
-        }
-        let counts = match rec.mode {
-            HumanMode::PreData => !(t.quality_wad * multiplier).is_zero(),
-            HumanMode::Envelope => t.quality_wad >= COUNTING_QUALITY,
-        };
-        let chain = chain_target(scored, project, t);
-        match chain {
-            ChainTarget::Differs(c) => flags.push(format!(
-                "thesis {}: the chain's Scored event has target {c}, the bundle {}",
-                short(t.thesis_hash),
-                t.target_score_wad
-            )),
-            ChainTarget::NotFound => flags.push(format!(
-                "thesis {}: no score {} on chain by this scorer on this project carries it",
-                short(t.thesis_hash),
-                t.score_id
-            )),
-            _ => {}
-        }
-        let leaf_in_root = match onchain_root {
-            Some(r) => Some(
-                full_tree(bundle, leaf)?
-                    .1
-                    .is_some_and(|p| process_proof(leaf, &p) == r),
-            ),
-            None => None,
-        };
-        if leaf_in_root == Some(false) {
-            flags.push(format!(
-                "thesis {}: its quality leaf does not reach the on-chain root",
-                short(t.thesis_hash)
-            ));
-        }
-        rows.push(ThesisRow {
-            leaf_in_root,
-            thesis_hash: t.thesis_hash,
-            target: t.target_score_wad,
-            quality: t.quality_wad,
-            verdict: t.verdict,
-            multiplier,
-            counts,
-            chain,
-        });
-    }
-    let (detail, recomputed) = match rec.mode {
-        HumanMode::Envelope => {
-            let score_leaf_value = bundle
-                .projects
-                .iter()
-                .find(|p| p.project == project)
-                .map(|p| p.score_wad);
-            let systematic = match (rec.systematic_wad, score_leaf_value) {
-                (Some(s), Some(leaf)) => {
-                    if s != leaf {
-                        flags.push(format!("the envelope starts from S = {s}, but the project's score leaf says {leaf}"));
-                    }
-                    leaf
-                }
-                (None, Some(leaf)) => leaf,
-                (Some(s), None) => {
-                    flags.push(
-                        "an envelope score without a systematic score leaf in this epoch".into(),
-                    );
-                    s
-                }
-                (None, None) => return Err("an envelope score without a systematic score".into()),
-            };
-            let input: Vec<Thesis> = theses
-                .iter()
-                .zip(&rows)
-                .map(|(t, r)| Thesis {
-                    quality: t.quality_wad,
-                    multiplier: r.multiplier,
-                    submitted: t.target_score_wad / HUNDRED,
-                })
-                .collect();
-            let r = human_envelope(systematic / HUNDRED, &input)
-                .map_err(|e| format!("recomputing the envelope: {e}"))?;
-            if rec.envelope_wad.is_some_and(|e| e != r.envelope) {
-                flags.push(format!(
-                    "the bundle's envelope {} differs from the recomputed {}",
-                    rec.envelope_wad.unwrap_or_default(),
-                    r.envelope
-                ));
-            }
-            if rec.delta_wad.is_some_and(|d| d != r.delta) {
-                flags.push(format!(
-                    "the bundle's Δ {} differs from the recomputed {}",
-                    rec.delta_wad.unwrap_or_default(),
-                    r.delta
-                ));
-            }
-            if rec
-                .counted
-                .is_some_and(|n| usize::try_from(n).ok() != Some(r.counted))
-            {
-                flags.push(format!(
-                    "the bundle counts {} theses, the recomputation {}",
-                    rec.counted.unwrap_or_default(),
-                    r.counted
-                ));
-            }
-            (
-                HumanDetail::Envelope {
-                    systematic,
-                    envelope: r.envelope,
-                    delta: r.delta,
-                    counted: r.counted,
-                },
-                r.score * HUNDRED,
-            )
-        }
-        HumanMode::PreData => {
-            // The cap the bundle replayed with, checked against the chain's Verified flag.
-            let verified = rec.verified.or(chain_verified).unwrap_or(false);
-            if let (Some(b), Some(c)) = (rec.verified, chain_verified) {
-                if b != c {
-                    flags.push(format!(
-                        "the bundle replays as {}, but FeeLanes says the project is {}",
-                        if b { "Verified" } else { "not Verified" },
-                        if c { "Verified" } else { "not Verified" }
-                    ));
-                }
-            }
-            let subs: Vec<PreDataSubmission> = theses
-                .iter()
-                .zip(&rows)
-                .map(|(t, r)| PreDataSubmission {
-                    target: t.target_score_wad,
-                    quality: t.quality_wad,
-                    multiplier: r.multiplier,
-                })
-                .collect();
-            let path = pre_data_replay(&subs, verified)
-                .map_err(|e| format!("replaying the pre-data path: {e}"))?;
-            if rec.path.as_ref().is_some_and(|p| *p != path) {
-                flags.push(format!(
-                    "the bundle's path differs from the replay with the {} cap",
-                    if verified {
-                        "Verified (100)"
-                    } else {
-                        "unverified (50)"
-                    }
-                ));
-            }
-            if bundle.projects.iter().any(|p| p.project == project) {
-                flags.push("a pre-data score for a project that has a systematic score this epoch (C10 ends at the first one)".into());
-            }
-            let last = path.last().copied().unwrap_or_default();
-            (
-                HumanDetail::PreData {
-                    path,
-                    verified,
-                    cap: if verified {
-                        CAP_VERIFIED_POINTS
-                    } else {
-                        CAP_UNVERIFIED_POINTS
-                    },
-                },
-                last,
-            )
-        }
-    };
-    if recomputed != rec.score_wad {
-        flags.push(format!(
-            "the bundle's human score {} differs from the recomputed {recomputed}",
-            rec.score_wad
-        ));
-    }
-    let leaf = human_leaf(project, rec.score_wad);
-    if rec.leaf != leaf {
-        flags.push(
-            "the human leaf in the bundle does not hash from the project and its score".into(),
-        );
-    }
-    let (full_root, proof) = full_tree(bundle, leaf)?;
-    let proof = proof.unwrap_or_default();
-    if full_root != bundle.root {
-        flags.push(format!(
-            "the bundle's leaves build root {full_root}, not the root {} the bundle claims",
-            bundle.root
-        ));
-    }
-    let reaches_chain = onchain_root.is_some_and(|r| r == process_proof(leaf, &proof));
-    if let Some(r) = onchain_root {
-        if r != full_root {
-            flags.push(format!(
-                "the on-chain final root is {r}; this bundle builds {full_root}"
-            ));
-        } else if !reaches_chain {
-            flags.push("the human leaf's proof does not reach the on-chain root".into());
-        }
-    }
+    let flags = check.findings.iter().map(human_finding_words).collect();
     Ok(Some(HumanCheck {
-        detail,
-        rows,
-        bundle_score: rec.score_wad,
-        recomputed,
-        leaf,
-        proof,
-        full_root,
-        onchain_root,
-        reaches_chain,
+        check,
         registry_says: None,
         flags,
     }))
@@ -477,7 +246,7 @@ pub fn HumanView(check: Result<Option<HumanCheck>, String>, status: u8) -> impl 
                                 <td><code title=r.thesis_hash.to_string()>{short(r.thesis_hash)}</code></td>
                                 <td><Amount raw=r.target decimals=18 sig=4 /></td>
                                 <td><Amount raw=r.quality decimals=18 sig=3 /></td>
-                                <td>{verdict_name(r.verdict)}" → "<Amount raw=r.multiplier decimals=18 sig=2 /></td>
+                                <td>{r.verdict.name()}" → "<Amount raw=r.multiplier decimals=18 sig=2 /></td>
                                 <td>{if r.counts { "yes" } else if envelope_mode { "no (q < 0.3)" } else { "no (q·c = 0)" }}</td>
                                 <td>{match r.chain {
                                     ChainTarget::Matches => "Scored event ✓".to_string(),
@@ -528,6 +297,7 @@ pub fn HumanView(check: Result<Option<HumanCheck>, String>, status: u8) -> impl 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use eden_core::leaves::human_leaf;
     use eden_core::scoring::epoch::{build_epoch, EpochInput};
     use eden_core::scoring::human_layer::{GradedThesis, PreDataProject};
     use eden_core::scoring::TrackConfig;

@@ -21,10 +21,7 @@ use super::{math, HumanError};
 use crate::math::{mul_div_down, WAD};
 use alloy_primitives::U256;
 
-const fn points(p: u64) -> U256 {
-    let x = p as u128 * 1_000_000_000_000_000_000u128;
-    U256::from_limbs([x as u64, (x >> 64) as u64, 0, 0])
-}
+use crate::math::points::points;
 
 /// The largest step of the first counting submission: 20 points.
 pub const FIRST_STEP_POINTS: U256 = points(20);
@@ -34,8 +31,8 @@ pub const LATER_STEP_POINTS: U256 = points(5);
 pub const CAP_UNVERIFIED_POINTS: U256 = points(50);
 /// The pre-data cap of a Verified project: 100 points.
 pub const CAP_VERIFIED_POINTS: U256 = points(100);
-/// The top of the points scale (100): the largest valid target.
-pub const MAX_POINTS: U256 = points(100);
+/// The top of the points scale (100): the largest valid target ([`crate::math::points`]).
+pub use crate::math::points::MAX_POINTS;
 
 /// One submission of a pre-data project.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

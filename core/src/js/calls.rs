@@ -4,6 +4,7 @@
 //! accept a JS number (a non-negative safe integer), a BigInt or a decimal string; WAD amounts
 //! and stakes are decimal strings; buckets come back as JS numbers.
 
+use super::js_error;
 use super::{
     err, from_js, parse_address, parse_b256, parse_u256, to_js, to_safe_number, u64_from_js,
     u64_from_js_or,
@@ -16,7 +17,7 @@ use crate::math::U256;
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 
-fn parse_direction(what: &str, s: &str) -> Result<Direction, JsError> {
+fn parse_direction(what: &str, s: &str) -> Result<Direction, JsValue> {
     s.parse::<Direction>().map_err(|e| err(what, e))
 }
 
@@ -24,11 +25,13 @@ fn parse_direction(what: &str, s: &str) -> Result<Direction, JsError> {
 /// `floor(hits² × stake × 10^18 / (minStake × (hits + misses + 1)))`.
 #[wasm_bindgen(js_name = trackRecordScore)]
 pub fn track_record_score_js(
-    hits: JsValue,
-    misses: JsValue,
-    stake: &str,
-    min_stake: &str,
-) -> Result<String, JsError> {
+    #[wasm_bindgen(unchecked_param_type = "IntegerLike")] hits: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "IntegerLike")] misses: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "IntegerLike")] stake: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "IntegerLike")] min_stake: JsValue,
+) -> Result<String, JsValue> {
+    let stake: &str = &super::int_text_from_js("stake", &stake)?;
+    let min_stake: &str = &super::int_text_from_js("minStake", &min_stake)?;
     let hits = u64_from_js("hits", &hits)?;
     let misses = u64_from_js("misses", &misses)?;
     let stake = parse_u256("stake", stake)?;
@@ -44,9 +47,9 @@ pub fn track_record_score_js(
 pub fn call_vote_weight_js(
     hits: JsValue,
     misses: JsValue,
-    stake: &str,
-    min_stake: &str,
-) -> Result<String, JsError> {
+    stake: JsValue,
+    min_stake: JsValue,
+) -> Result<String, JsValue> {
     let score = parse_u256(
         "score",
         &track_record_score_js(hits, misses, stake, min_stake)?,
@@ -85,7 +88,7 @@ pub fn consensus_state_js(
     votes: JsValue,
     quorum: JsValue,
     threshold_bps: JsValue,
-) -> Result<JsValue, JsError> {
+) -> Result<JsValue, JsValue> {
     let votes: Vec<VoteIn> = from_js("votes", votes)?;
     let quorum = u64_from_js_or("quorum", &quorum, crate::calls::DEFAULT_CONSENSUS_QUORUM)?;
     let threshold_bps = u64_from_js_or(
@@ -118,10 +121,12 @@ pub fn consensus_state_js(
 /// cannot be computed (void).
 #[wasm_bindgen(js_name = callOutcome)]
 pub fn call_outcome_js(
-    direction: &str,
-    entry_wad: &str,
+    #[wasm_bindgen(unchecked_param_type = "string")] direction: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "IntegerLike")] entry_wad: JsValue,
     exit_wad: JsValue,
-) -> Result<String, JsError> {
+) -> Result<String, JsValue> {
+    let direction: &str = &super::text_from_js("direction", &direction)?;
+    let entry_wad: &str = &super::int_text_from_js("entryWad", &entry_wad)?;
     let direction = parse_direction("direction", direction)?;
     let entry = parse_u256("entryWad", entry_wad)?;
     let exit: Option<U256> = if exit_wad.is_undefined() || exit_wad.is_null() {
@@ -129,7 +134,7 @@ pub fn call_outcome_js(
     } else {
         let s = exit_wad
             .as_string()
-            .ok_or_else(|| JsError::new("exitWad: expected a decimal string, null or undefined"))?;
+            .ok_or_else(|| js_error("exitWad: expected a decimal string, null or undefined"))?;
         Some(parse_u256("exitWad", &s)?)
     };
     Ok(call_outcome(direction, entry, exit).as_str().to_string())
@@ -137,7 +142,10 @@ pub fn call_outcome_js(
 
 /// A4: `consensusBucket(closesAt, window)` → `floor(closesAt / window)` as a JS number.
 #[wasm_bindgen(js_name = consensusBucket)]
-pub fn consensus_bucket_js(closes_at: JsValue, window: JsValue) -> Result<f64, JsError> {
+pub fn consensus_bucket_js(
+    #[wasm_bindgen(unchecked_param_type = "IntegerLike")] closes_at: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "IntegerLike")] window: JsValue,
+) -> Result<f64, JsValue> {
     let closes_at = u64_from_js("closesAt", &closes_at)?;
     let window = u64_from_js("window", &window)?;
     let bucket = consensus_bucket(closes_at, window).map_err(|e| err("consensusBucket", e))?;
@@ -147,7 +155,10 @@ pub fn consensus_bucket_js(closes_at: JsValue, window: JsValue) -> Result<f64, J
 /// A4: `revealRoundNow(now, window)` → the bucket a call revealed at `now` lands in,
 /// `floor((now + window) / window)`, as a JS number.
 #[wasm_bindgen(js_name = revealRoundNow)]
-pub fn reveal_round_now_js(now: JsValue, window: JsValue) -> Result<f64, JsError> {
+pub fn reveal_round_now_js(
+    #[wasm_bindgen(unchecked_param_type = "IntegerLike")] now: JsValue,
+    window: JsValue,
+) -> Result<f64, JsValue> {
     let now = u64_from_js("now", &now)?;
     let window = u64_from_js("window", &window)?;
     let bucket = round_for_reveal_now(now, window).map_err(|e| err("revealRoundNow", e))?;
@@ -159,16 +170,20 @@ pub fn reveal_round_now_js(now: JsValue, window: JsValue) -> Result<f64, JsError
 /// with direction `"down"` = 0, `"up"` = 1.
 #[wasm_bindgen(js_name = callCommitment)]
 pub fn call_commitment_js(
-    agent: &str,
-    asset: &str,
-    direction: &str,
-    window: JsValue,
-    salt: &str,
-) -> Result<String, JsError> {
+    #[wasm_bindgen(unchecked_param_type = "string")] agent: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string")] asset: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string")] direction: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "IntegerLike")] window: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string")] salt: JsValue,
+) -> Result<String, JsValue> {
+    let agent: &str = &super::text_from_js("agent", &agent)?;
+    let asset: &str = &super::text_from_js("asset", &asset)?;
+    let direction: &str = &super::text_from_js("direction", &direction)?;
+    let salt: &str = &super::text_from_js("salt", &salt)?;
+    let window = u64_from_js("window", &window)?;
     let agent = parse_address("agent", agent)?;
     let asset = parse_address("asset", asset)?;
     let direction = parse_direction("direction", direction)?;
-    let window = u64_from_js("window", &window)?;
     let salt = parse_b256("salt", salt)?;
     Ok(call_commitment(agent, asset, direction, window, salt).to_string())
 }

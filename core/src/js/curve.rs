@@ -49,7 +49,7 @@ impl From<&CurveState> for JsCurveStateOut {
     }
 }
 
-fn parse_state(v: JsValue) -> Result<CurveState, JsError> {
+fn parse_state(v: JsValue) -> Result<CurveState, JsValue> {
     let s: JsCurveState = from_js("state", v)?;
     let state = CurveState {
         virtual_quote: parse_u256("state.virtualQuote", &s.virtual_quote)?,
@@ -100,19 +100,24 @@ struct JsSellQuote {
 #[wasm_bindgen(js_name = curveQuoteBuy)]
 pub fn curve_quote_buy(
     state: JsValue,
-    quote_in: &str,
-    seconds_since_launch: JsValue,
-) -> Result<JsValue, JsError> {
+    #[wasm_bindgen(unchecked_param_type = "IntegerLike")] quote_in: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "IntegerLike")] seconds_since_launch: JsValue,
+) -> Result<JsValue, JsValue> {
+    let quote_in: &str = &super::int_text_from_js("quoteIn", &quote_in)?;
+    let t = u64_from_js("secondsSinceLaunch", &seconds_since_launch)?;
     let s = parse_state(state)?;
     let x = parse_u256("quoteIn", quote_in)?;
-    let t = u64_from_js("secondsSinceLaunch", &seconds_since_launch)?;
     let q = curve::quote_buy(&s, x, t).map_err(|e| err("curveQuoteBuy", e))?;
     to_js(&JsBuyQuote::from(&q))
 }
 
 /// `curveQuoteSell(state, tokensIn)` → `{quoteOut, fee}` (C19).
 #[wasm_bindgen(js_name = curveQuoteSell)]
-pub fn curve_quote_sell(state: JsValue, tokens_in: &str) -> Result<JsValue, JsError> {
+pub fn curve_quote_sell(
+    state: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "IntegerLike")] tokens_in: JsValue,
+) -> Result<JsValue, JsValue> {
+    let tokens_in: &str = &super::int_text_from_js("tokensIn", &tokens_in)?;
     let s = parse_state(state)?;
     let y = parse_u256("tokensIn", tokens_in)?;
     let q = curve::quote_sell(&s, y).map_err(|e| err("curveQuoteSell", e))?;
@@ -135,13 +140,15 @@ struct JsBuyResult {
 #[wasm_bindgen(js_name = curveBuy)]
 pub fn curve_buy(
     state: JsValue,
-    quote_in: &str,
-    seconds_since_launch: JsValue,
-    min_tokens_out: &str,
-) -> Result<JsValue, JsError> {
+    #[wasm_bindgen(unchecked_param_type = "IntegerLike")] quote_in: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "IntegerLike")] seconds_since_launch: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "IntegerLike")] min_tokens_out: JsValue,
+) -> Result<JsValue, JsValue> {
+    let quote_in: &str = &super::int_text_from_js("quoteIn", &quote_in)?;
+    let min_tokens_out: &str = &super::int_text_from_js("minTokensOut", &min_tokens_out)?;
+    let t = u64_from_js("secondsSinceLaunch", &seconds_since_launch)?;
     let s = parse_state(state)?;
     let x = parse_u256("quoteIn", quote_in)?;
-    let t = u64_from_js("secondsSinceLaunch", &seconds_since_launch)?;
     let min = parse_u256("minTokensOut", min_tokens_out)?;
     let (next, q) = curve::apply_buy(&s, x, t, min).map_err(|e| err("curveBuy", e))?;
     to_js(&JsBuyResult {
@@ -162,9 +169,11 @@ struct JsSellResult {
 #[wasm_bindgen(js_name = curveSell)]
 pub fn curve_sell(
     state: JsValue,
-    tokens_in: &str,
-    min_quote_out: &str,
-) -> Result<JsValue, JsError> {
+    #[wasm_bindgen(unchecked_param_type = "IntegerLike")] tokens_in: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "IntegerLike")] min_quote_out: JsValue,
+) -> Result<JsValue, JsValue> {
+    let tokens_in: &str = &super::int_text_from_js("tokensIn", &tokens_in)?;
+    let min_quote_out: &str = &super::int_text_from_js("minQuoteOut", &min_quote_out)?;
     let s = parse_state(state)?;
     let y = parse_u256("tokensIn", tokens_in)?;
     let min = parse_u256("minQuoteOut", min_quote_out)?;
@@ -190,12 +199,13 @@ struct JsBuyInverse {
 #[wasm_bindgen(js_name = curveQuoteInForTokens)]
 pub fn curve_quote_in_for_tokens(
     state: JsValue,
-    tokens_out: &str,
-    seconds_since_launch: JsValue,
-) -> Result<JsValue, JsError> {
+    #[wasm_bindgen(unchecked_param_type = "IntegerLike")] tokens_out: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "IntegerLike")] seconds_since_launch: JsValue,
+) -> Result<JsValue, JsValue> {
+    let tokens_out: &str = &super::int_text_from_js("tokensOut", &tokens_out)?;
+    let t = u64_from_js("secondsSinceLaunch", &seconds_since_launch)?;
     let s = parse_state(state)?;
     let tokens = parse_u256("tokensOut", tokens_out)?;
-    let t = u64_from_js("secondsSinceLaunch", &seconds_since_launch)?;
     let x = curve::quote_in_for_tokens_out(&s, tokens, t)
         .map_err(|e| err("curveQuoteInForTokens", e))?;
     let q = curve::quote_buy(&s, x, t).map_err(|e| err("curveQuoteInForTokens", e))?;
@@ -216,7 +226,11 @@ struct JsSellInverse {
 /// `curveTokensInForQuote(state, quoteOut)` → `{tokensIn, quoteOut, fee}`: the fewest tokens
 /// whose sale returns at least `quoteOut`, with its forward quote.
 #[wasm_bindgen(js_name = curveTokensInForQuote)]
-pub fn curve_tokens_in_for_quote(state: JsValue, quote_out: &str) -> Result<JsValue, JsError> {
+pub fn curve_tokens_in_for_quote(
+    state: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "IntegerLike")] quote_out: JsValue,
+) -> Result<JsValue, JsValue> {
+    let quote_out: &str = &super::int_text_from_js("quoteOut", &quote_out)?;
     let s = parse_state(state)?;
     let want = parse_u256("quoteOut", quote_out)?;
     let y =
@@ -244,7 +258,11 @@ struct JsCurveMetrics {
 /// marketCapWad, graduationTarget, graduated}`: progress `Q/G`, the marginal price of one whole
 /// token in whole quote tokens, and the fully diluted market cap (WAD strings, rounded down).
 #[wasm_bindgen(js_name = curveMetrics)]
-pub fn curve_metrics(state: JsValue, quote_decimals: u8) -> Result<JsValue, JsError> {
+pub fn curve_metrics(
+    state: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "IntegerLike")] quote_decimals: JsValue,
+) -> Result<JsValue, JsValue> {
+    let quote_decimals = super::u8_from_js("quoteDecimals", &quote_decimals)?;
     let s = parse_state(state)?;
     let e = |x| err("curveMetrics", x);
     to_js(&JsCurveMetrics {
@@ -264,14 +282,20 @@ pub fn curve_metrics(state: JsValue, quote_decimals: u8) -> Result<JsValue, JsEr
 /// `curveBuyFeePips(feeBps, secondsSinceLaunch)` → number: the buy fee rate
 /// `max(τ, τ_snipe(t))` in hundredths of a bip (10^6 = 100 %).
 #[wasm_bindgen(js_name = curveBuyFeePips)]
-pub fn curve_buy_fee_pips(fee_bps: u32, seconds_since_launch: JsValue) -> Result<u32, JsError> {
+pub fn curve_buy_fee_pips(
+    #[wasm_bindgen(unchecked_param_type = "IntegerLike")] fee_bps: JsValue,
+    seconds_since_launch: JsValue,
+) -> Result<u32, JsValue> {
+    let fee_bps = super::u32_from_js("feeBps", &fee_bps)?;
     let t = u64_from_js("secondsSinceLaunch", &seconds_since_launch)?;
     Ok(buy_fee_rate_pips(fee_bps, t))
 }
 
 /// `curveNewEthPair(launchTime)` → a fresh ETH-pair state with the placeholder defaults.
 #[wasm_bindgen(js_name = curveNewEthPair)]
-pub fn curve_new_eth_pair(launch_time: JsValue) -> Result<JsValue, JsError> {
+pub fn curve_new_eth_pair(
+    #[wasm_bindgen(unchecked_param_type = "IntegerLike")] launch_time: JsValue,
+) -> Result<JsValue, JsValue> {
     let t = u64_from_js("launchTime", &launch_time)?;
     to_js(&JsCurveStateOut::from(&CurveState::eth_pair(t)))
 }
@@ -279,7 +303,11 @@ pub fn curve_new_eth_pair(launch_time: JsValue) -> Result<JsValue, JsError> {
 /// `curveNewStablecoinPair(decimals, launchTime)` → a fresh stablecoin-pair state
 /// (`Φ = 3,125` whole tokens) with the placeholder defaults.
 #[wasm_bindgen(js_name = curveNewStablecoinPair)]
-pub fn curve_new_stablecoin_pair(decimals: u8, launch_time: JsValue) -> Result<JsValue, JsError> {
+pub fn curve_new_stablecoin_pair(
+    #[wasm_bindgen(unchecked_param_type = "IntegerLike")] decimals: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "IntegerLike")] launch_time: JsValue,
+) -> Result<JsValue, JsValue> {
+    let decimals = super::u8_from_js("decimals", &decimals)?;
     let t = u64_from_js("launchTime", &launch_time)?;
     let s = CurveState::stablecoin_pair(decimals, t).map_err(|e| err("decimals", e))?;
     to_js(&JsCurveStateOut::from(&s))
@@ -288,7 +316,12 @@ pub fn curve_new_stablecoin_pair(decimals: u8, launch_time: JsValue) -> Result<J
 /// `graduationSqrtPriceX96(amount0, amount1)` → decimal string
 /// `isqrt(amount1 × 2^192 / amount0)` (C20), exact.
 #[wasm_bindgen(js_name = graduationSqrtPriceX96)]
-pub fn graduation_sqrt_price_x96(amount0: &str, amount1: &str) -> Result<String, JsError> {
+pub fn graduation_sqrt_price_x96(
+    #[wasm_bindgen(unchecked_param_type = "IntegerLike")] amount0: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "IntegerLike")] amount1: JsValue,
+) -> Result<String, JsValue> {
+    let amount0: &str = &super::int_text_from_js("amount0", &amount0)?;
+    let amount1: &str = &super::int_text_from_js("amount1", &amount1)?;
     let a0 = parse_u256("amount0", amount0)?;
     let a1 = parse_u256("amount1", amount1)?;
     curve::graduation_sqrt_price_x96(a0, a1)
@@ -317,10 +350,13 @@ struct JsGraduationPool {
 #[wasm_bindgen(js_name = graduationPool)]
 pub fn graduation_pool(
     state: JsValue,
-    quote_currency: &str,
-    token: &str,
-    tick_spacing: i32,
-) -> Result<JsValue, JsError> {
+    #[wasm_bindgen(unchecked_param_type = "string")] quote_currency: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string")] token: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "IntegerLike")] tick_spacing: JsValue,
+) -> Result<JsValue, JsValue> {
+    let quote_currency: &str = &super::text_from_js("quoteCurrency", &quote_currency)?;
+    let token: &str = &super::text_from_js("token", &token)?;
+    let tick_spacing = super::i32_from_js("tickSpacing", &tick_spacing)?;
     let s = parse_state(state)?;
     let quote = parse_address("quoteCurrency", quote_currency)?;
     let token = parse_address("token", token)?;

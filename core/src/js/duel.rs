@@ -3,14 +3,15 @@
 //! Unix times and ticks cross as numbers (or BigInts or decimal strings); amounts and prices as decimal
 //! strings (prices are WADs of ETH per whole token).
 
+use super::js_error;
 use super::{err, from_js, int_from_js, parse_u256, to_js, u64_from_js, JsInt};
 use crate::duel::{self, BuybackPool, Ema, Observation, RoundWindow, Streaks, Winner};
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 
-fn tick_i32(what: &str, v: &JsInt) -> Result<i32, JsError> {
+fn tick_i32(what: &str, v: &JsInt) -> Result<i32, JsValue> {
     let t = v.to_i64(what)?;
-    i32::try_from(t).map_err(|_| JsError::new(&format!("{what}: {t} is not a valid tick")))
+    i32::try_from(t).map_err(|_| js_error(&format!("{what}: {t} is not a valid tick")))
 }
 
 #[derive(Serialize)]
@@ -35,7 +36,9 @@ impl From<RoundWindow> for JsRound {
 /// `duelFirstClose(startUnix)` → unix seconds of the first close `c` with `c − start ≥ 4 h`
 /// (B1): closes are at 00, 04, 08, 12, 16, 20 h UTC.
 #[wasm_bindgen(js_name = duelFirstClose)]
-pub fn duel_first_close(start_unix: JsValue) -> Result<f64, JsError> {
+pub fn duel_first_close(
+    #[wasm_bindgen(unchecked_param_type = "IntegerLike")] start_unix: JsValue,
+) -> Result<f64, JsValue> {
     let start = u64_from_js("startUnix", &start_unix)?;
     duel::first_close(start)
         .map(|c| c as f64)
@@ -44,7 +47,10 @@ pub fn duel_first_close(start_unix: JsValue) -> Result<f64, JsError> {
 
 /// `duelRoundAt(startUnix, nowUnix)` → `{index, start, end}`: the round containing `now`.
 #[wasm_bindgen(js_name = duelRoundAt)]
-pub fn duel_round_at(start_unix: JsValue, now_unix: JsValue) -> Result<JsValue, JsError> {
+pub fn duel_round_at(
+    #[wasm_bindgen(unchecked_param_type = "IntegerLike")] start_unix: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "IntegerLike")] now_unix: JsValue,
+) -> Result<JsValue, JsValue> {
     let start = u64_from_js("startUnix", &start_unix)?;
     let now = u64_from_js("nowUnix", &now_unix)?;
     to_js(&JsRound::from(
@@ -54,7 +60,10 @@ pub fn duel_round_at(start_unix: JsValue, now_unix: JsValue) -> Result<JsValue, 
 
 /// `duelRoundWindow(startUnix, index)` → `{index, start, end}` of round `index`.
 #[wasm_bindgen(js_name = duelRoundWindow)]
-pub fn duel_round_window(start_unix: JsValue, index: JsValue) -> Result<JsValue, JsError> {
+pub fn duel_round_window(
+    #[wasm_bindgen(unchecked_param_type = "IntegerLike")] start_unix: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "IntegerLike")] index: JsValue,
+) -> Result<JsValue, JsValue> {
     let start = u64_from_js("startUnix", &start_unix)?;
     let i = u64_from_js("index", &index)?;
     to_js(&JsRound::from(
@@ -74,10 +83,10 @@ struct JsWake {
 /// to settle first (or `null`), how many idle rounds are skipped, and the current round.
 #[wasm_bindgen(js_name = duelWake)]
 pub fn duel_wake(
-    start_unix: JsValue,
-    active_round: JsValue,
-    now_unix: JsValue,
-) -> Result<JsValue, JsError> {
+    #[wasm_bindgen(unchecked_param_type = "IntegerLike")] start_unix: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "IntegerLike")] active_round: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "IntegerLike")] now_unix: JsValue,
+) -> Result<JsValue, JsValue> {
     let start = u64_from_js("startUnix", &start_unix)?;
     let active = u64_from_js("activeRound", &active_round)?;
     let now = u64_from_js("nowUnix", &now_unix)?;
@@ -119,9 +128,11 @@ struct JsRoundMean {
 #[wasm_bindgen(js_name = duelRoundMeanTick)]
 pub fn duel_round_mean_tick(
     observations: JsValue,
-    round_start: JsValue,
-    round_end: JsValue,
-) -> Result<JsValue, JsError> {
+    #[wasm_bindgen(unchecked_param_type = "IntegerLike")] round_start: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "IntegerLike")] round_end: JsValue,
+) -> Result<JsValue, JsValue> {
+    let start = u64_from_js("roundStart", &round_start)?;
+    let end = u64_from_js("roundEnd", &round_end)?;
     let raw: Vec<JsObservation> = from_js("observations", observations)?;
     let obs = raw
         .iter()
@@ -136,9 +147,7 @@ pub fn duel_round_mean_tick(
                 swap: o.swap,
             })
         })
-        .collect::<Result<Vec<_>, JsError>>()?;
-    let start = u64_from_js("roundStart", &round_start)?;
-    let end = u64_from_js("roundEnd", &round_end)?;
+        .collect::<Result<Vec<_>, JsValue>>()?;
     let r = duel::round_mean_tick(&obs, start, end).map_err(|e| err("duelRoundMeanTick", e))?;
     // |meanTick| ≤ 1,774,544.
     to_js(&JsRoundMean {
@@ -151,15 +160,22 @@ pub fn duel_round_mean_tick(
 /// `splitFromTick(meanTick)` → WAD decimal string `shareA = r / (1 + r)`, `r = 1.0001^meanTick`
 /// (B3; `shareB = 10^18 − shareA`).
 #[wasm_bindgen(js_name = splitFromTick)]
-pub fn split_from_tick(mean_tick: JsValue) -> Result<String, JsError> {
+pub fn split_from_tick(
+    #[wasm_bindgen(unchecked_param_type = "IntegerLike")] mean_tick: JsValue,
+) -> Result<String, JsValue> {
     let t = int_from_js("meanTick", &mean_tick)?;
     Ok(duel::share_a_wad(t).to_string())
 }
 
 /// `duelEthPriceTick(poolTick, ethIsCurrency0)` → the tick of the token's price in ETH.
 #[wasm_bindgen(js_name = duelEthPriceTick)]
-pub fn duel_eth_price_tick(pool_tick: i32, eth_is_currency0: bool) -> i32 {
-    duel::eth_price_tick(pool_tick, eth_is_currency0)
+pub fn duel_eth_price_tick(
+    #[wasm_bindgen(unchecked_param_type = "IntegerLike")] pool_tick: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "boolean")] eth_is_currency0: JsValue,
+) -> Result<i32, JsValue> {
+    let pool_tick = super::i32_from_js("poolTick", &pool_tick)?;
+    let eth_is_currency0 = super::bool_from_js("ethIsCurrency0", &eth_is_currency0)?;
+    Ok(duel::eth_price_tick(pool_tick, eth_is_currency0))
 }
 
 #[derive(Deserialize)]
@@ -182,9 +198,11 @@ struct JsEmaOut {
 #[wasm_bindgen(js_name = duelEmaUpdate)]
 pub fn duel_ema_update(
     ema: JsValue,
-    price_wad: &str,
-    now_unix: JsValue,
-) -> Result<JsValue, JsError> {
+    #[wasm_bindgen(unchecked_param_type = "IntegerLike")] price_wad: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "IntegerLike")] now_unix: JsValue,
+) -> Result<JsValue, JsValue> {
+    let price_wad: &str = &super::int_text_from_js("priceWad", &price_wad)?;
+    let now = u64_from_js("nowUnix", &now_unix)?;
     let prev: Option<JsEmaIn> = from_js("ema", ema)?;
     let prev = match prev {
         Some(e) => Some(Ema {
@@ -194,7 +212,6 @@ pub fn duel_ema_update(
         None => None,
     };
     let p = parse_u256("priceWad", price_wad)?;
-    let now = u64_from_js("nowUnix", &now_unix)?;
     let e = duel::ema_update(prev, p, now).map_err(|e| err("duelEmaUpdate", e))?;
     to_js(&JsEmaOut {
         ema_wad: e.value_wad.to_string(),
@@ -204,7 +221,12 @@ pub fn duel_ema_update(
 
 /// `duelBuybackCap(emaWad, priceWad)` → WAD string `min(ema, price) × 1.10` (B5).
 #[wasm_bindgen(js_name = duelBuybackCap)]
-pub fn duel_buyback_cap(ema_wad: &str, price_wad: &str) -> Result<String, JsError> {
+pub fn duel_buyback_cap(
+    #[wasm_bindgen(unchecked_param_type = "IntegerLike")] ema_wad: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "IntegerLike")] price_wad: JsValue,
+) -> Result<String, JsValue> {
+    let ema_wad: &str = &super::int_text_from_js("emaWad", &ema_wad)?;
+    let price_wad: &str = &super::int_text_from_js("priceWad", &price_wad)?;
     let e = parse_u256("emaWad", ema_wad)?;
     let p = parse_u256("priceWad", price_wad)?;
     duel::buyback_cap_wad(e, p)
@@ -216,9 +238,11 @@ pub fn duel_buyback_cap(ema_wad: &str, price_wad: &str) -> Result<String, JsErro
 /// from its ETH pool's sqrt price (rounded down).
 #[wasm_bindgen(js_name = duelTokenPriceWad)]
 pub fn duel_token_price_wad(
-    sqrt_price_x96: &str,
-    eth_is_currency0: bool,
-) -> Result<String, JsError> {
+    #[wasm_bindgen(unchecked_param_type = "IntegerLike")] sqrt_price_x96: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "boolean")] eth_is_currency0: JsValue,
+) -> Result<String, JsValue> {
+    let sqrt_price_x96: &str = &super::int_text_from_js("sqrtPriceX96", &sqrt_price_x96)?;
+    let eth_is_currency0 = super::bool_from_js("ethIsCurrency0", &eth_is_currency0)?;
     let s = parse_u256("sqrtPriceX96", sqrt_price_x96)?;
     duel::token_price_wad(s, eth_is_currency0)
         .map(|p| p.to_string())
@@ -236,21 +260,21 @@ struct JsPool {
     tick_spacing: JsInt,
 }
 
-fn parse_pool(what: &str, v: JsValue) -> Result<BuybackPool, JsError> {
+fn parse_pool(what: &str, v: JsValue) -> Result<BuybackPool, JsValue> {
     let p: JsPool = from_js(what, v)?;
     let liquidity = parse_u256(&format!("{what}.liquidity"), &p.liquidity)?;
     let spacing = p.tick_spacing.to_i64(&format!("{what}.tickSpacing"))?;
     Ok(BuybackPool {
         sqrt_price_x96: parse_u256(&format!("{what}.sqrtPriceX96"), &p.sqrt_price_x96)?,
         liquidity: u128::try_from(liquidity).map_err(|_| {
-            JsError::new(&format!(
+            js_error(&format!(
                 "{what}.liquidity: {liquidity} does not fit in uint128"
             ))
         })?,
         fee_pips: p.fee_pips.to_u32(&format!("{what}.feePips"))?,
         eth_is_currency0: p.eth_is_currency0.unwrap_or(true),
         tick_spacing: i32::try_from(spacing)
-            .map_err(|_| JsError::new(&format!("{what}.tickSpacing: {spacing} is out of range")))?,
+            .map_err(|_| js_error(&format!("{what}.tickSpacing: {spacing} is out of range")))?,
     })
 }
 
@@ -275,9 +299,11 @@ struct JsBuyback {
 #[wasm_bindgen(js_name = duelBuybackBudget)]
 pub fn duel_buyback_budget(
     pool: JsValue,
-    pot_wei: &str,
-    ema_wad: &str,
-) -> Result<JsValue, JsError> {
+    #[wasm_bindgen(unchecked_param_type = "IntegerLike")] pot_wei: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "IntegerLike")] ema_wad: JsValue,
+) -> Result<JsValue, JsValue> {
+    let pot_wei: &str = &super::int_text_from_js("potWei", &pot_wei)?;
+    let ema_wad: &str = &super::int_text_from_js("emaWad", &ema_wad)?;
     let pool = parse_pool("pool", pool)?;
     let pot = parse_u256("potWei", pot_wei)?;
     let ema = parse_u256("emaWad", ema_wad)?;
@@ -311,7 +337,11 @@ struct JsStreaks {
 /// `duelRecordStreak(streaks, winner)` with `streaks = {a, b, bestA, bestB}` (or `null`) and
 /// `winner` `"A"`, `"B"` or `"none"` → the streaks after the round (B6).
 #[wasm_bindgen(js_name = duelRecordStreak)]
-pub fn duel_record_streak(streaks: JsValue, winner: &str) -> Result<JsValue, JsError> {
+pub fn duel_record_streak(
+    streaks: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string")] winner: JsValue,
+) -> Result<JsValue, JsValue> {
+    let winner: &str = &super::text_from_js("winner", &winner)?;
     let s: Option<JsStreaks> = from_js("streaks", streaks)?;
     let s = s.unwrap_or_default();
     let w = match winner {
@@ -319,7 +349,7 @@ pub fn duel_record_streak(streaks: JsValue, winner: &str) -> Result<JsValue, JsE
         "B" => Winner::B,
         "none" => Winner::None,
         other => {
-            return Err(JsError::new(&format!(
+            return Err(js_error(&format!(
                 "winner: expected \"A\", \"B\" or \"none\", got '{other}'"
             )))
         }

@@ -8,6 +8,7 @@
 
 use std::borrow::Cow;
 
+use super::js_error;
 use alloy_primitives::{hex, Address, B256};
 use alloy_sol_types::Eip712Domain;
 use serde::Deserialize;
@@ -40,14 +41,14 @@ struct MessageJs {
 
 /// Rejects keys of a plain object outside `allowed` (serde-wasm-bindgen only reads the known
 /// fields, so `deny_unknown_fields` alone does not see them).
-fn reject_unknown_keys(what: &str, v: &JsValue, allowed: &[&str]) -> Result<(), JsError> {
+fn reject_unknown_keys(what: &str, v: &JsValue, allowed: &[&str]) -> Result<(), JsValue> {
     if !v.is_object() {
-        return Err(JsError::new(&format!("{what}: expected an object")));
+        return Err(js_error(&format!("{what}: expected an object")));
     }
     for key in js_sys::Object::keys(&js_sys::Object::from(v.clone())).iter() {
         let key = key.as_string().unwrap_or_default();
         if !allowed.contains(&key.as_str()) {
-            return Err(JsError::new(&format!(
+            return Err(js_error(&format!(
                 "{what}: unknown field '{key}' (expected only {})",
                 allowed.join(", ")
             )));
@@ -56,7 +57,7 @@ fn reject_unknown_keys(what: &str, v: &JsValue, allowed: &[&str]) -> Result<(), 
     Ok(())
 }
 
-fn domain_from_js(domain: JsValue) -> Result<Eip712Domain, JsError> {
+fn domain_from_js(domain: JsValue) -> Result<Eip712Domain, JsValue> {
     reject_unknown_keys(
         "domain",
         &domain,
@@ -74,7 +75,7 @@ fn domain_from_js(domain: JsValue) -> Result<Eip712Domain, JsError> {
     ))
 }
 
-fn message_from_js(message: JsValue) -> Result<EpochRoot, JsError> {
+fn message_from_js(message: JsValue) -> Result<EpochRoot, JsValue> {
     reject_unknown_keys(
         "message",
         &message,
@@ -104,7 +105,7 @@ pub fn epoch_root_signing_hash_js(
         unchecked_param_type = "{ epoch: number | string | bigint; root: string; inputsRoot: string; proposer: string; expiry: number | string | bigint }"
     )]
     message: JsValue,
-) -> Result<String, JsError> {
+) -> Result<String, JsValue> {
     let domain = domain_from_js(domain)?;
     let msg = message_from_js(message)?;
     Ok(epoch_root_signing_hash(&domain, &msg).to_string())
@@ -122,17 +123,18 @@ pub fn recover_epoch_root_signer_js(
         unchecked_param_type = "{ epoch: number | string | bigint; root: string; inputsRoot: string; proposer: string; expiry: number | string | bigint }"
     )]
     message: JsValue,
-    signature: &str,
-) -> Result<String, JsError> {
+    #[wasm_bindgen(unchecked_param_type = "IntegerLike")] signature: JsValue,
+) -> Result<String, JsValue> {
+    let signature: &str = &super::int_text_from_js("signature", &signature)?;
     let domain = domain_from_js(domain)?;
     let msg = message_from_js(message)?;
     let t = signature.trim();
     let body = t
         .strip_prefix("0x")
         .or_else(|| t.strip_prefix("0X"))
-        .ok_or_else(|| JsError::new("signature: expected 0x-prefixed hex (65 bytes: r ‖ s ‖ v)"))?;
+        .ok_or_else(|| js_error("signature: expected 0x-prefixed hex (65 bytes: r ‖ s ‖ v)"))?;
     let bytes = hex::decode(body).map_err(|e| err("signature", e))?;
-    let signer = recover_epoch_root_signer(&domain, &msg, &bytes)
-        .map_err(|e| JsError::new(&e.to_string()))?;
+    let signer =
+        recover_epoch_root_signer(&domain, &msg, &bytes).map_err(|e| js_error(&e.to_string()))?;
     Ok(signer.to_checksum(None))
 }

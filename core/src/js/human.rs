@@ -27,7 +27,11 @@ struct EnvelopeJs {
 /// counted}`: WAD strings, `delta` signed ("-…" when negative), `counted` the number of theses
 /// with `q ≥ 0.3`.
 #[wasm_bindgen(js_name = humanEnvelope)]
-pub fn human_envelope(s_sys_wad: &str, theses: JsValue) -> Result<JsValue, JsError> {
+pub fn human_envelope(
+    #[wasm_bindgen(unchecked_param_type = "IntegerLike")] s_sys_wad: JsValue,
+    theses: JsValue,
+) -> Result<JsValue, JsValue> {
+    let s_sys_wad: &str = &super::int_text_from_js("sSysWad", &s_sys_wad)?;
     let s_sys = parse_u256("sSysWad", s_sys_wad)?;
     let raw: Vec<ThesisJs> = from_js("theses", theses)?;
     let parsed = raw
@@ -40,7 +44,7 @@ pub fn human_envelope(s_sys_wad: &str, theses: JsValue) -> Result<JsValue, JsErr
                 submitted: parse_u256(&format!("theses[{i}].submitted"), &t.submitted)?,
             })
         })
-        .collect::<Result<Vec<_>, JsError>>()?;
+        .collect::<Result<Vec<_>, JsValue>>()?;
     let r = human::human_envelope(s_sys, &parsed).map_err(|e| err("humanEnvelope", e))?;
     to_js(&EnvelopeJs {
         envelope: r.envelope.to_string(),
@@ -62,7 +66,11 @@ struct SubmissionJs {
 /// (80 → "80000000000000000000"), quality and multiplier WAD strings. `verified` lifts the cap
 /// from 50 to 100. Returns the score after each submission (WAD point strings).
 #[wasm_bindgen(js_name = preDataReplay)]
-pub fn pre_data_replay(submissions: JsValue, verified: bool) -> Result<JsValue, JsError> {
+pub fn pre_data_replay(
+    submissions: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "boolean")] verified: JsValue,
+) -> Result<JsValue, JsValue> {
+    let verified = super::bool_from_js("verified", &verified)?;
     let raw: Vec<SubmissionJs> = from_js("submissions", submissions)?;
     let parsed = raw
         .iter()
@@ -74,7 +82,7 @@ pub fn pre_data_replay(submissions: JsValue, verified: bool) -> Result<JsValue, 
                 multiplier: parse_u256(&format!("submissions[{i}].multiplier"), &s.multiplier)?,
             })
         })
-        .collect::<Result<Vec<_>, JsError>>()?;
+        .collect::<Result<Vec<_>, JsValue>>()?;
     let path = human::pre_data_replay(&parsed, verified).map_err(|e| err("preDataReplay", e))?;
     let out: Vec<String> = path.iter().map(|s| s.to_string()).collect();
     to_js(&out)

@@ -1,6 +1,7 @@
 //! JS exports for `crate::leaves` (C5): `scoreLeaf`, `qualityLeaf`, `humanLeaf` → 0x-hex leaf
 //! hash (OpenZeppelin `standard-v1` leaf hash of the C5 values).
 
+use super::js_error;
 use wasm_bindgen::prelude::*;
 
 use alloy_primitives::U256;
@@ -11,7 +12,12 @@ use crate::leaves::{human_leaf, quality_leaf, score_leaf, QualityLeaf, Verdict};
 
 /// `scoreLeaf(project, scoreWad)`: leaf of `(address project, uint256 scoreWad)`.
 #[wasm_bindgen(js_name = scoreLeaf)]
-pub fn score_leaf_js(project: &str, score_wad: &str) -> Result<String, JsError> {
+pub fn score_leaf_js(
+    #[wasm_bindgen(unchecked_param_type = "string")] project: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "IntegerLike")] score_wad: JsValue,
+) -> Result<String, JsValue> {
+    let project: &str = &super::text_from_js("project", &project)?;
+    let score_wad: &str = &super::int_text_from_js("scoreWad", &score_wad)?;
     let project = parse_address("project", project)?;
     let score = parse_u256("scoreWad", score_wad)?;
     Ok(score_leaf(project, score).to_string())
@@ -41,14 +47,14 @@ pub fn quality_leaf_js(
         unchecked_param_type = "{ scorerRegistry: string; scoreId: number | string; scorer: string; project: string; thesisHash: string; qualityWad: string; verdict: number | string; matchedThesis: string }"
     )]
     grade: JsValue,
-) -> Result<String, JsError> {
+) -> Result<String, JsValue> {
     let g: JsGrade = from_js("grade", grade)?;
     let code = g.verdict.to_u64("verdict")?;
     let verdict = u8::try_from(code)
         .ok()
         .and_then(|c| Verdict::try_from(c).ok())
         .ok_or_else(|| {
-            JsError::new(&format!(
+            js_error(&format!(
                 "verdict: {code} is not a verdict code (0 original, 1 similar, 2 derivative, 3 copy)"
             ))
         })?;
@@ -67,7 +73,12 @@ pub fn quality_leaf_js(
 
 /// `humanLeaf(project, scoreWad)`: leaf of `(bytes32 T_h, address project, uint256 scoreWad)`.
 #[wasm_bindgen(js_name = humanLeaf)]
-pub fn human_leaf_js(project: &str, score_wad: &str) -> Result<String, JsError> {
+pub fn human_leaf_js(
+    #[wasm_bindgen(unchecked_param_type = "string")] project: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "IntegerLike")] score_wad: JsValue,
+) -> Result<String, JsValue> {
+    let project: &str = &super::text_from_js("project", &project)?;
+    let score_wad: &str = &super::int_text_from_js("scoreWad", &score_wad)?;
     let project = parse_address("project", project)?;
     let score = parse_u256("scoreWad", score_wad)?;
     Ok(human_leaf(project, score).to_string())

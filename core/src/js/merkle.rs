@@ -13,6 +13,7 @@
 
 use std::cell::OnceCell;
 
+use super::js_error;
 use alloy_primitives::B256;
 use js_sys::{Array, Function, JsString, JSON};
 use serde::{Deserialize, Serialize};
@@ -40,8 +41,8 @@ export interface StandardMerkleTreeData<T = LeafValue> {
 export interface MerkleTreeOptions { sortLeaves?: boolean; }
 "#;
 
-fn merr(e: MerkleError) -> JsError {
-    JsError::new(&e.to_string())
+fn merr(e: MerkleError) -> JsValue {
+    js_error(&e.to_string())
 }
 
 thread_local! {
@@ -49,7 +50,7 @@ thread_local! {
 }
 
 /// A JS value as JSON (`JSON.stringify`, with `bigint` as its decimal string).
-fn js_to_json(what: &str, v: &JsValue) -> Result<Value, JsError> {
+fn js_to_json(what: &str, v: &JsValue) -> Result<Value, JsValue> {
     let text = match JSON::stringify(v) {
         Ok(s) => s,
         Err(_) => BIGINT_REPLACER
@@ -62,14 +63,12 @@ fn js_to_json(what: &str, v: &JsValue) -> Result<Value, JsError> {
                 });
                 JSON::stringify_with_replacer(v, f)
             })
-            .map_err(|e| {
-                JsError::new(&format!("{what}: not JSON-compatible ({})", js_message(&e)))
-            })?,
+            .map_err(|e| js_error(&format!("{what}: not JSON-compatible ({})", js_message(&e))))?,
     };
     let text = text
         .as_string()
-        .ok_or_else(|| JsError::new(&format!("{what}: expected a value, got undefined")))?;
-    serde_json::from_str(&text).map_err(|e| JsError::new(&format!("{what}: {e}")))
+        .ok_or_else(|| js_error(&format!("{what}: expected a value, got undefined")))?;
+    serde_json::from_str(&text).map_err(|e| js_error(&format!("{what}: {e}")))
 }
 
 /// The message of a thrown JS value.
@@ -81,9 +80,9 @@ fn js_message(e: &JsValue) -> String {
 }
 
 /// A Rust value as a plain JS object (`JSON.parse` of its JSON).
-fn json_to_js<T: Serialize + ?Sized>(v: &T) -> Result<JsValue, JsError> {
-    let text = serde_json::to_string(v).map_err(|e| JsError::new(&format!("result: {e}")))?;
-    JSON::parse(&text).map_err(|e| JsError::new(&format!("result: {}", js_message(&e))))
+fn json_to_js<T: Serialize + ?Sized>(v: &T) -> Result<JsValue, JsValue> {
+    let text = serde_json::to_string(v).map_err(|e| js_error(&format!("result: {e}")))?;
+    JSON::parse(&text).map_err(|e| js_error(&format!("result: {}", js_message(&e))))
 }
 
 /// Hashes as a JS array of `0x`-hex strings (built as one string, split in JS).
@@ -102,7 +101,7 @@ fn hex_array(hashes: &[B256]) -> Array {
 }
 
 /// A JS number used as a value index (OZ: any number is an index; non-integers miss).
-fn index_of(n: f64) -> Result<usize, JsError> {
+fn index_of(n: f64) -> Result<usize, JsValue> {
     if n.fract() == 0.0 && (0.0..9_007_199_254_740_992.0).contains(&n) {
         Ok(n as usize)
     } else {
@@ -111,16 +110,16 @@ fn index_of(n: f64) -> Result<usize, JsError> {
 }
 
 /// A JSON leaf argument: a number is an index, anything else a value.
-fn leaf_of(v: &Value) -> Result<Leaf<'_>, JsError> {
+fn leaf_of(v: &Value) -> Result<Leaf<'_>, JsValue> {
     match v {
         Value::Number(n) => index_of(n.as_f64().unwrap_or(f64::NAN)).map(Leaf::Index),
         other => Ok(Leaf::Value(other)),
     }
 }
 
-fn parse_hashes(what: &str, v: Value) -> Result<Vec<B256>, JsError> {
+fn parse_hashes(what: &str, v: Value) -> Result<Vec<B256>, JsValue> {
     let Value::Array(items) = v else {
-        return Err(JsError::new(&format!(
+        return Err(js_error(&format!(
             "{what}: expected an array of 0x-hex strings"
         )));
     };
@@ -137,13 +136,13 @@ fn parse_hashes(what: &str, v: Value) -> Result<Vec<B256>, JsError> {
         .collect()
 }
 
-fn parse_root(root: &str) -> Result<B256, JsError> {
+fn parse_root(root: &str) -> Result<B256, JsValue> {
     parse_node(|| "root".to_owned(), root).map_err(merr)
 }
 
-fn parse_encoding(v: &JsValue) -> Result<Vec<String>, JsError> {
+fn parse_encoding(v: &JsValue) -> Result<Vec<String>, JsValue> {
     serde_json::from_value(js_to_json("leafEncoding", v)?).map_err(|e| {
-        JsError::new(&format!(
+        js_error(&format!(
             "leafEncoding: expected an array of Solidity type strings ({e})"
         ))
     })
@@ -158,9 +157,9 @@ struct JsMultiProof {
     proof_flags: Vec<bool>,
 }
 
-fn parse_multiproof(v: &JsValue) -> Result<MultiProof<Value>, JsError> {
+fn parse_multiproof(v: &JsValue) -> Result<MultiProof<Value>, JsValue> {
     let mp: JsMultiProof = serde_json::from_value(js_to_json("multiproof", v)?).map_err(|e| {
-        JsError::new(&format!(
+        js_error(&format!(
             "multiproof: expected {{leaves, proof, proofFlags}} ({e})"
         ))
     })?;
@@ -187,17 +186,17 @@ impl JsStandardMerkleTree {
         #[wasm_bindgen(js_name = leafEncoding, unchecked_param_type = "string[]")]
         leaf_encoding: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "MerkleTreeOptions")] options: JsValue,
-    ) -> Result<JsStandardMerkleTree, JsError> {
+    ) -> Result<JsStandardMerkleTree, JsValue> {
         let encoding = parse_encoding(&leaf_encoding)?;
         let values = match js_to_json("values", &values)? {
             Value::Array(v) => v,
-            _ => return Err(JsError::new("values: expected an array of leaf values")),
+            _ => return Err(js_error("values: expected an array of leaf values")),
         };
         let options: Options = if options.is_undefined() || options.is_null() {
             Options::default()
         } else {
             serde_json::from_value(js_to_json("options", &options)?)
-                .map_err(|e| JsError::new(&format!("options: {e}")))?
+                .map_err(|e| js_error(&format!("options: {e}")))?
         };
         let inner = merkle::StandardMerkleTree::of(values, &encoding, options).map_err(merr)?;
         Ok(Self { inner })
@@ -206,7 +205,7 @@ impl JsStandardMerkleTree {
     /// Loads a `standard-v1` dump, validating it fully; a tampered dump throws.
     pub fn load(
         #[wasm_bindgen(unchecked_param_type = "StandardMerkleTreeData")] data: JsValue,
-    ) -> Result<JsStandardMerkleTree, JsError> {
+    ) -> Result<JsStandardMerkleTree, JsValue> {
         let data = js_to_json("dump", &data)?;
         Ok(Self {
             inner: merkle::StandardMerkleTree::load_json(data).map_err(merr)?,
@@ -216,12 +215,13 @@ impl JsStandardMerkleTree {
     /// Whether `proof` proves `leaf` (a value under `leafEncoding`) against `root`.
     #[wasm_bindgen(js_name = verify)]
     pub fn verify_static(
-        root: &str,
+        #[wasm_bindgen(unchecked_param_type = "string")] root: JsValue,
         #[wasm_bindgen(js_name = leafEncoding, unchecked_param_type = "string[]")]
         leaf_encoding: JsValue,
         #[wasm_bindgen(unchecked_param_type = "LeafValue")] leaf: JsValue,
         #[wasm_bindgen(unchecked_param_type = "string[]")] proof: JsValue,
-    ) -> Result<bool, JsError> {
+    ) -> Result<bool, JsValue> {
+        let root: &str = &super::text_from_js("root", &root)?;
         let root = parse_root(root)?;
         let encoding = parse_encoding(&leaf_encoding)?;
         let leaf = js_to_json("leaf", &leaf)?;
@@ -232,11 +232,12 @@ impl JsStandardMerkleTree {
     /// Whether `multiproof` (`{leaves, proof, proofFlags}`) proves its leaves against `root`.
     #[wasm_bindgen(js_name = verifyMultiProof)]
     pub fn verify_multi_proof_static(
-        root: &str,
+        #[wasm_bindgen(unchecked_param_type = "string")] root: JsValue,
         #[wasm_bindgen(js_name = leafEncoding, unchecked_param_type = "string[]")]
         leaf_encoding: JsValue,
         #[wasm_bindgen(unchecked_param_type = "MultiProof")] multiproof: JsValue,
-    ) -> Result<bool, JsError> {
+    ) -> Result<bool, JsValue> {
+        let root: &str = &super::text_from_js("root", &root)?;
         let root = parse_root(root)?;
         let encoding = parse_encoding(&leaf_encoding)?;
         let multiproof = parse_multiproof(&multiproof)?;
@@ -264,7 +265,7 @@ impl JsStandardMerkleTree {
     /// The value at `index` (negative counts from the end, like `Array.prototype.at`), or
     /// `undefined`.
     #[wasm_bindgen(unchecked_return_type = "LeafValue | undefined")]
-    pub fn at(&self, index: f64) -> Result<JsValue, JsError> {
+    pub fn at(&self, index: f64) -> Result<JsValue, JsValue> {
         let len = self.inner.len() as f64;
         let k = if index.is_nan() { 0.0 } else { index.trunc() };
         let k = if k < 0.0 { len + k } else { k };
@@ -279,7 +280,7 @@ impl JsStandardMerkleTree {
 
     /// `[index, value]` pairs in input order.
     #[wasm_bindgen(unchecked_return_type = "[number, LeafValue][]")]
-    pub fn entries(&self) -> Result<JsValue, JsError> {
+    pub fn entries(&self) -> Result<JsValue, JsValue> {
         let pairs: Vec<(usize, &Value)> = self.inner.entries().collect();
         json_to_js(&pairs)
     }
@@ -289,7 +290,7 @@ impl JsStandardMerkleTree {
     pub fn leaf_hash(
         &self,
         #[wasm_bindgen(unchecked_param_type = "LeafValue")] value: JsValue,
-    ) -> Result<String, JsError> {
+    ) -> Result<String, JsValue> {
         let v = js_to_json("value", &value)?;
         Ok(to_hex(&self.inner.leaf_hash(&v).map_err(merr)?))
     }
@@ -299,7 +300,7 @@ impl JsStandardMerkleTree {
     pub fn get_proof(
         &self,
         #[wasm_bindgen(unchecked_param_type = "number | LeafValue")] leaf: JsValue,
-    ) -> Result<Array, JsError> {
+    ) -> Result<Array, JsValue> {
         let proof = match leaf.as_f64() {
             Some(n) => self.inner.get_proof(index_of(n)?),
             None => {
@@ -316,11 +317,9 @@ impl JsStandardMerkleTree {
     pub fn get_multi_proof(
         &self,
         #[wasm_bindgen(unchecked_param_type = "(number | LeafValue)[]")] leaves: JsValue,
-    ) -> Result<JsValue, JsError> {
+    ) -> Result<JsValue, JsValue> {
         let Value::Array(items) = js_to_json("leaves", &leaves)? else {
-            return Err(JsError::new(
-                "leaves: expected an array of indices or values",
-            ));
+            return Err(js_error("leaves: expected an array of indices or values"));
         };
         let refs = items.iter().map(leaf_of).collect::<Result<Vec<_>, _>>()?;
         let mp = self.inner.get_multi_proof_of(&refs).map_err(merr)?;
@@ -329,12 +328,12 @@ impl JsStandardMerkleTree {
 
     /// The `standard-v1` dump, a plain object equal to OZ's `dump()`.
     #[wasm_bindgen(unchecked_return_type = "StandardMerkleTreeData")]
-    pub fn dump(&self) -> Result<JsValue, JsError> {
+    pub fn dump(&self) -> Result<JsValue, JsValue> {
         json_to_js(&self.inner.dump())
     }
 
     /// Re-checks every value and hash of the tree.
-    pub fn validate(&self) -> Result<(), JsError> {
+    pub fn validate(&self) -> Result<(), JsValue> {
         self.inner.validate().map_err(merr)
     }
 

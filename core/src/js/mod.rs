@@ -18,6 +18,7 @@ use serde::{de, de::DeserializeOwned, Deserialize, Deserializer, Serialize};
 use wasm_bindgen::prelude::*;
 
 mod calls;
+mod check;
 mod curve;
 mod duel;
 mod eip712;
@@ -28,41 +29,136 @@ mod rewards;
 mod scoring;
 mod uniswap;
 
+#[wasm_bindgen(typescript_custom_section)]
+const INTEGER_LIKE: &'static str = r#"
+/** An integer parameter: a BigInt, a decimal string or a safe-integer number (anything else throws a TypeError naming the parameter). */
+export type IntegerLike = bigint | string | number;
+"#;
+
+/// A JS `Error` with `msg`.
+pub(crate) fn js_error(msg: &str) -> JsValue {
+    js_sys::Error::new(msg).into()
+}
+
+/// A JS `TypeError` with `msg`: a parameter of the wrong JavaScript type.
+pub(crate) fn type_error(msg: &str) -> JsValue {
+    js_sys::TypeError::new(msg).into()
+}
+
+/// A string parameter `what`, or a `TypeError` naming it.
+pub(crate) fn str_from_js(what: &str, v: &JsValue) -> Result<String, JsValue> {
+    v.as_string().ok_or_else(|| {
+        type_error(&format!(
+            "{what}: expected a string, got {}",
+            js_type_name(v)
+        ))
+    })
+}
+
+/// A text parameter (an address, a hex string, a name…) `what`, or a `TypeError` naming it.
+pub(crate) fn text_from_js(what: &str, v: &JsValue) -> Result<String, JsValue> {
+    str_from_js(what, v)
+}
+
+/// [`text_from_js`], `None` for `undefined` / `null`.
+pub(crate) fn opt_text_from_js(what: &str, v: &JsValue) -> Result<Option<String>, JsValue> {
+    if v.is_undefined() || v.is_null() {
+        Ok(None)
+    } else {
+        str_from_js(what, v).map(Some)
+    }
+}
+
+/// The decimal text of an integer parameter `what` given as a decimal string, a BigInt or a
+/// safe-integer number (parsed and range-checked by the caller); a `TypeError` naming it for any
+/// other JavaScript type, an `Error` for a number that is not a safe integer.
+pub(crate) fn int_text_from_js(what: &str, v: &JsValue) -> Result<String, JsValue> {
+    if let Some(n) = v.as_f64() {
+        return safe_integer(n)
+            .map(|n| n.to_string())
+            .map_err(|e| js_error(&format!("{what}: {e}")));
+    }
+    decimal_text(v).ok_or_else(|| not_an_integer(what, v))
+}
+
+/// [`int_text_from_js`], `None` for `undefined` / `null`.
+pub(crate) fn opt_int_text_from_js(what: &str, v: &JsValue) -> Result<Option<String>, JsValue> {
+    if v.is_undefined() || v.is_null() {
+        Ok(None)
+    } else {
+        int_text_from_js(what, v).map(Some)
+    }
+}
+
+/// A boolean parameter `what`, or a `TypeError` naming it (no truthiness: `1` and `"true"` are
+/// refused).
+pub(crate) fn bool_from_js(what: &str, v: &JsValue) -> Result<bool, JsValue> {
+    v.as_bool().ok_or_else(|| {
+        type_error(&format!(
+            "{what}: expected a boolean, got {}",
+            js_type_name(v)
+        ))
+    })
+}
+
+/// [`int_from_js`] for a value that must fit in an `i32`.
+pub(crate) fn i32_from_js(what: &str, v: &JsValue) -> Result<i32, JsValue> {
+    let x = int_from_js(what, v)?;
+    i32::try_from(x).map_err(|_| out_of_range(what, x, "int32"))
+}
+
+/// [`uint_from_js`] for a value that must fit in a `u8`.
+pub(crate) fn u8_from_js(what: &str, v: &JsValue) -> Result<u8, JsValue> {
+    let x = uint_from_js(what, v)?;
+    u8::try_from(x).map_err(|_| out_of_range(what, x, "uint8"))
+}
+
+/// `typeof v` in words, for messages.
+pub(crate) fn js_type_name(v: &JsValue) -> String {
+    if v.is_null() {
+        "null".into()
+    } else if js_sys::Array::is_array(v) {
+        "an array".into()
+    } else {
+        v.js_typeof().as_string().unwrap_or_default()
+    }
+}
+
 /// A readable error for field `what`.
-pub(crate) fn err(what: &str, e: impl std::fmt::Display) -> JsError {
-    JsError::new(&format!("{what}: {e}"))
+pub(crate) fn err(what: &str, e: impl std::fmt::Display) -> JsValue {
+    js_error(&format!("{what}: {e}"))
 }
 
 /// Parses a non-negative decimal integer string (no sign, no exponent, no hex).
-pub(crate) fn parse_u256(what: &str, s: &str) -> Result<U256, JsError> {
+pub(crate) fn parse_u256(what: &str, s: &str) -> Result<U256, JsValue> {
     let t = s.trim();
     if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(JsError::new(&format!(
+        return Err(js_error(&format!(
             "{what}: expected a non-negative decimal integer string, got '{s}'"
         )));
     }
     U256::from_str_radix(t, 10)
-        .map_err(|_| JsError::new(&format!("{what}: '{s}' does not fit in 256 bits")))
+        .map_err(|_| js_error(&format!("{what}: '{s}' does not fit in 256 bits")))
 }
 
 /// Parses a signed decimal integer string.
-pub(crate) fn parse_i256(what: &str, s: &str) -> Result<I256, JsError> {
+pub(crate) fn parse_i256(what: &str, s: &str) -> Result<I256, JsValue> {
     let t = s.trim();
     let digits = t.strip_prefix('-').unwrap_or(t);
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(JsError::new(&format!(
+        return Err(js_error(&format!(
             "{what}: expected a decimal integer string, got '{s}'"
         )));
     }
     t.parse::<I256>()
-        .map_err(|_| JsError::new(&format!("{what}: '{s}' does not fit in int256")))
+        .map_err(|_| js_error(&format!("{what}: '{s}' does not fit in int256")))
 }
 
 /// Parses a 0x-prefixed 20-byte address (any case; checksum not enforced).
-pub(crate) fn parse_address(what: &str, s: &str) -> Result<Address, JsError> {
+pub(crate) fn parse_address(what: &str, s: &str) -> Result<Address, JsValue> {
     let t = s.trim();
     if !(t.starts_with("0x") || t.starts_with("0X")) || t.len() != 42 {
-        return Err(JsError::new(&format!(
+        return Err(js_error(&format!(
             "{what}: expected a 0x-prefixed 20-byte hex address, got '{s}'"
         )));
     }
@@ -70,10 +166,10 @@ pub(crate) fn parse_address(what: &str, s: &str) -> Result<Address, JsError> {
 }
 
 /// Parses a 0x-prefixed 32-byte hex string.
-pub(crate) fn parse_b256(what: &str, s: &str) -> Result<B256, JsError> {
+pub(crate) fn parse_b256(what: &str, s: &str) -> Result<B256, JsValue> {
     let t = s.trim();
     if !(t.starts_with("0x") || t.starts_with("0X")) || t.len() != 66 {
-        return Err(JsError::new(&format!(
+        return Err(js_error(&format!(
             "{what}: expected 0x-prefixed 32-byte hex, got '{s}'"
         )));
     }
@@ -81,12 +177,12 @@ pub(crate) fn parse_b256(what: &str, s: &str) -> Result<B256, JsError> {
 }
 
 /// Deserialises a JS value into `T`, with the field path in the error.
-pub(crate) fn from_js<T: DeserializeOwned>(what: &str, v: JsValue) -> Result<T, JsError> {
+pub(crate) fn from_js<T: DeserializeOwned>(what: &str, v: JsValue) -> Result<T, JsValue> {
     serde_wasm_bindgen::from_value(v).map_err(|e| err(what, e))
 }
 
 /// Serialises `T` into a plain JS object (maps become objects, u64/i64 become numbers).
-pub(crate) fn to_js<T: Serialize + ?Sized>(v: &T) -> Result<JsValue, JsError> {
+pub(crate) fn to_js<T: Serialize + ?Sized>(v: &T) -> Result<JsValue, JsValue> {
     v.serialize(&serde_wasm_bindgen::Serializer::json_compatible())
         .map_err(|e| err("result", e))
 }
@@ -139,30 +235,31 @@ fn decimal_text(v: &JsValue) -> Option<String> {
     None
 }
 
-fn not_an_integer(what: &str) -> JsError {
-    JsError::new(&format!(
-        "{what}: expected a number, a BigInt or a decimal string"
+fn not_an_integer(what: &str, v: &JsValue) -> JsValue {
+    type_error(&format!(
+        "{what}: expected a number, a BigInt or a decimal string, got {}",
+        js_type_name(v)
     ))
 }
 
-fn negative(what: &str, v: impl std::fmt::Display) -> JsError {
-    JsError::new(&format!("{what}: must not be negative, got {v}"))
+fn negative(what: &str, v: impl std::fmt::Display) -> JsValue {
+    js_error(&format!("{what}: must not be negative, got {v}"))
 }
 
-fn out_of_range(what: &str, v: impl std::fmt::Display, ty: &str) -> JsError {
-    JsError::new(&format!("{what}: {v} does not fit in {ty}"))
+fn out_of_range(what: &str, v: impl std::fmt::Display, ty: &str) -> JsValue {
+    js_error(&format!("{what}: {v} does not fit in {ty}"))
 }
 
 /// A non-negative integer (up to 2^256 − 1) from a safe-integer JS number, a BigInt or a
 /// decimal string.
-pub(crate) fn uint_from_js(what: &str, v: &JsValue) -> Result<U256, JsError> {
+pub(crate) fn uint_from_js(what: &str, v: &JsValue) -> Result<U256, JsValue> {
     if let Some(n) = v.as_f64() {
         let n = safe_integer(n).map_err(|e| err(what, e))?;
         return u64::try_from(n)
             .map(U256::from)
             .map_err(|_| negative(what, n));
     }
-    let s = decimal_text(v).ok_or_else(|| not_an_integer(what))?;
+    let s = decimal_text(v).ok_or_else(|| not_an_integer(what, v))?;
     let (neg, digits) = decimal_parts(&s).map_err(|e| err(what, e))?;
     let x =
         U256::from_str_radix(digits, 10).map_err(|_| out_of_range(what, s.trim(), "uint256"))?;
@@ -174,11 +271,11 @@ pub(crate) fn uint_from_js(what: &str, v: &JsValue) -> Result<U256, JsError> {
 
 /// A signed integer that fits in an `i64`, from a safe-integer JS number, a BigInt or a decimal
 /// string.
-pub(crate) fn int_from_js(what: &str, v: &JsValue) -> Result<i64, JsError> {
+pub(crate) fn int_from_js(what: &str, v: &JsValue) -> Result<i64, JsValue> {
     if let Some(n) = v.as_f64() {
         return safe_integer(n).map_err(|e| err(what, e));
     }
-    let s = decimal_text(v).ok_or_else(|| not_an_integer(what))?;
+    let s = decimal_text(v).ok_or_else(|| not_an_integer(what, v))?;
     decimal_parts(&s).map_err(|e| err(what, e))?;
     s.trim()
         .parse::<i64>()
@@ -186,13 +283,13 @@ pub(crate) fn int_from_js(what: &str, v: &JsValue) -> Result<i64, JsError> {
 }
 
 /// [`uint_from_js`] for a value that must fit in a `u64`.
-pub(crate) fn u64_from_js(what: &str, v: &JsValue) -> Result<u64, JsError> {
+pub(crate) fn u64_from_js(what: &str, v: &JsValue) -> Result<u64, JsValue> {
     let x = uint_from_js(what, v)?;
     u64::try_from(x).map_err(|_| out_of_range(what, x, "uint64"))
 }
 
 /// [`u64_from_js`], with `default` for `undefined` / `null`.
-pub(crate) fn u64_from_js_or(what: &str, v: &JsValue, default: u64) -> Result<u64, JsError> {
+pub(crate) fn u64_from_js_or(what: &str, v: &JsValue, default: u64) -> Result<u64, JsValue> {
     if v.is_undefined() || v.is_null() {
         Ok(default)
     } else {
@@ -201,16 +298,16 @@ pub(crate) fn u64_from_js_or(what: &str, v: &JsValue, default: u64) -> Result<u6
 }
 
 /// [`uint_from_js`] for a value that must fit in a `u32`.
-pub(crate) fn u32_from_js(what: &str, v: &JsValue) -> Result<u32, JsError> {
+pub(crate) fn u32_from_js(what: &str, v: &JsValue) -> Result<u32, JsValue> {
     let x = uint_from_js(what, v)?;
     u32::try_from(x).map_err(|_| out_of_range(what, x, "uint32"))
 }
 
 /// A `u64` result as a JS number, refusing values above `Number.MAX_SAFE_INTEGER` (output
 /// conversion only: the number is exact).
-pub(crate) fn to_safe_number(what: &str, x: u64) -> Result<f64, JsError> {
+pub(crate) fn to_safe_number(what: &str, x: u64) -> Result<f64, JsValue> {
     if x > MAX_SAFE_INTEGER {
-        return Err(JsError::new(&format!(
+        return Err(js_error(&format!(
             "{what}: {x} is above Number.MAX_SAFE_INTEGER"
         )));
     }
@@ -262,11 +359,11 @@ impl<'de> Deserialize<'de> for JsInt {
 }
 
 impl JsInt {
-    fn value(&self, what: &str) -> Result<i128, JsError> {
+    fn value(&self, what: &str) -> Result<i128, JsValue> {
         self.0.as_ref().map(|v| *v).map_err(|e| err(what, e))
     }
 
-    fn unsigned(&self, what: &str) -> Result<u128, JsError> {
+    fn unsigned(&self, what: &str) -> Result<u128, JsValue> {
         let v = self.value(what)?;
         u128::try_from(v).map_err(|_| negative(what, v))
     }
@@ -278,25 +375,25 @@ impl JsInt {
     }
 
     /// The value as an `i64`; `what` names the field in errors.
-    pub(crate) fn to_i64(&self, what: &str) -> Result<i64, JsError> {
+    pub(crate) fn to_i64(&self, what: &str) -> Result<i64, JsValue> {
         let v = self.value(what)?;
         i64::try_from(v).map_err(|_| out_of_range(what, v, "int64"))
     }
 
     /// The value as a `u64` (not negative); `what` names the field in errors.
-    pub(crate) fn to_u64(&self, what: &str) -> Result<u64, JsError> {
+    pub(crate) fn to_u64(&self, what: &str) -> Result<u64, JsValue> {
         let v = self.unsigned(what)?;
         u64::try_from(v).map_err(|_| out_of_range(what, v, "uint64"))
     }
 
     /// The value as a `u32` (not negative); `what` names the field in errors.
-    pub(crate) fn to_u32(&self, what: &str) -> Result<u32, JsError> {
+    pub(crate) fn to_u32(&self, what: &str) -> Result<u32, JsValue> {
         let v = self.unsigned(what)?;
         u32::try_from(v).map_err(|_| out_of_range(what, v, "uint32"))
     }
 
     /// The value as a `u8` (not negative); `what` names the field in errors.
-    pub(crate) fn to_u8(&self, what: &str) -> Result<u8, JsError> {
+    pub(crate) fn to_u8(&self, what: &str) -> Result<u8, JsValue> {
         let v = self.unsigned(what)?;
         u8::try_from(v).map_err(|_| out_of_range(what, v, "uint8"))
     }

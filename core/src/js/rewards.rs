@@ -4,6 +4,7 @@
 //! Times, epochs, tick windows and decimals are JS numbers, BigInts or decimal strings (all are
 //! accepted); amounts, weights and WADs are decimal strings.
 
+use super::js_error;
 use super::{err, from_js, parse_address, parse_i256, parse_u256, to_js, u64_from_js, JsInt};
 use crate::burns::{self, EthUsdAnswer, RootAmountBounds, RootPriceInput, TickObservation};
 use crate::creator::{self, CreatorShareParams};
@@ -13,7 +14,7 @@ use alloy_primitives::{Address, U256};
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 
-fn parse_weights(what: &str, ws: &[String]) -> Result<Vec<U256>, JsError> {
+fn parse_weights(what: &str, ws: &[String]) -> Result<Vec<U256>, JsValue> {
     ws.iter()
         .enumerate()
         .map(|(i, w)| parse_u256(&format!("{what}[{i}]"), w))
@@ -37,7 +38,11 @@ struct CappedSharesJs {
 /// Returns `{denominator, shares, totalWeight, maxWeight, paid}`; `shares` and `paid` are WADs of
 /// the pool rate (rounded down), `denominator = max(W, ⌈ω_max·10000/capBps⌉)`.
 #[wasm_bindgen(js_name = cappedShares)]
-pub fn capped_shares(weights: JsValue, cap_bps: u32) -> Result<JsValue, JsError> {
+pub fn capped_shares(
+    weights: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "IntegerLike")] cap_bps: JsValue,
+) -> Result<JsValue, JsValue> {
+    let cap_bps = super::u32_from_js("capBps", &cap_bps)?;
     let raw: Vec<String> = from_js("weights", weights)?;
     let ws = parse_weights("weights", &raw)?;
     let r = rewards::capped_shares(&ws, cap_bps).map_err(|e| err("cappedShares", e))?;
@@ -82,7 +87,7 @@ struct EstimateJs {
 /// rewardRateWad, reward30d}`. Assumes the drip continues at the current rate for 30 days and
 /// the other positions stay.
 #[wasm_bindgen(js_name = rewardEstimate)]
-pub fn reward_estimate(input: JsValue) -> Result<JsValue, JsError> {
+pub fn reward_estimate(input: JsValue) -> Result<JsValue, JsValue> {
     let i: EstimateInputJs = from_js("input", input)?;
     let pool = PoolSnapshot {
         rate_wad: parse_u256("rateWad", &i.rate_wad)?,
@@ -164,25 +169,26 @@ struct PoolJs {
 /// share, owed, paid}]}`; throws on an insolvent ledger (never expected).
 #[wasm_bindgen(js_name = rewardPoolSimulate)]
 pub fn reward_pool_simulate(
-    start: JsValue,
-    cap_bps: u32,
+    #[wasm_bindgen(unchecked_param_type = "IntegerLike")] start: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "IntegerLike")] cap_bps: JsValue,
     events: JsValue,
-) -> Result<JsValue, JsError> {
+) -> Result<JsValue, JsValue> {
+    let cap_bps = super::u32_from_js("capBps", &cap_bps)?;
     let start = u64_from_js("start", &start)?;
     let events: Vec<PoolEventJs> = from_js("events", events)?;
     let mut pool = RewardPool::new(start, cap_bps).map_err(|e| err("rewardPoolSimulate", e))?;
     let mut paid: std::collections::BTreeMap<Address, U256> = Default::default();
     for (i, e) in events.iter().enumerate() {
         let at = e.at.to_u64(&format!("events[{i}].at"))?;
-        let field = |name: &str, v: &Option<String>| -> Result<String, JsError> {
+        let field = |name: &str, v: &Option<String>| -> Result<String, JsValue> {
             v.clone().ok_or_else(|| {
-                JsError::new(&format!(
+                js_error(&format!(
                     "events[{i}].{name} is required for kind '{}'",
                     e.kind
                 ))
             })
         };
-        let scorer = |v: &Option<String>| -> Result<Address, JsError> {
+        let scorer = |v: &Option<String>| -> Result<Address, JsValue> {
             parse_address(&format!("events[{i}].scorer"), &field("scorer", v)?)
         };
         let ev = match e.kind.as_str() {
@@ -212,7 +218,7 @@ pub fn reward_pool_simulate(
             },
             "advance" => PoolEvent::Advance { at },
             other => {
-                return Err(JsError::new(&format!(
+                return Err(js_error(&format!(
                     "events[{i}].kind must be fund, open, close, claim or advance, got '{other}'"
                 )))
             }
@@ -317,7 +323,7 @@ struct RootPriceJs {
 /// (fails closed) on a stale/future/non-positive answer or an uncovered window, each with its
 /// own message.
 #[wasm_bindgen(js_name = rootPriceUsd)]
-pub fn root_price_usd(input: JsValue) -> Result<JsValue, JsError> {
+pub fn root_price_usd(input: JsValue) -> Result<JsValue, JsValue> {
     let i: RootPriceInputJs = from_js("input", input)?;
     let observations = i
         .observations
@@ -333,7 +339,7 @@ pub fn root_price_usd(input: JsValue) -> Result<JsValue, JsError> {
                     .to_i64(&format!("observations[{k}].tickCumulative"))?,
             })
         })
-        .collect::<Result<Vec<_>, JsError>>()?;
+        .collect::<Result<Vec<_>, JsValue>>()?;
     let decimals = i.eth_usd.decimals.to_u8("ethUsd.decimals")?;
     let input = RootPriceInput {
         now: i.now.to_u64("now")?,
@@ -365,9 +371,9 @@ pub fn root_price_usd(input: JsValue) -> Result<JsValue, JsError> {
 /// than the 30-minute short window.
 #[wasm_bindgen(js_name = rootPriceAnchorWindow)]
 pub fn root_price_anchor_window(
-    now: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "IntegerLike")] now: JsValue,
     pool_initialized_at: JsValue,
-) -> Result<u32, JsError> {
+) -> Result<u32, JsValue> {
     let now = u64_from_js("now", &now)?;
     let init = u64_from_js("poolInitializedAt", &pool_initialized_at)?;
     burns::anchor_window(now, init).map_err(|e| err("rootPriceAnchorWindow", e))
@@ -377,10 +383,13 @@ pub fn root_price_anchor_window(
 /// rounded up; `maxRoot` (optional) is the payer's cap. Throws when out of bounds.
 #[wasm_bindgen(js_name = rootForUsd)]
 pub fn root_for_usd(
-    usd_wad: &str,
-    price_usd_wad: &str,
-    max_root: Option<String>,
-) -> Result<String, JsError> {
+    #[wasm_bindgen(unchecked_param_type = "IntegerLike")] usd_wad: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "IntegerLike")] price_usd_wad: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "IntegerLike | null | undefined")] max_root: JsValue,
+) -> Result<String, JsValue> {
+    let usd_wad: &str = &super::int_text_from_js("usdWad", &usd_wad)?;
+    let price_usd_wad: &str = &super::int_text_from_js("priceUsdWad", &price_usd_wad)?;
+    let max_root = super::opt_int_text_from_js("maxRoot", &max_root)?;
     let usd = parse_u256("usdWad", usd_wad)?;
     let price = parse_u256("priceUsdWad", price_usd_wad)?;
     let bounds = match max_root {
@@ -395,7 +404,10 @@ pub fn root_for_usd(
 /// C15: the USD burn (WAD string) of one score: `max($100, ⌈0.415 × R̂⌉)` in whole dollars, or the
 /// flat $100 when `rHatUsdWad` is not given (no published estimate).
 #[wasm_bindgen(js_name = scoreBurnUsd)]
-pub fn score_burn_usd(r_hat_usd_wad: Option<String>) -> Result<String, JsError> {
+pub fn score_burn_usd(
+    #[wasm_bindgen(unchecked_param_type = "IntegerLike | null | undefined")] r_hat_usd_wad: JsValue,
+) -> Result<String, JsValue> {
+    let r_hat_usd_wad = super::opt_int_text_from_js("rHatUsdWad", &r_hat_usd_wad)?;
     let r = r_hat_usd_wad
         .as_deref()
         .map(|r| parse_u256("rHatUsdWad", r))
@@ -419,7 +431,7 @@ struct CreatorParamsJs {
     ceiling: Option<String>,
 }
 
-fn creator_params(params: JsValue) -> Result<CreatorShareParams, JsError> {
+fn creator_params(params: JsValue) -> Result<CreatorShareParams, JsValue> {
     let p: Option<CreatorParamsJs> = if params.is_undefined() || params.is_null() {
         None
     } else {
@@ -427,7 +439,7 @@ fn creator_params(params: JsValue) -> Result<CreatorShareParams, JsError> {
     };
     let p = p.unwrap_or_default();
     let d = CreatorShareParams::default();
-    let get = |name: &str, v: &Option<String>, def: U256| -> Result<U256, JsError> {
+    let get = |name: &str, v: &Option<String>, def: U256| -> Result<U256, JsValue> {
         v.as_deref()
             .map_or(Ok(def), |s| parse_u256(&format!("params.{name}"), s))
     };
@@ -443,10 +455,12 @@ fn creator_params(params: JsValue) -> Result<CreatorShareParams, JsError> {
 /// the PLACEHOLDER defaults 0.2 / 0.1 / 0.4, which are not protocol facts.
 #[wasm_bindgen(js_name = creatorShare)]
 pub fn creator_share(
-    score_points_wad: &str,
-    verified: bool,
+    #[wasm_bindgen(unchecked_param_type = "IntegerLike")] score_points_wad: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "boolean")] verified: JsValue,
     params: JsValue,
-) -> Result<String, JsError> {
+) -> Result<String, JsValue> {
+    let score_points_wad: &str = &super::int_text_from_js("scorePointsWad", &score_points_wad)?;
+    let verified = super::bool_from_js("verified", &verified)?;
     let s = parse_u256("scorePointsWad", score_points_wad)?;
     let p = creator_params(params)?;
     creator::creator_share_down(&p, s, verified)
@@ -467,11 +481,14 @@ struct CreatorSplitJs {
 /// the unearned part goes to the other lanes.
 #[wasm_bindgen(js_name = creatorSplit)]
 pub fn creator_split(
-    score_points_wad: &str,
-    verified: bool,
-    fee: &str,
+    #[wasm_bindgen(unchecked_param_type = "IntegerLike")] score_points_wad: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "boolean")] verified: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "IntegerLike")] fee: JsValue,
     params: JsValue,
-) -> Result<JsValue, JsError> {
+) -> Result<JsValue, JsValue> {
+    let score_points_wad: &str = &super::int_text_from_js("scorePointsWad", &score_points_wad)?;
+    let verified = super::bool_from_js("verified", &verified)?;
+    let fee: &str = &super::int_text_from_js("fee", &fee)?;
     let s = parse_u256("scorePointsWad", score_points_wad)?;
     let fee = parse_u256("fee", fee)?;
     let p = creator_params(params)?;
@@ -558,7 +575,7 @@ struct AllocationJs {
 /// token, asset, epoch, account, amount), `root` the tree's root (`null` when nobody is paid) and
 /// `proof` each leaf's proof, identical to `StandardMerkleTree.of(values, leafTypes)`.
 #[wasm_bindgen(js_name = holderAllocation)]
-pub fn holder_allocation(input: JsValue) -> Result<JsValue, JsError> {
+pub fn holder_allocation(input: JsValue) -> Result<JsValue, JsValue> {
     let i: AllocationInputJs = from_js("input", input)?;
     let distributor = parse_address("distributor", &i.distributor)?;
     let chain_id = U256::from(i.chain_id.to_u64("chainId")?);
@@ -580,14 +597,14 @@ pub fn holder_allocation(input: JsValue) -> Result<JsValue, JsError> {
                 balance: parse_u256(&format!("balances[{k}].balance"), &b.balance)?,
             })
         })
-        .collect::<Result<Vec<_>, JsError>>()?;
+        .collect::<Result<Vec<_>, JsValue>>()?;
     let ex = i.exclusions.unwrap_or_default();
     let opt = |name: &str, v: &Option<String>| {
         v.as_deref()
             .map(|s| parse_address(&format!("exclusions.{name}"), s))
             .transpose()
     };
-    let list = |name: &str, v: &[String]| -> Result<Vec<Address>, JsError> {
+    let list = |name: &str, v: &[String]| -> Result<Vec<Address>, JsValue> {
         v.iter()
             .enumerate()
             .map(|(k, s)| parse_address(&format!("exclusions.{name}[{k}]"), s))

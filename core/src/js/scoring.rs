@@ -11,6 +11,7 @@
 //! Integer fields (`epoch`, `claims`, `failed`, `ageSecs`) are safe-integer numbers or decimal strings
 //! (`super::JsInt`); `buildEpoch` input crosses as JSON, so BigInts are accepted only by `verifyProjectScore`.
 
+use super::js_error;
 use super::{err, from_js, parse_address, parse_b256, parse_u256, to_js, JsInt};
 use crate::leaves::Verdict;
 use crate::math::U256;
@@ -27,34 +28,48 @@ use wasm_bindgen::prelude::*;
 
 /// `normalise(values: string[], refLo: string, refHi: string): string[]`.
 #[wasm_bindgen(js_name = normalise)]
-pub fn normalise(values: JsValue, ref_lo: String, ref_hi: String) -> Result<JsValue, JsError> {
+pub fn normalise(
+    values: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "IntegerLike")] ref_lo: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "IntegerLike")] ref_hi: JsValue,
+) -> Result<JsValue, JsValue> {
+    let ref_lo = super::int_text_from_js("refLo", &ref_lo)?;
+    let ref_hi = super::int_text_from_js("refHi", &ref_hi)?;
     let raw: Vec<String> = from_js("values", values)?;
     let vals = raw
         .iter()
         .enumerate()
         .map(|(i, s)| parse_u256(&format!("values[{i}]"), s))
-        .collect::<Result<Vec<U256>, JsError>>()?;
+        .collect::<Result<Vec<U256>, JsValue>>()?;
     let lo = parse_u256("refLo", &ref_lo)?;
     let hi = parse_u256("refHi", &ref_hi)?;
-    let (_, out) = normalise_column(&vals, lo, hi).map_err(|e| JsError::new(&e.to_string()))?;
+    let (_, out) = normalise_column(&vals, lo, hi).map_err(|e| js_error(&e.to_string()))?;
     to_js(&out.iter().map(U256::to_string).collect::<Vec<_>>())
 }
 
 /// `smoothScore(previousWad: string, gatedWad: string): string`.
 #[wasm_bindgen(js_name = smoothScore)]
-pub fn smooth_score(previous_wad: String, gated_wad: String) -> Result<String, JsError> {
+pub fn smooth_score(
+    #[wasm_bindgen(unchecked_param_type = "IntegerLike")] previous_wad: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "IntegerLike")] gated_wad: JsValue,
+) -> Result<String, JsValue> {
+    let previous_wad = super::int_text_from_js("previousWad", &previous_wad)?;
+    let gated_wad = super::int_text_from_js("gatedWad", &gated_wad)?;
     let prev = parse_u256("previousWad", &previous_wad)?;
     let g = parse_u256("gatedWad", &gated_wad)?;
     smooth_down(prev, g)
         .map(|s| s.to_string())
-        .map_err(|e| JsError::new(&e.to_string()))
+        .map_err(|e| js_error(&e.to_string()))
 }
 
 /// `trackPreset(name: string): TrackConfig`.
 #[wasm_bindgen(js_name = trackPreset)]
-pub fn track_preset(name: String) -> Result<JsValue, JsError> {
+pub fn track_preset(
+    #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue,
+) -> Result<JsValue, JsValue> {
+    let name = super::text_from_js("name", &name)?;
     let t = TrackConfig::preset(&name).ok_or_else(|| {
-        JsError::new(&format!(
+        js_error(&format!(
             "name: unknown track preset '{name}' (agents, research, apps)"
         ))
     })?;
@@ -129,7 +144,7 @@ struct JsPreData {
     verified: bool,
 }
 
-fn graded_theses(v: &[JsGradedThesis]) -> Result<Vec<GradedThesis>, JsError> {
+fn graded_theses(v: &[JsGradedThesis]) -> Result<Vec<GradedThesis>, JsValue> {
     v.iter()
         .enumerate()
         .map(|(k, t)| {
@@ -139,7 +154,7 @@ fn graded_theses(v: &[JsGradedThesis]) -> Result<Vec<GradedThesis>, JsError> {
                 .ok()
                 .and_then(|c| Verdict::try_from(c).ok())
                 .ok_or_else(|| {
-                    JsError::new(&format!(
+                    js_error(&format!(
                         "{}: {code} is not a verdict code (0 original, 1 similar, 2 derivative, 3 copy)",
                         f("verdict")
                     ))
@@ -170,7 +185,7 @@ struct JsProjectData {
     age_secs: JsInt,
 }
 
-fn features<S: AsRef<str>>(what: &str, v: &[S]) -> Result<Vec<U256>, JsError> {
+fn features<S: AsRef<str>>(what: &str, v: &[S]) -> Result<Vec<U256>, JsValue> {
     v.iter()
         .enumerate()
         .map(|(k, s)| parse_u256_or(s.as_ref(), || format!("{what}.features[{k}]")))
@@ -178,7 +193,7 @@ fn features<S: AsRef<str>>(what: &str, v: &[S]) -> Result<Vec<U256>, JsError> {
 }
 
 /// `parse_u256`, building the field label only on error.
-fn parse_u256_or(s: &str, what: impl FnOnce() -> String) -> Result<U256, JsError> {
+fn parse_u256_or(s: &str, what: impl FnOnce() -> String) -> Result<U256, JsValue> {
     if !s.is_empty() && s.len() <= 78 && s.bytes().all(|b| b.is_ascii_digit()) {
         if let Ok(x) = U256::from_str_radix(s, 10) {
             return Ok(x);
@@ -188,12 +203,12 @@ fn parse_u256_or(s: &str, what: impl FnOnce() -> String) -> Result<U256, JsError
 }
 
 /// `JsInt::to_u64`, building the field label only on error.
-fn u64_or(v: &JsInt, what: impl FnOnce() -> String) -> Result<u64, JsError> {
+fn u64_or(v: &JsInt, what: impl FnOnce() -> String) -> Result<u64, JsValue> {
     v.as_u64().map_or_else(|| v.to_u64(&what()), Ok)
 }
 
 /// `parse_address`, building the field label only on error.
-fn parse_address_or(s: &str, what: impl FnOnce() -> String) -> Result<Address, JsError> {
+fn parse_address_or(s: &str, what: impl FnOnce() -> String) -> Result<Address, JsValue> {
     if s.len() == 42 && s.starts_with("0x") {
         if let Ok(a) = s.parse::<Address>() {
             return Ok(a);
@@ -202,7 +217,7 @@ fn parse_address_or(s: &str, what: impl FnOnce() -> String) -> Result<Address, J
     parse_address(&what(), s)
 }
 
-fn salt(what: impl FnOnce() -> String, s: Option<&str>) -> Result<B256, JsError> {
+fn salt(what: impl FnOnce() -> String, s: Option<&str>) -> Result<B256, JsValue> {
     match s {
         None | Some("") => Ok(B256::ZERO),
         Some(s) if s.len() == 66 && s.starts_with("0x") => match s.parse::<B256>() {
@@ -219,7 +234,7 @@ fn salt(what: impl FnOnce() -> String, s: Option<&str>) -> Result<B256, JsError>
 /// thesisHash, targetScoreWad, qualityWad, verdict, matchedThesis?}] (submission order),
 /// preData?: [{project, verified?}]}`.
 #[wasm_bindgen(js_name = buildEpoch)]
-pub fn build_epoch_js(input: JsValue) -> Result<JsValue, JsError> {
+pub fn build_epoch_js(input: JsValue) -> Result<JsValue, JsValue> {
     let input = {
         // Via JSON: one native JSON.stringify + serde_json is far faster than per-field conversion.
         let json = json_of("input", &input, 8)?;
@@ -252,7 +267,7 @@ pub fn build_epoch_js(input: JsValue) -> Result<JsValue, JsError> {
                     score_wad: parse_u256_or(&p.score_wad, || format!("previous[{k}].scoreWad"))?,
                 })
             })
-            .collect::<Result<Vec<_>, JsError>>()?;
+            .collect::<Result<Vec<_>, JsValue>>()?;
         EpochInput {
             epoch: i.epoch.to_u64("epoch")?,
             tracks: i.tracks,
@@ -269,15 +284,15 @@ pub fn build_epoch_js(input: JsValue) -> Result<JsValue, JsError> {
                         verified: p.verified,
                     })
                 })
-                .collect::<Result<Vec<_>, JsError>>()?,
+                .collect::<Result<Vec<_>, JsValue>>()?,
         }
     }; // the JSON text and the borrowed DTOs are freed here
-    let bundle = build_epoch(&input).map_err(|e| JsError::new(&e.to_string()))?;
+    let bundle = build_epoch(&input).map_err(|e| js_error(&e.to_string()))?;
     drop(input);
     bundle_to_js(&bundle)
 }
 
-fn features_of(k: usize, v: &[Cow<'_, str>]) -> Result<Vec<U256>, JsError> {
+fn features_of(k: usize, v: &[Cow<'_, str>]) -> Result<Vec<U256>, JsValue> {
     v.iter()
         .enumerate()
         .map(|(f, s)| parse_u256_or(s, || format!("projects[{k}].features[{f}]")))
@@ -285,27 +300,27 @@ fn features_of(k: usize, v: &[Cow<'_, str>]) -> Result<Vec<U256>, JsError> {
 }
 
 /// The bundle as a plain object (via JSON, which is much faster than per-field conversion).
-fn bundle_to_js(b: &EpochBundle) -> Result<JsValue, JsError> {
+fn bundle_to_js(b: &EpochBundle) -> Result<JsValue, JsValue> {
     // Sized up front (≈ 900 bytes a project) so the text is not copied while it grows.
     let mut out = Vec::with_capacity(b.projects.len().saturating_mul(900).saturating_add(4096));
     serde_json::to_writer(&mut out, b).map_err(|e| err("bundle", e))?;
     let json = String::from_utf8(out).map_err(|e| err("bundle", e))?;
-    js_sys::JSON::parse(&json).map_err(|_| JsError::new("bundle: JSON.parse failed"))
+    js_sys::JSON::parse(&json).map_err(|_| js_error("bundle: JSON.parse failed"))
 }
 
 /// A JS value as JSON text (a string is taken as JSON already).
-fn json_of(what: &str, v: &JsValue, reserve_factor: usize) -> Result<String, JsError> {
+pub(crate) fn json_of(what: &str, v: &JsValue, reserve_factor: usize) -> Result<String, JsValue> {
     let text: js_sys::JsString = match v.as_string() {
         Some(_) => v.clone().unchecked_into(),
         None => js_sys::JSON::stringify(v).map_err(|_| {
-            JsError::new(&format!(
+            js_error(&format!(
                 "{what}: not JSON-serialisable (pass big integers as decimal strings, not BigInt)"
             ))
         })?,
     };
     reserve_heap((text.length() as usize).saturating_mul(reserve_factor));
     text.as_string()
-        .ok_or_else(|| JsError::new(&format!("{what}: not a valid UTF-16 string")))
+        .ok_or_else(|| js_error(&format!("{what}: not a valid UTF-16 string")))
 }
 
 /// Grows the WASM heap once by about `bytes` (allocate, touch nothing, free: the allocator
@@ -317,18 +332,22 @@ fn reserve_heap(bytes: usize) {
         drop(std::hint::black_box(Vec::<u8>::with_capacity(bytes)));
     }
 }
-fn bundle_from_js(v: JsValue) -> Result<EpochBundle, JsError> {
+pub(crate) fn bundle_from_js(v: JsValue) -> Result<EpochBundle, JsValue> {
     EpochBundle::from_json(&json_of("bundle", &v, 4)?).map_err(|e| err("bundle", e))
 }
 
 /// `epochProof(bundle, leafHash): string[]`: the proof of any leaf of the bundle (score, quality or
 /// human) in the epoch tree its `root` commits to; throws when the bundle has no such leaf.
 #[wasm_bindgen(js_name = epochProof, unchecked_return_type = "string[]")]
-pub fn epoch_proof_js(bundle: JsValue, leaf_hash: String) -> Result<JsValue, JsError> {
+pub fn epoch_proof_js(
+    bundle: JsValue,
+    #[wasm_bindgen(js_name = leafHash, unchecked_param_type = "string")] leaf_hash: JsValue,
+) -> Result<JsValue, JsValue> {
+    let leaf_hash = super::text_from_js("leafHash", &leaf_hash)?;
     let b = bundle_from_js(bundle)?;
     let leaf = parse_b256("leafHash", &leaf_hash)?;
     let proof = b.proof(&leaf).ok_or_else(|| {
-        JsError::new(&format!(
+        js_error(&format!(
             "leafHash: {leaf} is not a leaf of epoch {}",
             b.epoch
         ))
@@ -342,10 +361,12 @@ pub fn epoch_proof_js(bundle: JsValue, leaf_hash: String) -> Result<JsValue, JsE
 #[wasm_bindgen(js_name = verifyProjectScore)]
 pub fn verify_project_score_js(
     bundle: JsValue,
-    project: String,
+    #[wasm_bindgen(unchecked_param_type = "string")] project: JsValue,
     inputs: JsValue,
-    salt_hex: Option<String>,
-) -> Result<JsValue, JsError> {
+    #[wasm_bindgen(unchecked_param_type = "string | null | undefined")] salt_hex: JsValue,
+) -> Result<JsValue, JsValue> {
+    let project = super::text_from_js("project", &project)?;
+    let salt_hex = super::opt_text_from_js("saltHex", &salt_hex)?;
     let b = bundle_from_js(bundle)?;
     let project: Address = parse_address("project", &project)?;
     let d: JsProjectData = from_js("inputs", inputs)?;
@@ -381,7 +402,11 @@ struct JsCopyResult {
 /// `copyCheck(thesisText, earlier: [{hash, text}])` →
 /// `{verdict, verdictCode, matchedThesis, similarityBps, shared, union}`.
 #[wasm_bindgen(js_name = copyCheck)]
-pub fn copy_check_js(thesis_text: String, earlier: JsValue) -> Result<JsValue, JsError> {
+pub fn copy_check_js(
+    #[wasm_bindgen(unchecked_param_type = "string")] thesis_text: JsValue,
+    earlier: JsValue,
+) -> Result<JsValue, JsValue> {
+    let thesis_text = super::text_from_js("thesisText", &thesis_text)?;
     let e: Vec<JsThesis> = from_js("earlier", earlier)?;
     let parsed = e
         .iter()
@@ -392,7 +417,7 @@ pub fn copy_check_js(thesis_text: String, earlier: JsValue) -> Result<JsValue, J
                 t.text.as_str(),
             ))
         })
-        .collect::<Result<Vec<(B256, &str)>, JsError>>()?;
+        .collect::<Result<Vec<(B256, &str)>, JsValue>>()?;
     let r = copy_check_rs(&thesis_text, &parsed);
     to_js(&JsCopyResult {
         verdict: crate::scoring::copy_detect::verdict_name(r.verdict),

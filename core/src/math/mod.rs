@@ -4,6 +4,7 @@
 //! division by zero are returned as [`MathError`], never panics.
 
 mod full_math;
+pub mod points;
 mod wad;
 
 pub use full_math::{mul_div_down, mul_div_up, mul_shr_down};

@@ -10,6 +10,8 @@
 //! - [`accumulator`]: C14, the per-segment index `A += ⌊R·ACC/D⌋` and owed amounts.
 //! - [`pool`]: a [`RewardPool`] simulator over a time-ordered event sequence, with the
 //!   solvency ledger `funded = paid + owed + undripped + returned + dust`.
+//! - [`resume`]: a [`RewardPool`] resumed from the chain's stored pool and open positions, to
+//!   compute what a scorer is owed now exactly as `ScorerRegistry._advance` would.
 //! - [`estimate`]: what a new scorer of a given quality would earn (stream share, 30-day reward).
 //!
 //! Amounts are pair-asset base units (`U256`); times are unix seconds (`u64`); qualities,
@@ -21,6 +23,7 @@ pub mod drip;
 pub mod estimate;
 pub mod pool;
 pub mod position;
+pub mod resume;
 pub mod weight_classes;
 
 pub use accumulator::{owed_down, segment, SegmentOutcome, ACC};
@@ -32,6 +35,7 @@ pub use position::{
     effective_quality, isqrt, sqrt_wad, weight, Position, PositionEnd, POSITION_DURATION,
     QUALITY_FLOOR, SCORER_STAKE, SQRT_SCORER_STAKE,
 };
+pub use resume::{ChainPool, ChainPosition, ResumeError};
 pub use weight_classes::{class_of, WeightClassError, WeightClasses, CLASS_BITS};
 
 use crate::math::MathError;

@@ -160,6 +160,25 @@ impl RewardPool {
         })
     }
 
+    /// A pool from its parts (see [`super::resume`]): no past fundings or payouts in the ledger.
+    pub(crate) fn from_parts(
+        now: u64,
+        cap_bps: u32,
+        drip: Drip,
+        index: U256,
+        positions: Vec<Position>,
+        classes: WeightClasses,
+        accrued: Vec<(Address, U256)>,
+    ) -> Result<Self, RewardsError> {
+        let mut pool = RewardPool::new(now, cap_bps)?;
+        pool.drip = drip;
+        pool.index = index;
+        pool.positions = positions.into_iter().map(|p| (p.scorer, p)).collect();
+        pool.classes = classes;
+        pool.accrued = accrued.into_iter().filter(|(_, a)| !a.is_zero()).collect();
+        Ok(pool)
+    }
+
     /// The pool's current time.
     pub fn now(&self) -> u64 {
         self.now

@@ -40,6 +40,14 @@ pub enum WeightClassError {
         /// Its class.
         class: u32,
     },
+    /// A chain's tracked `ω_max` that no history of these open weights can produce.
+    #[error("the tracked maximum weight {tracked_max} is not in the top class of the open weights (their maximum {open_max})")]
+    TrackedMaxOutsideTopClass {
+        /// The chain's `maxWeight`.
+        tracked_max: U256,
+        /// The open weights' maximum.
+        open_max: U256,
+    },
 }
 
 /// `⌊1024 · log₂ x⌋` for `x ≥ 1`, exactly as `RewardMath.classOf` (monotone in `x`; `x = 0`
@@ -142,6 +150,36 @@ impl WeightClasses {
         self.classes
             .last_key_value()
             .map_or(U256::ZERO, |(_, k)| k.max_weight)
+    }
+
+    /// The classes of the open `weights` as a contract that tracks `tracked_max` holds them: each
+    /// class counts its weights and keeps their largest, and the top class keeps `tracked_max`
+    /// (the contract's `maxWeight`, which may be stale on the high side within that class). A
+    /// lower class's kept maximum cannot be read from the chain; it is its true maximum here.
+    ///
+    /// # Errors
+    /// A weight above the class maximum; [`WeightClassError::TrackedMaxOutsideTopClass`] when
+    /// `tracked_max` is below the open weights' maximum or in another class than it.
+    pub fn from_open(weights: &[U256], tracked_max: U256) -> Result<Self, WeightClassError> {
+        let mut c = Self::new();
+        for w in weights {
+            c.insert(*w)?;
+        }
+        match c.classes.last_key_value().map(|(k, v)| (*k, v.max_weight)) {
+            None if tracked_max.is_zero() => {}
+            Some((top, max)) if class_of(tracked_max) == top && tracked_max >= max => {
+                if let Some(k) = c.classes.get_mut(&top) {
+                    k.max_weight = tracked_max;
+                }
+            }
+            open => {
+                return Err(WeightClassError::TrackedMaxOutsideTopClass {
+                    tracked_max,
+                    open_max: open.map_or(U256::ZERO, |(_, m)| m),
+                })
+            }
+        }
+        Ok(c)
     }
 
     /// The class `class`, if non-empty.

@@ -40,12 +40,7 @@ pub use crate::leaves::Verdict;
 
 /// Originality multiplier `c` of a verdict (C8), WAD: original 1, similar 1, derivative 0.5, copy 0.
 pub fn multiplier_wad(v: Verdict) -> U256 {
-    const HALF: U256 = U256::from_limbs([500_000_000_000_000_000, 0, 0, 0]);
-    match v {
-        Verdict::Original | Verdict::Similar => crate::math::WAD,
-        Verdict::Derivative => HALF,
-        Verdict::Copy => U256::ZERO,
-    }
+    v.multiplier_wad()
 }
 
 /// Verdict for a Jaccard similarity `shared / union` (thresholds in the module doc).
@@ -63,12 +58,7 @@ pub fn verdict_for(sim: Similarity) -> Verdict {
 
 /// The verdict's lowercase name ("original", "similar", "derivative", "copy").
 pub fn verdict_name(v: Verdict) -> &'static str {
-    match v {
-        Verdict::Original => "original",
-        Verdict::Similar => "similar",
-        Verdict::Derivative => "derivative",
-        Verdict::Copy => "copy",
-    }
+    v.name()
 }
 
 /// Exact Jaccard similarity `shared / union` (`0/0` means 0).

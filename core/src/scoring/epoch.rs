@@ -36,316 +36,27 @@
 //! byte-identical bundles. Previous scores of addresses that are not in this epoch's inputs are
 //! ignored (a live project in an outage must still be submitted, with its failing inputs).
 
-use super::config::{ConfigError, ForgeryTier, TrackConfig};
-use super::gate::{gate_check, GateCheck};
-use super::human_layer::{
-    build_human_layer, GradedThesis, HumanRecord, PreDataProject, ThesisRecord,
-    HUMAN_LEAF_ENCODING, QUALITY_LEAF_ENCODING,
+pub use super::bundle::{
+    epoch_tree, EpochBundle, EpochError, EpochInput, PreviousScore, ProjectData, ProjectInput,
+    ProjectRecord, TrackRecord, BUNDLE_FORMAT,
 };
+
+use super::config::{ForgeryTier, TrackConfig};
+use super::gate::{gate_check, GateCheck};
+use super::human_layer::build_human_layer;
 use super::normalise::{normalise_wad_u128, Bounds};
 use super::raw::weighted_down;
-use super::serde_dec;
 use super::smooth::{smooth_u128, unit_from_points, POINTS_PER_UNIT};
 use super::tree;
-use crate::leaves::{human_leaf, quality_leaf, InvalidVerdict};
+use crate::leaves::{
+    HUMAN_LEAF_ENCODING, INPUTS_LEAF_ENCODING, QUALITY_LEAF_ENCODING, SCORE_LEAF_ENCODING,
+};
 use alloy_primitives::{keccak256, Address, B256, U256};
-use serde::{Deserialize, Serialize};
 
-/// Format tag of the bundle.
-pub const BUNDLE_FORMAT: &str = "eden-epoch-bundle-v1";
 /// Preimage of the commitment domain tag `INPUTS_TAG = keccak256("eden.inputs.v1")`.
 pub const INPUTS_TAG_PREIMAGE: &str = "eden.inputs.v1";
 
 const WAD_U128: u128 = 1_000_000_000_000_000_000;
-
-/// A project's own verified inputs for one epoch.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ProjectData {
-    /// Track name.
-    pub track: String,
-    /// Raw feature values (integers, feature units), in the track's feature order.
-    #[serde(with = "serde_dec::u256_vec")]
-    pub features: Vec<U256>,
-    /// Claims made this epoch.
-    pub claims: u64,
-    /// Claims that failed verification (`≤ claims`).
-    pub failed: u64,
-    /// Absolute verified output (MIN_OUTPUT test).
-    #[serde(with = "serde_dec::u256")]
-    pub verified_output: U256,
-    /// Project age in seconds at the epoch's snapshot.
-    pub age_secs: u64,
-}
-
-/// One project of the cohort.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ProjectInput {
-    /// Project address (the score leaf's `project`).
-    pub project: Address,
-    /// Its inputs.
-    pub data: ProjectData,
-    /// Commitment salt (used only when `private`; must then be non-zero).
-    pub salt: B256,
-    /// Whether the inputs stay private (salted commitment, inputs not published).
-    pub private: bool,
-}
-
-/// Last epoch's published score of a project (WAD points, 0–100).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct PreviousScore {
-    /// Project address.
-    pub project: Address,
-    /// Published score `S`, WAD points.
-    #[serde(with = "serde_dec::u256")]
-    pub score_wad: U256,
-}
-
-/// Everything one epoch is computed from.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct EpochInput {
-    /// Epoch number.
-    pub epoch: u64,
-    /// Track configurations.
-    pub tracks: Vec<TrackConfig>,
-    /// The cohort, any order.
-    pub projects: Vec<ProjectInput>,
-    /// Last epoch's published scores (projects missing here start from 0).
-    pub previous: Vec<PreviousScore>,
-    /// Graded theses, in on-chain submission order (their quality leaves and the human leaves).
-    pub theses: Vec<GradedThesis>,
-    /// Projects in pre-data mode (C10): no systematic score yet.
-    pub pre_data: Vec<PreDataProject>,
-}
-
-/// A track as used this epoch: configuration, cohort size and the bounds actually used.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct TrackRecord {
-    /// The published configuration (model version, features, weights, λ, floors).
-    pub config: TrackConfig,
-    /// Projects in the track this epoch.
-    pub cohort_size: u64,
-    /// Normalisation bounds per feature (cohort P5/P95 or reference).
-    pub bounds: Vec<Bounds>,
-}
-
-/// One project's results in the bundle.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ProjectRecord {
-    /// Project address.
-    pub project: Address,
-    /// Track name.
-    pub track: String,
-    /// Whether its inputs are private.
-    pub private: bool,
-    /// Input commitment (see the module doc).
-    pub commitment: B256,
-    /// The inputs, for public projects only.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub inputs: Option<ProjectData>,
-    /// `keccak256(abi.encodePacked(uint64 x̂₁, …, uint64 x̂ₖ))`.
-    pub normalised_digest: B256,
-    /// `⌊Σ wᵢ·x̂ᵢ⌋`, WAD.
-    #[serde(with = "serde_dec::u256")]
-    pub weighted_wad: U256,
-    /// `⌈λ·failed/claims⌉`, WAD.
-    #[serde(with = "serde_dec::u256")]
-    pub penalty_wad: U256,
-    /// `raw`, WAD.
-    #[serde(with = "serde_dec::u256")]
-    pub raw_wad: U256,
-    /// Raw without self-reported features (gate's MIN_RAW test), WAD.
-    #[serde(with = "serde_dec::u256")]
-    pub merit_wad: U256,
-    /// Gate outcome.
-    pub gate: GateCheck,
-    /// `g`, WAD.
-    #[serde(with = "serde_dec::u256")]
-    pub gated_wad: U256,
-    /// Last epoch's published score, WAD points.
-    #[serde(with = "serde_dec::u256")]
-    pub previous_score_wad: U256,
-    /// `s_t`, WAD in `[0, 1]`.
-    #[serde(with = "serde_dec::u256")]
-    pub smoothed_wad: U256,
-    /// Published `S = 100·s`, WAD points: the score leaf's value.
-    #[serde(with = "serde_dec::u256")]
-    pub score_wad: U256,
-    /// The score leaf hash.
-    pub leaf: B256,
-}
-
-/// The publishable epoch bundle.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct EpochBundle {
-    /// [`BUNDLE_FORMAT`].
-    pub format: String,
-    /// Epoch number.
-    pub epoch: u64,
-    /// Root of the score tree (C5).
-    pub root: B256,
-    /// Root of the input-commitment tree.
-    pub inputs_root: B256,
-    /// OZ leaf encoding of the score tree: `["address", "uint256"]`.
-    pub score_leaf_encoding: Vec<String>,
-    /// OZ leaf encoding of the inputs tree: `["address", "bytes32"]`.
-    pub inputs_leaf_encoding: Vec<String>,
-    /// Tracks, by name.
-    pub tracks: Vec<TrackRecord>,
-    /// Projects, by address.
-    pub projects: Vec<ProjectRecord>,
-    /// OZ leaf encoding of quality leaves (only with theses).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub quality_leaf_encoding: Vec<String>,
-    /// OZ leaf encoding of human leaves (only with human records).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub human_leaf_encoding: Vec<String>,
-    /// Graded theses with their quality leaves, in submission order.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub theses: Vec<ThesisRecord>,
-    /// Human scores with their human leaves, by address.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub human: Vec<HumanRecord>,
-}
-
-impl EpochBundle {
-    /// Deterministic compact JSON.
-    ///
-    /// # Errors
-    /// Only if serde_json fails (it does not for these types).
-    pub fn to_json(&self) -> Result<String, serde_json::Error> {
-        serde_json::to_string(self)
-    }
-
-    /// Parses a bundle from JSON.
-    ///
-    /// # Errors
-    /// Malformed JSON or fields.
-    pub fn from_json(s: &str) -> Result<EpochBundle, serde_json::Error> {
-        serde_json::from_str(s)
-    }
-
-    /// The score leaf values `(project, scoreWad)` in bundle order.
-    pub fn score_leaves(&self) -> Vec<(Address, U256)> {
-        self.projects
-            .iter()
-            .map(|p| (p.project, p.score_wad))
-            .collect()
-    }
-
-    /// Every leaf under `root`: score, quality and human leaves (see [`super::human_layer`]).
-    pub fn leaves(&self) -> Vec<B256> {
-        let mut v = Vec::with_capacity(self.projects.len() + self.theses.len() + self.human.len());
-        v.extend(self.projects.iter().map(|p| p.leaf));
-        v.extend(self.theses.iter().map(|t| t.leaf));
-        v.extend(self.human.iter().map(|h| h.leaf));
-        v
-    }
-
-    /// The proof of `leaf` in the epoch tree (the one `root` commits to), or `None` when the bundle
-    /// has no such leaf. Walks to `root` only if the bundle's leaves really give that root.
-    pub fn proof(&self, leaf: &B256) -> Option<Vec<B256>> {
-        epoch_tree(self.leaves(), leaf)?.1
-    }
-
-    /// Every leaf under `root` **recomputed from its values** (score, quality, human), for checking a
-    /// bundle someone else built: a record whose published `leaf` hash was changed cannot hide here.
-    ///
-    /// # Errors
-    /// The hash of a thesis whose verdict code is not 0–3.
-    pub fn recomputed_leaves(&self) -> Result<Vec<B256>, (B256, InvalidVerdict)> {
-        let mut v = Vec::with_capacity(self.projects.len() + self.theses.len() + self.human.len());
-        v.extend(
-            self.projects
-                .iter()
-                .map(|p| tree::score_leaf(p.project, p.score_wad)),
-        );
-        for t in &self.theses {
-            let leaf = t.quality_leaf().map_err(|e| (t.thesis_hash, e))?;
-            v.push(quality_leaf(&leaf));
-        }
-        v.extend(
-            self.human
-                .iter()
-                .map(|h| human_leaf(h.project, h.score_wad)),
-        );
-        Ok(v)
-    }
-}
-
-/// The epoch tree over `leaves` (C5: sorted leaves, sorted pairs, OpenZeppelin layout): its root and the
-/// proof of `leaf` (`None` when `leaf` is not one of them); `None` when there are no leaves.
-pub fn epoch_tree(leaves: Vec<B256>, leaf: &B256) -> Option<(B256, Option<Vec<B256>>)> {
-    tree::root_and_proof(leaves, leaf)
-}
-
-/// Bad epoch input; every message names the field.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum EpochError {
-    /// An invalid track configuration.
-    #[error("tracks[{index}].{source}")]
-    Track {
-        /// Track index.
-        index: usize,
-        /// What is wrong.
-        source: ConfigError,
-    },
-    /// Two tracks share a name.
-    #[error("tracks[{index}].name: duplicate track '{name}'")]
-    DuplicateTrack {
-        /// Index of the second one.
-        index: usize,
-        /// Name.
-        name: String,
-    },
-    /// No projects.
-    #[error("projects: the cohort is empty")]
-    NoProjects,
-    /// A project field is invalid.
-    #[error("projects[{index}].{field}: {message}")]
-    Project {
-        /// Project index (input order).
-        index: usize,
-        /// Field.
-        field: &'static str,
-        /// What is wrong.
-        message: String,
-    },
-    /// A graded thesis is invalid.
-    #[error("theses[{index}].{field}: {message}")]
-    Thesis {
-        /// Index in `theses`.
-        index: usize,
-        /// Field.
-        field: &'static str,
-        /// What is wrong.
-        message: String,
-    },
-    /// A pre-data project is invalid.
-    #[error("preData[{index}].{field}: {message}")]
-    PreData {
-        /// Index in `preData`.
-        index: usize,
-        /// Field.
-        field: &'static str,
-        /// What is wrong.
-        message: String,
-    },
-    /// A previous score is invalid.
-    #[error("previous[{index}].{field}: {message}")]
-    Previous {
-        /// Index in `previous`.
-        index: usize,
-        /// Field.
-        field: &'static str,
-        /// What is wrong.
-        message: String,
-    },
-}
 
 /// The commitment domain tag `keccak256("eden.inputs.v1")`.
 pub fn inputs_tag() -> B256 {
@@ -704,8 +415,8 @@ pub fn build_epoch(input: &EpochInput) -> Result<EpochBundle, EpochError> {
         epoch: input.epoch,
         root,
         inputs_root,
-        score_leaf_encoding: vec!["address".into(), "uint256".into()],
-        inputs_leaf_encoding: vec!["address".into(), "bytes32".into()],
+        score_leaf_encoding: encoding(&SCORE_LEAF_ENCODING, true),
+        inputs_leaf_encoding: encoding(&INPUTS_LEAF_ENCODING, true),
         tracks: track_records,
         projects: records,
     })

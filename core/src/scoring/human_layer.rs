@@ -20,175 +20,17 @@
 //! A submitted target `y` is in WAD points `[0, 100]` (as `ScorerRegistry.score` takes it); its
 //! `y/100` for the envelope rounds down (it is exact for every target with a whole number of wei·100).
 
-use super::epoch::{EpochError, ProjectRecord};
-use super::serde_dec;
+pub use super::bundle::{GradedThesis, HumanMode, HumanRecord, PreDataProject, ThesisRecord};
+
+use super::bundle::{EpochError, ProjectRecord};
 use crate::human::envelope::{human_envelope, Thesis};
 use crate::human::predata::{pre_data_replay, PreDataSubmission, MAX_POINTS};
-use crate::leaves::{human_leaf, quality_leaf, InvalidVerdict, QualityLeaf, Verdict};
+use crate::leaves::{human_leaf, quality_leaf};
 use crate::math::WAD;
 use crate::scoring::copy_detect::multiplier_wad;
 use crate::scoring::smooth::POINTS_PER_UNIT;
-use alloy_primitives::{Address, B256, I256, U256};
-use serde::{Deserialize, Serialize};
+use alloy_primitives::{Address, U256};
 use std::collections::BTreeMap;
-
-pub use crate::leaves::{HUMAN_LEAF_ENCODING, QUALITY_LEAF_ENCODING};
-
-/// A graded thesis as the epoch takes it (input order = on-chain submission order): the grade of
-/// one score of the `ScorerRegistry`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct GradedThesis {
-    /// The `ScorerRegistry` holding the score.
-    pub scorer_registry: Address,
-    /// The score's id there (`Scored.scoreId`).
-    pub score_id: U256,
-    /// Who scored (`Scored.scorer`).
-    pub scorer: Address,
-    /// The scored project (its token address).
-    pub project: Address,
-    /// `keccak256` of the thesis text, as scored on chain.
-    pub thesis_hash: B256,
-    /// The scorer's target score `y`, WAD points in `[0, 100]`.
-    pub target_score_wad: U256,
-    /// Quality `q` (C8), WAD in `[0, 1]`.
-    pub quality_wad: U256,
-    /// Originality verdict (C8 multiplier `c`).
-    pub verdict: Verdict,
-    /// The earlier thesis it matched (zero when original).
-    pub matched_thesis: B256,
-}
-
-/// A project with no systematic score yet (C10 pre-data mode).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct PreDataProject {
-    /// Project address.
-    pub project: Address,
-    /// Verified projects replay up to 100 points, others up to 50.
-    pub verified: bool,
-}
-
-impl GradedThesis {
-    /// Its C5 quality leaf.
-    pub fn quality_leaf(&self) -> QualityLeaf {
-        QualityLeaf {
-            scorer_registry: self.scorer_registry,
-            score_id: self.score_id,
-            scorer: self.scorer,
-            project: self.project,
-            thesis_hash: self.thesis_hash,
-            quality_wad: self.quality_wad,
-            verdict: self.verdict,
-            matched_thesis: self.matched_thesis,
-        }
-    }
-}
-
-/// A graded thesis in the bundle, with its quality leaf.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ThesisRecord {
-    /// The `ScorerRegistry` holding the score.
-    pub scorer_registry: Address,
-    /// The score's id.
-    #[serde(with = "serde_dec::u256")]
-    pub score_id: U256,
-    /// Who scored.
-    pub scorer: Address,
-    /// The scored project.
-    pub project: Address,
-    /// Thesis hash.
-    pub thesis_hash: B256,
-    /// Target score, WAD points.
-    #[serde(with = "serde_dec::u256")]
-    pub target_score_wad: U256,
-    /// Quality `q`, WAD.
-    #[serde(with = "serde_dec::u256")]
-    pub quality_wad: U256,
-    /// Verdict code (0 original, 1 similar, 2 derivative, 3 copy).
-    pub verdict: u8,
-    /// Matched thesis (zero when original).
-    pub matched_thesis: B256,
-    /// The C5 quality leaf hash.
-    pub leaf: B256,
-}
-
-impl ThesisRecord {
-    /// The C5 quality leaf recomputed from the record's values (not its published `leaf`).
-    ///
-    /// # Errors
-    /// [`InvalidVerdict`] when the verdict code is not 0–3.
-    pub fn quality_leaf(&self) -> Result<QualityLeaf, InvalidVerdict> {
-        Ok(QualityLeaf {
-            scorer_registry: self.scorer_registry,
-            score_id: self.score_id,
-            scorer: self.scorer,
-            project: self.project,
-            thesis_hash: self.thesis_hash,
-            quality_wad: self.quality_wad,
-            verdict: Verdict::try_from(self.verdict)?,
-            matched_thesis: self.matched_thesis,
-        })
-    }
-}
-
-/// How a project's human score was computed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub enum HumanMode {
-    /// C9: the envelope around the systematic score.
-    Envelope,
-    /// C10: the pre-data replay.
-    PreData,
-}
-
-/// A project's human score in the bundle, with its human leaf.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct HumanRecord {
-    /// Project address.
-    pub project: Address,
-    /// Envelope or pre-data.
-    pub mode: HumanMode,
-    /// The human score, WAD points (the human leaf's value).
-    #[serde(with = "serde_dec::u256")]
-    pub score_wad: U256,
-    /// The C5 human leaf hash.
-    pub leaf: B256,
-    /// Envelope mode: the systematic score `S`, WAD points.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        with = "serde_dec::opt_u256"
-    )]
-    pub systematic_wad: Option<U256>,
-    /// Envelope mode: `4·s_sys·(1 − s_sys)`, WAD.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        with = "serde_dec::opt_u256"
-    )]
-    pub envelope_wad: Option<U256>,
-    /// Envelope mode: Δ after the clamp, signed WAD.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        with = "serde_dec::opt_i256"
-    )]
-    pub delta_wad: Option<I256>,
-    /// Envelope mode: how many theses counted (`q ≥ 0.3`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub counted: Option<u64>,
-    /// Pre-data mode: Verified (cap 100) or not (cap 50).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub verified: Option<bool>,
-    /// Pre-data mode: the score after each submission, WAD points.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        with = "serde_dec::opt_u256_vec"
-    )]
-    pub path: Option<Vec<U256>>,
-}
 
 fn thesis_err(index: usize, field: &'static str, message: impl Into<String>) -> EpochError {
     EpochError::Thesis {
@@ -394,11 +236,13 @@ fn pre_data_record(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::leaves::Verdict;
     use crate::math::parse_wad;
     use crate::merkle::tree::process_proof;
     use crate::scoring::epoch::tests::{addr, cohort};
     use crate::scoring::epoch::{build_epoch, EpochBundle};
     use crate::scoring::verify::verify_project_score;
+    use alloy_primitives::{B256, I256};
 
     fn w(s: &str) -> U256 {
         parse_wad(s).unwrap()

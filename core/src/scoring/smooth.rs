@@ -11,8 +11,8 @@ use crate::math::{U256, WAD};
 
 /// α = 0.4 WAD (C4, pinned).
 pub const ALPHA_WAD: U256 = U256::from_limbs([400_000_000_000_000_000, 0, 0, 0]);
-/// Published points per unit of `s`: `S = 100·s`.
-pub const POINTS_PER_UNIT: u64 = 100;
+/// Published points per unit of `s`: `S = 100·s` ([`crate::math::points`]).
+pub use crate::math::points::POINTS_PER_UNIT;
 
 const WAD_U128: u128 = 1_000_000_000_000_000_000;
 const ALPHA_U128: u128 = 400_000_000_000_000_000;

@@ -12,10 +12,7 @@ pub(crate) fn score_leaf(project: Address, score_wad: U256) -> B256 {
 
 /// OZ standard leaf of `(address project, bytes32 commitment)` (the inputs tree).
 pub(crate) fn inputs_leaf(project: Address, commitment: B256) -> B256 {
-    let mut buf = [0u8; 64];
-    buf[12..32].copy_from_slice(project.as_slice());
-    buf[32..].copy_from_slice(commitment.as_slice());
-    crate::leaves::standard_leaf_hash(&buf)
+    crate::leaves::inputs_leaf(project, commitment)
 }
 
 /// Node array over the sorted leaves, and the sorted leaves; `None` when empty.

@@ -60,6 +60,25 @@ pub enum VerifyStep {
     Root,
 }
 
+impl VerifyStep {
+    /// The step's name as serialised: `"project"`, `"inputsRoot"`, ….
+    pub fn name(self) -> &'static str {
+        match self {
+            VerifyStep::Project => "project",
+            VerifyStep::Track => "track",
+            VerifyStep::Commitment => "commitment",
+            VerifyStep::InputsRoot => "inputsRoot",
+            VerifyStep::Normalised => "normalised",
+            VerifyStep::Raw => "raw",
+            VerifyStep::Gate => "gate",
+            VerifyStep::Smoothed => "smoothed",
+            VerifyStep::Published => "published",
+            VerifyStep::Leaf => "leaf",
+            VerifyStep::Root => "root",
+        }
+    }
+}
+
 /// One step's comparison.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]

@@ -1,0 +1,30 @@
+//! Checking someone else's epoch against the chain (C5–C7, C9, C10, C17): the verifications the
+//! Score page runs, in one place, so the app, the JavaScript API and native tools share them.
+//!
+//! Each check is pure: it takes a published bundle and the few values read from the chain (the
+//! final root, the `Scored` events, FeeLanes' state) and returns a report whose findings are enum
+//! variants, never words. Turning a report into words is the caller's job.
+//!
+//! | module | checks |
+//! |---|---|
+//! | [`tree`] | the full epoch tree rebuilt from every leaf's values (C5) |
+//! | [`score`] | a project's systematic score: leaf, proof, root, the step-by-step recomputation (C1–C5) |
+//! | [`human`] | a project's human score: quality leaves, chain targets, the C9 envelope or the C10 replay |
+//! | [`creator`] | the creator share and fee split FeeLanes pays on (C17) |
+
+pub mod creator;
+pub mod human;
+pub mod score;
+pub mod tree;
+
+pub use creator::{check_creator, CreatorCheck, CreatorFinding, LaneParams, LaneState};
+pub use human::{
+    check_human, ChainTarget, HumanCheck, HumanDetail, HumanFinding, ScoredEvent, ThesisRow,
+};
+pub use score::{
+    check_score, parse_own_inputs, InvalidInputsFile, OwnInputs, ScoreCheck, ScoreFinding,
+};
+pub use tree::{full_tree, CheckError};
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,461 @@
+//! The epoch bundle's data (C5): what one epoch is computed from ([`EpochInput`]) and the
+//! publishable, deterministic bundle it produces ([`EpochBundle`]), with the graded theses and human
+//! records of the human layer, and the epoch's input errors. The pipeline that fills them is
+//! [`super::epoch`] (systematic scores) and [`super::human_layer`] (quality and human leaves); this
+//! module depends on neither, so both can use it.
+
+use super::config::{ConfigError, TrackConfig};
+use super::gate::GateCheck;
+use super::normalise::Bounds;
+use super::serde_dec;
+use super::tree;
+use crate::leaves::{human_leaf, quality_leaf, InvalidVerdict, QualityLeaf, Verdict};
+use alloy_primitives::{Address, B256, I256, U256};
+use serde::{Deserialize, Serialize};
+
+/// Format tag of the bundle.
+pub const BUNDLE_FORMAT: &str = "eden-epoch-bundle-v1";
+
+/// A project's own verified inputs for one epoch.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ProjectData {
+    /// Track name.
+    pub track: String,
+    /// Raw feature values (integers, feature units), in the track's feature order.
+    #[serde(with = "serde_dec::u256_vec")]
+    pub features: Vec<U256>,
+    /// Claims made this epoch.
+    pub claims: u64,
+    /// Claims that failed verification (`≤ claims`).
+    pub failed: u64,
+    /// Absolute verified output (MIN_OUTPUT test).
+    #[serde(with = "serde_dec::u256")]
+    pub verified_output: U256,
+    /// Project age in seconds at the epoch's snapshot.
+    pub age_secs: u64,
+}
+
+/// One project of the cohort.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProjectInput {
+    /// Project address (the score leaf's `project`).
+    pub project: Address,
+    /// Its inputs.
+    pub data: ProjectData,
+    /// Commitment salt (used only when `private`; must then be non-zero).
+    pub salt: B256,
+    /// Whether the inputs stay private (salted commitment, inputs not published).
+    pub private: bool,
+}
+
+/// Last epoch's published score of a project (WAD points, 0–100).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PreviousScore {
+    /// Project address.
+    pub project: Address,
+    /// Published score `S`, WAD points.
+    #[serde(with = "serde_dec::u256")]
+    pub score_wad: U256,
+}
+
+/// Everything one epoch is computed from.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct EpochInput {
+    /// Epoch number.
+    pub epoch: u64,
+    /// Track configurations.
+    pub tracks: Vec<TrackConfig>,
+    /// The cohort, any order.
+    pub projects: Vec<ProjectInput>,
+    /// Last epoch's published scores (projects missing here start from 0).
+    pub previous: Vec<PreviousScore>,
+    /// Graded theses, in on-chain submission order (their quality leaves and the human leaves).
+    pub theses: Vec<GradedThesis>,
+    /// Projects in pre-data mode (C10): no systematic score yet.
+    pub pre_data: Vec<PreDataProject>,
+}
+
+/// A track as used this epoch: configuration, cohort size and the bounds actually used.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TrackRecord {
+    /// The published configuration (model version, features, weights, λ, floors).
+    pub config: TrackConfig,
+    /// Projects in the track this epoch.
+    pub cohort_size: u64,
+    /// Normalisation bounds per feature (cohort P5/P95 or reference).
+    pub bounds: Vec<Bounds>,
+}
+
+/// One project's results in the bundle.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ProjectRecord {
+    /// Project address.
+    pub project: Address,
+    /// Track name.
+    pub track: String,
+    /// Whether its inputs are private.
+    pub private: bool,
+    /// Input commitment (see the module doc).
+    pub commitment: B256,
+    /// The inputs, for public projects only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub inputs: Option<ProjectData>,
+    /// `keccak256(abi.encodePacked(uint64 x̂₁, …, uint64 x̂ₖ))`.
+    pub normalised_digest: B256,
+    /// `⌊Σ wᵢ·x̂ᵢ⌋`, WAD.
+    #[serde(with = "serde_dec::u256")]
+    pub weighted_wad: U256,
+    /// `⌈λ·failed/claims⌉`, WAD.
+    #[serde(with = "serde_dec::u256")]
+    pub penalty_wad: U256,
+    /// `raw`, WAD.
+    #[serde(with = "serde_dec::u256")]
+    pub raw_wad: U256,
+    /// Raw without self-reported features (gate's MIN_RAW test), WAD.
+    #[serde(with = "serde_dec::u256")]
+    pub merit_wad: U256,
+    /// Gate outcome.
+    pub gate: GateCheck,
+    /// `g`, WAD.
+    #[serde(with = "serde_dec::u256")]
+    pub gated_wad: U256,
+    /// Last epoch's published score, WAD points.
+    #[serde(with = "serde_dec::u256")]
+    pub previous_score_wad: U256,
+    /// `s_t`, WAD in `[0, 1]`.
+    #[serde(with = "serde_dec::u256")]
+    pub smoothed_wad: U256,
+    /// Published `S = 100·s`, WAD points: the score leaf's value.
+    #[serde(with = "serde_dec::u256")]
+    pub score_wad: U256,
+    /// The score leaf hash.
+    pub leaf: B256,
+}
+
+/// A graded thesis as the epoch takes it (input order = on-chain submission order): the grade of
+/// one score of the `ScorerRegistry`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GradedThesis {
+    /// The `ScorerRegistry` holding the score.
+    pub scorer_registry: Address,
+    /// The score's id there (`Scored.scoreId`).
+    pub score_id: U256,
+    /// Who scored (`Scored.scorer`).
+    pub scorer: Address,
+    /// The scored project (its token address).
+    pub project: Address,
+    /// `keccak256` of the thesis text, as scored on chain.
+    pub thesis_hash: B256,
+    /// The scorer's target score `y`, WAD points in `[0, 100]`.
+    pub target_score_wad: U256,
+    /// Quality `q` (C8), WAD in `[0, 1]`.
+    pub quality_wad: U256,
+    /// Originality verdict (C8 multiplier `c`).
+    pub verdict: Verdict,
+    /// The earlier thesis it matched (zero when original).
+    pub matched_thesis: B256,
+}
+
+/// A project with no systematic score yet (C10 pre-data mode).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PreDataProject {
+    /// Project address.
+    pub project: Address,
+    /// Verified projects replay up to 100 points, others up to 50.
+    pub verified: bool,
+}
+
+impl GradedThesis {
+    /// Its C5 quality leaf.
+    pub fn quality_leaf(&self) -> QualityLeaf {
+        QualityLeaf {
+            scorer_registry: self.scorer_registry,
+            score_id: self.score_id,
+            scorer: self.scorer,
+            project: self.project,
+            thesis_hash: self.thesis_hash,
+            quality_wad: self.quality_wad,
+            verdict: self.verdict,
+            matched_thesis: self.matched_thesis,
+        }
+    }
+}
+
+/// A graded thesis in the bundle, with its quality leaf.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ThesisRecord {
+    /// The `ScorerRegistry` holding the score.
+    pub scorer_registry: Address,
+    /// The score's id.
+    #[serde(with = "serde_dec::u256")]
+    pub score_id: U256,
+    /// Who scored.
+    pub scorer: Address,
+    /// The scored project.
+    pub project: Address,
+    /// Thesis hash.
+    pub thesis_hash: B256,
+    /// Target score, WAD points.
+    #[serde(with = "serde_dec::u256")]
+    pub target_score_wad: U256,
+    /// Quality `q`, WAD.
+    #[serde(with = "serde_dec::u256")]
+    pub quality_wad: U256,
+    /// Verdict code (0 original, 1 similar, 2 derivative, 3 copy).
+    pub verdict: u8,
+    /// Matched thesis (zero when original).
+    pub matched_thesis: B256,
+    /// The C5 quality leaf hash.
+    pub leaf: B256,
+}
+
+impl ThesisRecord {
+    /// The C5 quality leaf recomputed from the record's values (not its published `leaf`).
+    ///
+    /// # Errors
+    /// [`InvalidVerdict`] when the verdict code is not 0–3.
+    pub fn quality_leaf(&self) -> Result<QualityLeaf, InvalidVerdict> {
+        Ok(QualityLeaf {
+            scorer_registry: self.scorer_registry,
+            score_id: self.score_id,
+            scorer: self.scorer,
+            project: self.project,
+            thesis_hash: self.thesis_hash,
+            quality_wad: self.quality_wad,
+            verdict: Verdict::try_from(self.verdict)?,
+            matched_thesis: self.matched_thesis,
+        })
+    }
+}
+
+/// How a project's human score was computed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum HumanMode {
+    /// C9: the envelope around the systematic score.
+    Envelope,
+    /// C10: the pre-data replay.
+    PreData,
+}
+
+/// A project's human score in the bundle, with its human leaf.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HumanRecord {
+    /// Project address.
+    pub project: Address,
+    /// Envelope or pre-data.
+    pub mode: HumanMode,
+    /// The human score, WAD points (the human leaf's value).
+    #[serde(with = "serde_dec::u256")]
+    pub score_wad: U256,
+    /// The C5 human leaf hash.
+    pub leaf: B256,
+    /// Envelope mode: the systematic score `S`, WAD points.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "serde_dec::opt_u256"
+    )]
+    pub systematic_wad: Option<U256>,
+    /// Envelope mode: `4·s_sys·(1 − s_sys)`, WAD.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "serde_dec::opt_u256"
+    )]
+    pub envelope_wad: Option<U256>,
+    /// Envelope mode: Δ after the clamp, signed WAD.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "serde_dec::opt_i256"
+    )]
+    pub delta_wad: Option<I256>,
+    /// Envelope mode: how many theses counted (`q ≥ 0.3`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub counted: Option<u64>,
+    /// Pre-data mode: Verified (cap 100) or not (cap 50).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verified: Option<bool>,
+    /// Pre-data mode: the score after each submission, WAD points.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "serde_dec::opt_u256_vec"
+    )]
+    pub path: Option<Vec<U256>>,
+}
+/// The publishable epoch bundle.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EpochBundle {
+    /// [`BUNDLE_FORMAT`].
+    pub format: String,
+    /// Epoch number.
+    pub epoch: u64,
+    /// Root of the score tree (C5).
+    pub root: B256,
+    /// Root of the input-commitment tree.
+    pub inputs_root: B256,
+    /// OZ leaf encoding of the score tree: `["address", "uint256"]`.
+    pub score_leaf_encoding: Vec<String>,
+    /// OZ leaf encoding of the inputs tree: `["address", "bytes32"]`.
+    pub inputs_leaf_encoding: Vec<String>,
+    /// Tracks, by name.
+    pub tracks: Vec<TrackRecord>,
+    /// Projects, by address.
+    pub projects: Vec<ProjectRecord>,
+    /// OZ leaf encoding of quality leaves (only with theses).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub quality_leaf_encoding: Vec<String>,
+    /// OZ leaf encoding of human leaves (only with human records).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub human_leaf_encoding: Vec<String>,
+    /// Graded theses with their quality leaves, in submission order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub theses: Vec<ThesisRecord>,
+    /// Human scores with their human leaves, by address.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub human: Vec<HumanRecord>,
+}
+
+impl EpochBundle {
+    /// Deterministic compact JSON.
+    ///
+    /// # Errors
+    /// Only if serde_json fails (it does not for these types).
+    pub fn to_json(&self) -> Result<String, serde_json::Error> {
+        serde_json::to_string(self)
+    }
+
+    /// Parses a bundle from JSON.
+    ///
+    /// # Errors
+    /// Malformed JSON or fields.
+    pub fn from_json(s: &str) -> Result<EpochBundle, serde_json::Error> {
+        serde_json::from_str(s)
+    }
+
+    /// The score leaf values `(project, scoreWad)` in bundle order.
+    pub fn score_leaves(&self) -> Vec<(Address, U256)> {
+        self.projects
+            .iter()
+            .map(|p| (p.project, p.score_wad))
+            .collect()
+    }
+
+    /// Every leaf under `root`: score, quality and human leaves (see [`super::human_layer`]).
+    pub fn leaves(&self) -> Vec<B256> {
+        let mut v = Vec::with_capacity(self.projects.len() + self.theses.len() + self.human.len());
+        v.extend(self.projects.iter().map(|p| p.leaf));
+        v.extend(self.theses.iter().map(|t| t.leaf));
+        v.extend(self.human.iter().map(|h| h.leaf));
+        v
+    }
+
+    /// The proof of `leaf` in the epoch tree (the one `root` commits to), or `None` when the bundle
+    /// has no such leaf. Walks to `root` only if the bundle's leaves really give that root.
+    pub fn proof(&self, leaf: &B256) -> Option<Vec<B256>> {
+        epoch_tree(self.leaves(), leaf)?.1
+    }
+
+    /// Every leaf under `root` **recomputed from its values** (score, quality, human), for checking a
+    /// bundle someone else built: a record whose published `leaf` hash was changed cannot hide here.
+    ///
+    /// # Errors
+    /// The hash of a thesis whose verdict code is not 0–3.
+    pub fn recomputed_leaves(&self) -> Result<Vec<B256>, (B256, InvalidVerdict)> {
+        let mut v = Vec::with_capacity(self.projects.len() + self.theses.len() + self.human.len());
+        v.extend(
+            self.projects
+                .iter()
+                .map(|p| tree::score_leaf(p.project, p.score_wad)),
+        );
+        for t in &self.theses {
+            let leaf = t.quality_leaf().map_err(|e| (t.thesis_hash, e))?;
+            v.push(quality_leaf(&leaf));
+        }
+        v.extend(
+            self.human
+                .iter()
+                .map(|h| human_leaf(h.project, h.score_wad)),
+        );
+        Ok(v)
+    }
+}
+
+/// The epoch tree over `leaves` (C5: sorted leaves, sorted pairs, OpenZeppelin layout): its root and the
+/// proof of `leaf` (`None` when `leaf` is not one of them); `None` when there are no leaves.
+pub fn epoch_tree(leaves: Vec<B256>, leaf: &B256) -> Option<(B256, Option<Vec<B256>>)> {
+    tree::root_and_proof(leaves, leaf)
+}
+
+/// Bad epoch input; every message names the field.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EpochError {
+    /// An invalid track configuration.
+    #[error("tracks[{index}].{source}")]
+    Track {
+        /// Track index.
+        index: usize,
+        /// What is wrong.
+        source: ConfigError,
+    },
+    /// Two tracks share a name.
+    #[error("tracks[{index}].name: duplicate track '{name}'")]
+    DuplicateTrack {
+        /// Index of the second one.
+        index: usize,
+        /// Name.
+        name: String,
+    },
+    /// No projects.
+    #[error("projects: the cohort is empty")]
+    NoProjects,
+    /// A project field is invalid.
+    #[error("projects[{index}].{field}: {message}")]
+    Project {
+        /// Project index (input order).
+        index: usize,
+        /// Field.
+        field: &'static str,
+        /// What is wrong.
+        message: String,
+    },
+    /// A graded thesis is invalid.
+    #[error("theses[{index}].{field}: {message}")]
+    Thesis {
+        /// Index in `theses`.
+        index: usize,
+        /// Field.
+        field: &'static str,
+        /// What is wrong.
+        message: String,
+    },
+    /// A pre-data project is invalid.
+    #[error("preData[{index}].{field}: {message}")]
+    PreData {
+        /// Index in `preData`.
+        index: usize,
+        /// Field.
+        field: &'static str,
+        /// What is wrong.
+        message: String,
+    },
+    /// A previous score is invalid.
+    #[error("previous[{index}].{field}: {message}")]
+    Previous {
+        /// Index in `previous`.
+        index: usize,
+        /// Field.
+        field: &'static str,
+        /// What is wrong.
+        message: String,
+    },
+}
