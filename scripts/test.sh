@@ -20,6 +20,12 @@ step() { printf '\n==> %s\n' "$*"; }
 
 bash scripts/setup.sh app browser
 
+step "Formatting and lints (cargo fmt --check, cargo clippy -D warnings, native and wasm32)"
+cargo fmt --all --check
+cargo clippy --workspace --all-targets --locked -- -D warnings
+cargo clippy --locked -p eden-core --features js --target wasm32-unknown-unknown -- -D warnings
+cargo clippy --locked -p eden-app --target wasm32-unknown-unknown -- -D warnings
+
 step "Core fixtures for the contract differential tests (calls, rewards, duels, prices)"
 cargo run --locked -q -p eden-contracts-diff --bin gen_fixtures -- contracts/test/fixtures
 

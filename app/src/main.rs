@@ -13,6 +13,8 @@ mod pages;
 mod proof_check;
 mod rpc;
 mod state;
+#[cfg(test)]
+mod test_util;
 mod trade;
 mod tx;
 mod ui;

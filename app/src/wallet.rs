@@ -439,6 +439,8 @@ pub async fn send(ctx: Ctx, label: String, mut tx: TxRequest) -> bool {
     let hash = match kind {
         Kind::Burner(i) => {
             let Some(key) = BURNER_KEYS.get(i) else {
+                // Never leave the tray at "simulating…": every exit sets a final state.
+                ctx.set_tx(id, TxState::Failed(format!("no burner account {i}")));
                 return false;
             };
             let sent = async {

@@ -16,11 +16,11 @@ use crate::ui::{Amount, ErrorBox, Loading};
 use crate::wallet;
 use alloy_primitives::{Address, B256, U256};
 use alloy_sol_types::{SolCall, SolEvent};
+use eden_core::leaves::Verdict;
 use eden_core::math::{mul_div_down, WAD};
 use eden_core::rewards::{
     conservative_denominator_up, weight, ChainPool, ChainPosition, Drip, RewardPool, CAP_BPS,
 };
-use eden_core::scoring::copy_detect::{multiplier_wad, verdict_name, Verdict};
 use eden_core::scoring::EpochBundle;
 use leptos::prelude::*;
 use std::collections::btree_map::{BTreeMap, Entry};
@@ -386,7 +386,7 @@ fn PositionRow(
     let mine_per_day = mul_div_down(per_day, share, WAD).unwrap_or(U256::ZERO);
     let grade = r.grade.clone();
     let weight_view = match &grade {
-        Ok(g) => match weight(g.quality, multiplier_wad(g.verdict)) {
+        Ok(g) => match weight(g.quality, g.verdict.multiplier_wad()) {
             Ok(w2) if w2 == r.me.weight => " ✓ recomputed from q and c".to_string(),
             Ok(w2) => format!(" ✗ q and c give {}", fmt::units(w2, 18, 6)),
             Err(e) => format!(" ({e})"),
@@ -407,7 +407,7 @@ fn PositionRow(
             <dl class="kv">
                 <dt>"Quality q"</dt>
                 <dd class="quality">{match &grade {
-                    Ok(g) => format!("{} · {} (c = {}) · graded in final epoch {}", fmt::percent_wad(g.quality, 3), verdict_name(g.verdict), fmt::units(multiplier_wad(g.verdict), 18, 2), g.epoch),
+                    Ok(g) => format!("{} · {} (c = {}) · graded in final epoch {}", fmt::percent_wad(g.quality, 3), g.verdict.name(), fmt::units(g.verdict.multiplier_wad(), 18, 2), g.epoch),
                     Err(e) => e.clone(),
                 }}</dd>
                 <dt>"Weight ω"</dt>
@@ -454,7 +454,7 @@ mod tests {
         let bundle = build_epoch(&EpochInput {
             epoch: 5,
             tracks: vec![TrackConfig::preset("agents").unwrap()],
-            projects: crate::pages::score::tests::projects(),
+            projects: crate::test_util::projects(),
             theses: vec![GradedThesis {
                 scorer_registry: Address::repeat_byte(0x5c),
                 score_id: U256::from(3u8),

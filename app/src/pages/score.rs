@@ -569,34 +569,12 @@ fn score_view(c: ScoreCheck, name: String) -> impl IntoView {
 }
 
 #[cfg(test)]
-pub(crate) mod tests {
+mod tests {
     use super::*;
-    use eden_core::scoring::epoch::{build_epoch, EpochInput, ProjectData, ProjectInput};
+    use eden_core::scoring::epoch::{build_epoch, EpochInput};
     use eden_core::scoring::TrackConfig;
 
-    /// Six public agents projects 0x01…06 (shared by the Score page's tests).
-    pub(crate) fn projects() -> Vec<ProjectInput> {
-        (1u8..=6)
-            .map(|i| ProjectInput {
-                project: Address::repeat_byte(i),
-                data: ProjectData {
-                    track: "agents".into(),
-                    features: vec![
-                        U256::from(1000u32 * u32::from(i)),
-                        U256::from(10u32 * u32::from(i)),
-                        U256::from(i),
-                        U256::from(5000u32),
-                    ],
-                    claims: 10,
-                    failed: 1,
-                    verified_output: U256::from(100u32),
-                    age_secs: 30 * 86_400,
-                },
-                salt: B256::ZERO,
-                private: false,
-            })
-            .collect()
-    }
+    use crate::test_util::projects;
 
     fn bundle() -> EpochBundle {
         let track = TrackConfig::preset("agents").unwrap();

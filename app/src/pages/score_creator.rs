@@ -42,19 +42,6 @@ impl std::ops::Deref for CreatorCheck {
     }
 }
 
-/// The split of `fee` over every lane (C17 and the lane weights, `eden_core::creator::lane_split`).
-///
-/// # Errors
-/// Invalid parameters or a score above 100 points, in plain words.
-pub fn split_fee(
-    p: &LaneParams,
-    score: U256,
-    verified: bool,
-    fee: U256,
-) -> Result<FeeSplit, String> {
-    p.split(score, verified, fee).map_err(|e| e.to_string())
-}
-
 /// A creator-share finding in words.
 pub fn creator_finding_words(f: &CreatorFinding) -> String {
     match f {
@@ -311,7 +298,7 @@ mod tests {
     fn split_adds_up_and_follows_the_ramp() {
         let p = params();
         // S = 50 points, unverified: 10 % + 30 % × 0.5 = 25 %.
-        let s = split_fee(&p, U256::from(50u8) * WAD, false, EXAMPLE_FEE).unwrap();
+        let s = p.split(U256::from(50u8) * WAD, false, EXAMPLE_FEE).unwrap();
         assert_eq!(s.creator_share, pct(25));
         assert_eq!(s.creator_amount, pct(25));
         assert_eq!(s.unearned, pct(15));
@@ -328,7 +315,7 @@ mod tests {
     #[test]
     fn a_contract_that_disagrees_is_flagged() {
         let p = params();
-        let preview = split_fee(&p, U256::ZERO, true, EXAMPLE_FEE).unwrap();
+        let preview = p.split(U256::ZERO, true, EXAMPLE_FEE).unwrap();
         let state = LaneState {
             params: p,
             verified: true,

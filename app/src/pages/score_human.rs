@@ -15,9 +15,8 @@
 
 use alloy_primitives::{Address, B256, I256, U256};
 use eden_core::check::{self, HumanFinding};
-pub use eden_core::check::{full_tree as core_full_tree, ChainTarget, HumanDetail, ScoredEvent};
+pub use eden_core::check::{ChainTarget, HumanDetail, ScoredEvent};
 use eden_core::human::BAND;
-use eden_core::leaves::Verdict;
 use eden_core::scoring::EpochBundle;
 use leptos::prelude::*;
 
@@ -51,25 +50,6 @@ impl HumanCheck {
                 .as_ref()
                 .is_none_or(|r| matches!(r, Ok(true)))
     }
-}
-
-/// A verdict's name and its multiplier `c` (C8): 1, 1, 0.5, 0.
-pub fn verdict_multiplier(code: u8) -> Result<(Verdict, U256), String> {
-    let v = Verdict::try_from(code).map_err(|e| e.to_string())?;
-    Ok((v, v.multiplier_wad()))
-}
-
-/// A verdict code in words.
-pub fn verdict_name(code: u8) -> &'static str {
-    Verdict::name_of_code(code)
-}
-
-/// The full epoch tree (C5, `eden_core::check::full_tree`): the root and the proof of `leaf`.
-///
-/// # Errors
-/// An invalid verdict code in a thesis, or an empty bundle, in words.
-pub fn full_tree(bundle: &EpochBundle, leaf: B256) -> Result<(B256, Option<Vec<B256>>), String> {
-    core_full_tree(bundle, leaf).map_err(|e| e.to_string())
 }
 
 /// A human-score finding in words.
@@ -297,7 +277,17 @@ pub fn HumanView(check: Result<Option<HumanCheck>, String>, status: u8) -> impl 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use eden_core::leaves::human_leaf;
+    use eden_core::check::full_tree;
+    use eden_core::leaves::{human_leaf, Verdict};
+
+    fn verdict_multiplier(code: u8) -> Result<(Verdict, U256), String> {
+        let v = Verdict::try_from(code).map_err(|e| e.to_string())?;
+        Ok((v, v.multiplier_wad()))
+    }
+
+    fn verdict_name(code: u8) -> &'static str {
+        Verdict::name_of_code(code)
+    }
     use eden_core::scoring::epoch::{build_epoch, EpochInput};
     use eden_core::scoring::human_layer::{GradedThesis, PreDataProject};
     use eden_core::scoring::TrackConfig;
@@ -328,7 +318,7 @@ mod tests {
     /// example's theses, project 0x32 pre-data with the C10 example's, interleaved.
     fn built() -> EpochBundle {
         let track = TrackConfig::preset("agents").unwrap();
-        let projects = crate::pages::score::tests::projects();
+        let projects = crate::test_util::projects();
         let theses = vec![
             thesis(ENV, 0xa1, w(70, 0), w(8, 1), Verdict::Original),
             thesis(PRE, 0xb1, w(80, 0), w(9, 1), Verdict::Original),

@@ -18,7 +18,7 @@ use eden_core::burns::{
     next_score_at, root_for_usd_up, unstake_ready_at, RootAmountBounds, REGISTER_BURN_USD,
 };
 use eden_core::rewards::SCORER_STAKE;
-use eden_core::scoring::copy_detect::{copy_check, thesis_hash, verdict_name, Verdict};
+use eden_core::scoring::copy_detect::{copy_check, thesis_hash, Verdict};
 use leptos::prelude::*;
 
 /// The ETH/USD answer's maximum age (RootPriceOracle.MAX_ANSWER_AGE).
@@ -355,7 +355,7 @@ fn ThesisEditor(scorer: ScorerRef, price_usd: U256, next: u64) -> impl IntoView 
             <label class="block">"Sources (one per line)"<textarea id="thesis-sources" rows="3" prop:value=move || sources.get() on:input=move |ev| sources.set(event_target_value(&ev))></textarea></label>
             <p id="copy-check" class="muted">{move || match check.get() {
                 None => "The copy check runs here, in your browser, as you write.".to_string(),
-                Some(c) => format!("Copy check: {} ({} % similar to the closest published thesis){}", verdict_name(c.verdict), fmt::percent_bps(c.similarity_bps()), match c.verdict {
+                Some(c) => format!("Copy check: {} ({} % similar to the closest published thesis){}", c.verdict.name(), fmt::percent_bps(c.similarity_bps()), match c.verdict {
                     Verdict::Copy => " — a copy earns nothing; it cannot be submitted.",
                     Verdict::Derivative => " — a derivative thesis counts half.",
                     _ => "",

@@ -13,6 +13,9 @@
 //!
 //! One submodule per area; each owns its exports.
 
+// The exports are public to JavaScript (wasm-bindgen), not to Rust: `unreachable_pub` does not apply.
+#![allow(unreachable_pub)]
+
 use alloy_primitives::{Address, B256, I256, U256};
 use serde::{de, de::DeserializeOwned, Deserialize, Deserializer, Serialize};
 use wasm_bindgen::prelude::*;

@@ -1,7 +1,9 @@
 //! `mul_div` with a 512-bit intermediate product (Uniswap `FullMath` semantics).
 
 use super::MathError;
-use alloy_primitives::{U256, U512};
+use alloy_primitives::U256;
+/// 512-bit intermediates, by name from ruint (alloy-primitives re-exports the same type).
+use ruint::aliases::U512;
 
 /// `floor(a × b / denominator)`, exact for every input whose result fits in 256 bits
 /// (Uniswap `FullMath.mulDiv`).

@@ -13,7 +13,8 @@ pub use wad::{
     wad_mul_up, WAD,
 };
 
-pub use alloy_primitives::{I256, U256, U512};
+pub use alloy_primitives::{I256, U256};
+pub use ruint::aliases::U512;
 
 /// Why an integer operation could not produce a result.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]

@@ -97,12 +97,12 @@ pub(crate) mod test_util {
     use alloy_primitives::U256;
 
     /// `x` thousandths as a WAD.
-    pub fn milli(x: u64) -> U256 {
+    pub(crate) fn milli(x: u64) -> U256 {
         U256::from(x) * U256::from(1_000_000_000_000_000u64)
     }
 
     /// `x` whole units as a WAD.
-    pub fn wad(x: u64) -> U256 {
+    pub(crate) fn wad(x: u64) -> U256 {
         U256::from(x) * crate::math::WAD
     }
 }

@@ -47,15 +47,15 @@ pub use verify::{verify_project_score, VerifyReport, VerifyStep};
 /// Serde helpers: `U256` as a decimal string (the JS API convention), strict on input.
 pub(crate) mod serde_dec {
     /// A single `U256`.
-    pub mod u256 {
+    pub(crate) mod u256 {
         use alloy_primitives::U256;
         use serde::{de::Error, Deserialize, Deserializer, Serializer};
 
-        pub fn serialize<S: Serializer>(x: &U256, s: S) -> Result<S::Ok, S::Error> {
+        pub(crate) fn serialize<S: Serializer>(x: &U256, s: S) -> Result<S::Ok, S::Error> {
             s.collect_str(x)
         }
 
-        pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<U256, D::Error> {
+        pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<U256, D::Error> {
             let s = String::deserialize(d)?;
             parse(&s).map_err(D::Error::custom)
         }
@@ -72,18 +72,20 @@ pub(crate) mod serde_dec {
     }
 
     /// An optional `U256` (absent or a decimal string).
-    pub mod opt_u256 {
+    pub(crate) mod opt_u256 {
         use alloy_primitives::U256;
         use serde::{de::Error, Deserialize, Deserializer, Serializer};
 
-        pub fn serialize<S: Serializer>(x: &Option<U256>, s: S) -> Result<S::Ok, S::Error> {
+        pub(crate) fn serialize<S: Serializer>(x: &Option<U256>, s: S) -> Result<S::Ok, S::Error> {
             match x {
                 Some(x) => s.collect_str(x),
                 None => s.serialize_none(),
             }
         }
 
-        pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<U256>, D::Error> {
+        pub(crate) fn deserialize<'de, D: Deserializer<'de>>(
+            d: D,
+        ) -> Result<Option<U256>, D::Error> {
             Option::<String>::deserialize(d)?
                 .map(|s| super::u256::parse(&s).map_err(D::Error::custom))
                 .transpose()
@@ -91,18 +93,20 @@ pub(crate) mod serde_dec {
     }
 
     /// An optional signed `I256` (absent or a decimal string with an optional `-`).
-    pub mod opt_i256 {
+    pub(crate) mod opt_i256 {
         use alloy_primitives::I256;
         use serde::{de::Error, Deserialize, Deserializer, Serializer};
 
-        pub fn serialize<S: Serializer>(x: &Option<I256>, s: S) -> Result<S::Ok, S::Error> {
+        pub(crate) fn serialize<S: Serializer>(x: &Option<I256>, s: S) -> Result<S::Ok, S::Error> {
             match x {
                 Some(x) => s.collect_str(x),
                 None => s.serialize_none(),
             }
         }
 
-        pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<I256>, D::Error> {
+        pub(crate) fn deserialize<'de, D: Deserializer<'de>>(
+            d: D,
+        ) -> Result<Option<I256>, D::Error> {
             Option::<String>::deserialize(d)?
                 .map(|s| {
                     let digits = s.strip_prefix('-').unwrap_or(&s);
@@ -120,31 +124,36 @@ pub(crate) mod serde_dec {
     }
 
     /// An optional `Vec<U256>`.
-    pub mod opt_u256_vec {
+    pub(crate) mod opt_u256_vec {
         use alloy_primitives::U256;
         use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
         #[derive(Serialize, Deserialize)]
         struct Wrap(#[serde(with = "super::u256_vec")] Vec<U256>);
 
-        pub fn serialize<S: Serializer>(x: &Option<Vec<U256>>, s: S) -> Result<S::Ok, S::Error> {
+        pub(crate) fn serialize<S: Serializer>(
+            x: &Option<Vec<U256>>,
+            s: S,
+        ) -> Result<S::Ok, S::Error> {
             match x {
                 Some(v) => Wrap(v.clone()).serialize(s),
                 None => s.serialize_none(),
             }
         }
 
-        pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Vec<U256>>, D::Error> {
+        pub(crate) fn deserialize<'de, D: Deserializer<'de>>(
+            d: D,
+        ) -> Result<Option<Vec<U256>>, D::Error> {
             Ok(Option::<Wrap>::deserialize(d)?.map(|w| w.0))
         }
     }
 
     /// A `Vec<U256>`.
-    pub mod u256_vec {
+    pub(crate) mod u256_vec {
         use alloy_primitives::U256;
         use serde::{de::Error, ser::SerializeSeq, Deserialize, Deserializer, Serializer};
 
-        pub fn serialize<S: Serializer>(v: &[U256], s: S) -> Result<S::Ok, S::Error> {
+        pub(crate) fn serialize<S: Serializer>(v: &[U256], s: S) -> Result<S::Ok, S::Error> {
             let mut seq = s.serialize_seq(Some(v.len()))?;
             for x in v {
                 seq.serialize_element(&x.to_string())?;
@@ -152,7 +161,7 @@ pub(crate) mod serde_dec {
             seq.end()
         }
 
-        pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<U256>, D::Error> {
+        pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<U256>, D::Error> {
             let v = Vec::<String>::deserialize(d)?;
             v.iter()
                 .enumerate()

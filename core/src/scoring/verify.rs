@@ -117,14 +117,14 @@ mod opt_dec {
     use alloy_primitives::U256;
     use serde::{Deserialize, Deserializer, Serializer};
 
-    pub fn serialize<S: Serializer>(v: &Option<U256>, s: S) -> Result<S::Ok, S::Error> {
+    pub(super) fn serialize<S: Serializer>(v: &Option<U256>, s: S) -> Result<S::Ok, S::Error> {
         match v {
             Some(x) => s.collect_str(x),
             None => s.serialize_none(),
         }
     }
 
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<U256>, D::Error> {
+    pub(super) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<U256>, D::Error> {
         #[derive(Deserialize)]
         struct W(#[serde(with = "super::serde_dec::u256")] U256);
         Ok(Option::<W>::deserialize(d)?.map(|w| w.0))
