@@ -72,10 +72,8 @@ fn App() -> impl IntoView {
         }
         true
     });
-    let _ = set_interval_with_handle(
-        move || ctx.tick.update(|t| *t += 1),
-        std::time::Duration::from_secs(1),
-    );
+    // One tick a second for the countdowns, for the app's lifetime (gloo-timers).
+    gloo_timers::callback::Interval::new(1_000, move || ctx.tick.update(|t| *t += 1)).forget();
     // Re-measure the chain clock whenever something changed on chain.
     Effect::new(move |_| {
         ctx.refresh.track();

@@ -7,8 +7,6 @@ use alloy_primitives::{hex, Address, Bytes, B256, U256};
 use alloy_sol_types::SolCall;
 use serde::Deserialize;
 use serde_json::{json, Value};
-use wasm_bindgen::{JsCast, JsValue};
-use wasm_bindgen_futures::JsFuture;
 
 /// Why a request failed, in words a person can act on.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -27,55 +25,31 @@ pub enum RpcError {
     Decode(String),
 }
 
-fn js_err(e: JsValue) -> String {
-    e.as_string()
-        .or_else(|| {
-            js_sys::Reflect::get(&e, &"message".into())
-                .ok()
-                .and_then(|m| m.as_string())
-        })
-        .unwrap_or_else(|| "unknown error".into())
-}
-
-/// GETs a URL and returns its body as text.
+/// GETs a URL and returns its body as text (gloo-net's `fetch`).
 pub async fn fetch_text(url: &str) -> Result<String, String> {
-    let win = web_sys::window().ok_or("no window")?;
-    let resp = JsFuture::from(win.fetch_with_str(url))
+    let resp = gloo_net::http::Request::get(url)
+        .send()
         .await
-        .map_err(js_err)?;
-    let resp: web_sys::Response = resp.dyn_into().map_err(|_| "not a response".to_owned())?;
+        .map_err(|e| e.to_string())?;
     if !resp.ok() {
         return Err(format!("{url}: HTTP {}", resp.status()));
     }
-    let text = JsFuture::from(resp.text().map_err(js_err)?)
-        .await
-        .map_err(js_err)?;
-    text.as_string().ok_or_else(|| "not text".to_owned())
+    resp.text().await.map_err(|e| e.to_string())
 }
 
-/// POSTs a JSON body and returns the parsed JSON answer.
+/// POSTs a JSON body and returns the parsed JSON answer (gloo-net's `fetch`).
 async fn post_json(url: &str, body: &str) -> Result<Value, RpcError> {
-    let init = web_sys::RequestInit::new();
-    init.set_method("POST");
-    init.set_body(&JsValue::from_str(body));
-    let headers = web_sys::Headers::new().map_err(|e| RpcError::Network(js_err(e)))?;
-    headers
-        .set("content-type", "application/json")
-        .map_err(|e| RpcError::Network(js_err(e)))?;
-    init.set_headers(&headers);
-    let req = web_sys::Request::new_with_str_and_init(url, &init)
-        .map_err(|e| RpcError::Network(js_err(e)))?;
-    let win = web_sys::window().ok_or_else(|| RpcError::Network("no window".into()))?;
-    let resp = JsFuture::from(win.fetch_with_request(&req))
+    let resp = gloo_net::http::Request::post(url)
+        .header("content-type", "application/json")
+        .body(body)
+        .map_err(|e| RpcError::Network(e.to_string()))?
+        .send()
         .await
-        .map_err(|e| RpcError::Network(js_err(e)))?;
-    let resp: web_sys::Response = resp
-        .dyn_into()
-        .map_err(|_| RpcError::Network("not a response".into()))?;
-    let text = JsFuture::from(resp.text().map_err(|e| RpcError::Network(js_err(e)))?)
+        .map_err(|e| RpcError::Network(e.to_string()))?;
+    let text = resp
+        .text()
         .await
-        .map_err(|e| RpcError::Network(js_err(e)))?;
-    let text = text.as_string().unwrap_or_default();
+        .map_err(|e| RpcError::Network(e.to_string()))?;
     serde_json::from_str(&text).map_err(|e| RpcError::Decode(e.to_string()))
 }
 

@@ -4,6 +4,7 @@
 
 use crate::rpc::Rpc;
 use alloy_primitives::{Address, B256};
+use gloo_storage::{SessionStorage, Storage};
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -247,20 +248,11 @@ const TXS_KEY: &str = "eden.txs";
 
 /// The transaction log of this tab, kept in session storage so it also survives a reload.
 pub fn restore_txs() -> Vec<TxEntry> {
-    web_sys::window()
-        .and_then(|w| w.session_storage().ok().flatten())
-        .and_then(|s| s.get_item(TXS_KEY).ok().flatten())
-        .and_then(|t| serde_json::from_str(&t).ok())
-        .unwrap_or_default()
+    SessionStorage::get(TXS_KEY).unwrap_or_default()
 }
 
 pub fn save_txs(txs: &[TxEntry]) {
-    if let (Some(s), Ok(t)) = (
-        web_sys::window().and_then(|w| w.session_storage().ok().flatten()),
-        serde_json::to_string(txs),
-    ) {
-        let _ = s.set_item(TXS_KEY, &t);
-    }
+    let _ = SessionStorage::set(TXS_KEY, txs);
 }
 
 /// Loads `world.json` and measures the chain clock.

@@ -1,8 +1,10 @@
-//! EIP-1559 (type 2) transactions for the burner wallet: RLP encoding and secp256k1 signing (k256),
-//! in the browser. `0x02 ‖ rlp([chainId, nonce, maxPriorityFeePerGas, maxFeePerGas, gas, to, value,
+//! EIP-1559 (type 2) transactions for the burner wallet: alloy-consensus's `TxEip1559` (RLP and the
+//! EIP-2718 envelope) and secp256k1 signing (k256), in the browser. `0x02 ‖ rlp([chainId, nonce, maxPriorityFeePerGas, maxFeePerGas, gas, to, value,
 //! data, accessList, yParity, r, s])`, signed over `keccak256(0x02 ‖ rlp([... accessList]))`.
 
-use alloy_primitives::{keccak256, Address, Bytes, B256, U256};
+use alloy_consensus::{SignableTransaction, TxEip1559};
+use alloy_eips::eip2718::Encodable2718;
+use alloy_primitives::{Address, Bytes, Signature, TxKind, B256, U256};
 use k256::ecdsa::SigningKey;
 
 /// An unsigned EIP-1559 transaction (empty access list).
@@ -27,80 +29,43 @@ pub enum SignError {
     Sign(String),
 }
 
-fn rlp_bytes(out: &mut Vec<u8>, b: &[u8]) {
-    if b.len() == 1 && b[0] < 0x80 {
-        out.push(b[0]);
-    } else {
-        rlp_len(out, b.len(), 0x80);
-        out.extend_from_slice(b);
-    }
-}
-
-fn rlp_len(out: &mut Vec<u8>, len: usize, offset: u8) {
-    if len < 56 {
-        out.push(offset + len as u8);
-    } else {
-        let be = (len as u64).to_be_bytes();
-        let skip = be.iter().take_while(|&&x| x == 0).count();
-        out.push(offset + 55 + (8 - skip) as u8);
-        out.extend_from_slice(&be[skip..]);
-    }
-}
-
-fn rlp_uint(out: &mut Vec<u8>, x: U256) {
-    let be = x.to_be_bytes::<32>();
-    let skip = be.iter().take_while(|&&b| b == 0).count();
-    rlp_bytes(out, &be[skip..]);
-}
-
-fn rlp_list(payload: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(payload.len() + 9);
-    rlp_len(&mut out, payload.len(), 0xc0);
-    out.extend_from_slice(payload);
-    out
-}
-
 impl Eip1559 {
-    fn fields(&self) -> Vec<u8> {
-        let mut p = Vec::with_capacity(128 + self.data.len());
-        rlp_uint(&mut p, U256::from(self.chain_id));
-        rlp_uint(&mut p, U256::from(self.nonce));
-        rlp_uint(&mut p, self.max_priority_fee_per_gas);
-        rlp_uint(&mut p, self.max_fee_per_gas);
-        rlp_uint(&mut p, U256::from(self.gas_limit));
-        rlp_bytes(&mut p, self.to.as_slice());
-        rlp_uint(&mut p, self.value);
-        rlp_bytes(&mut p, &self.data);
-        p.push(0xc0); // empty access list
-        p
+    /// The transaction as alloy-consensus builds it (fees above `u128` saturate: no chain charges them).
+    fn consensus(&self) -> TxEip1559 {
+        TxEip1559 {
+            chain_id: self.chain_id,
+            nonce: self.nonce,
+            gas_limit: self.gas_limit,
+            max_fee_per_gas: self.max_fee_per_gas.saturating_to(),
+            max_priority_fee_per_gas: self.max_priority_fee_per_gas.saturating_to(),
+            to: TxKind::Call(self.to),
+            value: self.value,
+            access_list: Default::default(),
+            input: self.data.clone(),
+        }
     }
 
-    /// The hash that is signed.
+    /// The hash that is signed (`keccak256(0x02 ‖ rlp([chainId, nonce, …, accessList]))`).
+    #[cfg(test)]
     pub fn signing_hash(&self) -> B256 {
-        let mut buf = vec![0x02];
-        buf.extend_from_slice(&rlp_list(&self.fields()));
-        keccak256(buf)
+        self.consensus().signature_hash()
     }
 
-    /// Signs with `key` (32 bytes) and returns the raw transaction for `eth_sendRawTransaction`.
+    /// Signs with `key` (32 bytes) and returns the raw transaction for `eth_sendRawTransaction`
+    /// (the EIP-2718 envelope `0x02 ‖ rlp([…, yParity, r, s])`).
     ///
     /// # Errors
     /// [`SignError`] for an invalid key.
     pub fn sign(&self, key: &B256) -> Result<Vec<u8>, SignError> {
         let sk =
             SigningKey::from_slice(key.as_slice()).map_err(|e| SignError::Key(e.to_string()))?;
-        let hash = self.signing_hash();
+        let tx = self.consensus();
+        let hash = tx.signature_hash();
         let (sig, recid) = sk
             .sign_prehash_recoverable(hash.as_slice())
             .map_err(|e| SignError::Sign(e.to_string()))?;
-        let bytes = sig.to_bytes();
-        let mut p = self.fields();
-        rlp_uint(&mut p, U256::from(u8::from(recid.is_y_odd())));
-        rlp_uint(&mut p, U256::from_be_slice(&bytes[..32]));
-        rlp_uint(&mut p, U256::from_be_slice(&bytes[32..]));
-        let mut raw = vec![0x02];
-        raw.extend_from_slice(&rlp_list(&p));
-        Ok(raw)
+        let sig = Signature::from_signature_and_parity(sig, recid.is_y_odd());
+        Ok(tx.into_signed(sig).encoded_2718())
     }
 }
 
@@ -116,9 +81,105 @@ pub fn address_of(key: &B256) -> Result<Address, SignError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use alloy_primitives::{address, b256, hex, Signature};
+    use alloy_primitives::{address, b256, hex, keccak256};
 
     const KEY: B256 = b256!("ac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80");
+
+    fn rlp_bytes(out: &mut Vec<u8>, b: &[u8]) {
+        if b.len() == 1 && b[0] < 0x80 {
+            out.push(b[0]);
+        } else {
+            rlp_len(out, b.len(), 0x80);
+            out.extend_from_slice(b);
+        }
+    }
+
+    fn rlp_len(out: &mut Vec<u8>, len: usize, offset: u8) {
+        if len < 56 {
+            out.push(offset + len as u8);
+        } else {
+            let be = (len as u64).to_be_bytes();
+            let skip = be.iter().take_while(|&&x| x == 0).count();
+            out.push(offset + 55 + (8 - skip) as u8);
+            out.extend_from_slice(&be[skip..]);
+        }
+    }
+
+    fn rlp_uint(out: &mut Vec<u8>, x: U256) {
+        let be = x.to_be_bytes::<32>();
+        let skip = be.iter().take_while(|&&b| b == 0).count();
+        rlp_bytes(out, &be[skip..]);
+    }
+
+    fn rlp_list(payload: &[u8]) -> Vec<u8> {
+        let mut out = Vec::with_capacity(payload.len() + 9);
+        rlp_len(&mut out, payload.len(), 0xc0);
+        out.extend_from_slice(payload);
+        out
+    }
+
+    fn fields(t: &Eip1559) -> Vec<u8> {
+        let mut p = Vec::with_capacity(128 + t.data.len());
+        rlp_uint(&mut p, U256::from(t.chain_id));
+        rlp_uint(&mut p, U256::from(t.nonce));
+        rlp_uint(&mut p, t.max_priority_fee_per_gas);
+        rlp_uint(&mut p, t.max_fee_per_gas);
+        rlp_uint(&mut p, U256::from(t.gas_limit));
+        rlp_bytes(&mut p, t.to.as_slice());
+        rlp_uint(&mut p, t.value);
+        rlp_bytes(&mut p, &t.data);
+        p.push(0xc0); // empty access list
+        p
+    }
+
+    /// The encoder this module had before alloy-consensus: the byte-for-byte reference.
+    fn legacy_sign(t: &Eip1559, key: &B256) -> Vec<u8> {
+        let mut buf = vec![0x02];
+        buf.extend_from_slice(&rlp_list(&fields(t)));
+        let hash = keccak256(buf);
+        assert_eq!(hash, t.signing_hash());
+        let sk = SigningKey::from_slice(key.as_slice()).unwrap();
+        let (sig, recid) = sk.sign_prehash_recoverable(hash.as_slice()).unwrap();
+        let bytes = sig.to_bytes();
+        let mut p = fields(t);
+        rlp_uint(&mut p, U256::from(u8::from(recid.is_y_odd())));
+        rlp_uint(&mut p, U256::from_be_slice(&bytes[..32]));
+        rlp_uint(&mut p, U256::from_be_slice(&bytes[32..]));
+        let mut raw = vec![0x02];
+        raw.extend_from_slice(&rlp_list(&p));
+        raw
+    }
+
+    #[test]
+    fn alloy_encodes_exactly_as_the_hand_written_rlp_did() {
+        for (nonce, value, data, fee) in [
+            (0u64, U256::ZERO, Bytes::new(), 1u64),
+            (
+                7,
+                U256::from(10u64).pow(U256::from(18)),
+                Bytes::from(hex!("deadbeef")),
+                3_000_000_000,
+            ),
+            (
+                1 << 40,
+                U256::MAX >> 1,
+                Bytes::from(vec![0xab; 300]),
+                u64::MAX,
+            ),
+        ] {
+            let tx = Eip1559 {
+                chain_id: 31337,
+                nonce,
+                max_priority_fee_per_gas: U256::from(fee / 2),
+                max_fee_per_gas: U256::from(fee),
+                gas_limit: 210_000,
+                to: address!("70997970C51812dc3A010C7d01b50e0d17dc79C8"),
+                value,
+                data,
+            };
+            assert_eq!(tx.sign(&KEY).unwrap(), legacy_sign(&tx, &KEY));
+        }
+    }
 
     #[test]
     fn dev_key_address() {

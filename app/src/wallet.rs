@@ -10,6 +10,7 @@ use crate::state::{Ctx, Load, TxState};
 use crate::tx::{address_of, Eip1559};
 use alloy_primitives::{b256, Address, B256, U256};
 use alloy_sol_types::SolCall;
+use gloo_storage::{SessionStorage, Storage};
 use leptos::prelude::*;
 use serde_json::{json, Value};
 use std::cell::RefCell;
@@ -132,10 +133,6 @@ pub async fn request(uuid: &str, method: &str, params: Value) -> Result<Value, W
     }
 }
 
-fn session() -> Option<web_sys::Storage> {
-    web_sys::window().and_then(|w| w.session_storage().ok().flatten())
-}
-
 /// Starts EIP-6963 discovery and restores a burner wallet from session storage.
 pub fn init(ctx: Ctx) {
     let Some(win) = web_sys::window() else { return };
@@ -178,10 +175,7 @@ pub fn init(ctx: Ctx) {
     if let Ok(ev) = web_sys::CustomEvent::new("eip6963:requestProvider") {
         let _ = win.dispatch_event(&ev);
     }
-    if let Some(i) = session()
-        .and_then(|s| s.get_item(BURNER_STORAGE_KEY).ok().flatten())
-        .and_then(|s| s.parse::<usize>().ok())
-    {
+    if let Ok(i) = SessionStorage::get::<usize>(BURNER_STORAGE_KEY) {
         connect_burner(ctx, i);
     }
 }
@@ -192,9 +186,7 @@ pub fn connect_burner(ctx: Ctx, index: usize) {
         return;
     };
     let Ok(account) = address_of(key) else { return };
-    if let Some(s) = session() {
-        let _ = s.set_item(BURNER_STORAGE_KEY, &index.to_string());
-    }
+    let _ = SessionStorage::set(BURNER_STORAGE_KEY, index);
     ctx.wallet.update(|w| {
         w.kind = Some(Kind::Burner(index));
         w.account = Some(account);
@@ -205,9 +197,7 @@ pub fn connect_burner(ctx: Ctx, index: usize) {
 }
 
 pub fn disconnect(ctx: Ctx) {
-    if let Some(s) = session() {
-        let _ = s.remove_item(BURNER_STORAGE_KEY);
-    }
+    SessionStorage::delete(BURNER_STORAGE_KEY);
     ctx.wallet.update(|w| {
         w.kind = None;
         w.account = None;
@@ -252,9 +242,7 @@ pub async fn connect_injected(ctx: Ctx, uuid: String, name: String) {
         w.chain_id = chain;
         w.message = None;
     });
-    if let Some(s) = session() {
-        let _ = s.remove_item(BURNER_STORAGE_KEY);
-    }
+    SessionStorage::delete(BURNER_STORAGE_KEY);
     ctx.bump();
     if let Some(p) = provider(&uuid) {
         if let Ok(on) =
@@ -338,14 +326,9 @@ pub async fn switch_chain(ctx: Ctx) {
     }
 }
 
-/// Resolves after `ms` milliseconds.
-pub async fn sleep(ms: i32) {
-    let p = js_sys::Promise::new(&mut |resolve, _| {
-        if let Some(w) = web_sys::window() {
-            let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms);
-        }
-    });
-    let _ = JsFuture::from(p).await;
+/// Resolves after `ms` milliseconds (gloo-timers).
+pub async fn sleep(ms: u32) {
+    gloo_timers::future::TimeoutFuture::new(ms).await;
 }
 
 /// Sends an ERC-20 `approve(spender, amount)` for exactly `amount` (never an unlimited approval),

@@ -16,6 +16,7 @@ use eden_core::calls::{
     call_commitment, call_overdue, consensus_state, track_record_score, ConsensusParams, Direction,
     DEFAULT_RESOLVE_GRACE_SECS, DEFAULT_REVEAL_DEADLINE_SECS,
 };
+use gloo_storage::{LocalStorage, Storage};
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -32,21 +33,12 @@ pub struct PendingCall {
     pub commitment: B256,
 }
 
-fn local() -> Option<web_sys::Storage> {
-    web_sys::window().and_then(|w| w.local_storage().ok().flatten())
-}
-
 fn load_pending() -> Vec<PendingCall> {
-    local()
-        .and_then(|s| s.get_item(PENDING_KEY).ok().flatten())
-        .and_then(|v| serde_json::from_str(&v).ok())
-        .unwrap_or_default()
+    LocalStorage::get(PENDING_KEY).unwrap_or_default()
 }
 
 fn save_pending(p: &[PendingCall]) {
-    if let (Some(s), Ok(v)) = (local(), serde_json::to_string(p)) {
-        let _ = s.set_item(PENDING_KEY, &v);
-    }
+    let _ = LocalStorage::set(PENDING_KEY, p);
 }
 
 /// 32 bytes from `crypto.getRandomValues`.

@@ -15,6 +15,7 @@ use alloy_primitives::{keccak256, Address, Bytes, B256, U256};
 use alloy_sol_types::{sol, SolCall, SolEvent, SolValue};
 use eden_core::curve::{self, CurveState};
 use eden_core::math::{mul_div_down, WAD};
+use gloo_storage::{LocalStorage, Storage};
 use leptos::prelude::*;
 use leptos_router::hooks::use_params_map;
 
@@ -298,14 +299,9 @@ async fn load_pool(rpc: &Rpc, w: &World, info: &LaunchInfo) -> Result<PoolView, 
 
 const SLIPPAGE_KEY: &str = "eden.slippageBps";
 
-fn local() -> Option<web_sys::Storage> {
-    web_sys::window().and_then(|w| w.local_storage().ok().flatten())
-}
-
 fn stored_slippage() -> u32 {
-    local()
-        .and_then(|s| s.get_item(SLIPPAGE_KEY).ok().flatten())
-        .and_then(|v| v.parse::<u32>().ok())
+    LocalStorage::get::<u32>(SLIPPAGE_KEY)
+        .ok()
         .filter(|v| *v <= trade::MAX_SLIPPAGE_BPS)
         .unwrap_or(trade::DEFAULT_SLIPPAGE_BPS)
 }
@@ -421,9 +417,7 @@ pub fn TokenPage() -> impl IntoView {
             Ok(bps) => {
                 slippage.set(bps);
                 slippage_err.set(None);
-                if let Some(s) = local() {
-                    let _ = s.set_item(SLIPPAGE_KEY, &bps.to_string());
-                }
+                let _ = LocalStorage::set(SLIPPAGE_KEY, bps);
             }
             Err(e) => slippage_err.set(Some(e)),
         }
