@@ -14,8 +14,8 @@
 //! settlement) moves `d` but is not round activity, so a round whose only swaps are buybacks has
 //! no winner: both enter core as observations with `swap: false`.
 
-use crate::abi::IPoolManagerEvents;
-use crate::rpc::Log;
+use crate::chain::abi::IPoolManagerEvents;
+use crate::chain::rpc::Log;
 use alloy_primitives::{Address, B256};
 use alloy_sol_types::SolEvent;
 use eden_core::duel::{self, DuelError, Observation, RoundMean, Winner};

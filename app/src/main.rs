@@ -4,14 +4,14 @@
 //! trusted from a server. Routes: Launch (`/`, `/launch/:token`), Score, Scorer, Duel, Calls,
 //! Payouts, Verify.
 
-mod abi;
 #[cfg(all(test, target_arch = "wasm32"))]
 mod browser_tests;
+mod chain;
 mod duel_mean;
 mod fmt;
 mod pages;
 mod proof_check;
-mod rpc;
+mod send;
 mod state;
 #[cfg(test)]
 mod test_util;
@@ -44,7 +44,7 @@ fn App() -> impl IntoView {
     };
     provide_context(ctx);
     leptos::task::spawn_local(async move {
-        match state::load_world().await {
+        match chain::world::load_world().await {
             Ok((w, offset)) => {
                 ctx.chain_offset.set(offset);
                 ctx.world.set(Load::Ready(w));
@@ -52,7 +52,7 @@ fn App() -> impl IntoView {
             Err(e) => ctx.world.set(Load::Failed(e)),
         }
     });
-    wallet::init(ctx);
+    wallet::init(ctx.wallet_handle());
     Effect::new(move |_| ctx.txs.with(|t| state::save_txs(t)));
     // Transactions still pending when the page was reloaded: follow them to their receipts.
     Effect::new(move |done: Option<bool>| {
@@ -66,7 +66,7 @@ fn App() -> impl IntoView {
             if let state::TxState::Pending(h) = t.state {
                 let rpc = w.rpc();
                 leptos::task::spawn_local(async move {
-                    wallet::follow(ctx, rpc, t.id, h).await;
+                    send::follow(ctx, rpc, t.id, h).await;
                 });
             }
         }
@@ -80,7 +80,7 @@ fn App() -> impl IntoView {
         if let Load::Ready(w) = ctx.world.get_untracked() {
             leptos::task::spawn_local(async move {
                 if let Ok(ts) = w.rpc().latest_timestamp().await {
-                    ctx.chain_offset.set(ts as i64 - state::wall_now());
+                    ctx.chain_offset.set(ts as i64 - chain::world::wall_now());
                 }
             });
         }

@@ -2,7 +2,7 @@
 //! exact buy/sell quotes from `eden_core::curve`, and the slippage setting applied as minimum-out
 //! (rounded down: the minimum never exceeds the quoted amount).
 
-use crate::abi::ILaunchpad;
+use crate::chain::abi::ILaunchpad;
 use alloy_primitives::U256;
 use eden_core::curve::{self, fee, BuyQuote, CurveError, CurveState, SellQuote};
 use eden_core::math::mul_div_down;

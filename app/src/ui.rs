@@ -44,7 +44,7 @@ pub fn ErrorBox(#[prop(into)] message: String) -> impl IntoView {
 
 /// Renders the world's load state; `f` only runs once it is ready.
 pub fn with_world<V: IntoView + 'static>(
-    f: impl Fn(crate::state::World) -> V + Send + Sync + 'static,
+    f: impl Fn(crate::chain::world::World) -> V + Send + Sync + 'static,
 ) -> impl IntoView {
     let ctx = Ctx::get();
     move || match ctx.world.get() {
@@ -84,7 +84,7 @@ pub fn WalletButton() -> impl IntoView {
                         <div class="burners">
                             {(0..BURNER_KEYS.len()).map(|i| view! {
                                 <button class="secondary burner" id=format!("burner-{}", i + 1)
-                                    on:click=move |_| { wallet::connect_burner(ctx, i); open.set(false); }>
+                                    on:click=move |_| { wallet::connect_burner(ctx.wallet_handle(), i); open.set(false); }>
                                     {format!("Burner · dev account {}", i + 1)}
                                 </button>
                             }).collect_view()}
@@ -102,14 +102,14 @@ pub fn WalletButton() -> impl IntoView {
                                     <button class="secondary injected" on:click=move |_| {
                                         let (u, n) = (uuid.clone(), name.clone());
                                         open.set(false);
-                                        leptos::task::spawn_local(wallet::connect_injected(ctx, u, n));
+                                        leptos::task::spawn_local(wallet::connect_injected(ctx.wallet_handle(), u, n));
                                     }>{p.name.clone()}</button>
                                 }
                             }).collect_view().into_any()
                         }
                     }}
                     <Show when=move || ctx.wallet.get().kind.is_some()>
-                        <button class="secondary" id="disconnect" on:click=move |_| { wallet::disconnect(ctx); open.set(false); }>"Disconnect"</button>
+                        <button class="secondary" id="disconnect" on:click=move |_| { wallet::disconnect(ctx.wallet_handle()); open.set(false); }>"Disconnect"</button>
                     </Show>
                 </div>
             </Show>
@@ -134,7 +134,7 @@ pub fn NetworkBanner() -> impl IntoView {
         {move || wrong().map(|(want, have)| view! {
             <div class="banner warn" id="wrong-chain" role="alert">
                 {format!("Your wallet is on chain {}; Eden here runs on chain {want}. ", have.map_or("?".to_string(), |c| c.to_string()))}
-                <button class="primary" id="switch-chain" on:click=move |_| leptos::task::spawn_local(wallet::switch_chain(ctx))>"Switch network"</button>
+                <button class="primary" id="switch-chain" on:click=move |_| { if let Some(c) = ctx.chain_params() { leptos::task::spawn_local(wallet::switch_chain(ctx.wallet_handle(), c)) } }>"Switch network"</button>
             </div>
         })}
         {move || ctx.wallet.get().message.map(|m| view! { <div class="banner info" id="wallet-message" role="status">{m}</div> })}

@@ -1,15 +1,11 @@
 //! Wallets: EIP-6963 discovery of injected wallets, EIP-1193 requests, `accountsChanged` /
 //! `chainChanged`, switching (or adding) the chain, and on the local chain a built-in **burner
 //! wallet**: a published anvil dev key kept in session storage that signs EIP-1559 transactions in
-//! the page ([`crate::tx`]). Every transaction is simulated (`eth_call`, then `eth_estimateGas`)
-//! before anything is signed; a revert reason stops it there.
+//! the page ([`crate::tx`]). This layer knows only its own state ([`Wallet`]); transactions go
+//! through the pipeline in [`crate::send`], which simulates each one before anything is signed.
 
-use crate::abi::IERC20;
-use crate::rpc::{Rpc, RpcError, TxRequest};
-use crate::state::{Ctx, Load, TxState};
-use crate::tx::{address_of, Eip1559};
-use alloy_primitives::{b256, Address, B256, U256};
-use alloy_sol_types::SolCall;
+use crate::tx::address_of;
+use alloy_primitives::{b256, Address, B256};
 use gloo_storage::{SessionStorage, Storage};
 use leptos::prelude::*;
 use serde_json::{json, Value};
@@ -134,7 +130,7 @@ pub async fn request(uuid: &str, method: &str, params: Value) -> Result<Value, W
 }
 
 /// Starts EIP-6963 discovery and restores a burner wallet from session storage.
-pub fn init(ctx: Ctx) {
+pub fn init(ctx: Wallet) {
     let Some(win) = web_sys::window() else { return };
     let on_announce =
         Closure::<dyn FnMut(web_sys::CustomEvent)>::new(move |ev: web_sys::CustomEvent| {
@@ -181,7 +177,7 @@ pub fn init(ctx: Ctx) {
 }
 
 /// Uses burner account `index` (anvil dev account `index + 1`).
-pub fn connect_burner(ctx: Ctx, index: usize) {
+pub fn connect_burner(ctx: Wallet, index: usize) {
     let Some(key) = BURNER_KEYS.get(index) else {
         return;
     };
@@ -196,7 +192,7 @@ pub fn connect_burner(ctx: Ctx, index: usize) {
     ctx.bump();
 }
 
-pub fn disconnect(ctx: Ctx) {
+pub fn disconnect(ctx: Wallet) {
     SessionStorage::delete(BURNER_STORAGE_KEY);
     ctx.wallet.update(|w| {
         w.kind = None;
@@ -220,7 +216,7 @@ fn parse_account(v: &Value) -> Option<Address> {
 }
 
 /// Connects an injected wallet: asks for accounts, reads the chain, follows its events.
-pub async fn connect_injected(ctx: Ctx, uuid: String, name: String) {
+pub async fn connect_injected(ctx: Wallet, uuid: String, name: String) {
     let accounts = match request(&uuid, "eth_requestAccounts", json!([])).await {
         Ok(a) => a,
         Err(e) => {
@@ -287,22 +283,44 @@ pub async fn connect_injected(ctx: Ctx, uuid: String, name: String) {
     }
 }
 
-/// Asks the injected wallet to switch to the app's chain, adding it when the wallet does not know it.
-pub async fn switch_chain(ctx: Ctx) {
+/// The chain a wallet is asked to switch to, or to add (EIP-3085 `wallet_addEthereumChain`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChainParams {
+    pub chain_id: u64,
+    pub name: String,
+    pub rpc_url: String,
+    pub currency_name: String,
+    pub currency_symbol: String,
+    pub currency_decimals: u8,
+}
+
+/// The wallet layer's handle: the wallet's state, and the counter it bumps when the account or
+/// chain changes (pages re-read the chain). It knows nothing else of the app.
+#[derive(Clone, Copy)]
+pub struct Wallet {
+    pub wallet: RwSignal<WalletState>,
+    pub changed: RwSignal<u64>,
+}
+
+impl Wallet {
+    fn bump(&self) {
+        self.changed.update(|c| *c += 1);
+    }
+}
+
+/// Asks the injected wallet to switch to `chain`, adding it when the wallet does not know it.
+pub async fn switch_chain(ctx: Wallet, chain: ChainParams) {
     let Some(Kind::Injected { uuid, .. }) = ctx.wallet.get_untracked().kind else {
         return;
     };
-    let Load::Ready(world) = ctx.world.get_untracked() else {
-        return;
-    };
-    let hex_id = format!("{:#x}", world.chain_id);
+    let hex_id = format!("{:#x}", chain.chain_id);
     let r = match request(&uuid, "wallet_switchEthereumChain", json!([{ "chainId": hex_id }])).await {
         Err(WalletError::UnknownChain) => {
             request(
                 &uuid,
                 "wallet_addEthereumChain",
-                json!([{ "chainId": hex_id, "chainName": "Eden local chain (anvil)", "rpcUrls": [world.rpc_url],
-                         "nativeCurrency": { "name": "Ether", "symbol": "ETH", "decimals": 18 } }]),
+                json!([{ "chainId": hex_id, "chainName": chain.name, "rpcUrls": [chain.rpc_url],
+                         "nativeCurrency": { "name": chain.currency_name, "symbol": chain.currency_symbol, "decimals": chain.currency_decimals } }]),
             )
             .await
         }
@@ -324,194 +342,6 @@ pub async fn switch_chain(ctx: Ctx) {
             .wallet
             .update(|w| w.message = Some(format!("switching network: {e}"))),
     }
-}
-
-/// Resolves after `ms` milliseconds (gloo-timers).
-pub async fn sleep(ms: u32) {
-    gloo_timers::future::TimeoutFuture::new(ms).await;
-}
-
-/// Sends an ERC-20 `approve(spender, amount)` for exactly `amount` (never an unlimited approval),
-/// labelled "Approve exactly {display}"; returns whether it confirmed.
-pub async fn approve_exactly(
-    ctx: Ctx,
-    token: Address,
-    spender: Address,
-    amount: U256,
-    display: String,
-) -> bool {
-    let data = IERC20::approveCall {
-        spender,
-        value: amount,
-    }
-    .abi_encode();
-    send(
-        ctx,
-        format!("Approve exactly {display}"),
-        TxRequest::call(token, data),
-    )
-    .await
-}
-
-/// [`approve_exactly`] only when the connected account's allowance is below `amount`; returns
-/// whether the allowance now suffices (true at once when it already did).
-pub async fn ensure_allowance(
-    ctx: Ctx,
-    rpc: &Rpc,
-    token: Address,
-    spender: Address,
-    amount: U256,
-    display: String,
-) -> bool {
-    let owner = ctx.wallet.get_untracked().account.unwrap_or_default();
-    let allowance = rpc
-        .call(token, &IERC20::allowanceCall { owner, spender })
-        .await
-        .unwrap_or_default();
-    allowance >= amount || approve_exactly(ctx, token, spender, amount, display).await
-}
-
-/// Simulates, signs (burner) or asks the wallet to send, and follows a transaction to its receipt.
-/// Its states appear in the transaction tray. Returns whether it confirmed.
-pub async fn send(ctx: Ctx, label: String, mut tx: TxRequest) -> bool {
-    let id = ctx.push_tx(label);
-    let Load::Ready(world) = ctx.world.get_untracked() else {
-        ctx.set_tx(id, TxState::Failed("the network is not loaded".into()));
-        return false;
-    };
-    let w = ctx.wallet.get_untracked();
-    let (Some(kind), Some(from)) = (w.kind.clone(), w.account) else {
-        ctx.set_tx(id, TxState::Failed("connect a wallet first".into()));
-        return false;
-    };
-    if w.chain_id != Some(world.chain_id) {
-        ctx.set_tx(
-            id,
-            TxState::Failed(format!(
-                "wrong network: switch the wallet to chain {}",
-                world.chain_id
-            )),
-        );
-        return false;
-    }
-    let rpc: Rpc = world.rpc();
-    tx.from = Some(from);
-    // 1. Simulate: a revert stops here, before any signature.
-    if let Err(e) = rpc.call_raw(&tx).await {
-        ctx.set_tx(
-            id,
-            match e {
-                RpcError::Revert(r) => TxState::WouldRevert(r),
-                other => TxState::Failed(other.to_string()),
-            },
-        );
-        return false;
-    }
-    let gas = match rpc.estimate_gas(&tx).await {
-        Ok(g) => g.saturating_mul(12) / 10,
-        Err(RpcError::Revert(r)) => {
-            ctx.set_tx(id, TxState::WouldRevert(r));
-            return false;
-        }
-        Err(e) => {
-            ctx.set_tx(id, TxState::Failed(e.to_string()));
-            return false;
-        }
-    };
-    // 2. Sign and send.
-    let hash = match kind {
-        Kind::Burner(i) => {
-            let Some(key) = BURNER_KEYS.get(i) else {
-                // Never leave the tray at "simulating…": every exit sets a final state.
-                ctx.set_tx(id, TxState::Failed(format!("no burner account {i}")));
-                return false;
-            };
-            let sent = async {
-                let nonce = rpc.nonce(from).await?;
-                let price = rpc.gas_price().await?;
-                let priority = U256::from(1_000_000_000u64).min(price);
-                let raw = Eip1559 {
-                    chain_id: world.chain_id,
-                    nonce,
-                    max_priority_fee_per_gas: priority,
-                    max_fee_per_gas: price.saturating_mul(U256::from(2u8)).max(priority),
-                    gas_limit: gas,
-                    to: tx.to,
-                    value: tx.value,
-                    data: tx.data.clone(),
-                }
-                .sign(key)
-                .map_err(|e| RpcError::Node(e.to_string()))?;
-                rpc.send_raw(&raw).await
-            }
-            .await;
-            match sent {
-                Ok(h) => h,
-                Err(e) => {
-                    ctx.set_tx(id, TxState::Failed(e.to_string()));
-                    return false;
-                }
-            }
-        }
-        Kind::Injected { uuid, .. } => {
-            ctx.set_tx(id, TxState::AwaitingSignature);
-            let mut p = tx.to_json();
-            p["gas"] = json!(format!("{gas:#x}"));
-            match request(&uuid, "eth_sendTransaction", json!([p])).await {
-                Ok(v) => match v.as_str().and_then(|s| s.parse::<B256>().ok()) {
-                    Some(h) => h,
-                    None => {
-                        ctx.set_tx(
-                            id,
-                            TxState::Failed("the wallet returned no transaction hash".into()),
-                        );
-                        return false;
-                    }
-                },
-                Err(WalletError::Cancelled) => {
-                    ctx.set_tx(id, TxState::Cancelled);
-                    return false;
-                }
-                Err(e) => {
-                    ctx.set_tx(id, TxState::Failed(e.to_string()));
-                    return false;
-                }
-            }
-        }
-    };
-    ctx.set_tx(id, TxState::Pending(hash));
-    follow(ctx, rpc, id, hash).await
-}
-
-/// Follows a sent transaction to its receipt and records the outcome.
-pub async fn follow(ctx: Ctx, rpc: Rpc, id: u64, hash: B256) -> bool {
-    for _ in 0..240 {
-        match rpc.receipt(hash).await {
-            Ok(Some(r)) => {
-                let ok = r.status == U256::from(1u8);
-                ctx.set_tx(
-                    id,
-                    if ok {
-                        TxState::Confirmed(hash, u64::try_from(r.block_number).unwrap_or(0))
-                    } else {
-                        TxState::Failed("reverted on chain".into())
-                    },
-                );
-                ctx.bump();
-                return ok;
-            }
-            Ok(None) => sleep(250).await,
-            Err(e) => {
-                ctx.set_tx(id, TxState::Failed(e.to_string()));
-                return false;
-            }
-        }
-    }
-    ctx.set_tx(
-        id,
-        TxState::Failed("no receipt after a minute; check the chain".into()),
-    );
-    false
 }
 
 #[cfg(test)]

@@ -4,12 +4,12 @@
 //! reveal forms: the commitment is `eden_core::calls::call_commitment`, the salt is drawn from the
 //! browser's CSPRNG and kept in localStorage until the call is revealed.
 
-use crate::abi::ICallLedger;
+use crate::chain::abi::ICallLedger;
+use crate::chain::rpc::TxRequest;
+use crate::chain::world::{CallsRef, World};
 use crate::fmt;
-use crate::rpc::TxRequest;
-use crate::state::{CallsRef, Ctx, Load, World};
+use crate::state::{Ctx, Load};
 use crate::ui::{with_world, Amount, ErrorBox, Loading};
-use crate::wallet;
 use alloy_primitives::{Address, B256, U256};
 use alloy_sol_types::{SolCall, SolEvent};
 use eden_core::calls::{
@@ -97,7 +97,7 @@ fn dir_word(d: Option<Direction>) -> &'static str {
 
 async fn load(w: World, c: CallsRef, me: Option<Address>) -> Result<CallsData, String> {
     let rpc = w.rpc();
-    let e = |x: crate::rpc::RpcError| x.to_string();
+    let e = |x: crate::chain::rpc::RpcError| x.to_string();
     let min_stake = rpc
         .call(c.ledger, &ICallLedger::minStakeCall {})
         .await
@@ -320,7 +320,7 @@ fn CallsBody(world: World, calls: CallsRef) -> impl IntoView {
             // Keep the salt before signing: a commit whose salt is lost can never be revealed.
             pending.update(|v| v.push(p.clone()));
             pending.with_untracked(|v| save_pending(v));
-            let ok = wallet::send(
+            let ok = crate::send::send(
                 ctx,
                 format!(
                     "Commit a call ({})",
@@ -371,7 +371,7 @@ fn CallsBody(world: World, calls: CallsRef) -> impl IntoView {
                 salt: p.salt,
             }
             .abi_encode();
-            let ok = wallet::send(
+            let ok = crate::send::send(
                 ctx,
                 format!("Reveal call #{id}"),
                 TxRequest::call(ledger, data),

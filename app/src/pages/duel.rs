@@ -8,13 +8,13 @@
 //! (`RoundSettled` logs, each mean recomputed the same way); "Settle the round now"
 //! (`settle(duelId)`) when a closed round awaits settlement.
 
-use crate::abi::{IDuelHook, IDuelHookEvents, IPoolManagerEvents, IPoolManagerState};
+use crate::chain::abi::{IDuelHook, IDuelHookEvents, IPoolManagerEvents, IPoolManagerState};
+use crate::chain::rpc::{LogFilter, Rpc, TxRequest};
+use crate::chain::world::{DuelRef, World};
 use crate::duel_mean::{self, DuelPools, DuelTicks};
 use crate::fmt;
-use crate::rpc::{LogFilter, Rpc, TxRequest};
-use crate::state::{Ctx, DuelRef, Load, World};
+use crate::state::{Ctx, Load};
 use crate::ui::{with_world, Amount, ErrorBox, Loading};
-use crate::wallet;
 use alloy_primitives::{keccak256, Address, B256, I256, U256};
 use alloy_sol_types::{SolCall, SolEvent, SolValue};
 use eden_core::duel::{self, RoundMean, RoundWindow, Winner};
@@ -334,7 +334,7 @@ fn DuelBody(world: World, duel: DuelRef) -> impl IntoView {
         }
         .abi_encode();
         leptos::task::spawn_local(async move {
-            wallet::send(
+            crate::send::send(
                 ctx,
                 format!("Settle duel #{did}"),
                 TxRequest::call(hook, data),

@@ -4,13 +4,13 @@
 //! exact approvals for stablecoin pairs, the trade history with a price chart, and after graduation
 //! the Uniswap v4 pool and its price.
 
-use crate::abi::{ILaunchpad, IERC20};
+use crate::chain::abi::{ILaunchpad, IERC20};
+use crate::chain::rpc::{Rpc, TxRequest};
+use crate::chain::world::World;
 use crate::fmt;
-use crate::rpc::{Rpc, TxRequest};
-use crate::state::{Ctx, Load, World};
+use crate::state::{Ctx, Load};
 use crate::trade;
 use crate::ui::{with_world, Amount, ErrorBox, Loading};
-use crate::wallet;
 use alloy_primitives::{keccak256, Address, Bytes, B256, U256};
 use alloy_sol_types::{sol, SolCall, SolEvent, SolValue};
 use eden_core::curve::{self, CurveState};
@@ -482,7 +482,9 @@ pub fn TokenPage() -> impl IntoView {
                 fmt::units_exact(amount, i.quote_decimals),
                 i.quote_symbol
             );
-            if !eth && !wallet::ensure_allowance(ctx, &w.rpc(), i.quote, pad, amount, display).await
+            if !eth
+                && !crate::send::ensure_allowance(ctx, &w.rpc(), i.quote, pad, amount, display)
+                    .await
             {
                 busy.set(false);
                 return;
@@ -501,7 +503,7 @@ pub fn TokenPage() -> impl IntoView {
                 i.quote_symbol
             );
             let value = if eth { amount } else { U256::ZERO };
-            if wallet::send(
+            if crate::send::send(
                 ctx,
                 label,
                 TxRequest {
@@ -537,7 +539,7 @@ pub fn TokenPage() -> impl IntoView {
         leptos::task::spawn_local(async move {
             let pad = w.addresses.launchpad;
             let display = format!("{} {}", fmt::units(amount, 18, 6), i.symbol);
-            if !wallet::ensure_allowance(ctx, &w.rpc(), i.token, pad, amount, display).await {
+            if !crate::send::ensure_allowance(ctx, &w.rpc(), i.token, pad, amount, display).await {
                 busy.set(false);
                 return;
             }
@@ -549,7 +551,7 @@ pub fn TokenPage() -> impl IntoView {
             }
             .abi_encode();
             let label = format!("Sell {} {}", fmt::units(amount, 18, 6), i.symbol);
-            if wallet::send(ctx, label, TxRequest::call(pad, data)).await {
+            if crate::send::send(ctx, label, TxRequest::call(pad, data)).await {
                 sell_amount.set(String::new());
             }
             busy.set(false);

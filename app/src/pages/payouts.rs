@@ -3,12 +3,12 @@
 //! amount) and its proof walked to the round's root **read from chain**; the claim window
 //! (24 h review, then 90 days) comes from the round on chain; claimed leaves show as claimed.
 
-use crate::abi::IHolderDistributor;
+use crate::chain::abi::IHolderDistributor;
+use crate::chain::rpc::TxRequest;
+use crate::chain::world::{PayoutRoundRef, World};
 use crate::fmt;
-use crate::rpc::TxRequest;
-use crate::state::{Ctx, Load, PayoutRoundRef, World};
+use crate::state::{Ctx, Load};
 use crate::ui::{with_world, Amount, ErrorBox, Loading};
-use crate::wallet;
 use alloy_primitives::{Address, B256, U256};
 use alloy_sol_types::SolCall;
 use eden_core::holders::{PayoutContext, PayoutLeaf};
@@ -145,7 +145,7 @@ fn PayoutsBody(world: World) -> impl IntoView {
             r.round.epoch
         );
         leptos::task::spawn_local(async move {
-            wallet::send(ctx, label, TxRequest::call(dist, data)).await;
+            crate::send::send(ctx, label, TxRequest::call(dist, data)).await;
         });
     };
     view! {

@@ -8,12 +8,12 @@
 //! compared with the chain's own `claim` simulated at the latest block. A Claim button pays out through
 //! the transaction tray.
 
-use crate::abi::{IScorerRegistry, IERC20};
+use crate::chain::abi::{IScorerRegistry, IERC20};
+use crate::chain::rpc::TxRequest;
+use crate::chain::world::{ScorerRef, World};
 use crate::fmt;
-use crate::rpc::TxRequest;
-use crate::state::{Ctx, Load, ScorerRef, World};
+use crate::state::{Ctx, Load};
 use crate::ui::{Amount, ErrorBox, Loading};
-use crate::wallet;
 use alloy_primitives::{Address, B256, U256};
 use alloy_sol_types::{SolCall, SolEvent};
 use eden_core::leaves::Verdict;
@@ -105,7 +105,7 @@ async fn load_row(
     bundles: &mut Bundles,
 ) -> Result<Row, String> {
     let rpc = w.rpc();
-    let e = |x: crate::rpc::RpcError| x.to_string();
+    let e = |x: crate::chain::rpc::RpcError| x.to_string();
     let reg = s.registry;
     let pos = rpc
         .call(reg, &IScorerRegistry::positionCall { token, who: me })
@@ -182,7 +182,7 @@ async fn load_row(
             Some(path) => {
                 let bundle = match bundles.entry(ep) {
                     Entry::Occupied(o) => o.into_mut(),
-                    Entry::Vacant(v) => v.insert(crate::state::fetch_bundle(&path).await),
+                    Entry::Vacant(v) => v.insert(crate::chain::world::fetch_bundle(&path).await),
                 };
                 match bundle {
                     Ok(b) => grade_from_bundle(b, reg, pos.scoreId, ep),
@@ -298,7 +298,7 @@ pub fn MyPositions(world: World, scorer: ScorerRef) -> impl IntoView {
     let claim = move |token: Address, symbol: String| {
         let data = IScorerRegistry::claimCall { token }.abi_encode();
         leptos::task::spawn_local(async move {
-            wallet::send(
+            crate::send::send(
                 ctx,
                 format!("Claim scorer rewards on {symbol}"),
                 TxRequest::call(registry, data),

@@ -11,11 +11,12 @@
 
 use super::score_creator::{check_creator, read_lanes, CreatorCheck, CreatorView};
 use super::score_human::{check_human, HumanCheck, HumanView, ScoredEvent};
-use crate::abi::IEpochRegistry;
-use crate::abi::IScorerRegistry;
+use crate::chain::abi::IEpochRegistry;
+use crate::chain::abi::IScorerRegistry;
+use crate::chain::rpc::Rpc;
+use crate::chain::world::World;
 use crate::fmt;
-use crate::rpc::Rpc;
-use crate::state::{Ctx, Load, World};
+use crate::state::{Ctx, Load};
 use crate::ui::{with_world, Amount, ErrorBox, Loading};
 use alloy_primitives::{Address, B256, U256};
 use alloy_sol_types::{SolCall, SolEvent};
@@ -24,15 +25,7 @@ use eden_core::eip712::{eden_domain, recover_epoch_root_signer, EpochRoot};
 use eden_core::scoring::EpochBundle;
 use leptos::prelude::*;
 
-/// An epoch slot's status on chain (`EpochRegistry.Status`).
-pub fn status_name(s: u8) -> &'static str {
-    match s {
-        1 => "pending",
-        2 => "challenged",
-        3 => "final",
-        _ => "not proposed",
-    }
-}
+use crate::chain::epochs::status_name;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct EpochRow {
@@ -210,7 +203,7 @@ async fn run_check(
     own: Option<OwnInputs>,
 ) -> Result<EpochCheck, String> {
     let rpc = w.rpc();
-    let bundle = crate::state::fetch_bundle(&row.bundle).await?;
+    let bundle = crate::chain::world::fetch_bundle(&row.bundle).await?;
     if bundle.epoch != row.epoch {
         return Err(format!(
             "the bundle is for epoch {}, not {}",

@@ -14,8 +14,8 @@
 //! and the rest pro rata to the lane weights, buyback taking the dust), computed by
 //! `eden_core::creator::lane_split` and cross-checked against `previewSplit`.
 
-use crate::abi::{IEpochRegistry, IFeeLanes, ILaunchpad, IERC20};
-use crate::rpc::Rpc;
+use crate::chain::abi::{IEpochRegistry, IFeeLanes, ILaunchpad, IERC20};
+use crate::chain::rpc::Rpc;
 use alloy_primitives::{Address, U256};
 use eden_core::check::{self, CreatorFinding};
 pub use eden_core::check::{LaneParams, LaneState};
@@ -85,7 +85,7 @@ pub async fn read_lanes(
 ) -> Result<LaneState, String> {
     let e = |what: &str| {
         let what = what.to_owned();
-        move |err: crate::rpc::RpcError| format!("reading {what}: {err}")
+        move |err: crate::chain::rpc::RpcError| format!("reading {what}: {err}")
     };
     // The launch's quote asset (a project that is not a launch gets the ETH example).
     let quote = match rpc

@@ -198,7 +198,7 @@ pub fn HumanView(check: Result<Option<HumanCheck>, String>, status: u8) -> impl 
     } else if not_final && c.flags.is_empty() {
         format!(
             "Human score not final: the epoch is {} (C7), so this is not a final score. ",
-            super::score::status_name(status)
+            crate::chain::epochs::status_name(status)
         )
     } else {
         "Human score flagged: ".to_string()

@@ -6,12 +6,12 @@
 //! ([`super::positions`]).
 
 use super::positions::MyPositions;
-use crate::abi::{IAggregatorV3, IRootPriceOracle, IScorerRegistry, IERC20};
+use crate::chain::abi::{IAggregatorV3, IRootPriceOracle, IScorerRegistry, IERC20};
+use crate::chain::rpc::TxRequest;
+use crate::chain::world::{ScorerRef, World};
 use crate::fmt;
-use crate::rpc::TxRequest;
-use crate::state::{Ctx, Load, ScorerRef, World};
+use crate::state::{Ctx, Load};
 use crate::ui::{with_world, Amount, ErrorBox, Loading};
-use crate::wallet;
 use alloy_primitives::{Address, U256};
 use alloy_sol_types::SolCall;
 use eden_core::burns::{
@@ -46,7 +46,7 @@ struct IScorerRegistryScorer {
 
 async fn load(w: World, s: ScorerRef, me: Option<Address>) -> Result<ScorerData, String> {
     let rpc = w.rpc();
-    let e = |x: crate::rpc::RpcError| x.to_string();
+    let e = |x: crate::chain::rpc::RpcError| x.to_string();
     let feed = rpc
         .call(s.feed, &IAggregatorV3::latestRoundDataCall {})
         .await
@@ -140,7 +140,7 @@ fn ScorerBody(world: World, scorer: ScorerRef) -> impl IntoView {
             )
         };
         leptos::task::spawn_local(async move {
-            wallet::send(ctx, label.into(), TxRequest::call(registry, data)).await;
+            crate::send::send(ctx, label.into(), TxRequest::call(registry, data)).await;
         });
     };
     let register = move |burn: U256| {
@@ -148,14 +148,14 @@ fn ScorerBody(world: World, scorer: ScorerRef) -> impl IntoView {
         let total = SCORER_STAKE.saturating_add(max_burn);
         leptos::task::spawn_local(async move {
             let display = format!("{} ROOT", fmt::units(total, 18, 6));
-            if !wallet::approve_exactly(ctx, root, registry, total, display).await {
+            if !crate::send::approve_exactly(ctx, root, registry, total, display).await {
                 return;
             }
             let reg = IScorerRegistry::registerCall {
                 maxBurnRoot: max_burn,
             }
             .abi_encode();
-            wallet::send(
+            crate::send::send(
                 ctx,
                 "Register as a scorer".into(),
                 TxRequest::call(registry, reg),
@@ -323,7 +323,7 @@ fn ThesisEditor(scorer: ScorerRef, price_usd: U256, next: u64) -> impl IntoView 
             };
             let max_burn = burn.saturating_add(burn / U256::from(BURN_CAP_HEADROOM_DIV));
             let display = format!("{} ROOT", fmt::units(max_burn, 18, 6));
-            if !wallet::approve_exactly(ctx, root, registry, max_burn, display).await {
+            if !crate::send::approve_exactly(ctx, root, registry, max_burn, display).await {
                 return;
             }
             let data = IScorerRegistry::scoreCall {
@@ -333,7 +333,7 @@ fn ThesisEditor(scorer: ScorerRef, price_usd: U256, next: u64) -> impl IntoView 
                 maxBurnRoot: max_burn,
             }
             .abi_encode();
-            wallet::send(
+            crate::send::send(
                 ctx,
                 "Submit a score".into(),
                 TxRequest::call(registry, data),

@@ -1,8 +1,8 @@
 //! A JSON-RPC client over the browser's `fetch`: `eth_call` (typed with `sol!`), `eth_getLogs`,
 //! `eth_blockNumber`, `eth_getBalance`, `eth_estimateGas`, `eth_sendRawTransaction`, receipts.
-//! Reverts are decoded into plain words ([`crate::abi::revert_reason`]).
+//! Reverts are decoded into plain words ([`crate::chain::abi::revert_reason`]).
 
-use crate::abi::revert_reason;
+use crate::chain::abi::revert_reason;
 use alloy_primitives::{hex, Address, Bytes, B256, U256};
 use alloy_sol_types::SolCall;
 use serde::Deserialize;

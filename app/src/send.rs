@@ -1,0 +1,202 @@
+//! The transaction pipeline: every action the app sends goes through [`send`]: simulate (a revert
+//! stops it before any signature, its reason in words), estimate gas, sign (burner) or ask the
+//! wallet to send, then [`follow`] the hash to its receipt. Each step is a state of the transaction
+//! tray, and every exit sets a final state. Approvals are always exact ([`approve_exactly`]).
+
+use crate::chain::abi::IERC20;
+use crate::chain::rpc::{Rpc, RpcError, TxRequest};
+use crate::state::{Ctx, Load, TxState};
+use crate::tx::Eip1559;
+use crate::wallet::{request, Kind, WalletError, BURNER_KEYS};
+use alloy_primitives::{Address, B256, U256};
+use alloy_sol_types::SolCall;
+use leptos::prelude::*;
+use serde_json::json;
+
+/// Resolves after `ms` milliseconds (gloo-timers).
+pub async fn sleep(ms: u32) {
+    gloo_timers::future::TimeoutFuture::new(ms).await;
+}
+
+/// Sends an ERC-20 `approve(spender, amount)` for exactly `amount` (never an unlimited approval),
+/// labelled "Approve exactly {display}"; returns whether it confirmed.
+pub async fn approve_exactly(
+    ctx: Ctx,
+    token: Address,
+    spender: Address,
+    amount: U256,
+    display: String,
+) -> bool {
+    let data = IERC20::approveCall {
+        spender,
+        value: amount,
+    }
+    .abi_encode();
+    send(
+        ctx,
+        format!("Approve exactly {display}"),
+        TxRequest::call(token, data),
+    )
+    .await
+}
+
+/// [`approve_exactly`] only when the connected account's allowance is below `amount`; returns
+/// whether the allowance now suffices (true at once when it already did).
+pub async fn ensure_allowance(
+    ctx: Ctx,
+    rpc: &Rpc,
+    token: Address,
+    spender: Address,
+    amount: U256,
+    display: String,
+) -> bool {
+    let owner = ctx.wallet.get_untracked().account.unwrap_or_default();
+    let allowance = rpc
+        .call(token, &IERC20::allowanceCall { owner, spender })
+        .await
+        .unwrap_or_default();
+    allowance >= amount || approve_exactly(ctx, token, spender, amount, display).await
+}
+
+/// Simulates, signs (burner) or asks the wallet to send, and follows a transaction to its receipt.
+/// Its states appear in the transaction tray. Returns whether it confirmed.
+pub async fn send(ctx: Ctx, label: String, mut tx: TxRequest) -> bool {
+    let id = ctx.push_tx(label);
+    let Load::Ready(world) = ctx.world.get_untracked() else {
+        ctx.set_tx(id, TxState::Failed("the network is not loaded".into()));
+        return false;
+    };
+    let w = ctx.wallet.get_untracked();
+    let (Some(kind), Some(from)) = (w.kind.clone(), w.account) else {
+        ctx.set_tx(id, TxState::Failed("connect a wallet first".into()));
+        return false;
+    };
+    if w.chain_id != Some(world.chain_id) {
+        ctx.set_tx(
+            id,
+            TxState::Failed(format!(
+                "wrong network: switch the wallet to chain {}",
+                world.chain_id
+            )),
+        );
+        return false;
+    }
+    let rpc: Rpc = world.rpc();
+    tx.from = Some(from);
+    // 1. Simulate: a revert stops here, before any signature.
+    if let Err(e) = rpc.call_raw(&tx).await {
+        ctx.set_tx(
+            id,
+            match e {
+                RpcError::Revert(r) => TxState::WouldRevert(r),
+                other => TxState::Failed(other.to_string()),
+            },
+        );
+        return false;
+    }
+    let gas = match rpc.estimate_gas(&tx).await {
+        Ok(g) => g.saturating_mul(12) / 10,
+        Err(RpcError::Revert(r)) => {
+            ctx.set_tx(id, TxState::WouldRevert(r));
+            return false;
+        }
+        Err(e) => {
+            ctx.set_tx(id, TxState::Failed(e.to_string()));
+            return false;
+        }
+    };
+    // 2. Sign and send.
+    let hash = match kind {
+        Kind::Burner(i) => {
+            let Some(key) = BURNER_KEYS.get(i) else {
+                // Never leave the tray at "simulating…": every exit sets a final state.
+                ctx.set_tx(id, TxState::Failed(format!("no burner account {i}")));
+                return false;
+            };
+            let sent = async {
+                let nonce = rpc.nonce(from).await?;
+                let price = rpc.gas_price().await?;
+                let priority = U256::from(1_000_000_000u64).min(price);
+                let raw = Eip1559 {
+                    chain_id: world.chain_id,
+                    nonce,
+                    max_priority_fee_per_gas: priority,
+                    max_fee_per_gas: price.saturating_mul(U256::from(2u8)).max(priority),
+                    gas_limit: gas,
+                    to: tx.to,
+                    value: tx.value,
+                    data: tx.data.clone(),
+                }
+                .sign(key)
+                .map_err(|e| RpcError::Node(e.to_string()))?;
+                rpc.send_raw(&raw).await
+            }
+            .await;
+            match sent {
+                Ok(h) => h,
+                Err(e) => {
+                    ctx.set_tx(id, TxState::Failed(e.to_string()));
+                    return false;
+                }
+            }
+        }
+        Kind::Injected { uuid, .. } => {
+            ctx.set_tx(id, TxState::AwaitingSignature);
+            let mut p = tx.to_json();
+            p["gas"] = json!(format!("{gas:#x}"));
+            match request(&uuid, "eth_sendTransaction", json!([p])).await {
+                Ok(v) => match v.as_str().and_then(|s| s.parse::<B256>().ok()) {
+                    Some(h) => h,
+                    None => {
+                        ctx.set_tx(
+                            id,
+                            TxState::Failed("the wallet returned no transaction hash".into()),
+                        );
+                        return false;
+                    }
+                },
+                Err(WalletError::Cancelled) => {
+                    ctx.set_tx(id, TxState::Cancelled);
+                    return false;
+                }
+                Err(e) => {
+                    ctx.set_tx(id, TxState::Failed(e.to_string()));
+                    return false;
+                }
+            }
+        }
+    };
+    ctx.set_tx(id, TxState::Pending(hash));
+    follow(ctx, rpc, id, hash).await
+}
+
+/// Follows a sent transaction to its receipt and records the outcome.
+pub async fn follow(ctx: Ctx, rpc: Rpc, id: u64, hash: B256) -> bool {
+    for _ in 0..240 {
+        match rpc.receipt(hash).await {
+            Ok(Some(r)) => {
+                let ok = r.status == U256::from(1u8);
+                ctx.set_tx(
+                    id,
+                    if ok {
+                        TxState::Confirmed(hash, u64::try_from(r.block_number).unwrap_or(0))
+                    } else {
+                        TxState::Failed("reverted on chain".into())
+                    },
+                );
+                ctx.bump();
+                return ok;
+            }
+            Ok(None) => sleep(250).await,
+            Err(e) => {
+                ctx.set_tx(id, TxState::Failed(e.to_string()));
+                return false;
+            }
+        }
+    }
+    ctx.set_tx(
+        id,
+        TxState::Failed("no receipt after a minute; check the chain".into()),
+    );
+    false
+}
