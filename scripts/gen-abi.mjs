@@ -1,5 +1,5 @@
 // The app's contract ABIs, generated from the forge artifacts (contracts/out) into app/abi/<Contract>.json,
-// which app/src/abi.rs feeds to alloy's `sol!`. The JSON files are committed so the app builds without
+// which app/src/chain/abi.rs feeds to alloy's `sol!`. The JSON files are committed so the app builds without
 // Foundry; `--check` (run by scripts/test.sh after `forge build`) fails when any of them is stale.
 //
 //   node scripts/gen-abi.mjs           regenerate app/abi/*.json
