@@ -106,7 +106,7 @@ pub fn observations(
     start: u64,
     timestamps: &BTreeMap<u64, u64>,
     eth_is_currency0: (bool, bool),
-) -> Result<DuelTicks, String> {
+) -> Result<DuelTicks, ObservationError> {
     let mut events = events.to_vec();
     events.sort_by_key(|e| e.position);
     let eth = |side: Side, t: i32| match side {
@@ -130,7 +130,7 @@ pub fn observations(
         }
         let ts = *timestamps
             .get(&e.position.0)
-            .ok_or_else(|| format!("no timestamp for block {}", e.position.0))?;
+            .ok_or(ObservationError::NoTimestamp(e.position.0))?;
         // Both are known: the seed checked them.
         let (Some(tick_a), Some(tick_b)) = (a, b) else {
             continue;
@@ -148,14 +148,22 @@ pub fn observations(
     Ok(out)
 }
 
-fn seed(a: Option<i32>, b: Option<i32>, start: u64) -> Result<Observation, String> {
-    let missing = |s: &str| {
-        format!("the price of pool {s} when the duel was created is not in the logs read (its pool was initialised before the first block searched)")
-    };
+/// Why a duel's observations cannot be rebuilt from the logs read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ObservationError {
+    /// A pool's price at the duel's creation is not in the logs.
+    #[error("the price of pool {0} when the duel was created is not in the logs read (its pool was initialised before the first block searched)")]
+    NoCreationPrice(&'static str),
+    /// A block's timestamp was not read.
+    #[error("no timestamp for block {0}")]
+    NoTimestamp(u64),
+}
+
+fn seed(a: Option<i32>, b: Option<i32>, start: u64) -> Result<Observation, ObservationError> {
     Ok(Observation {
         timestamp: start.saturating_sub(1),
-        tick_a: a.ok_or_else(|| missing("A"))?,
-        tick_b: b.ok_or_else(|| missing("B"))?,
+        tick_a: a.ok_or(ObservationError::NoCreationPrice("A"))?,
+        tick_b: b.ok_or(ObservationError::NoCreationPrice("B"))?,
         swap: false,
     })
 }
@@ -332,9 +340,12 @@ mod tests {
             &BTreeMap::from([(12, 1_100)]),
             (true, true),
         )
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
         assert!(e.contains("pool B"), "{e}");
-        let e = observations(&[], (10, 0), 1_000, &BTreeMap::new(), (true, true)).unwrap_err();
+        let e = observations(&[], (10, 0), 1_000, &BTreeMap::new(), (true, true))
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("pool A"), "{e}");
         let events: Vec<TickEvent> = [
             init(p.id_a, 5, 3),
@@ -347,6 +358,7 @@ mod tests {
         assert!(
             observations(&events, (10, 0), 1_000, &BTreeMap::new(), (true, true))
                 .unwrap_err()
+                .to_string()
                 .contains("block 12")
         );
     }

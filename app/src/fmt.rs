@@ -138,28 +138,51 @@ pub fn duration(secs: u64) -> String {
     }
 }
 
+/// Why a typed amount is not one.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum InputError {
+    /// Nothing typed.
+    #[error("enter an amount")]
+    Empty,
+    /// Not a decimal number.
+    #[error("'{0}' is not a number")]
+    NotANumber(String),
+    /// More decimals than the unit has.
+    #[error("at most {0} decimals")]
+    TooManyDecimals(u8),
+    /// Beyond 2^256 − 1 smallest units.
+    #[error("the amount is too large")]
+    TooLarge,
+    /// A slippage that is not one.
+    #[error("slippage: {0}")]
+    Slippage(Box<InputError>),
+    /// A slippage above the maximum.
+    #[error("slippage: at most 50 %")]
+    SlippageAboveMax,
+}
+
 /// Parses a decimal amount typed by a person (`"1.5"`, `"1,000.25"`, `".5"`) into smallest units.
 ///
 /// # Errors
 /// A readable message: not a number, too many decimals, or too large.
-pub fn parse_units(s: &str, decimals: u8) -> Result<U256, String> {
+pub fn parse_units(s: &str, decimals: u8) -> Result<U256, InputError> {
     let t: String = s
         .trim()
         .chars()
         .filter(|c| *c != ',' && *c != '_' && !c.is_whitespace())
         .collect();
     if t.is_empty() {
-        return Err("enter an amount".into());
+        return Err(InputError::Empty);
     }
     let (int, frac) = t.split_once('.').unwrap_or((t.as_str(), ""));
     if !int.bytes().all(|b| b.is_ascii_digit())
         || !frac.bytes().all(|b| b.is_ascii_digit())
         || (int.is_empty() && frac.is_empty())
     {
-        return Err(format!("'{}' is not a number", s.trim()));
+        return Err(InputError::NotANumber(s.trim().to_owned()));
     }
     if frac.len() > usize::from(decimals) {
-        return Err(format!("at most {decimals} decimals"));
+        return Err(InputError::TooManyDecimals(decimals));
     }
     let digits = format!(
         "{int}{frac}{}",
@@ -169,7 +192,7 @@ pub fn parse_units(s: &str, decimals: u8) -> Result<U256, String> {
     if digits.is_empty() {
         return Ok(U256::ZERO);
     }
-    U256::from_str_radix(digits, 10).map_err(|_| "the amount is too large".to_owned())
+    U256::from_str_radix(digits, 10).map_err(|_| InputError::TooLarge)
 }
 
 #[cfg(test)]
@@ -228,8 +251,12 @@ mod tests {
         assert_eq!(parse_units("0", 18).unwrap(), U256::ZERO);
         assert!(parse_units("1.0000001", 6)
             .unwrap_err()
+            .to_string()
             .contains("6 decimals"));
-        assert!(parse_units("abc", 18).unwrap_err().contains("not a number"));
+        assert!(parse_units("abc", 18)
+            .unwrap_err()
+            .to_string()
+            .contains("not a number"));
         assert!(parse_units("", 18).is_err());
         assert!(parse_units("-1", 18).is_err());
         assert!(parse_units(".", 18).is_err());

@@ -8,6 +8,7 @@
 mod browser_tests;
 mod chain;
 mod duel_mean;
+mod error;
 mod fmt;
 mod pages;
 mod proof_check;
@@ -49,7 +50,7 @@ fn App() -> impl IntoView {
                 ctx.chain_offset.set(offset);
                 ctx.world.set(Load::Ready(w));
             }
-            Err(e) => ctx.world.set(Load::Failed(e)),
+            Err(e) => ctx.world.set(Load::Failed(e.into())),
         }
     });
     wallet::init(ctx.wallet_handle());

@@ -3,6 +3,7 @@
 //! navigation).
 
 use crate::chain::world::{wall_now, World};
+use crate::error::AppError;
 use alloy_primitives::B256;
 use gloo_storage::{SessionStorage, Storage};
 use leptos::prelude::*;
@@ -13,7 +14,7 @@ use serde::{Deserialize, Serialize};
 pub enum Load<T> {
     Loading,
     Ready(T),
-    Failed(String),
+    Failed(AppError),
 }
 
 /// A transaction's life, shown in the transaction tray.

@@ -3,6 +3,7 @@
 //! (rounded down: the minimum never exceeds the quoted amount).
 
 use crate::chain::abi::ILaunchpad;
+use crate::fmt::InputError;
 use alloy_primitives::U256;
 use eden_core::curve::{self, fee, BuyQuote, CurveError, CurveState, SellQuote};
 use eden_core::math::mul_div_down;
@@ -46,11 +47,12 @@ pub fn min_out_down(amount: U256, slippage_bps: u32) -> U256 {
 ///
 /// # Errors
 /// A readable message when it is not a percentage between 0 and 50.
-pub fn parse_slippage_percent(s: &str) -> Result<u32, String> {
-    let bps = crate::fmt::parse_units(s, 2).map_err(|e| format!("slippage: {e}"))?;
-    let bps = u32::try_from(bps).map_err(|_| "slippage: too large".to_owned())?;
+pub fn parse_slippage_percent(s: &str) -> Result<u32, InputError> {
+    let bps = crate::fmt::parse_units(s, 2).map_err(|e| InputError::Slippage(Box::new(e)))?;
+    let bps =
+        u32::try_from(bps).map_err(|_| InputError::Slippage(Box::new(InputError::TooLarge)))?;
     if bps > MAX_SLIPPAGE_BPS {
-        return Err("slippage: at most 50 %".into());
+        return Err(InputError::SlippageAboveMax);
     }
     Ok(bps)
 }

@@ -53,23 +53,17 @@ thread_local! {
 }
 
 /// An EIP-1193 failure.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum WalletError {
     /// 4001: the person said no.
+    #[error("cancelled in the wallet")]
     Cancelled,
     /// 4902: the wallet does not know the chain.
+    #[error("the wallet does not know this chain")]
     UnknownChain,
+    /// Anything else, in the wallet's words.
+    #[error("{0}")]
     Other(String),
-}
-
-impl std::fmt::Display for WalletError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Self::Cancelled => write!(f, "cancelled in the wallet"),
-            Self::UnknownChain => write!(f, "the wallet does not know this chain"),
-            Self::Other(m) => write!(f, "{m}"),
-        }
-    }
 }
 
 /// Classifies an EIP-1193 error by its `code` (4001 = rejected by the person, 4902 = unknown chain).

@@ -23,18 +23,31 @@ pub enum RpcError {
     /// The answer could not be read.
     #[error("unexpected answer from the node: {0}")]
     Decode(String),
+    /// A GET answered with an HTTP error status.
+    #[error("{url}: HTTP {status}")]
+    Http {
+        /// The URL.
+        url: String,
+        /// The status code.
+        status: u16,
+    },
 }
 
 /// GETs a URL and returns its body as text (gloo-net's `fetch`).
-pub async fn fetch_text(url: &str) -> Result<String, String> {
+pub async fn fetch_text(url: &str) -> Result<String, RpcError> {
     let resp = gloo_net::http::Request::get(url)
         .send()
         .await
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| RpcError::Network(e.to_string()))?;
     if !resp.ok() {
-        return Err(format!("{url}: HTTP {}", resp.status()));
+        return Err(RpcError::Http {
+            url: url.to_owned(),
+            status: resp.status(),
+        });
     }
-    resp.text().await.map_err(|e| e.to_string())
+    resp.text()
+        .await
+        .map_err(|e| RpcError::Network(e.to_string()))
 }
 
 /// POSTs a JSON body and returns the parsed JSON answer (gloo-net's `fetch`).
@@ -385,6 +398,7 @@ impl Rpc {
                     RpcError::Network(m) => RpcError::Network(ctx(m)),
                     RpcError::Revert(m) | RpcError::Node(m) => RpcError::Node(ctx(m)),
                     RpcError::Decode(m) => RpcError::Decode(ctx(m)),
+                    http @ RpcError::Http { .. } => RpcError::Network(ctx(http.to_string())),
                 })?;
             let mut logs: Vec<Log> =
                 serde_json::from_value(v).map_err(|e| RpcError::Decode(ctx(e.to_string())))?;

@@ -1,7 +1,7 @@
 //! The network the app is a client of: `world.json` (written by scripts/seed-demo.mjs next to the
 //! app), the contract addresses, and the publications (epoch bundles). No Leptos here.
 
-use crate::chain::rpc::Rpc;
+use crate::chain::rpc::{Rpc, RpcError};
 use alloy_primitives::{Address, B256};
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -163,21 +163,52 @@ pub fn wall_now() -> i64 {
 
 /// Loads `world.json` and measures the chain clock.
 /// An epoch bundle published with the demo world (`path` as in `World::epochs`), parsed.
-pub async fn fetch_bundle(path: &str) -> Result<eden_core::scoring::EpochBundle, String> {
-    let text = crate::chain::rpc::fetch_text(&format!("{DEMO_BASE}{path}")).await?;
+pub async fn fetch_bundle(path: &str) -> Result<eden_core::scoring::EpochBundle, WorldError> {
+    let text = crate::chain::rpc::fetch_text(&format!("{DEMO_BASE}{path}"))
+        .await
+        .map_err(WorldError::Fetch)?;
     eden_core::scoring::EpochBundle::from_json(&text)
-        .map_err(|e| format!("the bundle is not a valid epoch bundle: {e}"))
+        .map_err(|e| WorldError::BadBundle(e.to_string()))
 }
 
-pub async fn load_world() -> Result<(World, i64), String> {
+/// Why the network or one of its publications could not be loaded.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum WorldError {
+    /// No network description is served.
+    #[error("no local network description ({0}). Start the app with `bash scripts/run.sh`, which runs a local chain and seeds it.")]
+    NoDescription(RpcError),
+    /// The description does not parse.
+    #[error("world.json: {0}")]
+    BadDescription(String),
+    /// The chain does not answer.
+    #[error("{source} ({rpc_url}). Is the local chain running?")]
+    ChainDown {
+        /// The RPC error.
+        source: RpcError,
+        /// Where it was asked.
+        rpc_url: String,
+    },
+    /// A publication could not be fetched.
+    #[error("{0}")]
+    Fetch(RpcError),
+    /// A fetched epoch bundle does not parse.
+    #[error("the bundle is not a valid epoch bundle: {0}")]
+    BadBundle(String),
+}
+
+pub async fn load_world() -> Result<(World, i64), WorldError> {
     let text = crate::chain::rpc::fetch_text(WORLD_URL)
         .await
-        .map_err(|e| format!("no local network description ({e}). Start the app with `bash scripts/run.sh`, which runs a local chain and seeds it."))?;
-    let w: World = serde_json::from_str(&text).map_err(|e| format!("world.json: {e}"))?;
+        .map_err(WorldError::NoDescription)?;
+    let w: World =
+        serde_json::from_str(&text).map_err(|e| WorldError::BadDescription(e.to_string()))?;
     let ts = w
         .rpc()
         .latest_timestamp()
         .await
-        .map_err(|e| format!("{e} ({}). Is the local chain running?", w.rpc_url))?;
-    Ok((w, ts as i64 - crate::chain::world::wall_now()))
+        .map_err(|source| WorldError::ChainDown {
+            source,
+            rpc_url: w.rpc_url.clone(),
+        })?;
+    Ok((w, ts as i64 - wall_now()))
 }

@@ -7,6 +7,7 @@
 use crate::chain::abi::ICallLedger;
 use crate::chain::rpc::TxRequest;
 use crate::chain::world::{CallsRef, World};
+use crate::error::AppError;
 use crate::fmt;
 use crate::state::{Ctx, Load};
 use crate::ui::{with_world, Amount, ErrorBox, Loading};
@@ -42,17 +43,17 @@ fn save_pending(p: &[PendingCall]) {
 }
 
 /// 32 bytes from `crypto.getRandomValues`.
-fn random_salt() -> Result<B256, String> {
-    let win = web_sys::window().ok_or("no window")?;
+fn random_salt() -> Result<B256, AppError> {
+    let win = web_sys::window().ok_or_else(|| AppError::missing("no window"))?;
     let crypto =
-        js_sys::Reflect::get(&win, &"crypto".into()).map_err(|_| "no crypto".to_string())?;
+        js_sys::Reflect::get(&win, &"crypto".into()).map_err(|_| AppError::missing("no crypto"))?;
     let f: js_sys::Function = js_sys::Reflect::get(&crypto, &"getRandomValues".into())
         .ok()
         .and_then(|f| wasm_bindgen::JsCast::dyn_into(f).ok())
-        .ok_or("no crypto.getRandomValues")?;
+        .ok_or_else(|| AppError::missing("no crypto.getRandomValues"))?;
     let arr = js_sys::Uint8Array::new_with_length(32);
     f.call1(&crypto, &arr)
-        .map_err(|_| "getRandomValues failed".to_string())?;
+        .map_err(|_| AppError::missing("getRandomValues failed"))?;
     let mut out = [0u8; 32];
     arr.copy_to(&mut out);
     Ok(B256::from(out))
@@ -95,9 +96,9 @@ fn dir_word(d: Option<Direction>) -> &'static str {
     }
 }
 
-async fn load(w: World, c: CallsRef, me: Option<Address>) -> Result<CallsData, String> {
+async fn load(w: World, c: CallsRef, me: Option<Address>) -> Result<CallsData, AppError> {
     let rpc = w.rpc();
-    let e = |x: crate::chain::rpc::RpcError| x.to_string();
+    let e = |x: crate::chain::rpc::RpcError| AppError::from(x);
     let min_stake = rpc
         .call(c.ledger, &ICallLedger::minStakeCall {})
         .await
@@ -110,7 +111,7 @@ async fn load(w: World, c: CallsRef, me: Option<Address>) -> Result<CallsData, S
         .call(c.ledger, &ICallLedger::consensusThresholdBpsCall {})
         .await
         .map_err(e)?;
-    let params = ConsensusParams::new(quorum, u64::from(threshold)).map_err(|x| x.to_string())?;
+    let params = ConsensusParams::new(quorum, u64::from(threshold)).map_err(AppError::from)?;
     let mut who = c.agents.clone();
     if let Some(m) = me {
         if !who.contains(&m) {
@@ -150,7 +151,7 @@ async fn load(w: World, c: CallsRef, me: Option<Address>) -> Result<CallsData, S
             }
         }
         let score = track_record_score(r.hits, r.misses + overdue, r.stake, min_stake)
-            .map_err(|x| x.to_string())?;
+            .map_err(AppError::from)?;
         agents.push(AgentRow {
             agent: a,
             score,
@@ -198,7 +199,7 @@ async fn load(w: World, c: CallsRef, me: Option<Address>) -> Result<CallsData, S
             cur.state.voters,
             &params,
         )
-        .map_err(|x| x.to_string())?;
+        .map_err(AppError::from)?;
         let current = if st.voters == 0 {
             "no votes yet".to_string()
         } else {
@@ -217,7 +218,7 @@ async fn load(w: World, c: CallsRef, me: Option<Address>) -> Result<CallsData, S
         {
             Some(r) => {
                 let st = consensus_state(r.upWeight, r.downWeight, r.voters, &params)
-                    .map_err(|x| x.to_string())?;
+                    .map_err(AppError::from)?;
                 Some(format!(
                     "round {}: {} · strength {} · {} voters",
                     r.bucket,
@@ -291,7 +292,7 @@ fn CallsBody(world: World, calls: CallsRef) -> impl IntoView {
         let salt = match random_salt() {
             Ok(s) => s,
             Err(e) => {
-                form_error.set(Some(e));
+                form_error.set(Some(e.to_string()));
                 return;
             }
         };

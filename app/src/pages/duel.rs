@@ -12,6 +12,7 @@ use crate::chain::abi::{IDuelHook, IDuelHookEvents, IPoolManagerEvents, IPoolMan
 use crate::chain::rpc::{LogFilter, Rpc, TxRequest};
 use crate::chain::world::{DuelRef, World};
 use crate::duel_mean::{self, DuelPools, DuelTicks};
+use crate::error::AppError;
 use crate::fmt;
 use crate::state::{Ctx, Load};
 use crate::ui::{with_world, Amount, ErrorBox, Loading};
@@ -74,7 +75,7 @@ impl Recomputed {
 struct DuelData {
     d: IDuelHook::Duel,
     hook: HookView,
-    current: Result<Recomputed, String>,
+    current: Result<Recomputed, AppError>,
     price_a: U256,
     price_b: U256,
     history: Vec<Settled>,
@@ -89,7 +90,11 @@ fn pool_id(key: &IDuelHook::PoolKey) -> B256 {
 }
 
 /// The token's price in ETH (WAD) from its v4 pool's `slot0` (read through `extsload`).
-async fn pool_price_wad(rpc: &Rpc, pm: Address, key: &IDuelHook::PoolKey) -> Result<U256, String> {
+async fn pool_price_wad(
+    rpc: &Rpc,
+    pm: Address,
+    key: &IDuelHook::PoolKey,
+) -> Result<U256, AppError> {
     let mut buf = [0u8; 64];
     buf[..32].copy_from_slice(pool_id(key).as_slice());
     buf[32..].copy_from_slice(&U256::from(POOLS_SLOT).to_be_bytes::<32>());
@@ -97,9 +102,9 @@ async fn pool_price_wad(rpc: &Rpc, pm: Address, key: &IDuelHook::PoolKey) -> Res
     let word = rpc
         .call(pm, &IPoolManagerState::extsload_0Call { slot })
         .await
-        .map_err(|e| e.to_string())?;
+        .map_err(AppError::from)?;
     let sqrt = U256::from_be_bytes(word.0) & ((U256::from(1) << 160) - U256::from(1));
-    duel::token_price_wad(sqrt, true).map_err(|e| e.to_string())
+    duel::token_price_wad(sqrt, true).map_err(AppError::from)
 }
 
 /// B2 inputs from the chain, blocks `[start_block, latest]`: the `DuelCreated` log (where the seed
@@ -110,7 +115,7 @@ async fn replay(
     r: &DuelRef,
     d: &IDuelHook::Duel,
     latest: u64,
-) -> Result<DuelTicks, String> {
+) -> Result<DuelTicks, AppError> {
     let from = w.addresses.start_block;
     let created = rpc
         .get_logs(
@@ -125,12 +130,12 @@ async fn replay(
             latest,
         )
         .await
-        .map_err(|e| e.to_string())?;
+        .map_err(AppError::from)?;
     let created_at = created.first().map(|l| l.position()).ok_or_else(|| {
-        format!(
+        AppError::Missing(format!(
             "the creation of duel #{} is not in the logs from block {from}",
             r.duel_id
-        )
+        ))
     })?;
     let pools = DuelPools {
         id_a: pool_id(&d.keyA),
@@ -153,25 +158,31 @@ async fn replay(
             latest,
         )
         .await
-        .map_err(|e| e.to_string())?;
+        .map_err(AppError::from)?;
     let events: Vec<_> = logs.iter().filter_map(|l| pools.decode(l)).collect();
     let mut timestamps = BTreeMap::new();
     for b in duel_mean::blocks_needed(&events, created_at) {
-        timestamps.insert(b, rpc.block_timestamp(b).await.map_err(|e| e.to_string())?);
+        timestamps.insert(b, rpc.block_timestamp(b).await.map_err(AppError::from)?);
     }
     let eth0 = (
         d.keyA.currency0 == Address::ZERO,
         d.keyB.currency0 == Address::ZERO,
     );
-    duel_mean::observations(&events, created_at, d.start, &timestamps, eth0)
+    Ok(duel_mean::observations(
+        &events,
+        created_at,
+        d.start,
+        &timestamps,
+        eth0,
+    )?)
 }
 
 /// The active round's window and recomputed mean at `now` (the latest block's time).
-fn current_round(ticks: &DuelTicks, d: &IDuelHook::Duel, now: u64) -> Result<Recomputed, String> {
-    let window = duel::round_window(d.start, d.activeRound).map_err(|e| e.to_string())?;
+fn current_round(ticks: &DuelTicks, d: &IDuelHook::Duel, now: u64) -> Result<Recomputed, AppError> {
+    let window = duel::round_window(d.start, d.activeRound).map_err(AppError::from)?;
     let awaiting = now >= window.end;
     let upto = now.min(window.end);
-    let mean = duel_mean::round_result(ticks, window.start, upto).map_err(|e| e.to_string())?;
+    let mean = duel_mean::round_result(ticks, window.start, upto).map_err(AppError::from)?;
     let swaps = ticks.observations.len();
     let live_d = ticks
         .observations
@@ -187,19 +198,19 @@ fn current_round(ticks: &DuelTicks, d: &IDuelHook::Duel, now: u64) -> Result<Rec
     })
 }
 
-async fn load(w: World, r: DuelRef) -> Result<DuelData, String> {
+async fn load(w: World, r: DuelRef) -> Result<DuelData, AppError> {
     let rpc = w.rpc();
     let id = U256::from(r.duel_id);
     // One block for the hook's state, its cross-check and the logs, so they describe the same moment.
-    let (latest, now) = rpc.latest_block().await.map_err(|e| e.to_string())?;
+    let (latest, now) = rpc.latest_block().await.map_err(AppError::from)?;
     let d = rpc
         .call_at(r.hook, &IDuelHook::getDuelCall { duelId: id }, latest)
         .await
-        .map_err(|e| e.to_string())?;
+        .map_err(AppError::from)?;
     let p = rpc
         .call_at(r.hook, &IDuelHook::pendingResultCall { duelId: id }, latest)
         .await
-        .map_err(|e| e.to_string())?;
+        .map_err(AppError::from)?;
     let hook = HookView {
         round: p.round,
         awaiting: p.awaitingSettlement,
@@ -224,7 +235,7 @@ async fn load(w: World, r: DuelRef) -> Result<DuelData, String> {
     let logs = rpc
         .get_logs(&settled, w.addresses.start_block, latest)
         .await
-        .map_err(|e| e.to_string())?;
+        .map_err(AppError::from)?;
     for log in logs {
         if let Ok(e) =
             IDuelHook::RoundSettled::decode_raw_log(log.topics.iter().copied(), &log.data)
@@ -367,11 +378,11 @@ fn DuelBody(world: World, duel: DuelRef) -> impl IntoView {
                     format!("d = {live_d} ticks from the pools' current ticks; the hook holds {held}")
                 };
                 let (live_a, live_b) = duel::split_wad(live_d);
-                let cap_a = duel::buyback_cap_wad(x.d.emaA.value, x.price_a).map_err(|e| e.to_string());
-                let cap_b = duel::buyback_cap_wad(x.d.emaB.value, x.price_b).map_err(|e| e.to_string());
-                let cap = |c: Result<U256, String>, sym: String| match c {
+                let cap_a = duel::buyback_cap_wad(x.d.emaA.value, x.price_a).map_err(AppError::from);
+                let cap_b = duel::buyback_cap_wad(x.d.emaB.value, x.price_b).map_err(AppError::from);
+                let cap = |c: Result<U256, AppError>, sym: String| match c {
                     Ok(v) => view! { <Amount raw=v decimals=18 unit=format!("ETH per {sym}") sig=5 /> }.into_any(),
-                    Err(e) => view! { <span class="error">{e}</span> }.into_any(),
+                    Err(e) => view! { <span class="error">{e.to_string()}</span> }.into_any(),
                 };
                 view! {
                     <p class="countdown" id="duel-countdown">{countdown}</p>

@@ -7,6 +7,7 @@
 use crate::chain::abi::{ILaunchpad, IERC20};
 use crate::chain::rpc::{Rpc, TxRequest};
 use crate::chain::world::World;
+use crate::error::AppError;
 use crate::fmt;
 use crate::state::{Ctx, Load};
 use crate::trade;
@@ -67,20 +68,20 @@ async fn quote_meta(rpc: &Rpc, quote: Address) -> (String, u8) {
     (sym, dec)
 }
 
-pub async fn load_launch(rpc: &Rpc, w: &World, token: Address) -> Result<LaunchInfo, String> {
+pub async fn load_launch(rpc: &Rpc, w: &World, token: Address) -> Result<LaunchInfo, AppError> {
     let pad = w.addresses.launchpad;
     let l = rpc
         .call(pad, &ILaunchpad::launchOfCall { token })
         .await
-        .map_err(|e| e.to_string())?;
+        .map_err(AppError::from)?;
     let supply = rpc
         .call(pad, &ILaunchpad::supplyCall {})
         .await
-        .map_err(|e| e.to_string())?;
+        .map_err(AppError::from)?;
     let fee_bps = rpc
         .call(pad, &ILaunchpad::feeBpsCall {})
         .await
-        .map_err(|e| e.to_string())?;
+        .map_err(AppError::from)?;
     let name = rpc
         .call(token, &IERC20::nameCall {})
         .await
@@ -90,7 +91,7 @@ pub async fn load_launch(rpc: &Rpc, w: &World, token: Address) -> Result<LaunchI
         .await
         .unwrap_or_default();
     let (quote_symbol, quote_decimals) = quote_meta(rpc, l.quote).await;
-    let state = trade::curve_state(&l, supply, u32::from(fee_bps)).map_err(|e| e.to_string())?;
+    let state = trade::curve_state(&l, supply, u32::from(fee_bps)).map_err(AppError::from)?;
     Ok(LaunchInfo {
         token,
         name,
@@ -104,20 +105,20 @@ pub async fn load_launch(rpc: &Rpc, w: &World, token: Address) -> Result<LaunchI
     })
 }
 
-async fn load_all(w: World) -> Result<Vec<LaunchInfo>, String> {
+async fn load_all(w: World) -> Result<Vec<LaunchInfo>, AppError> {
     let rpc = w.rpc();
     let pad = w.addresses.launchpad;
     let n = rpc
         .call(pad, &ILaunchpad::launchCountCall {})
         .await
-        .map_err(|e| e.to_string())?;
+        .map_err(AppError::from)?;
     let n = u64::try_from(n).unwrap_or(0);
     let mut out = Vec::new();
     for i in (0..n).rev() {
         let token = rpc
             .call(pad, &ILaunchpad::tokensCall(U256::from(i)))
             .await
-            .map_err(|e| e.to_string())?;
+            .map_err(AppError::from)?;
         out.push(load_launch(&rpc, &w, token).await?);
     }
     Ok(out)
@@ -197,7 +198,7 @@ struct Trade {
     price_wad: U256,
 }
 
-async fn load_trades(rpc: &Rpc, w: &World, info: &LaunchInfo) -> Result<Vec<Trade>, String> {
+async fn load_trades(rpc: &Rpc, w: &World, info: &LaunchInfo) -> Result<Vec<Trade>, AppError> {
     let pad = w.addresses.launchpad;
     let t1 = B256::left_padding_from(info.token.as_slice());
     let from = w.addresses.start_block;
@@ -213,7 +214,7 @@ async fn load_trades(rpc: &Rpc, w: &World, info: &LaunchInfo) -> Result<Vec<Trad
     for log in rpc
         .logs(pad, ILaunchpad::Bought::SIGNATURE_HASH, Some(t1), from)
         .await
-        .map_err(|e| e.to_string())?
+        .map_err(AppError::from)?
     {
         if let Ok(e) = ILaunchpad::Bought::decode_raw_log(log.topics.iter().copied(), &log.data) {
             out.push(Trade {
@@ -229,7 +230,7 @@ async fn load_trades(rpc: &Rpc, w: &World, info: &LaunchInfo) -> Result<Vec<Trad
     for log in rpc
         .logs(pad, ILaunchpad::Sold::SIGNATURE_HASH, Some(t1), from)
         .await
-        .map_err(|e| e.to_string())?
+        .map_err(AppError::from)?
     {
         if let Ok(e) = ILaunchpad::Sold::decode_raw_log(log.topics.iter().copied(), &log.data) {
             out.push(Trade {
@@ -270,14 +271,14 @@ fn price_from_sqrt(sqrt_p: U256, quote_is_0: bool, quote_decimals: u8) -> U256 {
     r.ok().and_then(|x| x.checked_mul(unit)).unwrap_or_default()
 }
 
-async fn load_pool(rpc: &Rpc, w: &World, info: &LaunchInfo) -> Result<PoolView, String> {
+async fn load_pool(rpc: &Rpc, w: &World, info: &LaunchInfo) -> Result<PoolView, AppError> {
     let r = rpc
         .call(
             w.addresses.launchpad,
             &ILaunchpad::poolOfCall { token: info.token },
         )
         .await
-        .map_err(|e| e.to_string())?;
+        .map_err(AppError::from)?;
     let pool_id = r.poolId;
     let slot = keccak256((pool_id, U256::from(POOLS_SLOT)).abi_encode());
     let word = rpc
@@ -286,7 +287,7 @@ async fn load_pool(rpc: &Rpc, w: &World, info: &LaunchInfo) -> Result<PoolView, 
             &IPoolManagerExt::extsloadCall { slot },
         )
         .await
-        .map_err(|e| e.to_string())?;
+        .map_err(AppError::from)?;
     let sqrt_p = U256::from_be_bytes(word.0) & ((U256::from(1u8) << 160) - U256::from(1u8));
     let quote_is_0 = info.quote < info.token;
     Ok(PoolView {
@@ -346,7 +347,7 @@ pub fn TokenPage() -> impl IntoView {
     let token = move || params.with(|p| p.get("token").and_then(|t| t.parse::<Address>().ok()));
     let info: RwSignal<Load<LaunchInfo>> = RwSignal::new(Load::Loading);
     let trades: RwSignal<Vec<Trade>> = RwSignal::new(Vec::new());
-    let pool: RwSignal<Option<Result<PoolView, String>>> = RwSignal::new(None);
+    let pool: RwSignal<Option<Result<PoolView, AppError>>> = RwSignal::new(None);
     // (owner, quote balance, token balance): shown only while the owner is the connected account.
     let balances: RwSignal<Option<(Address, U256, U256)>> = RwSignal::new(None);
     let slippage = RwSignal::new(stored_slippage());
@@ -366,7 +367,9 @@ pub fn TokenPage() -> impl IntoView {
         every_5s.track();
         let (Load::Ready(w), Some(t)) = (ctx.world.get(), token()) else {
             if token().is_none() {
-                info.set(Load::Failed("this is not a token address".into()));
+                info.set(Load::Failed(AppError::missing(
+                    "this is not a token address",
+                )));
             }
             return;
         };
@@ -419,7 +422,7 @@ pub fn TokenPage() -> impl IntoView {
                 slippage_err.set(None);
                 let _ = LocalStorage::set(SLIPPAGE_KEY, bps);
             }
-            Err(e) => slippage_err.set(Some(e)),
+            Err(e) => slippage_err.set(Some(e.to_string())),
         }
     };
 
@@ -433,9 +436,10 @@ pub fn TokenPage() -> impl IntoView {
         }
         Some(
             fmt::parse_units(&text, i.quote_decimals)
+                .map_err(AppError::Input)
                 .and_then(|x| {
                     trade::preview_buy(&i.state, x, ctx.chain_now(), slippage.get())
-                        .map_err(|e| e.to_string())
+                        .map_err(AppError::from)
                 })
                 .map(|p| (i.clone(), p)),
         )
@@ -450,8 +454,9 @@ pub fn TokenPage() -> impl IntoView {
         }
         Some(
             fmt::parse_units(&text, 18)
+                .map_err(AppError::Input)
                 .and_then(|x| {
-                    trade::preview_sell(&i.state, x, slippage.get()).map_err(|e| e.to_string())
+                    trade::preview_sell(&i.state, x, slippage.get()).map_err(AppError::from)
                 })
                 .map(|p| (i.clone(), p)),
         )
@@ -649,7 +654,7 @@ pub fn TokenPage() -> impl IntoView {
                                     <input id="buy-amount" inputmode="decimal" placeholder="0.1" prop:value=move || buy_amount.get() on:input=move |ev| buy_amount.set(event_target_value(&ev)) />
                                 </label>
                                 <div id="buy-preview">{move || buy_preview().map(|r| match r {
-                                    Err(e) => view! { <p class="bad">{e}</p> }.into_any(),
+                                    Err(e) => view! { <p class="bad">{e.to_string()}</p> }.into_any(),
                                     Ok((i, p)) => view! {
                                         <dl class="kv">
                                             <dt>"You receive"</dt><dd id="buy-out"><Amount raw=p.quote.tokens_out decimals=18 unit=i.symbol.clone() sig=6 /></dd>
@@ -673,7 +678,7 @@ pub fn TokenPage() -> impl IntoView {
                                     <input id="sell-amount" inputmode="decimal" placeholder="1000" prop:value=move || sell_amount.get() on:input=move |ev| sell_amount.set(event_target_value(&ev)) />
                                 </label>
                                 <div id="sell-preview">{move || sell_preview().map(|r| match r {
-                                    Err(e) => view! { <p class="bad">{e}</p> }.into_any(),
+                                    Err(e) => view! { <p class="bad">{e.to_string()}</p> }.into_any(),
                                     Ok((i, p)) => view! {
                                         <dl class="kv">
                                             <dt>"You receive"</dt><dd id="sell-out"><Amount raw=p.quote.quote_out decimals=i.quote_decimals unit=i.quote_symbol.clone() sig=6 /></dd>

@@ -6,6 +6,7 @@
 use crate::chain::abi::IHolderDistributor;
 use crate::chain::rpc::TxRequest;
 use crate::chain::world::{PayoutRoundRef, World};
+use crate::error::AppError;
 use crate::fmt;
 use crate::state::{Ctx, Load};
 use crate::ui::{with_world, Amount, ErrorBox, Loading};
@@ -52,7 +53,7 @@ pub fn check_leaf(
     (leaf, process_proof(leaf, proof) == onchain_root)
 }
 
-async fn load_rows(w: World, account: Address) -> Result<Vec<Row>, String> {
+async fn load_rows(w: World, account: Address) -> Result<Vec<Row>, AppError> {
     let rpc = w.rpc();
     let dist = w.addresses.holder_distributor;
     let mut out = Vec::new();
@@ -60,10 +61,9 @@ async fn load_rows(w: World, account: Address) -> Result<Vec<Row>, String> {
         let Some(a) = r.allocations.iter().find(|a| a.account == account) else {
             continue;
         };
-        let amount: U256 = a
-            .amount
-            .parse()
-            .map_err(|_| format!("payout amount '{}' is not a number", a.amount))?;
+        let amount: U256 = a.amount.parse().map_err(|_| {
+            AppError::decode("payout amount", format!("'{}' is not a number", a.amount))
+        })?;
         let on = rpc
             .call(
                 dist,
@@ -74,12 +74,12 @@ async fn load_rows(w: World, account: Address) -> Result<Vec<Row>, String> {
                 },
             )
             .await
-            .map_err(|e| e.to_string())?;
+            .map_err(AppError::from)?;
         let (leaf, proof_ok) = check_leaf(&w, r, account, amount, &a.proof, on.root);
         let claimed = rpc
             .call(dist, &IHolderDistributor::claimedCall { leaf })
             .await
-            .map_err(|e| e.to_string())?;
+            .map_err(AppError::from)?;
         out.push(Row {
             round: r.clone(),
             amount,

@@ -11,6 +11,7 @@
 use crate::chain::abi::{IScorerRegistry, IERC20};
 use crate::chain::rpc::TxRequest;
 use crate::chain::world::{ScorerRef, World};
+use crate::error::AppError;
 use crate::fmt;
 use crate::state::{Ctx, Load};
 use crate::ui::{Amount, ErrorBox, Loading};
@@ -30,10 +31,14 @@ use std::collections::btree_map::{BTreeMap, Entry};
 ///
 /// # Errors
 /// A chain state the contract cannot produce, or arithmetic failure on absurd values, in words.
-pub fn owed_at(replay: &Result<RewardPool, String>, me: &Address, t: u64) -> Result<U256, String> {
+pub fn owed_at(
+    replay: &Result<RewardPool, AppError>,
+    me: &Address,
+    t: u64,
+) -> Result<U256, AppError> {
     let mut p = replay.clone()?;
-    p.advance_to(t.max(p.now())).map_err(|e| e.to_string())?;
-    p.owed_of(me).map_err(|e| e.to_string())
+    p.advance_to(t.max(p.now())).map_err(AppError::from)?;
+    p.owed_of(me).map_err(AppError::from)
 }
 
 /// The graded thesis of a position, from its final epoch's quality leaf (bundle `theses`).
@@ -54,13 +59,13 @@ struct Row {
     open: Vec<ChainPosition>,
     me: ChainPosition,
     /// The pool resumed from the chain (`RewardPool::resume`).
-    replay: Result<RewardPool, String>,
+    replay: Result<RewardPool, AppError>,
     denominator_onchain: U256,
     target: U256,
     thesis_hash: B256,
     thesis: Option<String>,
-    grade: Result<Grade, String>,
-    chain_owed: Result<U256, String>,
+    grade: Result<Grade, AppError>,
+    chain_owed: Result<U256, AppError>,
     balance: U256,
 }
 
@@ -77,15 +82,17 @@ fn grade_from_bundle(
     registry: Address,
     score_id: U256,
     epoch: u64,
-) -> Result<Grade, String> {
+) -> Result<Grade, AppError> {
     let entry = bundle
         .theses
         .iter()
         .find(|t| t.scorer_registry == registry && t.score_id == score_id)
         .ok_or_else(|| {
-            format!("epoch {epoch}'s bundle has no quality leaf for score {score_id}")
+            AppError::Missing(format!(
+                "epoch {epoch}'s bundle has no quality leaf for score {score_id}"
+            ))
         })?;
-    let verdict = Verdict::try_from(entry.verdict).map_err(|e| e.to_string())?;
+    let verdict = Verdict::try_from(entry.verdict).map_err(AppError::from)?;
     Ok(Grade {
         epoch,
         quality: entry.quality_wad,
@@ -94,7 +101,7 @@ fn grade_from_bundle(
 }
 
 /// Epoch bundles fetched for this load, by epoch (positions graded in one epoch share its bundle).
-type Bundles = BTreeMap<u64, Result<EpochBundle, String>>;
+type Bundles = BTreeMap<u64, Result<EpochBundle, AppError>>;
 
 async fn load_row(
     w: &World,
@@ -103,9 +110,9 @@ async fn load_row(
     token: Address,
     block: u64,
     bundles: &mut Bundles,
-) -> Result<Row, String> {
+) -> Result<Row, AppError> {
     let rpc = w.rpc();
-    let e = |x: crate::chain::rpc::RpcError| x.to_string();
+    let e = |x: crate::chain::rpc::RpcError| AppError::from(x);
     let reg = s.registry;
     let pos = rpc
         .call(reg, &IScorerRegistry::positionCall { token, who: me })
@@ -170,7 +177,9 @@ async fn load_row(
     // The grade in force is the chain's: the adjudicator's override, or the leaf of `gradeEpoch`
     // (the earliest epoch it was proven from).
     let grade = if score.overridden {
-        Err("graded by the adjudicator's override (it wins over every leaf)".to_string())
+        Err(AppError::missing(
+            "graded by the adjudicator's override (it wins over every leaf)",
+        ))
     } else {
         let ep = score.gradeEpoch;
         match w
@@ -182,14 +191,20 @@ async fn load_row(
             Some(path) => {
                 let bundle = match bundles.entry(ep) {
                     Entry::Occupied(o) => o.into_mut(),
-                    Entry::Vacant(v) => v.insert(crate::chain::world::fetch_bundle(&path).await),
+                    Entry::Vacant(v) => v.insert(
+                        crate::chain::world::fetch_bundle(&path)
+                            .await
+                            .map_err(AppError::from),
+                    ),
                 };
                 match bundle {
                     Ok(b) => grade_from_bundle(b, reg, pos.scoreId, ep),
                     Err(x) => Err(x.clone()),
                 }
             }
-            None => Err("the epoch of this position's quality leaf is not published here".into()),
+            None => Err(AppError::missing(
+                "the epoch of this position's quality leaf is not published here",
+            )),
         }
     };
     let (asset_symbol, asset_decimals, balance) = if p.asset == Address::ZERO {
@@ -223,7 +238,7 @@ async fn load_row(
         last_update: p.lastUpdate,
         cap_bps: CAP_BPS,
     };
-    let replay = RewardPool::resume(&pool, &open).map_err(|e| e.to_string());
+    let replay = RewardPool::resume(&pool, &open).map_err(AppError::from);
     Ok(Row {
         token,
         symbol,
@@ -251,18 +266,18 @@ async fn load_row(
         chain_owed: rpc
             .call_from_at(Some(me), reg, &IScorerRegistry::claimCall { token }, block)
             .await
-            .map_err(|e| e.to_string()),
+            .map_err(AppError::from),
         balance,
     })
 }
 
-async fn load(w: World, s: ScorerRef, me: Address) -> Result<Positions, String> {
+async fn load(w: World, s: ScorerRef, me: Address) -> Result<Positions, AppError> {
     let rpc = w.rpc();
-    let (block, block_time) = rpc.latest_block().await.map_err(|e| e.to_string())?;
+    let (block, block_time) = rpc.latest_block().await.map_err(AppError::from)?;
     let tokens = rpc
         .call(s.registry, &IScorerRegistry::openTokensCall { who: me })
         .await
-        .map_err(|e| e.to_string())?;
+        .map_err(AppError::from)?;
     let mut rows = Vec::new();
     let mut bundles = Bundles::new();
     for t in tokens {
@@ -408,7 +423,7 @@ fn PositionRow(
                 <dt>"Quality q"</dt>
                 <dd class="quality">{match &grade {
                     Ok(g) => format!("{} · {} (c = {}) · graded in final epoch {}", fmt::percent_wad(g.quality, 3), g.verdict.name(), fmt::units(g.verdict.multiplier_wad(), 18, 2), g.epoch),
-                    Err(e) => e.clone(),
+                    Err(e) => e.to_string(),
                 }}</dd>
                 <dt>"Weight ω"</dt>
                 <dd>{fmt::units(r.me.weight, 18, 6)}" = ⌊q·c⌋ · √2,500 ROOT"{weight_view}</dd>

@@ -15,6 +15,7 @@ use crate::chain::abi::IEpochRegistry;
 use crate::chain::abi::IScorerRegistry;
 use crate::chain::rpc::Rpc;
 use crate::chain::world::World;
+use crate::error::AppError;
 use crate::fmt;
 use crate::state::{Ctx, Load};
 use crate::ui::{with_world, Amount, ErrorBox, Loading};
@@ -42,7 +43,7 @@ struct EpochRow {
 pub struct ScoreCheck {
     /// Core's report.
     pub check: check::ScoreCheck,
-    pub signer: Result<Address, String>,
+    pub signer: Result<Address, AppError>,
     pub expected_signer: Address,
     /// Why the bundle is not trusted, in words; empty when everything matches.
     pub flags: Vec<String>,
@@ -59,8 +60,8 @@ impl std::ops::Deref for ScoreCheck {
 ///
 /// # Errors
 /// A readable message naming what is wrong.
-pub fn parse_own_inputs(text: &str) -> Result<OwnInputs, String> {
-    check::parse_own_inputs(text).map_err(|e| e.to_string())
+pub fn parse_own_inputs(text: &str) -> Result<OwnInputs, AppError> {
+    check::parse_own_inputs(text).map_err(AppError::from)
 }
 
 /// A systematic-score finding in words.
@@ -100,19 +101,19 @@ pub fn check_bundle(
     project: Address,
     onchain_root: Option<B256>,
     own: Option<&OwnInputs>,
-) -> Result<ScoreCheck, String> {
-    let check = check_score(bundle, project, onchain_root, own).map_err(|e| e.to_string())?;
+) -> Result<ScoreCheck, AppError> {
+    let check = check_score(bundle, project, onchain_root, own).map_err(AppError::from)?;
     let flags = check.findings.iter().map(score_finding_words).collect();
     Ok(ScoreCheck {
         check,
-        signer: Err("not checked".into()),
+        signer: Err(AppError::missing("not checked")),
         expected_signer: Address::ZERO,
         flags,
     })
 }
 
 /// Recovers the EIP-712 signer of the root proposed for `epoch`, from the proposing transaction.
-async fn proposal_signer(rpc: &Rpc, w: &World, epoch: u64) -> Result<(Address, B256), String> {
+async fn proposal_signer(rpc: &Rpc, w: &World, epoch: u64) -> Result<(Address, B256), AppError> {
     let reg = w.addresses.epoch_registry;
     let t1 = B256::from(U256::from(epoch));
     let logs = rpc
@@ -123,20 +124,22 @@ async fn proposal_signer(rpc: &Rpc, w: &World, epoch: u64) -> Result<(Address, B
             w.addresses.start_block,
         )
         .await
-        .map_err(|e| e.to_string())?;
-    let log = logs.last().ok_or("no RootProposed event for this epoch")?;
+        .map_err(AppError::from)?;
+    let log = logs
+        .last()
+        .ok_or_else(|| AppError::missing("no RootProposed event for this epoch"))?;
     let input = rpc
         .tx_input(log.transaction_hash)
         .await
-        .map_err(|e| e.to_string())?;
+        .map_err(AppError::from)?;
     let call = IEpochRegistry::proposeCall::abi_decode(&input)
-        .map_err(|e| format!("the proposing transaction: {e}"))?;
+        .map_err(|e| AppError::decode("the proposing transaction", e))?;
     // The signature names the proposer (C6): the RootProposed event's indexed proposer.
     let proposer = log
         .topics
         .get(2)
         .map(|t| Address::from_word(*t))
-        .ok_or("the RootProposed event has no proposer topic")?;
+        .ok_or_else(|| AppError::missing("the RootProposed event has no proposer topic"))?;
     let msg = EpochRoot {
         epoch: call.epoch,
         root: call.root,
@@ -146,7 +149,7 @@ async fn proposal_signer(rpc: &Rpc, w: &World, epoch: u64) -> Result<(Address, B
     };
     let domain = eden_domain(w.chain_id, reg);
     let signer =
-        recover_epoch_root_signer(&domain, &msg, &call.signature).map_err(|e| e.to_string())?;
+        recover_epoch_root_signer(&domain, &msg, &call.signature).map_err(AppError::from)?;
     Ok((signer, call.root))
 }
 
@@ -156,22 +159,22 @@ pub struct EpochCheck {
     /// The epoch's status on chain (C7).
     pub status: u8,
     /// The systematic score (C1–C5); an error when the project has none this epoch (pre-data).
-    pub score: Result<ScoreCheck, String>,
-    pub signer: Result<Address, String>,
+    pub score: Result<ScoreCheck, AppError>,
+    pub signer: Result<Address, AppError>,
     pub expected_signer: Address,
     /// The human score (C9 / C10); `None` when the bundle has no graded theses for the project.
-    pub human: Result<Option<HumanCheck>, String>,
+    pub human: Result<Option<HumanCheck>, AppError>,
     /// The creator share (C17); `None` without FeeLanes.
-    pub creator: Option<Result<CreatorCheck, String>>,
+    pub creator: Option<Result<CreatorCheck, AppError>>,
 }
 
 /// The ScorerRegistry's `Scored` events, for the targets' cross-check.
-async fn scored_events(rpc: &Rpc, w: &World) -> Result<Vec<ScoredEvent>, String> {
+async fn scored_events(rpc: &Rpc, w: &World) -> Result<Vec<ScoredEvent>, AppError> {
     let reg = w
         .scorer
         .as_ref()
         .map(|s| s.registry)
-        .ok_or("no ScorerRegistry on this network")?;
+        .ok_or_else(|| AppError::missing("no ScorerRegistry on this network"))?;
     let logs = rpc
         .logs(
             reg,
@@ -180,7 +183,7 @@ async fn scored_events(rpc: &Rpc, w: &World) -> Result<Vec<ScoredEvent>, String>
             w.addresses.start_block,
         )
         .await
-        .map_err(|e| e.to_string())?;
+        .map_err(AppError::from)?;
     Ok(logs
         .iter()
         .filter_map(|l| {
@@ -201,14 +204,14 @@ async fn run_check(
     row: EpochRow,
     project: Address,
     own: Option<OwnInputs>,
-) -> Result<EpochCheck, String> {
+) -> Result<EpochCheck, AppError> {
     let rpc = w.rpc();
     let bundle = crate::chain::world::fetch_bundle(&row.bundle).await?;
     if bundle.epoch != row.epoch {
-        return Err(format!(
+        return Err(AppError::Missing(format!(
             "the bundle is for epoch {}, not {}",
             bundle.epoch, row.epoch
-        ));
+        )));
     }
     let onchain = if row.status == 3 {
         Some(
@@ -217,7 +220,7 @@ async fn run_check(
                 &IEpochRegistry::finalRootCall { epoch: row.epoch },
             )
             .await
-            .map_err(|e| e.to_string())?,
+            .map_err(AppError::from)?,
         )
     } else {
         None
@@ -226,8 +229,8 @@ async fn run_check(
     let expected = rpc
         .call(w.addresses.epoch_registry, &IEpochRegistry::signerCall {})
         .await
-        .map_err(|e| e.to_string())?;
-    let (full_root, _) = full_tree(&bundle, B256::ZERO).map_err(|e| e.to_string())?;
+        .map_err(AppError::from)?;
+    let (full_root, _) = full_tree(&bundle, B256::ZERO).map_err(AppError::from)?;
     let mut signer_flags = Vec::new();
     let signer = match proposal_signer(&rpc, &w, row.epoch).await {
         Ok((s, signed_root)) => {
@@ -294,7 +297,7 @@ async fn run_check(
             h.registry_says = Some(
                 rpc.call(w.addresses.epoch_registry, &call)
                     .await
-                    .map_err(|e| e.to_string()),
+                    .map_err(AppError::from),
             );
         }
     }
@@ -347,7 +350,7 @@ fn ScoreBody(world: World) -> impl IntoView {
     let rows: RwSignal<Load<Vec<EpochRow>>> = RwSignal::new(Load::Loading);
     let selected: RwSignal<Option<u64>> = RwSignal::new(None);
     let check: RwSignal<Option<Load<EpochCheck>>> = RwSignal::new(None);
-    let own: RwSignal<Option<Result<OwnInputs, String>>> = RwSignal::new(None);
+    let own: RwSignal<Option<Result<OwnInputs, AppError>>> = RwSignal::new(None);
     // Connecting (or switching to) an account that is a project picks it.
     let w0 = world.clone();
     Effect::new(move |prev: Option<Option<Address>>| {
@@ -382,7 +385,7 @@ fn ScoreBody(world: World) -> impl IntoView {
                         deadline: s.deadline,
                     }),
                     Err(err) => {
-                        rows.set(Load::Failed(err.to_string()));
+                        rows.set(Load::Failed(err.into()));
                         return;
                     }
                 }
@@ -435,12 +438,12 @@ fn ScoreBody(world: World) -> impl IntoView {
                 let Some(file) = file else { own.set(None); return };
                 leptos::task::spawn_local(async move {
                     let text = wasm_bindgen_futures::JsFuture::from(file.text()).await.ok().and_then(|v| v.as_string());
-                    own.set(Some(text.ok_or_else(|| "the file could not be read".to_string()).and_then(|t| parse_own_inputs(&t))));
+                    own.set(Some(text.ok_or_else(|| AppError::missing("the file could not be read")).and_then(|t| parse_own_inputs(&t))));
                 });
             } />
             {move || own.get().map(|r| match r {
                 Ok(o) => view! { <span class="muted" id="inputs-status">{format!("Read locally: track {}, {} features{}.", o.data.track, o.data.features.len(), if o.salt.is_some() { ", with salt" } else { "" })}</span> }.into_any(),
-                Err(e) => view! { <span class="bad" id="inputs-status">{e}</span> }.into_any(),
+                Err(e) => view! { <span class="bad" id="inputs-status">{e.to_string()}</span> }.into_any(),
             })}
         </label>
         <h2>"Epochs"</h2>
@@ -483,7 +486,7 @@ fn ScoreBody(world: World) -> impl IntoView {
         </div>
         {move || check.get().map(|c| match c {
             Load::Loading => view! { <Loading what="Fetching the bundle and checking it against the chain…" /> }.into_any(),
-            Load::Failed(e) => view! { <div class="result bad" id="score-result" role="alert">{e}</div> }.into_any(),
+            Load::Failed(e) => view! { <div class="result bad" id="score-result" role="alert">{e.to_string()}</div> }.into_any(),
             Load::Ready(e) => {
                 let name = project.get_untracked().and_then(|a| world_for_names.project_name(&a)).unwrap_or_default();
                 let EpochCheck { status, score, signer, expected_signer, human, creator } = e;
@@ -492,7 +495,7 @@ fn ScoreBody(world: World) -> impl IntoView {
                         Ok(c) => score_view(c, name).into_any(),
                         Err(msg) => view! {
                             <div class="result empty" id="score-result" role="status">
-                                <strong>{format!("{name}: ")}</strong>{msg}{matches!(human, Ok(Some(_))).then_some(": its human score below comes from its graded theses alone (pre-data, C10).")}
+                                <strong>{format!("{name}: ")}</strong>{msg.to_string()}{matches!(human, Ok(Some(_))).then_some(": its human score below comes from its graded theses alone (pre-data, C10).")}
                                 <dl><dt>"EIP-712 signer"</dt><dd id="signer-check">{signer_words(&signer, expected_signer)}</dd></dl>
                             </div>
                         }.into_any(),
@@ -508,7 +511,7 @@ fn ScoreBody(world: World) -> impl IntoView {
 }
 
 /// The signer line: recovered signer against the registry's.
-fn signer_words(signer: &Result<Address, String>, expected: Address) -> String {
+fn signer_words(signer: &Result<Address, AppError>, expected: Address) -> String {
     match signer {
         Ok(s) if *s == expected => format!("{} = the registry's signer ✓", s.to_checksum(None)),
         Ok(s) => format!(
@@ -632,6 +635,7 @@ mod tests {
         assert!(c.flags.iter().any(|f| f.contains("your inputs file")));
         assert!(parse_own_inputs("{\"track\": 1}")
             .unwrap_err()
+            .to_string()
             .contains("not valid"));
     }
 }

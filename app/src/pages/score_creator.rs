@@ -16,6 +16,7 @@
 
 use crate::chain::abi::{IEpochRegistry, IFeeLanes, ILaunchpad, IERC20};
 use crate::chain::rpc::Rpc;
+use crate::error::{AppError, Context};
 use alloy_primitives::{Address, U256};
 use eden_core::check::{self, CreatorFinding};
 pub use eden_core::check::{LaneParams, LaneState};
@@ -61,9 +62,9 @@ pub fn check_creator(
     epoch: u64,
     epoch_score: Option<U256>,
     pre_data: bool,
-) -> Result<CreatorCheck, String> {
+) -> Result<CreatorCheck, AppError> {
     let check =
-        check::check_creator(state, epoch, epoch_score, pre_data).map_err(|e| e.to_string())?;
+        check::check_creator(state, epoch, epoch_score, pre_data).map_err(AppError::from)?;
     let flags = check.findings.iter().map(creator_finding_words).collect();
     Ok(CreatorCheck { check, flags })
 }
@@ -82,11 +83,7 @@ pub async fn read_lanes(
     registry: Address,
     launchpad: Address,
     token: Address,
-) -> Result<LaneState, String> {
-    let e = |what: &str| {
-        let what = what.to_owned();
-        move |err: crate::chain::rpc::RpcError| format!("reading {what}: {err}")
-    };
+) -> Result<LaneState, AppError> {
     // The launch's quote asset (a project that is not a launch gets the ETH example).
     let quote = match rpc
         .call(launchpad, &ILaunchpad::launchOfCall { token })
@@ -99,10 +96,10 @@ pub async fn read_lanes(
         Some(q) => (
             rpc.call(q, &IERC20::symbolCall {})
                 .await
-                .map_err(e("the quote's symbol"))?,
+                .context("reading the quote's symbol")?,
             rpc.call(q, &IERC20::decimalsCall {})
                 .await
-                .map_err(e("the quote's decimals"))?,
+                .context("reading the quote's decimals")?,
         ),
         None => ("ETH".to_string(), 18),
     };
@@ -110,32 +107,32 @@ pub async fn read_lanes(
     let p = rpc
         .call(lanes, &IFeeLanes::paramsCall {})
         .await
-        .map_err(e("FeeLanes.params"))?;
+        .context("reading FeeLanes.params")?;
     let verified = rpc
         .call(lanes, &IFeeLanes::verifiedCall { token })
         .await
-        .map_err(e("FeeLanes.verified"))?;
+        .context("reading FeeLanes.verified")?;
     let stored_score = rpc
         .call(lanes, &IFeeLanes::scoreOfCall { token })
         .await
-        .map_err(e("FeeLanes.scoreOf"))?;
+        .context("reading FeeLanes.scoreOf")?;
     let stored_epoch = rpc
         .call(lanes, &IFeeLanes::scoreEpochOfCall { token })
         .await
-        .map_err(e("FeeLanes.scoreEpochOf"))?;
+        .context("reading FeeLanes.scoreEpochOf")?;
     let recorded = rpc
         .call(lanes, &IFeeLanes::scoreRecordedCall { token })
         .await
-        .map_err(e("FeeLanes.scoreRecorded"))?;
+        .context("reading FeeLanes.scoreRecorded")?;
     let latest_final = if rpc
         .call(registry, &IEpochRegistry::hasFinalEpochCall {})
         .await
-        .map_err(e("EpochRegistry.hasFinalEpoch"))?
+        .context("reading EpochRegistry.hasFinalEpoch")?
     {
         Some(
             rpc.call(registry, &IEpochRegistry::latestFinalEpochCall {})
                 .await
-                .map_err(e("EpochRegistry.latestFinalEpoch"))?,
+                .context("reading EpochRegistry.latestFinalEpoch")?,
         )
     } else {
         None
@@ -143,11 +140,11 @@ pub async fn read_lanes(
     let chain_share = rpc
         .call(lanes, &IFeeLanes::creatorShareCall { token })
         .await
-        .map_err(e("FeeLanes.creatorShare"))?;
+        .context("reading FeeLanes.creatorShare")?;
     let s = rpc
         .call(lanes, &IFeeLanes::previewSplitCall { token, fee })
         .await
-        .map_err(e("FeeLanes.previewSplit"))?;
+        .context("reading FeeLanes.previewSplit")?;
     Ok(LaneState {
         params: LaneParams {
             share: CreatorShareParams {
@@ -220,12 +217,12 @@ pub fn paid_now_note(state: &LaneState) -> String {
 
 /// The creator-share section of the result.
 #[component]
-pub fn CreatorView(check: Option<Result<CreatorCheck, String>>) -> impl IntoView {
+pub fn CreatorView(check: Option<Result<CreatorCheck, AppError>>) -> impl IntoView {
     use crate::fmt::percent_wad;
     use crate::ui::Amount;
     let c = match check {
         None => return view! { <div class="result empty" id="creator-share"><strong>"Creator share: "</strong>"FeeLanes is not deployed on this network."</div> }.into_any(),
-        Some(Err(e)) => return view! { <div class="result bad" id="creator-share" role="alert"><strong>"Creator share: "</strong>{e}</div> }.into_any(),
+        Some(Err(e)) => return view! { <div class="result bad" id="creator-share" role="alert"><strong>"Creator share: "</strong>{e.to_string()}</div> }.into_any(),
         Some(Ok(c)) => c,
     };
     let ok = c.flags.is_empty();

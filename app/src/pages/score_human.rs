@@ -13,6 +13,7 @@
 //! leaf's proof is walked to the on-chain final root. A pending or challenged epoch has no final root
 //! (C7): its numbers are shown, labelled not final.
 
+use crate::error::AppError;
 use alloy_primitives::{Address, B256, I256, U256};
 use eden_core::check::{self, HumanFinding};
 pub use eden_core::check::{ChainTarget, HumanDetail, ScoredEvent};
@@ -28,7 +29,7 @@ pub struct HumanCheck {
     /// Core's report.
     pub check: check::HumanCheck,
     /// `EpochRegistry.verifyHuman` on the same proof (final epochs only).
-    pub registry_says: Option<Result<bool, String>>,
+    pub registry_says: Option<Result<bool, AppError>>,
     /// Why the bundle's human part is not trusted, in words; empty when everything matches.
     pub flags: Vec<String>,
 }
@@ -134,9 +135,9 @@ pub fn check_human(
     onchain_root: Option<B256>,
     scored: Option<&[ScoredEvent]>,
     chain_verified: Option<bool>,
-) -> Result<Option<HumanCheck>, String> {
+) -> Result<Option<HumanCheck>, AppError> {
     let Some(check) = check::check_human(bundle, project, onchain_root, scored, chain_verified)
-        .map_err(|e| e.to_string())?
+        .map_err(AppError::from)?
     else {
         return Ok(None);
     };
@@ -177,10 +178,10 @@ pub fn path_words(path: &[U256]) -> String {
 
 /// The human section of the result: `status` is the epoch's on-chain status (C7).
 #[component]
-pub fn HumanView(check: Result<Option<HumanCheck>, String>, status: u8) -> impl IntoView {
+pub fn HumanView(check: Result<Option<HumanCheck>, AppError>, status: u8) -> impl IntoView {
     use crate::ui::Amount;
     let c = match check {
-        Err(e) => return view! { <div class="result bad" id="human-result" role="alert"><strong>"Human score: "</strong>{e}</div> }.into_any(),
+        Err(e) => return view! { <div class="result bad" id="human-result" role="alert"><strong>"Human score: "</strong>{e.to_string()}</div> }.into_any(),
         Ok(None) => return view! { <div class="result empty" id="human-result"><strong>"Human score: "</strong>"No graded theses this epoch."</div> }.into_any(),
         Ok(Some(c)) => c,
     };

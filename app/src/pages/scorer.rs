@@ -9,6 +9,7 @@ use super::positions::MyPositions;
 use crate::chain::abi::{IAggregatorV3, IRootPriceOracle, IScorerRegistry, IERC20};
 use crate::chain::rpc::TxRequest;
 use crate::chain::world::{ScorerRef, World};
+use crate::error::AppError;
 use crate::fmt;
 use crate::state::{Ctx, Load};
 use crate::ui::{with_world, Amount, ErrorBox, Loading};
@@ -28,9 +29,9 @@ const BURN_CAP_HEADROOM_DIV: u64 = 50;
 
 #[derive(Debug, Clone, PartialEq)]
 struct ScorerData {
-    price_usd: Result<U256, String>,
+    price_usd: Result<U256, AppError>,
     feed_updated: u64,
-    burn: Result<U256, String>,
+    burn: Result<U256, AppError>,
     me: Option<IScorerRegistryScorer>,
     balance: U256,
 }
@@ -44,9 +45,9 @@ struct IScorerRegistryScorer {
     stake: U256,
 }
 
-async fn load(w: World, s: ScorerRef, me: Option<Address>) -> Result<ScorerData, String> {
+async fn load(w: World, s: ScorerRef, me: Option<Address>) -> Result<ScorerData, AppError> {
     let rpc = w.rpc();
-    let e = |x: crate::chain::rpc::RpcError| x.to_string();
+    let e = |x: crate::chain::rpc::RpcError| AppError::from(x);
     let feed = rpc
         .call(s.feed, &IAggregatorV3::latestRoundDataCall {})
         .await
@@ -58,7 +59,7 @@ async fn load(w: World, s: ScorerRef, me: Option<Address>) -> Result<ScorerData,
         .map_err(e);
     let burn = match &price_usd {
         Ok(p) => root_for_usd_up(REGISTER_BURN_USD, *p, RootAmountBounds::default())
-            .map_err(|x| x.to_string()),
+            .map_err(AppError::from),
         Err(x) => Err(x.clone()),
     };
     let (me_rec, balance) = match me {
@@ -179,14 +180,14 @@ fn ScorerBody(world: World, scorer: ScorerRef) -> impl IntoView {
                 view! {
                     <dl class="kv">
                         <dt>"ROOT price"</dt>
-                        <dd id="root-price">{match &d.price_usd { Ok(p) => view! { <Amount raw=*p decimals=18 unit="USD" sig=6 /> }.into_any(), Err(e) => view! { <span class="error">{e.clone()}</span> }.into_any() }}
+                        <dd id="root-price">{match &d.price_usd { Ok(p) => view! { <Amount raw=*p decimals=18 unit="USD" sig=6 /> }.into_any(), Err(e) => view! { <span class="error">{e.to_string()}</span> }.into_any() }}
                             " · lower of the 30-min and 4-h pool TWAPs"</dd>
                         <dt>"Freshness"</dt>
                         <dd id="price-freshness">{freshness}</dd>
                         <dt>"Stake"</dt>
                         <dd><Amount raw=SCORER_STAKE decimals=18 unit="ROOT" sig=6 /></dd>
                         <dt>"Registration burn ($100)"</dt>
-                        <dd id="register-burn">{match &d.burn { Ok(b) => view! { <Amount raw=*b decimals=18 unit="ROOT" sig=6 /> }.into_any(), Err(e) => view! { <span class="error">{e.clone()}</span> }.into_any() }}</dd>
+                        <dd id="register-burn">{match &d.burn { Ok(b) => view! { <Amount raw=*b decimals=18 unit="ROOT" sig=6 /> }.into_any(), Err(e) => view! { <span class="error">{e.to_string()}</span> }.into_any() }}</dd>
                     </dl>
                     {match (d.me.clone(), d.burn.clone()) {
                         (None, _) => view! { <p class="empty">"Connect a wallet to register or see your scorer status."</p> }.into_any(),

@@ -1,0 +1,181 @@
+//! The app's one error type: everything a read, a check, a wallet request or a signature can fail
+//! with, each in words a person can act on. Pages show `AppError`s; they never build them from
+//! strings of other errors.
+
+use crate::chain::rpc::RpcError;
+use crate::chain::world::WorldError;
+use crate::tx::SignError;
+use crate::wallet::WalletError;
+use eden_core::check::CheckError;
+use eden_core::rewards::{ResumeError, RewardsError};
+
+/// Why something the page needs could not be had.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum AppError {
+    /// A JSON-RPC request failed or reverted.
+    #[error(transparent)]
+    Rpc(#[from] RpcError),
+    /// The network or a publication could not be loaded.
+    #[error(transparent)]
+    World(#[from] WorldError),
+    /// The wallet refused or failed.
+    #[error(transparent)]
+    Wallet(#[from] WalletError),
+    /// The burner could not sign.
+    #[error(transparent)]
+    Sign(#[from] SignError),
+    /// A published bundle could not be checked at all.
+    #[error(transparent)]
+    Check(#[from] CheckError),
+    /// A reward computation failed.
+    #[error(transparent)]
+    Rewards(#[from] RewardsError),
+    /// The chain's reward pool cannot be resumed.
+    #[error(transparent)]
+    Resume(#[from] ResumeError),
+    /// A protocol computation in eden-core refused its inputs (a curve, a duel, a call, a price…).
+    #[error(transparent)]
+    Protocol(#[from] ProtocolError),
+    /// A value the person typed is not valid (the message says what to type).
+    #[error(transparent)]
+    Input(#[from] crate::fmt::InputError),
+    /// A duel's price observations cannot be rebuilt from the logs.
+    #[error(transparent)]
+    Observations(#[from] crate::duel_mean::ObservationError),
+    /// A publication or description could not be fetched.
+    #[error("{url}: {message}")]
+    Fetch {
+        /// What was fetched.
+        url: String,
+        /// Why not.
+        message: String,
+    },
+    /// Something read (a publication, a transaction, a file) does not decode.
+    #[error("{what}: {message}")]
+    Decode {
+        /// What was read.
+        what: String,
+        /// Why it does not decode.
+        message: String,
+    },
+    /// What the page needs is not on chain or not published.
+    #[error("{0}")]
+    Missing(String),
+    /// An error while doing `context`.
+    #[error("{context}: {source}")]
+    Context {
+        /// What was being done ("reading FeeLanes.params").
+        context: String,
+        /// The error.
+        source: Box<AppError>,
+    },
+}
+
+impl AppError {
+    /// A missing piece, in words.
+    pub fn missing(what: impl Into<String>) -> Self {
+        AppError::Missing(what.into())
+    }
+
+    /// `what` does not decode because of `message`.
+    pub fn decode(what: impl Into<String>, message: impl std::fmt::Display) -> Self {
+        AppError::Decode {
+            what: what.into(),
+            message: message.to_string(),
+        }
+    }
+}
+
+/// An eden-core error of one of the protocol's areas.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ProtocolError {
+    /// The bonding curve (B1–B4).
+    #[error(transparent)]
+    Curve(#[from] eden_core::curve::CurveError),
+    /// A duel (B5–B7).
+    #[error(transparent)]
+    Duel(#[from] eden_core::duel::DuelError),
+    /// Call consensus (A4).
+    #[error(transparent)]
+    Consensus(#[from] eden_core::calls::consensus::ConsensusError),
+    /// An agent's track-record score (A4).
+    #[error(transparent)]
+    CallScore(#[from] eden_core::calls::score::ScoreError),
+    /// A burn's price (C16).
+    #[error(transparent)]
+    Price(#[from] eden_core::burns::price::PriceError),
+    /// A signature (C6).
+    #[error(transparent)]
+    Signature(#[from] eden_core::eip712::SignatureError),
+    /// A verdict code (C8).
+    #[error(transparent)]
+    Verdict(#[from] eden_core::leaves::InvalidVerdict),
+    /// A project's own inputs file.
+    #[error(transparent)]
+    InputsFile(#[from] eden_core::check::InvalidInputsFile),
+}
+
+macro_rules! protocol_from {
+    ($($t:ty),*) => {$(
+        impl From<$t> for AppError {
+            fn from(e: $t) -> Self {
+                AppError::Protocol(e.into())
+            }
+        }
+    )*};
+}
+
+protocol_from!(
+    eden_core::curve::CurveError,
+    eden_core::duel::DuelError,
+    eden_core::calls::consensus::ConsensusError,
+    eden_core::calls::score::ScoreError,
+    eden_core::burns::price::PriceError,
+    eden_core::eip712::SignatureError,
+    eden_core::leaves::InvalidVerdict,
+    eden_core::check::InvalidInputsFile
+);
+
+/// An error shown on the page (`ErrorBox`, a field's message) is its words.
+impl From<AppError> for String {
+    fn from(e: AppError) -> String {
+        e.to_string()
+    }
+}
+
+/// `.context("reading X")` on any result whose error becomes an [`AppError`].
+pub trait Context<T> {
+    /// Wraps the error with what was being done.
+    fn context(self, context: impl Into<String>) -> Result<T, AppError>;
+}
+
+impl<T, E: Into<AppError>> Context<T> for Result<T, E> {
+    fn context(self, context: impl Into<String>) -> Result<T, AppError> {
+        self.map_err(|e| AppError::Context {
+            context: context.into(),
+            source: Box::new(e.into()),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn errors_read_as_before() {
+        let e = Err::<(), _>(RpcError::Decode("x".into())).context("reading FeeLanes.params");
+        assert_eq!(
+            e.unwrap_err().to_string(),
+            "reading FeeLanes.params: unexpected answer from the node: x"
+        );
+        assert_eq!(
+            AppError::missing("no ScorerRegistry").to_string(),
+            "no ScorerRegistry"
+        );
+        assert_eq!(
+            AppError::from(WalletError::Cancelled).to_string(),
+            "cancelled in the wallet"
+        );
+    }
+}
