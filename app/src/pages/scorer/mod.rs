@@ -5,7 +5,8 @@
 //! (`eden_core::burns::next_score_at`), and the account's open positions with their accrued rewards
 //! ([`super::positions`]).
 
-use super::positions::MyPositions;
+pub mod positions;
+
 use crate::chain::abi::{IAggregatorV3, IRootPriceOracle, IScorerRegistry, IERC20};
 use crate::chain::rpc::TxRequest;
 use crate::chain::world::{ScorerRef, World};
@@ -21,6 +22,7 @@ use eden_core::burns::{
 use eden_core::rewards::SCORER_STAKE;
 use eden_core::scoring::copy_detect::{copy_check, thesis_hash, Verdict};
 use leptos::prelude::*;
+use positions::MyPositions;
 
 /// The ETH/USD answer's maximum age (RootPriceOracle.MAX_ANSWER_AGE).
 const MAX_ANSWER_AGE: u64 = 25 * 3_600;

@@ -6,11 +6,12 @@
 //! (`eden_core::scoring::verify_project_score`), and the root's EIP-712 signature (read from the
 //! proposing transaction) is recovered and compared with the registry's signer. A bundle that does
 //! not match the chain is flagged, naming what differs. Below it: the project's human score (C9
-//! envelope or C10 pre-data path, [`super::score_human`]) and the creator share the score buys with
-//! FeeLanes' on-chain parameters (C17, [`super::score_creator`]).
+//! envelope or C10 pre-data path, [`human`]) and the creator share the score buys with
+//! FeeLanes' on-chain parameters (C17, [`creator`]).
 
-use super::score_creator::{check_creator, read_lanes, CreatorCheck, CreatorView};
-use super::score_human::{check_human, HumanCheck, HumanView, ScoredEvent};
+pub mod creator;
+pub mod human;
+
 use crate::chain::abi::IEpochRegistry;
 use crate::chain::abi::IScorerRegistry;
 use crate::chain::rpc::Rpc;
@@ -21,9 +22,11 @@ use crate::state::{Ctx, Load};
 use crate::ui::{with_world, Amount, ErrorBox, Loading};
 use alloy_primitives::{Address, B256, U256};
 use alloy_sol_types::{SolCall, SolEvent};
+use creator::{check_creator, read_lanes, CreatorCheck, CreatorView};
 use eden_core::check::{self, check_score, full_tree, OwnInputs, ScoreFinding};
 use eden_core::eip712::{eden_domain, recover_epoch_root_signer, EpochRoot};
 use eden_core::scoring::EpochBundle;
+use human::{check_human, HumanCheck, HumanView, ScoredEvent};
 use leptos::prelude::*;
 
 use crate::chain::epochs::status_name;

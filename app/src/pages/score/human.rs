@@ -413,7 +413,7 @@ mod tests {
         assert!(c.rows.iter().all(|r| r.leaf_in_root == Some(true)));
         // The systematic score's proof reaches the same root (its public inputs no longer give the
         // S = 60 set here, which is the only flag).
-        let s = super::super::score::check_bundle(&b, ENV, Some(b.root), None).unwrap();
+        let s = crate::pages::score::check_bundle(&b, ENV, Some(b.root), None).unwrap();
         assert!(
             s.leaf_reaches_chain && s.rebuilt_root == b.root,
             "{:?}",
