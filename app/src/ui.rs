@@ -42,6 +42,19 @@ pub fn ErrorBox(#[prop(into)] message: String) -> impl IntoView {
     view! { <div class="result error" role="alert">{message}</div> }
 }
 
+/// What an `ErrorBoundary` caught, in words (the fallback of every page's boundary).
+pub fn caught(errors: ArcRwSignal<leptos::error::Errors>) -> impl IntoView {
+    move || {
+        let message = errors.with(|es| {
+            es.iter()
+                .map(|(_, e)| e.to_string())
+                .collect::<Vec<_>>()
+                .join("; ")
+        });
+        view! { <ErrorBox message=message /> }
+    }
+}
+
 /// Renders the world's load state; `f` only runs once it is ready.
 pub fn with_world<V: IntoView + 'static>(
     f: impl Fn(crate::chain::world::World) -> V + Send + Sync + 'static,

@@ -9,8 +9,8 @@ use crate::chain::rpc::TxRequest;
 use crate::chain::world::{CallsRef, World};
 use crate::error::AppError;
 use crate::fmt;
-use crate::state::{Ctx, Load};
-use crate::ui::{with_world, Amount, ErrorBox, Loading};
+use crate::state::Ctx;
+use crate::ui::{caught, with_world, Amount, ErrorBox, Loading};
 use alloy_primitives::{Address, B256, U256};
 use alloy_sol_types::{SolCall, SolEvent};
 use eden_core::calls::{
@@ -261,19 +261,14 @@ pub fn CallsPage() -> impl IntoView {
 #[component]
 fn CallsBody(world: World, calls: CallsRef) -> impl IntoView {
     let ctx = Ctx::get();
-    let data: RwSignal<Load<CallsData>> = RwSignal::new(Load::Loading);
     let pending = RwSignal::new(load_pending());
     let (w1, c1) = (world.clone(), calls.clone());
-    Effect::new(move |_| {
+    // A newer read supersedes an older one; leaving the page drops it.
+    let data = LocalResource::new(move || {
         ctx.refresh.track();
         let me = ctx.wallet.get().account;
         let (w, c) = (w1.clone(), c1.clone());
-        leptos::task::spawn_local(async move {
-            data.set(match load(w, c, me).await {
-                Ok(x) => Load::Ready(x),
-                Err(e) => Load::Failed(e),
-            });
-        });
+        async move { load(w, c, me).await }
     });
     let up = RwSignal::new(true);
     let window = RwSignal::new(calls.windows.first().copied().unwrap_or(3600).to_string());
@@ -387,76 +382,76 @@ fn CallsBody(world: World, calls: CallsRef) -> impl IntoView {
     let sym = calls.asset_symbol.clone();
     let stake_sym = calls.stake_symbol.clone();
     view! {
-        {move || match data.get() {
-            Load::Loading => view! { <Loading what="Reading the calls ledger…" /> }.into_any(),
-            Load::Failed(e) => view! { <ErrorBox message=e /> }.into_any(),
-            Load::Ready(d) => {
-                let stake_sym = stake_sym.clone();
-                let sym = sym.clone();
-                view! {
-                    <h2>"Leaderboard"</h2>
-                    <p class="muted">"Score = hits² × stake / (min stake × (hits + misses + 1)), overdue open calls counted as misses; min stake "<Amount raw=d.min_stake decimals=18 unit=stake_sym.clone() sig=4 />"."</p>
-                    <div class="table-wrap"><table class="agents" id="leaderboard">
-                        <thead><tr><th>"Agent"</th><th>"Score"</th><th>"Hits"</th><th>"Misses"</th><th>"Streak"</th><th>"Best"</th><th>"Stake"</th><th>"Open"</th></tr></thead>
-                        <tbody>
-                            {d.agents.iter().map(|a| view! {
-                                <tr class="agent-row" data-agent=a.agent.to_string()>
-                                    <td title=a.agent.to_string()>{fmt::short_addr(&a.agent.to_string())}</td>
-                                    <td><Amount raw=a.score decimals=18 sig=4 /></td>
-                                    <td>{a.hits}</td><td title="Overdue open calls (not revealed in time, or not resolved within an hour of the close) count as misses at once">{if a.overdue == 0 { a.misses.to_string() } else { format!("{} (+{} overdue)", a.misses, a.overdue) }}</td><td>{a.streak}</td><td>{a.best}</td>
-                                    <td><Amount raw=a.stake decimals=18 unit=stake_sym.clone() sig=4 /></td>
-                                    <td>{a.open}</td>
-                                </tr>
-                            }).collect_view()}
-                        </tbody>
-                    </table></div>
-                    <h2>{format!("Consensus on {sym}")}</h2>
-                    <ul class="consensus" id="consensus">
-                        {d.windows.iter().map(|r| view! {
-                            <li class="consensus-row" data-window=r.window>
-                                <strong>{format!("{} window", fmt::duration(r.window))}</strong>
-                                <div>{format!("Current round {}: {}", r.bucket, r.current)}</div>
-                                <div class="last-consensus">{match &r.last { Some(s) => format!("Last consensus, {s}"), None => "No consensus reached yet.".into() }}</div>
-                            </li>
-                        }).collect_view()}
-                    </ul>
-                }.into_any()
-            }
-        }}
-        <h2>"Make a call"</h2>
-        <Show when=move || ctx.wallet.get().account.is_some() fallback=|| view! { <p class="empty">"Connect a wallet to commit and reveal calls."</p> }>
-            <div class="form" id="commit-form">
-                <label>"Direction "
-                    <select id="call-direction" on:change=move |ev| up.set(event_target_value(&ev) == "up")>
-                        <option value="up" selected=true>"up"</option>
-                        <option value="down">"down"</option>
-                    </select>
-                </label>
-                <label>" Window (seconds) "<input id="call-window" inputmode="numeric" prop:value=move || window.get() on:input=move |ev| window.set(event_target_value(&ev)) /></label>
-                <button class="primary" id="commit-button" on:click=commit>"Commit"</button>
-                <p class="muted">"Only the commitment goes on chain now; the salt stays in this browser until you reveal (within 1 hour)."</p>
-            </div>
-        </Show>
-        {move || form_error.get().map(|e| view! { <ErrorBox message=e /> })}
-        {move || {
-            let me = ctx.wallet.get().account;
-            let mine: Vec<PendingCall> = pending.get().into_iter().filter(|p| Some(p.agent) == me).collect();
-            (!mine.is_empty()).then(|| {
-                let r = reveal.clone();
-                view! {
-                    <ul class="pending-calls" id="pending-calls">
-                        {mine.into_iter().map(|p| {
-                            let (r, p2) = (r.clone(), p.clone());
-                            view! {
-                                <li class="pending-call">
-                                    <span>{format!("{} over {} · commitment {}", if p.up { "up" } else { "down" }, fmt::duration(p.window), fmt::short_addr(&p.commitment.to_string()))}</span>
-                                    " "<button class="reveal-button" on:click=move |_| r(p2.clone())>"Reveal"</button>
+            <Transition fallback=|| view! { <Loading what="Reading the calls ledger…" /> }>
+    <ErrorBoundary fallback=caught>
+    {move || data.get().map(|loaded| loaded.map(|d| {
+                    let stake_sym = stake_sym.clone();
+                    let sym = sym.clone();
+                    view! {
+                        <h2>"Leaderboard"</h2>
+                        <p class="muted">"Score = hits² × stake / (min stake × (hits + misses + 1)), overdue open calls counted as misses; min stake "<Amount raw=d.min_stake decimals=18 unit=stake_sym.clone() sig=4 />"."</p>
+                        <div class="table-wrap"><table class="agents" id="leaderboard">
+                            <thead><tr><th>"Agent"</th><th>"Score"</th><th>"Hits"</th><th>"Misses"</th><th>"Streak"</th><th>"Best"</th><th>"Stake"</th><th>"Open"</th></tr></thead>
+                            <tbody>
+                                {d.agents.iter().map(|a| view! {
+                                    <tr class="agent-row" data-agent=a.agent.to_string()>
+                                        <td title=a.agent.to_string()>{fmt::short_addr(&a.agent.to_string())}</td>
+                                        <td><Amount raw=a.score decimals=18 sig=4 /></td>
+                                        <td>{a.hits}</td><td title="Overdue open calls (not revealed in time, or not resolved within an hour of the close) count as misses at once">{if a.overdue == 0 { a.misses.to_string() } else { format!("{} (+{} overdue)", a.misses, a.overdue) }}</td><td>{a.streak}</td><td>{a.best}</td>
+                                        <td><Amount raw=a.stake decimals=18 unit=stake_sym.clone() sig=4 /></td>
+                                        <td>{a.open}</td>
+                                    </tr>
+                                }).collect_view()}
+                            </tbody>
+                        </table></div>
+                        <h2>{format!("Consensus on {sym}")}</h2>
+                        <ul class="consensus" id="consensus">
+                            {d.windows.iter().map(|r| view! {
+                                <li class="consensus-row" data-window=r.window>
+                                    <strong>{format!("{} window", fmt::duration(r.window))}</strong>
+                                    <div>{format!("Current round {}: {}", r.bucket, r.current)}</div>
+                                    <div class="last-consensus">{match &r.last { Some(s) => format!("Last consensus, {s}"), None => "No consensus reached yet.".into() }}</div>
                                 </li>
-                            }
-                        }).collect_view()}
-                    </ul>
-                }
-            })
-        }}
-    }
+                            }).collect_view()}
+                        </ul>
+                    }.into_any()
+                }))}
+    </ErrorBoundary>
+    </Transition>
+            <h2>"Make a call"</h2>
+            <Show when=move || ctx.wallet.get().account.is_some() fallback=|| view! { <p class="empty">"Connect a wallet to commit and reveal calls."</p> }>
+                <div class="form" id="commit-form">
+                    <label>"Direction "
+                        <select id="call-direction" on:change=move |ev| up.set(event_target_value(&ev) == "up")>
+                            <option value="up" selected=true>"up"</option>
+                            <option value="down">"down"</option>
+                        </select>
+                    </label>
+                    <label>" Window (seconds) "<input id="call-window" inputmode="numeric" prop:value=move || window.get() on:input=move |ev| window.set(event_target_value(&ev)) /></label>
+                    <button class="primary" id="commit-button" on:click=commit>"Commit"</button>
+                    <p class="muted">"Only the commitment goes on chain now; the salt stays in this browser until you reveal (within 1 hour)."</p>
+                </div>
+            </Show>
+            {move || form_error.get().map(|e| view! { <ErrorBox message=e /> })}
+            {move || {
+                let me = ctx.wallet.get().account;
+                let mine: Vec<PendingCall> = pending.get().into_iter().filter(|p| Some(p.agent) == me).collect();
+                (!mine.is_empty()).then(|| {
+                    let r = reveal.clone();
+                    view! {
+                        <ul class="pending-calls" id="pending-calls">
+                            {mine.into_iter().map(|p| {
+                                let (r, p2) = (r.clone(), p.clone());
+                                view! {
+                                    <li class="pending-call">
+                                        <span>{format!("{} over {} · commitment {}", if p.up { "up" } else { "down" }, fmt::duration(p.window), fmt::short_addr(&p.commitment.to_string()))}</span>
+                                        " "<button class="reveal-button" on:click=move |_| r(p2.clone())>"Reveal"</button>
+                                    </li>
+                                }
+                            }).collect_view()}
+                        </ul>
+                    }
+                })
+            }}
+        }
 }

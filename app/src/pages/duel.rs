@@ -14,8 +14,8 @@ use crate::chain::world::{DuelRef, World};
 use crate::duel_mean::{self, DuelPools, DuelTicks};
 use crate::error::AppError;
 use crate::fmt;
-use crate::state::{Ctx, Load};
-use crate::ui::{with_world, Amount, ErrorBox, Loading};
+use crate::state::Ctx;
+use crate::ui::{caught, with_world, Amount, Loading};
 use alloy_primitives::{keccak256, Address, B256, I256, U256};
 use alloy_sol_types::{SolCall, SolEvent, SolValue};
 use eden_core::duel::{self, RoundMean, RoundWindow, Winner};
@@ -325,17 +325,12 @@ pub fn DuelPage() -> impl IntoView {
 #[component]
 fn DuelBody(world: World, duel: DuelRef) -> impl IntoView {
     let ctx = Ctx::get();
-    let data: RwSignal<Load<DuelData>> = RwSignal::new(Load::Loading);
     let (w1, r1) = (world.clone(), duel.clone());
-    Effect::new(move |_| {
+    // A newer read supersedes an older one; leaving the page drops it.
+    let data = LocalResource::new(move || {
         ctx.refresh.track();
         let (w, r) = (w1.clone(), r1.clone());
-        leptos::task::spawn_local(async move {
-            data.set(match load(w, r).await {
-                Ok(x) => Load::Ready(x),
-                Err(e) => Load::Failed(e),
-            });
-        });
+        async move { load(w, r).await }
     });
     let hook = duel.hook;
     let did = duel.duel_id;
@@ -355,80 +350,80 @@ fn DuelBody(world: World, duel: DuelRef) -> impl IntoView {
     };
     let r = duel.clone();
     view! {
-        <h1>{format!("Duel #{}: {} vs {}", duel.duel_id, duel.symbol_a, duel.symbol_b)}</h1>
-        {move || match data.get() {
-            Load::Loading => view! { <Loading what="Reading the duel from chain…" /> }.into_any(),
-            Load::Failed(e) => view! { <ErrorBox message=e /> }.into_any(),
-            Load::Ready(x) => {
-                let r = r.clone();
-                let start = x.d.start;
-                let countdown = move || {
-                    let now = ctx.chain_now();
-                    match duel::round_at(start, now) {
-                        Ok(win) => format!("round {} closes in {} (at {} UTC)", win.index, fmt::duration(win.end.saturating_sub(now)), utc_hm(win.end)),
-                        Err(e) => e.to_string(),
-                    }
-                };
-                // B3 live split at the current d from the replayed pool ticks (the hook's heldD if the replay failed).
-                let held = to_i64(x.d.heldD);
-                let live_d = x.current.as_ref().map_or(held, |c| c.live_d);
-                let live_title = if live_d == held {
-                    format!("d = {live_d} ticks (the pools' current ticks; the hook holds the same)")
-                } else {
-                    format!("d = {live_d} ticks from the pools' current ticks; the hook holds {held}")
-                };
-                let (live_a, live_b) = duel::split_wad(live_d);
-                let cap_a = duel::buyback_cap_wad(x.d.emaA.value, x.price_a).map_err(AppError::from);
-                let cap_b = duel::buyback_cap_wad(x.d.emaB.value, x.price_b).map_err(AppError::from);
-                let cap = |c: Result<U256, AppError>, sym: String| match c {
-                    Ok(v) => view! { <Amount raw=v decimals=18 unit=format!("ETH per {sym}") sig=5 /> }.into_any(),
-                    Err(e) => view! { <span class="error">{e.to_string()}</span> }.into_any(),
-                };
-                view! {
-                    <p class="countdown" id="duel-countdown">{countdown}</p>
-                    <dl class="kv">
-                        <dt>"Live split"</dt>
-                        <dd id="live-split" data-d=live_d title=live_title>{format!("{} {} · {} {}", r.symbol_a, fmt::percent_wad(live_a, 4), r.symbol_b, fmt::percent_wad(live_b, 4))}</dd>
-                        {mean_rows(&r, &x)}
-                        <dt>"Pot"</dt>
-                        <dd id="duel-pot"><Amount raw=x.d.pot decimals=18 unit="ETH" sig=5 /></dd>
-                        <dt>{format!("Buyback cap {}", r.symbol_a)}</dt>
-                        <dd>{cap(cap_a, r.symbol_a.clone())}</dd>
-                        <dt>{format!("Buyback cap {}", r.symbol_b)}</dt>
-                        <dd>{cap(cap_b, r.symbol_b.clone())}</dd>
-                        <dt>"Streaks (best)"</dt>
-                        <dd id="streaks">{format!("{} {} ({}) · {} {} ({})", r.symbol_a, x.d.streakA, x.d.bestA, r.symbol_b, x.d.streakB, x.d.bestB)}</dd>
-                    </dl>
-                    {awaiting(&x).then(|| view! {
-                        <div class="notice" id="awaiting">
-                            <p>{awaiting_text(&r, &x)}</p>
-                            <button class="primary" id="settle-button" on:click=settle>"Settle the round now"</button>
-                        </div>
-                    })}
-                    <h2>"Settled rounds"</h2>
-                    {if x.history.is_empty() {
-                        view! { <p class="empty" id="no-rounds">"No round settled yet."</p> }.into_any()
+            <h1>{format!("Duel #{}: {} vs {}", duel.duel_id, duel.symbol_a, duel.symbol_b)}</h1>
+            <Transition fallback=|| view! { <Loading what="Reading the duel from chain…" /> }>
+    <ErrorBoundary fallback=caught>
+    {move || data.get().map(|loaded| loaded.map(|x| {
+                    let r = r.clone();
+                    let start = x.d.start;
+                    let countdown = move || {
+                        let now = ctx.chain_now();
+                        match duel::round_at(start, now) {
+                            Ok(win) => format!("round {} closes in {} (at {} UTC)", win.index, fmt::duration(win.end.saturating_sub(now)), utc_hm(win.end)),
+                            Err(e) => e.to_string(),
+                        }
+                    };
+                    // B3 live split at the current d from the replayed pool ticks (the hook's heldD if the replay failed).
+                    let held = to_i64(x.d.heldD);
+                    let live_d = x.current.as_ref().map_or(held, |c| c.live_d);
+                    let live_title = if live_d == held {
+                        format!("d = {live_d} ticks (the pools' current ticks; the hook holds the same)")
                     } else {
-                        view! {
-                            <div class="table-wrap"><table class="rounds" id="round-history">
-                                <thead><tr><th>"Round"</th><th>"Winner"</th><th title="recomputed from the pools' swaps; checked against the hook's record">"Mean tick"</th><th>"ETH spent"</th><th>"Burned"</th></tr></thead>
-                                <tbody>
-                                    {x.history.iter().map(|h| view! {
-                                        <tr class="round-row" data-round=h.round>
-                                            <td>{h.round}</td>
-                                            {history_cells(&r, h)}
-                                            <td><Amount raw=h.spent decimals=18 unit="ETH" sig=4 /></td>
-                                            <td><Amount raw=h.burned decimals=18 sig=4 /></td>
-                                        </tr>
-                                    }).collect_view()}
-                                </tbody>
-                            </table></div>
-                        }.into_any()
-                    }}
-                }.into_any()
-            }
-        }}
-    }
+                        format!("d = {live_d} ticks from the pools' current ticks; the hook holds {held}")
+                    };
+                    let (live_a, live_b) = duel::split_wad(live_d);
+                    let cap_a = duel::buyback_cap_wad(x.d.emaA.value, x.price_a).map_err(AppError::from);
+                    let cap_b = duel::buyback_cap_wad(x.d.emaB.value, x.price_b).map_err(AppError::from);
+                    let cap = |c: Result<U256, AppError>, sym: String| match c {
+                        Ok(v) => view! { <Amount raw=v decimals=18 unit=format!("ETH per {sym}") sig=5 /> }.into_any(),
+                        Err(e) => view! { <span class="error">{e.to_string()}</span> }.into_any(),
+                    };
+                    view! {
+                        <p class="countdown" id="duel-countdown">{countdown}</p>
+                        <dl class="kv">
+                            <dt>"Live split"</dt>
+                            <dd id="live-split" data-d=live_d title=live_title>{format!("{} {} · {} {}", r.symbol_a, fmt::percent_wad(live_a, 4), r.symbol_b, fmt::percent_wad(live_b, 4))}</dd>
+                            {mean_rows(&r, &x)}
+                            <dt>"Pot"</dt>
+                            <dd id="duel-pot"><Amount raw=x.d.pot decimals=18 unit="ETH" sig=5 /></dd>
+                            <dt>{format!("Buyback cap {}", r.symbol_a)}</dt>
+                            <dd>{cap(cap_a, r.symbol_a.clone())}</dd>
+                            <dt>{format!("Buyback cap {}", r.symbol_b)}</dt>
+                            <dd>{cap(cap_b, r.symbol_b.clone())}</dd>
+                            <dt>"Streaks (best)"</dt>
+                            <dd id="streaks">{format!("{} {} ({}) · {} {} ({})", r.symbol_a, x.d.streakA, x.d.bestA, r.symbol_b, x.d.streakB, x.d.bestB)}</dd>
+                        </dl>
+                        {awaiting(&x).then(|| view! {
+                            <div class="notice" id="awaiting">
+                                <p>{awaiting_text(&r, &x)}</p>
+                                <button class="primary" id="settle-button" on:click=settle>"Settle the round now"</button>
+                            </div>
+                        })}
+                        <h2>"Settled rounds"</h2>
+                        {if x.history.is_empty() {
+                            view! { <p class="empty" id="no-rounds">"No round settled yet."</p> }.into_any()
+                        } else {
+                            view! {
+                                <div class="table-wrap"><table class="rounds" id="round-history">
+                                    <thead><tr><th>"Round"</th><th>"Winner"</th><th title="recomputed from the pools' swaps; checked against the hook's record">"Mean tick"</th><th>"ETH spent"</th><th>"Burned"</th></tr></thead>
+                                    <tbody>
+                                        {x.history.iter().map(|h| view! {
+                                            <tr class="round-row" data-round=h.round>
+                                                <td>{h.round}</td>
+                                                {history_cells(&r, h)}
+                                                <td><Amount raw=h.spent decimals=18 unit="ETH" sig=4 /></td>
+                                                <td><Amount raw=h.burned decimals=18 sig=4 /></td>
+                                            </tr>
+                                        }).collect_view()}
+                                    </tbody>
+                                </table></div>
+                            }.into_any()
+                        }}
+                    }.into_any()
+                }))}
+    </ErrorBoundary>
+    </Transition>
+        }
 }
 
 /// `HH:MM` of a unix time, UTC.

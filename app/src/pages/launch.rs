@@ -11,7 +11,7 @@ use crate::error::AppError;
 use crate::fmt;
 use crate::state::{Ctx, Load};
 use crate::trade;
-use crate::ui::{with_world, Amount, ErrorBox, Loading};
+use crate::ui::{caught, with_world, Amount, ErrorBox, Loading};
 use alloy_primitives::{keccak256, Address, Bytes, B256, U256};
 use alloy_sol_types::{sol, SolCall, SolEvent, SolValue};
 use eden_core::curve::{self, CurveState};
@@ -138,27 +138,28 @@ fn Progress(bps: u32) -> impl IntoView {
 #[component]
 pub fn LaunchList() -> impl IntoView {
     let ctx = Ctx::get();
-    let list: RwSignal<Load<Vec<LaunchInfo>>> = RwSignal::new(Load::Loading);
-    Effect::new(move |_| {
+    // Re-read on every confirmed transaction; a newer read supersedes an older one.
+    let list = LocalResource::new(move || {
         ctx.refresh.track();
-        if let Load::Ready(w) = ctx.world.get() {
-            leptos::task::spawn_local(async move {
-                list.set(match load_all(w).await {
-                    Ok(v) => Load::Ready(v),
-                    Err(e) => Load::Failed(e),
-                });
-            });
+        let world = ctx.world.get();
+        async move {
+            match world {
+                Load::Ready(w) => load_all(w).await,
+                _ => Ok(Vec::new()),
+            }
         }
     });
     view! {
         <section class="card">
             <h1>"Launches"</h1>
             <p class="lede">"Fixed-supply tokens on a bonding curve. 80 % of the supply is sold on the curve; at the graduation target the curve seeds a Uniswap v4 pool and locks it forever."</p>
-            {with_world(move |_| move || match list.get() {
-                Load::Loading => view! { <Loading what="Reading launches from chain…" /> }.into_any(),
-                Load::Failed(e) => view! { <ErrorBox message=e /> }.into_any(),
-                Load::Ready(v) if v.is_empty() => view! { <p class="empty">"No launches yet."</p> }.into_any(),
-                Load::Ready(v) => view! {
+            {with_world(move |_| view! {
+            <Transition fallback=|| view! { <Loading what="Reading launches from chain…" /> }>
+            <ErrorBoundary fallback=caught>
+            {move || list.get().map(|loaded| loaded.map(|v| if v.is_empty() {
+                view! { <p class="empty">"No launches yet."</p> }.into_any()
+            } else {
+                view! {
                     <ul class="launches" id="launch-list">
                         {v.into_iter().map(|l| {
                             let href = format!("/launch/{}", l.token);
@@ -180,7 +181,10 @@ pub fn LaunchList() -> impl IntoView {
                             }
                         }).collect_view()}
                     </ul>
-                }.into_any(),
+                }.into_any()
+            }))}
+            </ErrorBoundary>
+            </Transition>
             })}
         </section>
     }
@@ -340,79 +344,111 @@ fn chart(trades: &[Trade]) -> Option<String> {
     )
 }
 
+/// Everything the token page reads from the chain at once.
+#[derive(Debug, Clone, PartialEq)]
+struct TokenView {
+    info: LaunchInfo,
+    trades: Vec<Trade>,
+    pool: Option<Result<PoolView, AppError>>,
+    balances: Option<(Address, U256, U256)>,
+}
+
+async fn load_token_view(
+    w: &World,
+    t: Address,
+    account: Option<Address>,
+) -> Result<TokenView, AppError> {
+    let rpc = w.rpc();
+    let i = load_launch(&rpc, w, t).await?;
+    let trades = load_trades(&rpc, w, &i).await.unwrap_or_default();
+    let pool = if i.graduated {
+        Some(load_pool(&rpc, w, &i).await)
+    } else {
+        None
+    };
+    let balances = match account {
+        Some(a) => {
+            let q = if i.quote == Address::ZERO {
+                rpc.balance(a).await.ok()
+            } else {
+                rpc.call(i.quote, &IERC20::balanceOfCall { account: a })
+                    .await
+                    .ok()
+            };
+            let tb = rpc
+                .call(i.token, &IERC20::balanceOfCall { account: a })
+                .await
+                .ok();
+            q.zip(tb).map(|(q, t)| (a, q, t))
+        }
+        None => None,
+    };
+    Ok(TokenView {
+        info: i,
+        trades,
+        pool,
+        balances,
+    })
+}
+
 #[component]
 pub fn TokenPage() -> impl IntoView {
     let ctx = Ctx::get();
     let params = use_params_map();
     let token = move || params.with(|p| p.get("token").and_then(|t| t.parse::<Address>().ok()));
-    let info: RwSignal<Load<LaunchInfo>> = RwSignal::new(Load::Loading);
-    let trades: RwSignal<Vec<Trade>> = RwSignal::new(Vec::new());
-    let pool: RwSignal<Option<Result<PoolView, AppError>>> = RwSignal::new(None);
-    // (owner, quote balance, token balance): shown only while the owner is the connected account.
-    let balances: RwSignal<Option<(Address, U256, U256)>> = RwSignal::new(None);
     let slippage = RwSignal::new(stored_slippage());
     let slippage_text = RwSignal::new(fmt::units_exact(U256::from(slippage.get_untracked()), 2));
     let slippage_err: RwSignal<Option<String>> = RwSignal::new(None);
     let buy_amount = RwSignal::new(String::new());
     let sell_amount = RwSignal::new(String::new());
     let busy = RwSignal::new(false);
-    // The trade / pool section is rebuilt only when the token or its graduation changes, not on
-    // every refresh (which would reset focus while typing); live numbers read `info`.
-    let static_info: RwSignal<Option<LaunchInfo>> = RwSignal::new(None);
-
-    // Chain reads: on load, on every confirmed transaction or wallet change, and every 5 s.
     let every_5s = Memo::new(move |_| ctx.tick.get() / 5);
-    Effect::new(move |_| {
+    // One resource for everything the page reads; a newer read supersedes an older one, and
+    // leaving the page drops it. The derived memos below notify only when their value changes.
+    let chain = LocalResource::new(move || {
         ctx.refresh.track();
         every_5s.track();
-        let (Load::Ready(w), Some(t)) = (ctx.world.get(), token()) else {
-            if token().is_none() {
-                info.set(Load::Failed(AppError::missing(
-                    "this is not a token address",
-                )));
-            }
-            return;
-        };
+        let world = ctx.world.get();
+        let t = token();
         let account = ctx.wallet.get_untracked().account;
-        leptos::task::spawn_local(async move {
-            let rpc = w.rpc();
-            match load_launch(&rpc, &w, t).await {
-                Ok(i) => {
-                    if let Ok(tr) = load_trades(&rpc, &w, &i).await {
-                        trades.set(tr);
-                    }
-                    if i.graduated {
-                        pool.set(Some(load_pool(&rpc, &w, &i).await));
-                    }
-                    if let Some(a) = account {
-                        let q = if i.quote == Address::ZERO {
-                            rpc.balance(a).await.ok()
-                        } else {
-                            rpc.call(i.quote, &IERC20::balanceOfCall { account: a })
-                                .await
-                                .ok()
-                        };
-                        let tb = rpc
-                            .call(i.token, &IERC20::balanceOfCall { account: a })
-                            .await
-                            .ok();
-                        balances.set(q.zip(tb).map(|(q, t)| (a, q, t)));
-                    } else {
-                        balances.set(None);
-                    }
-                    if static_info.get_untracked().map(|s| (s.token, s.graduated))
-                        != Some((i.token, i.graduated))
-                    {
-                        static_info.set(Some(i.clone()));
-                    }
-                    if info.get_untracked() != Load::Ready(i.clone()) {
-                        info.set(Load::Ready(i));
-                    }
-                }
-                Err(e) => info.set(Load::Failed(e)),
+        async move {
+            match (world, t) {
+                (_, None) => Err(AppError::missing("this is not a token address")),
+                (Load::Ready(w), Some(t)) => load_token_view(&w, t, account).await,
+                // The network is still loading: stay pending.
+                _ => std::future::pending().await,
+            }
+        }
+    });
+    let info: Memo<Load<LaunchInfo>> = Memo::new(move |_| match chain.get() {
+        None => Load::Loading,
+        Some(Ok(v)) => Load::Ready(v.info),
+        Some(Err(e)) => Load::Failed(e),
+    });
+    let trades: Memo<Vec<Trade>> = Memo::new(move |_| {
+        chain
+            .get()
+            .and_then(Result::ok)
+            .map(|v| v.trades)
+            .unwrap_or_default()
+    });
+    let pool: Memo<Option<Result<PoolView, AppError>>> =
+        Memo::new(move |_| chain.get().and_then(Result::ok).and_then(|v| v.pool));
+    // (owner, quote balance, token balance): shown only while the owner is the connected account.
+    let balances: Memo<Option<(Address, U256, U256)>> =
+        Memo::new(move |_| chain.get().and_then(Result::ok).and_then(|v| v.balances));
+    // The trade / pool section is rebuilt only when the token or its graduation changes, not on
+    // every refresh (which would reset focus while typing); live numbers read `info`.
+    let static_info: Memo<Option<LaunchInfo>> =
+        Memo::new(move |prev: Option<&Option<LaunchInfo>>| {
+            let Load::Ready(i) = info.get() else {
+                return prev.cloned().flatten();
+            };
+            match prev.and_then(|p| p.as_ref()) {
+                Some(p) if (p.token, p.graduated) == (i.token, i.graduated) => Some(p.clone()),
+                _ => Some(i),
             }
         });
-    });
 
     let set_slippage = move |text: String| {
         slippage_text.set(text.clone());

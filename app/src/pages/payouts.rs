@@ -8,8 +8,8 @@ use crate::chain::rpc::TxRequest;
 use crate::chain::world::{PayoutRoundRef, World};
 use crate::error::AppError;
 use crate::fmt;
-use crate::state::{Ctx, Load};
-use crate::ui::{with_world, Amount, ErrorBox, Loading};
+use crate::state::Ctx;
+use crate::ui::{caught, with_world, Amount, Loading};
 use alloy_primitives::{Address, B256, U256};
 use alloy_sol_types::SolCall;
 use eden_core::holders::{PayoutContext, PayoutLeaf};
@@ -109,20 +109,18 @@ pub fn PayoutsPage() -> impl IntoView {
 #[component]
 fn PayoutsBody(world: World) -> impl IntoView {
     let ctx = Ctx::get();
-    let rows: RwSignal<Load<Vec<Row>>> = RwSignal::new(Load::Loading);
     let w1 = world.clone();
-    Effect::new(move |_| {
+    // Re-read on every confirmed transaction or wallet change; a newer read supersedes an older one.
+    let rows = LocalResource::new(move || {
         ctx.refresh.track();
-        let Some(account) = ctx.wallet.get().account else {
-            return;
-        };
+        let account = ctx.wallet.get().account;
         let w = w1.clone();
-        leptos::task::spawn_local(async move {
-            rows.set(match load_rows(w, account).await {
-                Ok(r) => Load::Ready(r),
-                Err(e) => Load::Failed(e),
-            });
-        });
+        async move {
+            match account {
+                Some(a) => load_rows(w, a).await,
+                None => Ok(Vec::new()),
+            }
+        }
     });
     let claim = move |r: Row| {
         let Some(account) = ctx.wallet.get_untracked().account else {
@@ -150,11 +148,12 @@ fn PayoutsBody(world: World) -> impl IntoView {
     };
     view! {
         <Show when=move || ctx.wallet.get().account.is_some() fallback=|| view! { <p class="empty">"Connect a wallet to see your payouts."</p> }>
-            {move || match rows.get() {
-                Load::Loading => view! { <Loading what="Reading payout rounds from chain…" /> }.into_any(),
-                Load::Failed(e) => view! { <ErrorBox message=e /> }.into_any(),
-                Load::Ready(rs) if rs.is_empty() => view! { <p class="empty" id="no-payouts">"No payouts for this account."</p> }.into_any(),
-                Load::Ready(rs) => view! {
+            <Transition fallback=|| view! { <Loading what="Reading payout rounds from chain…" /> }>
+            <ErrorBoundary fallback=caught>
+            {move || rows.get().map(|loaded| loaded.map(|rs| if rs.is_empty() {
+                view! { <p class="empty" id="no-payouts">"No payouts for this account."</p> }.into_any()
+            } else {
+                view! {
                     <ul class="payouts" id="payouts">
                         {rs.into_iter().map(|r| {
                             let r2 = r.clone();
@@ -185,8 +184,10 @@ fn PayoutsBody(world: World) -> impl IntoView {
                             }
                         }).collect_view()}
                     </ul>
-                }.into_any(),
-            }}
+                }.into_any()
+            }))}
+            </ErrorBoundary>
+            </Transition>
         </Show>
     }
 }

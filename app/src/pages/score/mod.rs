@@ -19,7 +19,7 @@ use crate::chain::world::World;
 use crate::error::AppError;
 use crate::fmt;
 use crate::state::{Ctx, Load};
-use crate::ui::{with_world, Amount, ErrorBox, Loading};
+use crate::ui::{caught, with_world, Amount, Loading};
 use alloy_primitives::{Address, B256, U256};
 use alloy_sol_types::{SolCall, SolEvent};
 use creator::{check_creator, read_lanes, CreatorCheck, CreatorView};
@@ -322,6 +322,53 @@ async fn run_check(
     })
 }
 
+/// Every published epoch's status on chain, latest first.
+async fn epoch_rows(w: &World) -> Result<Vec<EpochRow>, AppError> {
+    let rpc = w.rpc();
+    let mut out = Vec::new();
+    for e in &w.epochs {
+        let s = rpc
+            .call(
+                w.addresses.epoch_registry,
+                &IEpochRegistry::statusCall { epoch: e.epoch },
+            )
+            .await?;
+        out.push(EpochRow {
+            epoch: e.epoch,
+            bundle: e.bundle.clone(),
+            status: s._0,
+            deadline: s.deadline,
+        });
+    }
+    out.reverse();
+    Ok(out)
+}
+
+/// The Score page's check, as the view reads it: `None` before any, loading while the latest
+/// dispatch runs, then its result.
+/// What one check is dispatched with: the network, the epoch, the project and its own inputs.
+type CheckInput = (World, EpochRow, Address, Option<OwnInputs>);
+
+#[derive(Clone, Copy)]
+struct CheckSlot(Action<CheckInput, Result<EpochCheck, AppError>>);
+
+impl CheckSlot {
+    fn get(&self) -> Option<Load<EpochCheck>> {
+        if self.0.pending().get() {
+            return Some(Load::Loading);
+        }
+        self.0.value().get().map(|r| match r {
+            Ok(c) => Load::Ready(c),
+            Err(e) => Load::Failed(e),
+        })
+    }
+
+    /// Clears the result (another project or epoch was picked).
+    fn clear(&self) {
+        self.0.value().set(None);
+    }
+}
+
 #[component]
 pub fn ScorePage() -> impl IntoView {
     let ctx = Ctx::get();
@@ -350,9 +397,12 @@ fn ScoreBody(world: World) -> impl IntoView {
         .account
         .filter(|a| world.project_name(a).is_some());
     let project = RwSignal::new(me.or_else(|| names.first().map(|(_, a)| *a)));
-    let rows: RwSignal<Load<Vec<EpochRow>>> = RwSignal::new(Load::Loading);
     let selected: RwSignal<Option<u64>> = RwSignal::new(None);
-    let check: RwSignal<Option<Load<EpochCheck>>> = RwSignal::new(None);
+    // The check of one project in one epoch: an action, so only the latest dispatch's result shows.
+    let check_action = Action::new_local(move |(w, row, p, mine): &CheckInput| {
+        run_check(w.clone(), row.clone(), *p, mine.clone())
+    });
+    let check = CheckSlot(check_action);
     let own: RwSignal<Option<Result<OwnInputs, AppError>>> = RwSignal::new(None);
     // Connecting (or switching to) an account that is a project picks it.
     let w0 = world.clone();
@@ -361,48 +411,30 @@ fn ScoreBody(world: World) -> impl IntoView {
         if prev.is_some_and(|p| p != account) {
             if let Some(a) = account.filter(|a| w0.project_name(a).is_some()) {
                 project.set(Some(a));
-                check.set(None);
+                check.clear();
             }
         }
         account
     });
     let w1 = world.clone();
-    Effect::new(move |_| {
+    // Every epoch's status; re-read on every confirmed transaction, a newer read superseding an
+    // older one.
+    let rows = LocalResource::new(move || {
         ctx.refresh.track();
         let w = w1.clone();
-        leptos::task::spawn_local(async move {
-            let rpc = w.rpc();
-            let mut out = Vec::new();
-            for e in &w.epochs {
-                match rpc
-                    .call(
-                        w.addresses.epoch_registry,
-                        &IEpochRegistry::statusCall { epoch: e.epoch },
-                    )
-                    .await
-                {
-                    Ok(s) => out.push(EpochRow {
-                        epoch: e.epoch,
-                        bundle: e.bundle.clone(),
-                        status: s._0,
-                        deadline: s.deadline,
-                    }),
-                    Err(err) => {
-                        rows.set(Load::Failed(err.into()));
-                        return;
-                    }
-                }
-            }
-            out.reverse();
+        async move { epoch_rows(&w).await }
+    });
+    // The first load selects the latest final epoch.
+    Effect::new(move |_| {
+        if let Some(Ok(rs)) = rows.get() {
             if selected.get_untracked().is_none() {
-                selected.set(out.iter().find(|r| r.status == 3).map(|r| r.epoch));
+                selected.set(rs.iter().find(|r| r.status == 3).map(|r| r.epoch));
             }
-            rows.set(Load::Ready(out));
-        });
+        }
     });
     let w2 = world.clone();
     let verify = move || {
-        let (Some(p), Some(e), Load::Ready(rs)) = (
+        let (Some(p), Some(e), Some(Ok(rs))) = (
             project.get_untracked(),
             selected.get_untracked(),
             rows.get_untracked(),
@@ -412,22 +444,15 @@ fn ScoreBody(world: World) -> impl IntoView {
         let Some(row) = rs.into_iter().find(|r| r.epoch == e) else {
             return;
         };
-        check.set(Some(Load::Loading));
-        let w = w2.clone();
         let mine = own.get_untracked().and_then(Result::ok);
-        leptos::task::spawn_local(async move {
-            check.set(Some(match run_check(w, row, p, mine).await {
-                Ok(c) => Load::Ready(c),
-                Err(e) => Load::Failed(e),
-            }));
-        });
+        check_action.dispatch_local((w2.clone(), row, p, mine));
     };
     let verify2 = verify.clone();
     let world_for_names = world.clone();
     view! {
         <label class="field">
             <span class="label">"Project"</span>
-            <select id="project" on:change=move |ev| { project.set(event_target_value(&ev).parse().ok()); check.set(None); }>
+            <select id="project" on:change=move |ev| { project.set(event_target_value(&ev).parse().ok()); check.clear(); }>
                 {names.into_iter().map(|(n, a)| view! { <option value=a.to_string() selected=move || project.get() == Some(a)>{n}" · "{fmt::short_addr(&a.to_checksum(None))}</option> }).collect_view()}
             </select>
         </label>
@@ -437,7 +462,7 @@ fn ScoreBody(world: World) -> impl IntoView {
             <input type="file" id="inputs-file" accept="application/json,.json" on:change=move |ev| {
                 use wasm_bindgen::JsCast;
                 let file = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()).and_then(|i| i.files()).and_then(|f| f.get(0));
-                check.set(None);
+                check.clear();
                 let Some(file) = file else { own.set(None); return };
                 leptos::task::spawn_local(async move {
                     let text = wasm_bindgen_futures::JsFuture::from(file.text()).await.ok().and_then(|v| v.as_string());
@@ -450,11 +475,12 @@ fn ScoreBody(world: World) -> impl IntoView {
             })}
         </label>
         <h2>"Epochs"</h2>
-        {move || match rows.get() {
-            Load::Loading => view! { <Loading what="Reading epoch status from the registry…" /> }.into_any(),
-            Load::Failed(e) => view! { <ErrorBox message=e /> }.into_any(),
-            Load::Ready(rs) if rs.is_empty() => view! { <p class="empty">"No epochs yet."</p> }.into_any(),
-            Load::Ready(rs) => view! {
+        <Transition fallback=|| view! { <Loading what="Reading epoch status from the registry…" /> }>
+        <ErrorBoundary fallback=caught>
+        {move || rows.get().map(|loaded| loaded.map(|rs| if rs.is_empty() {
+            view! { <p class="empty">"No epochs yet."</p> }.into_any()
+        } else {
+            view! {
                 <div class="table-wrap"><table class="epochs" id="epochs">
                     <thead><tr><th>"Epoch"</th><th>"Status"</th><th>"Window"</th><th></th></tr></thead>
                     <tbody>
@@ -476,14 +502,16 @@ fn ScoreBody(world: World) -> impl IntoView {
                                 <td>{e}</td>
                                 <td><span class=format!("badge {name}")>{name}</span></td>
                                 <td title=(r.status == 2).then_some("Challenged: if the challenge is upheld the slot reopens for a corrected root; if rejected, a fresh 72 h window starts (C7).")>{window}</td>
-                                <td><button class="secondary pick-epoch" on:click=move |_| { selected.set(Some(e)); check.set(None); v(); }>{if r.status == 3 { "Verify" } else { "Check" }}</button></td>
+                                <td><button class="secondary pick-epoch" on:click=move |_| { selected.set(Some(e)); check.clear(); v(); }>{if r.status == 3 { "Verify" } else { "Check" }}</button></td>
                             </tr>
                         }
                     }).collect_view()}
                     </tbody>
                 </table></div>
-            }.into_any(),
-        }}
+            }.into_any()
+        }))}
+        </ErrorBoundary>
+        </Transition>
         <div class="actions">
             <button class="primary" id="verify-score" on:click=move |_| verify()>"Verify the selected epoch"</button>
         </div>

@@ -13,7 +13,7 @@ use crate::chain::world::{ScorerRef, World};
 use crate::error::AppError;
 use crate::fmt;
 use crate::state::{Ctx, Load};
-use crate::ui::{with_world, Amount, ErrorBox, Loading};
+use crate::ui::{caught, with_world, Amount, ErrorBox, Loading};
 use alloy_primitives::{Address, U256};
 use alloy_sol_types::SolCall;
 use eden_core::burns::{
@@ -114,18 +114,13 @@ pub fn ScorerPage() -> impl IntoView {
 #[component]
 fn ScorerBody(world: World, scorer: ScorerRef) -> impl IntoView {
     let ctx = Ctx::get();
-    let data: RwSignal<Load<ScorerData>> = RwSignal::new(Load::Loading);
     let (w1, s1) = (world.clone(), scorer.clone());
-    Effect::new(move |_| {
+    // A newer read supersedes an older one; leaving the page drops it.
+    let data = LocalResource::new(move || {
         ctx.refresh.track();
         let me = ctx.wallet.get().account;
         let (w, s) = (w1.clone(), s1.clone());
-        leptos::task::spawn_local(async move {
-            data.set(match load(w, s, me).await {
-                Ok(x) => Load::Ready(x),
-                Err(e) => Load::Failed(e),
-            });
-        });
+        async move { load(w, s, me).await }
     });
     let (registry, root) = (scorer.registry, scorer.root);
     let positions = view! { <MyPositions world=world.clone() scorer=scorer.clone() /> };
@@ -167,85 +162,85 @@ fn ScorerBody(world: World, scorer: ScorerRef) -> impl IntoView {
         });
     };
     view! {
-        {move || match data.get() {
-            Load::Loading => view! { <Loading what="Reading the ROOT price and the registry…" /> }.into_any(),
-            Load::Failed(e) => view! { <ErrorBox message=e /> }.into_any(),
-            Load::Ready(d) => {
-                let updated = d.feed_updated;
-                let freshness = move || {
-                    let age = ctx.chain_now().saturating_sub(updated);
-                    if age > MAX_ANSWER_AGE { format!("ETH/USD answer {} old: stale (limit 25 h), burns cannot be priced", fmt::duration(age)) }
-                    else { format!("ETH/USD answer {} old (fresh; limit 25 h)", fmt::duration(age)) }
-                };
-                let reg = register;
-                let scorer2 = scorer.clone();
-                view! {
-                    <dl class="kv">
-                        <dt>"ROOT price"</dt>
-                        <dd id="root-price">{match &d.price_usd { Ok(p) => view! { <Amount raw=*p decimals=18 unit="USD" sig=6 /> }.into_any(), Err(e) => view! { <span class="error">{e.to_string()}</span> }.into_any() }}
-                            " · lower of the 30-min and 4-h pool TWAPs"</dd>
-                        <dt>"Freshness"</dt>
-                        <dd id="price-freshness">{freshness}</dd>
-                        <dt>"Stake"</dt>
-                        <dd><Amount raw=SCORER_STAKE decimals=18 unit="ROOT" sig=6 /></dd>
-                        <dt>"Registration burn ($100)"</dt>
-                        <dd id="register-burn">{match &d.burn { Ok(b) => view! { <Amount raw=*b decimals=18 unit="ROOT" sig=6 /> }.into_any(), Err(e) => view! { <span class="error">{e.to_string()}</span> }.into_any() }}</dd>
-                    </dl>
-                    {match (d.me.clone(), d.burn.clone()) {
-                        (None, _) => view! { <p class="empty">"Connect a wallet to register or see your scorer status."</p> }.into_any(),
-                        (Some(m), _) if m.registered => {
-                            let next = next_score_at((m.last_score_at > 0).then_some(m.last_score_at));
-                            view! {
-                                <div class="notice" id="scorer-status">
-                                    <p>"Registered as a scorer · stake "<Amount raw=m.stake decimals=18 unit="ROOT" sig=6 />" · since "{m.registered_at}" (unix)"</p>
-                                    <p id="score-countdown">{move || {
-                                        let now = ctx.chain_now();
-                                        if now >= next { "You may score now (14-day limit: free).".to_string() }
-                                        else { format!("Next score allowed in {} (14-day limit)", fmt::duration(next - now)) }
-                                    }}</p>
-                                </div>
-                                {if m.unstake_requested_at > 0 {
-                                    let ready = unstake_ready_at(m.unstake_requested_at);
-                                    view! {
-                                        <div class="notice" id="unstake-status">
-                                            <p>{move || {
-                                                let now = ctx.chain_now();
-                                                if now >= ready { "Unstaking: the 7-day cooldown is over, your stake can be withdrawn.".to_string() }
-                                                else { format!("Unstaking: the stake can be withdrawn in {} (7-day cooldown)", fmt::duration(ready - now)) }
-                                            }}</p>
-                                            <button class="primary" id="withdraw-stake" disabled=move || ctx.chain_now() < ready on:click=move |_| unstake(false)>"Withdraw the stake"</button>
-                                        </div>
-                                    }.into_any()
-                                } else {
-                                    view! {
-                                        {match d.price_usd.clone() {
-                                            Ok(p) => view! { <ThesisEditor scorer=scorer2.clone() price_usd=p next=next /> }.into_any(),
-                                            Err(_) => view! { <p class="empty">"Scoring needs a live ROOT price."</p> }.into_any(),
-                                        }}
-                                        <h2>"Unstake"</h2>
-                                        <p class="muted">"Unstaking closes your open positions now; the stake can be withdrawn after a 7-day cooldown."</p>
-                                        <button class="secondary" id="request-unstake" on:click=move |_| unstake(true)>"Request unstake"</button>
-                                    }.into_any()
-                                }}
-                            }.into_any()
-                        }
-                        (Some(_), Err(_)) => view! { <p class="empty">"Registration needs a live ROOT price."</p> }.into_any(),
-                        (Some(_), Ok(burn)) => {
-                            let need = SCORER_STAKE.saturating_add(burn);
-                            let enough = d.balance >= need;
-                            view! {
-                                <p class="muted">"Your ROOT: "<Amount raw=d.balance decimals=18 unit="ROOT" sig=6 />
-                                    {if enough { String::new() } else { " — not enough for stake and burn".to_string() }}</p>
-                                <button class="primary" id="register-button" disabled=!enough on:click=move |_| reg(burn)>"Approve and register"</button>
-                                <p class="muted">"The burn cap allows 2 % of price movement before it is mined; the approval is exact (stake + cap)."</p>
-                            }.into_any()
-                        }
-                    }}
-                }.into_any()
-            }
-        }}
-        {positions}
-    }
+            <Transition fallback=|| view! { <Loading what="Reading the ROOT price and the registry…" /> }>
+    <ErrorBoundary fallback=caught>
+    {move || data.get().map(|loaded| loaded.map(|d| {
+                    let updated = d.feed_updated;
+                    let freshness = move || {
+                        let age = ctx.chain_now().saturating_sub(updated);
+                        if age > MAX_ANSWER_AGE { format!("ETH/USD answer {} old: stale (limit 25 h), burns cannot be priced", fmt::duration(age)) }
+                        else { format!("ETH/USD answer {} old (fresh; limit 25 h)", fmt::duration(age)) }
+                    };
+                    let reg = register;
+                    let scorer2 = scorer.clone();
+                    view! {
+                        <dl class="kv">
+                            <dt>"ROOT price"</dt>
+                            <dd id="root-price">{match &d.price_usd { Ok(p) => view! { <Amount raw=*p decimals=18 unit="USD" sig=6 /> }.into_any(), Err(e) => view! { <span class="error">{e.to_string()}</span> }.into_any() }}
+                                " · lower of the 30-min and 4-h pool TWAPs"</dd>
+                            <dt>"Freshness"</dt>
+                            <dd id="price-freshness">{freshness}</dd>
+                            <dt>"Stake"</dt>
+                            <dd><Amount raw=SCORER_STAKE decimals=18 unit="ROOT" sig=6 /></dd>
+                            <dt>"Registration burn ($100)"</dt>
+                            <dd id="register-burn">{match &d.burn { Ok(b) => view! { <Amount raw=*b decimals=18 unit="ROOT" sig=6 /> }.into_any(), Err(e) => view! { <span class="error">{e.to_string()}</span> }.into_any() }}</dd>
+                        </dl>
+                        {match (d.me.clone(), d.burn.clone()) {
+                            (None, _) => view! { <p class="empty">"Connect a wallet to register or see your scorer status."</p> }.into_any(),
+                            (Some(m), _) if m.registered => {
+                                let next = next_score_at((m.last_score_at > 0).then_some(m.last_score_at));
+                                view! {
+                                    <div class="notice" id="scorer-status">
+                                        <p>"Registered as a scorer · stake "<Amount raw=m.stake decimals=18 unit="ROOT" sig=6 />" · since "{m.registered_at}" (unix)"</p>
+                                        <p id="score-countdown">{move || {
+                                            let now = ctx.chain_now();
+                                            if now >= next { "You may score now (14-day limit: free).".to_string() }
+                                            else { format!("Next score allowed in {} (14-day limit)", fmt::duration(next - now)) }
+                                        }}</p>
+                                    </div>
+                                    {if m.unstake_requested_at > 0 {
+                                        let ready = unstake_ready_at(m.unstake_requested_at);
+                                        view! {
+                                            <div class="notice" id="unstake-status">
+                                                <p>{move || {
+                                                    let now = ctx.chain_now();
+                                                    if now >= ready { "Unstaking: the 7-day cooldown is over, your stake can be withdrawn.".to_string() }
+                                                    else { format!("Unstaking: the stake can be withdrawn in {} (7-day cooldown)", fmt::duration(ready - now)) }
+                                                }}</p>
+                                                <button class="primary" id="withdraw-stake" disabled=move || ctx.chain_now() < ready on:click=move |_| unstake(false)>"Withdraw the stake"</button>
+                                            </div>
+                                        }.into_any()
+                                    } else {
+                                        view! {
+                                            {match d.price_usd.clone() {
+                                                Ok(p) => view! { <ThesisEditor scorer=scorer2.clone() price_usd=p next=next /> }.into_any(),
+                                                Err(_) => view! { <p class="empty">"Scoring needs a live ROOT price."</p> }.into_any(),
+                                            }}
+                                            <h2>"Unstake"</h2>
+                                            <p class="muted">"Unstaking closes your open positions now; the stake can be withdrawn after a 7-day cooldown."</p>
+                                            <button class="secondary" id="request-unstake" on:click=move |_| unstake(true)>"Request unstake"</button>
+                                        }.into_any()
+                                    }}
+                                }.into_any()
+                            }
+                            (Some(_), Err(_)) => view! { <p class="empty">"Registration needs a live ROOT price."</p> }.into_any(),
+                            (Some(_), Ok(burn)) => {
+                                let need = SCORER_STAKE.saturating_add(burn);
+                                let enough = d.balance >= need;
+                                view! {
+                                    <p class="muted">"Your ROOT: "<Amount raw=d.balance decimals=18 unit="ROOT" sig=6 />
+                                        {if enough { String::new() } else { " — not enough for stake and burn".to_string() }}</p>
+                                    <button class="primary" id="register-button" disabled=!enough on:click=move |_| reg(burn)>"Approve and register"</button>
+                                    <p class="muted">"The burn cap allows 2 % of price movement before it is mined; the approval is exact (stake + cap)."</p>
+                                }.into_any()
+                            }
+                        }}
+                    }.into_any()
+                }))}
+    </ErrorBoundary>
+    </Transition>
+            {positions}
+        }
 }
 
 /// The thesis editor: token, target score, thesis with cited sources; the copy check runs locally on

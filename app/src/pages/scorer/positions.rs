@@ -13,8 +13,8 @@ use crate::chain::rpc::TxRequest;
 use crate::chain::world::{ScorerRef, World};
 use crate::error::AppError;
 use crate::fmt;
-use crate::state::{Ctx, Load};
-use crate::ui::{Amount, ErrorBox, Loading};
+use crate::state::Ctx;
+use crate::ui::{caught, Amount, Loading};
 use alloy_primitives::{Address, B256, U256};
 use alloy_sol_types::{SolCall, SolEvent};
 use eden_core::leaves::Verdict;
@@ -294,20 +294,23 @@ async fn load(w: World, s: ScorerRef, me: Address) -> Result<Positions, AppError
 #[component]
 pub fn MyPositions(world: World, scorer: ScorerRef) -> impl IntoView {
     let ctx = Ctx::get();
-    let data: RwSignal<Load<Positions>> = RwSignal::new(Load::Loading);
     let (w1, s1) = (world.clone(), scorer.clone());
-    Effect::new(move |_| {
+    // A newer read supersedes an older one; leaving the page drops it. Without an account there
+    // is nothing to read (the section says to connect one).
+    let data = LocalResource::new(move || {
         ctx.refresh.track();
-        let Some(me) = ctx.wallet.get().account else {
-            return;
-        };
+        let me = ctx.wallet.get().account;
         let (w, s) = (w1.clone(), s1.clone());
-        leptos::task::spawn_local(async move {
-            data.set(match load(w, s, me).await {
-                Ok(x) => Load::Ready(x),
-                Err(e) => Load::Failed(e),
-            });
-        });
+        async move {
+            match me {
+                Some(me) => load(w, s, me).await,
+                None => Ok(Positions {
+                    block: 0,
+                    block_time: 0,
+                    rows: Vec::new(),
+                }),
+            }
+        }
     });
     let registry = scorer.registry;
     let claim = move |token: Address, symbol: String| {
@@ -324,16 +327,19 @@ pub fn MyPositions(world: World, scorer: ScorerRef) -> impl IntoView {
     view! {
         <h2 id="my-positions-title">"My positions"</h2>
         <Show when=move || ctx.wallet.get().account.is_some() fallback=|| view! { <p class="empty">"Connect a wallet to see your positions."</p> }>
-            {move || match data.get() {
-                Load::Loading => view! { <Loading what="Reading your positions and their pools…" /> }.into_any(),
-                Load::Failed(e) => view! { <ErrorBox message=e /> }.into_any(),
-                Load::Ready(p) if p.rows.is_empty() => view! { <p class="empty" id="no-positions">"No open positions. A score opens a 30-day position once its graded thesis is proven against a final epoch."</p> }.into_any(),
-                Load::Ready(p) => view! {
+            <Transition fallback=|| view! { <Loading what="Reading your positions and their pools…" /> }>
+            <ErrorBoundary fallback=caught>
+            {move || data.get().map(|loaded| loaded.map(|p| if p.rows.is_empty() {
+                view! { <p class="empty" id="no-positions">"No open positions. A score opens a 30-day position once its graded thesis is proven against a final epoch."</p> }.into_any()
+            } else {
+                view! {
                     <ul class="positions" id="positions">
                         {p.rows.into_iter().map(|r| view! { <PositionRow r=r block=p.block block_time=p.block_time claim=claim /> }).collect_view()}
                     </ul>
-                }.into_any(),
-            }}
+                }.into_any()
+            }))}
+            </ErrorBoundary>
+            </Transition>
         </Show>
     }
 }
