@@ -88,14 +88,6 @@ struct CallsData {
     min_stake: U256,
 }
 
-fn dir_word(d: Option<Direction>) -> &'static str {
-    match d {
-        Some(Direction::Up) => "up",
-        Some(Direction::Down) => "down",
-        None => "no side",
-    }
-}
-
 async fn load(w: World, c: CallsRef, me: Option<Address>) -> Result<CallsData, AppError> {
     let rpc = w.rpc();
     let e = |x: crate::chain::rpc::RpcError| AppError::from(x);
@@ -206,7 +198,7 @@ async fn load(w: World, c: CallsRef, me: Option<Address>) -> Result<CallsData, A
             format!(
                 "{} {} · strength {} · {} voter(s){}",
                 if st.reached { "consensus" } else { "leaning" },
-                dir_word(st.direction),
+                Direction::side_name(st.direction),
                 fmt::percent_bps(st.strength_bps.try_into().unwrap_or(u32::MAX)),
                 st.voters,
                 if st.reached { "" } else { " (not reached)" }
@@ -222,7 +214,7 @@ async fn load(w: World, c: CallsRef, me: Option<Address>) -> Result<CallsData, A
                 Some(format!(
                     "round {}: {} · strength {} · {} voters",
                     r.bucket,
-                    dir_word(st.direction),
+                    Direction::side_name(st.direction),
                     fmt::percent_bps(st.strength_bps.try_into().unwrap_or(u32::MAX)),
                     st.voters
                 ))
@@ -422,7 +414,7 @@ fn CallsBody(world: World, calls: CallsRef) -> impl IntoView {
             <Show when=move || ctx.wallet.get().account.is_some() fallback=|| view! { <p class="empty">"Connect a wallet to commit and reveal calls."</p> }>
                 <div class="form" id="commit-form">
                     <label>"Direction "
-                        <select id="call-direction" on:change=move |ev| up.set(event_target_value(&ev) == "up")>
+                        <select id="call-direction" on:change=move |ev| up.set(event_target_value(&ev) == Direction::Up.as_str())>
                             <option value="up" selected=true>"up"</option>
                             <option value="down">"down"</option>
                         </select>
@@ -444,7 +436,7 @@ fn CallsBody(world: World, calls: CallsRef) -> impl IntoView {
                                 let (r, p2) = (r.clone(), p.clone());
                                 view! {
                                     <li class="pending-call">
-                                        <span>{format!("{} over {} · commitment {}", if p.up { "up" } else { "down" }, fmt::duration(p.window), fmt::short_addr(&p.commitment.to_string()))}</span>
+                                        <span>{format!("{} over {} · commitment {}", Direction::from_up(p.up).as_str(), fmt::duration(p.window), fmt::short_addr(&p.commitment.to_string()))}</span>
                                         " "<button class="reveal-button" on:click=move |_| r(p2.clone())>"Reveal"</button>
                                     </li>
                                 }

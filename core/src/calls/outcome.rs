@@ -55,6 +55,14 @@ impl Direction {
             Direction::Down => "down",
         }
     }
+
+    /// A consensus side in words: `"up"`, `"down"`, or `"no side"` on a tie or without votes.
+    pub const fn side_name(side: Option<Direction>) -> &'static str {
+        match side {
+            Some(d) => d.as_str(),
+            None => "no side",
+        }
+    }
 }
 
 impl std::str::FromStr for Direction {
