@@ -414,29 +414,25 @@ pub fn TokenPage() -> impl IntoView {
         async move {
             match (world, t) {
                 (_, None) => Err(AppError::missing("this is not a token address")),
-                (Load::Ready(w), Some(t)) => load_token_view(&w, t, account).await,
-                // The network is still loading: stay pending.
-                _ => std::future::pending().await,
+                (Load::Ready(w), Some(t)) => load_token_view(&w, t, account).await.map(Some),
+                // The network is still loading: nothing to read yet.
+                _ => Ok(None),
             }
         }
     });
     let info: Memo<Load<LaunchInfo>> = Memo::new(move |_| match chain.get() {
-        None => Load::Loading,
-        Some(Ok(v)) => Load::Ready(v.info),
+        None | Some(Ok(None)) => Load::Loading,
+        Some(Ok(Some(v))) => Load::Ready(v.info),
         Some(Err(e)) => Load::Failed(e),
     });
-    let trades: Memo<Vec<Trade>> = Memo::new(move |_| {
-        chain
-            .get()
-            .and_then(Result::ok)
-            .map(|v| v.trades)
-            .unwrap_or_default()
-    });
+    let view_now = move || chain.get().and_then(Result::ok).flatten();
+    let trades: Memo<Vec<Trade>> =
+        Memo::new(move |_| view_now().map(|v| v.trades).unwrap_or_default());
     let pool: Memo<Option<Result<PoolView, AppError>>> =
-        Memo::new(move |_| chain.get().and_then(Result::ok).and_then(|v| v.pool));
+        Memo::new(move |_| view_now().and_then(|v| v.pool));
     // (owner, quote balance, token balance): shown only while the owner is the connected account.
     let balances: Memo<Option<(Address, U256, U256)>> =
-        Memo::new(move |_| chain.get().and_then(Result::ok).and_then(|v| v.balances));
+        Memo::new(move |_| view_now().and_then(|v| v.balances));
     // The trade / pool section is rebuilt only when the token or its graduation changes, not on
     // every refresh (which would reset focus while typing); live numbers read `info`.
     let static_info: Memo<Option<LaunchInfo>> =

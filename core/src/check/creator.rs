@@ -79,7 +79,11 @@ pub struct LaneState {
 
 /// A difference between FeeLanes and the recomputation.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase", tag = "kind")]
+#[serde(
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase",
+    tag = "kind"
+)]
 pub enum CreatorFinding {
     /// `creatorShare` differs from the ramp recomputed from FeeLanes' parameters.
     ShareDiffers {

@@ -63,7 +63,8 @@ pub struct ThesisRow {
     /// `q`, WAD.
     #[serde(with = "crate::scoring::serde_dec::u256")]
     pub quality: U256,
-    /// The verdict.
+    /// The verdict (serialised as its code, as in the bundle).
+    #[serde(serialize_with = "ser_verdict_code")]
     pub verdict: Verdict,
     /// The originality multiplier `c` (WAD).
     #[serde(with = "crate::scoring::serde_dec::u256")]
@@ -110,13 +111,21 @@ pub enum HumanDetail {
     },
 }
 
+fn ser_verdict_code<S: serde::Serializer>(v: &Verdict, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_u8(u8::from(*v))
+}
+
 fn ser_i256<S: serde::Serializer>(x: &I256, s: S) -> Result<S::Ok, S::Error> {
     s.collect_str(x)
 }
 
 /// Why a bundle's human part is not trusted.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase", tag = "kind")]
+#[serde(
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase",
+    tag = "kind"
+)]
 pub enum HumanFinding {
     /// A thesis' published quality leaf does not hash from its values.
     QualityLeafMismatch {

@@ -41,7 +41,11 @@ pub fn parse_own_inputs(text: &str) -> Result<OwnInputs, InvalidInputsFile> {
 
 /// Why a bundle's systematic score is not trusted.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase", tag = "kind")]
+#[serde(
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase",
+    tag = "kind"
+)]
 pub enum ScoreFinding {
     /// The bundle's leaves build another root than the one it claims.
     RootDiffers {
