@@ -13,6 +13,7 @@
 
 use alloy_primitives::{Address, Signature, B256, U256};
 use alloy_sol_types::{sol, Eip712Domain, SolStruct};
+use ruint::uint;
 use std::borrow::Cow;
 
 sol! {
@@ -36,19 +37,11 @@ pub const EPOCH_ROOT_TYPE: &str =
     "EpochRoot(uint64 epoch,bytes32 root,bytes32 inputsRoot,address proposer,uint64 expiry)";
 
 /// Order of the secp256k1 group, `n`.
-pub const SECP256K1_N: U256 = U256::from_limbs([
-    0xbfd2_5e8c_d036_4141,
-    0xbaae_dce6_af48_a03b,
-    0xffff_ffff_ffff_fffe,
-    0xffff_ffff_ffff_ffff,
-]);
+pub const SECP256K1_N: U256 =
+    uint!(0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141_U256);
 /// `n / 2`: the largest `s` accepted (EIP-2 low-s rule).
-pub const SECP256K1_HALF_N: U256 = U256::from_limbs([
-    0xdfe9_2f46_681b_20a0,
-    0x5d57_6e73_57a4_501d,
-    0xffff_ffff_ffff_ffff,
-    0x7fff_ffff_ffff_ffff,
-]);
+pub const SECP256K1_HALF_N: U256 =
+    uint!(0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0_U256);
 
 /// Why a signature was rejected.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]

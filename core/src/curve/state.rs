@@ -13,6 +13,7 @@
 use super::CurveError;
 use crate::math::{checked_add, MathError};
 use alloy_primitives::{U256, U512};
+use ruint::uint;
 
 /// Decimals of every launched token.
 pub const TOKEN_DECIMALS: u8 = 18;
@@ -27,7 +28,7 @@ pub const STABLE_VIRTUAL_QUOTE_WHOLE: u64 = 3_125;
 /// Stablecoin pair graduation target `G` in whole pair tokens (12,500).
 pub const STABLE_GRADUATION_TARGET_WHOLE: u64 = 12_500;
 /// **Placeholder** default total supply `S` = 1,000,000,000 tokens (18 decimals).
-pub const DEFAULT_TOTAL_SUPPLY: U256 = U256::from_limbs([0x9fd0_803c_e800_0000, 0x033b_2e3c, 0, 0]);
+pub const DEFAULT_TOTAL_SUPPLY: U256 = uint!(1_000_000_000_000000000000000000_U256);
 /// **Placeholder** default trading fee `τ` = 1 % = 100 bps.
 pub const DEFAULT_FEE_BPS: u32 = 100;
 /// A fee is at most this many bps minus one (a 100 % fee would leave nothing to trade).

@@ -10,13 +10,14 @@
 
 use crate::math::{mul_div_down, mul_div_up, MathError};
 use alloy_primitives::U256;
+use ruint::uint;
 
 /// `FixedPoint96.RESOLUTION`.
 pub const RESOLUTION: usize = 96;
 /// `FixedPoint96.Q96` = 2^96.
-pub const Q96: U256 = U256::from_limbs([0, 1 << 32, 0, 0]);
+pub const Q96: U256 = uint!(0x1000000000000000000000000_U256);
 /// `type(uint160).max`.
-pub const MAX_UINT160: U256 = U256::from_limbs([u64::MAX, u64::MAX, u32::MAX as u64, 0]);
+pub const MAX_UINT160: U256 = uint!(0xffffffffffffffffffffffffffffffffffffffff_U256);
 
 /// The Solidity reverts of `SqrtPriceMath`, plus the `uint160` domain check.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]

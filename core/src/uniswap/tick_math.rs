@@ -9,6 +9,7 @@
 //! against the contract's own bytecode in `core/tests/tick_math_evm.rs`.
 
 use alloy_primitives::{I256, U256};
+use ruint::uint;
 
 /// The minimum tick that may be passed to [`get_sqrt_price_at_tick`] (`TickMath.MIN_TICK`).
 pub const MIN_TICK: i32 = -887_272;
@@ -18,8 +19,7 @@ pub const MAX_TICK: i32 = 887_272;
 pub const MIN_SQRT_PRICE: U256 = U256::from_limbs([4_295_128_739, 0, 0, 0]);
 /// `getSqrtPriceAtTick(MAX_TICK)` (`TickMath.MAX_SQRT_PRICE`) =
 /// 1461446703485210103287273052203988822378723970342.
-pub const MAX_SQRT_PRICE: U256 =
-    U256::from_limbs([0x5d95_1d52_6398_8d26, 0xefd1_fc6a_5064_8849, 0xfffd_8963, 0]);
+pub const MAX_SQRT_PRICE: U256 = uint!(1461446703485210103287273052203988822378723970342_U256);
 
 /// A tick outside `[MIN_TICK, MAX_TICK]` (`TickMath.InvalidTick`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
