@@ -30,5 +30,5 @@ pub mod duel;
 #[cfg(feature = "js")]
 pub mod js;
 
-#[cfg(test)]
-pub(crate) mod test_util;
+#[cfg(any(test, feature = "fixtures"))]
+pub mod fixtures;

@@ -423,7 +423,7 @@ pub fn build_epoch(input: &EpochInput) -> Result<EpochBundle, EpochError> {
 }
 
 #[cfg(test)]
-pub(crate) mod tests {
+mod tests {
     use super::*;
     use crate::math::{parse_wad, WAD};
     use alloy_sol_types::SolValue;
@@ -432,71 +432,7 @@ pub(crate) mod tests {
         parse_wad(s).unwrap()
     }
 
-    pub(crate) fn addr(i: u64) -> Address {
-        let mut b = [0u8; 20];
-        b[12..].copy_from_slice(&(i.wrapping_mul(0x9E37_79B9_7F4A_7C15)).to_be_bytes());
-        b[0] = (i % 251) as u8;
-        Address::from(b)
-    }
-
-    /// A deterministic cohort: `n` agents projects (+ a few apps), some private.
-    pub(crate) fn cohort(n: u64) -> EpochInput {
-        let mut projects = Vec::new();
-        for i in 0..n {
-            let v = |k: u64| U256::from((i * 7919 + k * 104_729) % (1000 + k * 300));
-            projects.push(ProjectInput {
-                project: addr(i),
-                data: ProjectData {
-                    track: "agents".into(),
-                    features: vec![
-                        v(1) * U256::from(1000u32),
-                        v(2) / U256::from(4u8),
-                        v(3) / U256::from(8u8),
-                        v(4) * U256::from(9u8),
-                    ],
-                    claims: 10 + i % 5,
-                    failed: i % 3,
-                    verified_output: U256::from(i % 4),
-                    age_secs: if i % 6 == 0 { 0 } else { 30 * 86_400 },
-                },
-                salt: B256::from(U256::from(i + 1)),
-                private: i % 2 == 0,
-            });
-        }
-        for i in 0..3u64 {
-            projects.push(ProjectInput {
-                project: addr(10_000 + i),
-                data: ProjectData {
-                    track: "apps".into(),
-                    features: vec![
-                        U256::from(1_000_000 * (i + 1)),
-                        U256::from(2_000u32),
-                        U256::from(100u32),
-                        U256::from(5u8),
-                    ],
-                    claims: 0,
-                    failed: 0,
-                    verified_output: U256::from(10u8),
-                    age_secs: 100 * 86_400,
-                },
-                salt: B256::ZERO,
-                private: false,
-            });
-        }
-        let previous = (0..n / 2)
-            .map(|i| PreviousScore {
-                project: addr(i * 2 + 1),
-                score_wad: w("40") + U256::from(i) * U256::from(100u32),
-            })
-            .collect();
-        EpochInput {
-            epoch: 7,
-            tracks: vec![TrackConfig::agents(), TrackConfig::apps()],
-            projects,
-            previous,
-            ..Default::default()
-        }
-    }
+    pub(crate) use crate::fixtures::{addr, cohort};
 
     #[test]
     fn commitment_encoding_is_abi_encode() {

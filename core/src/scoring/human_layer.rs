@@ -236,10 +236,10 @@ fn pre_data_record(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fixtures::{addr, cohort};
     use crate::leaves::Verdict;
     use crate::math::parse_wad;
     use crate::merkle::tree::process_proof;
-    use crate::scoring::epoch::tests::{addr, cohort};
     use crate::scoring::epoch::{build_epoch, EpochBundle};
     use crate::scoring::verify::verify_project_score;
     use alloy_primitives::{B256, I256};

@@ -345,7 +345,7 @@ pub fn verify_project_score(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scoring::epoch::tests::{addr, cohort};
+    use crate::fixtures::{addr, cohort};
     use crate::scoring::epoch::{build_epoch, EpochInput};
 
     fn setup() -> (EpochInput, EpochBundle) {

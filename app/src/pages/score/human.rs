@@ -279,7 +279,7 @@ pub fn HumanView(check: Result<Option<HumanCheck>, AppError>, status: u8) -> imp
 mod tests {
     use super::*;
     use eden_core::check::full_tree;
-    use eden_core::leaves::{human_leaf, Verdict};
+    use eden_core::leaves::Verdict;
 
     fn verdict_multiplier(code: u8) -> Result<(Verdict, U256), String> {
         let v = Verdict::try_from(code).map_err(|e| e.to_string())?;
@@ -289,87 +289,10 @@ mod tests {
     fn verdict_name(code: u8) -> &'static str {
         Verdict::name_of_code(code)
     }
-    use eden_core::scoring::epoch::{build_epoch, EpochInput};
-    use eden_core::scoring::human_layer::{GradedThesis, PreDataProject};
-    use eden_core::scoring::TrackConfig;
 
-    /// `x × 10^(18 − decimals)`.
-    fn w(x: u64, decimals: u32) -> U256 {
-        U256::from(x) * U256::from(10u8).pow(U256::from(18 - decimals))
-    }
-
-    fn thesis(project: Address, n: u8, target: U256, q: U256, verdict: Verdict) -> GradedThesis {
-        GradedThesis {
-            scorer_registry: Address::repeat_byte(0x5c),
-            score_id: U256::from(n),
-            scorer: Address::repeat_byte(n),
-            project,
-            thesis_hash: B256::repeat_byte(n),
-            target_score_wad: target,
-            quality_wad: q,
-            verdict,
-            matched_thesis: B256::ZERO,
-        }
-    }
-
-    const ENV: Address = Address::repeat_byte(1);
-    const PRE: Address = Address::repeat_byte(50);
-
-    /// A bundle built by core's `build_epoch` with theses: project 0x01 (cohort) with the C9
-    /// example's theses, project 0x32 pre-data with the C10 example's, interleaved.
-    fn built() -> EpochBundle {
-        let track = TrackConfig::preset("agents").unwrap();
-        let projects = crate::test_util::projects();
-        let theses = vec![
-            thesis(ENV, 0xa1, w(70, 0), w(8, 1), Verdict::Original),
-            thesis(PRE, 0xb1, w(80, 0), w(9, 1), Verdict::Original),
-            thesis(ENV, 0xa2, w(56, 0), w(5, 1), Verdict::Derivative),
-            thesis(ENV, 0xa3, w(90, 0), w(2, 1), Verdict::Original),
-            thesis(PRE, 0xb2, w(60, 0), w(1, 0), Verdict::Similar),
-            thesis(PRE, 0xb3, w(10, 0), w(5, 1), Verdict::Original),
-        ];
-        build_epoch(&EpochInput {
-            epoch: 7,
-            tracks: vec![track],
-            projects,
-            theses,
-            pre_data: vec![PreDataProject {
-                project: PRE,
-                verified: false,
-            }],
-            ..Default::default()
-        })
-        .unwrap()
-    }
-
-    /// The built bundle with project 0x01 moved to S = 60 (the C9 example) and re-rooted.
-    fn c9_example() -> EpochBundle {
-        let mut b = built();
-        let i = b.projects.iter().position(|p| p.project == ENV).unwrap();
-        b.projects[i].score_wad = w(60, 0);
-        b.projects[i].leaf = eden_core::leaves::score_leaf(ENV, w(60, 0));
-        let h = b.human.iter_mut().find(|h| h.project == ENV).unwrap();
-        h.systematic_wad = Some(w(60, 0));
-        h.envelope_wad = Some(w(96, 2));
-        h.delta_wad = Some(I256::try_from(64_000_000_000_000_000i64).unwrap());
-        h.score_wad = w(6384, 2);
-        h.leaf = human_leaf(ENV, h.score_wad);
-        b.root = full_tree(&b, B256::ZERO).unwrap().0;
-        b
-    }
-
-    fn events(b: &EpochBundle) -> Vec<ScoredEvent> {
-        b.theses
-            .iter()
-            .map(|t| ScoredEvent {
-                score_id: t.score_id,
-                scorer: t.scorer,
-                token: t.project,
-                thesis_hash: t.thesis_hash,
-                target: t.target_score_wad,
-            })
-            .collect()
-    }
+    use eden_core::fixtures::{
+        c9_example, human_epoch as built, scored_events as events, w, ENV, PRE,
+    };
 
     #[test]
     fn core_bundles_recompute_and_their_root_is_the_full_tree() {
