@@ -420,7 +420,7 @@ pub fn copy_check_js(
         .collect::<Result<Vec<(B256, &str)>, JsValue>>()?;
     let r = copy_check_rs(&thesis_text, &parsed);
     to_js(&JsCopyResult {
-        verdict: crate::scoring::copy_detect::verdict_name(r.verdict),
+        verdict: r.verdict.name(),
         verdict_code: u8::from(r.verdict),
         matched_thesis: format!("{:#x}", r.matched_thesis),
         similarity_bps: r.similarity_bps(),

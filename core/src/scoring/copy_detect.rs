@@ -22,7 +22,6 @@
 //! Limits: homoglyphs (e.g. Cyrillic `а` for Latin `a`) and texts without spaces (CJK) are
 //! not handled specially; reworded paraphrase is not a copy by this measure.
 
-use crate::math::U256;
 use alloy_primitives::{keccak256, B256};
 
 /// Words per shingle.
@@ -38,11 +37,6 @@ pub const COPY_THRESHOLD: (u64, u64) = (4, 5);
 /// 2 derivative, 3 copy).
 pub use crate::leaves::Verdict;
 
-/// Originality multiplier `c` of a verdict (C8), WAD: original 1, similar 1, derivative 0.5, copy 0.
-pub fn multiplier_wad(v: Verdict) -> U256 {
-    v.multiplier_wad()
-}
-
 /// Verdict for a Jaccard similarity `shared / union` (thresholds in the module doc).
 pub fn verdict_for(sim: Similarity) -> Verdict {
     if sim.at_least(COPY_THRESHOLD) {
@@ -54,11 +48,6 @@ pub fn verdict_for(sim: Similarity) -> Verdict {
     } else {
         Verdict::Original
     }
-}
-
-/// The verdict's lowercase name ("original", "similar", "derivative", "copy").
-pub fn verdict_name(v: Verdict) -> &'static str {
-    v.name()
 }
 
 /// Exact Jaccard similarity `shared / union` (`0/0` means 0).

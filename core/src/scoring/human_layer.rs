@@ -27,7 +27,6 @@ use crate::human::envelope::{human_envelope, Thesis};
 use crate::human::predata::{pre_data_replay, PreDataSubmission, MAX_POINTS};
 use crate::leaves::{human_leaf, quality_leaf};
 use crate::math::WAD;
-use crate::scoring::copy_detect::multiplier_wad;
 use crate::scoring::smooth::POINTS_PER_UNIT;
 use alloy_primitives::{Address, U256};
 use std::collections::BTreeMap;
@@ -181,7 +180,7 @@ fn envelope_record(
         .iter()
         .map(|t| Thesis {
             quality: t.quality_wad,
-            multiplier: multiplier_wad(t.verdict),
+            multiplier: t.verdict.multiplier_wad(),
             submitted: t.target_score_wad / points,
         })
         .collect();
@@ -213,7 +212,7 @@ fn pre_data_record(
         .map(|t| PreDataSubmission {
             target: t.target_score_wad,
             quality: t.quality_wad,
-            multiplier: multiplier_wad(t.verdict),
+            multiplier: t.verdict.multiplier_wad(),
         })
         .collect();
     let path = pre_data_replay(&subs, verified)

@@ -13,7 +13,7 @@
 //!   `q` (the quality leaf's `qualityWad`) and `q·c` (rounded down) separately; the 0.3 counting
 //!   floor belongs to C9/C12.
 
-use super::copy_detect::{multiplier_wad, Verdict};
+use super::copy_detect::Verdict;
 use crate::math::{wad_mul_down, U256, WAD};
 
 /// `R` at or above which the verifier's re-grade is taken: 0.8 WAD.
@@ -110,7 +110,7 @@ pub fn grade_thesis(input: &ThesisSamples) -> Result<ThesisGrade, ThesisError> {
     } else {
         wad_mul_down(input.grounding_wad, rubric).unwrap_or(U256::ZERO)
     };
-    let multiplier = multiplier_wad(input.verdict);
+    let multiplier = input.verdict.multiplier_wad();
     Ok(ThesisGrade {
         sample_means_wad: means,
         median_wad: median,
