@@ -33,13 +33,18 @@ pub const PLACEHOLDER_CEILING: U256 = U256::from_limbs([400_000_000_000_000_000,
 use crate::math::points::MAX_POINTS as HUNDRED_POINTS;
 
 /// The Tokenomics values of the creator ramp (WAD fractions of a token's fee).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+#[cfg_attr(feature = "js", derive(tsify::Tsify))]
 pub struct CreatorShareParams {
     /// `f_backed`: the floor of a Verified project.
+    #[serde(with = "crate::serde_dec::u256")]
     pub f_backed: U256,
     /// `f_unverified`: the floor of any other project.
+    #[serde(with = "crate::serde_dec::u256")]
     pub f_unverified: U256,
     /// `c̄`: the share at S = 100.
+    #[serde(with = "crate::serde_dec::u256")]
     pub ceiling: U256,
 }
 
@@ -149,15 +154,21 @@ pub fn creator_share_down(
 }
 
 /// The creator lane of one fee, split between the creator and the other lanes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "js", derive(tsify::Tsify))]
 pub struct CreatorSplit {
     /// `creator(S)`, WAD.
+    #[serde(with = "crate::serde_dec::u256")]
     pub creator_share: U256,
     /// `ceiling − creator(S)`, WAD: redirected to the other lanes.
+    #[serde(with = "crate::serde_dec::u256")]
     pub unearned_share: U256,
     /// `⌊fee × creator(S)⌋`.
+    #[serde(with = "crate::serde_dec::u256")]
     pub creator_amount: U256,
     /// `⌊fee × ceiling⌋ − creator_amount`: to the other lanes.
+    #[serde(with = "crate::serde_dec::u256")]
     pub unearned_amount: U256,
 }
 

@@ -53,6 +53,7 @@ pub const HUMAN_LEAF_ENCODING: [&str; 3] = ["bytes32", "address", "uint256"];
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
 )]
+#[cfg_attr(feature = "js", derive(tsify::Tsify))]
 #[repr(u8)]
 pub enum Verdict {
     /// 0: original.
@@ -69,6 +70,29 @@ pub enum Verdict {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 #[error("verdict: {0} is not a verdict code (0 original, 1 similar, 2 derivative, 3 copy)")]
 pub struct InvalidVerdict(pub u8);
+
+/// A [`Verdict`] as its code (`0`–`3`) on the wire; on input any integer form
+/// ([`crate::serde_dec::int`]).
+pub(crate) mod verdict_code {
+    use super::Verdict;
+    use serde::{de::Error, Deserializer, Serializer};
+
+    pub(crate) fn serialize<S: Serializer>(v: &Verdict, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_u8(u8::from(*v))
+    }
+
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Verdict, D::Error> {
+        let code: i128 = crate::serde_dec::int::deserialize(d)?;
+        u8::try_from(code)
+            .ok()
+            .and_then(|c| Verdict::try_from(c).ok())
+            .ok_or_else(|| {
+                D::Error::custom(format!(
+                    "{code} is not a verdict code (0 original, 1 similar, 2 derivative, 3 copy)"
+                ))
+            })
+    }
+}
 
 impl TryFrom<u8> for Verdict {
     type Error = InvalidVerdict;
@@ -155,11 +179,15 @@ impl ScoreLeaf {
 /// Quality leaf `(bytes32 T_q, address scorerRegistry, uint256 scoreId, address scorer,
 /// address project, bytes32 thesisHash, uint256 qualityWad, uint8 verdict, bytes32 matchedThesis)`
 /// (C5): the grade of one score.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(feature = "js", derive(tsify::Tsify))]
 pub struct QualityLeaf {
     /// The `ScorerRegistry` that holds the score.
     pub scorer_registry: Address,
     /// The score's id in that registry.
+    #[serde(with = "crate::serde_dec::u256_id")]
+    #[cfg_attr(feature = "js", tsify(type = "IntegerLike"))]
     pub score_id: U256,
     /// Who scored.
     pub scorer: Address,
@@ -168,8 +196,11 @@ pub struct QualityLeaf {
     /// Hash of the thesis.
     pub thesis_hash: B256,
     /// Its quality (WAD).
+    #[serde(with = "crate::serde_dec::u256")]
     pub quality_wad: U256,
-    /// The originality verdict.
+    /// The originality verdict (its code on the wire).
+    #[serde(with = "verdict_code")]
+    #[cfg_attr(feature = "js", tsify(type = "0 | 1 | 2 | 3"))]
     pub verdict: Verdict,
     /// The earlier thesis it matched (zero when none).
     pub matched_thesis: B256,

@@ -8,6 +8,7 @@
 //! a panic.
 
 pub mod math;
+pub(crate) mod serde_dec;
 
 pub mod eip712;
 pub mod leaves;

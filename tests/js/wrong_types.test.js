@@ -31,7 +31,7 @@ function declaredFunctions() {
 
 const INT = 'IntegerLike';
 const kind = (t) => {
-  if (t.startsWith(INT)) return 'int';
+  if (t === INT || t.startsWith(INT + ' |')) return 'int';
   if (t === 'string' || t.startsWith('string | null')) return 'text';
   if (t === 'boolean' || t.startsWith('boolean | null')) return 'bool';
   return 'other';

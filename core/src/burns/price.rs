@@ -128,31 +128,44 @@ fn math(context: &'static str) -> impl Fn(MathError) -> PriceError {
 }
 
 /// One `observe` result: the tick cumulative `secondsAgo` seconds before `now`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "js", derive(tsify::Tsify))]
 pub struct TickObservation {
     /// Seconds before `now`.
+    #[serde(with = "crate::serde_dec::int")]
     pub seconds_ago: u32,
     /// `tickCumulative` (int56 on-chain).
+    #[serde(with = "crate::serde_dec::int")]
     pub tick_cumulative: i64,
 }
 
 /// A Chainlink-style ETH/USD round.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "js", derive(tsify::Tsify))]
 pub struct EthUsdAnswer {
     /// `answer` (int256), scaled by `10^decimals`.
+    #[serde(with = "crate::serde_dec::i256")]
     pub answer: I256,
     /// The feed's `decimals()` (8 for Chainlink ETH/USD).
+    #[serde(with = "crate::serde_dec::int")]
     pub decimals: u8,
     /// `updatedAt`, unix seconds.
+    #[serde(with = "crate::serde_dec::int")]
     pub updated_at: u64,
 }
 
 /// Everything [`root_price_usd`] reads.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "js", derive(tsify::Tsify))]
 pub struct RootPriceInput {
     /// The current time (block timestamp).
+    #[serde(with = "crate::serde_dec::int")]
     pub now: u64,
     /// When the ROOT pool was initialised (its age is `now − this`).
+    #[serde(with = "crate::serde_dec::int")]
     pub pool_initialized_at: u64,
     /// Whether ROOT is the pool's token0 (false when ETH is currency0, as native ETH always is).
     pub root_is_token0: bool,
@@ -164,23 +177,33 @@ pub struct RootPriceInput {
 }
 
 /// The price and every intermediate value.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "js", derive(tsify::Tsify))]
 pub struct RootPrice {
     /// Mean tick over the short window (rounded toward the lower ROOT price).
+    #[serde(with = "crate::serde_dec::int")]
     pub short_tick: i32,
     /// Mean tick over the anchor window.
+    #[serde(with = "crate::serde_dec::int")]
     pub anchor_tick: i32,
     /// The anchor window used (4 h, or the pool's age).
+    #[serde(with = "crate::serde_dec::int")]
     pub anchor_window: u32,
     /// ETH per ROOT over the short window (WAD).
+    #[serde(with = "crate::serde_dec::u256")]
     pub short_price_eth: U256,
     /// ETH per ROOT over the anchor window (WAD).
+    #[serde(with = "crate::serde_dec::u256")]
     pub anchor_price_eth: U256,
     /// `min` of the two (WAD).
+    #[serde(with = "crate::serde_dec::u256")]
     pub price_eth: U256,
     /// ETH/USD (WAD).
+    #[serde(with = "crate::serde_dec::u256")]
     pub eth_usd: U256,
     /// USD per ROOT (WAD).
+    #[serde(with = "crate::serde_dec::u256")]
     pub price_usd: U256,
 }
 

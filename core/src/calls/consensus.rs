@@ -145,19 +145,55 @@ pub fn vote_weight(score: U256) -> Result<U256, ConsensusError> {
 /// A snapshot of a round's tally.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "js", derive(tsify::Tsify))]
 pub struct ConsensusState {
     /// Quorum and threshold are both met (and the sides are not tied).
     pub reached: bool,
-    /// The leading side (whether or not consensus is reached); `None` on a tie or an empty round.
+    /// The leading side (whether or not consensus is reached); `None` on a tie or an empty round
+    /// (`"none"` on the wire).
+    #[serde(with = "side_or_none")]
+    #[cfg_attr(feature = "js", tsify(type = "\"up\" | \"down\" | \"none\""))]
     pub direction: Option<Direction>,
     /// `floor(lead × 10000 / (up + down))`; 0 for an empty round.
     pub strength_bps: u64,
     /// Number of votes.
     pub voters: u64,
     /// Total up weight (WAD).
+    #[serde(with = "crate::serde_dec::u256")]
     pub up_weight: U256,
     /// Total down weight (WAD).
+    #[serde(with = "crate::serde_dec::u256")]
     pub down_weight: U256,
+}
+
+/// One vote of a round: its side and weight (A4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "js", derive(tsify::Tsify))]
+pub struct Vote {
+    /// `true` for up, `false` for down.
+    pub up: bool,
+    /// The vote's weight (WAD, `1 + score`).
+    #[serde(with = "crate::serde_dec::u256")]
+    pub weight: U256,
+}
+
+/// `Option<Direction>` as `"up"`, `"down"` or `"none"`.
+mod side_or_none {
+    use super::Direction;
+    use serde::{de::Error, Deserialize, Deserializer, Serializer};
+
+    pub(super) fn serialize<S: Serializer>(d: &Option<Direction>, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(d.map_or("none", Direction::as_str))
+    }
+
+    pub(super) fn deserialize<'de, D: Deserializer<'de>>(
+        d: D,
+    ) -> Result<Option<Direction>, D::Error> {
+        match String::deserialize(d)?.as_str() {
+            "none" => Ok(None),
+            other => other.parse().map(Some).map_err(D::Error::custom),
+        }
+    }
 }
 
 /// A4: the state of a round with the given tallies.

@@ -24,7 +24,7 @@ pub mod streak;
 
 pub use consensus::{
     consensus_bucket, consensus_state, round_for_reveal_now, vote_weight, ConsensusError,
-    ConsensusEvent, ConsensusParams, ConsensusRound, ConsensusState, RoundKey, BPS,
+    ConsensusEvent, ConsensusParams, ConsensusRound, ConsensusState, RoundKey, Vote, BPS,
     DEFAULT_CONSENSUS_QUORUM, DEFAULT_CONSENSUS_THRESHOLD_BPS,
 };
 pub use ledger::{

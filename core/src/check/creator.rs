@@ -79,6 +79,7 @@ pub struct LaneState {
 
 /// A difference between FeeLanes and the recomputation.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "js", derive(tsify::Tsify))]
 #[serde(
     rename_all = "camelCase",
     rename_all_fields = "camelCase",
@@ -88,10 +89,10 @@ pub enum CreatorFinding {
     /// `creatorShare` differs from the ramp recomputed from FeeLanes' parameters.
     ShareDiffers {
         /// FeeLanes'.
-        #[serde(with = "crate::scoring::serde_dec::u256")]
+        #[serde(with = "crate::serde_dec::u256")]
         chain: U256,
         /// Recomputed.
-        #[serde(with = "crate::scoring::serde_dec::u256")]
+        #[serde(with = "crate::serde_dec::u256")]
         recomputed: U256,
     },
     /// `previewSplit` differs from the split recomputed here.

@@ -22,9 +22,11 @@ use serde::Serialize;
 /// A `Scored` event of the ScorerRegistry (the fields checked here).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "js", derive(tsify::Tsify))]
 pub struct ScoredEvent {
     /// `Scored.scoreId`.
-    #[serde(with = "crate::scoring::serde_dec::u256")]
+    #[serde(with = "crate::serde_dec::u256_id")]
+    #[cfg_attr(feature = "js", tsify(type = "IntegerLike"))]
     pub score_id: U256,
     /// `Scored.scorer`.
     pub scorer: Address,
@@ -33,12 +35,13 @@ pub struct ScoredEvent {
     /// `Scored.thesisHash`.
     pub thesis_hash: B256,
     /// `Scored.targetScore`, WAD points.
-    #[serde(with = "crate::scoring::serde_dec::u256")]
+    #[serde(with = "crate::serde_dec::u256")]
     pub target: U256,
 }
 
 /// How a thesis' target compares with the chain.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "js", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase", tag = "kind", content = "target")]
 pub enum ChainTarget {
     /// The registry's events were not read.
@@ -46,28 +49,29 @@ pub enum ChainTarget {
     /// The chain's `Scored` event has the bundle's target.
     Matches,
     /// The chain's target differs.
-    Differs(#[serde(with = "crate::scoring::serde_dec::u256")] U256),
+    Differs(#[serde(with = "crate::serde_dec::u256")] U256),
     /// No `Scored` event has this score id with this scorer, token and thesis hash.
     NotFound,
 }
 
 /// One thesis row.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "js", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct ThesisRow {
     /// The thesis hash.
     pub thesis_hash: B256,
     /// The target `y`, WAD points.
-    #[serde(with = "crate::scoring::serde_dec::u256")]
+    #[serde(with = "crate::serde_dec::u256")]
     pub target: U256,
     /// `q`, WAD.
-    #[serde(with = "crate::scoring::serde_dec::u256")]
+    #[serde(with = "crate::serde_dec::u256")]
     pub quality: U256,
     /// The verdict (serialised as its code, as in the bundle).
-    #[serde(serialize_with = "ser_verdict_code")]
+    #[serde(serialize_with = "crate::leaves::verdict_code::serialize")]
     pub verdict: Verdict,
     /// The originality multiplier `c` (WAD).
-    #[serde(with = "crate::scoring::serde_dec::u256")]
+    #[serde(with = "crate::serde_dec::u256")]
     pub multiplier: U256,
     /// Counts toward the human score (C9: `q ≥ 0.3`; C10: `q·c > 0`).
     pub counts: bool,
@@ -80,19 +84,20 @@ pub struct ThesisRow {
 
 /// The mode-specific numbers.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "js", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase", tag = "mode")]
 pub enum HumanDetail {
     /// C9, all recomputed.
     #[serde(rename_all = "camelCase")]
     Envelope {
         /// `S`, WAD points.
-        #[serde(with = "crate::scoring::serde_dec::u256")]
+        #[serde(with = "crate::serde_dec::u256")]
         systematic: U256,
         /// `4·s_sys·(1 − s_sys)`, WAD.
-        #[serde(with = "crate::scoring::serde_dec::u256")]
+        #[serde(with = "crate::serde_dec::u256")]
         envelope: U256,
         /// Δ after the clamp, signed WAD.
-        #[serde(serialize_with = "ser_i256")]
+        #[serde(serialize_with = "crate::serde_dec::i256::serialize")]
         delta: I256,
         /// Theses that counted.
         counted: usize,
@@ -101,26 +106,19 @@ pub enum HumanDetail {
     #[serde(rename_all = "camelCase")]
     PreData {
         /// The path.
-        #[serde(with = "crate::scoring::serde_dec::u256_vec")]
+        #[serde(with = "crate::serde_dec::u256_vec")]
         path: Vec<U256>,
         /// Replayed with the Verified cap.
         verified: bool,
         /// The cap, WAD points.
-        #[serde(with = "crate::scoring::serde_dec::u256")]
+        #[serde(with = "crate::serde_dec::u256")]
         cap: U256,
     },
 }
 
-fn ser_verdict_code<S: serde::Serializer>(v: &Verdict, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_u8(u8::from(*v))
-}
-
-fn ser_i256<S: serde::Serializer>(x: &I256, s: S) -> Result<S::Ok, S::Error> {
-    s.collect_str(x)
-}
-
 /// Why a bundle's human part is not trusted.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "js", derive(tsify::Tsify))]
 #[serde(
     rename_all = "camelCase",
     rename_all_fields = "camelCase",
@@ -137,10 +135,10 @@ pub enum HumanFinding {
         /// The thesis.
         thesis: B256,
         /// The chain's target.
-        #[serde(with = "crate::scoring::serde_dec::u256")]
+        #[serde(with = "crate::serde_dec::u256")]
         chain: U256,
         /// The bundle's target.
-        #[serde(with = "crate::scoring::serde_dec::u256")]
+        #[serde(with = "crate::serde_dec::u256")]
         bundle: U256,
     },
     /// No score on chain by this scorer on this project carries the thesis.
@@ -148,7 +146,7 @@ pub enum HumanFinding {
         /// The thesis.
         thesis: B256,
         /// The score id the grade names.
-        #[serde(with = "crate::scoring::serde_dec::u256")]
+        #[serde(with = "crate::serde_dec::u256")]
         score_id: U256,
     },
     /// A thesis' quality leaf does not reach the on-chain root.
@@ -159,10 +157,10 @@ pub enum HumanFinding {
     /// The envelope starts from another `S` than the project's score leaf.
     EnvelopeStartDiffers {
         /// The human record's `S`.
-        #[serde(with = "crate::scoring::serde_dec::u256")]
+        #[serde(with = "crate::serde_dec::u256")]
         envelope: U256,
         /// The score leaf's `S`.
-        #[serde(with = "crate::scoring::serde_dec::u256")]
+        #[serde(with = "crate::serde_dec::u256")]
         leaf: U256,
     },
     /// An envelope score without a score leaf this epoch.
@@ -170,19 +168,19 @@ pub enum HumanFinding {
     /// The bundle's envelope differs from the recomputed one.
     EnvelopeDiffers {
         /// The bundle's.
-        #[serde(with = "crate::scoring::serde_dec::u256")]
+        #[serde(with = "crate::serde_dec::u256")]
         bundle: U256,
         /// Recomputed.
-        #[serde(with = "crate::scoring::serde_dec::u256")]
+        #[serde(with = "crate::serde_dec::u256")]
         recomputed: U256,
     },
     /// The bundle's Δ differs from the recomputed one.
     DeltaDiffers {
         /// The bundle's.
-        #[serde(serialize_with = "ser_i256")]
+        #[serde(serialize_with = "crate::serde_dec::i256::serialize")]
         bundle: I256,
         /// Recomputed.
-        #[serde(serialize_with = "ser_i256")]
+        #[serde(serialize_with = "crate::serde_dec::i256::serialize")]
         recomputed: I256,
     },
     /// The bundle counts another number of theses.
@@ -209,10 +207,10 @@ pub enum HumanFinding {
     /// The bundle's human score differs from the recomputed one.
     ScoreDiffers {
         /// The bundle's, WAD points.
-        #[serde(with = "crate::scoring::serde_dec::u256")]
+        #[serde(with = "crate::serde_dec::u256")]
         bundle: U256,
         /// Recomputed.
-        #[serde(with = "crate::scoring::serde_dec::u256")]
+        #[serde(with = "crate::serde_dec::u256")]
         recomputed: U256,
     },
     /// The human leaf does not hash from the project and its score.
@@ -237,6 +235,7 @@ pub enum HumanFinding {
 
 /// The outcome of checking one project's human score in one epoch.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "js", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct HumanCheck {
     /// The mode's numbers.
@@ -244,10 +243,10 @@ pub struct HumanCheck {
     /// Every graded thesis of the project, in submission order.
     pub rows: Vec<ThesisRow>,
     /// The bundle's human score (the value in the human leaf), WAD points.
-    #[serde(with = "crate::scoring::serde_dec::u256")]
+    #[serde(with = "crate::serde_dec::u256")]
     pub bundle_score: U256,
     /// The human score recomputed here, WAD points.
-    #[serde(with = "crate::scoring::serde_dec::u256")]
+    #[serde(with = "crate::serde_dec::u256")]
     pub recomputed: U256,
     /// The human leaf.
     pub leaf: B256,

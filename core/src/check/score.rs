@@ -16,6 +16,7 @@ use serde::Serialize;
 /// fields `{track, features, claims, failed, verifiedOutput, ageSecs}` plus `salt` for private
 /// inputs.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize, Serialize)]
+#[cfg_attr(feature = "js", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct OwnInputs {
     /// The inputs.
@@ -41,6 +42,7 @@ pub fn parse_own_inputs(text: &str) -> Result<OwnInputs, InvalidInputsFile> {
 
 /// Why a bundle's systematic score is not trusted.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "js", derive(tsify::Tsify))]
 #[serde(
     rename_all = "camelCase",
     rename_all_fields = "camelCase",
@@ -76,10 +78,11 @@ pub enum ScoreFinding {
 
 /// The outcome of checking one project's systematic score in one epoch.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "js", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct ScoreCheck {
     /// The bundle's score, WAD points.
-    #[serde(with = "crate::scoring::serde_dec::u256")]
+    #[serde(with = "crate::serde_dec::u256")]
     pub score_wad: U256,
     /// The on-chain final root, when the epoch is final.
     pub onchain_root: Option<B256>,

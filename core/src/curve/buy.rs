@@ -18,15 +18,21 @@ use crate::math::{checked_add, checked_sub, mul_div_up};
 use alloy_primitives::U256;
 
 /// The exact result of a buy.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "js", derive(tsify::Tsify))]
 pub struct BuyQuote {
     /// Tokens the buyer receives (rounded down).
+    #[serde(with = "crate::serde_dec::u256")]
     pub tokens_out: U256,
     /// Fee taken from the used quote (rounded up).
+    #[serde(with = "crate::serde_dec::u256")]
     pub fee: U256,
     /// Quote actually spent, fee included (`quote_in − refund`).
+    #[serde(with = "crate::serde_dec::u256")]
     pub quote_used: U256,
     /// Quote returned because the buy hit the graduation target.
+    #[serde(with = "crate::serde_dec::u256")]
     pub refund: U256,
     /// `true` when this buy takes `Q` to exactly `G`.
     pub graduates: bool,

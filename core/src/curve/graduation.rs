@@ -62,18 +62,25 @@ pub enum GraduationError {
 }
 
 /// The token and quote amounts at graduation.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "js", derive(tsify::Tsify))]
 pub struct GraduationAmounts {
     /// `G`, all quote raised.
+    #[serde(with = "crate::serde_dec::u256")]
     pub quote: U256,
     /// `0.16·S`, the tokens seeded into the pool.
+    #[serde(with = "crate::serde_dec::u256")]
     pub tokens_to_pool: U256,
     /// `0.04·S`, locked forever.
+    #[serde(with = "crate::serde_dec::u256")]
     pub tokens_locked: U256,
 }
 
 /// The graduation pool and its full-range position.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "js", derive(tsify::Tsify))]
 pub struct GraduationPool {
     /// The lower-address currency (native ETH when the pair is ETH).
     pub currency0: Address,
@@ -82,18 +89,26 @@ pub struct GraduationPool {
     /// `true` when the quote currency is currency0.
     pub quote_is_currency0: bool,
     /// Amount of currency0 seeded.
+    #[serde(with = "crate::serde_dec::u256")]
     pub amount0: U256,
     /// Amount of currency1 seeded.
+    #[serde(with = "crate::serde_dec::u256")]
     pub amount1: U256,
     /// The opening price, `isqrt(amount1 × 2^192 / amount0)`.
+    #[serde(with = "crate::serde_dec::u256")]
     pub sqrt_price_x96: U256,
     /// `minUsableTick(tickSpacing)`.
+    #[serde(with = "crate::serde_dec::int")]
     pub tick_lower: i32,
     /// `maxUsableTick(tickSpacing)`.
+    #[serde(with = "crate::serde_dec::int")]
     pub tick_upper: i32,
     /// The full-range liquidity those amounts buy (rounded down).
+    #[serde(with = "crate::serde_dec::u128_dec")]
+    #[cfg_attr(feature = "js", tsify(type = "string"))]
     pub liquidity: u128,
     /// Tokens locked forever outside the pool (`0.04·S`).
+    #[serde(with = "crate::serde_dec::u256")]
     pub tokens_locked: U256,
 }
 

@@ -13,6 +13,46 @@ use super::{CurveError, CurveState};
 use crate::math::{mul_div_down, MathError, U512, WAD};
 use alloy_primitives::U256;
 
+/// Every read-out of one curve state at once.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "js", derive(tsify::Tsify))]
+pub struct CurveMetrics {
+    /// [`progress_bps`].
+    pub progress_bps: u32,
+    /// [`progress_wad`].
+    #[serde(with = "crate::serde_dec::u256")]
+    pub progress_wad: U256,
+    /// [`spot_price_wad`].
+    #[serde(with = "crate::serde_dec::u256")]
+    pub spot_price_wad: U256,
+    /// [`market_cap_wad`].
+    #[serde(with = "crate::serde_dec::u256")]
+    pub market_cap_wad: U256,
+    /// `G`, the graduation target in quote units.
+    #[serde(with = "crate::serde_dec::u256")]
+    pub graduation_target: U256,
+    /// `Q = G`.
+    pub graduated: bool,
+}
+
+impl CurveMetrics {
+    /// The read-outs of `state`, prices in whole quote tokens of `quote_decimals`.
+    ///
+    /// # Errors
+    /// [`CurveError::InvalidState`].
+    pub fn of(state: &CurveState, quote_decimals: u8) -> Result<Self, CurveError> {
+        Ok(Self {
+            progress_bps: progress_bps(state)?,
+            progress_wad: progress_wad(state)?,
+            spot_price_wad: spot_price_wad(state, quote_decimals)?,
+            market_cap_wad: market_cap_wad(state, quote_decimals)?,
+            graduation_target: state.graduation_target()?,
+            graduated: state.is_graduated(),
+        })
+    }
+}
+
 /// `floor(Q × 10,000 / G)`.
 ///
 /// # Errors

@@ -8,11 +8,15 @@ use crate::math::{checked_add, checked_sub, mul_div_up};
 use alloy_primitives::U256;
 
 /// The exact result of a sell.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "js", derive(tsify::Tsify))]
 pub struct SellQuote {
     /// Quote the seller receives, after the fee (rounded down).
+    #[serde(with = "crate::serde_dec::u256")]
     pub quote_out: U256,
     /// Fee taken from the gross quote (rounded up).
+    #[serde(with = "crate::serde_dec::u256")]
     pub fee: U256,
 }
 

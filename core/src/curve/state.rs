@@ -37,19 +37,28 @@ pub const BPS: u32 = 10_000;
 pub const MIN_SUPPLY_PER_VIRTUAL_QUOTE: u64 = 25;
 
 /// The state of one launch's curve (C19). All amounts in smallest units.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "js", derive(tsify::Tsify))]
 pub struct CurveState {
     /// `Φ`: the virtual quote reserve, never held.
+    #[serde(with = "crate::serde_dec::u256")]
     pub virtual_quote: U256,
     /// `S`: total token supply.
+    #[serde(with = "crate::serde_dec::u256")]
     pub total_supply: U256,
     /// `Q`: real quote raised (held by the curve), `0 ≤ Q ≤ G`.
+    #[serde(with = "crate::serde_dec::u256")]
     pub quote_raised: U256,
     /// `Y`: tokens still held by the curve, `S/5 ≤ Y ≤ S`.
+    #[serde(with = "crate::serde_dec::u256")]
     pub token_reserve: U256,
     /// `τ`: trading fee in bps (placeholder default [`DEFAULT_FEE_BPS`]).
+    #[serde(with = "crate::serde_dec::int")]
     pub fee_bps: u32,
-    /// Launch time (unix seconds), the origin of the anti-snipe tax.
+    /// Launch time (unix seconds), the origin of the anti-snipe tax (0 when absent on input).
+    #[serde(default, with = "crate::serde_dec::int")]
+    #[cfg_attr(feature = "js", tsify(optional))]
     pub launch_time: u64,
 }
 

@@ -27,38 +27,57 @@ use crate::uniswap::tick_math::{
 use alloy_primitives::{I256, U256, U512};
 
 /// A full-range v4 pool of a duel token against ETH.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "js", derive(tsify::Tsify))]
 pub struct BuybackPool {
     /// Current `sqrtPriceX96`.
+    #[serde(with = "crate::serde_dec::u256")]
     pub sqrt_price_x96: U256,
     /// In-range liquidity (the full-range position's).
+    #[serde(with = "crate::serde_dec::u128_dec")]
+    #[cfg_attr(feature = "js", tsify(type = "string"))]
     pub liquidity: u128,
     /// Total swap fee in hundredths of a bip.
+    #[serde(with = "crate::serde_dec::int")]
     pub fee_pips: u32,
     /// Whether ETH is currency0 (always, for native ETH).
+    #[serde(default = "crate::serde_dec::yes")]
+    #[cfg_attr(feature = "js", tsify(optional))]
     pub eth_is_currency0: bool,
     /// The pool's tick spacing (bounds the full-range position).
+    #[serde(with = "crate::serde_dec::int")]
     pub tick_spacing: i32,
 }
 
 /// What a buyback does.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "js", derive(tsify::Tsify))]
 pub struct Buyback {
     /// ETH spent, fee included.
+    #[serde(with = "crate::serde_dec::u256")]
     pub eth_spent: U256,
     /// Tokens bought (to burn).
+    #[serde(with = "crate::serde_dec::u256")]
     pub tokens_bought: U256,
     /// Part of `eth_spent` paid as pool fee.
+    #[serde(with = "crate::serde_dec::u256")]
     pub fee_paid: U256,
     /// The pool's sqrt price afterwards.
+    #[serde(rename = "sqrtPriceX96After", with = "crate::serde_dec::u256")]
     pub sqrt_price_after_x96: U256,
     /// The sqrt price at the cap.
+    #[serde(with = "crate::serde_dec::u256")]
     pub limit_sqrt_price_x96: U256,
     /// The token price before the buyback (WAD, rounded down).
+    #[serde(with = "crate::serde_dec::u256")]
     pub current_price_wad: U256,
     /// The cap price (WAD).
+    #[serde(with = "crate::serde_dec::u256")]
     pub cap_wad: U256,
     /// ETH left in the pot, carried over.
+    #[serde(with = "crate::serde_dec::u256")]
     pub pot_left: U256,
     /// Whether the price reached the cap (the pot could not all be spent).
     pub reached_cap: bool,

@@ -20,11 +20,15 @@ pub const CAP_MULTIPLIER_BPS: u64 = 11_000;
 pub const BPS: u64 = 10_000;
 
 /// An EMA value and when it was last updated.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "js", derive(tsify::Tsify))]
 pub struct Ema {
     /// The EMA, a WAD of ETH per whole token.
+    #[serde(rename = "emaWad", with = "crate::serde_dec::u256")]
     pub value_wad: U256,
     /// Unix seconds of the last update.
+    #[serde(with = "crate::serde_dec::int")]
     pub last_update: u64,
 }
 

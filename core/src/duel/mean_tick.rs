@@ -19,27 +19,36 @@ use super::DuelError;
 use crate::uniswap::tick_math::MAX_TICK;
 
 /// Both ETH-price ticks after a swap at `timestamp`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "js", derive(tsify::Tsify))]
 pub struct Observation {
     /// Unix seconds.
+    #[serde(with = "crate::serde_dec::int")]
     pub timestamp: u64,
     /// Price of A in ETH, as a tick.
+    #[serde(with = "crate::serde_dec::int")]
     pub tick_a: i32,
     /// Price of B in ETH, as a tick.
+    #[serde(with = "crate::serde_dec::int")]
     pub tick_b: i32,
     /// Whether this is a swap of the round (activity); `false` for the creation seed and the
-    /// hook's buybacks, which move `d` without counting as a trade.
+    /// hook's buybacks, which move `d` without counting as a trade. Defaults to `true` on input.
+    #[serde(default = "crate::serde_dec::yes")]
+    #[cfg_attr(feature = "js", tsify(optional))]
     pub swap: bool,
 }
 
 /// A round's winner.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "js", derive(tsify::Tsify))]
 pub enum Winner {
     /// `meanTick > 0`.
     A,
     /// `meanTick < 0`.
     B,
     /// No swap in the round, or `meanTick == 0`: the pot rolls over.
+    #[serde(rename = "none")]
     None,
 }
 
@@ -55,9 +64,12 @@ impl Winner {
 }
 
 /// The result of a round.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "js", derive(tsify::Tsify))]
 pub struct RoundMean {
     /// `∫d dt / roundLength`, truncated toward zero.
+    #[serde(with = "crate::serde_dec::int")]
     pub mean_tick: i64,
     /// The winner, or none.
     pub winner: Winner,

@@ -19,11 +19,14 @@ use super::DuelError;
 use alloy_primitives::U256;
 
 /// Where a duel stands when something happens at `now`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "js", derive(tsify::Tsify))]
 pub struct Wake {
     /// The round to settle first (the active round, once it has closed).
     pub settle: Option<RoundWindow>,
     /// Rounds between the settled one and the current one, skipped (no swap, no winner).
+    #[serde(with = "crate::serde_dec::int")]
     pub skipped: u64,
     /// The round `now` falls in, which becomes the active round.
     pub current: RoundWindow,

@@ -15,13 +15,18 @@ pub const ROUND_SECONDS: u64 = 4 * 3_600;
 pub const CLOSES_PER_DAY: u64 = 24 * 3_600 / ROUND_SECONDS;
 
 /// One round: index and `[start, end)` in unix seconds.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "js", derive(tsify::Tsify))]
 pub struct RoundWindow {
     /// 0 for the first round.
+    #[serde(with = "crate::serde_dec::int")]
     pub index: u64,
     /// Inclusive start.
+    #[serde(with = "crate::serde_dec::int")]
     pub start: u64,
     /// Exclusive end: the close.
+    #[serde(with = "crate::serde_dec::int")]
     pub end: u64,
 }
 

@@ -5,15 +5,21 @@
 use super::Winner;
 
 /// Current and best streaks of both sides.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+#[cfg_attr(feature = "js", derive(tsify::Tsify))]
 pub struct Streaks {
     /// A's current streak.
+    #[serde(with = "crate::serde_dec::int")]
     pub a: u32,
     /// B's current streak.
+    #[serde(with = "crate::serde_dec::int")]
     pub b: u32,
     /// A's longest streak.
+    #[serde(with = "crate::serde_dec::int")]
     pub best_a: u32,
     /// B's longest streak.
+    #[serde(with = "crate::serde_dec::int")]
     pub best_b: u32,
 }
 

@@ -14,39 +14,55 @@ use alloy_primitives::{Address, U256};
 use std::collections::BTreeMap;
 
 /// One balance at the snapshot block.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "js", derive(tsify::Tsify))]
 pub struct HolderBalance {
     /// The holder.
     pub account: Address,
     /// Its balance `b_i` at the snapshot block.
+    #[serde(with = "crate::serde_dec::u256")]
     pub balance: U256,
 }
 
 /// One holder's payout.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "js", derive(tsify::Tsify))]
 pub struct HolderAmount {
     /// The holder.
     pub account: Address,
     /// `b_i`.
+    #[serde(with = "crate::serde_dec::u256")]
     pub balance: U256,
     /// `⌊T × b_i / Σb⌋` (> 0).
+    #[serde(with = "crate::serde_dec::u256")]
     pub amount: U256,
 }
 
 /// The allocation of one epoch's holder payout.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "js", derive(tsify::Tsify))]
 pub struct HolderAllocation {
     /// `T`.
+    #[serde(with = "crate::serde_dec::u256")]
     pub total: U256,
     /// `Σb` over eligible balances.
+    #[serde(with = "crate::serde_dec::u256")]
     pub eligible_supply: U256,
     /// `Σ amount_i`.
+    #[serde(with = "crate::serde_dec::u256")]
     pub allocated: U256,
     /// `T − Σ amount_i`.
+    #[serde(with = "crate::serde_dec::u256")]
     pub dust: U256,
     /// How many balances were excluded (protocol addresses).
+    #[serde(with = "crate::serde_dec::int")]
     pub excluded: usize,
-    /// The payouts, sorted by account, amounts > 0.
+    /// The payouts, sorted by account, amounts > 0 (not serialised here: a published
+    /// allocation lists them with their leaves and proofs).
+    #[serde(skip)]
     pub amounts: Vec<HolderAmount>,
 }
 

@@ -11,7 +11,9 @@ use std::collections::BTreeSet;
 pub const DEAD_ADDRESS: Address = address!("000000000000000000000000000000000000dEaD");
 
 /// The protocol addresses of one token whose balances are not holders'.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+#[cfg_attr(feature = "js", derive(tsify::Tsify))]
 pub struct HolderExclusions {
     /// The token's Uniswap pool (or pool manager holding its liquidity).
     pub pool: Option<Address>,

@@ -23,17 +23,22 @@ pub const LEAF_TYPES: [&str; 7] = [
 ];
 
 /// What every leaf of one epoch's payout binds besides account and amount.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "js", derive(tsify::Tsify))]
 pub struct PayoutContext {
     /// The distributor contract.
     pub distributor: Address,
     /// The chain id.
+    #[serde(with = "crate::serde_dec::u256_id")]
+    #[cfg_attr(feature = "js", tsify(type = "IntegerLike"))]
     pub chain_id: U256,
     /// The token whose holders are paid.
     pub token: Address,
     /// The pair asset paid (0x0 for native ETH).
     pub asset: Address,
     /// The epoch.
+    #[serde(with = "crate::serde_dec::int")]
     pub epoch: u64,
 }
 

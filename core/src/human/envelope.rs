@@ -29,26 +29,37 @@ pub const COUNTING_QUALITY: U256 = U256::from_limbs([300_000_000_000_000_000, 0,
 pub const BAND: U256 = U256::from_limbs([200_000_000_000_000_000, 0, 0, 0]);
 
 /// One graded thesis with its submitted score (all WADs in `[0, 1]`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "js", derive(tsify::Tsify))]
 pub struct Thesis {
     /// Quality `q = G × R` (C8).
+    #[serde(with = "crate::serde_dec::u256")]
     pub quality: U256,
     /// Originality multiplier `c` (C8: 1, 1, 0.5 or 0).
+    #[serde(with = "crate::serde_dec::u256")]
     pub multiplier: U256,
     /// The score the scorer submitted, on the 0–1 scale.
+    #[serde(with = "crate::serde_dec::u256")]
     pub submitted: U256,
 }
 
 /// The outcome of [`human_envelope`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "js", derive(tsify::Tsify))]
 pub struct EnvelopeResult {
     /// `4·s_sys·(1 − s_sys)`, WAD.
+    #[serde(with = "crate::serde_dec::u256")]
     pub envelope: U256,
     /// Δ after the ±BAND clamp, signed WAD.
+    #[serde(with = "crate::serde_dec::i256")]
     pub delta: I256,
     /// The human-adjusted score `s`, WAD in `[0, 1]`.
+    #[serde(with = "crate::serde_dec::u256")]
     pub score: U256,
     /// How many theses counted (`q ≥ 0.3`).
+    #[serde(with = "crate::serde_dec::int")]
     pub counted: usize,
 }
 

@@ -35,13 +35,18 @@ pub const CAP_VERIFIED_POINTS: U256 = points(100);
 pub use crate::math::points::MAX_POINTS;
 
 /// One submission of a pre-data project.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "js", derive(tsify::Tsify))]
 pub struct PreDataSubmission {
     /// The target score `y`, points as a WAD in `[0, 100]`.
+    #[serde(with = "crate::serde_dec::u256")]
     pub target: U256,
     /// Quality `q` (C8), WAD in `[0, 1]`.
+    #[serde(with = "crate::serde_dec::u256")]
     pub quality: U256,
     /// Originality multiplier `c` (C8), WAD in `[0, 1]`.
+    #[serde(with = "crate::serde_dec::u256")]
     pub multiplier: U256,
 }
 

@@ -4,17 +4,15 @@
 //! accept a JS number (a non-negative safe integer), a BigInt or a decimal string; WAD amounts
 //! and stakes are decimal strings; buckets come back as JS numbers.
 
-use super::js_error;
 use super::{
     err, from_js, parse_address, parse_b256, parse_u256, to_js, to_safe_number, u64_from_js,
     u64_from_js_or,
 };
 use crate::calls::{
     call_commitment, call_outcome, consensus_bucket, round_for_reveal_now, track_record_score,
-    vote_weight, ConsensusParams, ConsensusRound, Direction, RoundKey,
+    vote_weight, ConsensusParams, ConsensusRound, Direction, RoundKey, Vote,
 };
 use crate::math::U256;
-use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 
 fn parse_direction(what: &str, s: &str) -> Result<Direction, JsValue> {
@@ -45,10 +43,10 @@ pub fn track_record_score_js(
 /// by this agent adds: `1 + score`.
 #[wasm_bindgen(js_name = callVoteWeight)]
 pub fn call_vote_weight_js(
-    hits: JsValue,
-    misses: JsValue,
-    stake: JsValue,
-    min_stake: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "IntegerLike")] hits: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "IntegerLike")] misses: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "IntegerLike")] stake: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "IntegerLike")] min_stake: JsValue,
 ) -> Result<String, JsValue> {
     let score = parse_u256(
         "score",
@@ -59,61 +57,34 @@ pub fn call_vote_weight_js(
         .map_err(|e| err("callVoteWeight", e))
 }
 
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct VoteIn {
-    up: bool,
-    weight: String,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct ConsensusStateOut {
-    reached: bool,
-    direction: &'static str,
-    strength_bps: u64,
-    up_weight: String,
-    down_weight: String,
-    voters: u64,
-}
-
 /// A4: `consensusState(votes, quorum = 3, thresholdBps = 6667)` with
-/// `votes = [{up: bool, weight: WAD string}]` →
-/// `{reached, direction: "up"|"down"|"none", strengthBps, upWeight, downWeight, voters}`.
+/// `votes = [{up: bool, weight: WAD string}]` ([`Vote`]) → [`ConsensusState`](crate::calls::ConsensusState).
 ///
 /// `direction` is the leading side whether or not consensus is reached (`"none"` on a tie or
 /// with no votes); `reached` says whether quorum and threshold are both met.
-#[wasm_bindgen(js_name = consensusState)]
+#[wasm_bindgen(js_name = consensusState, unchecked_return_type = "ConsensusState")]
 pub fn consensus_state_js(
-    votes: JsValue,
-    quorum: JsValue,
-    threshold_bps: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "Vote[]")] votes: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "IntegerLike | null | undefined")] quorum: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "IntegerLike | null | undefined")] threshold_bps: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let votes: Vec<VoteIn> = from_js("votes", votes)?;
     let quorum = u64_from_js_or("quorum", &quorum, crate::calls::DEFAULT_CONSENSUS_QUORUM)?;
     let threshold_bps = u64_from_js_or(
         "thresholdBps",
         &threshold_bps,
         crate::calls::DEFAULT_CONSENSUS_THRESHOLD_BPS,
     )?;
+    let votes: Vec<Vote> = from_js("votes", votes)?;
     let params =
         ConsensusParams::new(quorum, threshold_bps).map_err(|e| err("consensusState", e))?;
     let mut round = ConsensusRound::new(RoundKey::default());
     for (i, v) in votes.iter().enumerate() {
-        let weight = parse_u256(&format!("votes[{i}].weight"), &v.weight)?;
         round
-            .add_vote(Direction::from_up(v.up), weight, &params)
+            .add_vote(Direction::from_up(v.up), v.weight, &params)
             .map_err(|e| err(&format!("votes[{i}]"), e))?;
     }
     let s = round.state(&params).map_err(|e| err("votes", e))?;
-    to_js(&ConsensusStateOut {
-        reached: s.reached,
-        direction: s.direction.map_or("none", Direction::as_str),
-        strength_bps: s.strength_bps,
-        up_weight: s.up_weight.to_string(),
-        down_weight: s.down_weight.to_string(),
-        voters: s.voters,
-    })
+    to_js(&s)
 }
 
 /// A3: `callOutcome(direction, entryWad, exitWad)` → `"hit"`, `"miss"` or `"void"`.
@@ -123,20 +94,15 @@ pub fn consensus_state_js(
 pub fn call_outcome_js(
     #[wasm_bindgen(unchecked_param_type = "string")] direction: JsValue,
     #[wasm_bindgen(unchecked_param_type = "IntegerLike")] entry_wad: JsValue,
-    exit_wad: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string | null | undefined")] exit_wad: JsValue,
 ) -> Result<String, JsValue> {
     let direction: &str = &super::text_from_js("direction", &direction)?;
     let entry_wad: &str = &super::int_text_from_js("entryWad", &entry_wad)?;
     let direction = parse_direction("direction", direction)?;
     let entry = parse_u256("entryWad", entry_wad)?;
-    let exit: Option<U256> = if exit_wad.is_undefined() || exit_wad.is_null() {
-        None
-    } else {
-        let s = exit_wad
-            .as_string()
-            .ok_or_else(|| js_error("exitWad: expected a decimal string, null or undefined"))?;
-        Some(parse_u256("exitWad", &s)?)
-    };
+    let exit: Option<U256> = super::opt_text_from_js("exitWad", &exit_wad)?
+        .map(|s| parse_u256("exitWad", &s))
+        .transpose()?;
     Ok(call_outcome(direction, entry, exit).as_str().to_string())
 }
 
@@ -157,7 +123,7 @@ pub fn consensus_bucket_js(
 #[wasm_bindgen(js_name = revealRoundNow)]
 pub fn reveal_round_now_js(
     #[wasm_bindgen(unchecked_param_type = "IntegerLike")] now: JsValue,
-    window: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "IntegerLike")] window: JsValue,
 ) -> Result<f64, JsValue> {
     let now = u64_from_js("now", &now)?;
     let window = u64_from_js("window", &window)?;

@@ -9,34 +9,40 @@
 use std::borrow::Cow;
 
 use super::js_error;
-use alloy_primitives::{hex, Address, B256};
+use alloy_primitives::{hex, Address, B256, U256};
 use alloy_sol_types::Eip712Domain;
 use serde::Deserialize;
+use tsify::Tsify;
 use wasm_bindgen::prelude::*;
 
-use super::{err, from_js, parse_address, parse_b256, u64_from_js, uint_from_js};
+use super::{err, from_js};
 use crate::eip712::{epoch_root_signing_hash, recover_epoch_root_signer, EpochRoot};
 
-#[derive(Deserialize)]
+/// The EIP-712 domain of an `EpochRoot` signature as it crosses from JavaScript.
+#[derive(Deserialize, Tsify)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct DomainJs {
+pub struct EpochRootDomain {
     name: String,
     version: String,
-    #[serde(with = "serde_wasm_bindgen::preserve")]
-    chain_id: JsValue,
-    verifying_contract: String,
+    #[serde(with = "crate::serde_dec::u256_id")]
+    #[tsify(type = "IntegerLike")]
+    chain_id: U256,
+    verifying_contract: Address,
 }
 
-#[derive(Deserialize)]
+/// An `EpochRoot` message (C6) as it crosses from JavaScript.
+#[derive(Deserialize, Tsify)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct MessageJs {
-    #[serde(with = "serde_wasm_bindgen::preserve")]
-    epoch: JsValue,
-    root: String,
-    inputs_root: String,
-    proposer: String,
-    #[serde(with = "serde_wasm_bindgen::preserve")]
-    expiry: JsValue,
+pub struct EpochRootMessage {
+    #[serde(with = "crate::serde_dec::int")]
+    #[tsify(type = "IntegerLike")]
+    epoch: u64,
+    root: B256,
+    inputs_root: B256,
+    proposer: Address,
+    #[serde(with = "crate::serde_dec::int")]
+    #[tsify(type = "IntegerLike")]
+    expiry: u64,
 }
 
 /// Rejects keys of a plain object outside `allowed` (serde-wasm-bindgen only reads the known
@@ -63,14 +69,12 @@ fn domain_from_js(domain: JsValue) -> Result<Eip712Domain, JsValue> {
         &domain,
         &["name", "version", "chainId", "verifyingContract"],
     )?;
-    let d: DomainJs = from_js("domain", domain)?;
-    let chain_id = uint_from_js("domain.chainId", &d.chain_id)?;
-    let contract: Address = parse_address("domain.verifyingContract", &d.verifying_contract)?;
+    let d: EpochRootDomain = from_js("domain", domain)?;
     Ok(Eip712Domain::new(
         Some(Cow::Owned(d.name)),
         Some(Cow::Owned(d.version)),
-        Some(chain_id),
-        Some(contract),
+        Some(d.chain_id),
+        Some(d.verifying_contract),
         None,
     ))
 }
@@ -81,30 +85,21 @@ fn message_from_js(message: JsValue) -> Result<EpochRoot, JsValue> {
         &message,
         &["epoch", "root", "inputsRoot", "proposer", "expiry"],
     )?;
-    let m: MessageJs = from_js("message", message)?;
-    let root: B256 = parse_b256("message.root", &m.root)?;
-    let inputs_root: B256 = parse_b256("message.inputsRoot", &m.inputs_root)?;
-    let proposer: Address = parse_address("message.proposer", &m.proposer)?;
+    let m: EpochRootMessage = from_js("message", message)?;
     Ok(EpochRoot {
-        epoch: u64_from_js("message.epoch", &m.epoch)?,
-        root,
-        inputsRoot: inputs_root,
-        proposer,
-        expiry: u64_from_js("message.expiry", &m.expiry)?,
+        epoch: m.epoch,
+        root: m.root,
+        inputsRoot: m.inputs_root,
+        proposer: m.proposer,
+        expiry: m.expiry,
     })
 }
 
 /// `epochRootSigningHash(domain, message)`: the EIP-712 digest (0x-hex) a publisher signs (C6).
 #[wasm_bindgen(js_name = epochRootSigningHash)]
 pub fn epoch_root_signing_hash_js(
-    #[wasm_bindgen(
-        unchecked_param_type = "{ name: string; version: string; chainId: number | string | bigint; verifyingContract: string }"
-    )]
-    domain: JsValue,
-    #[wasm_bindgen(
-        unchecked_param_type = "{ epoch: number | string | bigint; root: string; inputsRoot: string; proposer: string; expiry: number | string | bigint }"
-    )]
-    message: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "EpochRootDomain")] domain: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "EpochRootMessage")] message: JsValue,
 ) -> Result<String, JsValue> {
     let domain = domain_from_js(domain)?;
     let msg = message_from_js(message)?;
@@ -115,17 +110,11 @@ pub fn epoch_root_signing_hash_js(
 /// (C6). `signature` is 0x-hex `r ‖ s ‖ v` (65 bytes, `v` ∈ {27, 28} as the registry requires, low `s`).
 #[wasm_bindgen(js_name = recoverEpochRootSigner)]
 pub fn recover_epoch_root_signer_js(
-    #[wasm_bindgen(
-        unchecked_param_type = "{ name: string; version: string; chainId: number | string | bigint; verifyingContract: string }"
-    )]
-    domain: JsValue,
-    #[wasm_bindgen(
-        unchecked_param_type = "{ epoch: number | string | bigint; root: string; inputsRoot: string; proposer: string; expiry: number | string | bigint }"
-    )]
-    message: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "IntegerLike")] signature: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "EpochRootDomain")] domain: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "EpochRootMessage")] message: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string")] signature: JsValue,
 ) -> Result<String, JsValue> {
-    let signature: &str = &super::int_text_from_js("signature", &signature)?;
+    let signature: &str = &super::text_from_js("signature", &signature)?;
     let domain = domain_from_js(domain)?;
     let msg = message_from_js(message)?;
     let t = signature.trim();

@@ -7,17 +7,21 @@
 //! - every failure is a thrown JS `Error` with a readable message naming the bad field;
 //! - bounded integers (counts, times, ticks, bps, chain ids…) accept a JS number that is a safe
 //!   integer, a BigInt or a decimal string (optional sign, surrounding spaces ignored), all with
-//!   the same result: [`uint_from_js`], [`int_from_js`], [`u64_from_js`] for arguments and
-//!   [`JsInt`] for fields of objects. Fractions, NaN, ±Infinity and numbers beyond
+//!   the same result: [`uint_from_js`], [`int_from_js`], [`u64_from_js`] for arguments, and
+//!   `crate::serde_dec::int` for fields of objects. Fractions, NaN, ±Infinity and numbers beyond
 //!   `Number.MAX_SAFE_INTEGER` are rejected, never rounded.
+//! - inputs and results are core's own types, deserialised and serialised by their serde
+//!   derives (`crate::serde_dec` for the integer formats); their TypeScript declarations are
+//!   derived from the same types (tsify), once each. An input error names the field's path
+//!   (`theses[1].scoreId: …`).
 //!
 //! One submodule per area; each owns its exports.
 
 // The exports are public to JavaScript (wasm-bindgen), not to Rust: `unreachable_pub` does not apply.
 #![allow(unreachable_pub)]
 
-use alloy_primitives::{Address, B256, I256, U256};
-use serde::{de, de::DeserializeOwned, Deserialize, Deserializer, Serialize};
+use alloy_primitives::{Address, B256, U256};
+use serde::{de::DeserializeOwned, Serialize};
 use wasm_bindgen::prelude::*;
 
 mod calls;
@@ -36,6 +40,14 @@ mod uniswap;
 const INTEGER_LIKE: &'static str = r#"
 /** An integer parameter: a BigInt, a decimal string or a safe-integer number (anything else throws a TypeError naming the parameter). */
 export type IntegerLike = bigint | string | number;
+/** A 256-bit unsigned integer in results: a decimal string (inputs also take any `IntegerLike`). */
+export type U256 = string;
+/** A signed 256-bit integer in results: a decimal string with an optional `-`. */
+export type I256 = string;
+/** A 20-byte address: 0x-hex (results are EIP-55 checksummed). */
+export type Address = string;
+/** 32 bytes: 0x-hex, lowercase. */
+export type B256 = string;
 "#;
 
 /// A JS `Error` with `msg`.
@@ -144,19 +156,6 @@ pub(crate) fn parse_u256(what: &str, s: &str) -> Result<U256, JsValue> {
         .map_err(|_| js_error(&format!("{what}: '{s}' does not fit in 256 bits")))
 }
 
-/// Parses a signed decimal integer string.
-pub(crate) fn parse_i256(what: &str, s: &str) -> Result<I256, JsValue> {
-    let t = s.trim();
-    let digits = t.strip_prefix('-').unwrap_or(t);
-    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(js_error(&format!(
-            "{what}: expected a decimal integer string, got '{s}'"
-        )));
-    }
-    t.parse::<I256>()
-        .map_err(|_| js_error(&format!("{what}: '{s}' does not fit in int256")))
-}
-
 /// Parses a 0x-prefixed 20-byte address (any case; checksum not enforced).
 pub(crate) fn parse_address(what: &str, s: &str) -> Result<Address, JsValue> {
     let t = s.trim();
@@ -179,9 +178,40 @@ pub(crate) fn parse_b256(what: &str, s: &str) -> Result<B256, JsValue> {
     t.parse::<B256>().map_err(|e| err(what, e))
 }
 
-/// Deserialises a JS value into `T`, with the field path in the error.
+/// Deserialises a JS value into `T`; an error names the parameter and the path of the bad field
+/// inside it (`theses[1].scoreId: …`).
 pub(crate) fn from_js<T: DeserializeOwned>(what: &str, v: JsValue) -> Result<T, JsValue> {
-    serde_wasm_bindgen::from_value(v).map_err(|e| err(what, e))
+    serde_path_to_error::deserialize(serde_wasm_bindgen::Deserializer::from(v)).map_err(|e| {
+        let path = field_path(what, &e.path().to_string());
+        let inner: JsValue = e.into_inner().into();
+        let message = inner.unchecked_into::<js_sys::Error>().message();
+        js_error(&format!("{path}: {}", String::from(message)))
+    })
+}
+
+/// [`from_js`] for a parameter that is one input object (`input`): its fields are named on their
+/// own (`observations[0].tickCumulative`), as the API documents them.
+pub(crate) fn from_js_input<T: DeserializeOwned>(v: JsValue) -> Result<T, JsValue> {
+    from_js("", v).map_err(|e| {
+        let msg = String::from(e.unchecked_into::<js_sys::Error>().message());
+        match msg.strip_prefix(": ") {
+            Some(m) => js_error(&format!("input: {m}")),
+            None => js_error(&msg),
+        }
+    })
+}
+
+/// A list of decimal-string integers (`U256[]`), each parsed in place.
+#[derive(serde::Deserialize)]
+pub(crate) struct U256List(#[serde(with = "crate::serde_dec::u256_vec")] pub(crate) Vec<U256>);
+
+/// `what` joined with a serde path (`.` for the value itself, `[1].scoreId`, `state.feeBps`).
+fn field_path(what: &str, path: &str) -> String {
+    match path {
+        "." | "" => what.to_owned(),
+        p if p.starts_with('[') || what.is_empty() => format!("{what}{p}"),
+        p => format!("{what}.{p}"),
+    }
 }
 
 /// Serialises `T` into a plain JS object (maps become objects, u64/i64 become numbers).
@@ -315,89 +345,4 @@ pub(crate) fn to_safe_number(what: &str, x: u64) -> Result<f64, JsValue> {
         )));
     }
     Ok(x as f64)
-}
-
-/// An integer field of a deserialised JS object: a safe-integer number, a BigInt (within
-/// `i64::MIN..=u64::MAX`) or a decimal string, like [`int_from_js`] for arguments.
-///
-/// A malformed value (a fraction, NaN, a non-numeric string, `true`, `null`…) does not fail the
-/// whole deserialisation: it is kept and reported, with the field's name, by `to_*`.
-pub(crate) struct JsInt(Result<i128, String>);
-
-impl<'de> Deserialize<'de> for JsInt {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl de::Visitor<'_> for V {
-            type Value = JsInt;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("an integer (number, BigInt or decimal string)")
-            }
-            // serde-wasm-bindgen: safe-integer numbers and BigInts arrive here.
-            fn visit_i64<E: de::Error>(self, v: i64) -> Result<JsInt, E> {
-                Ok(JsInt(Ok(i128::from(v))))
-            }
-            fn visit_u64<E: de::Error>(self, v: u64) -> Result<JsInt, E> {
-                Ok(JsInt(Ok(i128::from(v))))
-            }
-            // Other numbers (fractions, NaN, ±Infinity, beyond 2^53): rejected, never rounded.
-            fn visit_f64<E: de::Error>(self, v: f64) -> Result<JsInt, E> {
-                Ok(JsInt(safe_integer(v).map(i128::from)))
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<JsInt, E> {
-                Ok(JsInt(decimal_parts(v).and_then(|_| {
-                    v.trim()
-                        .parse::<i128>()
-                        .map_err(|_| format!("'{v}' is out of range"))
-                })))
-            }
-            fn visit_bool<E: de::Error>(self, v: bool) -> Result<JsInt, E> {
-                Ok(JsInt(Err(format!("expected an integer, got {v}"))))
-            }
-            fn visit_unit<E: de::Error>(self) -> Result<JsInt, E> {
-                Ok(JsInt(Err("expected an integer, got null".to_owned())))
-            }
-        }
-        d.deserialize_any(V)
-    }
-}
-
-impl JsInt {
-    fn value(&self, what: &str) -> Result<i128, JsValue> {
-        self.0.as_ref().map(|v| *v).map_err(|e| err(what, e))
-    }
-
-    fn unsigned(&self, what: &str) -> Result<u128, JsValue> {
-        let v = self.value(what)?;
-        u128::try_from(v).map_err(|_| negative(what, v))
-    }
-
-    /// The value as a `u64`, or `None` when [`JsInt::to_u64`] would fail (a fast path that
-    /// builds no field label).
-    pub(crate) fn as_u64(&self) -> Option<u64> {
-        self.0.as_ref().ok().and_then(|v| u64::try_from(*v).ok())
-    }
-
-    /// The value as an `i64`; `what` names the field in errors.
-    pub(crate) fn to_i64(&self, what: &str) -> Result<i64, JsValue> {
-        let v = self.value(what)?;
-        i64::try_from(v).map_err(|_| out_of_range(what, v, "int64"))
-    }
-
-    /// The value as a `u64` (not negative); `what` names the field in errors.
-    pub(crate) fn to_u64(&self, what: &str) -> Result<u64, JsValue> {
-        let v = self.unsigned(what)?;
-        u64::try_from(v).map_err(|_| out_of_range(what, v, "uint64"))
-    }
-
-    /// The value as a `u32` (not negative); `what` names the field in errors.
-    pub(crate) fn to_u32(&self, what: &str) -> Result<u32, JsValue> {
-        let v = self.unsigned(what)?;
-        u32::try_from(v).map_err(|_| out_of_range(what, v, "uint32"))
-    }
-
-    /// The value as a `u8` (not negative); `what` names the field in errors.
-    pub(crate) fn to_u8(&self, what: &str) -> Result<u8, JsValue> {
-        let v = self.unsigned(what)?;
-        u8::try_from(v).map_err(|_| out_of_range(what, v, "uint8"))
-    }
 }

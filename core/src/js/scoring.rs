@@ -9,38 +9,30 @@
 //! - `copyCheck(thesisText, earlier)` → `{verdict, verdictCode, matchedThesis, similarityBps, shared, union}`.
 //!
 //! Integer fields (`epoch`, `claims`, `failed`, `ageSecs`) are safe-integer numbers or decimal strings
-//! (`super::JsInt`); `buildEpoch` input crosses as JSON, so BigInts are accepted only by `verifyProjectScore`.
+//! (`crate::serde_dec::int`); `buildEpoch` input crosses as JSON, so BigInts are accepted only by
+//! `verifyProjectScore`.
 
 use super::js_error;
-use super::{err, from_js, parse_address, parse_b256, parse_u256, to_js, JsInt};
-use crate::leaves::Verdict;
+use super::{err, from_js, parse_address, parse_b256, parse_u256, to_js};
 use crate::math::U256;
-use crate::scoring::copy_detect::copy_check as copy_check_rs;
-use crate::scoring::epoch::{
-    build_epoch, EpochBundle, EpochInput, PreviousScore, ProjectData, ProjectInput,
-};
-use crate::scoring::human_layer::{GradedThesis, PreDataProject};
+use crate::scoring::copy_detect::{copy_check as copy_check_rs, Similarity};
+use crate::scoring::epoch::{build_epoch, EpochBundle, EpochInput, ProjectData};
 use crate::scoring::{normalise_column, smooth_down, verify_project_score, TrackConfig};
 use alloy_primitives::{Address, B256};
-use serde::{Deserialize, Serialize};
-use std::borrow::Cow;
+use serde::{de::DeserializeOwned, Deserialize, Serialize};
+use tsify::Tsify;
 use wasm_bindgen::prelude::*;
 
 /// `normalise(values: string[], refLo: string, refHi: string): string[]`.
-#[wasm_bindgen(js_name = normalise)]
+#[wasm_bindgen(js_name = normalise, unchecked_return_type = "U256[]")]
 pub fn normalise(
-    values: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string[]")] values: JsValue,
     #[wasm_bindgen(unchecked_param_type = "IntegerLike")] ref_lo: JsValue,
     #[wasm_bindgen(unchecked_param_type = "IntegerLike")] ref_hi: JsValue,
 ) -> Result<JsValue, JsValue> {
     let ref_lo = super::int_text_from_js("refLo", &ref_lo)?;
     let ref_hi = super::int_text_from_js("refHi", &ref_hi)?;
-    let raw: Vec<String> = from_js("values", values)?;
-    let vals = raw
-        .iter()
-        .enumerate()
-        .map(|(i, s)| parse_u256(&format!("values[{i}]"), s))
-        .collect::<Result<Vec<U256>, JsValue>>()?;
+    let vals = from_js::<super::U256List>("values", values)?.0;
     let lo = parse_u256("refLo", &ref_lo)?;
     let hi = parse_u256("refHi", &ref_hi)?;
     let (_, out) = normalise_column(&vals, lo, hi).map_err(|e| js_error(&e.to_string()))?;
@@ -63,7 +55,7 @@ pub fn smooth_score(
 }
 
 /// `trackPreset(name: string): TrackConfig`.
-#[wasm_bindgen(js_name = trackPreset)]
+#[wasm_bindgen(js_name = trackPreset, unchecked_return_type = "TrackConfig")]
 pub fn track_preset(
     #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue,
 ) -> Result<JsValue, JsValue> {
@@ -76,227 +68,50 @@ pub fn track_preset(
     to_js(&t)
 }
 
-// Input DTOs borrow their strings from the JSON text (no per-value allocation).
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct JsProject<'a> {
-    #[serde(borrow)]
-    project: Cow<'a, str>,
-    #[serde(borrow)]
-    track: Cow<'a, str>,
-    #[serde(borrow)]
-    features: Vec<Cow<'a, str>>,
-    claims: JsInt,
-    failed: JsInt,
-    #[serde(borrow)]
-    verified_output: Cow<'a, str>,
-    age_secs: JsInt,
-    #[serde(default, borrow)]
-    salt: Option<Cow<'a, str>>,
-    #[serde(default)]
-    private: bool,
-}
-
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct JsPrevious<'a> {
-    #[serde(borrow)]
-    project: Cow<'a, str>,
-    #[serde(borrow)]
-    score_wad: Cow<'a, str>,
-}
-
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct JsEpochInput<'a> {
-    epoch: JsInt,
-    tracks: Vec<TrackConfig>,
-    #[serde(borrow)]
-    projects: Vec<JsProject<'a>>,
-    #[serde(default, borrow)]
-    previous: Vec<JsPrevious<'a>>,
-    #[serde(default)]
-    theses: Vec<JsGradedThesis>,
-    #[serde(default)]
-    pre_data: Vec<JsPreData>,
-}
-
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct JsGradedThesis {
-    scorer_registry: String,
-    score_id: JsInt,
-    scorer: String,
-    project: String,
-    thesis_hash: String,
-    target_score_wad: String,
-    quality_wad: String,
-    verdict: JsInt,
-    #[serde(default)]
-    matched_thesis: Option<String>,
-}
-
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct JsPreData {
-    project: String,
-    #[serde(default)]
-    verified: bool,
-}
-
-fn graded_theses(v: &[JsGradedThesis]) -> Result<Vec<GradedThesis>, JsValue> {
-    v.iter()
-        .enumerate()
-        .map(|(k, t)| {
-            let f = |name: &str| format!("theses[{k}].{name}");
-            let code = t.verdict.to_u64(&f("verdict"))?;
-            let verdict = u8::try_from(code)
-                .ok()
-                .and_then(|c| Verdict::try_from(c).ok())
-                .ok_or_else(|| {
-                    js_error(&format!(
-                        "{}: {code} is not a verdict code (0 original, 1 similar, 2 derivative, 3 copy)",
-                        f("verdict")
-                    ))
-                })?;
-            Ok(GradedThesis {
-                scorer_registry: parse_address(&f("scorerRegistry"), &t.scorer_registry)?,
-                score_id: U256::from(t.score_id.to_u64(&f("scoreId"))?),
-                scorer: parse_address(&f("scorer"), &t.scorer)?,
-                project: parse_address(&f("project"), &t.project)?,
-                thesis_hash: parse_b256(&f("thesisHash"), &t.thesis_hash)?,
-                target_score_wad: parse_u256(&f("targetScoreWad"), &t.target_score_wad)?,
-                quality_wad: parse_u256(&f("qualityWad"), &t.quality_wad)?,
-                verdict,
-                matched_thesis: salt(|| f("matchedThesis"), t.matched_thesis.as_deref())?,
-            })
-        })
-        .collect()
-}
-
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct JsProjectData {
-    track: String,
-    features: Vec<String>,
-    claims: JsInt,
-    failed: JsInt,
-    verified_output: String,
-    age_secs: JsInt,
-}
-
-fn features<S: AsRef<str>>(what: &str, v: &[S]) -> Result<Vec<U256>, JsValue> {
-    v.iter()
-        .enumerate()
-        .map(|(k, s)| parse_u256_or(s.as_ref(), || format!("{what}.features[{k}]")))
-        .collect()
-}
-
-/// `parse_u256`, building the field label only on error.
-fn parse_u256_or(s: &str, what: impl FnOnce() -> String) -> Result<U256, JsValue> {
-    if !s.is_empty() && s.len() <= 78 && s.bytes().all(|b| b.is_ascii_digit()) {
-        if let Ok(x) = U256::from_str_radix(s, 10) {
-            return Ok(x);
-        }
-    }
-    parse_u256(&what(), s)
-}
-
-/// `JsInt::to_u64`, building the field label only on error.
-fn u64_or(v: &JsInt, what: impl FnOnce() -> String) -> Result<u64, JsValue> {
-    v.as_u64().map_or_else(|| v.to_u64(&what()), Ok)
-}
-
-/// `parse_address`, building the field label only on error.
-fn parse_address_or(s: &str, what: impl FnOnce() -> String) -> Result<Address, JsValue> {
-    if s.len() == 42 && s.starts_with("0x") {
-        if let Ok(a) = s.parse::<Address>() {
-            return Ok(a);
-        }
-    }
-    parse_address(&what(), s)
-}
-
-fn salt(what: impl FnOnce() -> String, s: Option<&str>) -> Result<B256, JsValue> {
-    match s {
-        None | Some("") => Ok(B256::ZERO),
-        Some(s) if s.len() == 66 && s.starts_with("0x") => match s.parse::<B256>() {
-            Ok(b) => Ok(b),
-            Err(_) => parse_b256(&what(), s),
-        },
-        Some(s) => parse_b256(&what(), s),
-    }
-}
-
-/// `buildEpoch(input): EpochBundle` with
-/// `input = {epoch, tracks: TrackConfig[], projects: [{project, track, features: string[], claims, failed,
-/// verifiedOutput, ageSecs, salt?, private?}], previous?: [{project, scoreWad}], theses?: [{project,
-/// thesisHash, targetScoreWad, qualityWad, verdict, matchedThesis?}] (submission order),
-/// preData?: [{project, verified?}]}`.
-#[wasm_bindgen(js_name = buildEpoch)]
-pub fn build_epoch_js(input: JsValue) -> Result<JsValue, JsValue> {
-    let input = {
+/// `buildEpoch(input): EpochBundle` with `input` an [`EpochInput`] `{epoch, tracks: TrackConfig[],
+/// projects: [{project, track, features: string[], claims, failed, verifiedOutput, ageSecs,
+/// salt?, private?}], previous?: [{project, scoreWad}], theses?: [{scorerRegistry, scoreId,
+/// scorer, project, thesisHash, targetScoreWad, qualityWad, verdict, matchedThesis?}]
+/// (submission order), preData?: [{project, verified?}]}`.
+#[wasm_bindgen(js_name = buildEpoch, unchecked_return_type = "EpochBundle")]
+pub fn build_epoch_js(
+    #[wasm_bindgen(unchecked_param_type = "EpochInput | string")] input: JsValue,
+) -> Result<JsValue, JsValue> {
+    let input: EpochInput = {
         // Via JSON: one native JSON.stringify + serde_json is far faster than per-field conversion.
         let json = json_of("input", &input, 8)?;
-        let i: JsEpochInput<'_> = serde_json::from_str(&json).map_err(|e| err("input", e))?;
-        let mut projects = Vec::with_capacity(i.projects.len());
-        for (k, p) in i.projects.iter().enumerate() {
-            projects.push(ProjectInput {
-                project: parse_address_or(&p.project, || format!("projects[{k}].project"))?,
-                data: ProjectData {
-                    track: p.track.to_string(),
-                    features: features_of(k, &p.features)?,
-                    claims: u64_or(&p.claims, || format!("projects[{k}].claims"))?,
-                    failed: u64_or(&p.failed, || format!("projects[{k}].failed"))?,
-                    verified_output: parse_u256_or(&p.verified_output, || {
-                        format!("projects[{k}].verifiedOutput")
-                    })?,
-                    age_secs: u64_or(&p.age_secs, || format!("projects[{k}].ageSecs"))?,
-                },
-                salt: salt(|| format!("projects[{k}].salt"), p.salt.as_deref())?,
-                private: p.private,
-            });
-        }
-        let previous = i
-            .previous
-            .iter()
-            .enumerate()
-            .map(|(k, p)| {
-                Ok(PreviousScore {
-                    project: parse_address_or(&p.project, || format!("previous[{k}].project"))?,
-                    score_wad: parse_u256_or(&p.score_wad, || format!("previous[{k}].scoreWad"))?,
-                })
-            })
-            .collect::<Result<Vec<_>, JsValue>>()?;
-        EpochInput {
-            epoch: i.epoch.to_u64("epoch")?,
-            tracks: i.tracks,
-            projects,
-            previous,
-            theses: graded_theses(&i.theses)?,
-            pre_data: i
-                .pre_data
-                .iter()
-                .enumerate()
-                .map(|(k, p)| {
-                    Ok(PreDataProject {
-                        project: parse_address(&format!("preData[{k}].project"), &p.project)?,
-                        verified: p.verified,
-                    })
-                })
-                .collect::<Result<Vec<_>, JsValue>>()?,
-        }
-    }; // the JSON text and the borrowed DTOs are freed here
+        parse_json("", &json)?
+    }; // the JSON text is freed here
     let bundle = build_epoch(&input).map_err(|e| js_error(&e.to_string()))?;
     drop(input);
     bundle_to_js(&bundle)
 }
 
-fn features_of(k: usize, v: &[Cow<'_, str>]) -> Result<Vec<U256>, JsValue> {
-    v.iter()
-        .enumerate()
-        .map(|(f, s)| parse_u256_or(s, || format!("projects[{k}].features[{f}]")))
-        .collect()
+/// Parses JSON text into `T`; an error names the path of the bad field (`projects[1].claims: …`,
+/// after `what` when it is not empty).
+pub(crate) fn parse_json<T: DeserializeOwned>(what: &str, json: &str) -> Result<T, JsValue> {
+    let name = if what.is_empty() { "input" } else { what };
+    let mut de = serde_json::Deserializer::from_str(json);
+    let value = serde_path_to_error::deserialize::<_, T>(&mut de).map_err(|e| {
+        let path = e.path().to_string();
+        let msg = strip_position(&e.into_inner().to_string());
+        match (what, path.as_str()) {
+            (_, ".") => err(name, msg),
+            ("", p) => err(p, msg),
+            (w, p) if p.starts_with('[') => err(&format!("{w}{p}"), msg),
+            (w, p) => err(&format!("{w}.{p}"), msg),
+        }
+    })?;
+    de.end().map_err(|e| err(name, e))?;
+    Ok(value)
+}
+
+/// serde_json's message without its " at line 1 column 123" suffix (the field path says where).
+fn strip_position(msg: &str) -> String {
+    match msg.rfind(" at line ") {
+        Some(i) => msg[..i].to_owned(),
+        None => msg.to_owned(),
+    }
 }
 
 /// The bundle as a plain object (via JSON, which is much faster than per-field conversion).
@@ -340,7 +155,7 @@ pub(crate) fn bundle_from_js(v: JsValue) -> Result<EpochBundle, JsValue> {
 /// human) in the epoch tree its `root` commits to; throws when the bundle has no such leaf.
 #[wasm_bindgen(js_name = epochProof, unchecked_return_type = "string[]")]
 pub fn epoch_proof_js(
-    bundle: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "EpochBundle | string")] bundle: JsValue,
     #[wasm_bindgen(js_name = leafHash, unchecked_param_type = "string")] leaf_hash: JsValue,
 ) -> Result<JsValue, JsValue> {
     let leaf_hash = super::text_from_js("leafHash", &leaf_hash)?;
@@ -358,73 +173,62 @@ pub fn epoch_proof_js(
 /// `verifyProjectScore(bundle, project, inputs, salt): VerifyReport`; `bundle` is the object
 /// returned by `buildEpoch` (or its JSON string), `inputs = {track, features, claims, failed,
 /// verifiedOutput, ageSecs}`, `salt` a 0x-hex bytes32 (ignored for public projects; may be empty).
-#[wasm_bindgen(js_name = verifyProjectScore)]
+#[wasm_bindgen(js_name = verifyProjectScore, unchecked_return_type = "VerifyReport")]
 pub fn verify_project_score_js(
-    bundle: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "EpochBundle | string")] bundle: JsValue,
     #[wasm_bindgen(unchecked_param_type = "string")] project: JsValue,
-    inputs: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "ProjectData")] inputs: JsValue,
     #[wasm_bindgen(unchecked_param_type = "string | null | undefined")] salt_hex: JsValue,
 ) -> Result<JsValue, JsValue> {
     let project = super::text_from_js("project", &project)?;
     let salt_hex = super::opt_text_from_js("saltHex", &salt_hex)?;
     let b = bundle_from_js(bundle)?;
     let project: Address = parse_address("project", &project)?;
-    let d: JsProjectData = from_js("inputs", inputs)?;
-    let data = ProjectData {
-        track: d.track,
-        features: features("inputs", &d.features)?,
-        claims: d.claims.to_u64("inputs.claims")?,
-        failed: d.failed.to_u64("inputs.failed")?,
-        verified_output: parse_u256("inputs.verifiedOutput", &d.verified_output)?,
-        age_secs: d.age_secs.to_u64("inputs.ageSecs")?,
+    let data: ProjectData = from_js("inputs", inputs)?;
+    let s = match salt_hex.as_deref().map(str::trim) {
+        None | Some("") => B256::ZERO,
+        Some(h) => parse_b256("salt", h)?,
     };
-    let s = salt(|| "salt".into(), salt_hex.as_deref())?;
     to_js(&verify_project_score(&b, project, &data, s))
 }
 
-#[derive(Deserialize)]
-struct JsThesis {
-    hash: String,
+/// An earlier thesis for [`copy_check_js`]: its hash and text.
+#[derive(Deserialize, Tsify)]
+pub struct EarlierThesis {
+    hash: B256,
     text: String,
 }
 
-#[derive(Serialize)]
+/// The outcome of [`copy_check_js`].
+#[derive(Serialize, Tsify)]
 #[serde(rename_all = "camelCase")]
-struct JsCopyResult {
+pub struct CopyReport {
+    /// `"original"`, `"similar"`, `"derivative"` or `"copy"`.
     verdict: &'static str,
+    /// The verdict's C5 code (0–3).
     verdict_code: u8,
-    matched_thesis: String,
+    matched_thesis: B256,
     similarity_bps: u32,
-    shared: u64,
-    union: u64,
+    #[serde(flatten)]
+    similarity: Similarity,
 }
 
-/// `copyCheck(thesisText, earlier: [{hash, text}])` →
+/// `copyCheck(thesisText, earlier: [{hash, text}])` → [`CopyReport`]
 /// `{verdict, verdictCode, matchedThesis, similarityBps, shared, union}`.
-#[wasm_bindgen(js_name = copyCheck)]
+#[wasm_bindgen(js_name = copyCheck, unchecked_return_type = "CopyReport")]
 pub fn copy_check_js(
     #[wasm_bindgen(unchecked_param_type = "string")] thesis_text: JsValue,
-    earlier: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "EarlierThesis[]")] earlier: JsValue,
 ) -> Result<JsValue, JsValue> {
     let thesis_text = super::text_from_js("thesisText", &thesis_text)?;
-    let e: Vec<JsThesis> = from_js("earlier", earlier)?;
-    let parsed = e
-        .iter()
-        .enumerate()
-        .map(|(k, t)| {
-            Ok((
-                parse_b256(&format!("earlier[{k}].hash"), &t.hash)?,
-                t.text.as_str(),
-            ))
-        })
-        .collect::<Result<Vec<(B256, &str)>, JsValue>>()?;
-    let r = copy_check_rs(&thesis_text, &parsed);
-    to_js(&JsCopyResult {
+    let earlier: Vec<EarlierThesis> = from_js("earlier", earlier)?;
+    let pairs: Vec<(B256, &str)> = earlier.iter().map(|t| (t.hash, t.text.as_str())).collect();
+    let r = copy_check_rs(&thesis_text, &pairs);
+    to_js(&CopyReport {
         verdict: r.verdict.name(),
         verdict_code: u8::from(r.verdict),
-        matched_thesis: format!("{:#x}", r.matched_thesis),
+        matched_thesis: r.matched_thesis,
         similarity_bps: r.similarity_bps(),
-        shared: r.similarity.shared,
-        union: r.similarity.union,
+        similarity: r.similarity,
     })
 }

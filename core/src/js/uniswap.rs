@@ -53,11 +53,11 @@ pub fn tick_at_sqrt_price_js(
 pub fn quote_at_tick_js(
     #[wasm_bindgen(unchecked_param_type = "IntegerLike")] tick: JsValue,
     #[wasm_bindgen(unchecked_param_type = "IntegerLike")] base_amount: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "IntegerLike")] base_token: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "IntegerLike")] quote_token: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string")] base_token: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string")] quote_token: JsValue,
 ) -> Result<String, JsValue> {
-    let base_token: &str = &super::int_text_from_js("baseToken", &base_token)?;
-    let quote_token: &str = &super::int_text_from_js("quoteToken", &quote_token)?;
+    let base_token: &str = &super::text_from_js("baseToken", &base_token)?;
+    let quote_token: &str = &super::text_from_js("quoteToken", &quote_token)?;
     let base = uint_from_js("baseAmount", &base_amount)?;
     let t = tick_from_js("tick", &tick)?;
     let base = u128::try_from(base)

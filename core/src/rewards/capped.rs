@@ -41,17 +41,24 @@ pub fn conservative_denominator_up(
 }
 
 /// The capped split of a pool's rate.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "js", derive(tsify::Tsify))]
 pub struct CappedShares {
     /// `W`.
+    #[serde(with = "crate::serde_dec::u256")]
     pub total_weight: U256,
     /// `ω_max`.
+    #[serde(with = "crate::serde_dec::u256")]
     pub max_weight: U256,
     /// `D`.
+    #[serde(with = "crate::serde_dec::u256")]
     pub denominator: U256,
     /// `⌊ω_k / D⌋` per input weight, WAD of the pool rate, in input order.
+    #[serde(with = "crate::serde_dec::u256_vec")]
     pub shares: Vec<U256>,
     /// `⌊W / D⌋`: the fraction paid in total (WAD); the rest is returned.
+    #[serde(with = "crate::serde_dec::u256")]
     pub paid: U256,
 }
 

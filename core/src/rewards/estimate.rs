@@ -24,35 +24,56 @@ use alloy_primitives::U256;
 pub const ESTIMATE_HORIZON: u64 = POSITION_DURATION;
 
 /// The state of a token's reward pool that the estimate needs.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "js", derive(tsify::Tsify))]
 pub struct PoolSnapshot {
     /// The current drip rate, pair-asset units per second as a WAD.
+    #[serde(with = "crate::serde_dec::u256")]
     pub rate_wad: U256,
     /// The weights `ω` (WAD) of the currently open positions.
+    #[serde(with = "crate::serde_dec::u256_vec")]
     pub weights: Vec<U256>,
     /// The pool's `ω_max` when known (the contract's weight-class value may be higher than the
     /// exact maximum); `None` uses `max(weights)`. Never below `max(weights)`.
+    #[serde(default, with = "crate::serde_dec::opt_u256")]
+    #[cfg_attr(feature = "js", tsify(optional))]
     pub max_weight: Option<U256>,
-    /// The cap in basis points (C13: 500).
+    /// The cap in basis points (C13: 500, the default on input).
+    #[serde(default = "default_cap_bps", with = "crate::serde_dec::int")]
+    #[cfg_attr(feature = "js", tsify(optional))]
     pub cap_bps: u32,
 }
 
+fn default_cap_bps() -> u32 {
+    super::CAP_BPS
+}
+
 /// The estimate for one candidate.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "js", derive(tsify::Tsify))]
 pub struct RewardEstimate {
     /// The candidate's weight `ω`, WAD.
+    #[serde(with = "crate::serde_dec::u256")]
     pub weight: U256,
     /// `W + ω`.
+    #[serde(with = "crate::serde_dec::u256")]
     pub total_weight: U256,
     /// `max(ω_max, ω)`.
+    #[serde(with = "crate::serde_dec::u256")]
     pub max_weight: U256,
     /// `D'`.
+    #[serde(with = "crate::serde_dec::u256")]
     pub denominator: U256,
     /// `⌊ω / D'⌋`, WAD of the pool rate.
+    #[serde(with = "crate::serde_dec::u256")]
     pub share: U256,
     /// The candidate's reward rate, units per second as a WAD (down).
+    #[serde(with = "crate::serde_dec::u256")]
     pub reward_rate_wad: U256,
     /// The reward over 30 days at that rate (down), pair-asset units.
+    #[serde(with = "crate::serde_dec::u256")]
     pub reward_30d: U256,
 }
 

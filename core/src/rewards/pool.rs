@@ -33,30 +33,42 @@ use alloy_primitives::{Address, U256};
 use std::collections::BTreeMap;
 
 /// One input to the pool, in time order.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(
+    tag = "kind",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
+#[cfg_attr(feature = "js", derive(tsify::Tsify))]
 pub enum PoolEvent {
     /// Fees fund the pool (C11).
     Fund {
         /// When.
+        #[serde(with = "crate::serde_dec::int")]
         at: u64,
         /// Pair-asset units.
+        #[serde(with = "crate::serde_dec::u256")]
         amount: U256,
     },
     /// A score's quality was proven against a final root: its position starts earning
     /// (replacing the scorer's open position, if any).
     Open {
         /// When (the proof).
+        #[serde(with = "crate::serde_dec::int")]
         at: u64,
         /// The scorer.
         scorer: Address,
         /// `q`, WAD.
+        #[serde(with = "crate::serde_dec::u256")]
         quality: U256,
         /// `c`, WAD.
+        #[serde(with = "crate::serde_dec::u256")]
         multiplier: U256,
     },
     /// The scorer requested an unstake: its position ends.
     Close {
         /// When.
+        #[serde(with = "crate::serde_dec::int")]
         at: u64,
         /// The scorer.
         scorer: Address,
@@ -64,6 +76,7 @@ pub enum PoolEvent {
     /// The scorer withdraws everything it is owed.
     Claim {
         /// When.
+        #[serde(with = "crate::serde_dec::int")]
         at: u64,
         /// The scorer.
         scorer: Address,
@@ -71,6 +84,7 @@ pub enum PoolEvent {
     /// Time passes (expiries on the way are processed).
     Advance {
         /// To when.
+        #[serde(with = "crate::serde_dec::int")]
         at: u64,
     },
 }
@@ -89,19 +103,27 @@ impl PoolEvent {
 }
 
 /// The solvency ledger: `funded = paid + owed + undripped + returned + dust`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "js", derive(tsify::Tsify))]
 pub struct Ledger {
     /// Every funding, summed.
+    #[serde(with = "crate::serde_dec::u256")]
     pub funded: U256,
     /// Claimed by scorers.
+    #[serde(with = "crate::serde_dec::u256")]
     pub paid: U256,
     /// Owed to scorers, not yet claimed (rounded down per scorer).
+    #[serde(with = "crate::serde_dec::u256")]
     pub owed: U256,
     /// Still in the drip.
+    #[serde(with = "crate::serde_dec::u256")]
     pub undripped: U256,
     /// Returned to the ROOT buyback.
+    #[serde(with = "crate::serde_dec::u256")]
     pub returned: U256,
     /// Rounding left in the pool.
+    #[serde(with = "crate::serde_dec::u256")]
     pub dust: U256,
 }
 

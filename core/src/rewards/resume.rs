@@ -16,8 +16,18 @@ use super::RewardsError;
 use crate::math::checked_sub;
 use alloy_primitives::{Address, U256};
 
-/// A pool as stored on chain at its last update.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// A pool as stored on chain at its last update. On the wire it is flat, as
+/// `ScorerRegistry.pool(token)` + `maxWeight(token)` return it: `{index, totalWeight, maxWeight,
+/// dripAmount, dripStart, lastUpdate, capBps?}` (`capBps` defaults to [`super::CAP_BPS`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(from = "wire::ChainPool", into = "wire::ChainPool")]
+#[cfg_attr(feature = "js", derive(tsify::Tsify))]
+#[cfg_attr(
+    feature = "js",
+    tsify(
+        type = "{ index: U256; totalWeight: U256; maxWeight: U256; dripAmount: U256; dripStart: IntegerLike; lastUpdate: IntegerLike; capBps?: IntegerLike }"
+    )
+)]
 pub struct ChainPool {
     /// `A` at the last update.
     pub index: U256,
@@ -33,19 +43,87 @@ pub struct ChainPool {
     pub cap_bps: u32,
 }
 
+/// The flat wire form of [`ChainPool`].
+mod wire {
+    use super::Drip;
+    use crate::serde_dec;
+    use alloy_primitives::U256;
+    use serde::{Deserialize, Serialize};
+
+    #[derive(Serialize, Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    pub(super) struct ChainPool {
+        #[serde(with = "serde_dec::u256")]
+        index: U256,
+        #[serde(with = "serde_dec::u256")]
+        total_weight: U256,
+        #[serde(with = "serde_dec::u256")]
+        max_weight: U256,
+        #[serde(with = "serde_dec::u256")]
+        drip_amount: U256,
+        #[serde(with = "serde_dec::int")]
+        drip_start: u64,
+        #[serde(with = "serde_dec::int")]
+        last_update: u64,
+        #[serde(default = "cap_bps", with = "serde_dec::int")]
+        cap_bps: u32,
+    }
+
+    fn cap_bps() -> u32 {
+        crate::rewards::CAP_BPS
+    }
+
+    impl From<ChainPool> for super::ChainPool {
+        fn from(w: ChainPool) -> Self {
+            super::ChainPool {
+                index: w.index,
+                total_weight: w.total_weight,
+                max_weight: w.max_weight,
+                drip: Drip {
+                    amount: w.drip_amount,
+                    start: w.drip_start,
+                },
+                last_update: w.last_update,
+                cap_bps: w.cap_bps,
+            }
+        }
+    }
+
+    impl From<super::ChainPool> for ChainPool {
+        fn from(p: super::ChainPool) -> Self {
+            ChainPool {
+                index: p.index,
+                total_weight: p.total_weight,
+                max_weight: p.max_weight,
+                drip_amount: p.drip.amount,
+                drip_start: p.drip.start,
+                last_update: p.last_update,
+                cap_bps: p.cap_bps,
+            }
+        }
+    }
+}
+
 /// An open position as stored on chain (`position(token, who)`), with `owedStored(token, who)`
 /// when known (accrued + pending as of the pool's last update; `None` for other scorers).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "js", derive(tsify::Tsify))]
 pub struct ChainPosition {
     /// The scorer.
     pub scorer: Address,
     /// `ω`.
+    #[serde(with = "crate::serde_dec::u256")]
     pub weight: U256,
     /// `A` at its last settlement.
+    #[serde(with = "crate::serde_dec::u256")]
     pub snapshot: U256,
     /// When it stops earning.
+    #[serde(with = "crate::serde_dec::int")]
     pub end: u64,
     /// `owedStored`, when read.
+    #[serde(default, with = "crate::serde_dec::opt_u256")]
+    #[cfg_attr(feature = "js", tsify(optional))]
     pub owed_stored: Option<U256>,
 }
 

@@ -7,9 +7,9 @@
 use super::config::{ConfigError, TrackConfig};
 use super::gate::GateCheck;
 use super::normalise::Bounds;
-use super::serde_dec;
 use super::tree;
 use crate::leaves::{human_leaf, quality_leaf, InvalidVerdict, QualityLeaf, Verdict};
+use crate::serde_dec;
 use alloy_primitives::{Address, B256, I256, U256};
 use serde::{Deserialize, Serialize};
 
@@ -19,6 +19,7 @@ pub const BUNDLE_FORMAT: &str = "eden-epoch-bundle-v1";
 /// A project's own verified inputs for one epoch.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "js", derive(tsify::Tsify))]
 pub struct ProjectData {
     /// Track name.
     pub track: String,
@@ -26,18 +27,28 @@ pub struct ProjectData {
     #[serde(with = "serde_dec::u256_vec")]
     pub features: Vec<U256>,
     /// Claims made this epoch.
+    #[serde(with = "serde_dec::int")]
     pub claims: u64,
     /// Claims that failed verification (`≤ claims`).
+    #[serde(with = "serde_dec::int")]
     pub failed: u64,
     /// Absolute verified output (MIN_OUTPUT test).
     #[serde(with = "serde_dec::u256")]
     pub verified_output: U256,
     /// Project age in seconds at the epoch's snapshot.
+    #[serde(with = "serde_dec::int")]
     pub age_secs: u64,
 }
 
-/// One project of the cohort.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// One project of the cohort. On the wire its [`ProjectData`] fields sit beside `project`
+/// (`{project, track, features, claims, failed, verifiedOutput, ageSecs, salt?, private?}`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(from = "wire::ProjectInput", into = "wire::ProjectInput")]
+#[cfg_attr(feature = "js", derive(tsify::Tsify))]
+#[cfg_attr(
+    feature = "js",
+    tsify(type = "ProjectData & { project: Address; salt?: B256; private?: boolean }")
+)]
 pub struct ProjectInput {
     /// Project address (the score leaf's `project`).
     pub project: Address,
@@ -52,6 +63,7 @@ pub struct ProjectInput {
 /// Last epoch's published score of a project (WAD points, 0–100).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "js", derive(tsify::Tsify))]
 pub struct PreviousScore {
     /// Project address.
     pub project: Address,
@@ -61,24 +73,96 @@ pub struct PreviousScore {
 }
 
 /// Everything one epoch is computed from.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "js", derive(tsify::Tsify))]
 pub struct EpochInput {
     /// Epoch number.
+    #[serde(with = "serde_dec::int")]
     pub epoch: u64,
     /// Track configurations.
     pub tracks: Vec<TrackConfig>,
     /// The cohort, any order.
     pub projects: Vec<ProjectInput>,
     /// Last epoch's published scores (projects missing here start from 0).
+    #[serde(default)]
+    #[cfg_attr(feature = "js", tsify(optional))]
     pub previous: Vec<PreviousScore>,
     /// Graded theses, in on-chain submission order (their quality leaves and the human leaves).
+    #[serde(default)]
+    #[cfg_attr(feature = "js", tsify(optional))]
     pub theses: Vec<GradedThesis>,
     /// Projects in pre-data mode (C10): no systematic score yet.
+    #[serde(default)]
+    #[cfg_attr(feature = "js", tsify(optional))]
     pub pre_data: Vec<PreDataProject>,
+}
+
+/// The flat wire form of [`ProjectInput`].
+mod wire {
+    use crate::serde_dec;
+    use alloy_primitives::{Address, B256, U256};
+    use serde::{Deserialize, Serialize};
+
+    #[derive(Serialize, Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    pub(super) struct ProjectInput {
+        project: Address,
+        track: String,
+        #[serde(with = "serde_dec::u256_vec")]
+        features: Vec<U256>,
+        #[serde(with = "serde_dec::int")]
+        claims: u64,
+        #[serde(with = "serde_dec::int")]
+        failed: u64,
+        #[serde(with = "serde_dec::u256")]
+        verified_output: U256,
+        #[serde(with = "serde_dec::int")]
+        age_secs: u64,
+        #[serde(default, with = "serde_dec::b256_or_zero")]
+        salt: B256,
+        #[serde(default)]
+        private: bool,
+    }
+
+    impl From<ProjectInput> for super::ProjectInput {
+        fn from(w: ProjectInput) -> Self {
+            super::ProjectInput {
+                project: w.project,
+                data: super::ProjectData {
+                    track: w.track,
+                    features: w.features,
+                    claims: w.claims,
+                    failed: w.failed,
+                    verified_output: w.verified_output,
+                    age_secs: w.age_secs,
+                },
+                salt: w.salt,
+                private: w.private,
+            }
+        }
+    }
+
+    impl From<super::ProjectInput> for ProjectInput {
+        fn from(p: super::ProjectInput) -> Self {
+            ProjectInput {
+                project: p.project,
+                track: p.data.track,
+                features: p.data.features,
+                claims: p.data.claims,
+                failed: p.data.failed,
+                verified_output: p.data.verified_output,
+                age_secs: p.data.age_secs,
+                salt: p.salt,
+                private: p.private,
+            }
+        }
+    }
 }
 
 /// A track as used this epoch: configuration, cohort size and the bounds actually used.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "js", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct TrackRecord {
     /// The published configuration (model version, features, weights, λ, floors).
@@ -91,6 +175,7 @@ pub struct TrackRecord {
 
 /// One project's results in the bundle.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "js", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct ProjectRecord {
     /// Project address.
@@ -138,11 +223,15 @@ pub struct ProjectRecord {
 
 /// A graded thesis as the epoch takes it (input order = on-chain submission order): the grade of
 /// one score of the `ScorerRegistry`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "js", derive(tsify::Tsify))]
 pub struct GradedThesis {
     /// The `ScorerRegistry` holding the score.
     pub scorer_registry: Address,
     /// The score's id there (`Scored.scoreId`).
+    #[serde(with = "crate::serde_dec::u256_id")]
+    #[cfg_attr(feature = "js", tsify(type = "IntegerLike"))]
     pub score_id: U256,
     /// Who scored (`Scored.scorer`).
     pub scorer: Address,
@@ -151,21 +240,31 @@ pub struct GradedThesis {
     /// `keccak256` of the thesis text, as scored on chain.
     pub thesis_hash: B256,
     /// The scorer's target score `y`, WAD points in `[0, 100]`.
+    #[serde(with = "crate::serde_dec::u256")]
     pub target_score_wad: U256,
     /// Quality `q` (C8), WAD in `[0, 1]`.
+    #[serde(with = "crate::serde_dec::u256")]
     pub quality_wad: U256,
-    /// Originality verdict (C8 multiplier `c`).
+    /// Originality verdict (C8 multiplier `c`), its code on the wire.
+    #[serde(with = "crate::leaves::verdict_code")]
+    #[cfg_attr(feature = "js", tsify(type = "0 | 1 | 2 | 3"))]
     pub verdict: Verdict,
-    /// The earlier thesis it matched (zero when original).
+    /// The earlier thesis it matched (zero when original; may be absent or empty on input).
+    #[serde(default, with = "crate::serde_dec::b256_or_zero")]
+    #[cfg_attr(feature = "js", tsify(optional))]
     pub matched_thesis: B256,
 }
 
 /// A project with no systematic score yet (C10 pre-data mode).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "js", derive(tsify::Tsify))]
 pub struct PreDataProject {
     /// Project address.
     pub project: Address,
-    /// Verified projects replay up to 100 points, others up to 50.
+    /// Verified projects replay up to 100 points, others up to 50 (`false` when absent).
+    #[serde(default)]
+    #[cfg_attr(feature = "js", tsify(optional))]
     pub verified: bool,
 }
 
@@ -187,6 +286,7 @@ impl GradedThesis {
 
 /// A graded thesis in the bundle, with its quality leaf.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "js", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct ThesisRecord {
     /// The `ScorerRegistry` holding the score.
@@ -235,6 +335,7 @@ impl ThesisRecord {
 
 /// How a project's human score was computed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "js", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub enum HumanMode {
     /// C9: the envelope around the systematic score.
@@ -245,6 +346,7 @@ pub enum HumanMode {
 
 /// A project's human score in the bundle, with its human leaf.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "js", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct HumanRecord {
     /// Project address.
@@ -293,6 +395,7 @@ pub struct HumanRecord {
 }
 /// The publishable epoch bundle.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "js", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct EpochBundle {
     /// [`BUNDLE_FORMAT`].

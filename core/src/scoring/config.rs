@@ -18,8 +18,8 @@
 //! weights, reference bounds, MIN_OUTPUT and minimum age are **PLACEHOLDERS** (the seed's weight
 //! tables were lost): they satisfy every cap, but they are not protocol facts.
 
-use super::serde_dec;
 use crate::math::{U256, WAD};
+use crate::serde_dec;
 use serde::{Deserialize, Serialize};
 
 /// Most any single counterparty-verified feature may weigh: 0.25 WAD (C2, decided).
@@ -41,6 +41,7 @@ pub const PLACEHOLDER_MODEL_VERSION: &str = "eden-score-v1-placeholder";
 
 /// How expensive a metric is to fake (§2.1); decides its weight cap (C2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "js", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub enum ForgeryTier {
     /// Money-verified (revenue, settled volume): uncapped, anchors the track.
@@ -53,6 +54,7 @@ pub enum ForgeryTier {
 
 /// One feature (metric) of a track.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "js", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct Feature {
     /// Metric name (unique within the track).
@@ -72,6 +74,7 @@ pub struct Feature {
 
 /// A track's published configuration, pinned to a model version.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "js", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct TrackConfig {
     /// Track name ("agents", "research", "apps", …); projects name their track with it.

@@ -51,7 +51,8 @@ pub fn verdict_for(sim: Similarity) -> Verdict {
 }
 
 /// Exact Jaccard similarity `shared / union` (`0/0` means 0).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
+#[cfg_attr(feature = "js", derive(tsify::Tsify))]
 pub struct Similarity {
     /// `|A ∩ B|`.
     pub shared: u64,

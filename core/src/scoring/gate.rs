@@ -16,6 +16,7 @@ use serde::{Deserialize, Serialize};
 
 /// Outcome of the gate for one project.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "js", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct GateCheck {
     /// All three conditions hold.

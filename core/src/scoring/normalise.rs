@@ -9,8 +9,8 @@
 //! Example (§2.2): cohort {3,5,6,…,25,28,400}: `P5 = 3`, `P95 = 28`; 400 → 1.0; 14 → 0.44.
 
 use super::percentile::nearest_rank;
-use super::serde_dec;
 use crate::math::{mul_div_down, U256, WAD};
+use crate::serde_dec;
 use serde::{Deserialize, Serialize};
 
 /// Smallest cohort normalised by its own percentiles (`N_min`, §2.2).
@@ -24,6 +24,7 @@ const WAD_U128: u128 = 1_000_000_000_000_000_000;
 
 /// Where a feature's bounds came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "js", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub enum BoundsSource {
     /// Cohort nearest-rank P5 / P95 (`n ≥ 20`).
@@ -34,6 +35,7 @@ pub enum BoundsSource {
 
 /// The normalisation bounds actually used for one feature.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "js", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct Bounds {
     /// Lower bound (raw feature units).

@@ -26,14 +26,15 @@ use super::epoch::{
     ProjectData, Steps,
 };
 use super::normalise::{BoundsSource, N_MIN};
-use super::serde_dec;
 use super::smooth::unit_from_points;
 use super::tree;
+use crate::serde_dec;
 use alloy_primitives::{Address, B256, U256};
 use serde::{Deserialize, Serialize};
 
 /// A verification step (serialised camelCase: `"inputsRoot"`, …).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "js", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub enum VerifyStep {
     /// The project has a record.
@@ -81,6 +82,7 @@ impl VerifyStep {
 
 /// One step's comparison.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "js", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct StepCheck {
     /// Which step.
@@ -95,6 +97,7 @@ pub struct StepCheck {
 
 /// The verification report.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "js", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct VerifyReport {
     /// The project.
@@ -126,7 +129,7 @@ mod opt_dec {
 
     pub(super) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<U256>, D::Error> {
         #[derive(Deserialize)]
-        struct W(#[serde(with = "super::serde_dec::u256")] U256);
+        struct W(#[serde(with = "crate::serde_dec::u256")] U256);
         Ok(Option::<W>::deserialize(d)?.map(|w| w.0))
     }
 }
