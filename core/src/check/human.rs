@@ -6,7 +6,7 @@
 //! recomputed from its values and the human leaf's proof walked to the on-chain final root. A pending
 //! or challenged epoch has no final root (C7): its numbers are recomputed, not verified.
 
-use super::tree::{full_tree, CheckError};
+use super::tree::{BundleTree, CheckError};
 use crate::human::{
     human_envelope, pre_data_replay, PreDataSubmission, Thesis, CAP_UNVERIFIED_POINTS,
     CAP_VERIFIED_POINTS, COUNTING_QUALITY,
@@ -300,6 +300,28 @@ pub fn check_human(
     scored: Option<&[ScoredEvent]>,
     chain_verified: Option<bool>,
 ) -> Result<Option<HumanCheck>, CheckError> {
+    check_human_in(
+        &BundleTree::new(bundle),
+        project,
+        onchain_root,
+        scored,
+        chain_verified,
+    )
+}
+
+/// [`check_human`] on a bundle whose tree other checks share (built at most once, not once a
+/// thesis).
+///
+/// # Errors
+/// As [`check_human`].
+pub fn check_human_in(
+    tree: &BundleTree<'_>,
+    project: Address,
+    onchain_root: Option<B256>,
+    scored: Option<&[ScoredEvent]>,
+    chain_verified: Option<bool>,
+) -> Result<Option<HumanCheck>, CheckError> {
+    let bundle = tree.bundle();
     let Some(rec) = bundle.human.iter().find(|h| h.project == project) else {
         return Ok(None);
     };
@@ -342,7 +364,7 @@ pub fn check_human(
         }
         let leaf_in_root = match onchain_root {
             Some(r) => Some(
-                full_tree(bundle, leaf)?
+                tree.root_and_proof(leaf)?
                     .1
                     .is_some_and(|p| process_proof(leaf, &p) == r),
             ),
@@ -486,7 +508,7 @@ pub fn check_human(
     if rec.leaf != leaf {
         findings.push(HumanFinding::HumanLeafMismatch);
     }
-    let (full_root, proof) = full_tree(bundle, leaf)?;
+    let (full_root, proof) = tree.root_and_proof(leaf)?;
     let proof = proof.unwrap_or_default();
     if full_root != bundle.root {
         findings.push(HumanFinding::RootDiffers {

@@ -19,12 +19,14 @@ pub mod tree;
 
 pub use creator::{check_creator, CreatorCheck, CreatorFinding, LaneParams, LaneState};
 pub use human::{
-    check_human, ChainTarget, HumanCheck, HumanDetail, HumanFinding, ScoredEvent, ThesisRow,
+    check_human, check_human_in, ChainTarget, HumanCheck, HumanDetail, HumanFinding, ScoredEvent,
+    ThesisRow,
 };
 pub use score::{
-    check_score, parse_own_inputs, InvalidInputsFile, OwnInputs, ScoreCheck, ScoreFinding,
+    check_score, check_score_in, parse_own_inputs, InvalidInputsFile, OwnInputs, ScoreCheck,
+    ScoreFinding,
 };
-pub use tree::{full_tree, CheckError};
+pub use tree::{full_tree, BundleTree, CheckError};
 
 #[cfg(test)]
 mod tests;

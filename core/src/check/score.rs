@@ -4,7 +4,7 @@
 //! by step ([`verify_project_score`]) from the project's own inputs file or the bundle's public
 //! inputs.
 
-use super::tree::{full_tree, CheckError};
+use super::tree::{BundleTree, CheckError};
 use crate::leaves::score_leaf;
 use crate::merkle::process_proof;
 use crate::scoring::epoch::ProjectData;
@@ -118,6 +118,20 @@ pub fn check_score(
     onchain_root: Option<B256>,
     own: Option<&OwnInputs>,
 ) -> Result<ScoreCheck, CheckError> {
+    check_score_in(&BundleTree::new(bundle), project, onchain_root, own)
+}
+
+/// [`check_score`] on a bundle whose tree other checks share (built at most once).
+///
+/// # Errors
+/// As [`check_score`].
+pub fn check_score_in(
+    tree: &BundleTree<'_>,
+    project: Address,
+    onchain_root: Option<B256>,
+    own: Option<&OwnInputs>,
+) -> Result<ScoreCheck, CheckError> {
+    let bundle = tree.bundle();
     let mut findings = Vec::new();
     let rec = bundle
         .projects
@@ -126,7 +140,7 @@ pub fn check_score(
         .ok_or(CheckError::NoSystematicScore)?;
     let leaf = score_leaf(rec.project, rec.score_wad);
     // C5: the epoch root covers every score, quality and human leaf.
-    let (rebuilt_root, proof) = full_tree(bundle, leaf)?;
+    let (rebuilt_root, proof) = tree.root_and_proof(leaf)?;
     let proof = proof.unwrap_or_default();
     let reached = process_proof(leaf, &proof);
     if rebuilt_root != bundle.root {

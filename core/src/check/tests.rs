@@ -175,3 +175,33 @@ fn every_verify_step_name_is_its_serialised_form() {
         assert_eq!(serde_json::to_value(s).unwrap(), s.name());
     }
 }
+
+#[test]
+fn one_shared_tree_gives_the_same_checks_as_separate_ones() {
+    for b in [c9_example(), built()] {
+        let tree = BundleTree::new(&b);
+        let ev = events(&b);
+        for p in b
+            .projects
+            .iter()
+            .map(|p| p.project)
+            .chain(b.human.iter().map(|h| h.project))
+        {
+            assert_eq!(
+                check_score_in(&tree, p, Some(b.root), None),
+                check_score(&b, p, Some(b.root), None)
+            );
+            assert_eq!(
+                check_human_in(&tree, p, Some(b.root), Some(&ev), None),
+                check_human(&b, p, Some(b.root), Some(&ev), None)
+            );
+        }
+        // The shared tree is the full tree: its root and every leaf's proof.
+        let t = tree.tree().unwrap();
+        assert_eq!(t.root(), full_tree(&b, B256::ZERO).unwrap().0);
+        for h in &b.human {
+            assert_eq!(t.proof(&h.leaf), full_tree(&b, h.leaf).unwrap().1);
+            assert_eq!(t.proof(&h.leaf), b.proof(&h.leaf));
+        }
+    }
+}

@@ -3,9 +3,9 @@
 //! leaf hash was changed cannot hide.
 
 use crate::leaves::InvalidVerdict;
-use crate::scoring::epoch::epoch_tree;
-use crate::scoring::EpochBundle;
+use crate::scoring::{EpochBundle, EpochTree};
 use alloy_primitives::B256;
+use std::cell::OnceCell;
 
 /// Why a bundle cannot be checked at all (as opposed to a finding about it).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -54,8 +54,55 @@ pub fn full_tree(
     bundle: &EpochBundle,
     leaf: B256,
 ) -> Result<(B256, Option<Vec<B256>>), CheckError> {
-    let leaves = bundle
-        .recomputed_leaves()
-        .map_err(|(thesis, source)| CheckError::InvalidVerdict { thesis, source })?;
-    epoch_tree(leaves, &leaf).ok_or(CheckError::EmptyBundle)
+    BundleTree::new(bundle).root_and_proof(leaf)
+}
+
+/// One bundle and its full epoch tree, rebuilt from the values the first time it is needed and
+/// never again: the checks of a Score page (systematic, human, the signed root) share one.
+#[derive(Debug)]
+pub struct BundleTree<'a> {
+    bundle: &'a EpochBundle,
+    tree: OnceCell<Result<EpochTree, CheckError>>,
+}
+
+impl<'a> BundleTree<'a> {
+    /// `bundle`'s tree, not built yet.
+    pub fn new(bundle: &'a EpochBundle) -> Self {
+        Self {
+            bundle,
+            tree: OnceCell::new(),
+        }
+    }
+
+    /// The bundle.
+    pub fn bundle(&self) -> &'a EpochBundle {
+        self.bundle
+    }
+
+    /// The tree rebuilt from every recomputed leaf.
+    ///
+    /// # Errors
+    /// [`CheckError::InvalidVerdict`] for a thesis with a bad verdict code,
+    /// [`CheckError::EmptyBundle`].
+    pub fn tree(&self) -> Result<&EpochTree, CheckError> {
+        self.tree
+            .get_or_init(|| {
+                let leaves = self
+                    .bundle
+                    .recomputed_leaves()
+                    .map_err(|(thesis, source)| CheckError::InvalidVerdict { thesis, source })?;
+                EpochTree::new(leaves).ok_or(CheckError::EmptyBundle)
+            })
+            .as_ref()
+            .map_err(Clone::clone)
+    }
+
+    /// The rebuilt root, and the proof of `leaf` (`None` when it is not a leaf).
+    ///
+    /// # Errors
+    /// As [`BundleTree::tree`].
+    pub fn root_and_proof(&self, leaf: B256) -> Result<(B256, Option<Vec<B256>>), CheckError> {
+        let t = self.tree()?;
+        Ok((t.root(), t.proof(&leaf)))
+    }
 }

@@ -28,15 +28,21 @@ pub fn track_record_score_js(
     #[wasm_bindgen(unchecked_param_type = "IntegerLike")] stake: JsValue,
     #[wasm_bindgen(unchecked_param_type = "IntegerLike")] min_stake: JsValue,
 ) -> Result<String, JsValue> {
-    let stake: &str = &super::int_text_from_js("stake", &stake)?;
-    let min_stake: &str = &super::int_text_from_js("minStake", &min_stake)?;
-    let hits = u64_from_js("hits", &hits)?;
-    let misses = u64_from_js("misses", &misses)?;
-    let stake = parse_u256("stake", stake)?;
-    let min_stake = parse_u256("minStake", min_stake)?;
-    track_record_score(hits, misses, stake, min_stake)
-        .map(|s| s.to_string())
-        .map_err(|e| err("trackRecordScore", e))
+    track_record(&hits, &misses, &stake, &min_stake).map(|s| s.to_string())
+}
+
+/// A1 from the four JS arguments of `trackRecordScore` / `callVoteWeight`.
+fn track_record(
+    hits: &JsValue,
+    misses: &JsValue,
+    stake: &JsValue,
+    min_stake: &JsValue,
+) -> Result<U256, JsValue> {
+    let hits = u64_from_js("hits", hits)?;
+    let misses = u64_from_js("misses", misses)?;
+    let stake = super::uint_from_js("stake", stake)?;
+    let min_stake = super::uint_from_js("minStake", min_stake)?;
+    track_record_score(hits, misses, stake, min_stake).map_err(|e| err("trackRecordScore", e))
 }
 
 /// A4: `callVoteWeight(hits, misses, stake, minStake)` → WAD decimal string, the vote a reveal
@@ -48,10 +54,7 @@ pub fn call_vote_weight_js(
     #[wasm_bindgen(unchecked_param_type = "IntegerLike")] stake: JsValue,
     #[wasm_bindgen(unchecked_param_type = "IntegerLike")] min_stake: JsValue,
 ) -> Result<String, JsValue> {
-    let score = parse_u256(
-        "score",
-        &track_record_score_js(hits, misses, stake, min_stake)?,
-    )?;
+    let score = track_record(&hits, &misses, &stake, &min_stake)?;
     vote_weight(score)
         .map(|w| w.to_string())
         .map_err(|e| err("callVoteWeight", e))
@@ -97,9 +100,8 @@ pub fn call_outcome_js(
     #[wasm_bindgen(unchecked_param_type = "string | null | undefined")] exit_wad: JsValue,
 ) -> Result<String, JsValue> {
     let direction: &str = &super::text_from_js("direction", &direction)?;
-    let entry_wad: &str = &super::int_text_from_js("entryWad", &entry_wad)?;
+    let entry = super::uint_from_js("entryWad", &entry_wad)?;
     let direction = parse_direction("direction", direction)?;
-    let entry = parse_u256("entryWad", entry_wad)?;
     let exit: Option<U256> = super::opt_text_from_js("exitWad", &exit_wad)?
         .map(|s| parse_u256("exitWad", &s))
         .transpose()?;

@@ -4,7 +4,7 @@
 //! tokenReserve, feeBps, launchTime?}`): amounts as decimal strings, `feeBps` and `launchTime`
 //! as numbers, BigInts or decimal strings. Results are core's own types, serialised the same way.
 
-use super::{err, from_js, parse_address, parse_u256, to_js, u64_from_js};
+use super::{err, from_js, parse_address, to_js, u64_from_js};
 use crate::curve::{
     self, fee::buy_fee_rate_pips, graduation::graduation_pool as pool_for, BuyQuote, CurveState,
     GraduationPool, SellQuote,
@@ -28,10 +28,9 @@ pub fn curve_quote_buy(
     #[wasm_bindgen(unchecked_param_type = "IntegerLike")] quote_in: JsValue,
     #[wasm_bindgen(unchecked_param_type = "IntegerLike")] seconds_since_launch: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let quote_in: &str = &super::int_text_from_js("quoteIn", &quote_in)?;
+    let x = super::uint_from_js("quoteIn", &quote_in)?;
     let t = u64_from_js("secondsSinceLaunch", &seconds_since_launch)?;
     let s = parse_state(state)?;
-    let x = parse_u256("quoteIn", quote_in)?;
     let q = curve::quote_buy(&s, x, t).map_err(|e| err("curveQuoteBuy", e))?;
     to_js(&q)
 }
@@ -42,9 +41,8 @@ pub fn curve_quote_sell(
     #[wasm_bindgen(unchecked_param_type = "CurveState")] state: JsValue,
     #[wasm_bindgen(unchecked_param_type = "IntegerLike")] tokens_in: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let tokens_in: &str = &super::int_text_from_js("tokensIn", &tokens_in)?;
+    let y = super::uint_from_js("tokensIn", &tokens_in)?;
     let s = parse_state(state)?;
-    let y = parse_u256("tokensIn", tokens_in)?;
     let q = curve::quote_sell(&s, y).map_err(|e| err("curveQuoteSell", e))?;
     to_js(&q)
 }
@@ -66,12 +64,10 @@ pub fn curve_buy(
     #[wasm_bindgen(unchecked_param_type = "IntegerLike")] seconds_since_launch: JsValue,
     #[wasm_bindgen(unchecked_param_type = "IntegerLike")] min_tokens_out: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let quote_in: &str = &super::int_text_from_js("quoteIn", &quote_in)?;
-    let min_tokens_out: &str = &super::int_text_from_js("minTokensOut", &min_tokens_out)?;
+    let x = super::uint_from_js("quoteIn", &quote_in)?;
+    let min = super::uint_from_js("minTokensOut", &min_tokens_out)?;
     let t = u64_from_js("secondsSinceLaunch", &seconds_since_launch)?;
     let s = parse_state(state)?;
-    let x = parse_u256("quoteIn", quote_in)?;
-    let min = parse_u256("minTokensOut", min_tokens_out)?;
     let (state, quote) = curve::apply_buy(&s, x, t, min).map_err(|e| err("curveBuy", e))?;
     to_js(&BuyResult { quote, state })
 }
@@ -91,11 +87,9 @@ pub fn curve_sell(
     #[wasm_bindgen(unchecked_param_type = "IntegerLike")] tokens_in: JsValue,
     #[wasm_bindgen(unchecked_param_type = "IntegerLike")] min_quote_out: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let tokens_in: &str = &super::int_text_from_js("tokensIn", &tokens_in)?;
-    let min_quote_out: &str = &super::int_text_from_js("minQuoteOut", &min_quote_out)?;
+    let y = super::uint_from_js("tokensIn", &tokens_in)?;
+    let min = super::uint_from_js("minQuoteOut", &min_quote_out)?;
     let s = parse_state(state)?;
-    let y = parse_u256("tokensIn", tokens_in)?;
-    let min = parse_u256("minQuoteOut", min_quote_out)?;
     let (state, quote) = curve::apply_sell(&s, y, min).map_err(|e| err("curveSell", e))?;
     to_js(&SellResult { quote, state })
 }
@@ -118,10 +112,9 @@ pub fn curve_quote_in_for_tokens(
     #[wasm_bindgen(unchecked_param_type = "IntegerLike")] tokens_out: JsValue,
     #[wasm_bindgen(unchecked_param_type = "IntegerLike")] seconds_since_launch: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let tokens_out: &str = &super::int_text_from_js("tokensOut", &tokens_out)?;
+    let tokens = super::uint_from_js("tokensOut", &tokens_out)?;
     let t = u64_from_js("secondsSinceLaunch", &seconds_since_launch)?;
     let s = parse_state(state)?;
-    let tokens = parse_u256("tokensOut", tokens_out)?;
     let quote_in = curve::quote_in_for_tokens_out(&s, tokens, t)
         .map_err(|e| err("curveQuoteInForTokens", e))?;
     let quote = curve::quote_buy(&s, quote_in, t).map_err(|e| err("curveQuoteInForTokens", e))?;
@@ -145,9 +138,8 @@ pub fn curve_tokens_in_for_quote(
     #[wasm_bindgen(unchecked_param_type = "CurveState")] state: JsValue,
     #[wasm_bindgen(unchecked_param_type = "IntegerLike")] quote_out: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let quote_out: &str = &super::int_text_from_js("quoteOut", &quote_out)?;
+    let want = super::uint_from_js("quoteOut", &quote_out)?;
     let s = parse_state(state)?;
-    let want = parse_u256("quoteOut", quote_out)?;
     let tokens_in =
         curve::tokens_in_for_quote_out(&s, want).map_err(|e| err("curveTokensInForQuote", e))?;
     let quote = curve::quote_sell(&s, tokens_in).map_err(|e| err("curveTokensInForQuote", e))?;
@@ -209,10 +201,8 @@ pub fn graduation_sqrt_price_x96(
     #[wasm_bindgen(unchecked_param_type = "IntegerLike")] amount0: JsValue,
     #[wasm_bindgen(unchecked_param_type = "IntegerLike")] amount1: JsValue,
 ) -> Result<String, JsValue> {
-    let amount0: &str = &super::int_text_from_js("amount0", &amount0)?;
-    let amount1: &str = &super::int_text_from_js("amount1", &amount1)?;
-    let a0 = parse_u256("amount0", amount0)?;
-    let a1 = parse_u256("amount1", amount1)?;
+    let a0 = super::uint_from_js("amount0", &amount0)?;
+    let a1 = super::uint_from_js("amount1", &amount1)?;
     curve::graduation_sqrt_price_x96(a0, a1)
         .map(|p| p.to_string())
         .map_err(|e| err("graduationSqrtPriceX96", e))

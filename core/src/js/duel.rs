@@ -4,7 +4,7 @@
 //! strings (prices are WADs of ETH per whole token).
 
 use super::js_error;
-use super::{err, from_js, int_from_js, parse_u256, to_js, u64_from_js};
+use super::{err, from_js, int_from_js, to_js, u64_from_js};
 use crate::duel::{self, BuybackPool, Ema, Observation, Streaks, Winner};
 use wasm_bindgen::prelude::*;
 
@@ -104,10 +104,9 @@ pub fn duel_ema_update(
     #[wasm_bindgen(unchecked_param_type = "IntegerLike")] price_wad: JsValue,
     #[wasm_bindgen(unchecked_param_type = "IntegerLike")] now_unix: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let price_wad: &str = &super::int_text_from_js("priceWad", &price_wad)?;
+    let p = super::uint_from_js("priceWad", &price_wad)?;
     let now = u64_from_js("nowUnix", &now_unix)?;
     let prev: Option<Ema> = from_js("ema", ema)?;
-    let p = parse_u256("priceWad", price_wad)?;
     let e = duel::ema_update(prev, p, now).map_err(|e| err("duelEmaUpdate", e))?;
     to_js(&e)
 }
@@ -118,10 +117,8 @@ pub fn duel_buyback_cap(
     #[wasm_bindgen(unchecked_param_type = "IntegerLike")] ema_wad: JsValue,
     #[wasm_bindgen(unchecked_param_type = "IntegerLike")] price_wad: JsValue,
 ) -> Result<String, JsValue> {
-    let ema_wad: &str = &super::int_text_from_js("emaWad", &ema_wad)?;
-    let price_wad: &str = &super::int_text_from_js("priceWad", &price_wad)?;
-    let e = parse_u256("emaWad", ema_wad)?;
-    let p = parse_u256("priceWad", price_wad)?;
+    let e = super::uint_from_js("emaWad", &ema_wad)?;
+    let p = super::uint_from_js("priceWad", &price_wad)?;
     duel::buyback_cap_wad(e, p)
         .map(|c| c.to_string())
         .map_err(|e| err("duelBuybackCap", e))
@@ -134,9 +131,8 @@ pub fn duel_token_price_wad(
     #[wasm_bindgen(unchecked_param_type = "IntegerLike")] sqrt_price_x96: JsValue,
     #[wasm_bindgen(unchecked_param_type = "boolean")] eth_is_currency0: JsValue,
 ) -> Result<String, JsValue> {
-    let sqrt_price_x96: &str = &super::int_text_from_js("sqrtPriceX96", &sqrt_price_x96)?;
+    let s = super::uint_from_js("sqrtPriceX96", &sqrt_price_x96)?;
     let eth_is_currency0 = super::bool_from_js("ethIsCurrency0", &eth_is_currency0)?;
-    let s = parse_u256("sqrtPriceX96", sqrt_price_x96)?;
     duel::token_price_wad(s, eth_is_currency0)
         .map(|p| p.to_string())
         .map_err(|e| err("duelTokenPriceWad", e))
@@ -152,11 +148,9 @@ pub fn duel_buyback_budget(
     #[wasm_bindgen(unchecked_param_type = "IntegerLike")] pot_wei: JsValue,
     #[wasm_bindgen(unchecked_param_type = "IntegerLike")] ema_wad: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let pot_wei: &str = &super::int_text_from_js("potWei", &pot_wei)?;
-    let ema_wad: &str = &super::int_text_from_js("emaWad", &ema_wad)?;
+    let pot = super::uint_from_js("potWei", &pot_wei)?;
+    let ema = super::uint_from_js("emaWad", &ema_wad)?;
     let pool: BuybackPool = from_js("pool", pool)?;
-    let pot = parse_u256("potWei", pot_wei)?;
-    let ema = parse_u256("emaWad", ema_wad)?;
     let b = duel::buyback(&pool, pot, ema).map_err(|e| err("duelBuybackBudget", e))?;
     to_js(&b)
 }

@@ -1,6 +1,6 @@
 //! JS exports for `crate::human`: `humanEnvelope` (C9) and `preDataReplay` (C10).
 
-use super::{err, from_js, parse_u256, to_js};
+use super::{err, from_js, to_js};
 use crate::human::{self, PreDataSubmission, Thesis};
 use wasm_bindgen::prelude::*;
 
@@ -13,8 +13,7 @@ pub fn human_envelope(
     #[wasm_bindgen(unchecked_param_type = "IntegerLike")] s_sys_wad: JsValue,
     #[wasm_bindgen(unchecked_param_type = "Thesis[]")] theses: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let s_sys_wad: &str = &super::int_text_from_js("sSysWad", &s_sys_wad)?;
-    let s_sys = parse_u256("sSysWad", s_sys_wad)?;
+    let s_sys = super::uint_from_js("sSysWad", &s_sys_wad)?;
     let theses: Vec<Thesis> = from_js("theses", theses)?;
     let r = human::human_envelope(s_sys, &theses).map_err(|e| err("humanEnvelope", e))?;
     to_js(&r)

@@ -3,7 +3,7 @@
 
 use wasm_bindgen::prelude::*;
 
-use super::{from_js, parse_address, parse_u256};
+use super::{from_js, parse_address};
 use crate::leaves::{human_leaf, quality_leaf, score_leaf, QualityLeaf};
 
 /// `scoreLeaf(project, scoreWad)`: leaf of `(address project, uint256 scoreWad)`.
@@ -13,9 +13,8 @@ pub fn score_leaf_js(
     #[wasm_bindgen(unchecked_param_type = "IntegerLike")] score_wad: JsValue,
 ) -> Result<String, JsValue> {
     let project: &str = &super::text_from_js("project", &project)?;
-    let score_wad: &str = &super::int_text_from_js("scoreWad", &score_wad)?;
+    let score = super::uint_from_js("scoreWad", &score_wad)?;
     let project = parse_address("project", project)?;
-    let score = parse_u256("scoreWad", score_wad)?;
     Ok(score_leaf(project, score).to_string())
 }
 
@@ -39,8 +38,7 @@ pub fn human_leaf_js(
     #[wasm_bindgen(unchecked_param_type = "IntegerLike")] score_wad: JsValue,
 ) -> Result<String, JsValue> {
     let project: &str = &super::text_from_js("project", &project)?;
-    let score_wad: &str = &super::int_text_from_js("scoreWad", &score_wad)?;
+    let score = super::uint_from_js("scoreWad", &score_wad)?;
     let project = parse_address("project", project)?;
-    let score = parse_u256("scoreWad", score_wad)?;
     Ok(human_leaf(project, score).to_string())
 }

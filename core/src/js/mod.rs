@@ -84,27 +84,6 @@ pub(crate) fn opt_text_from_js(what: &str, v: &JsValue) -> Result<Option<String>
     }
 }
 
-/// The decimal text of an integer parameter `what` given as a decimal string, a BigInt or a
-/// safe-integer number (parsed and range-checked by the caller); a `TypeError` naming it for any
-/// other JavaScript type, an `Error` for a number that is not a safe integer.
-pub(crate) fn int_text_from_js(what: &str, v: &JsValue) -> Result<String, JsValue> {
-    if let Some(n) = v.as_f64() {
-        return safe_integer(n)
-            .map(|n| n.to_string())
-            .map_err(|e| js_error(&format!("{what}: {e}")));
-    }
-    decimal_text(v).ok_or_else(|| not_an_integer(what, v))
-}
-
-/// [`int_text_from_js`], `None` for `undefined` / `null`.
-pub(crate) fn opt_int_text_from_js(what: &str, v: &JsValue) -> Result<Option<String>, JsValue> {
-    if v.is_undefined() || v.is_null() {
-        Ok(None)
-    } else {
-        int_text_from_js(what, v).map(Some)
-    }
-}
-
 /// A boolean parameter `what`, or a `TypeError` naming it (no truthiness: `1` and `"true"` are
 /// refused).
 pub(crate) fn bool_from_js(what: &str, v: &JsValue) -> Result<bool, JsValue> {
@@ -144,16 +123,10 @@ pub(crate) fn err(what: &str, e: impl std::fmt::Display) -> JsValue {
     js_error(&format!("{what}: {e}"))
 }
 
-/// Parses a non-negative decimal integer string (no sign, no exponent, no hex).
+/// Parses a non-negative decimal integer string (no sign, no exponent, no hex), as the wire
+/// format's `U256` fields do ([`crate::serde_dec::u256::parse`]).
 pub(crate) fn parse_u256(what: &str, s: &str) -> Result<U256, JsValue> {
-    let t = s.trim();
-    if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(js_error(&format!(
-            "{what}: expected a non-negative decimal integer string, got '{s}'"
-        )));
-    }
-    U256::from_str_radix(t, 10)
-        .map_err(|_| js_error(&format!("{what}: '{s}' does not fit in 256 bits")))
+    crate::serde_dec::u256::parse(s).map_err(|e| err(what, e))
 }
 
 /// Parses a 0x-prefixed 20-byte address (any case; checksum not enforced).
@@ -300,6 +273,15 @@ pub(crate) fn uint_from_js(what: &str, v: &JsValue) -> Result<U256, JsValue> {
         return Err(negative(what, s.trim()));
     }
     Ok(x)
+}
+
+/// [`uint_from_js`], `None` for `undefined` / `null`.
+pub(crate) fn opt_uint_from_js(what: &str, v: &JsValue) -> Result<Option<U256>, JsValue> {
+    if v.is_undefined() || v.is_null() {
+        Ok(None)
+    } else {
+        uint_from_js(what, v).map(Some)
+    }
 }
 
 /// A signed integer that fits in an `i64`, from a safe-integer JS number, a BigInt or a decimal

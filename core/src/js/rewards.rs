@@ -5,7 +5,7 @@
 //! numbers, BigInts or decimal strings; amounts, weights and WADs as decimal strings); the few
 //! result types defined here only put core values side by side.
 
-use super::{err, from_js, from_js_input, parse_u256, to_js, u64_from_js};
+use super::{err, from_js, from_js_input, to_js, u64_from_js};
 use crate::burns::{self, RootAmountBounds, RootPrice, RootPriceInput};
 use crate::creator::{self, CreatorShareParams};
 use crate::holders::{
@@ -224,13 +224,10 @@ pub fn root_for_usd(
     #[wasm_bindgen(unchecked_param_type = "IntegerLike")] price_usd_wad: JsValue,
     #[wasm_bindgen(unchecked_param_type = "IntegerLike | null | undefined")] max_root: JsValue,
 ) -> Result<String, JsValue> {
-    let usd_wad: &str = &super::int_text_from_js("usdWad", &usd_wad)?;
-    let price_usd_wad: &str = &super::int_text_from_js("priceUsdWad", &price_usd_wad)?;
-    let max_root = super::opt_int_text_from_js("maxRoot", &max_root)?;
-    let usd = parse_u256("usdWad", usd_wad)?;
-    let price = parse_u256("priceUsdWad", price_usd_wad)?;
-    let bounds = match max_root {
-        Some(m) => RootAmountBounds::payer_cap(parse_u256("maxRoot", &m)?),
+    let usd = super::uint_from_js("usdWad", &usd_wad)?;
+    let price = super::uint_from_js("priceUsdWad", &price_usd_wad)?;
+    let bounds = match super::opt_uint_from_js("maxRoot", &max_root)? {
+        Some(m) => RootAmountBounds::payer_cap(m),
         None => RootAmountBounds::default(),
     };
     burns::root_for_usd_up(usd, price, bounds)
@@ -244,11 +241,7 @@ pub fn root_for_usd(
 pub fn score_burn_usd(
     #[wasm_bindgen(unchecked_param_type = "IntegerLike | null | undefined")] r_hat_usd_wad: JsValue,
 ) -> Result<String, JsValue> {
-    let r_hat_usd_wad = super::opt_int_text_from_js("rHatUsdWad", &r_hat_usd_wad)?;
-    let r = r_hat_usd_wad
-        .as_deref()
-        .map(|r| parse_u256("rHatUsdWad", r))
-        .transpose()?;
+    let r = super::opt_uint_from_js("rHatUsdWad", &r_hat_usd_wad)?;
     burns::score_burn_usd_up(r)
         .map(|b| b.to_string())
         .map_err(|e| err("scoreBurnUsd", e))
@@ -274,9 +267,8 @@ pub fn creator_share(
     #[wasm_bindgen(unchecked_param_type = "boolean")] verified: JsValue,
     #[wasm_bindgen(unchecked_param_type = "Partial<CreatorShareParams> | null | undefined")] params: JsValue,
 ) -> Result<String, JsValue> {
-    let score_points_wad: &str = &super::int_text_from_js("scorePointsWad", &score_points_wad)?;
+    let s = super::uint_from_js("scorePointsWad", &score_points_wad)?;
     let verified = super::bool_from_js("verified", &verified)?;
-    let s = parse_u256("scorePointsWad", score_points_wad)?;
     let p = creator_params(params)?;
     creator::creator_share_down(&p, s, verified)
         .map(|x| x.to_string())
@@ -292,11 +284,9 @@ pub fn creator_split(
     #[wasm_bindgen(unchecked_param_type = "IntegerLike")] fee: JsValue,
     #[wasm_bindgen(unchecked_param_type = "Partial<CreatorShareParams> | null | undefined")] params: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let score_points_wad: &str = &super::int_text_from_js("scorePointsWad", &score_points_wad)?;
+    let s = super::uint_from_js("scorePointsWad", &score_points_wad)?;
     let verified = super::bool_from_js("verified", &verified)?;
-    let fee: &str = &super::int_text_from_js("fee", &fee)?;
-    let s = parse_u256("scorePointsWad", score_points_wad)?;
-    let fee = parse_u256("fee", fee)?;
+    let fee = super::uint_from_js("fee", &fee)?;
     let p = creator_params(params)?;
     let r = creator::creator_split(&p, s, verified, fee).map_err(|e| err("creatorSplit", e))?;
     to_js(&r)

@@ -13,7 +13,7 @@
 //! `verifyProjectScore`.
 
 use super::js_error;
-use super::{err, from_js, parse_address, parse_b256, parse_u256, to_js};
+use super::{err, from_js, parse_address, parse_b256, to_js};
 use crate::math::U256;
 use crate::scoring::copy_detect::{copy_check as copy_check_rs, Similarity};
 use crate::scoring::epoch::{build_epoch, EpochBundle, EpochInput, ProjectData};
@@ -30,11 +30,9 @@ pub fn normalise(
     #[wasm_bindgen(unchecked_param_type = "IntegerLike")] ref_lo: JsValue,
     #[wasm_bindgen(unchecked_param_type = "IntegerLike")] ref_hi: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let ref_lo = super::int_text_from_js("refLo", &ref_lo)?;
-    let ref_hi = super::int_text_from_js("refHi", &ref_hi)?;
+    let lo = super::uint_from_js("refLo", &ref_lo)?;
+    let hi = super::uint_from_js("refHi", &ref_hi)?;
     let vals = from_js::<super::U256List>("values", values)?.0;
-    let lo = parse_u256("refLo", &ref_lo)?;
-    let hi = parse_u256("refHi", &ref_hi)?;
     let (_, out) = normalise_column(&vals, lo, hi).map_err(|e| js_error(&e.to_string()))?;
     to_js(&out.iter().map(U256::to_string).collect::<Vec<_>>())
 }
@@ -45,10 +43,8 @@ pub fn smooth_score(
     #[wasm_bindgen(unchecked_param_type = "IntegerLike")] previous_wad: JsValue,
     #[wasm_bindgen(unchecked_param_type = "IntegerLike")] gated_wad: JsValue,
 ) -> Result<String, JsValue> {
-    let previous_wad = super::int_text_from_js("previousWad", &previous_wad)?;
-    let gated_wad = super::int_text_from_js("gatedWad", &gated_wad)?;
-    let prev = parse_u256("previousWad", &previous_wad)?;
-    let g = parse_u256("gatedWad", &gated_wad)?;
+    let prev = super::uint_from_js("previousWad", &previous_wad)?;
+    let g = super::uint_from_js("gatedWad", &gated_wad)?;
     smooth_down(prev, g)
         .map(|s| s.to_string())
         .map_err(|e| js_error(&e.to_string()))

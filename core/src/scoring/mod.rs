@@ -32,6 +32,7 @@ pub mod thesis;
 pub mod verify;
 
 mod tree;
+pub use tree::EpochTree;
 
 pub use config::{ConfigError, Feature, ForgeryTier, TrackConfig};
 pub use copy_detect::{copy_check, detect_in_order, CopyResult, Verdict};

@@ -22,6 +22,34 @@ fn make_tree(mut leaves: Vec<B256>) -> Option<(Vec<B256>, Vec<B256>)> {
     Some((tree, leaves))
 }
 
+/// A built epoch tree (C5: sorted leaves, sorted pairs, OpenZeppelin layout): its root and any
+/// leaf's proof without building it again.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EpochTree {
+    nodes: Vec<B256>,
+    sorted: Vec<B256>,
+}
+
+impl EpochTree {
+    /// The tree over `leaves` (any order); `None` when there are none.
+    pub fn new(leaves: Vec<B256>) -> Option<Self> {
+        let (nodes, sorted) = make_tree(leaves)?;
+        Some(Self { nodes, sorted })
+    }
+
+    /// The root.
+    pub fn root(&self) -> B256 {
+        self.nodes[0]
+    }
+
+    /// The proof of `leaf`; `None` when it is not a leaf of this tree.
+    pub fn proof(&self, leaf: &B256) -> Option<Vec<B256>> {
+        // OZ layout: leaf i (in sorted order) sits at tree index len − 1 − i.
+        let i = self.sorted.binary_search(leaf).ok()?;
+        get_proof(&self.nodes, self.nodes.len() - 1 - i).ok()
+    }
+}
+
 /// Root of the `StandardMerkleTree` over these leaf hashes; `None` when empty.
 pub(crate) fn root(leaves: Vec<B256>) -> Option<B256> {
     make_tree(leaves).and_then(|(t, _)| t.first().copied())
@@ -46,14 +74,8 @@ pub(crate) fn root_and_inclusion(leaves: Vec<B256>, leaf: &B256) -> (B256, bool)
 /// The root of the tree over these leaf hashes and the proof of `leaf` in it (`None` when `leaf` is not
 /// one of them); `None` when there are no leaves.
 pub(crate) fn root_and_proof(leaves: Vec<B256>, leaf: &B256) -> Option<(B256, Option<Vec<B256>>)> {
-    let (tree, sorted) = make_tree(leaves)?;
-    let root = *tree.first()?;
-    // OZ layout: leaf i (in sorted order) sits at tree index len − 1 − i.
-    let proof = sorted
-        .binary_search(leaf)
-        .ok()
-        .and_then(|i| get_proof(&tree, tree.len() - 1 - i).ok());
-    Some((root, proof))
+    let t = EpochTree::new(leaves)?;
+    Some((t.root(), t.proof(leaf)))
 }
 
 #[cfg(test)]

@@ -18,7 +18,6 @@ use alloy_primitives::{Address, B256, I256, U256};
 use eden_core::check::{self, HumanFinding};
 pub use eden_core::check::{ChainTarget, HumanDetail, ScoredEvent};
 use eden_core::human::BAND;
-use eden_core::scoring::EpochBundle;
 use leptos::prelude::*;
 
 /// The outcome of checking one project's human score in one epoch: core's report
@@ -130,13 +129,13 @@ pub fn human_finding_words(f: &HumanFinding) -> String {
 /// # Errors
 /// Unusable bundle data (an invalid verdict code, an out-of-range field), in plain words.
 pub fn check_human(
-    bundle: &EpochBundle,
+    tree: &check::BundleTree<'_>,
     project: Address,
     onchain_root: Option<B256>,
     scored: Option<&[ScoredEvent]>,
     chain_verified: Option<bool>,
 ) -> Result<Option<HumanCheck>, AppError> {
-    let Some(check) = check::check_human(bundle, project, onchain_root, scored, chain_verified)
+    let Some(check) = check::check_human_in(tree, project, onchain_root, scored, chain_verified)
         .map_err(AppError::from)?
     else {
         return Ok(None);
@@ -303,9 +302,15 @@ mod tests {
         }
         let ev = events(&b);
         for p in [ENV, PRE] {
-            let c = check_human(&b, p, Some(b.root), Some(&ev), Some(false))
-                .unwrap()
-                .unwrap();
+            let c = check_human(
+                &check::BundleTree::new(&b),
+                p,
+                Some(b.root),
+                Some(&ev),
+                Some(false),
+            )
+            .unwrap()
+            .unwrap();
             assert!(c.flags.is_empty() && c.verified(), "{p}: {:?}", c.flags);
         }
     }
@@ -314,9 +319,15 @@ mod tests {
     fn the_c9_example_recomputes_and_its_leaf_reaches_the_root() {
         let b = c9_example();
         let ev = events(&b);
-        let c = check_human(&b, ENV, Some(b.root), Some(&ev), None)
-            .unwrap()
-            .unwrap();
+        let c = check_human(
+            &check::BundleTree::new(&b),
+            ENV,
+            Some(b.root),
+            Some(&ev),
+            None,
+        )
+        .unwrap()
+        .unwrap();
         assert!(c.flags.is_empty(), "{:?}", c.flags);
         assert!(c.reaches_chain && c.verified());
         assert_eq!(c.recomputed, w(6384, 2));
@@ -336,7 +347,9 @@ mod tests {
         assert!(c.rows.iter().all(|r| r.leaf_in_root == Some(true)));
         // The systematic score's proof reaches the same root (its public inputs no longer give the
         // S = 60 set here, which is the only flag).
-        let s = crate::pages::score::check_bundle(&b, ENV, Some(b.root), None).unwrap();
+        let s =
+            crate::pages::score::check_bundle(&check::BundleTree::new(&b), ENV, Some(b.root), None)
+                .unwrap();
         assert!(
             s.leaf_reaches_chain && s.rebuilt_root == b.root,
             "{:?}",
@@ -352,7 +365,7 @@ mod tests {
     #[test]
     fn the_c10_example_replays_0_18_23_20_5() {
         let b = built();
-        let c = check_human(&b, PRE, Some(b.root), None, None)
+        let c = check_human(&check::BundleTree::new(&b), PRE, Some(b.root), None, None)
             .unwrap()
             .unwrap();
         assert!(c.flags.is_empty(), "{:?}", c.flags);
@@ -363,13 +376,21 @@ mod tests {
         assert_eq!(*cap, w(50, 0));
         assert!(c.rows.iter().all(|r| r.chain == ChainTarget::NotChecked));
         // Pending epoch (C7): no final root, numbers shown, not verified.
-        let p = check_human(&b, PRE, None, None, None).unwrap().unwrap();
+        let p = check_human(&check::BundleTree::new(&b), PRE, None, None, None)
+            .unwrap()
+            .unwrap();
         assert!(p.flags.is_empty() && !p.reaches_chain && !p.verified());
         assert!(p.rows.iter().all(|r| r.leaf_in_root.is_none()));
         // The chain says Verified, the bundle replayed with the unverified cap.
-        let v = check_human(&b, PRE, Some(b.root), None, Some(true))
-            .unwrap()
-            .unwrap();
+        let v = check_human(
+            &check::BundleTree::new(&b),
+            PRE,
+            Some(b.root),
+            None,
+            Some(true),
+        )
+        .unwrap()
+        .unwrap();
         assert!(
             v.flags.iter().any(|f| f.contains("FeeLanes says")),
             "{:?}",
@@ -377,7 +398,14 @@ mod tests {
         );
         // No human score for a project without theses.
         assert_eq!(
-            check_human(&b, Address::repeat_byte(2), Some(b.root), None, None).unwrap(),
+            check_human(
+                &check::BundleTree::new(&b),
+                Address::repeat_byte(2),
+                Some(b.root),
+                None,
+                None
+            )
+            .unwrap(),
             None
         );
     }
@@ -387,9 +415,15 @@ mod tests {
         let b = c9_example();
         let mut ev = events(&b);
         ev[0].target += U256::from(1u8);
-        let c = check_human(&b, ENV, Some(b.root), Some(&ev[1..]), None)
-            .unwrap()
-            .unwrap();
+        let c = check_human(
+            &check::BundleTree::new(&b),
+            ENV,
+            Some(b.root),
+            Some(&ev[1..]),
+            None,
+        )
+        .unwrap()
+        .unwrap();
         assert!(
             c.flags.iter().any(|f| f.contains("no score 161 on chain")),
             "{:?}",
@@ -398,23 +432,35 @@ mod tests {
         // A grade naming another scorer than the chain's score is flagged the same way.
         let mut other = events(&b);
         other[0].scorer = Address::repeat_byte(0xee);
-        let c2 = check_human(&b, ENV, Some(b.root), Some(&other), None)
-            .unwrap()
-            .unwrap();
+        let c2 = check_human(
+            &check::BundleTree::new(&b),
+            ENV,
+            Some(b.root),
+            Some(&other),
+            None,
+        )
+        .unwrap()
+        .unwrap();
         assert!(
             c2.flags.iter().any(|f| f.contains("by this scorer")),
             "{:?}",
             c2.flags
         );
-        let c = check_human(&b, ENV, Some(b.root), Some(&ev), None)
-            .unwrap()
-            .unwrap();
+        let c = check_human(
+            &check::BundleTree::new(&b),
+            ENV,
+            Some(b.root),
+            Some(&ev),
+            None,
+        )
+        .unwrap()
+        .unwrap();
         assert!(matches!(c.rows[0].chain, ChainTarget::Differs(_)) && !c.verified());
         // A human score raised after the root was committed.
         let mut t = b.clone();
         let h = t.human.iter_mut().find(|h| h.project == ENV).unwrap();
         h.score_wad += w(1, 0);
-        let c = check_human(&t, ENV, Some(b.root), None, None)
+        let c = check_human(&check::BundleTree::new(&t), ENV, Some(b.root), None, None)
             .unwrap()
             .unwrap();
         assert!(!c.reaches_chain);
@@ -437,7 +483,7 @@ mod tests {
             .find(|h| h.project == ENV)
             .unwrap()
             .delta_wad = Some(I256::MINUS_ONE);
-        let c = check_human(&t, ENV, Some(b.root), None, None)
+        let c = check_human(&check::BundleTree::new(&t), ENV, Some(b.root), None, None)
             .unwrap()
             .unwrap();
         assert!(c.flags.iter().any(|f| f.contains('Δ')), "{:?}", c.flags);
@@ -445,7 +491,7 @@ mod tests {
         let mut t = b;
         t.human.iter_mut().find(|h| h.project == PRE).unwrap().path =
             Some(vec![w(18, 0), w(23, 0), w(21, 0)]);
-        let c = check_human(&t, PRE, Some(t.root), None, None)
+        let c = check_human(&check::BundleTree::new(&t), PRE, Some(t.root), None, None)
             .unwrap()
             .unwrap();
         assert!(c.flags.iter().any(|f| f.contains("path")), "{:?}", c.flags);

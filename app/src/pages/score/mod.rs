@@ -23,9 +23,8 @@ use crate::ui::{caught, with_world, Amount, Loading};
 use alloy_primitives::{Address, B256, U256};
 use alloy_sol_types::{SolCall, SolEvent};
 use creator::{check_creator, read_lanes, CreatorCheck, CreatorView};
-use eden_core::check::{self, check_score, full_tree, OwnInputs, ScoreFinding};
+use eden_core::check::{self, check_score_in, BundleTree, OwnInputs, ScoreFinding};
 use eden_core::eip712::{eden_domain, recover_epoch_root_signer, EpochRoot};
-use eden_core::scoring::EpochBundle;
 use human::{check_human, HumanCheck, HumanView, ScoredEvent};
 use leptos::prelude::*;
 
@@ -100,12 +99,12 @@ pub fn score_finding_words(f: &ScoreFinding) -> String {
 /// # Errors
 /// No systematic score for the project in this bundle, or an unusable bundle, in words.
 pub fn check_bundle(
-    bundle: &EpochBundle,
+    tree: &BundleTree<'_>,
     project: Address,
     onchain_root: Option<B256>,
     own: Option<&OwnInputs>,
 ) -> Result<ScoreCheck, AppError> {
-    let check = check_score(bundle, project, onchain_root, own).map_err(AppError::from)?;
+    let check = check_score_in(tree, project, onchain_root, own).map_err(AppError::from)?;
     let flags = check.findings.iter().map(score_finding_words).collect();
     Ok(ScoreCheck {
         check,
@@ -228,12 +227,14 @@ async fn run_check(
     } else {
         None
     };
-    let mut score = check_bundle(&bundle, project, onchain, own.as_ref());
+    // One tree for every check of this bundle (built on first use).
+    let tree = BundleTree::new(&bundle);
+    let mut score = check_bundle(&tree, project, onchain, own.as_ref());
     let expected = rpc
         .call(w.addresses.epoch_registry, &IEpochRegistry::signerCall {})
         .await
         .map_err(AppError::from)?;
-    let (full_root, _) = full_tree(&bundle, B256::ZERO).map_err(AppError::from)?;
+    let full_root = tree.tree().map_err(AppError::from)?.root();
     let mut signer_flags = Vec::new();
     let signer = match proposal_signer(&rpc, &w, row.epoch).await {
         Ok((s, signed_root)) => {
@@ -282,7 +283,7 @@ async fn run_check(
         .as_ref()
         .and_then(|r| r.as_ref().ok())
         .map(Vec::as_slice);
-    let mut human = check_human(&bundle, project, onchain, events, chain_verified);
+    let mut human = check_human(&tree, project, onchain, events, chain_verified);
     if let Ok(Some(h)) = &mut human {
         if let Some(Err(e)) = &scored {
             h.flags.push(format!(
@@ -599,7 +600,7 @@ fn score_view(c: ScoreCheck, name: String) -> impl IntoView {
 mod tests {
     use super::*;
     use eden_core::scoring::epoch::{build_epoch, EpochInput};
-    use eden_core::scoring::TrackConfig;
+    use eden_core::scoring::{EpochBundle, TrackConfig};
 
     use crate::test_util::projects;
 
@@ -619,7 +620,13 @@ mod tests {
     #[test]
     fn an_honest_bundle_verifies_against_its_root() {
         let b = bundle();
-        let c = check_bundle(&b, Address::repeat_byte(3), Some(b.root), None).unwrap();
+        let c = check_bundle(
+            &BundleTree::new(&b),
+            Address::repeat_byte(3),
+            Some(b.root),
+            None,
+        )
+        .unwrap();
         assert!(c.flags.is_empty(), "{:?}", c.flags);
         assert!(c.leaf_reaches_chain);
         assert!(c.report.clone().unwrap().matches);
@@ -631,7 +638,13 @@ mod tests {
         let onchain = b.root;
         let mut t = b.clone();
         t.projects[2].score_wad += U256::from(1u8);
-        let c = check_bundle(&t, t.projects[2].project, Some(onchain), None).unwrap();
+        let c = check_bundle(
+            &BundleTree::new(&t),
+            t.projects[2].project,
+            Some(onchain),
+            None,
+        )
+        .unwrap();
         assert!(!c.flags.is_empty());
         assert!(!c.leaf_reaches_chain);
         assert!(
@@ -639,7 +652,13 @@ mod tests {
             "{:?}",
             c.flags
         );
-        assert!(check_bundle(&b, Address::repeat_byte(99), Some(onchain), None).is_err());
+        assert!(check_bundle(
+            &BundleTree::new(&b),
+            Address::repeat_byte(99),
+            Some(onchain),
+            None
+        )
+        .is_err());
     }
 
     #[test]
@@ -649,7 +668,7 @@ mod tests {
         let rec = b.projects.iter().find(|r| r.project == p).unwrap();
         let json = serde_json::to_string(rec.inputs.as_ref().unwrap()).unwrap();
         let own = parse_own_inputs(&json).unwrap();
-        let c = check_bundle(&b, p, Some(b.root), Some(&own)).unwrap();
+        let c = check_bundle(&BundleTree::new(&b), p, Some(b.root), Some(&own)).unwrap();
         assert!(
             c.from_own_file && c.report.as_ref().unwrap().matches,
             "{:?}",
@@ -657,7 +676,7 @@ mod tests {
         );
         let mut wrong = own.clone();
         wrong.data.claims += 1;
-        let c = check_bundle(&b, p, Some(b.root), Some(&wrong)).unwrap();
+        let c = check_bundle(&BundleTree::new(&b), p, Some(b.root), Some(&wrong)).unwrap();
         let r = c.report.clone().unwrap();
         assert_eq!(
             r.first_mismatch,
