@@ -86,54 +86,41 @@ impl AppError {
     }
 }
 
-/// An eden-core error of one of the protocol's areas.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum ProtocolError {
-    /// The bonding curve (B1–B4).
-    #[error(transparent)]
-    Curve(#[from] eden_core::curve::CurveError),
-    /// A duel (B5–B7).
-    #[error(transparent)]
-    Duel(#[from] eden_core::duel::DuelError),
-    /// Call consensus (A4).
-    #[error(transparent)]
-    Consensus(#[from] eden_core::calls::consensus::ConsensusError),
-    /// An agent's track-record score (A4).
-    #[error(transparent)]
-    CallScore(#[from] eden_core::calls::score::ScoreError),
-    /// A burn's price (C16).
-    #[error(transparent)]
-    Price(#[from] eden_core::burns::price::PriceError),
-    /// A signature (C6).
-    #[error(transparent)]
-    Signature(#[from] eden_core::eip712::SignatureError),
-    /// A verdict code (C8).
-    #[error(transparent)]
-    Verdict(#[from] eden_core::leaves::InvalidVerdict),
-    /// A project's own inputs file.
-    #[error(transparent)]
-    InputsFile(#[from] eden_core::check::InvalidInputsFile),
-}
+/// Declares [`ProtocolError`] with one variant per eden-core error type, and `From` each type
+/// straight into [`AppError::Protocol`]: each type is named once.
+macro_rules! protocol_errors {
+    ($($(#[$doc:meta])* $variant:ident($t:ty)),* $(,)?) => {
+        /// An eden-core error of one of the protocol's areas.
+        #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+        pub enum ProtocolError {
+            $($(#[$doc])* #[error(transparent)] $variant(#[from] $t),)*
+        }
 
-macro_rules! protocol_from {
-    ($($t:ty),*) => {$(
-        impl From<$t> for AppError {
+        $(impl From<$t> for AppError {
             fn from(e: $t) -> Self {
                 AppError::Protocol(e.into())
             }
-        }
-    )*};
+        })*
+    };
 }
 
-protocol_from!(
-    eden_core::curve::CurveError,
-    eden_core::duel::DuelError,
-    eden_core::calls::consensus::ConsensusError,
-    eden_core::calls::score::ScoreError,
-    eden_core::burns::price::PriceError,
-    eden_core::eip712::SignatureError,
-    eden_core::leaves::InvalidVerdict,
-    eden_core::check::InvalidInputsFile
+protocol_errors!(
+    /// The bonding curve (B1–B4).
+    Curve(eden_core::curve::CurveError),
+    /// A duel (B5–B7).
+    Duel(eden_core::duel::DuelError),
+    /// Call consensus (A4).
+    Consensus(eden_core::calls::consensus::ConsensusError),
+    /// An agent's track-record score (A4).
+    CallScore(eden_core::calls::score::ScoreError),
+    /// A burn's price (C16).
+    Price(eden_core::burns::price::PriceError),
+    /// A signature (C6).
+    Signature(eden_core::eip712::SignatureError),
+    /// A verdict code (C8).
+    Verdict(eden_core::leaves::InvalidVerdict),
+    /// A project's own inputs file.
+    InputsFile(eden_core::check::InvalidInputsFile),
 );
 
 /// An error shown on the page (`ErrorBox`, a field's message) is its words.
