@@ -19,12 +19,10 @@ use crate::ui::{caught, with_world, Amount, Loading};
 use alloy_primitives::{keccak256, Address, B256, I256, U256};
 use alloy_sol_types::{SolCall, SolEvent, SolValue};
 use eden_core::duel::{self, RoundMean, RoundWindow, Winner};
+use eden_core::uniswap::state;
 use leptos::prelude::*;
 use leptos_router::hooks::use_params_map;
 use std::collections::BTreeMap;
-
-/// `PoolManager` storage slot of the pools mapping (v4-core `StateLibrary.POOLS_SLOT`).
-const POOLS_SLOT: u64 = 6;
 
 #[derive(Debug, Clone, PartialEq)]
 struct Settled {
@@ -95,15 +93,12 @@ async fn pool_price_wad(
     pm: Address,
     key: &IDuelHook::PoolKey,
 ) -> Result<U256, AppError> {
-    let mut buf = [0u8; 64];
-    buf[..32].copy_from_slice(pool_id(key).as_slice());
-    buf[32..].copy_from_slice(&U256::from(POOLS_SLOT).to_be_bytes::<32>());
-    let slot = keccak256(buf);
+    let slot = state::pool_state_slot(pool_id(key));
     let word = rpc
         .call(pm, &IPoolManagerState::extsload_0Call { slot })
         .await
         .map_err(AppError::from)?;
-    let sqrt = U256::from_be_bytes(word.0) & ((U256::from(1) << 160) - U256::from(1));
+    let sqrt = state::Slot0::from_word(word).sqrt_price_x96;
     duel::token_price_wad(sqrt, true).map_err(AppError::from)
 }
 

@@ -4,7 +4,7 @@
 //! exact approvals for stablecoin pairs, the trade history with a price chart, and after graduation
 //! the Uniswap v4 pool and its price.
 
-use crate::chain::abi::{ILaunchpad, IERC20};
+use crate::chain::abi::{ILaunchpad, IPoolManagerState, IERC20};
 use crate::chain::rpc::{Rpc, TxRequest};
 use crate::chain::world::World;
 use crate::error::AppError;
@@ -12,22 +12,14 @@ use crate::fmt;
 use crate::state::{Ctx, Load};
 use crate::trade;
 use crate::ui::{caught, with_world, Amount, ErrorBox, Loading};
-use alloy_primitives::{keccak256, Address, Bytes, B256, U256};
-use alloy_sol_types::{sol, SolCall, SolEvent, SolValue};
+use alloy_primitives::{Address, Bytes, B256, U256};
+use alloy_sol_types::{SolCall, SolEvent};
 use eden_core::curve::{self, CurveState};
 use eden_core::math::{mul_div_down, WAD};
+use eden_core::uniswap::state;
 use gloo_storage::{LocalStorage, Storage};
 use leptos::prelude::*;
 use leptos_router::hooks::use_params_map;
-
-sol! {
-    interface IPoolManagerExt {
-        function extsload(bytes32 slot) external view returns (bytes32);
-    }
-}
-
-/// Uniswap v4 `PoolManager` keeps `pools` at storage slot 6 (`StateLibrary.POOLS_SLOT`).
-const POOLS_SLOT: u64 = 6;
 
 /// One launch as read from chain.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -284,15 +276,16 @@ async fn load_pool(rpc: &Rpc, w: &World, info: &LaunchInfo) -> Result<PoolView, 
         .await
         .map_err(AppError::from)?;
     let pool_id = r.poolId;
-    let slot = keccak256((pool_id, U256::from(POOLS_SLOT)).abi_encode());
     let word = rpc
         .call(
             w.addresses.pool_manager,
-            &IPoolManagerExt::extsloadCall { slot },
+            &IPoolManagerState::extsload_0Call {
+                slot: state::pool_state_slot(pool_id),
+            },
         )
         .await
         .map_err(AppError::from)?;
-    let sqrt_p = U256::from_be_bytes(word.0) & ((U256::from(1u8) << 160) - U256::from(1u8));
+    let sqrt_p = state::Slot0::from_word(word).sqrt_price_x96;
     let quote_is_0 = info.quote < info.token;
     Ok(PoolView {
         pool_id,

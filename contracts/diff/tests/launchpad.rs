@@ -37,6 +37,7 @@ mod diff {
     };
     use eden_core::math::mul_div_up;
     use eden_core::uniswap::sqrt_price_math::{get_amount0_delta, get_amount1_delta};
+    use eden_core::uniswap::state;
     use eden_core::uniswap::tick_math::{get_sqrt_price_at_tick, get_tick_at_sqrt_price};
     use std::collections::HashMap;
     use std::io::Write;
@@ -45,9 +46,6 @@ mod diff {
     const BUY_GAS: u64 = 400_000;
     const GRADUATE_GAS: u64 = 3_000_000;
     const FAR: u64 = 1 << 40;
-    /// Uniswap v4 `StateLibrary.POOLS_SLOT` and the liquidity offset in `Pool.State`.
-    const POOLS_SLOT: u64 = 6;
-    const LIQUIDITY_OFFSET: u64 = 3;
 
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     enum Pair {
@@ -848,6 +846,17 @@ mod diff {
                 ev.poolId, id,
                 "Graduated poolId vs keccak256(abi.encode(key))"
             );
+            assert_eq!(
+                state::pool_id(
+                    pool.currency0,
+                    pool.currency1,
+                    self.d.pool_fee,
+                    self.d.tick_spacing,
+                    self.d.launch_locker
+                ),
+                id,
+                "eden_core::uniswap::state::pool_id vs the launchpad's"
+            );
             let pad = Launchpad::new(self.d.launchpad, self.node.provider.clone());
             let po = pad.poolOf(l.token).call().await.unwrap();
             assert_eq!(po.poolId, id);
@@ -856,15 +865,26 @@ mod diff {
                 (pool.currency0, pool.currency1, self.d.launch_locker)
             );
             let ext = IExtsload::new(self.d.pool_manager, self.node.provider.clone());
-            let state_slot = keccak256([id.0, B256::from(U256::from(POOLS_SLOT)).0].concat());
-            let slot0 = U256::from_be_bytes(ext.extsload_0(state_slot).call().await.unwrap().0);
-            let sqrt_price = slot0 & ((U256::from(1u8) << 160) - U256::from(1u8));
-            let tick24: u32 = ((slot0 >> 160usize) & U256::from(0xFF_FFFFu32)).to::<u32>();
-            let tick = ((tick24 << 8) as i32) >> 8;
-            let lp_fee: u32 = ((slot0 >> 208usize) & U256::from(0xFF_FFFFu32)).to::<u32>();
-            let liq_slot =
-                B256::from(U256::from_be_bytes(state_slot.0) + U256::from(LIQUIDITY_OFFSET));
-            let liquidity = U256::from_be_bytes(ext.extsload_0(liq_slot).call().await.unwrap().0);
+            // eden_core's StateLibrary model (slots and Slot0 decoding) against the real PoolManager.
+            let word = ext
+                .extsload_0(state::pool_state_slot(id))
+                .call()
+                .await
+                .unwrap();
+            let slot0 = state::Slot0::from_word(word);
+            let (sqrt_price, tick, lp_fee) = (slot0.sqrt_price_x96, slot0.tick, slot0.lp_fee);
+            assert_eq!(slot0.protocol_fee, 0, "no protocol fee on a fresh pool");
+            let liq_word = ext
+                .extsload_0(state::liquidity_slot(id))
+                .call()
+                .await
+                .unwrap();
+            assert_eq!(
+                U256::from_be_bytes(liq_word.0),
+                U256::from(state::liquidity_from_word(liq_word)),
+                "the liquidity word holds a uint128"
+            );
+            let liquidity = U256::from(state::liquidity_from_word(liq_word));
             assert_eq!(
                 (sqrt_price, tick, lp_fee, liquidity),
                 (

@@ -4,9 +4,11 @@
 //! - [`oracle`]: `OracleLibrary` quotes and TWAP mean ticks (A5, C16).
 //! - [`sqrt_price_math`], [`swap_math`], [`liquidity_amounts`]: price movement inside one
 //!   liquidity range (B5 buyback) and full-range liquidity for given amounts (C20).
+//! - [`state`]: a v4 pool's state through `PoolManager.extsload` (`StateLibrary`).
 
 pub mod liquidity_amounts;
 pub mod oracle;
 pub mod sqrt_price_math;
+pub mod state;
 pub mod swap_math;
 pub mod tick_math;
