@@ -23,6 +23,7 @@ pub mod rewards;
 pub mod scoring;
 
 pub mod check;
+pub mod network;
 
 pub mod calls;
 pub mod curve;
