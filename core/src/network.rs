@@ -34,6 +34,7 @@ pub const MAX_CHAIN_ID: u64 = (1 << 53) - 1;
 
 /// A deployment: its chain and where to reach it, its contracts, and where its publications are.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "js", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct NetworkDescription {
     /// Always [`NETWORK_FORMAT`].
@@ -60,6 +61,7 @@ pub struct NetworkDescription {
 
 /// The native currency (EIP-3085 `nativeCurrency`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "js", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct NativeCurrency {
     /// "Ether".
@@ -72,35 +74,65 @@ pub struct NativeCurrency {
 
 /// The contracts of a deployment: the four every client needs, and the optional parts.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "js", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Contracts {
     /// `EpochRegistry` (C5–C7).
+    #[serde(with = "crate::serde_dec::checksum")]
     pub epoch_registry: Address,
     /// `HolderDistributor` (C18).
+    #[serde(with = "crate::serde_dec::checksum")]
     pub holder_distributor: Address,
     /// `Launchpad` (C19–C20).
+    #[serde(with = "crate::serde_dec::checksum")]
     pub launchpad: Address,
     /// The launch locker (graduated positions, the pools' hook).
+    #[serde(with = "crate::serde_dec::checksum")]
     pub launch_locker: Address,
     /// Uniswap v4 `PoolManager`.
+    #[serde(with = "crate::serde_dec::checksum")]
     pub pool_manager: Address,
     /// `FeeLanes` (C11, C17), when deployed.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "crate::serde_dec::opt_checksum"
+    )]
     pub fee_lanes: Option<Address>,
     /// `ScorerRegistry` (C11–C14), when deployed.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "crate::serde_dec::opt_checksum"
+    )]
     pub scorer_registry: Option<Address>,
     /// `CallLedger` (A1–A4), when deployed.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "crate::serde_dec::opt_checksum"
+    )]
     pub call_ledger: Option<Address>,
     /// `DuelHook` (B1–B7), when deployed.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "crate::serde_dec::opt_checksum"
+    )]
     pub duel_hook: Option<Address>,
     /// `RootPriceOracle` (C16), when deployed.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "crate::serde_dec::opt_checksum"
+    )]
     pub root_price_oracle: Option<Address>,
     /// Multicall3, when the chain has it somewhere other than its canonical address.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "crate::serde_dec::opt_checksum"
+    )]
     pub multicall3: Option<Address>,
 }
 
@@ -207,6 +239,11 @@ impl NetworkDescription {
         let d: NetworkDescription = serde_path_to_error::deserialize(&mut de).map_err(|e| {
             let path = e.path().to_string();
             let message = e.into_inner().to_string();
+            // The path says where; serde_json's " at line 1 column 37" adds nothing to it.
+            let message = match message.rfind(" at line ") {
+                Some(i) => message[..i].to_owned(),
+                None => message,
+            };
             NetworkError::Shape { path, message }
         })?;
         de.end().map_err(|e| NetworkError::Shape {

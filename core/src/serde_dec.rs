@@ -197,6 +197,40 @@ pub(crate) mod b256_or_zero {
     }
 }
 
+/// An `Address` as its EIP-55 checksummed hex on output (alloy's serde writes lowercase); any
+/// case on input.
+pub(crate) mod checksum {
+    use alloy_primitives::Address;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub(crate) fn serialize<S: Serializer>(a: &Address, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&a.to_checksum(None))
+    }
+
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Address, D::Error> {
+        Address::deserialize(d)
+    }
+}
+
+/// [`checksum`] for an optional address.
+pub(crate) mod opt_checksum {
+    use alloy_primitives::Address;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub(crate) fn serialize<S: Serializer>(a: &Option<Address>, s: S) -> Result<S::Ok, S::Error> {
+        match a {
+            Some(a) => s.serialize_str(&a.to_checksum(None)),
+            None => s.serialize_none(),
+        }
+    }
+
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(
+        d: D,
+    ) -> Result<Option<Address>, D::Error> {
+        Option::<Address>::deserialize(d)
+    }
+}
+
 /// A `u128` as a decimal string (Uniswap liquidity).
 pub(crate) mod u128_dec {
     use serde::{de::Error, Deserializer, Serializer};

@@ -83,8 +83,10 @@ pub struct GraduationAmounts {
 #[cfg_attr(feature = "js", derive(tsify::Tsify))]
 pub struct GraduationPool {
     /// The lower-address currency (native ETH when the pair is ETH).
+    #[serde(with = "crate::serde_dec::checksum")]
     pub currency0: Address,
     /// The higher-address currency.
+    #[serde(with = "crate::serde_dec::checksum")]
     pub currency1: Address,
     /// `true` when the quote currency is currency0.
     pub quote_is_currency0: bool,

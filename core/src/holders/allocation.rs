@@ -31,6 +31,7 @@ pub struct HolderBalance {
 #[cfg_attr(feature = "js", derive(tsify::Tsify))]
 pub struct HolderAmount {
     /// The holder.
+    #[serde(with = "crate::serde_dec::checksum")]
     pub account: Address,
     /// `b_i`.
     #[serde(with = "crate::serde_dec::u256")]

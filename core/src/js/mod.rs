@@ -32,6 +32,7 @@ mod eip712;
 mod human;
 mod leaves;
 mod merkle;
+mod network;
 mod rewards;
 mod scoring;
 mod uniswap;

@@ -84,6 +84,7 @@ pub fn reward_estimate(
 #[derive(Serialize, Tsify)]
 #[serde(rename_all = "camelCase")]
 pub struct ScorerReport {
+    #[serde(with = "crate::serde_dec::checksum")]
     scorer: Address,
     open: bool,
     #[serde(with = "crate::serde_dec::u256")]
