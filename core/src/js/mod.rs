@@ -1,15 +1,17 @@
 //! The JavaScript API (wasm-bindgen), built with `--features js` into `core/pkg` (web) and
 //! `core/pkg-node` (Node). Conventions, shared by every submodule:
 //!
-//! - big integers cross as decimal strings (`"1000000000000000000"`), bytes and addresses as
-//!   0x-hex strings;
+//! - big integers in results are decimal strings (`"1000000000000000000"`); bytes are 0x-hex,
+//!   addresses EIP-55 checksummed;
 //! - objects cross as plain JS objects (serde, JSON-compatible);
-//! - every failure is a thrown JS `Error` with a readable message naming the bad field;
-//! - bounded integers (counts, times, ticks, bps, chain ids…) accept a JS number that is a safe
-//!   integer, a BigInt or a decimal string (optional sign, surrounding spaces ignored), all with
-//!   the same result: [`uint_from_js`], [`int_from_js`], [`u64_from_js`] for arguments, and
-//!   `crate::serde_dec::int` for fields of objects. Fractions, NaN, ±Infinity and numbers beyond
-//!   `Number.MAX_SAFE_INTEGER` are rejected, never rounded.
+//! - every failure is a thrown JS `Error` with a readable message naming the bad field; a
+//!   parameter of the wrong JavaScript type is a `TypeError` naming it;
+//! - every integer parameter (`IntegerLike`: amounts, counts, times, ticks…) accepts a JS number
+//!   that is a safe integer, a BigInt or a decimal string (optional sign, surrounding spaces
+//!   ignored), all with the same result: [`uint_from_js`], [`int_from_js`], [`u64_from_js`]. In
+//!   objects, amounts and WADs are decimal strings (`crate::serde_dec::u256`) and bounded
+//!   integers take all three forms (`crate::serde_dec::int`). Fractions, NaN, ±Infinity and
+//!   numbers beyond `Number.MAX_SAFE_INTEGER` are rejected, never rounded.
 //! - inputs and results are core's own types, deserialised and serialised by their serde
 //!   derives (`crate::serde_dec` for the integer formats); their TypeScript declarations are
 //!   derived from the same types (tsify), once each. An input error names the field's path
