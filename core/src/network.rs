@@ -238,12 +238,7 @@ impl NetworkDescription {
         let mut de = serde_json::Deserializer::from_str(json);
         let d: NetworkDescription = serde_path_to_error::deserialize(&mut de).map_err(|e| {
             let path = e.path().to_string();
-            let message = e.into_inner().to_string();
-            // The path says where; serde_json's " at line 1 column 37" adds nothing to it.
-            let message = match message.rfind(" at line ") {
-                Some(i) => message[..i].to_owned(),
-                None => message,
-            };
+            let message = crate::serde_dec::strip_position(&e.into_inner().to_string());
             NetworkError::Shape { path, message }
         })?;
         de.end().map_err(|e| NetworkError::Shape {

@@ -53,6 +53,15 @@ impl de::Visitor<'_> for IntVisitor {
     }
 }
 
+/// serde_json's message without its " at line 1 column 123" suffix, for errors that name the
+/// field's path instead.
+pub(crate) fn strip_position(msg: &str) -> String {
+    match msg.rfind(" at line ") {
+        Some(i) => msg[..i].to_owned(),
+        None => msg.to_owned(),
+    }
+}
+
 /// `true`: the default of boolean fields that are on unless said otherwise.
 pub(crate) fn yes() -> bool {
     true

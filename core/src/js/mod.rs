@@ -43,7 +43,7 @@ mod uniswap;
 const INTEGER_LIKE: &'static str = r#"
 /** An integer parameter: a BigInt, a decimal string or a safe-integer number (anything else throws a TypeError naming the parameter). */
 export type IntegerLike = bigint | string | number;
-/** A 256-bit unsigned integer in results: a decimal string (inputs also take any `IntegerLike`). */
+/** A 256-bit unsigned integer in objects: a decimal string (a parameter takes any `IntegerLike`). */
 export type U256 = string;
 /** A signed 256-bit integer in results: a decimal string with an optional `-`. */
 export type I256 = string;
@@ -157,23 +157,22 @@ pub(crate) fn parse_b256(what: &str, s: &str) -> Result<B256, JsValue> {
 /// Deserialises a JS value into `T`; an error names the parameter and the path of the bad field
 /// inside it (`theses[1].scoreId: …`).
 pub(crate) fn from_js<T: DeserializeOwned>(what: &str, v: JsValue) -> Result<T, JsValue> {
-    serde_path_to_error::deserialize(serde_wasm_bindgen::Deserializer::from(v)).map_err(|e| {
-        let path = field_path(what, &e.path().to_string());
-        let inner: JsValue = e.into_inner().into();
-        let message = inner.unchecked_into::<js_sys::Error>().message();
-        js_error(&format!("{path}: {}", String::from(message)))
-    })
+    from_js_at(what, what, v)
 }
 
 /// [`from_js`] for a parameter that is one input object (`input`): its fields are named on their
 /// own (`observations[0].tickCumulative`), as the API documents them.
 pub(crate) fn from_js_input<T: DeserializeOwned>(v: JsValue) -> Result<T, JsValue> {
-    from_js("", v).map_err(|e| {
-        let msg = String::from(e.unchecked_into::<js_sys::Error>().message());
-        match msg.strip_prefix(": ") {
-            Some(m) => js_error(&format!("input: {m}")),
-            None => js_error(&msg),
-        }
+    from_js_at("", "input", v)
+}
+
+/// Deserialises `v`; a bad field is named by [`field_name`]`(prefix, whole, path)`.
+fn from_js_at<T: DeserializeOwned>(prefix: &str, whole: &str, v: JsValue) -> Result<T, JsValue> {
+    serde_path_to_error::deserialize(serde_wasm_bindgen::Deserializer::from(v)).map_err(|e| {
+        let name = field_name(prefix, whole, &e.path().to_string());
+        let inner: JsValue = e.into_inner().into();
+        let message = inner.unchecked_into::<js_sys::Error>().message();
+        js_error(&format!("{name}: {}", String::from(message)))
     })
 }
 
@@ -181,12 +180,14 @@ pub(crate) fn from_js_input<T: DeserializeOwned>(v: JsValue) -> Result<T, JsValu
 #[derive(serde::Deserialize)]
 pub(crate) struct U256List(#[serde(with = "crate::serde_dec::u256_vec")] pub(crate) Vec<U256>);
 
-/// `what` joined with a serde path (`.` for the value itself, `[1].scoreId`, `state.feeBps`).
-fn field_path(what: &str, path: &str) -> String {
+/// The name of a bad field: a serde `path` (`.` for the value itself, `[1].scoreId`, `feeBps`)
+/// after `prefix` (a parameter's name, or empty for an input object whose fields are named on
+/// their own), or `whole` for the value itself.
+pub(crate) fn field_name(prefix: &str, whole: &str, path: &str) -> String {
     match path {
-        "." | "" => what.to_owned(),
-        p if p.starts_with('[') || what.is_empty() => format!("{what}{p}"),
-        p => format!("{what}.{p}"),
+        "." | "" => whole.to_owned(),
+        p if p.starts_with('[') || prefix.is_empty() => format!("{prefix}{p}"),
+        p => format!("{prefix}.{p}"),
     }
 }
 

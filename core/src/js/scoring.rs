@@ -18,6 +18,7 @@ use crate::math::U256;
 use crate::scoring::copy_detect::{copy_check as copy_check_rs, Similarity};
 use crate::scoring::epoch::{build_epoch, EpochBundle, EpochInput, ProjectData};
 use crate::scoring::{normalise_column, smooth_down, verify_project_score, TrackConfig};
+use crate::serde_dec::strip_position;
 use alloy_primitives::{Address, B256};
 use serde::{de::DeserializeOwned, Deserialize, Serialize};
 use tsify::Tsify;
@@ -89,25 +90,11 @@ pub(crate) fn parse_json<T: DeserializeOwned>(what: &str, json: &str) -> Result<
     let name = if what.is_empty() { "input" } else { what };
     let mut de = serde_json::Deserializer::from_str(json);
     let value = serde_path_to_error::deserialize::<_, T>(&mut de).map_err(|e| {
-        let path = e.path().to_string();
-        let msg = strip_position(&e.into_inner().to_string());
-        match (what, path.as_str()) {
-            (_, ".") => err(name, msg),
-            ("", p) => err(p, msg),
-            (w, p) if p.starts_with('[') => err(&format!("{w}{p}"), msg),
-            (w, p) => err(&format!("{w}.{p}"), msg),
-        }
+        let field = super::field_name(what, name, &e.path().to_string());
+        err(&field, strip_position(&e.into_inner().to_string()))
     })?;
     de.end().map_err(|e| err(name, e))?;
     Ok(value)
-}
-
-/// serde_json's message without its " at line 1 column 123" suffix (the field path says where).
-fn strip_position(msg: &str) -> String {
-    match msg.rfind(" at line ") {
-        Some(i) => msg[..i].to_owned(),
-        None => msg.to_owned(),
-    }
 }
 
 /// The bundle as a plain object (via JSON, which is much faster than per-field conversion).
