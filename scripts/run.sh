@@ -4,7 +4,8 @@
 #  1. installs what is missing (scripts/setup.sh app; the JavaScript API core/pkg-node if absent)
 #  2. starts anvil on 127.0.0.1 (chain id 31337, the fixed dev mnemonic "test test … junk";
 #     port EDEN_RPC_PORT, default 8545, or the next free one)
-#  3. deploys Uniswap v3/v4 and the protocol (scripts/deploy-local.sh, then scripts/deploy-local-ii.sh)
+#  3. deploys Uniswap v3/v4 and the protocol (scripts/deploy-local.sh, then scripts/deploy-local-ii.sh),
+#     which write the network description; it becomes the app's default (public/networks/local.json)
 #  4. seeds a demo world through real transactions (scripts/seed-demo.mjs → public/demo/)
 #  5. builds and serves the app at http://127.0.0.1:8080 (EDEN_PORT changes it) and prints the URL
 # Ctrl-C (or any exit) stops everything it started: the app server and anvil, by PID.
@@ -48,8 +49,11 @@ for _ in $(seq 1 100); do cast chain-id --rpc-url "$rpc" > /dev/null 2>&1 && bre
 cast chain-id --rpc-url "$rpc" > /dev/null || { echo "run.sh: anvil did not start (see .eden/anvil-$rpc_port.log)" >&2; exit 1; }
 
 step "Deploying Uniswap v3/v4 and the Eden contracts (both halves)"
+export EDEN_PUBLICATIONS="http://127.0.0.1:$app_port/public/demo/"
 bash scripts/deploy-local.sh --rpc-url "$rpc"
 bash scripts/deploy-local-ii.sh --rpc-url "$rpc"
+mkdir -p public/networks
+cp .eden/network-31337.json public/networks/local.json
 
 step "Seeding the demo world (public/demo/)"
 rm -rf public/demo

@@ -94,6 +94,11 @@ fn join(int: &str, frac: &str) -> String {
     }
 }
 
+/// A count with thousands separators: `10000 → "10,000"`.
+pub fn thousands(n: u64) -> String {
+    group(&n.to_string())
+}
+
 /// A WAD fraction (`10^18 = 100 %`) as a percentage with `sig` significant digits: `"42.5 %"`.
 pub fn percent_wad(wad: U256, sig: usize) -> String {
     // percent = wad / 10^16

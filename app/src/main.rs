@@ -1,8 +1,8 @@
 //! Eden browser client: a Leptos client-side app over the wasm build of `eden-core`.
 //!
 //! Every number on screen is computed by `eden-core` in this page from on-chain state; nothing is
-//! trusted from a server. Routes: Launch (`/`, `/launch/:token`), Score, Scorer, Duel, Calls,
-//! Payouts, Verify.
+//! trusted from a server. The deployment is chosen on the Network page (`/network`, D1). Routes:
+//! Launch (`/`, `/launch/:token`), Score, Scorer, Duel, Calls, Payouts, Verify, Network.
 
 #[cfg(all(test, target_arch = "wasm32"))]
 mod browser_tests;
@@ -48,6 +48,14 @@ fn App() -> impl IntoView {
         match chain::world::load_world().await {
             Ok((w, offset)) => {
                 ctx.chain_offset.set(offset);
+                // The burner signs for a local dev chain only, and for the one connected to.
+                match ctx.wallet.get_untracked().kind {
+                    Some(wallet::Kind::Burner(i)) if w.is_local_dev() => {
+                        wallet::connect_burner(ctx.wallet_handle(), i, Some(w.chain_id))
+                    }
+                    Some(wallet::Kind::Burner(_)) => wallet::disconnect(ctx.wallet_handle()),
+                    _ => {}
+                }
                 ctx.world.set(Load::Ready(w));
             }
             Err(e) => ctx.world.set(Load::Failed(e.into())),
@@ -100,6 +108,7 @@ fn App() -> impl IntoView {
                     <A href="/payouts">"Payouts"</A>
                     <A href="/verify">"Verify"</A>
                 </nav>
+                <ui::NetworkLink />
                 <ui::WalletButton />
             </header>
             <ui::NetworkBanner />
@@ -115,6 +124,7 @@ fn App() -> impl IntoView {
                     <Route path=path!("/duel/:id") view=pages::duel::DuelPage />
                     <Route path=path!("/calls") view=pages::calls::CallsPage />
                     <Route path=path!("/verify") view=verify_page::VerifyPage />
+                    <Route path=path!("/network") view=pages::network::NetworkPage />
                 </Routes>
             </main>
             <ui::TxTray />

@@ -70,17 +70,22 @@ impl Ctx {
         }
     }
 
-    /// The loaded network, as a wallet is asked to switch to it.
+    /// The loaded network, as a wallet is asked to switch to it (or add it, EIP-3085): the
+    /// description's own name, RPC URLs, currency and explorer.
     pub fn chain_params(&self) -> Option<crate::wallet::ChainParams> {
         match self.world.get_untracked() {
-            Load::Ready(w) => Some(crate::wallet::ChainParams {
-                chain_id: w.chain_id,
-                name: "Eden local chain (anvil)".into(),
-                rpc_url: w.rpc_url.clone(),
-                currency_name: "Ether".into(),
-                currency_symbol: "ETH".into(),
-                currency_decimals: 18,
-            }),
+            Load::Ready(w) => {
+                let d = w.description();
+                Some(crate::wallet::ChainParams {
+                    chain_id: d.chain_id,
+                    name: d.name.clone(),
+                    rpc_urls: d.rpc_urls.clone(),
+                    currency_name: d.native_currency.name.clone(),
+                    currency_symbol: d.native_currency.symbol.clone(),
+                    currency_decimals: d.native_currency.decimals,
+                    explorer_url: d.explorer_url.clone(),
+                })
+            }
             _ => None,
         }
     }

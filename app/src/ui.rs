@@ -3,7 +3,7 @@
 
 use crate::fmt;
 use crate::state::{Ctx, Load, TxState};
-use crate::wallet::{self, Kind, BURNER_KEYS, LOCAL_CHAIN_ID};
+use crate::wallet::{self, Kind, BURNER_KEYS};
 use alloy_primitives::U256;
 use leptos::prelude::*;
 
@@ -60,10 +60,15 @@ pub fn with_world<V: IntoView + 'static>(
     f: impl Fn(crate::chain::world::World) -> V + Send + Sync + 'static,
 ) -> impl IntoView {
     let ctx = Ctx::get();
-    move || match ctx.world.get() {
+    move || {
+        match ctx.world.get() {
         Load::Loading => view! { <Loading what="Connecting to the chain…" /> }.into_any(),
-        Load::Failed(e) => view! { <ErrorBox message=e /> }.into_any(),
+        Load::Failed(e) => view! {
+            <ErrorBox message=e />
+            <p><a href="/network" id="to-network">"Choose another network, or fix this one's RPC URL"</a></p>
+        }.into_any(),
         Load::Ready(w) => f(w).into_any(),
+    }
     }
 }
 
@@ -85,7 +90,11 @@ pub fn WalletButton() -> impl IntoView {
             _ => "Connect wallet".to_string(),
         }
     };
-    let local = move || matches!(ctx.world.get(), Load::Ready(w) if w.chain_id == LOCAL_CHAIN_ID);
+    let local = move || matches!(ctx.world.get(), Load::Ready(w) if w.is_local_dev());
+    let local_chain = move || match ctx.world.get_untracked() {
+        Load::Ready(w) => Some(w.chain_id),
+        _ => None,
+    };
     view! {
         <div class="wallet">
             <button class="secondary" id="wallet-button" on:click=move |_| open.update(|o| *o = !*o)>{label}</button>
@@ -97,7 +106,7 @@ pub fn WalletButton() -> impl IntoView {
                         <div class="burners">
                             {(0..BURNER_KEYS.len()).map(|i| view! {
                                 <button class="secondary burner" id=format!("burner-{}", i + 1)
-                                    on:click=move |_| { wallet::connect_burner(ctx.wallet_handle(), i); open.set(false); }>
+                                    on:click=move |_| { wallet::connect_burner(ctx.wallet_handle(), i, local_chain()); open.set(false); }>
                                     {format!("Burner · dev account {}", i + 1)}
                                 </button>
                             }).collect_view()}
@@ -128,6 +137,22 @@ pub fn WalletButton() -> impl IntoView {
             </Show>
         </div>
     }
+}
+
+/// The network in use, linking to the Network page.
+#[component]
+pub fn NetworkLink() -> impl IntoView {
+    let ctx = Ctx::get();
+    let label = move || match ctx.world.get() {
+        Load::Loading => "Network…".to_string(),
+        Load::Failed(_) => "Network: not connected".to_string(),
+        Load::Ready(w) => w.description().name.clone(),
+    };
+    let class = move || match ctx.world.get() {
+        Load::Failed(_) => "network-link failed",
+        _ => "network-link",
+    };
+    view! { <a href="/network" id="network-link" class=class title="Choose the network">{label}</a> }
 }
 
 /// Wrong network, wallet messages.

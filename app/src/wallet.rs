@@ -22,8 +22,6 @@ pub const BURNER_KEYS: [B256; 4] = [
     b256!("47e179ec197488593b187f80a00eb0da91f1b9d0b13f8733639f19c30a34926a"),
 ];
 const BURNER_STORAGE_KEY: &str = "eden.burner";
-/// The chain id of the local chain, where the burner wallet is offered.
-pub const LOCAL_CHAIN_ID: u64 = 31337;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Kind {
@@ -166,12 +164,13 @@ pub fn init(ctx: Wallet) {
         let _ = win.dispatch_event(&ev);
     }
     if let Ok(i) = SessionStorage::get::<usize>(BURNER_STORAGE_KEY) {
-        connect_burner(ctx, i);
+        connect_burner(ctx, i, None);
     }
 }
 
-/// Uses burner account `index` (anvil dev account `index + 1`).
-pub fn connect_burner(ctx: Wallet, index: usize) {
+/// Uses burner account `index` (anvil dev account `index + 1`) on the local chain `chain_id` (the
+/// burner signs for whatever local dev chain the app is connected to; `None` until it is known).
+pub fn connect_burner(ctx: Wallet, index: usize, chain_id: Option<u64>) {
     let Some(key) = BURNER_KEYS.get(index) else {
         return;
     };
@@ -180,7 +179,7 @@ pub fn connect_burner(ctx: Wallet, index: usize) {
     ctx.wallet.update(|w| {
         w.kind = Some(Kind::Burner(index));
         w.account = Some(account);
-        w.chain_id = Some(LOCAL_CHAIN_ID);
+        w.chain_id = chain_id;
         w.message = None;
     });
     ctx.bump();
@@ -282,10 +281,27 @@ pub async fn connect_injected(ctx: Wallet, uuid: String, name: String) {
 pub struct ChainParams {
     pub chain_id: u64,
     pub name: String,
-    pub rpc_url: String,
+    pub rpc_urls: Vec<String>,
     pub currency_name: String,
     pub currency_symbol: String,
     pub currency_decimals: u8,
+    pub explorer_url: Option<String>,
+}
+
+impl ChainParams {
+    /// The EIP-3085 `wallet_addEthereumChain` parameter.
+    pub fn add_chain_param(&self) -> Value {
+        let mut p = json!({
+            "chainId": format!("{:#x}", self.chain_id),
+            "chainName": self.name,
+            "rpcUrls": self.rpc_urls,
+            "nativeCurrency": { "name": self.currency_name, "symbol": self.currency_symbol, "decimals": self.currency_decimals },
+        });
+        if let Some(e) = &self.explorer_url {
+            p["blockExplorerUrls"] = json!([e]);
+        }
+        p
+    }
 }
 
 /// The wallet layer's handle: the wallet's state, and the counter it bumps when the account or
@@ -308,13 +324,18 @@ pub async fn switch_chain(ctx: Wallet, chain: ChainParams) {
         return;
     };
     let hex_id = format!("{:#x}", chain.chain_id);
-    let r = match request(&uuid, "wallet_switchEthereumChain", json!([{ "chainId": hex_id }])).await {
+    let r = match request(
+        &uuid,
+        "wallet_switchEthereumChain",
+        json!([{ "chainId": hex_id }]),
+    )
+    .await
+    {
         Err(WalletError::UnknownChain) => {
             request(
                 &uuid,
                 "wallet_addEthereumChain",
-                json!([{ "chainId": hex_id, "chainName": chain.name, "rpcUrls": [chain.rpc_url],
-                         "nativeCurrency": { "name": chain.currency_name, "symbol": chain.currency_symbol, "decimals": chain.currency_decimals } }]),
+                json!([chain.add_chain_param()]),
             )
             .await
         }
@@ -353,6 +374,32 @@ mod tests {
         for (k, w) in BURNER_KEYS.iter().zip(want) {
             assert_eq!(address_of(k).unwrap().to_checksum(None), w);
         }
+    }
+
+    #[test]
+    fn a_chain_is_added_with_the_descriptions_own_parameters() {
+        let p = ChainParams {
+            chain_id: 31338,
+            name: "Second anvil".into(),
+            rpc_urls: vec!["http://127.0.0.1:9545".into()],
+            currency_name: "Ether".into(),
+            currency_symbol: "ETH".into(),
+            currency_decimals: 18,
+            explorer_url: None,
+        };
+        assert_eq!(
+            p.add_chain_param(),
+            json!({ "chainId": "0x7a6a", "chainName": "Second anvil", "rpcUrls": ["http://127.0.0.1:9545"],
+                    "nativeCurrency": { "name": "Ether", "symbol": "ETH", "decimals": 18 } })
+        );
+        let p = ChainParams {
+            explorer_url: Some("https://scan.example.org".into()),
+            ..p
+        };
+        assert_eq!(
+            p.add_chain_param()["blockExplorerUrls"],
+            json!(["https://scan.example.org"])
+        );
     }
 
     #[test]

@@ -11,23 +11,32 @@
 // Screenshots: test-output/screenshots/.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 import { serveDist } from './serve.mjs';
 import { launch } from './browser.mjs';
-import { startChain } from './chain.mjs';
+import { publishNetwork, startChain } from './chain.mjs';
+import { startRpcProxy } from './rpc-proxy.mjs';
 import { launchWithWallet } from './wallet-extension/launch.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const SHOTS = join(ROOT, 'test-output', 'screenshots');
-let chain, server, browser, page;
+let chain, proxy, server, browser, page, netDir;
 const T = { timeout: 30_000 };
 
 before(async () => {
   mkdirSync(SHOTS, { recursive: true });
   chain = await startChain(ROOT);
-  server = await serveDist(join(ROOT, 'dist'), { '/public/demo/': chain.demoDir });
+  // The app reaches the chain only through a proxy that answers like a public node: 5 ms added,
+  // eth_getLogs capped at 10,000 blocks and 10,000 results, HTTP 429 to every 7th request.
+  proxy = await startRpcProxy(chain.rpc, { latencyMs: 5, maxBlocks: 10_000, maxResults: 10_000, every429: 7 });
+  netDir = mkdtempSync(join(tmpdir(), 'eden-networks-'));
+  server = await serveDist(join(ROOT, 'dist'), { '/public/demo/': chain.demoDir, '/public/networks/': netDir });
+  // The app's default network: the description the deploy scripts wrote, with its RPC behind the
+  // proxy and its publications on this origin.
+  publishNetwork(netDir, 'local', chain.network, server.url + 'public/demo/', { rpcUrls: [proxy.url] });
   browser = await launch();
   page = await browser.newPage({ viewport: { width: 1100, height: 1000 } });
   page.on('pageerror', (e) => console.log('# page error:', e.message));
@@ -38,9 +47,15 @@ before(async () => {
 });
 
 after(async () => {
+  if (proxy) {
+    const s = proxy.stats;
+    console.log(`# rpc proxy: ${s.http} HTTP requests, ${s.calls} JSON-RPC calls, ${s.rateLimited} answered 429, ${s.refusedRanges} log ranges refused`);
+  }
   await browser?.close();
+  await proxy?.close();
   await server?.close();
   chain?.stop();
+  if (netDir) rmSync(netDir, { recursive: true, force: true });
 });
 
 const exact = async (sel) => page.getAttribute(sel, 'title');
@@ -609,7 +624,7 @@ test('a real browser-extension wallet (EIP-6963 + EIP-1193): switched to the cha
     await p.waitForSelector('#wrong-chain', { state: 'detached', timeout: 10_000 });
     const st = await wallet.worker.evaluate(() => self.edenTestWallet.state());
     assert.equal(st.chainId, '0x7a69');
-    assert.equal(st.chains['0x7a69'], rpc, 'the wallet added the app\'s 127.0.0.1 node');
+    assert.equal(st.chains['0x7a69'], proxy.url, 'the wallet added the network description\'s own node');
     await p.waitForSelector('#wallet-button:has-text("Eden Test Wallet · 0x9965")', T);
 
     // A real buy on MEAD through the extension: simulated by the app, sent by the wallet, confirmed.
@@ -664,4 +679,48 @@ test('a real browser-extension wallet (EIP-6963 + EIP-1193): switched to the cha
   } finally {
     await wallet.close();
   }
+});
+
+test('a network given by URL is checked: a wrong chain id and a dead RPC are named, and the local network is chosen back', async () => {
+  publishNetwork(netDir, 'wrong-chain', chain.network, server.url + 'public/demo/', { chainId: 31338, name: 'Wrong chain' });
+  publishNetwork(netDir, 'dead-rpc', chain.network, server.url + 'public/demo/', { rpcUrls: ['http://127.0.0.1:9'], name: 'Dead RPC' });
+  publishNetwork(netDir, 'broken', chain.network, server.url + 'public/demo/', { contracts: { ...chain.network.contracts, launchpad: '0x12' } });
+  await page.goto(server.url + 'launch?network=' + encodeURIComponent('/public/networks/wrong-chain.json'));
+  await page.waitForSelector('.result.error', T);
+  const wrong = await page.textContent('.result.error');
+  assert.match(wrong, /serves chain 31337, but the network description "Wrong chain" is for chain 31338/);
+  assert.equal(await page.textContent('#network-link'), 'Network: not connected');
+  await page.screenshot({ path: join(SHOTS, 'network-wrong-chain.png') });
+
+  await page.goto(server.url + 'score?network=' + encodeURIComponent('/public/networks/dead-rpc.json'));
+  await page.waitForSelector('.result.error', T);
+  assert.match(await page.textContent('.result.error'), /Dead RPC: no RPC node answers \(http:\/\/127\.0\.0\.1:9: cannot reach the chain node/);
+
+  // A description that is not valid is refused with its field named, and not kept.
+  await page.goto(server.url + 'network?network=' + encodeURIComponent('/public/networks/broken.json'));
+  await page.waitForSelector('#network-error', T);
+  assert.match(await page.textContent('#network-error'), /not valid: contracts\.launchpad/);
+
+  // Both valid ones were kept; the person picks the local network back on the Network page.
+  const names = await page.$$eval('#networks .network-row strong', (es) => es.map((e) => e.textContent));
+  assert.ok(names.includes('Wrong chain') && names.includes('Dead RPC') && names.includes('Local anvil'), names.join(', '));
+  assert.ok(!names.includes('broken'));
+  await page.click('#use-local');
+  await page.waitForSelector('#network-current-name', T);
+  assert.equal(await page.textContent('#network-current-name'), 'Local anvil');
+  assert.equal(await page.textContent('#network-link'), 'Local anvil');
+  await page.screenshot({ path: join(SHOTS, 'network-page.png') });
+
+  // A bad log range is refused in words; a smaller one is kept and used.
+  await page.fill('#log-range', '0');
+  await page.click('#save-settings');
+  await page.waitForSelector('#network-notice', T);
+  assert.match(await page.textContent('#network-notice'), /log range: 0 is not between 1 and 1000000 blocks/);
+  await page.fill('#log-range', '2,000');
+  await page.click('#save-settings');
+  await page.waitForFunction(() => /2,000 blocks per request/.test(document.querySelector('#network-current')?.textContent ?? ''), null, T);
+  await page.goto(server.url + 'launch');
+  await page.waitForSelector('.launch-row', T);
+  // Every read above went through the proxy, which rate-limited some: the app retried them.
+  assert.ok(proxy.stats.rateLimited > 0, 'the proxy answered 429 at least once');
 });

@@ -1,8 +1,9 @@
 // A real local chain for the end-to-end tests: a fresh anvil on a free loopback port (fixed dev
 // mnemonic, chain id 31337), the contracts deployed by scripts/deploy-local.sh and the demo world
-// seeded by scripts/seed-demo.mjs into a temporary directory. `stop()` kills what it started, by PID.
+// seeded by scripts/seed-demo.mjs into a temporary directory; the network description the deploy
+// scripts wrote (.eden/network-31337.json). `stop()` kills what it started, by PID.
 import { spawn, execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -31,7 +32,13 @@ async function rpcReady(url) {
   throw new Error(`anvil did not answer at ${url}`);
 }
 
-/** Starts anvil, deploys and seeds; resolves to {rpc, demoDir, world, stop}. */
+/** Serves `network` (a description) as `<dir>/<name>.json` with its publications at `publications`
+ * (the app's origin is known only once it is served); `changes` overrides fields (bad-input tests). */
+export function publishNetwork(dir, name, network, publications, changes = {}) {
+  writeFileSync(join(dir, `${name}.json`), JSON.stringify({ ...network, publications: [publications], ...changes }, null, 2));
+}
+
+/** Starts anvil, deploys and seeds; resolves to {rpc, demoDir, world, network, stop}. */
 export async function startChain(root) {
   const bin = join(root, 'node_modules', '.bin');
   const port = await freePort();
@@ -46,8 +53,9 @@ export async function startChain(root) {
     const demoDir = mkdtempSync(join(tmpdir(), 'eden-demo-'));
     execFileSync('node', [join(root, 'scripts', 'seed-demo.mjs'), '--rpc-url', rpc, '--out', demoDir, '--quiet'], { cwd: root, env, stdio: 'pipe' });
     const world = JSON.parse(readFileSync(join(demoDir, 'world.json'), 'utf8'));
+    const network = JSON.parse(readFileSync(join(root, '.eden', 'network-31337.json'), 'utf8'));
     return {
-      rpc, demoDir, world,
+      rpc, demoDir, world, network,
       stop: () => { stop(); rmSync(demoDir, { recursive: true, force: true }); },
     };
   } catch (e) {

@@ -1,8 +1,11 @@
-//! The chain layer: JSON-RPC ([`rpc`]), the contracts' ABIs ([`abi`]), the network and its
-//! publications ([`world`]), and the registry's epoch status ([`epochs`]). No Leptos: pages and the
-//! wallet read the chain through here.
+//! The chain layer: JSON-RPC ([`rpc`]) and its one log reader ([`logs`]), the contracts' ABIs
+//! ([`abi`]), which deployment to use ([`network`]), the connected deployment and its publications
+//! ([`world`]), and the registry's epoch status ([`epochs`]). No Leptos: pages and the wallet read
+//! the chain through here.
 
 pub mod abi;
 pub mod epochs;
+pub mod logs;
+pub mod network;
 pub mod rpc;
 pub mod world;

@@ -1,8 +1,12 @@
 //! A JSON-RPC client over the browser's `fetch`: `eth_call` (typed with `sol!`), `eth_getLogs`,
 //! `eth_blockNumber`, `eth_getBalance`, `eth_estimateGas`, `eth_sendRawTransaction`, receipts.
-//! Reverts are decoded into plain words ([`crate::chain::abi::revert_reason`]).
+//! Reverts are decoded into plain words ([`crate::chain::abi::revert_reason`]). Rate-limited answers
+//! are retried with backoff ([`crate::chain::logs::with_backoff`]); logs are read through the one
+//! log reader ([`crate::chain::logs::read_logs`]).
 
 use crate::chain::abi::revert_reason;
+use crate::chain::logs::{read_logs, with_backoff};
+use crate::chain::network::DEFAULT_LOG_RANGE;
 use alloy_primitives::{hex, Address, Bytes, B256, U256};
 use alloy_sol_types::SolCall;
 use serde::Deserialize;
@@ -23,6 +27,9 @@ pub enum RpcError {
     /// The answer could not be read.
     #[error("unexpected answer from the node: {0}")]
     Decode(String),
+    /// The node is rate-limiting (HTTP 429, or a JSON-RPC "rate limit" error), still after backoff.
+    #[error("the node is rate-limiting requests: {0}")]
+    RateLimited(String),
     /// A GET answered with an HTTP error status.
     #[error("{url}: HTTP {status}")]
     Http {
@@ -59,11 +66,23 @@ async fn post_json(url: &str, body: &str) -> Result<Value, RpcError> {
         .send()
         .await
         .map_err(|e| RpcError::Network(e.to_string()))?;
+    if resp.status() == 429 {
+        return Err(RpcError::RateLimited(format!("{url}: HTTP 429")));
+    }
+    let status = resp.status();
     let text = resp
         .text()
         .await
         .map_err(|e| RpcError::Network(e.to_string()))?;
-    serde_json::from_str(&text).map_err(|e| RpcError::Decode(e.to_string()))
+    match serde_json::from_str(&text) {
+        Ok(v) => Ok(v),
+        // A proxy's or gateway's error page: the status says more than the body.
+        Err(_) if !(200..300).contains(&status) => Err(RpcError::Http {
+            url: url.to_owned(),
+            status,
+        }),
+        Err(e) => Err(RpcError::Decode(e.to_string())),
+    }
 }
 
 /// Interprets a JSON-RPC error object; revert data (a hex string in `data`) becomes [`RpcError::Revert`].
@@ -85,6 +104,13 @@ pub fn error_from(err: &Value) -> RpcError {
     }
     if message.contains("revert") {
         return RpcError::Revert(message);
+    }
+    let lower = message.to_lowercase();
+    if err.get("code").and_then(Value::as_i64) == Some(429)
+        || lower.contains("rate limit")
+        || lower.contains("too many requests")
+    {
+        return RpcError::RateLimited(message);
     }
     RpcError::Node(message)
 }
@@ -132,25 +158,6 @@ impl LogFilter {
     }
 }
 
-/// Blocks per `eth_getLogs` request in [`Rpc::get_logs`] (public nodes commonly cap ranges near 10,000).
-pub const LOG_CHUNK_BLOCKS: u64 = 5_000;
-
-/// The `[from, to]` block ranges, in order, `chunk` blocks at most each.
-pub fn block_chunks(from: u64, to: u64, chunk: u64) -> Vec<(u64, u64)> {
-    let chunk = chunk.max(1);
-    let mut out = Vec::new();
-    let mut lo = from;
-    while lo <= to {
-        let hi = lo.saturating_add(chunk - 1).min(to);
-        out.push((lo, hi));
-        if hi == u64::MAX {
-            break;
-        }
-        lo = hi + 1;
-    }
-    out
-}
-
 /// A transaction receipt (the fields the app reads).
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -189,10 +196,11 @@ impl TxRequest {
     }
 }
 
-/// A JSON-RPC endpoint.
+/// A JSON-RPC endpoint, and the most blocks one `eth_getLogs` asks it for.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Rpc {
     pub url: String,
+    pub log_range: u64,
 }
 
 fn q(v: &Value) -> Result<U256, RpcError> {
@@ -208,21 +216,46 @@ fn q64(v: &Value) -> Result<u64, RpcError> {
 }
 
 impl Rpc {
+    /// An endpoint with the default log range.
     pub fn new(url: impl Into<String>) -> Self {
-        Self { url: url.into() }
+        Self {
+            url: url.into(),
+            log_range: DEFAULT_LOG_RANGE,
+        }
     }
 
-    /// One JSON-RPC request.
+    /// The same endpoint asked for at most `blocks` blocks of logs at a time.
+    pub fn with_log_range(self, blocks: u64) -> Self {
+        Self {
+            log_range: blocks.max(1),
+            ..self
+        }
+    }
+
+    /// One JSON-RPC request, retried with backoff while the node rate-limits.
     pub async fn request(&self, method: &str, params: Value) -> Result<Value, RpcError> {
         let body =
             json!({ "jsonrpc": "2.0", "id": 1, "method": method, "params": params }).to_string();
-        let v = post_json(&self.url, &body).await?;
-        if let Some(e) = v.get("error") {
-            return Err(error_from(e));
-        }
-        v.get("result")
-            .cloned()
-            .ok_or_else(|| RpcError::Decode("no result".into()))
+        let once = || async {
+            let v = post_json(&self.url, &body).await?;
+            if let Some(e) = v.get("error") {
+                return Err(error_from(e));
+            }
+            v.get("result")
+                .cloned()
+                .ok_or_else(|| RpcError::Decode("no result".into()))
+        };
+        with_backoff(once, gloo_timers::future::TimeoutFuture::new).await
+    }
+
+    /// `eth_chainId`.
+    pub async fn chain_id(&self) -> Result<u64, RpcError> {
+        q64(&self.request("eth_chainId", json!([])).await?)
+    }
+
+    /// `eth_blockNumber`.
+    pub async fn block_number(&self) -> Result<u64, RpcError> {
+        q64(&self.request("eth_blockNumber", json!([])).await?)
     }
 
     /// The latest block's timestamp (chain time, which anvil may have moved ahead of the wall clock).
@@ -346,7 +379,8 @@ impl Rpc {
         serde_json::from_value(v["input"].clone()).map_err(|e| RpcError::Decode(e.to_string()))
     }
 
-    /// `eth_getLogs` of one contract from `from_block`, filtered by the first topic (and optionally the second).
+    /// The logs of one contract from `from_block` to the latest block, filtered by the first
+    /// topic (and optionally the second), through the log reader.
     pub async fn logs(
         &self,
         address: Address,
@@ -354,14 +388,13 @@ impl Rpc {
         topic1: Option<B256>,
         from_block: u64,
     ) -> Result<Vec<Log>, RpcError> {
-        let topics = match topic1 {
-            Some(t1) => json!([topic0, t1]),
-            None => json!([topic0]),
-        };
-        let v = self
-            .request("eth_getLogs", json!([{ "address": address, "topics": topics, "fromBlock": format!("{from_block:#x}"), "toBlock": "latest" }]))
-            .await?;
-        serde_json::from_value(v).map_err(|e| RpcError::Decode(e.to_string()))
+        let latest = self.block_number().await?;
+        let mut topics = vec![Some(vec![topic0])];
+        if let Some(t1) = topic1 {
+            topics.push(Some(vec![t1]));
+        }
+        self.get_logs(&LogFilter { address, topics }, from_block, latest)
+            .await
     }
 
     /// A block's timestamp (`eth_getBlockByNumber`).
@@ -380,31 +413,20 @@ impl Rpc {
         q64(&b["timestamp"])
     }
 
-    /// `eth_getLogs` over blocks `[from, to]`, [`LOG_CHUNK_BLOCKS`] blocks per request, in chain order.
-    /// A failing chunk names its block range.
+    /// `eth_getLogs` over blocks `[from, to]` in chain order, through the log reader: at most
+    /// [`Rpc::log_range`] blocks per request, a range the node refuses split and read again. A
+    /// failing request names its block range.
     pub async fn get_logs(
         &self,
         filter: &LogFilter,
         from: u64,
         to: u64,
     ) -> Result<Vec<Log>, RpcError> {
-        let mut out = Vec::new();
-        for (lo, hi) in block_chunks(from, to, LOG_CHUNK_BLOCKS) {
-            let ctx = |e: String| format!("logs of blocks {lo}–{hi}: {e}");
-            let v = self
-                .request("eth_getLogs", filter.to_json(lo, hi))
-                .await
-                .map_err(|e| match e {
-                    RpcError::Network(m) => RpcError::Network(ctx(m)),
-                    RpcError::Revert(m) | RpcError::Node(m) => RpcError::Node(ctx(m)),
-                    RpcError::Decode(m) => RpcError::Decode(ctx(m)),
-                    http @ RpcError::Http { .. } => RpcError::Network(ctx(http.to_string())),
-                })?;
-            let mut logs: Vec<Log> =
-                serde_json::from_value(v).map_err(|e| RpcError::Decode(ctx(e.to_string())))?;
-            out.append(&mut logs);
-        }
-        Ok(out)
+        let fetch = |lo: u64, hi: u64| async move {
+            let v = self.request("eth_getLogs", filter.to_json(lo, hi)).await?;
+            serde_json::from_value::<Vec<Log>>(v).map_err(|e| RpcError::Decode(e.to_string()))
+        };
+        read_logs(fetch, from, to, self.log_range).await
     }
 }
 
@@ -430,15 +452,21 @@ mod tests {
     }
 
     #[test]
-    fn block_ranges_are_chunked_without_gaps_or_overlaps() {
-        assert_eq!(block_chunks(10, 9, 5), vec![]);
-        assert_eq!(block_chunks(7, 7, 5), vec![(7, 7)]);
-        assert_eq!(block_chunks(0, 11, 5), vec![(0, 4), (5, 9), (10, 11)]);
-        assert_eq!(block_chunks(1, 10, 5), vec![(1, 5), (6, 10)]);
-        assert_eq!(
-            block_chunks(u64::MAX - 1, u64::MAX, 5),
-            vec![(u64::MAX - 1, u64::MAX)]
-        );
+    fn rate_limits_are_recognised() {
+        assert!(matches!(
+            error_from(&json!({"code": 429, "message": "Too Many Requests"})),
+            RpcError::RateLimited(_)
+        ));
+        assert!(matches!(
+            error_from(
+                &json!({"code": -32005, "message": "daily request count exceeded, request rate limited"})
+            ),
+            RpcError::RateLimited(_)
+        ));
+    }
+
+    #[test]
+    fn filters_encode_any_topic_as_null() {
         let f = LogFilter {
             address: Address::ZERO,
             topics: vec![Some(vec![B256::ZERO]), None],

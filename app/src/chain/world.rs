@@ -1,32 +1,17 @@
-//! The network the app is a client of: `world.json` (written by scripts/seed-demo.mjs next to the
-//! app), the contract addresses, and the publications (epoch bundles). No Leptos here.
+//! The deployment the app is a client of, once connected: its network description
+//! ([`crate::chain::network`]), the RPC URL that answered for its chain, and the deployment's
+//! optional metadata file (`world.json` under a publication base: what is not yet discovered from
+//! the chain, and names, shown as unverified). No Leptos here.
 
+use crate::chain::network::{self, DescriptionError, SavedNetwork};
 use crate::chain::rpc::{Rpc, RpcError};
 use alloy_primitives::{Address, B256};
+use eden_core::network::{Contracts, NetworkDescription};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 
-/// Where the app finds the network description.
-pub const WORLD_URL: &str = "/public/demo/world.json";
-/// Where the epoch bundles are served (`<base>/epochs/<n>.json`).
-pub const DEMO_BASE: &str = "/public/demo/";
-
-/// Contract addresses (`.eden/addresses.json`, one chain).
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Addresses {
-    pub epoch_registry: Address,
-    pub holder_distributor: Address,
-    pub launchpad: Address,
-    pub launch_locker: Address,
-    pub pool_manager: Address,
-    pub stablecoin: Address,
-    pub root_signer: Address,
-    pub start_block: u64,
-    /// FeeLanes (C17), when deployed (`feeLanes` in `.eden/addresses.json`).
-    #[serde(default)]
-    pub fee_lanes: Option<Address>,
-}
+/// The metadata file's name under each publication base.
+pub const METADATA_FILE: &str = "world.json";
 
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -123,13 +108,11 @@ pub struct TokenRef {
     pub symbol: String,
 }
 
-/// The network description.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+/// The deployment's metadata file (`<publication base>/world.json`), optional and unverified:
+/// what the app does not discover from the chain yet, and names for people.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct World {
-    pub chain_id: u64,
-    pub rpc_url: String,
-    pub addresses: Addresses,
+pub struct Metadata {
     #[serde(default)]
     pub epochs: Vec<EpochRef>,
     #[serde(default)]
@@ -144,16 +127,122 @@ pub struct World {
     pub projects: BTreeMap<String, ProjectMeta>,
 }
 
+impl Metadata {
+    /// Makes the description the only source of contract addresses: every address the metadata
+    /// file repeats is replaced by the description's, and a part whose contract the description
+    /// does not name is dropped (an unverified file never points the app at a contract).
+    pub fn bind_to(mut self, c: &Contracts) -> Self {
+        self.scorer = match (self.scorer, c.scorer_registry) {
+            (Some(mut s), Some(reg)) => {
+                s.registry = reg;
+                if let Some(o) = c.root_price_oracle {
+                    s.oracle = o;
+                }
+                Some(s)
+            }
+            _ => None,
+        };
+        self.calls = match (self.calls, c.call_ledger) {
+            (Some(mut k), Some(ledger)) => {
+                k.ledger = ledger;
+                Some(k)
+            }
+            _ => None,
+        };
+        match c.duel_hook {
+            Some(hook) => self.duels.iter_mut().for_each(|d| d.hook = hook),
+            None => self.duels.clear(),
+        }
+        self
+    }
+}
+
+/// A connected deployment.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct World {
+    /// The description and the person's settings for it.
+    pub network: SavedNetwork,
+    /// The chain id (the description's, which the RPC confirmed).
+    pub chain_id: u64,
+    /// The RPC URL in use: the first that answered for this chain.
+    pub rpc_url: String,
+    /// The deployment's contracts.
+    pub contracts: Contracts,
+    /// Log scans start here.
+    pub deployment_block: u64,
+    /// The metadata file's contents (empty when there is none).
+    pub meta: Metadata,
+    /// Why the metadata file was not used, when one was found but could not be read.
+    pub meta_warning: Option<String>,
+}
+
 impl World {
     pub fn rpc(&self) -> Rpc {
-        Rpc::new(self.rpc_url.clone())
+        Rpc::new(self.rpc_url.clone()).with_log_range(self.network.settings.log_range)
     }
 
+    pub fn description(&self) -> &NetworkDescription {
+        &self.network.description
+    }
+
+    /// Whether this is a local dev chain (its RPC is a loopback node): the burner wallet is
+    /// offered only there.
+    pub fn is_local_dev(&self) -> bool {
+        network::is_loopback(&self.rpc_url)
+    }
+
+    /// A project's name from the metadata file (unverified).
     pub fn project_name(&self, a: &Address) -> Option<String> {
-        self.projects
+        self.meta
+            .projects
             .get(&a.to_string().to_lowercase())
             .map(|p| p.name.clone())
     }
+
+    /// Fetches `path` from the first publication base that serves it. Publications are checked
+    /// by the caller against the chain; a base that does not serve it is skipped.
+    ///
+    /// # Errors
+    /// The last base's error when none serves it.
+    pub async fn fetch_publication(&self, path: &str) -> Result<String, WorldError> {
+        fetch_from_bases(self.description(), path)
+            .await
+            .map_err(WorldError::Fetch)
+    }
+
+    /// An epoch bundle published by the deployment (`path` as in [`Metadata::epochs`]), parsed.
+    ///
+    /// # Errors
+    /// [`WorldError::Fetch`] or [`WorldError::BadBundle`].
+    pub async fn fetch_bundle(
+        &self,
+        path: &str,
+    ) -> Result<eden_core::scoring::EpochBundle, WorldError> {
+        let text = self.fetch_publication(path).await?;
+        eden_core::scoring::EpochBundle::from_json(&text)
+            .map_err(|e| WorldError::BadBundle(e.to_string()))
+    }
+}
+
+/// GETs `path` under each publication base in turn; the first success wins.
+async fn fetch_from_bases(d: &NetworkDescription, path: &str) -> Result<String, RpcError> {
+    let mut last = RpcError::Network("the description names no publication base".into());
+    for base in d.publication_bases() {
+        let Some(url) = http_url(&base) else {
+            continue;
+        };
+        match crate::chain::rpc::fetch_text(&format!("{url}{path}")).await {
+            Ok(t) => return Ok(t),
+            Err(e) => last = e,
+        }
+    }
+    Err(last)
+}
+
+/// A base URL a browser can GET: http(s) as is, `ipfs://<cid>/…` through a public gateway path is
+/// not assumed (a person adds a gateway as another base), so it is skipped.
+fn http_url(base: &str) -> Option<String> {
+    (base.starts_with("http://") || base.starts_with("https://")).then(|| base.to_owned())
 }
 
 /// Wall-clock unix seconds.
@@ -161,32 +250,31 @@ pub fn wall_now() -> i64 {
     (js_sys::Date::now() / 1000.0) as i64
 }
 
-/// Loads `world.json` and measures the chain clock.
-/// An epoch bundle published with the demo world (`path` as in `World::epochs`), parsed.
-pub async fn fetch_bundle(path: &str) -> Result<eden_core::scoring::EpochBundle, WorldError> {
-    let text = crate::chain::rpc::fetch_text(&format!("{DEMO_BASE}{path}"))
-        .await
-        .map_err(WorldError::Fetch)?;
-    eden_core::scoring::EpochBundle::from_json(&text)
-        .map_err(|e| WorldError::BadBundle(e.to_string()))
-}
-
 /// Why the network or one of its publications could not be loaded.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum WorldError {
-    /// No network description is served.
-    #[error("no local network description ({0}). Start the app with `bash scripts/run.sh`, which runs a local chain and seeds it.")]
-    NoDescription(RpcError),
-    /// The description does not parse.
-    #[error("world.json: {0}")]
-    BadDescription(String),
-    /// The chain does not answer.
-    #[error("{source} ({rpc_url}). Is the local chain running?")]
+    /// No usable network description.
+    #[error("{0}. Choose or add a network on the Network page; for the local chain, start the app with `bash scripts/run.sh`.")]
+    Description(DescriptionError),
+    /// No RPC URL answers.
+    #[error("{name}: no RPC node answers ({tried}: {source}). {hint}")]
     ChainDown {
-        /// The RPC error.
+        /// The network's name.
+        name: String,
+        /// The URLs tried.
+        tried: String,
+        /// The last error.
         source: RpcError,
-        /// Where it was asked.
+        /// What to do.
+        hint: String,
+    },
+    /// The RPC serves another chain than the description names.
+    #[error("the RPC node at {rpc_url} serves chain {got}, but the network description \"{name}\" is for chain {want}. Check its RPC URL on the Network page.")]
+    WrongChain {
+        name: String,
         rpc_url: String,
+        want: u64,
+        got: u64,
     },
     /// A publication could not be fetched.
     #[error("{0}")]
@@ -196,19 +284,145 @@ pub enum WorldError {
     BadBundle(String),
 }
 
+/// Chooses the network ([`network::choose`]), finds an RPC URL that serves its chain, reads its
+/// metadata file, and measures the chain clock (chain time minus wall time).
+///
+/// # Errors
+/// [`WorldError`] saying which step failed.
 pub async fn load_world() -> Result<(World, i64), WorldError> {
-    let text = crate::chain::rpc::fetch_text(WORLD_URL)
-        .await
-        .map_err(WorldError::NoDescription)?;
-    let w: World =
-        serde_json::from_str(&text).map_err(|e| WorldError::BadDescription(e.to_string()))?;
-    let ts = w
-        .rpc()
-        .latest_timestamp()
-        .await
-        .map_err(|source| WorldError::ChainDown {
-            source,
-            rpc_url: w.rpc_url.clone(),
-        })?;
-    Ok((w, ts as i64 - wall_now()))
+    let n = network::choose().await.map_err(WorldError::Description)?;
+    connect(n).await
+}
+
+/// Connects to the saved network `n`: the first of its RPC URLs that answers, checked to serve
+/// the description's chain.
+///
+/// # Errors
+/// [`WorldError::ChainDown`] when none answers, [`WorldError::WrongChain`] when one answers for
+/// another chain.
+pub async fn connect(n: SavedNetwork) -> Result<(World, i64), WorldError> {
+    let d = n.description.clone();
+    let urls = n.rpc_urls();
+    let mut last = RpcError::Network("no RPC URL".into());
+    for url in &urls {
+        let rpc = Rpc::new(url.clone());
+        let got = match rpc.chain_id().await {
+            Ok(c) => c,
+            Err(e) => {
+                last = e;
+                continue;
+            }
+        };
+        if got != d.chain_id {
+            return Err(WorldError::WrongChain {
+                name: d.name.clone(),
+                rpc_url: url.clone(),
+                want: d.chain_id,
+                got,
+            });
+        }
+        let ts = match rpc.latest_timestamp().await {
+            Ok(t) => t,
+            Err(e) => {
+                last = e;
+                continue;
+            }
+        };
+        let (meta, meta_warning) = load_metadata(&d).await;
+        let meta = meta.bind_to(&d.contracts);
+        let world = World {
+            chain_id: d.chain_id,
+            rpc_url: url.clone(),
+            contracts: d.contracts.clone(),
+            deployment_block: d.deployment_block,
+            network: n,
+            meta,
+            meta_warning,
+        };
+        return Ok((world, ts as i64 - wall_now()));
+    }
+    let local = urls.iter().all(|u| network::is_loopback(u));
+    Err(WorldError::ChainDown {
+        name: d.name.clone(),
+        tried: urls.join(", "),
+        source: last,
+        hint: if local {
+            "Is the local chain running? `bash scripts/run.sh` starts one.".into()
+        } else {
+            "Try again later, or set an RPC URL of your own on the Network page.".into()
+        },
+    })
+}
+
+/// The metadata file, or nothing (with a warning when one was served but does not read).
+async fn load_metadata(d: &NetworkDescription) -> (Metadata, Option<String>) {
+    match fetch_from_bases(d, METADATA_FILE).await {
+        Ok(text) => match serde_json::from_str::<Metadata>(&text) {
+            Ok(m) => (m, None),
+            Err(e) => (
+                Metadata::default(),
+                Some(format!(
+                    "the deployment's {METADATA_FILE} is not readable and was ignored: {e}"
+                )),
+            ),
+        },
+        Err(RpcError::Http { status: 404, .. }) => (Metadata::default(), None),
+        Err(e) => (
+            Metadata::default(),
+            Some(format!(
+                "the deployment's {METADATA_FILE} could not be fetched: {e}"
+            )),
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloy_primitives::Address;
+
+    #[test]
+    fn the_metadata_file_never_names_a_contract() {
+        let meta: Metadata = serde_json::from_value(serde_json::json!({
+            "calls": { "ledger": Address::repeat_byte(0xee), "asset": Address::repeat_byte(1), "assetSymbol": "TSTK",
+                       "stakeSymbol": "ETH", "windows": [3600], "agents": [] },
+            "scorer": { "registry": Address::repeat_byte(0xee), "root": Address::repeat_byte(2),
+                        "oracle": Address::repeat_byte(0xee), "feed": Address::repeat_byte(3) },
+            "duels": [{ "duelId": 0, "hook": Address::repeat_byte(0xee), "tokenA": Address::repeat_byte(4),
+                        "tokenB": Address::repeat_byte(5), "symbolA": "A", "symbolB": "B" }]
+        }))
+        .unwrap();
+        let mut c = Contracts {
+            epoch_registry: Address::repeat_byte(10),
+            holder_distributor: Address::repeat_byte(11),
+            launchpad: Address::repeat_byte(12),
+            launch_locker: Address::repeat_byte(13),
+            pool_manager: Address::repeat_byte(14),
+            fee_lanes: None,
+            scorer_registry: Some(Address::repeat_byte(15)),
+            call_ledger: Some(Address::repeat_byte(16)),
+            duel_hook: Some(Address::repeat_byte(17)),
+            root_price_oracle: Some(Address::repeat_byte(18)),
+            multicall3: None,
+        };
+        let bound = meta.clone().bind_to(&c);
+        assert_eq!(
+            bound.scorer.as_ref().unwrap().registry,
+            Address::repeat_byte(15)
+        );
+        assert_eq!(
+            bound.scorer.as_ref().unwrap().oracle,
+            Address::repeat_byte(18)
+        );
+        assert_eq!(
+            bound.calls.as_ref().unwrap().ledger,
+            Address::repeat_byte(16)
+        );
+        assert_eq!(bound.duels[0].hook, Address::repeat_byte(17));
+        c.scorer_registry = None;
+        c.call_ledger = None;
+        c.duel_hook = None;
+        let bound = meta.bind_to(&c);
+        assert!(bound.scorer.is_none() && bound.calls.is_none() && bound.duels.is_empty());
+    }
 }

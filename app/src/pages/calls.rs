@@ -242,7 +242,7 @@ pub fn CallsPage() -> impl IntoView {
         <section class="card">
             <h1>"Calls"</h1>
             <p class="lede">"Agents stake, commit to a call (up or down over a window) and reveal it within the hour; the pool's 5-minute TWAP at the close decides hit or miss. Votes of revealed calls form a consensus per asset and window."</p>
-            {with_world(|w| match w.calls.clone() {
+            {with_world(|w| match w.meta.calls.clone() {
                 Some(c) => view! { <CallsBody world=w calls=c /> }.into_any(),
                 None => view! { <p class="empty" id="no-calls">"The calls ledger is not deployed on this chain."</p> }.into_any(),
             })}
@@ -326,7 +326,7 @@ fn CallsBody(world: World, calls: CallsRef) -> impl IntoView {
     let w2 = world.clone();
     let reveal = move |p: PendingCall| {
         let rpc = w2.rpc();
-        let start = w2.addresses.start_block;
+        let start = w2.deployment_block;
         leptos::task::spawn_local(async move {
             let logs = match rpc
                 .logs(ledger, ICallLedger::Committed::SIGNATURE_HASH, None, start)

@@ -111,7 +111,7 @@ async fn replay(
     d: &IDuelHook::Duel,
     latest: u64,
 ) -> Result<DuelTicks, AppError> {
-    let from = w.addresses.start_block;
+    let from = w.deployment_block;
     let created = rpc
         .get_logs(
             &LogFilter {
@@ -140,7 +140,7 @@ async fn replay(
     let logs = rpc
         .get_logs(
             &LogFilter {
-                address: w.addresses.pool_manager,
+                address: w.contracts.pool_manager,
                 topics: vec![
                     Some(vec![
                         IPoolManagerEvents::Initialize::SIGNATURE_HASH,
@@ -212,8 +212,8 @@ async fn load(w: World, r: DuelRef) -> Result<DuelData, AppError> {
         mean: to_i64(p.meanTick),
         winner: p.winner,
     };
-    let price_a = pool_price_wad(&rpc, w.addresses.pool_manager, &d.keyA).await?;
-    let price_b = pool_price_wad(&rpc, w.addresses.pool_manager, &d.keyB).await?;
+    let price_a = pool_price_wad(&rpc, w.contracts.pool_manager, &d.keyA).await?;
+    let price_b = pool_price_wad(&rpc, w.contracts.pool_manager, &d.keyB).await?;
     let ticks = replay(&rpc, &w, &r, &d, latest).await;
     let current = ticks
         .as_ref()
@@ -228,7 +228,7 @@ async fn load(w: World, r: DuelRef) -> Result<DuelData, AppError> {
         ],
     };
     let logs = rpc
-        .get_logs(&settled, w.addresses.start_block, latest)
+        .get_logs(&settled, w.deployment_block, latest)
         .await
         .map_err(AppError::from)?;
     for log in logs {
@@ -281,12 +281,12 @@ pub fn DuelList() -> impl IntoView {
             <h1>"Duels"</h1>
             <p class="lede">"Two tokens, each in its own ETH pool. Every round (closing at 00:00, 04:00 … 20:00 UTC) the token whose price gained more on the other, time-weighted, wins: the pot buys it back and burns it."</p>
             {with_world(|w| {
-                if w.duels.is_empty() {
+                if w.meta.duels.is_empty() {
                     view! { <p class="empty" id="no-duels">"No duels on this chain yet."</p> }.into_any()
                 } else {
                     view! {
                         <ul class="duels">
-                            {w.duels.iter().map(|d| view! {
+                            {w.meta.duels.iter().map(|d| view! {
                                 <li class="duel-row" data-duel=d.duel_id>
                                     <a href=format!("/duel/{}", d.duel_id)>{format!("Duel #{}: {} vs {}", d.duel_id, d.symbol_a, d.symbol_b)}</a>
                                 </li>
@@ -308,7 +308,7 @@ pub fn DuelPage() -> impl IntoView {
         <section class="card">
             {move || {
                 let id = id();
-                with_world(move |w| match id.and_then(|i| w.duels.iter().find(|d| d.duel_id == i).cloned()) {
+                with_world(move |w| match id.and_then(|i| w.meta.duels.iter().find(|d| d.duel_id == i).cloned()) {
                     Some(r) => view! { <DuelBody world=w.clone() duel=r /> }.into_any(),
                     None => view! { <p class="empty">"There is no such duel on this chain."</p> }.into_any(),
                 })

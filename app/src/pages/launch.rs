@@ -61,7 +61,7 @@ async fn quote_meta(rpc: &Rpc, quote: Address) -> (String, u8) {
 }
 
 pub async fn load_launch(rpc: &Rpc, w: &World, token: Address) -> Result<LaunchInfo, AppError> {
-    let pad = w.addresses.launchpad;
+    let pad = w.contracts.launchpad;
     let l = rpc
         .call(pad, &ILaunchpad::launchOfCall { token })
         .await
@@ -99,7 +99,7 @@ pub async fn load_launch(rpc: &Rpc, w: &World, token: Address) -> Result<LaunchI
 
 async fn load_all(w: World) -> Result<Vec<LaunchInfo>, AppError> {
     let rpc = w.rpc();
-    let pad = w.addresses.launchpad;
+    let pad = w.contracts.launchpad;
     let n = rpc
         .call(pad, &ILaunchpad::launchCountCall {})
         .await
@@ -195,9 +195,9 @@ struct Trade {
 }
 
 async fn load_trades(rpc: &Rpc, w: &World, info: &LaunchInfo) -> Result<Vec<Trade>, AppError> {
-    let pad = w.addresses.launchpad;
+    let pad = w.contracts.launchpad;
     let t1 = B256::left_padding_from(info.token.as_slice());
-    let from = w.addresses.start_block;
+    let from = w.deployment_block;
     let mut out = Vec::new();
     let price = |q: U256, y: U256| {
         let s = CurveState {
@@ -270,7 +270,7 @@ fn price_from_sqrt(sqrt_p: U256, quote_is_0: bool, quote_decimals: u8) -> U256 {
 async fn load_pool(rpc: &Rpc, w: &World, info: &LaunchInfo) -> Result<PoolView, AppError> {
     let r = rpc
         .call(
-            w.addresses.launchpad,
+            w.contracts.launchpad,
             &ILaunchpad::poolOfCall { token: info.token },
         )
         .await
@@ -278,7 +278,7 @@ async fn load_pool(rpc: &Rpc, w: &World, info: &LaunchInfo) -> Result<PoolView, 
     let pool_id = r.poolId;
     let word = rpc
         .call(
-            w.addresses.pool_manager,
+            w.contracts.pool_manager,
             &IPoolManagerState::extsload_0Call {
                 slot: state::pool_state_slot(pool_id),
             },
@@ -504,7 +504,7 @@ pub fn TokenPage() -> impl IntoView {
         let deadline = U256::from(ctx.chain_now() + 600);
         busy.set(true);
         leptos::task::spawn_local(async move {
-            let pad = w.addresses.launchpad;
+            let pad = w.contracts.launchpad;
             let eth = i.quote == Address::ZERO;
             // Exact approval of the stablecoin for this buy.
             let display = format!(
@@ -567,7 +567,7 @@ pub fn TokenPage() -> impl IntoView {
         let deadline = U256::from(ctx.chain_now() + 600);
         busy.set(true);
         leptos::task::spawn_local(async move {
-            let pad = w.addresses.launchpad;
+            let pad = w.contracts.launchpad;
             let display = format!("{} {}", fmt::units(amount, 18, 6), i.symbol);
             if !crate::send::ensure_allowance(ctx, &w.rpc(), i.token, pad, amount, display).await {
                 busy.set(false);

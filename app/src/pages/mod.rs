@@ -3,6 +3,7 @@
 pub mod calls;
 pub mod duel;
 pub mod launch;
+pub mod network;
 pub mod payouts;
 pub mod score;
 pub mod scorer;

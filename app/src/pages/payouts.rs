@@ -40,7 +40,7 @@ pub fn check_leaf(
 ) -> (B256, bool) {
     let leaf = PayoutLeaf {
         context: PayoutContext {
-            distributor: w.addresses.holder_distributor,
+            distributor: w.contracts.holder_distributor,
             chain_id: U256::from(w.chain_id),
             token: r.token,
             asset: r.asset,
@@ -55,9 +55,9 @@ pub fn check_leaf(
 
 async fn load_rows(w: World, account: Address) -> Result<Vec<Row>, AppError> {
     let rpc = w.rpc();
-    let dist = w.addresses.holder_distributor;
+    let dist = w.contracts.holder_distributor;
     let mut out = Vec::new();
-    for r in &w.payouts {
+    for r in &w.meta.payouts {
         let Some(a) = r.allocations.iter().find(|a| a.account == account) else {
             continue;
         };
@@ -126,7 +126,7 @@ fn PayoutsBody(world: World) -> impl IntoView {
         let Some(account) = ctx.wallet.get_untracked().account else {
             return;
         };
-        let dist = world.addresses.holder_distributor;
+        let dist = world.contracts.holder_distributor;
         let data = IHolderDistributor::claimCall {
             token: r.round.token,
             asset: r.round.asset,

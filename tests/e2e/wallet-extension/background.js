@@ -56,11 +56,15 @@ async function broadcast(name, data, s) {
 async function forward(s, method, params) {
   const url = s.chains[s.chainId];
   if (!url) throw new RpcError(4901, `Eden Test Wallet has no node for chain ${s.chainId}`);
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-  });
+  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method, params });
+  let res;
+  // A rate-limited node (HTTP 429) is asked again after a growing wait, as wallets do.
+  for (let attempt = 0; ; attempt++) {
+    res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    if (res.status !== 429 || attempt >= 5) break;
+    await new Promise((ok) => setTimeout(ok, 100 << attempt));
+  }
+  if (!res.ok) throw new RpcError(-32603, `node answered HTTP ${res.status}`);
   const j = await res.json();
   if (j.error) throw new RpcError(j.error.code ?? -32603, j.error.message ?? 'node error', j.error.data);
   return j.result;

@@ -116,14 +116,14 @@ pub fn check_bundle(
 
 /// Recovers the EIP-712 signer of the root proposed for `epoch`, from the proposing transaction.
 async fn proposal_signer(rpc: &Rpc, w: &World, epoch: u64) -> Result<(Address, B256), AppError> {
-    let reg = w.addresses.epoch_registry;
+    let reg = w.contracts.epoch_registry;
     let t1 = B256::from(U256::from(epoch));
     let logs = rpc
         .logs(
             reg,
             IEpochRegistry::RootProposed::SIGNATURE_HASH,
             Some(t1),
-            w.addresses.start_block,
+            w.deployment_block,
         )
         .await
         .map_err(AppError::from)?;
@@ -173,16 +173,15 @@ pub struct EpochCheck {
 /// The ScorerRegistry's `Scored` events, for the targets' cross-check.
 async fn scored_events(rpc: &Rpc, w: &World) -> Result<Vec<ScoredEvent>, AppError> {
     let reg = w
-        .scorer
-        .as_ref()
-        .map(|s| s.registry)
+        .contracts
+        .scorer_registry
         .ok_or_else(|| AppError::missing("no ScorerRegistry on this network"))?;
     let logs = rpc
         .logs(
             reg,
             IScorerRegistry::Scored::SIGNATURE_HASH,
             None,
-            w.addresses.start_block,
+            w.deployment_block,
         )
         .await
         .map_err(AppError::from)?;
@@ -208,7 +207,7 @@ async fn run_check(
     own: Option<OwnInputs>,
 ) -> Result<EpochCheck, AppError> {
     let rpc = w.rpc();
-    let bundle = crate::chain::world::fetch_bundle(&row.bundle).await?;
+    let bundle = w.fetch_bundle(&row.bundle).await?;
     if bundle.epoch != row.epoch {
         return Err(AppError::Missing(format!(
             "the bundle is for epoch {}, not {}",
@@ -218,7 +217,7 @@ async fn run_check(
     let onchain = if row.status == 3 {
         Some(
             rpc.call(
-                w.addresses.epoch_registry,
+                w.contracts.epoch_registry,
                 &IEpochRegistry::finalRootCall { epoch: row.epoch },
             )
             .await
@@ -231,7 +230,7 @@ async fn run_check(
     let tree = BundleTree::new(&bundle);
     let mut score = check_bundle(&tree, project, onchain, own.as_ref());
     let expected = rpc
-        .call(w.addresses.epoch_registry, &IEpochRegistry::signerCall {})
+        .call(w.contracts.epoch_registry, &IEpochRegistry::signerCall {})
         .await
         .map_err(AppError::from)?;
     let full_root = tree.tree().map_err(AppError::from)?.root();
@@ -257,13 +256,13 @@ async fn run_check(
         c.flags.extend(signer_flags.iter().cloned());
     }
     // C17: FeeLanes' parameters and the project's Verified flag (which also sets the C10 cap).
-    let lanes = match w.addresses.fee_lanes {
+    let lanes = match w.contracts.fee_lanes {
         Some(fl) => Some(
             read_lanes(
                 &rpc,
                 fl,
-                w.addresses.epoch_registry,
-                w.addresses.launchpad,
+                w.contracts.epoch_registry,
+                w.contracts.launchpad,
                 project,
             )
             .await,
@@ -299,7 +298,7 @@ async fn run_check(
                 proof: h.proof.clone(),
             };
             h.registry_says = Some(
-                rpc.call(w.addresses.epoch_registry, &call)
+                rpc.call(w.contracts.epoch_registry, &call)
                     .await
                     .map_err(AppError::from),
             );
@@ -327,10 +326,10 @@ async fn run_check(
 async fn epoch_rows(w: &World) -> Result<Vec<EpochRow>, AppError> {
     let rpc = w.rpc();
     let mut out = Vec::new();
-    for e in &w.epochs {
+    for e in &w.meta.epochs {
         let s = rpc
             .call(
-                w.addresses.epoch_registry,
+                w.contracts.epoch_registry,
                 &IEpochRegistry::statusCall { epoch: e.epoch },
             )
             .await?;
@@ -387,6 +386,7 @@ pub fn ScorePage() -> impl IntoView {
 fn ScoreBody(world: World) -> impl IntoView {
     let ctx = Ctx::get();
     let mut names: Vec<(String, Address)> = world
+        .meta
         .projects
         .iter()
         .filter_map(|(a, m)| a.parse::<Address>().ok().map(|a| (m.name.clone(), a)))

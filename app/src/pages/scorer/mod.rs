@@ -103,7 +103,7 @@ pub fn ScorerPage() -> impl IntoView {
         <section class="card">
             <h1>"Scorer"</h1>
             <p class="lede">"Scorers stake ROOT and burn $100 of ROOT to register; each score burns again and may be made at most once every 14 days."</p>
-            {with_world(|w| match w.scorer.clone() {
+            {with_world(|w| match w.meta.scorer.clone() {
                 Some(s) => view! { <ScorerBody world=w scorer=s /> }.into_any(),
                 None => view! { <p class="empty" id="no-scorer">"The scorer registry is not deployed on this chain."</p> }.into_any(),
             })}

@@ -146,7 +146,7 @@ async fn load_row(
     // Every position opened on this token: the open ones (and their ends) drive expiries.
     let topic = IScorerRegistry::PositionOpened::SIGNATURE_HASH;
     let logs = rpc
-        .logs(reg, topic, Some(token.into_word()), 0)
+        .logs(reg, topic, Some(token.into_word()), w.deployment_block)
         .await
         .map_err(e)?;
     let mut scorers: Vec<Address> = Vec::new();
@@ -183,6 +183,7 @@ async fn load_row(
     } else {
         let ep = score.gradeEpoch;
         match w
+            .meta
             .epochs
             .iter()
             .find(|x| x.epoch == ep)
@@ -191,11 +192,9 @@ async fn load_row(
             Some(path) => {
                 let bundle = match bundles.entry(ep) {
                     Entry::Occupied(o) => o.into_mut(),
-                    Entry::Vacant(v) => v.insert(
-                        crate::chain::world::fetch_bundle(&path)
-                            .await
-                            .map_err(AppError::from),
-                    ),
+                    Entry::Vacant(v) => {
+                        v.insert(w.fetch_bundle(&path).await.map_err(AppError::from))
+                    }
                 };
                 match bundle {
                     Ok(b) => grade_from_bundle(b, reg, pos.scoreId, ep),

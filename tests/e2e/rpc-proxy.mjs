@@ -1,0 +1,100 @@
+// A JSON-RPC proxy in front of anvil that answers the way public nodes do, for the end-to-end tests
+// and the benchmark:
+//  - adds `latencyMs` to every HTTP request;
+//  - refuses an eth_getLogs over more than `maxBlocks` blocks ("block range too large") or with more
+//    than `maxResults` logs ("query returned more than N results");
+//  - answers HTTP 429 to every `every429`-th HTTP request (deterministic; 0 turns it off);
+//  - allows any origin (CORS, preflight included, on 429s too, so the page can read the status);
+//  - counts HTTP requests and JSON-RPC calls by method.
+// Batches (JSON arrays) are forwarded as one HTTP request and each call in them is checked.
+import { createServer } from 'node:http';
+
+const CORS = {
+  'access-control-allow-origin': '*',
+  'access-control-allow-methods': 'POST, OPTIONS',
+  'access-control-allow-headers': 'content-type',
+  'access-control-max-age': '600',
+};
+
+const sleep = (ms) => new Promise((ok) => setTimeout(ok, ms));
+
+async function upstreamCall(upstream, body) {
+  const r = await fetch(upstream, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return r.json();
+}
+
+/** Starts the proxy on 127.0.0.1; resolves to {url, stats, reset, close}. */
+export async function startRpcProxy(upstream, { latencyMs = 0, maxBlocks = 10_000, maxResults = 10_000, every429 = 7 } = {}) {
+  const stats = { http: 0, calls: 0, rateLimited: 0, refusedRanges: 0, byMethod: {} };
+  let n429 = 0;
+  const blockOf = async (tag) => {
+    if (tag === undefined || tag === 'latest' || tag === 'pending' || tag === 'safe' || tag === 'finalized') {
+      const r = await upstreamCall(upstream, { jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] });
+      return Number(BigInt(r.result));
+    }
+    if (tag === 'earliest') return 0;
+    return Number(BigInt(tag));
+  };
+  // One call: a refused eth_getLogs is answered here; anything else is forwarded.
+  const one = async (call) => {
+    stats.calls++;
+    stats.byMethod[call.method] = (stats.byMethod[call.method] ?? 0) + 1;
+    if (call.method !== 'eth_getLogs') return upstreamCall(upstream, call);
+    const f = call.params?.[0] ?? {};
+    if (f.blockHash === undefined) {
+      const from = await blockOf(f.fromBlock ?? 'earliest');
+      const to = await blockOf(f.toBlock);
+      if (to - from + 1 > maxBlocks) {
+        stats.refusedRanges++;
+        return { jsonrpc: '2.0', id: call.id, error: { code: -32005, message: `block range too large: at most ${maxBlocks} blocks per request` } };
+      }
+    }
+    const r = await upstreamCall(upstream, call);
+    if (Array.isArray(r.result) && r.result.length > maxResults) {
+      stats.refusedRanges++;
+      return { jsonrpc: '2.0', id: call.id, error: { code: -32005, message: `query returned more than ${maxResults} results` } };
+    }
+    return r;
+  };
+  const server = createServer(async (req, res) => {
+    if (req.method === 'OPTIONS') {
+      res.writeHead(204, CORS);
+      res.end();
+      return;
+    }
+    const chunks = [];
+    for await (const c of req) chunks.push(c);
+    stats.http++;
+    if (latencyMs) await sleep(latencyMs);
+    if (every429 && ++n429 % every429 === 0) {
+      stats.rateLimited++;
+      res.writeHead(429, { ...CORS, 'content-type': 'text/plain', 'retry-after': '1' });
+      res.end('Too Many Requests');
+      return;
+    }
+    let body;
+    try {
+      body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    } catch {
+      res.writeHead(400, { ...CORS, 'content-type': 'application/json' });
+      res.end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'parse error' } }));
+      return;
+    }
+    try {
+      const out = Array.isArray(body) ? await Promise.all(body.map(one)) : await one(body);
+      res.writeHead(200, { ...CORS, 'content-type': 'application/json' });
+      res.end(JSON.stringify(out));
+    } catch (e) {
+      res.writeHead(502, { ...CORS, 'content-type': 'text/plain' });
+      res.end(`upstream failed: ${e.message}`);
+    }
+  });
+  await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
+  const { port } = server.address();
+  return {
+    url: `http://127.0.0.1:${port}`,
+    stats,
+    reset: () => Object.assign(stats, { http: 0, calls: 0, rateLimited: 0, refusedRanges: 0, byMethod: {} }),
+    close: () => new Promise((ok) => { server.closeAllConnections?.(); server.close(ok); }),
+  };
+}
