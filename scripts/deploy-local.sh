@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Deploys the Eden contracts to a local chain and records their addresses.
+# Deploys the Eden contracts to a local chain (and Multicall3 at its canonical address, if absent) and
+# records their addresses.
 #
 #   scripts/deploy-local.sh                       deploy to http://127.0.0.1:8545 (anvil must be running)
 #   scripts/deploy-local.sh --rpc-url URL         deploy to another loopback node
@@ -47,6 +48,8 @@ if [ "$start_anvil" = 1 ]; then
 fi
 
 chain_id=$("$bin/cast" chain-id --rpc-url "$rpc")
+# Multicall3 at its canonical address, as on public chains (the app batches its reads through it).
+node "$root/scripts/deploy-multicall3.mjs" --rpc-url "$rpc"
 # shellcheck source=lib/forge-deploy.sh
 . "$root/scripts/lib/forge-deploy.sh"
 forge_deploy script/Deploy.s.sol:Deploy "$rpc" "$chain_id"

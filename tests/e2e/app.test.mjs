@@ -41,15 +41,18 @@ before(async () => {
   page = await browser.newPage({ viewport: { width: 1100, height: 1000 } });
   page.on('pageerror', (e) => console.log('# page error:', e.message));
   const t0 = Date.now();
+  proxy.reset();
   await page.goto(server.url + 'launch');
   await page.waitForSelector('.launch-row', T);
-  console.log(`# first render of the launch list (chain reads included) in ${Date.now() - t0} ms`);
+  const rows = await page.locator('.launch-row').count();
+  console.log(`# first render of the launch list (${rows} launches, chain reads included) in ${Date.now() - t0} ms: ` +
+    `${proxy.stats.http} HTTP requests to the node, ${proxy.stats.calls} JSON-RPC calls (${JSON.stringify(proxy.stats.byMethod)})`);
 });
 
 after(async () => {
   if (proxy) {
-    const s = proxy.stats;
-    console.log(`# rpc proxy: ${s.http} HTTP requests, ${s.calls} JSON-RPC calls, ${s.rateLimited} answered 429, ${s.refusedRanges} log ranges refused`);
+    const s = proxy.totals;
+    console.log(`# rpc proxy, all tests: ${s.http} HTTP requests, ${s.calls} JSON-RPC calls, ${s.rateLimited} answered 429, ${s.refusedRanges} log ranges refused`);
   }
   await browser?.close();
   await proxy?.close();
@@ -721,6 +724,22 @@ test('a network given by URL is checked: a wrong chain id and a dead RPC are nam
   await page.waitForFunction(() => /2,000 blocks per request/.test(document.querySelector('#network-current')?.textContent ?? ''), null, T);
   await page.goto(server.url + 'launch');
   await page.waitForSelector('.launch-row', T);
+  const launches = await page.locator('.launch-row').count();
+
+  // A chain without Multicall3 (the description names an address without code): the same list,
+  // read through JSON-RPC batches instead.
+  publishNetwork(netDir, 'no-multicall', chain.network, server.url + 'public/demo/',
+    { rpcUrls: [proxy.url], name: 'No Multicall3', contracts: { ...chain.network.contracts, multicall3: '0x000000000000000000000000000000000000dEaD' } });
+  proxy.reset();
+  await page.goto(server.url + 'launch?network=' + encodeURIComponent('/public/networks/no-multicall.json'));
+  await page.waitForSelector('.launch-row', T);
+  assert.equal(await page.locator('.launch-row').count(), launches);
+  assert.equal(await page.textContent('#network-link'), 'No Multicall3');
+  console.log(`# launch list without Multicall3 (JSON-RPC batches): ${proxy.stats.http} HTTP requests, ${proxy.stats.calls} JSON-RPC calls`);
+  assert.ok(proxy.stats.http < proxy.stats.calls, 'calls were batched');
+  await page.goto(server.url + 'network');
+  await page.click('#use-local');
+  await page.waitForSelector('#network-current-name', T);
   // Every read above went through the proxy, which rate-limited some: the app retried them.
-  assert.ok(proxy.stats.rateLimited > 0, 'the proxy answered 429 at least once');
+  assert.ok(proxy.totals.rateLimited > 0, 'the proxy answered 429 at least once');
 });

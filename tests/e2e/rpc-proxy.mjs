@@ -23,9 +23,18 @@ async function upstreamCall(upstream, body) {
   return r.json();
 }
 
-/** Starts the proxy on 127.0.0.1; resolves to {url, stats, reset, close}. */
+/** Starts the proxy on 127.0.0.1; resolves to {url, stats, totals, reset, close}: `stats` counts since
+ * the last `reset()`, `totals` since the start. */
 export async function startRpcProxy(upstream, { latencyMs = 0, maxBlocks = 10_000, maxResults = 10_000, every429 = 7 } = {}) {
-  const stats = { http: 0, calls: 0, rateLimited: 0, refusedRanges: 0, byMethod: {} };
+  const fresh = () => ({ http: 0, calls: 0, rateLimited: 0, refusedRanges: 0, byMethod: {} });
+  const stats = fresh();
+  const totals = fresh();
+  const count = (k, method) => {
+    for (const s of [stats, totals]) {
+      if (method) s.byMethod[method] = (s.byMethod[method] ?? 0) + 1;
+      else s[k]++;
+    }
+  };
   let n429 = 0;
   const blockOf = async (tag) => {
     if (tag === undefined || tag === 'latest' || tag === 'pending' || tag === 'safe' || tag === 'finalized') {
@@ -37,21 +46,21 @@ export async function startRpcProxy(upstream, { latencyMs = 0, maxBlocks = 10_00
   };
   // One call: a refused eth_getLogs is answered here; anything else is forwarded.
   const one = async (call) => {
-    stats.calls++;
-    stats.byMethod[call.method] = (stats.byMethod[call.method] ?? 0) + 1;
+    count('calls');
+    count(null, call.method);
     if (call.method !== 'eth_getLogs') return upstreamCall(upstream, call);
     const f = call.params?.[0] ?? {};
     if (f.blockHash === undefined) {
       const from = await blockOf(f.fromBlock ?? 'earliest');
       const to = await blockOf(f.toBlock);
       if (to - from + 1 > maxBlocks) {
-        stats.refusedRanges++;
+        count('refusedRanges');
         return { jsonrpc: '2.0', id: call.id, error: { code: -32005, message: `block range too large: at most ${maxBlocks} blocks per request` } };
       }
     }
     const r = await upstreamCall(upstream, call);
     if (Array.isArray(r.result) && r.result.length > maxResults) {
-      stats.refusedRanges++;
+      count('refusedRanges');
       return { jsonrpc: '2.0', id: call.id, error: { code: -32005, message: `query returned more than ${maxResults} results` } };
     }
     return r;
@@ -64,10 +73,10 @@ export async function startRpcProxy(upstream, { latencyMs = 0, maxBlocks = 10_00
     }
     const chunks = [];
     for await (const c of req) chunks.push(c);
-    stats.http++;
+    count('http');
     if (latencyMs) await sleep(latencyMs);
     if (every429 && ++n429 % every429 === 0) {
-      stats.rateLimited++;
+      count('rateLimited');
       res.writeHead(429, { ...CORS, 'content-type': 'text/plain', 'retry-after': '1' });
       res.end('Too Many Requests');
       return;
@@ -94,7 +103,8 @@ export async function startRpcProxy(upstream, { latencyMs = 0, maxBlocks = 10_00
   return {
     url: `http://127.0.0.1:${port}`,
     stats,
-    reset: () => Object.assign(stats, { http: 0, calls: 0, rateLimited: 0, refusedRanges: 0, byMethod: {} }),
+    totals,
+    reset: () => Object.assign(stats, fresh()),
     close: () => new Promise((ok) => { server.closeAllConnections?.(); server.close(ok); }),
   };
 }

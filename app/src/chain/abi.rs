@@ -40,6 +40,23 @@ pub use DuelHook as IDuelHookEvents;
 /// v4 `PoolManager` events whose ticks the duel page replays (B2): a pool's first price and every swap.
 pub use IPoolManager as IPoolManagerEvents;
 
+sol! {
+    /// Multicall3 (mds1/multicall; at [`crate::chain::multicall::MULTICALL3`] on most chains): the
+    /// one function the app uses, as forge-std's `IMulticall3` declares it.
+    interface IMulticall3 {
+        struct Call3 {
+            address target;
+            bool allowFailure;
+            bytes callData;
+        }
+        struct Result {
+            bool success;
+            bytes returnData;
+        }
+        function aggregate3(Call3[] calldata calls) external payable returns (Result[] memory returnData);
+    }
+}
+
 /// Turns revert data into plain words: a known custom error, any other custom error of the protocol's
 /// contracts by its Solidity name, `Error(string)`, or the raw data.
 pub fn revert_reason(data: &[u8]) -> String {

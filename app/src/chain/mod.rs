@@ -1,4 +1,5 @@
-//! The chain layer: JSON-RPC ([`rpc`]) and its one log reader ([`logs`]), the contracts' ABIs
+//! The chain layer: JSON-RPC ([`rpc`]), its one log reader ([`logs`]) and batched calls
+//! ([`multicall`]), the contracts' ABIs
 //! ([`abi`]), which deployment to use ([`network`]), the connected deployment and its publications
 //! ([`world`]), and the registry's epoch status ([`epochs`]). No Leptos: pages and the wallet read
 //! the chain through here.
@@ -6,6 +7,7 @@
 pub mod abi;
 pub mod epochs;
 pub mod logs;
+pub mod multicall;
 pub mod network;
 pub mod rpc;
 pub mod world;

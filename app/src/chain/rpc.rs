@@ -196,11 +196,13 @@ impl TxRequest {
     }
 }
 
-/// A JSON-RPC endpoint, and the most blocks one `eth_getLogs` asks it for.
+/// A JSON-RPC endpoint, the most blocks one `eth_getLogs` asks it for, and its chain's Multicall3
+/// (batched reads, [`crate::chain::multicall`]) when it has one.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Rpc {
     pub url: String,
     pub log_range: u64,
+    pub multicall: Option<Address>,
 }
 
 fn q(v: &Value) -> Result<U256, RpcError> {
@@ -221,6 +223,15 @@ impl Rpc {
         Self {
             url: url.into(),
             log_range: DEFAULT_LOG_RANGE,
+            multicall: None,
+        }
+    }
+
+    /// The same endpoint, batching reads through the Multicall3 at `at` (`None`: JSON-RPC batches).
+    pub fn with_multicall(self, at: Option<Address>) -> Self {
+        Self {
+            multicall: at,
+            ..self
         }
     }
 
@@ -246,6 +257,44 @@ impl Rpc {
                 .ok_or_else(|| RpcError::Decode("no result".into()))
         };
         with_backoff(once, gloo_timers::future::TimeoutFuture::new).await
+    }
+
+    /// `eth_call`s of `calls` (to, data) in one JSON-RPC batch (one HTTP request), retried with
+    /// backoff while the node rate-limits; each call's answer or error, in order.
+    pub async fn call_batch(
+        &self,
+        calls: &[(Address, Bytes)],
+    ) -> Result<Vec<Result<Bytes, RpcError>>, RpcError> {
+        if calls.is_empty() {
+            return Ok(Vec::new());
+        }
+        let body = Value::Array(
+            calls
+                .iter()
+                .enumerate()
+                .map(|(i, (to, data))| {
+                    json!({ "jsonrpc": "2.0", "id": i, "method": "eth_call",
+                            "params": [TxRequest::call(*to, data.clone()).to_json(), "latest"] })
+                })
+                .collect(),
+        )
+        .to_string();
+        let once = || async {
+            let v = post_json(&self.url, &body).await?;
+            // A node refusing the whole batch answers one error object.
+            if let Some(e) = v.get("error") {
+                return Err(error_from(e));
+            }
+            Ok(v)
+        };
+        let v = with_backoff(once, gloo_timers::future::TimeoutFuture::new).await?;
+        batch_answers(&v, calls.len())
+    }
+
+    /// `eth_getCode` at the latest block.
+    pub async fn code(&self, at: Address) -> Result<Bytes, RpcError> {
+        let v = self.request("eth_getCode", json!([at, "latest"])).await?;
+        serde_json::from_value(v).map_err(|e| RpcError::Decode(e.to_string()))
     }
 
     /// `eth_chainId`.
@@ -430,6 +479,42 @@ impl Rpc {
     }
 }
 
+/// A JSON-RPC batch's answers, put back in request order by id (nodes may answer in any order).
+fn batch_answers(v: &Value, n: usize) -> Result<Vec<Result<Bytes, RpcError>>, RpcError> {
+    let items = v
+        .as_array()
+        .ok_or_else(|| RpcError::Decode("a batch answer is not an array".into()))?;
+    let mut out: Vec<Option<Result<Bytes, RpcError>>> = vec![None; n];
+    for item in items {
+        let Some(i) = item
+            .get("id")
+            .and_then(Value::as_u64)
+            .and_then(|i| usize::try_from(i).ok())
+            .filter(|&i| i < n)
+        else {
+            continue;
+        };
+        out[i] = Some(match (item.get("result"), item.get("error")) {
+            (_, Some(e)) => Err(error_from(e)),
+            (Some(r), None) => r
+                .as_str()
+                .ok_or_else(|| RpcError::Decode("eth_call result".into()))
+                .and_then(|s| {
+                    hex::decode(s.trim_start_matches("0x"))
+                        .map(Bytes::from)
+                        .map_err(|e| RpcError::Decode(e.to_string()))
+                }),
+            (None, None) => Err(RpcError::Decode("no result".into())),
+        });
+    }
+    Ok(out
+        .into_iter()
+        .map(|a| {
+            a.unwrap_or_else(|| Err(RpcError::Decode("the node did not answer this call".into())))
+        })
+        .collect())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -449,6 +534,25 @@ mod tests {
             error_from(&json!({"code": -32000, "message": "execution reverted"})),
             RpcError::Revert(_)
         ));
+    }
+
+    #[test]
+    fn batch_answers_are_matched_by_id() {
+        let v = json!([
+            { "jsonrpc": "2.0", "id": 2, "result": "0x02" },
+            { "jsonrpc": "2.0", "id": 0, "result": "0x" },
+            { "jsonrpc": "2.0", "id": 1, "error": { "code": 3, "message": "execution reverted" } },
+            { "jsonrpc": "2.0", "id": 9, "result": "0x09" },
+        ]);
+        let a = batch_answers(&v, 4).unwrap();
+        assert_eq!(a[0], Ok(Bytes::new()));
+        assert!(matches!(a[1], Err(RpcError::Revert(_))));
+        assert_eq!(a[2], Ok(Bytes::from(vec![2u8])));
+        assert_eq!(
+            a[3],
+            Err(RpcError::Decode("the node did not answer this call".into()))
+        );
+        assert!(batch_answers(&json!({"id": 0}), 1).is_err());
     }
 
     #[test]

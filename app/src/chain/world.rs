@@ -3,6 +3,7 @@
 //! optional metadata file (`world.json` under a publication base: what is not yet discovered from
 //! the chain, and names, shown as unverified). No Leptos here.
 
+use crate::chain::multicall::MULTICALL3;
 use crate::chain::network::{self, DescriptionError, SavedNetwork};
 use crate::chain::rpc::{Rpc, RpcError};
 use alloy_primitives::{Address, B256};
@@ -170,6 +171,9 @@ pub struct World {
     pub contracts: Contracts,
     /// Log scans start here.
     pub deployment_block: u64,
+    /// The chain's Multicall3 (the description's, else the canonical address), when it has code
+    /// there; reads are batched through it, else through JSON-RPC batches.
+    pub multicall: Option<Address>,
     /// The metadata file's contents (empty when there is none).
     pub meta: Metadata,
     /// Why the metadata file was not used, when one was found but could not be read.
@@ -178,7 +182,9 @@ pub struct World {
 
 impl World {
     pub fn rpc(&self) -> Rpc {
-        Rpc::new(self.rpc_url.clone()).with_log_range(self.network.settings.log_range)
+        Rpc::new(self.rpc_url.clone())
+            .with_log_range(self.network.settings.log_range)
+            .with_multicall(self.multicall)
     }
 
     pub fn description(&self) -> &NetworkDescription {
@@ -328,6 +334,11 @@ pub async fn connect(n: SavedNetwork) -> Result<(World, i64), WorldError> {
                 continue;
             }
         };
+        let mc = d.contracts.multicall3.unwrap_or(MULTICALL3);
+        let multicall = match rpc.code(mc).await {
+            Ok(code) if !code.is_empty() => Some(mc),
+            _ => None,
+        };
         let (meta, meta_warning) = load_metadata(&d).await;
         let meta = meta.bind_to(&d.contracts);
         let world = World {
@@ -335,6 +346,7 @@ pub async fn connect(n: SavedNetwork) -> Result<(World, i64), WorldError> {
             rpc_url: url.clone(),
             contracts: d.contracts.clone(),
             deployment_block: d.deployment_block,
+            multicall,
             network: n,
             meta,
             meta_warning,

@@ -5,6 +5,7 @@
 //! the Uniswap v4 pool and its price.
 
 use crate::chain::abi::{ILaunchpad, IPoolManagerState, IERC20};
+use crate::chain::multicall::Batch;
 use crate::chain::rpc::{Rpc, TxRequest};
 use crate::chain::world::World;
 use crate::error::AppError;
@@ -45,75 +46,128 @@ impl LaunchInfo {
     }
 }
 
-async fn quote_meta(rpc: &Rpc, quote: Address) -> (String, u8) {
-    if quote == Address::ZERO {
-        return ("ETH".into(), 18);
+/// Reads launches in three batched round trips whatever their number (C19): each token's launch
+/// record, name and symbol; then the symbol and decimals of each distinct quote token.
+pub async fn load_launches(
+    rpc: &Rpc,
+    pad: Address,
+    tokens: &[Address],
+    supply: U256,
+    fee_bps: u16,
+) -> Result<Vec<LaunchInfo>, AppError> {
+    let mut b = Batch::new();
+    let slots: Vec<_> = tokens
+        .iter()
+        .map(|&token| {
+            (
+                b.add(pad, &ILaunchpad::launchOfCall { token }),
+                b.add(token, &IERC20::nameCall {}),
+                b.add(token, &IERC20::symbolCall {}),
+            )
+        })
+        .collect();
+    let a = b.run(rpc).await?;
+    let mut launches = Vec::with_capacity(tokens.len());
+    for (&token, (l, name, symbol)) in tokens.iter().zip(slots) {
+        launches.push((
+            token,
+            a.get(l)?,
+            a.get(name).unwrap_or_default(),
+            a.get(symbol).unwrap_or_default(),
+        ));
     }
-    let sym = rpc
-        .call(quote, &IERC20::symbolCall {})
-        .await
-        .unwrap_or_else(|_| "?".into());
-    let dec = rpc
-        .call(quote, &IERC20::decimalsCall {})
-        .await
-        .unwrap_or(18);
-    (sym, dec)
+    // The quote tokens' symbols and decimals, once each ("?" and 18 when a token does not say).
+    let mut quotes: Vec<Address> = launches
+        .iter()
+        .map(|(_, l, _, _)| l.quote)
+        .filter(|q| !q.is_zero())
+        .collect();
+    quotes.sort();
+    quotes.dedup();
+    let mut b = Batch::new();
+    let qslots: Vec<_> = quotes
+        .iter()
+        .map(|&q| {
+            (
+                b.add(q, &IERC20::symbolCall {}),
+                b.add(q, &IERC20::decimalsCall {}),
+            )
+        })
+        .collect();
+    let qa = b.run(rpc).await?;
+    let meta = |q: Address| -> (String, u8) {
+        if q.is_zero() {
+            return ("ETH".into(), 18);
+        }
+        match quotes.iter().position(|x| *x == q) {
+            Some(i) => (
+                qa.get(qslots[i].0).unwrap_or_else(|_| "?".into()),
+                qa.get(qslots[i].1).unwrap_or(18),
+            ),
+            None => ("?".into(), 18),
+        }
+    };
+    launches
+        .into_iter()
+        .map(|(token, l, name, symbol)| {
+            let (quote_symbol, quote_decimals) = meta(l.quote);
+            let state =
+                trade::curve_state(&l, supply, u32::from(fee_bps)).map_err(AppError::from)?;
+            Ok(LaunchInfo {
+                token,
+                name,
+                symbol,
+                quote: l.quote,
+                quote_symbol,
+                quote_decimals,
+                creator: l.creator,
+                graduated: l.graduated,
+                state,
+            })
+        })
+        .collect()
+}
+
+/// The launchpad's count, supply and fee, in one batch.
+async fn pad_params(rpc: &Rpc, pad: Address) -> Result<(u64, U256, u16), AppError> {
+    let mut b = Batch::new();
+    let n = b.add(pad, &ILaunchpad::launchCountCall {});
+    let supply = b.add(pad, &ILaunchpad::supplyCall {});
+    let fee = b.add(pad, &ILaunchpad::feeBpsCall {});
+    let a = b.run(rpc).await?;
+    Ok((
+        u64::try_from(a.get(n)?).unwrap_or(0),
+        a.get(supply)?,
+        a.get(fee)?,
+    ))
 }
 
 pub async fn load_launch(rpc: &Rpc, w: &World, token: Address) -> Result<LaunchInfo, AppError> {
     let pad = w.contracts.launchpad;
-    let l = rpc
-        .call(pad, &ILaunchpad::launchOfCall { token })
-        .await
-        .map_err(AppError::from)?;
-    let supply = rpc
-        .call(pad, &ILaunchpad::supplyCall {})
-        .await
-        .map_err(AppError::from)?;
-    let fee_bps = rpc
-        .call(pad, &ILaunchpad::feeBpsCall {})
-        .await
-        .map_err(AppError::from)?;
-    let name = rpc
-        .call(token, &IERC20::nameCall {})
-        .await
-        .unwrap_or_default();
-    let symbol = rpc
-        .call(token, &IERC20::symbolCall {})
-        .await
-        .unwrap_or_default();
-    let (quote_symbol, quote_decimals) = quote_meta(rpc, l.quote).await;
-    let state = trade::curve_state(&l, supply, u32::from(fee_bps)).map_err(AppError::from)?;
-    Ok(LaunchInfo {
-        token,
-        name,
-        symbol,
-        quote: l.quote,
-        quote_symbol,
-        quote_decimals,
-        creator: l.creator,
-        graduated: l.graduated,
-        state,
-    })
+    let (_, supply, fee_bps) = pad_params(rpc, pad).await?;
+    load_launches(rpc, pad, &[token], supply, fee_bps)
+        .await?
+        .pop()
+        .ok_or_else(|| AppError::missing("no such launch"))
 }
 
+/// Every launch, newest first: the launchpad's parameters, the token list, then the launches, each
+/// step one batched round trip.
 async fn load_all(w: World) -> Result<Vec<LaunchInfo>, AppError> {
     let rpc = w.rpc();
     let pad = w.contracts.launchpad;
-    let n = rpc
-        .call(pad, &ILaunchpad::launchCountCall {})
-        .await
-        .map_err(AppError::from)?;
-    let n = u64::try_from(n).unwrap_or(0);
-    let mut out = Vec::new();
-    for i in (0..n).rev() {
-        let token = rpc
-            .call(pad, &ILaunchpad::tokensCall(U256::from(i)))
-            .await
-            .map_err(AppError::from)?;
-        out.push(load_launch(&rpc, &w, token).await?);
-    }
-    Ok(out)
+    let (n, supply, fee_bps) = pad_params(&rpc, pad).await?;
+    let mut b = Batch::new();
+    let slots: Vec<_> = (0..n)
+        .rev()
+        .map(|i| b.add(pad, &ILaunchpad::tokensCall(U256::from(i))))
+        .collect();
+    let a = b.run(&rpc).await?;
+    let tokens = slots
+        .into_iter()
+        .map(|s| a.get(s))
+        .collect::<Result<Vec<_>, _>>()?;
+    load_launches(&rpc, pad, &tokens, supply, fee_bps).await
 }
 
 #[component]
