@@ -25,14 +25,16 @@
 //  - two duels with swaps across three rounds, the first one's last round closed, awaiting settlement;
 //  - ROOT for the dev accounts (scorer stake and burns), a fresh ETH/USD answer, published theses.
 // Writes <out>/world.json (network, addresses, epochs, payouts, names, scorer: accounts, graded scores
-// with their thesis texts, qualityEpoch, pools) and <out>/epochs/<n>.json
-// (the bundles). Needs anvil with its default dev accounts unlocked (they sign via eth_sendTransaction);
+// with their thesis texts, qualityEpoch, pools) and <out>/epochs/<root>.json
+// (the bundles, named by the root they build) and <out>/payouts/<root>.json (each holder payout
+// round's tree, OpenZeppelin standard-v1 dump, named by its root). Needs anvil with its default dev accounts unlocked (they sign via eth_sendTransaction);
 // the root signer's key is anvil account 0 (the deploy default).
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { encode } from '@metamask/abi-utils';
+import { StandardMerkleTree } from '@openzeppelin/merkle-tree';
 import { keccak256 } from 'ethereum-cryptography/keccak.js';
 import { secp256k1 } from 'ethereum-cryptography/secp256k1.js';
 
@@ -350,8 +352,10 @@ async function proposeEpoch(k) {
   const signature = '0x' + sig.r.toString(16).padStart(64, '0') + sig.s.toString(16).padStart(64, '0') + (27 + sig.recovery).toString(16);
   await send(deployer, A.epochRegistry, 'propose(uint64,bytes32,bytes32,uint64,bytes)',
     [epoch, bundle.root, bundle.inputsRoot, expiry, signature], bond);
-  writeFileSync(join(OUT, 'epochs', `${epoch}.json`), JSON.stringify(bundle));
-  epochs.push({ epoch, bundle: `epochs/${epoch}.json`, root: bundle.root, inputsRoot: bundle.inputsRoot, expiry });
+  // Published by its root (the app's publication layout, README): any host may serve it.
+  const path = `epochs/${bundle.root.toLowerCase()}.json`;
+  writeFileSync(join(OUT, path), JSON.stringify(bundle));
+  epochs.push({ epoch, bundle: path, root: bundle.root, inputsRoot: bundle.inputsRoot, expiry });
   previous = bundle.projects.map((p) => ({ project: p.project, scoreWad: p.scoreWad }));
   if (k === QUALITY_K) qualityBundle = bundle;
   return { epoch, bundle };
@@ -531,6 +535,13 @@ async function postPayout(epoch, totalWei) {
   });
   await send(deployer, A.holderDistributor, 'fund(address,address,uint256)', [gard, ZERO, totalWei], totalWei);
   await send(deployer, A.holderDistributor, 'postRoot(address,address,uint64,bytes32,uint128)', [gard, ZERO, epoch, alloc.root, BigInt(alloc.total)]);
+  // The round's tree, published by its root in OpenZeppelin's standard-v1 dump format (written by
+  // OpenZeppelin's own library, so holders' tools read it as is).
+  const values = alloc.allocations.map((x) => [A.holderDistributor, String(chainId), gard, ZERO, String(epoch), x.account, x.amount]);
+  const tree = StandardMerkleTree.of(values, alloc.leafTypes);
+  if (tree.root !== alloc.root) throw new Error(`payout tree root ${tree.root} is not the allocation's ${alloc.root}`);
+  mkdirSync(join(OUT, 'payouts'), { recursive: true });
+  writeFileSync(join(OUT, 'payouts', `${tree.root.toLowerCase()}.json`), JSON.stringify(tree.dump()));
   payouts.push({ token: gard, symbol: 'GARD', asset: ZERO, assetSymbol: 'ETH', assetDecimals: 18, epoch, total: alloc.total, root: alloc.root, leafTypes: alloc.leafTypes, allocations: alloc.allocations });
   log(`payout round ${epoch}: ${alloc.allocations.length} leaves, total ${alloc.total} wei`);
 }

@@ -358,6 +358,35 @@ test('a holder payout is checked and claimed', async () => {
   await page.screenshot({ path: join(SHOTS, 'payouts-claimed.png'), fullPage: true });
 });
 
+test('a payout tree that does not match its on-chain root, or is missing, is named and not used', async () => {
+  const rounds = chain.world.payouts.length;
+  // A host serving a tree with one amount changed: its values no longer hash to its leaves.
+  await page.route('**/public/demo/payouts/*.json', async (route) => {
+    const res = await route.fetch();
+    const dump = await res.json();
+    dump.values[0].value[6] = (BigInt(dump.values[0].value[6]) + 1n).toString();
+    await route.fulfill({ response: res, body: JSON.stringify(dump) });
+  });
+  await page.click('nav >> text=Launch');
+  await page.click('nav >> text=Payouts');
+  await page.waitForSelector('#payout-problems', T);
+  assert.equal(await page.locator('#payout-problems li').count(), rounds);
+  assert.match(await page.textContent('#payout-problems'), /the payout tree of round \d+ is not valid/);
+  assert.equal(await page.locator('.claim-button').count(), 0, 'nothing claimable from a bad tree');
+  await page.unroute('**/public/demo/payouts/*.json');
+  // A host that does not have it.
+  await page.route('**/public/demo/payouts/*.json', (route) => route.fulfill({ status: 404, body: 'not found' }));
+  await page.click('nav >> text=Launch');
+  await page.click('nav >> text=Payouts');
+  await page.waitForSelector('#payout-problems', T);
+  assert.match(await page.textContent('#payout-problems'), /payouts\/0x[0-9a-f]{64}\.json: HTTP 404/);
+  await page.screenshot({ path: join(SHOTS, 'payouts-missing-tree.png'), fullPage: true });
+  await page.unroute('**/public/demo/payouts/*.json');
+  await page.click('nav >> text=Launch');
+  await page.click('nav >> text=Payouts');
+  await page.waitForSelector('.payout-row .claim-status', T);
+});
+
 test('transactions survive navigation', async () => {
   await page.click('nav >> text=Launch');
   await page.waitForSelector('.launch-row', T);

@@ -1,4 +1,81 @@
-//! `EpochRegistry`'s epoch slots (C7).
+//! `EpochRegistry`'s epoch slots (C7), discovered from the chain: every `RootProposed` event (the
+//! latest per epoch, a re-proposal after an upheld challenge replaces the earlier one) and each
+//! epoch's status, read in one batch. An epoch's bundle is the publication named by its proposed
+//! root ([`bundle_path`]), checked against that root before use.
+
+use crate::chain::abi::IEpochRegistry;
+use crate::chain::multicall::Batch;
+use crate::chain::rpc::{Rpc, RpcError};
+use alloy_primitives::{Address, B256};
+use alloy_sol_types::SolEvent;
+use std::collections::BTreeMap;
+
+/// Where an epoch bundle is published under a base URL: by the root it builds
+/// (`epochs/0x<64 hex>.json`), so any host may serve it and none is trusted.
+pub fn bundle_path(root: &B256) -> String {
+    format!("epochs/{root}.json")
+}
+
+/// An epoch as the chain has it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChainEpoch {
+    pub epoch: u64,
+    /// The root of its latest proposal.
+    pub root: B256,
+    /// The proposing transaction (its input carries the signature, C6).
+    pub proposal_tx: B256,
+    /// The proposer the signature names.
+    pub proposer: Address,
+    /// Status code (`EpochRegistry.Status`).
+    pub status: u8,
+    /// The challenge window's or the adjudicator's deadline.
+    pub deadline: u64,
+}
+
+/// Every proposed epoch of `registry` since `from_block`, latest epoch first.
+///
+/// # Errors
+/// When the logs or the statuses cannot be read.
+pub async fn discover(
+    rpc: &Rpc,
+    registry: Address,
+    from_block: u64,
+) -> Result<Vec<ChainEpoch>, RpcError> {
+    let logs = rpc
+        .logs(
+            registry,
+            IEpochRegistry::RootProposed::SIGNATURE_HASH,
+            None,
+            from_block,
+        )
+        .await?;
+    let mut latest: BTreeMap<u64, (B256, B256, Address)> = BTreeMap::new();
+    for l in &logs {
+        let e = IEpochRegistry::RootProposed::decode_raw_log(l.topics.iter().copied(), &l.data)
+            .map_err(|e| RpcError::Decode(format!("a RootProposed event: {e}")))?;
+        latest.insert(e.epoch, (e.root, l.transaction_hash, e.proposer));
+    }
+    let mut b = Batch::new();
+    let slots: Vec<_> = latest
+        .keys()
+        .map(|&epoch| b.add(registry, &IEpochRegistry::statusCall { epoch }))
+        .collect();
+    let a = b.run(rpc).await?;
+    let mut out = Vec::with_capacity(latest.len());
+    for ((epoch, (root, tx, proposer)), slot) in latest.into_iter().zip(slots) {
+        let s = a.get(slot)?;
+        out.push(ChainEpoch {
+            epoch,
+            root,
+            proposal_tx: tx,
+            proposer,
+            status: s._0,
+            deadline: s.deadline,
+        });
+    }
+    out.reverse();
+    Ok(out)
+}
 
 /// An epoch slot's status on chain (`EpochRegistry.Status`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -43,6 +120,15 @@ pub fn status_name(s: u8) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bundles_are_named_by_their_root() {
+        let root = B256::repeat_byte(0xab);
+        assert_eq!(
+            bundle_path(&root),
+            format!("epochs/0x{}.json", "ab".repeat(32))
+        );
+    }
 
     #[test]
     fn codes_read_as_the_registry_defines_them() {

@@ -16,36 +16,6 @@ pub const METADATA_FILE: &str = "world.json";
 
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct EpochRef {
-    pub epoch: u64,
-    pub bundle: String,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct PayoutLeafRef {
-    pub account: Address,
-    pub amount: String,
-    pub leaf: B256,
-    pub proof: Vec<B256>,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct PayoutRoundRef {
-    pub token: Address,
-    pub symbol: String,
-    pub asset: Address,
-    pub asset_symbol: String,
-    pub asset_decimals: u8,
-    pub epoch: u64,
-    pub total: String,
-    pub root: B256,
-    pub allocations: Vec<PayoutLeafRef>,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "camelCase")]
 pub struct ProjectMeta {
     pub name: String,
     pub track: String,
@@ -114,10 +84,6 @@ pub struct TokenRef {
 #[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Metadata {
-    #[serde(default)]
-    pub epochs: Vec<EpochRef>,
-    #[serde(default)]
-    pub payouts: Vec<PayoutRoundRef>,
     #[serde(default)]
     pub duels: Vec<DuelRef>,
     #[serde(default)]
@@ -216,7 +182,8 @@ impl World {
             .map_err(WorldError::Fetch)
     }
 
-    /// An epoch bundle published by the deployment (`path` as in [`Metadata::epochs`]), parsed.
+    /// An epoch bundle published by the deployment at `path`, parsed (not checked: see
+    /// [`World::fetch_bundle_with_root`]).
     ///
     /// # Errors
     /// [`WorldError::Fetch`] or [`WorldError::BadBundle`].
@@ -227,6 +194,34 @@ impl World {
         let text = self.fetch_publication(path).await?;
         eden_core::scoring::EpochBundle::from_json(&text)
             .map_err(|e| WorldError::BadBundle(e.to_string()))
+    }
+}
+
+impl World {
+    /// The epoch bundle published under `root` ([`crate::chain::epochs::bundle_path`]), rejected
+    /// unless its leaves build exactly that root.
+    ///
+    /// # Errors
+    /// [`WorldError::Fetch`], [`WorldError::BadBundle`], or [`WorldError::WrongRoot`].
+    pub async fn fetch_bundle_with_root(
+        &self,
+        root: B256,
+    ) -> Result<eden_core::scoring::EpochBundle, WorldError> {
+        let bundle = self
+            .fetch_bundle(&crate::chain::epochs::bundle_path(&root))
+            .await?;
+        let built = eden_core::check::BundleTree::new(&bundle)
+            .tree()
+            .map(|t| t.root())
+            .map_err(|e| WorldError::BadBundle(e.to_string()))?;
+        if built != root {
+            return Err(WorldError::WrongRoot {
+                what: format!("the epoch {} bundle", bundle.epoch),
+                want: root,
+                got: built,
+            });
+        }
+        Ok(bundle)
     }
 }
 
@@ -288,6 +283,12 @@ pub enum WorldError {
     /// A fetched epoch bundle does not parse.
     #[error("the bundle is not a valid epoch bundle: {0}")]
     BadBundle(String),
+    /// A payout tree publication is not a valid `standard-v1` payout tree.
+    #[error("the payout tree of round {round} is not valid: {message}")]
+    BadTree { round: u64, message: String },
+    /// A publication does not build the on-chain root it is published under.
+    #[error("{what} published under root {want} builds root {got}: it is not the published data, and was not used")]
+    WrongRoot { what: String, want: B256, got: B256 },
 }
 
 /// Chooses the network ([`network::choose`]), finds an RPC URL that serves its chain, reads its

@@ -5,6 +5,7 @@
 //! browser's CSPRNG and kept in localStorage until the call is revealed.
 
 use crate::chain::abi::ICallLedger;
+use crate::chain::multicall::Batch;
 use crate::chain::rpc::TxRequest;
 use crate::chain::world::{CallsRef, World};
 use crate::error::AppError;
@@ -88,22 +89,12 @@ struct CallsData {
     min_stake: U256,
 }
 
+/// Reads the page in two batched round trips whatever the number of agents, calls and windows:
+/// the ledger's parameters, every agent's record and open call ids, the consensus of each window and
+/// the consensus log's length; then each open call and the last 20 log rounds.
 async fn load(w: World, c: CallsRef, me: Option<Address>) -> Result<CallsData, AppError> {
     let rpc = w.rpc();
     let e = |x: crate::chain::rpc::RpcError| AppError::from(x);
-    let min_stake = rpc
-        .call(c.ledger, &ICallLedger::minStakeCall {})
-        .await
-        .map_err(e)?;
-    let quorum = rpc
-        .call(c.ledger, &ICallLedger::consensusQuorumCall {})
-        .await
-        .map_err(e)?;
-    let threshold = rpc
-        .call(c.ledger, &ICallLedger::consensusThresholdBpsCall {})
-        .await
-        .map_err(e)?;
-    let params = ConsensusParams::new(quorum, u64::from(threshold)).map_err(AppError::from)?;
     let mut who = c.agents.clone();
     if let Some(m) = me {
         if !who.contains(&m) {
@@ -111,26 +102,74 @@ async fn load(w: World, c: CallsRef, me: Option<Address>) -> Result<CallsData, A
         }
     }
     let (_, now) = rpc.latest_block().await.map_err(e)?;
+    let mut b = Batch::new();
+    let min_stake = b.add(c.ledger, &ICallLedger::minStakeCall {});
+    let quorum = b.add(c.ledger, &ICallLedger::consensusQuorumCall {});
+    let threshold = b.add(c.ledger, &ICallLedger::consensusThresholdBpsCall {});
+    let log_len = b.add(c.ledger, &ICallLedger::consensusLogLengthCall {});
+    let per_agent: Vec<_> = who
+        .iter()
+        .map(|&a| {
+            (
+                b.add(c.ledger, &ICallLedger::agentRecordCall { who: a }),
+                b.add(c.ledger, &ICallLedger::openCallIdsCall { agent: a }),
+            )
+        })
+        .collect();
+    let per_window: Vec<_> = c
+        .windows
+        .iter()
+        .map(|&window| {
+            b.add(
+                c.ledger,
+                &ICallLedger::consensusCall {
+                    asset: c.asset,
+                    window,
+                },
+            )
+        })
+        .collect();
+    let first = b.run(&rpc).await.map_err(e)?;
+    let min_stake = first.get(min_stake).map_err(e)?;
+    let params = ConsensusParams::new(
+        first.get(quorum).map_err(e)?,
+        u64::from(first.get(threshold).map_err(e)?),
+    )
+    .map_err(AppError::from)?;
+    let n = u64::try_from(first.get(log_len).map_err(e)?).unwrap_or(0);
+    // Second round trip: every open call of every agent, and the last 20 consensus rounds.
+    let mut b = Batch::new();
+    let mut records = Vec::new();
+    for (&a, (record, open)) in who.iter().zip(&per_agent) {
+        let r = first.get(*record).map_err(e)?;
+        let calls: Vec<_> = first
+            .get(*open)
+            .map_err(e)?
+            .into_iter()
+            .map(|id| b.add(c.ledger, &ICallLedger::getCallCall { id }))
+            .collect();
+        records.push((a, r, calls));
+    }
+    let log_slots: Vec<_> = (0..n)
+        .rev()
+        .take(20)
+        .map(|i| {
+            b.add(
+                c.ledger,
+                &ICallLedger::consensusLogAtCall { i: U256::from(i) },
+            )
+        })
+        .collect();
+    let second = b.run(&rpc).await.map_err(e)?;
     let mut agents = Vec::new();
-    for a in who {
-        let r = rpc
-            .call(c.ledger, &ICallLedger::agentRecordCall { who: a })
-            .await
-            .map_err(e)?;
+    for (a, r, calls) in records {
         if r.stake.is_zero() && r.hits == 0 && r.misses == 0 && Some(a) != me {
             continue;
         }
         // Overdue open calls count as misses at once, as `CallLedger.score` counts them.
         let mut overdue = 0u64;
-        for id in rpc
-            .call(c.ledger, &ICallLedger::openCallIdsCall { agent: a })
-            .await
-            .map_err(e)?
-        {
-            let call = rpc
-                .call(c.ledger, &ICallLedger::getCallCall { id })
-                .await
-                .map_err(e)?;
+        for slot in calls {
+            let call = second.get(slot).map_err(e)?;
             let closes = (call.revealedAt != 0).then_some(call.closesAt);
             if call_overdue(
                 call.committedAt,
@@ -157,34 +196,14 @@ async fn load(w: World, c: CallsRef, me: Option<Address>) -> Result<CallsData, A
         });
     }
     agents.sort_by_key(|a| std::cmp::Reverse(a.score));
-    let n = rpc
-        .call(c.ledger, &ICallLedger::consensusLogLengthCall {})
-        .await
+    let log = log_slots
+        .into_iter()
+        .map(|s| second.get(s))
+        .collect::<Result<Vec<_>, _>>()
         .map_err(e)?;
-    let mut log = Vec::new();
-    let n = u64::try_from(n).unwrap_or(0);
-    for i in (0..n).rev().take(20) {
-        log.push(
-            rpc.call(
-                c.ledger,
-                &ICallLedger::consensusLogAtCall { i: U256::from(i) },
-            )
-            .await
-            .map_err(e)?,
-        );
-    }
     let mut windows = Vec::new();
-    for &window in &c.windows {
-        let cur = rpc
-            .call(
-                c.ledger,
-                &ICallLedger::consensusCall {
-                    asset: c.asset,
-                    window,
-                },
-            )
-            .await
-            .map_err(e)?;
+    for (&window, slot) in c.windows.iter().zip(per_window) {
+        let cur = first.get(slot).map_err(e)?;
         let st = consensus_state(
             cur.state.upWeight,
             cur.state.downWeight,

@@ -1,24 +1,27 @@
-//! Payouts page (C18): the connected account's holder payouts. Each leaf is rebuilt in the browser
-//! (`eden_core::holders::PayoutLeaf`, bound to distributor, chain, token, asset, epoch, account and
-//! amount) and its proof walked to the round's root **read from chain**; the claim window
-//! (24 h review, then 90 days) comes from the round on chain; claimed leaves show as claimed.
+//! Payouts page (C18): the connected account's holder payouts. Rounds are discovered from the
+//! distributor's events ([`crate::chain::payouts`]); each round's tree is fetched by its on-chain
+//! root from the deployment's publications and checked in the browser; the account's leaf is
+//! rebuilt (`eden_core::holders::PayoutLeaf`, bound to distributor, chain, token, asset, epoch,
+//! account and amount) and its proof walked to the round's root **read from chain**; the claim
+//! window (24 h review, then 90 days) comes from the round on chain; claimed leaves show as claimed.
 
 use crate::chain::abi::IHolderDistributor;
+use crate::chain::multicall::Batch;
+use crate::chain::payouts::{self, Round};
 use crate::chain::rpc::TxRequest;
-use crate::chain::world::{PayoutRoundRef, World};
+use crate::chain::world::World;
 use crate::error::AppError;
 use crate::fmt;
 use crate::state::Ctx;
 use crate::ui::{caught, with_world, Amount, Loading};
 use alloy_primitives::{Address, B256, U256};
 use alloy_sol_types::SolCall;
-use eden_core::holders::{PayoutContext, PayoutLeaf};
 use eden_core::merkle::process_proof;
 use leptos::prelude::*;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Row {
-    round: PayoutRoundRef,
+    round: Round,
     amount: U256,
     proof: Vec<B256>,
     leaf: B256,
@@ -29,67 +32,44 @@ struct Row {
     settled: bool,
 }
 
-/// Rebuilds the leaf of `account` in a round and checks its proof against `onchain_root`.
-pub fn check_leaf(
-    w: &World,
-    r: &PayoutRoundRef,
-    account: Address,
-    amount: U256,
-    proof: &[B256],
-    onchain_root: B256,
-) -> (B256, bool) {
-    let leaf = PayoutLeaf {
-        context: PayoutContext {
-            distributor: w.contracts.holder_distributor,
-            chain_id: U256::from(w.chain_id),
-            token: r.token,
-            asset: r.asset,
-            epoch: r.epoch,
-        },
-        account,
-        amount,
-    }
-    .hash();
-    (leaf, process_proof(leaf, proof) == onchain_root)
+/// The account's payouts, and the rounds whose tree could not be used (in words).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+struct Payouts {
+    rows: Vec<Row>,
+    problems: Vec<String>,
 }
 
-async fn load_rows(w: World, account: Address) -> Result<Vec<Row>, AppError> {
+async fn load_rows(w: World, account: Address) -> Result<Payouts, AppError> {
     let rpc = w.rpc();
     let dist = w.contracts.holder_distributor;
-    let mut out = Vec::new();
-    for r in &w.meta.payouts {
-        let Some(a) = r.allocations.iter().find(|a| a.account == account) else {
-            continue;
-        };
-        let amount: U256 = a.amount.parse().map_err(|_| {
-            AppError::decode("payout amount", format!("'{}' is not a number", a.amount))
-        })?;
-        let on = rpc
-            .call(
-                dist,
-                &IHolderDistributor::roundCall {
-                    token: r.token,
-                    asset: r.asset,
-                    epoch: r.epoch,
-                },
-            )
-            .await
-            .map_err(AppError::from)?;
-        let (leaf, proof_ok) = check_leaf(&w, r, account, amount, &a.proof, on.root);
-        let claimed = rpc
-            .call(dist, &IHolderDistributor::claimedCall { leaf })
-            .await
-            .map_err(AppError::from)?;
-        out.push(Row {
-            round: r.clone(),
-            amount,
-            proof: a.proof.clone(),
-            leaf,
+    let rounds = payouts::discover(&rpc, dist, w.deployment_block).await?;
+    let mut out = Payouts::default();
+    let mut found = Vec::new();
+    for r in rounds.into_iter().filter(|r| !r.root.is_zero()) {
+        match payouts::payout_of(&w, &r, account).await {
+            Ok(Some(p)) => found.push((r, p)),
+            Ok(None) => {}
+            Err(e) => out.problems.push(e.to_string()),
+        }
+    }
+    let mut b = Batch::new();
+    let claimed: Vec<_> = found
+        .iter()
+        .map(|(_, p)| b.add(dist, &IHolderDistributor::claimedCall { leaf: p.leaf }))
+        .collect();
+    let a = b.run(&rpc).await?;
+    for ((r, p), slot) in found.into_iter().zip(claimed) {
+        let proof_ok = process_proof(p.leaf, &p.proof) == r.root;
+        out.rows.push(Row {
+            amount: p.amount,
+            proof: p.proof,
+            leaf: p.leaf,
             proof_ok,
-            opens_at: on.opensAt,
-            closes_at: on.closesAt,
-            claimed,
-            settled: on.settled,
+            opens_at: r.opens_at,
+            closes_at: r.closes_at,
+            claimed: a.get(slot)?,
+            settled: r.settled,
+            round: r,
         });
     }
     Ok(out)
@@ -118,7 +98,7 @@ fn PayoutsBody(world: World) -> impl IntoView {
         async move {
             match account {
                 Some(a) => load_rows(w, a).await,
-                None => Ok(Vec::new()),
+                None => Ok(Payouts::default()),
             }
         }
     });
@@ -150,7 +130,13 @@ fn PayoutsBody(world: World) -> impl IntoView {
         <Show when=move || ctx.wallet.get().account.is_some() fallback=|| view! { <p class="empty">"Connect a wallet to see your payouts."</p> }>
             <Transition fallback=|| view! { <Loading what="Reading payout rounds from chain…" /> }>
             <ErrorBoundary fallback=caught>
-            {move || rows.get().map(|loaded| loaded.map(|rs| if rs.is_empty() {
+            {move || rows.get().map(|loaded| loaded.map(|Payouts { rows: rs, problems }| {
+                let problems = (!problems.is_empty()).then(|| view! {
+                    <ul class="problems" id="payout-problems" role="alert">
+                        {problems.into_iter().map(|p| view! { <li class="result error">{p}</li> }).collect_view()}
+                    </ul>
+                });
+                let list = if rs.is_empty() {
                 view! { <p class="empty" id="no-payouts">"No payouts for this account."</p> }.into_any()
             } else {
                 view! {
@@ -185,6 +171,8 @@ fn PayoutsBody(world: World) -> impl IntoView {
                         }).collect_view()}
                     </ul>
                 }.into_any()
+            };
+                view! { {problems} {list} }
             }))}
             </ErrorBoundary>
             </Transition>

@@ -123,10 +123,142 @@ pub fn payout_tree(
     StandardMerkleTree::of(values, &LEAF_TYPES, Options::default()).map_err(HoldersError::Merkle)
 }
 
+/// A holder's payout found in a published payout tree: its amount and its proof.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FoundPayout {
+    /// The payout.
+    pub amount: U256,
+    /// The leaf, rebuilt from the round's own context, the account and the amount.
+    pub leaf: B256,
+    /// The proof from the leaf to the tree's root.
+    pub proof: Vec<B256>,
+}
+
+/// Finds `account`'s payout in a published tree (C18) for the round `context`: the tree must use
+/// [`LEAF_TYPES`]; a value counts only if its leaf, rebuilt from `context` (never from the
+/// value's own context fields), the account and the amount, is a leaf of the tree. The caller
+/// compares the tree's root with the round's on-chain root. `Ok(None)`: no payout for `account`.
+///
+/// # Errors
+/// [`HoldersError::Merkle`] when the tree has another leaf encoding.
+pub fn find_payout(
+    tree: &StandardMerkleTree,
+    context: PayoutContext,
+    account: Address,
+) -> Result<Option<FoundPayout>, HoldersError> {
+    if tree.leaf_encoding() != LEAF_TYPES {
+        return Err(HoldersError::Merkle(
+            crate::merkle::MerkleError::InvalidDump(format!(
+                "a payout tree has leaf encoding {:?}, not {LEAF_TYPES:?}",
+                tree.leaf_encoding()
+            )),
+        ));
+    }
+    for (i, v) in tree.entries() {
+        let fields = v.as_array();
+        let field = |k: usize| fields.and_then(|f| f.get(k)).and_then(|x| x.as_str());
+        let Some(who) = field(5).and_then(|s| s.parse::<Address>().ok()) else {
+            continue;
+        };
+        if who != account {
+            continue;
+        }
+        let Some(amount) = field(6).and_then(|s| crate::serde_dec::u256::parse(s).ok()) else {
+            continue;
+        };
+        let leaf = PayoutLeaf {
+            context,
+            account,
+            amount,
+        }
+        .hash();
+        if tree.leaf_hash(v).ok() != Some(leaf) {
+            continue; // a value of another round (distributor, chain, token, asset or epoch)
+        }
+        let proof = tree.get_proof(i).map_err(HoldersError::Merkle)?;
+        return Ok(Some(FoundPayout {
+            amount,
+            leaf,
+            proof,
+        }));
+    }
+    Ok(None)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use alloy_primitives::{address, b256};
+
+    #[test]
+    fn a_payout_is_found_only_for_its_own_round() {
+        let context = PayoutContext {
+            distributor: address!("1111111111111111111111111111111111111111"),
+            chain_id: U256::from(8453u32),
+            token: address!("2222222222222222222222222222222222222222"),
+            asset: Address::ZERO,
+            epoch: 42,
+        };
+        let a = address!("aAaAaAaaAaAaAaaAaAAAAAAAAaaaAaAaAaaAaaAa");
+        let alloc = HolderAllocation {
+            total: U256::from(900u32),
+            eligible_supply: U256::from(900u32),
+            allocated: U256::from(900u32),
+            dust: U256::ZERO,
+            excluded: 0,
+            amounts: vec![
+                crate::holders::HolderAmount {
+                    account: a,
+                    balance: U256::from(600u32),
+                    amount: U256::from(600u32),
+                },
+                crate::holders::HolderAmount {
+                    account: Address::repeat_byte(0xbb),
+                    balance: U256::from(300u32),
+                    amount: U256::from(300u32),
+                },
+            ],
+        };
+        let tree = payout_tree(context, &alloc).unwrap();
+        // Through the OZ dump, as a client reads a publication.
+        let loaded =
+            StandardMerkleTree::load_json(serde_json::to_value(tree.dump()).unwrap()).unwrap();
+        let found = find_payout(&loaded, context, a).unwrap().unwrap();
+        assert_eq!(found.amount, U256::from(600u32));
+        assert_eq!(
+            crate::merkle::process_proof(found.leaf, &found.proof),
+            tree.root()
+        );
+        assert_eq!(
+            find_payout(&loaded, context, Address::repeat_byte(0xcc)).unwrap(),
+            None
+        );
+        // The same tree read for another epoch, token or chain holds nothing for anyone.
+        for other in [
+            PayoutContext {
+                epoch: 43,
+                ..context
+            },
+            PayoutContext {
+                token: Address::repeat_byte(9),
+                ..context
+            },
+            PayoutContext {
+                chain_id: U256::from(1u8),
+                ..context
+            },
+        ] {
+            assert_eq!(find_payout(&loaded, other, a).unwrap(), None);
+        }
+        // A tree of another encoding is refused.
+        let other = StandardMerkleTree::of(
+            vec![serde_json::json!([a.to_checksum(None), "1"])],
+            &["address", "uint256"],
+            Options::default(),
+        )
+        .unwrap();
+        assert!(find_payout(&other, context, a).is_err());
+    }
 
     #[test]
     fn matches_openzeppelin_merkle_tree() {

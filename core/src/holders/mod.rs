@@ -23,7 +23,9 @@ pub mod window;
 
 pub use allocation::{allocatable, allocate_down, HolderAllocation, HolderAmount, HolderBalance};
 pub use exclusions::{HolderExclusions, DEAD_ADDRESS};
-pub use leaf::{payout_leaves, payout_tree, PayoutContext, PayoutLeaf, LEAF_TYPES};
+pub use leaf::{
+    find_payout, payout_leaves, payout_tree, FoundPayout, PayoutContext, PayoutLeaf, LEAF_TYPES,
+};
 pub use window::{
     next_round_available, ClaimStatus, ClaimWindow, HolderRound, CLAIM_DELAY, CLAIM_PERIOD,
 };

@@ -20,7 +20,7 @@ use crate::error::AppError;
 use crate::fmt;
 use crate::state::{Ctx, Load};
 use crate::ui::{caught, with_world, Amount, Loading};
-use alloy_primitives::{Address, B256, U256};
+use alloy_primitives::{Address, B256};
 use alloy_sol_types::{SolCall, SolEvent};
 use creator::{check_creator, read_lanes, CreatorCheck, CreatorView};
 use eden_core::check::{self, check_score_in, BundleTree, OwnInputs, ScoreFinding};
@@ -28,15 +28,10 @@ use eden_core::eip712::{eden_domain, recover_epoch_root_signer, EpochRoot};
 use human::{check_human, HumanCheck, HumanView, ScoredEvent};
 use leptos::prelude::*;
 
-use crate::chain::epochs::status_name;
+use crate::chain::epochs::{bundle_path, discover, status_name, ChainEpoch};
 
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct EpochRow {
-    epoch: u64,
-    bundle: String,
-    status: u8,
-    deadline: u64,
-}
+/// An epoch as discovered on chain ([`crate::chain::epochs::discover`]).
+type EpochRow = ChainEpoch;
 
 /// The outcome of checking one project in one epoch: core's report
 /// ([`eden_core::check::ScoreCheck`], reached through `Deref`), the proposal's signer, and every
@@ -114,34 +109,22 @@ pub fn check_bundle(
     })
 }
 
-/// Recovers the EIP-712 signer of the root proposed for `epoch`, from the proposing transaction.
-async fn proposal_signer(rpc: &Rpc, w: &World, epoch: u64) -> Result<(Address, B256), AppError> {
+/// Recovers the EIP-712 signer of the root proposed for the epoch, from the proposing transaction
+/// (found with the epoch, [`crate::chain::epochs::discover`]).
+async fn proposal_signer(
+    rpc: &Rpc,
+    w: &World,
+    row: &EpochRow,
+) -> Result<(Address, B256), AppError> {
     let reg = w.contracts.epoch_registry;
-    let t1 = B256::from(U256::from(epoch));
-    let logs = rpc
-        .logs(
-            reg,
-            IEpochRegistry::RootProposed::SIGNATURE_HASH,
-            Some(t1),
-            w.deployment_block,
-        )
-        .await
-        .map_err(AppError::from)?;
-    let log = logs
-        .last()
-        .ok_or_else(|| AppError::missing("no RootProposed event for this epoch"))?;
     let input = rpc
-        .tx_input(log.transaction_hash)
+        .tx_input(row.proposal_tx)
         .await
         .map_err(AppError::from)?;
     let call = IEpochRegistry::proposeCall::abi_decode(&input)
         .map_err(|e| AppError::decode("the proposing transaction", e))?;
     // The signature names the proposer (C6): the RootProposed event's indexed proposer.
-    let proposer = log
-        .topics
-        .get(2)
-        .map(|t| Address::from_word(*t))
-        .ok_or_else(|| AppError::missing("the RootProposed event has no proposer topic"))?;
+    let proposer = row.proposer;
     let msg = EpochRoot {
         epoch: call.epoch,
         root: call.root,
@@ -207,7 +190,7 @@ async fn run_check(
     own: Option<OwnInputs>,
 ) -> Result<EpochCheck, AppError> {
     let rpc = w.rpc();
-    let bundle = w.fetch_bundle(&row.bundle).await?;
+    let bundle = w.fetch_bundle(&bundle_path(&row.root)).await?;
     if bundle.epoch != row.epoch {
         return Err(AppError::Missing(format!(
             "the bundle is for epoch {}, not {}",
@@ -235,7 +218,7 @@ async fn run_check(
         .map_err(AppError::from)?;
     let full_root = tree.tree().map_err(AppError::from)?.root();
     let mut signer_flags = Vec::new();
-    let signer = match proposal_signer(&rpc, &w, row.epoch).await {
+    let signer = match proposal_signer(&rpc, &w, &row).await {
         Ok((s, signed_root)) => {
             if s != expected {
                 signer_flags.push(format!(
@@ -322,26 +305,9 @@ async fn run_check(
     })
 }
 
-/// Every published epoch's status on chain, latest first.
+/// Every proposed epoch and its status on chain, latest first.
 async fn epoch_rows(w: &World) -> Result<Vec<EpochRow>, AppError> {
-    let rpc = w.rpc();
-    let mut out = Vec::new();
-    for e in &w.meta.epochs {
-        let s = rpc
-            .call(
-                w.contracts.epoch_registry,
-                &IEpochRegistry::statusCall { epoch: e.epoch },
-            )
-            .await?;
-        out.push(EpochRow {
-            epoch: e.epoch,
-            bundle: e.bundle.clone(),
-            status: s._0,
-            deadline: s.deadline,
-        });
-    }
-    out.reverse();
-    Ok(out)
+    Ok(discover(&w.rpc(), w.contracts.epoch_registry, w.deployment_block).await?)
 }
 
 /// The Score page's check, as the view reads it: `None` before any, loading while the latest
@@ -599,6 +565,7 @@ fn score_view(c: ScoreCheck, name: String) -> impl IntoView {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use alloy_primitives::U256;
     use eden_core::scoring::epoch::{build_epoch, EpochInput};
     use eden_core::scoring::{EpochBundle, TrackConfig};
 

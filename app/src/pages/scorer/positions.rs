@@ -8,7 +8,7 @@
 //! compared with the chain's own `claim` simulated at the latest block. A Claim button pays out through
 //! the transaction tray.
 
-use crate::chain::abi::{IScorerRegistry, IERC20};
+use crate::chain::abi::{IEpochRegistry, IScorerRegistry, IERC20};
 use crate::chain::rpc::TxRequest;
 use crate::chain::world::{ScorerRef, World};
 use crate::error::AppError;
@@ -182,28 +182,27 @@ async fn load_row(
         ))
     } else {
         let ep = score.gradeEpoch;
-        match w
-            .meta
-            .epochs
-            .iter()
-            .find(|x| x.epoch == ep)
-            .map(|x| x.bundle.clone())
-        {
-            Some(path) => {
-                let bundle = match bundles.entry(ep) {
-                    Entry::Occupied(o) => o.into_mut(),
-                    Entry::Vacant(v) => {
-                        v.insert(w.fetch_bundle(&path).await.map_err(AppError::from))
-                    }
+        let bundle = match bundles.entry(ep) {
+            Entry::Occupied(o) => o.into_mut(),
+            Entry::Vacant(v) => {
+                // The epoch's final root on chain names its bundle, which must build it.
+                let root = rpc
+                    .call(
+                        w.contracts.epoch_registry,
+                        &IEpochRegistry::finalRootCall { epoch: ep },
+                    )
+                    .await
+                    .map_err(AppError::from);
+                let got = match root {
+                    Ok(r) => w.fetch_bundle_with_root(r).await.map_err(AppError::from),
+                    Err(x) => Err(x),
                 };
-                match bundle {
-                    Ok(b) => grade_from_bundle(b, reg, pos.scoreId, ep),
-                    Err(x) => Err(x.clone()),
-                }
+                v.insert(got)
             }
-            None => Err(AppError::missing(
-                "the epoch of this position's quality leaf is not published here",
-            )),
+        };
+        match bundle {
+            Ok(b) => grade_from_bundle(b, reg, pos.scoreId, ep),
+            Err(x) => Err(x.clone()),
         }
     };
     let (asset_symbol, asset_decimals, balance) = if p.asset == Address::ZERO {

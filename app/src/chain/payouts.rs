@@ -1,0 +1,177 @@
+//! Holder payout rounds (C18), discovered from the chain: every `RootPosted` event of the
+//! distributor, each round's state and the tokens' symbols read in one batch; a round's tree is
+//! the publication named by its root ([`tree_path`], the OpenZeppelin `standard-v1` dump), loaded
+//! and checked by `eden-core` and rejected unless it has that root. No Leptos here.
+
+use crate::chain::abi::{IHolderDistributor, IERC20};
+use crate::chain::multicall::Batch;
+use crate::chain::rpc::{Rpc, RpcError};
+use crate::chain::world::{World, WorldError};
+use alloy_primitives::{Address, B256, U256};
+use alloy_sol_types::SolEvent;
+use eden_core::holders::{find_payout, FoundPayout, PayoutContext};
+use eden_core::merkle::StandardMerkleTree;
+
+/// Where a payout round's tree is published under a base URL: `payouts/0x<64 hex>.json`.
+pub fn tree_path(root: &B256) -> String {
+    format!("payouts/{root}.json")
+}
+
+/// A payout round as the chain has it, with the symbols to show it by.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Round {
+    pub token: Address,
+    pub symbol: String,
+    pub asset: Address,
+    pub asset_symbol: String,
+    pub asset_decimals: u8,
+    pub epoch: u64,
+    /// The root on chain now (the posted one, or zero once revoked).
+    pub root: B256,
+    pub opens_at: u64,
+    pub closes_at: u64,
+    /// Rolled over or revoked: nothing more can be claimed.
+    pub settled: bool,
+}
+
+/// Every round posted to `distributor` since `from_block`, in posting order.
+///
+/// # Errors
+/// When the logs or the rounds cannot be read.
+pub async fn discover(
+    rpc: &Rpc,
+    distributor: Address,
+    from_block: u64,
+) -> Result<Vec<Round>, RpcError> {
+    let logs = rpc
+        .logs(
+            distributor,
+            IHolderDistributor::RootPosted::SIGNATURE_HASH,
+            None,
+            from_block,
+        )
+        .await?;
+    let mut posted: Vec<(Address, Address, u64)> = Vec::new();
+    for l in &logs {
+        let e = IHolderDistributor::RootPosted::decode_raw_log(l.topics.iter().copied(), &l.data)
+            .map_err(|e| RpcError::Decode(format!("a RootPosted event: {e}")))?;
+        let key = (e.token, e.asset, e.epoch);
+        if !posted.contains(&key) {
+            posted.push(key);
+        }
+    }
+    let mut tokens: Vec<Address> = posted
+        .iter()
+        .flat_map(|(t, a, _)| [*t, *a])
+        .filter(|a| !a.is_zero())
+        .collect();
+    tokens.sort();
+    tokens.dedup();
+    let mut b = Batch::new();
+    let rounds: Vec<_> = posted
+        .iter()
+        .map(|&(token, asset, epoch)| {
+            b.add(
+                distributor,
+                &IHolderDistributor::roundCall {
+                    token,
+                    asset,
+                    epoch,
+                },
+            )
+        })
+        .collect();
+    let meta: Vec<_> = tokens
+        .iter()
+        .map(|&t| {
+            (
+                b.add(t, &IERC20::symbolCall {}),
+                b.add(t, &IERC20::decimalsCall {}),
+            )
+        })
+        .collect();
+    let a = b.run(rpc).await?;
+    let label = |t: Address| -> (String, u8) {
+        if t.is_zero() {
+            return ("ETH".into(), 18);
+        }
+        match tokens.iter().position(|x| *x == t) {
+            Some(i) => (
+                a.get(meta[i].0).unwrap_or_else(|_| "?".into()),
+                a.get(meta[i].1).unwrap_or(18),
+            ),
+            None => ("?".into(), 18),
+        }
+    };
+    let mut out = Vec::with_capacity(posted.len());
+    for (&(token, asset, epoch), slot) in posted.iter().zip(rounds) {
+        let r = a.get(slot)?;
+        let (symbol, _) = label(token);
+        let (asset_symbol, asset_decimals) = label(asset);
+        out.push(Round {
+            token,
+            symbol,
+            asset,
+            asset_symbol,
+            asset_decimals,
+            epoch,
+            root: r.root,
+            opens_at: r.opensAt,
+            closes_at: r.closesAt,
+            settled: r.settled,
+        });
+    }
+    Ok(out)
+}
+
+/// The binding context of `round`'s leaves on this deployment (C18).
+pub fn context(w: &World, round: &Round) -> PayoutContext {
+    PayoutContext {
+        distributor: w.contracts.holder_distributor,
+        chain_id: U256::from(w.chain_id),
+        token: round.token,
+        asset: round.asset,
+        epoch: round.epoch,
+    }
+}
+
+/// `account`'s payout in `round`, from the round's published tree: fetched by the round's root,
+/// loaded and validated (every value hashes to its leaf), its root compared with the chain's, and
+/// the leaf rebuilt from the round's own context ([`eden_core::holders::find_payout`]).
+///
+/// # Errors
+/// [`WorldError`] when the tree is missing, malformed or of another root.
+pub async fn payout_of(
+    w: &World,
+    round: &Round,
+    account: Address,
+) -> Result<Option<FoundPayout>, WorldError> {
+    let text = w.fetch_publication(&tree_path(&round.root)).await?;
+    let bad = |m: String| WorldError::BadTree {
+        round: round.epoch,
+        message: m,
+    };
+    let json: serde_json::Value = serde_json::from_str(&text).map_err(|e| bad(e.to_string()))?;
+    let tree = StandardMerkleTree::load_json(json).map_err(|e| bad(e.to_string()))?;
+    if tree.root() != round.root {
+        return Err(WorldError::WrongRoot {
+            what: format!("the payout tree of {} round {}", round.symbol, round.epoch),
+            want: round.root,
+            got: tree.root(),
+        });
+    }
+    find_payout(&tree, context(w, round), account).map_err(|e| bad(e.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn trees_are_named_by_their_root() {
+        assert_eq!(
+            tree_path(&B256::repeat_byte(1)),
+            format!("payouts/0x{}.json", "01".repeat(32))
+        );
+    }
+}
