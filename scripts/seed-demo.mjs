@@ -1,7 +1,11 @@
 #!/usr/bin/env node
 // Seeds a demo world on a local chain through real transactions, after scripts/deploy-local.sh.
 //
-//   node scripts/seed-demo.mjs --rpc-url http://127.0.0.1:8545 --out public/demo
+//   node scripts/seed-demo.mjs --rpc-url http://127.0.0.1:8545 --out public/demo [--private DIR]
+//
+// <out> gets exactly the deployment's publications (the layout in the README), as an operator would
+// serve them; DIR (default .eden/seed-<chainId>) gets what only the seeder and its users hold: the
+// private projects' own inputs files and a report of everything seeded (for the tests), never served.
 //
 // What it makes (everything numeric comes from eden-core, core/pkg-node):
 //  - launches, first: one graduated (a crossing buy, clamped and refunded), one close to graduation,
@@ -16,7 +20,7 @@
 //  - positions: each score proven (`epochProof`) against the first final epoch, the scored tokens'
 //    reward pools configured in their pair asset and funded (curve fees through the fee lanes, plus a
 //    top-up), six hours of drip so every 30-day position has accrued rewards;
-//  - the own inputs file of each private project (<out>/inputs/<project>-<epoch>.json), as its owner keeps it;
+//  - the own inputs file of each private project (DIR/inputs/<project>-<epoch>.json), as its owner keeps it;
 //  - a holder payout round on the graduated token with claimable leaves for the dev accounts
 //    (`holderAllocation`), claim window open, and a second round still in its 24 h review.
 // With the second deployment half (scripts/deploy-local-ii.sh), also:
@@ -24,10 +28,11 @@
 //    stock (hits and misses from real v3 swaps, commitments by `callCommitment`) and a last round at consensus;
 //  - two duels with swaps across three rounds, the first one's last round closed, awaiting settlement;
 //  - ROOT for the dev accounts (scorer stake and burns), a fresh ETH/USD answer, published theses.
-// Writes <out>/world.json (network, addresses, epochs, payouts, names, scorer: accounts, graded scores
-// with their thesis texts, qualityEpoch, pools) and <out>/epochs/<root>.json
-// (the bundles, named by the root they build) and <out>/payouts/<root>.json (each holder payout
-// round's tree, OpenZeppelin standard-v1 dump, named by its root). Needs anvil with its default dev accounts unlocked (they sign via eth_sendTransaction);
+// Publications written to <out>: epochs/<root>.json (each epoch bundle, named by the root it builds),
+// payouts/<root>.json (each holder payout round's tree, OpenZeppelin standard-v1 dump, named by its
+// root), theses/<hash>.txt (each graded thesis's text, named by its keccak-256) and metadata.json (the
+// projects' names, unverified). DIR/world.json reports everything seeded (addresses, epochs, payouts,
+// duels, calls, scorer accounts and graded scores with their texts, pools, private inputs).
 // the root signer's key is anvil account 0 (the deploy default).
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -49,6 +54,7 @@ const opt = (name, dflt) => {
 const RPC = opt('--rpc-url', 'http://127.0.0.1:8545');
 const OUT = opt('--out', join(ROOT, 'public', 'demo'));
 const QUIET = args.includes('--quiet');
+const PRIVATE_OPT = opt('--private', null);
 if (!/^http:\/\/(127\.0\.0\.1|localhost):\d+\/?$/.test(RPC)) {
   console.error(`seed-demo: refusing non-loopback RPC '${RPC}'`);
   process.exit(2);
@@ -161,8 +167,9 @@ const chainId = Number(BigInt(await rpc('eth_chainId')));
 const all = JSON.parse(readFileSync(join(ROOT, '.eden', 'addresses.json'), 'utf8'));
 const A = all[String(chainId)];
 if (!A) throw new Error(`no deployment for chain ${chainId} in .eden/addresses.json`);
+const PRIVATE = PRIVATE_OPT ?? join(ROOT, '.eden', `seed-${chainId}`);
 mkdirSync(join(OUT, 'epochs'), { recursive: true });
-mkdirSync(join(OUT, 'inputs'), { recursive: true });
+mkdirSync(join(PRIVATE, 'inputs'), { recursive: true });
 const [deployer, signerKey] = DEV[0];
 
 // ---- Launches --------------------------------------------------------------------------------
@@ -297,6 +304,9 @@ if (A.scorerRegistry) {
       if (r !== round) continue;
       const who = SCORERS[s];
       const thesisHash = hex(keccak256(Buffer.from(text)));
+      // The text is off chain: published by its hash (the app checks keccak-256(text) against it).
+      mkdirSync(join(OUT, 'theses'), { recursive: true });
+      writeFileSync(join(OUT, 'theses', `${thesisHash.toLowerCase()}.txt`), text);
       const targetScoreWad = BigInt(target) * WAD;
       await send(who, A.root, 'approve(address,uint256)', [R, BURN_CAP]);
       await send(who, R, 'score(address,uint256,bytes32,uint256)', [token, targetScoreWad, thesisHash, BURN_CAP]);
@@ -335,7 +345,7 @@ async function proposeEpoch(k) {
     if (!i.private) continue;
     const { project, private: _, ...own } = i;
     privateInputs[`${project.toLowerCase()}:${epoch}`] = `inputs/${project.toLowerCase()}-${epoch}.json`;
-    writeFileSync(join(OUT, 'inputs', `${project.toLowerCase()}-${epoch}.json`), JSON.stringify(own, null, 1));
+    writeFileSync(join(PRIVATE, 'inputs', `${project.toLowerCase()}-${epoch}.json`), JSON.stringify(own, null, 1));
   }
   // Each grade names its score (C5 quality leaf: registry, score id, scorer, token, thesis).
   const graded = k === QUALITY_K ? theses.map((t) => ({
@@ -602,5 +612,7 @@ const world = {
   devAccounts: DEV.map(([address], i) => ({ label: `anvil dev account ${i}`, address })),
   seededAt: await now(),
 };
-writeFileSync(join(OUT, 'world.json'), JSON.stringify(world, null, 1));
-log(`world written to ${join(OUT, 'world.json')}`);
+writeFileSync(join(PRIVATE, 'world.json'), JSON.stringify(world, null, 1));
+// The deployment's metadata file: names for people, nothing the app verifies or needs.
+writeFileSync(join(OUT, 'metadata.json'), JSON.stringify({ format: 'eden-metadata-v1', projects: world.projects }, null, 1));
+log(`publications written to ${OUT}; the seed report (and private inputs) to ${PRIVATE}`);

@@ -246,12 +246,12 @@ test("a private project's own inputs file is recomputed locally, and a wrong one
   const project = key.split(':')[0];
   const name = world.projects[project].name;
   await pickProject(name);
-  await page.setInputFiles('#inputs-file', join(demoDir, file));
+  await page.setInputFiles('#inputs-file', join(chain.privateDir, file));
   await page.waitForSelector('#inputs-status', T);
   await page.click('#verify-score');
   await page.waitForSelector('#score-result.ok', T);
   assert.match(await page.textContent('#recompute-summary'), /your inputs file: every step matches/);
-  const own = JSON.parse(readFileSync(join(demoDir, file), 'utf8'));
+  const own = JSON.parse(readFileSync(join(chain.privateDir, file), 'utf8'));
   own.claims += 1;
   await page.setInputFiles('#inputs-file', { name: 'inputs.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(own)) });
   await page.waitForSelector('#inputs-status', T);
@@ -487,11 +487,12 @@ test('a scorer registers with the stake and the burn priced live, then sees the 
 test('a copied thesis is caught locally before paying; an original one is submitted and starts the 14-day limit', async () => {
   await page.waitForSelector('#thesis-text', T);
   await page.fill('#thesis-text', chain.world.scorer.theses[0]);
-  await page.waitForFunction(() => /copy/.test(document.querySelector('#copy-check').textContent), null, T);
+  // The verdict, not the placeholder ("The copy check runs here…").
+  await page.waitForFunction(() => /Copy check: copy/.test(document.querySelector('#copy-check').textContent), null, T);
   assert.equal(await page.isDisabled('#submit-score'), true, 'a copy cannot be submitted');
   await page.fill('#thesis-text', 'Mid Meadow trades on a thin curve, yet its creator published audited contracts and a public treasury report; I expect steady holder growth over the next epochs.');
   await page.fill('#thesis-sources', 'https://example.org/meadow-audit\nhttps://example.org/meadow-treasury');
-  await page.waitForFunction(() => /original/.test(document.querySelector('#copy-check').textContent), null, T);
+  await page.waitForFunction(() => /Copy check: original/.test(document.querySelector('#copy-check').textContent), null, T);
   const n = await confirmedCount();
   await page.click('#submit-score');
   await page.waitForFunction((b) => document.querySelectorAll('.tx[data-state="confirmed"]').length >= b + 2, n, T);

@@ -38,7 +38,8 @@ export function publishNetwork(dir, name, network, publications, changes = {}) {
   writeFileSync(join(dir, `${name}.json`), JSON.stringify({ ...network, publications: [publications], ...changes }, null, 2));
 }
 
-/** Starts anvil, deploys and seeds; resolves to {rpc, demoDir, world, network, stop}. */
+/** Starts anvil, deploys and seeds; resolves to {rpc, demoDir (the publications), privateDir (the seed
+ * report world.json and the private inputs), world, network, stop}. */
 export async function startChain(root) {
   const bin = join(root, 'node_modules', '.bin');
   const port = await freePort();
@@ -51,12 +52,13 @@ export async function startChain(root) {
     execFileSync('bash', [join(root, 'scripts', 'deploy-local.sh'), '--rpc-url', rpc], { cwd: root, env, stdio: 'pipe' });
     execFileSync('bash', [join(root, 'scripts', 'deploy-local-ii.sh'), '--rpc-url', rpc], { cwd: root, env, stdio: 'pipe' });
     const demoDir = mkdtempSync(join(tmpdir(), 'eden-demo-'));
-    execFileSync('node', [join(root, 'scripts', 'seed-demo.mjs'), '--rpc-url', rpc, '--out', demoDir, '--quiet'], { cwd: root, env, stdio: 'pipe' });
-    const world = JSON.parse(readFileSync(join(demoDir, 'world.json'), 'utf8'));
+    const privateDir = mkdtempSync(join(tmpdir(), 'eden-seed-'));
+    execFileSync('node', [join(root, 'scripts', 'seed-demo.mjs'), '--rpc-url', rpc, '--out', demoDir, '--private', privateDir, '--quiet'], { cwd: root, env, stdio: 'pipe' });
+    const world = JSON.parse(readFileSync(join(privateDir, 'world.json'), 'utf8'));
     const network = JSON.parse(readFileSync(join(root, '.eden', 'network-31337.json'), 'utf8'));
     return {
-      rpc, demoDir, world, network,
-      stop: () => { stop(); rmSync(demoDir, { recursive: true, force: true }); },
+      rpc, demoDir, privateDir, world, network,
+      stop: () => { stop(); rmSync(demoDir, { recursive: true, force: true }); rmSync(privateDir, { recursive: true, force: true }); },
     };
   } catch (e) {
     stop();

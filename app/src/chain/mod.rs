@@ -1,15 +1,19 @@
 //! The chain layer: JSON-RPC ([`rpc`]), its one log reader ([`logs`]) and batched calls
 //! ([`multicall`]), the contracts' ABIs
 //! ([`abi`]), which deployment to use ([`network`]), the connected deployment and its publications
-//! ([`world`]), and what is discovered from events: epochs ([`epochs`]) and payout rounds
-//! ([`payouts`]). No Leptos: pages and the wallet read
+//! ([`world`]), and what is discovered from the chain: epochs ([`epochs`]), payout rounds
+//! ([`payouts`]), duels ([`duels`]), the calls ledger ([`calls`]) and the scorer registry
+//! ([`scorer`]). No Leptos: pages and the wallet read
 //! the chain through here.
 
 pub mod abi;
+pub mod calls;
+pub mod duels;
 pub mod epochs;
 pub mod logs;
 pub mod multicall;
 pub mod network;
 pub mod payouts;
 pub mod rpc;
+pub mod scorer;
 pub mod world;

@@ -1,7 +1,6 @@
 //! The deployment the app is a client of, once connected: its network description
 //! ([`crate::chain::network`]), the RPC URL that answered for its chain, and the deployment's
-//! optional metadata file (`world.json` under a publication base: what is not yet discovered from
-//! the chain, and names, shown as unverified). No Leptos here.
+//! optional metadata file (`metadata.json` under a publication base: names, shown as unverified). No Leptos here.
 
 use crate::chain::multicall::MULTICALL3;
 use crate::chain::network::{self, DescriptionError, SavedNetwork};
@@ -12,7 +11,7 @@ use serde::Deserialize;
 use std::collections::BTreeMap;
 
 /// The metadata file's name under each publication base.
-pub const METADATA_FILE: &str = "world.json";
+pub const METADATA_FILE: &str = "metadata.json";
 
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -23,105 +22,14 @@ pub struct ProjectMeta {
     pub private: bool,
 }
 
-/// A duel of the demo world (scripts/seed-demo.mjs): the hook, the duel id and the two tokens.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct DuelRef {
-    pub duel_id: u64,
-    pub hook: Address,
-    pub token_a: Address,
-    pub token_b: Address,
-    pub symbol_a: String,
-    pub symbol_b: String,
-}
-
-/// The calls ledger of the demo world: the asset agents call, the windows shown, the known agents.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct CallsRef {
-    pub ledger: Address,
-    pub asset: Address,
-    pub asset_symbol: String,
-    pub stake_symbol: String,
-    pub windows: Vec<u64>,
-    pub agents: Vec<Address>,
-}
-
-/// The scorer registry of the demo world and what prices its burns.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ScorerRef {
-    pub registry: Address,
-    pub root: Address,
-    pub oracle: Address,
-    pub feed: Address,
-    #[serde(default)]
-    pub tokens: Vec<TokenRef>,
-    /// Published theses, for the local copy check.
-    #[serde(default)]
-    pub theses: Vec<String>,
-    /// The seeded scorers' graded scores (thesis texts by hash), shown with their positions.
-    #[serde(default)]
-    pub scores: Vec<SeededScore>,
-}
-
-/// One seeded score: its thesis text by hash (the text is off chain; the hash is on chain).
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct SeededScore {
-    pub thesis_hash: B256,
-    pub thesis: String,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-pub struct TokenRef {
-    pub token: Address,
-    pub symbol: String,
-}
-
-/// The deployment's metadata file (`<publication base>/world.json`), optional and unverified:
-/// what the app does not discover from the chain yet, and names for people.
+/// The deployment's metadata file (`<publication base>/metadata.json`), optional and unverified:
+/// names for people, shown as such. Everything else the app reads comes from the chain and from
+/// publications checked against it; any other field of the file is ignored.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Metadata {
     #[serde(default)]
-    pub duels: Vec<DuelRef>,
-    #[serde(default)]
-    pub calls: Option<CallsRef>,
-    #[serde(default)]
-    pub scorer: Option<ScorerRef>,
-    #[serde(default)]
     pub projects: BTreeMap<String, ProjectMeta>,
-}
-
-impl Metadata {
-    /// Makes the description the only source of contract addresses: every address the metadata
-    /// file repeats is replaced by the description's, and a part whose contract the description
-    /// does not name is dropped (an unverified file never points the app at a contract).
-    pub fn bind_to(mut self, c: &Contracts) -> Self {
-        self.scorer = match (self.scorer, c.scorer_registry) {
-            (Some(mut s), Some(reg)) => {
-                s.registry = reg;
-                if let Some(o) = c.root_price_oracle {
-                    s.oracle = o;
-                }
-                Some(s)
-            }
-            _ => None,
-        };
-        self.calls = match (self.calls, c.call_ledger) {
-            (Some(mut k), Some(ledger)) => {
-                k.ledger = ledger;
-                Some(k)
-            }
-            _ => None,
-        };
-        match c.duel_hook {
-            Some(hook) => self.duels.iter_mut().for_each(|d| d.hook = hook),
-            None => self.duels.clear(),
-        }
-        self
-    }
 }
 
 /// A connected deployment.
@@ -341,7 +249,6 @@ pub async fn connect(n: SavedNetwork) -> Result<(World, i64), WorldError> {
             _ => None,
         };
         let (meta, meta_warning) = load_metadata(&d).await;
-        let meta = meta.bind_to(&d.contracts);
         let world = World {
             chain_id: d.chain_id,
             rpc_url: url.clone(),
@@ -392,50 +299,20 @@ async fn load_metadata(d: &NetworkDescription) -> (Metadata, Option<String>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use alloy_primitives::Address;
 
     #[test]
-    fn the_metadata_file_never_names_a_contract() {
-        let meta: Metadata = serde_json::from_value(serde_json::json!({
-            "calls": { "ledger": Address::repeat_byte(0xee), "asset": Address::repeat_byte(1), "assetSymbol": "TSTK",
-                       "stakeSymbol": "ETH", "windows": [3600], "agents": [] },
-            "scorer": { "registry": Address::repeat_byte(0xee), "root": Address::repeat_byte(2),
-                        "oracle": Address::repeat_byte(0xee), "feed": Address::repeat_byte(3) },
-            "duels": [{ "duelId": 0, "hook": Address::repeat_byte(0xee), "tokenA": Address::repeat_byte(4),
-                        "tokenB": Address::repeat_byte(5), "symbolA": "A", "symbolB": "B" }]
-        }))
+    fn the_metadata_file_gives_names_and_nothing_else() {
+        // A metadata file that also repeats addresses and lists: only the names are read.
+        let m: Metadata = serde_json::from_str(
+            r#"{"chainId": 1, "rpcUrl": "http://evil.example", "addresses": {"launchpad": "0x00"},
+                "epochs": [{"epoch": 1, "bundle": "x"}], "scorer": {"registry": "0x00"},
+                "projects": {"0x5fc8d32690cc91d4c39d9d3abcbd16989f875707": {"name": "Seedling Labs", "track": "apps"}}}"#,
+        )
         .unwrap();
-        let mut c = Contracts {
-            epoch_registry: Address::repeat_byte(10),
-            holder_distributor: Address::repeat_byte(11),
-            launchpad: Address::repeat_byte(12),
-            launch_locker: Address::repeat_byte(13),
-            pool_manager: Address::repeat_byte(14),
-            fee_lanes: None,
-            scorer_registry: Some(Address::repeat_byte(15)),
-            call_ledger: Some(Address::repeat_byte(16)),
-            duel_hook: Some(Address::repeat_byte(17)),
-            root_price_oracle: Some(Address::repeat_byte(18)),
-            multicall3: None,
-        };
-        let bound = meta.clone().bind_to(&c);
+        assert_eq!(m.projects.len(), 1);
         assert_eq!(
-            bound.scorer.as_ref().unwrap().registry,
-            Address::repeat_byte(15)
+            m.projects.values().next().map(|p| p.name.as_str()),
+            Some("Seedling Labs")
         );
-        assert_eq!(
-            bound.scorer.as_ref().unwrap().oracle,
-            Address::repeat_byte(18)
-        );
-        assert_eq!(
-            bound.calls.as_ref().unwrap().ledger,
-            Address::repeat_byte(16)
-        );
-        assert_eq!(bound.duels[0].hook, Address::repeat_byte(17));
-        c.scorer_registry = None;
-        c.call_ledger = None;
-        c.duel_hook = None;
-        let bound = meta.bind_to(&c);
-        assert!(bound.scorer.is_none() && bound.calls.is_none() && bound.duels.is_empty());
     }
 }

@@ -5,9 +5,10 @@
 //! browser's CSPRNG and kept in localStorage until the call is revealed.
 
 use crate::chain::abi::ICallLedger;
+use crate::chain::calls::{self, CallsRef};
 use crate::chain::multicall::Batch;
 use crate::chain::rpc::TxRequest;
-use crate::chain::world::{CallsRef, World};
+use crate::chain::world::World;
 use crate::error::AppError;
 use crate::fmt;
 use crate::state::Ctx;
@@ -261,11 +262,36 @@ pub fn CallsPage() -> impl IntoView {
         <section class="card">
             <h1>"Calls"</h1>
             <p class="lede">"Agents stake, commit to a call (up or down over a window) and reveal it within the hour; the pool's 5-minute TWAP at the close decides hit or miss. Votes of revealed calls form a consensus per asset and window."</p>
-            {with_world(|w| match w.meta.calls.clone() {
-                Some(c) => view! { <CallsBody world=w calls=c /> }.into_any(),
-                None => view! { <p class="empty" id="no-calls">"The calls ledger is not deployed on this chain."</p> }.into_any(),
-            })}
+            {with_world(|w| view! { <CallsFound world=w /> })}
         </section>
+    }
+}
+
+/// The ledger discovered from the chain ([`crate::chain::calls::discover`]), then the page.
+#[component]
+fn CallsFound(world: World) -> impl IntoView {
+    let w1 = world.clone();
+    let found = LocalResource::new(move || {
+        let w = w1.clone();
+        async move {
+            match w.contracts.call_ledger {
+                Some(l) => calls::discover(&w.rpc(), l, w.deployment_block)
+                    .await
+                    .map_err(AppError::from),
+                None => Ok(None),
+            }
+        }
+    });
+    view! {
+        <Transition fallback=|| view! { <Loading what="Reading the calls ledger from chain…" /> }>
+        <ErrorBoundary fallback=caught>
+        {move || found.get().map(|loaded| loaded.map(|c| match c {
+            Some(c) => view! { <CallsBody world=world.clone() calls=c /> }.into_any(),
+            None if world.contracts.call_ledger.is_none() => view! { <p class="empty" id="no-calls">"The calls ledger is not deployed on this chain."</p> }.into_any(),
+            None => view! { <p class="empty" id="no-calls">"The calls ledger has no priced asset yet."</p> }.into_any(),
+        }))}
+        </ErrorBoundary>
+        </Transition>
     }
 }
 

@@ -9,8 +9,9 @@
 //! (`settle(duelId)`) when a closed round awaits settlement.
 
 use crate::chain::abi::{IDuelHook, IDuelHookEvents, IPoolManagerEvents, IPoolManagerState};
+use crate::chain::duels::{self, DuelRef};
 use crate::chain::rpc::{LogFilter, Rpc, TxRequest};
-use crate::chain::world::{DuelRef, World};
+use crate::chain::world::World;
 use crate::duel_mean::{self, DuelPools, DuelTicks};
 use crate::error::AppError;
 use crate::fmt;
@@ -273,6 +274,14 @@ fn winner_name(r: &DuelRef, w: u8) -> String {
     }
 }
 
+/// The duels of the deployment's hook (none without one).
+async fn duels_of(w: &World) -> Result<Vec<DuelRef>, AppError> {
+    match w.contracts.duel_hook {
+        Some(hook) => Ok(duels::discover(&w.rpc(), hook).await?),
+        None => Ok(Vec::new()),
+    }
+}
+
 /// `/duel`: the duels of this chain.
 #[component]
 pub fn DuelList() -> impl IntoView {
@@ -280,22 +289,35 @@ pub fn DuelList() -> impl IntoView {
         <section class="card">
             <h1>"Duels"</h1>
             <p class="lede">"Two tokens, each in its own ETH pool. Every round (closing at 00:00, 04:00 … 20:00 UTC) the token whose price gained more on the other, time-weighted, wins: the pot buys it back and burns it."</p>
-            {with_world(|w| {
-                if w.meta.duels.is_empty() {
-                    view! { <p class="empty" id="no-duels">"No duels on this chain yet."</p> }.into_any()
-                } else {
-                    view! {
-                        <ul class="duels">
-                            {w.meta.duels.iter().map(|d| view! {
-                                <li class="duel-row" data-duel=d.duel_id>
-                                    <a href=format!("/duel/{}", d.duel_id)>{format!("Duel #{}: {} vs {}", d.duel_id, d.symbol_a, d.symbol_b)}</a>
-                                </li>
-                            }).collect_view()}
-                        </ul>
-                    }.into_any()
-                }
-            })}
+            {with_world(|w| view! { <DuelRows world=w /> })}
         </section>
+    }
+}
+
+#[component]
+fn DuelRows(world: World) -> impl IntoView {
+    let list = LocalResource::new(move || {
+        let w = world.clone();
+        async move { duels_of(&w).await }
+    });
+    view! {
+        <Transition fallback=|| view! { <Loading what="Reading duels from chain…" /> }>
+        <ErrorBoundary fallback=caught>
+        {move || list.get().map(|loaded| loaded.map(|ds| if ds.is_empty() {
+            view! { <p class="empty" id="no-duels">"No duels on this chain yet."</p> }.into_any()
+        } else {
+            view! {
+                <ul class="duels">
+                    {ds.into_iter().map(|d| view! {
+                        <li class="duel-row" data-duel=d.duel_id>
+                            <a href=format!("/duel/{}", d.duel_id)>{format!("Duel #{}: {} vs {}", d.duel_id, d.symbol_a, d.symbol_b)}</a>
+                        </li>
+                    }).collect_view()}
+                </ul>
+            }.into_any()
+        }))}
+        </ErrorBoundary>
+        </Transition>
     }
 }
 
@@ -308,12 +330,32 @@ pub fn DuelPage() -> impl IntoView {
         <section class="card">
             {move || {
                 let id = id();
-                with_world(move |w| match id.and_then(|i| w.meta.duels.iter().find(|d| d.duel_id == i).cloned()) {
-                    Some(r) => view! { <DuelBody world=w.clone() duel=r /> }.into_any(),
-                    None => view! { <p class="empty">"There is no such duel on this chain."</p> }.into_any(),
-                })
+                with_world(move |w| view! { <DuelById world=w id=id /> })
             }}
         </section>
+    }
+}
+
+#[component]
+fn DuelById(world: World, id: Option<u64>) -> impl IntoView {
+    let w1 = world.clone();
+    let found = LocalResource::new(move || {
+        let w = w1.clone();
+        async move {
+            duels_of(&w)
+                .await
+                .map(|ds| ds.into_iter().find(|d| Some(d.duel_id) == id))
+        }
+    });
+    view! {
+        <Transition fallback=|| view! { <Loading what="Reading the duel from chain…" /> }>
+        <ErrorBoundary fallback=caught>
+        {move || found.get().map(|loaded| loaded.map(|d| match d {
+            Some(r) => view! { <DuelBody world=world.clone() duel=r /> }.into_any(),
+            None => view! { <p class="empty">"There is no such duel on this chain."</p> }.into_any(),
+        }))}
+        </ErrorBoundary>
+        </Transition>
     }
 }
 

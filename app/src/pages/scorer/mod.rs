@@ -9,7 +9,8 @@ pub mod positions;
 
 use crate::chain::abi::{IAggregatorV3, IRootPriceOracle, IScorerRegistry, IERC20};
 use crate::chain::rpc::TxRequest;
-use crate::chain::world::{ScorerRef, World};
+use crate::chain::scorer::{self, ScorerRef};
+use crate::chain::world::World;
 use crate::error::AppError;
 use crate::fmt;
 use crate::state::{Ctx, Load};
@@ -103,11 +104,28 @@ pub fn ScorerPage() -> impl IntoView {
         <section class="card">
             <h1>"Scorer"</h1>
             <p class="lede">"Scorers stake ROOT and burn $100 of ROOT to register; each score burns again and may be made at most once every 14 days."</p>
-            {with_world(|w| match w.meta.scorer.clone() {
-                Some(s) => view! { <ScorerBody world=w scorer=s /> }.into_any(),
-                None => view! { <p class="empty" id="no-scorer">"The scorer registry is not deployed on this chain."</p> }.into_any(),
-            })}
+            {with_world(|w| view! { <ScorerFound world=w /> })}
         </section>
+    }
+}
+
+/// The registry discovered from the chain ([`crate::chain::scorer::discover`]), then the page.
+#[component]
+fn ScorerFound(world: World) -> impl IntoView {
+    let w1 = world.clone();
+    let found = LocalResource::new(move || {
+        let w = w1.clone();
+        async move { scorer::discover(&w).await.map_err(AppError::from) }
+    });
+    view! {
+        <Transition fallback=|| view! { <Loading what="Reading the scorer registry from chain…" /> }>
+        <ErrorBoundary fallback=caught>
+        {move || found.get().map(|loaded| loaded.map(|s| match s {
+            Some(s) => view! { <ScorerBody world=world.clone() scorer=s /> }.into_any(),
+            None => view! { <p class="empty" id="no-scorer">"The scorer registry is not deployed on this chain."</p> }.into_any(),
+        }))}
+        </ErrorBoundary>
+        </Transition>
     }
 }
 
@@ -250,6 +268,7 @@ fn ScorerBody(world: World, scorer: ScorerRef) -> impl IntoView {
 fn ThesisEditor(scorer: ScorerRef, price_usd: U256, next: u64) -> impl IntoView {
     let ctx = Ctx::get();
     let token = RwSignal::new(scorer.tokens.first().map(|t| t.token));
+    let unpublished = scorer.unpublished;
     let target = RwSignal::new(String::from("70"));
     let thesis = RwSignal::new(String::new());
     let sources = RwSignal::new(String::new());
@@ -276,7 +295,7 @@ fn ThesisEditor(scorer: ScorerRef, price_usd: U256, next: u64) -> impl IntoView 
         }
         let earlier: Vec<(alloy_primitives::B256, &str)> = published
             .iter()
-            .map(|t| (thesis_hash(t), t.as_str()))
+            .map(|t| (t.thesis_hash, t.thesis.as_str()))
             .collect();
         Some(copy_check(&text, &earlier))
     });
@@ -353,12 +372,15 @@ fn ThesisEditor(scorer: ScorerRef, price_usd: U256, next: u64) -> impl IntoView 
             <label class="block">"Sources (one per line)"<textarea id="thesis-sources" rows="3" prop:value=move || sources.get() on:input=move |ev| sources.set(event_target_value(&ev))></textarea></label>
             <p id="copy-check" class="muted">{move || match check.get() {
                 None => "The copy check runs here, in your browser, as you write.".to_string(),
-                Some(c) => format!("Copy check: {} ({} % similar to the closest published thesis){}", c.verdict.name(), fmt::percent_bps(c.similarity_bps()), match c.verdict {
+                Some(c) => format!("Copy check: {} ({} similar to the closest published thesis){}", c.verdict.name(), fmt::percent_bps(c.similarity_bps()), match c.verdict {
                     Verdict::Copy => " — a copy earns nothing; it cannot be submitted.",
                     Verdict::Derivative => " — a derivative thesis counts half.",
                     _ => "",
                 }),
             }}</p>
+            {(unpublished > 0).then(|| view! {
+                <p class="muted" id="unpublished-theses">{format!("{unpublished} graded thesis text(s) are not published by this deployment (or do not match their on-chain hash): the copy check cannot compare with them.")}</p>
+            })}
             <button class="primary" id="submit-score" on:click=submit
                 disabled=move || ctx.chain_now() < next || check.get().is_some_and(|c| c.verdict == Verdict::Copy)>"Pay the burn and submit"</button>
         </div>

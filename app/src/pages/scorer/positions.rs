@@ -10,7 +10,8 @@
 
 use crate::chain::abi::{IEpochRegistry, IScorerRegistry, IERC20};
 use crate::chain::rpc::TxRequest;
-use crate::chain::world::{ScorerRef, World};
+use crate::chain::scorer::ScorerRef;
+use crate::chain::world::World;
 use crate::error::AppError;
 use crate::fmt;
 use crate::state::Ctx;
@@ -255,11 +256,7 @@ async fn load_row(
         denominator_onchain,
         target: score.targetScore,
         thesis_hash: score.thesisHash,
-        thesis: s
-            .scores
-            .iter()
-            .find(|x| x.thesis_hash == score.thesisHash)
-            .map(|x| x.thesis.clone()),
+        thesis: s.thesis(&score.thesisHash),
         grade,
         chain_owed: rpc
             .call_from_at(Some(me), reg, &IScorerRegistry::claimCall { token }, block)

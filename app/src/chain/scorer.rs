@@ -1,0 +1,170 @@
+//! The scorer registry (C11–C14), discovered from the chain: the registry and the ROOT price
+//! oracle come from the network description, ROOT and the ETH/USD feed from them, the tokens a
+//! thesis can be about from the launchpad, and the graded theses from the registry's `Scored`
+//! events. A thesis text is off chain: it is the publication `theses/<hash>.txt`, used only when its
+//! keccak-256 is the hash on chain. No Leptos here.
+
+use crate::chain::abi::{ILaunchpad, IRootPriceOracle, IScorerRegistry, IERC20};
+use crate::chain::multicall::Batch;
+use crate::chain::rpc::{Rpc, RpcError};
+use crate::chain::world::World;
+use alloy_primitives::{Address, B256, U256};
+use alloy_sol_types::SolEvent;
+use eden_core::scoring::copy_detect::thesis_hash;
+
+/// Where a thesis text is published under a base URL, by its hash: `theses/0x<64 hex>.txt`.
+pub fn thesis_path(hash: &B256) -> String {
+    format!("theses/{hash}.txt")
+}
+
+/// A token a thesis can be about.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TokenRef {
+    pub token: Address,
+    pub symbol: String,
+}
+
+/// A graded thesis whose text was published (and matches its on-chain hash).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PublishedThesis {
+    pub thesis_hash: B256,
+    pub thesis: String,
+}
+
+/// What the Scorer page reads.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ScorerRef {
+    pub registry: Address,
+    pub root: Address,
+    pub oracle: Address,
+    pub feed: Address,
+    /// The launchpad's tokens, newest first.
+    pub tokens: Vec<TokenRef>,
+    /// Every graded thesis's text that was published, in scoring order (the copy check's corpus).
+    pub theses: Vec<PublishedThesis>,
+    /// How many graded theses have no (matching) published text.
+    pub unpublished: usize,
+}
+
+impl ScorerRef {
+    /// The published text of the thesis with `hash`.
+    pub fn thesis(&self, hash: &B256) -> Option<String> {
+        self.theses
+            .iter()
+            .find(|t| t.thesis_hash == *hash)
+            .map(|t| t.thesis.clone())
+    }
+}
+
+/// The registry's view, `None` when the description has no registry or no ROOT price oracle.
+///
+/// # Errors
+/// When the chain cannot be read.
+pub async fn discover(w: &World) -> Result<Option<ScorerRef>, RpcError> {
+    let (Some(registry), Some(oracle)) =
+        (w.contracts.scorer_registry, w.contracts.root_price_oracle)
+    else {
+        return Ok(None);
+    };
+    let rpc = w.rpc();
+    let pad = w.contracts.launchpad;
+    let mut b = Batch::new();
+    let root = b.add(registry, &IScorerRegistry::rootCall {});
+    let feed = b.add(oracle, &IRootPriceOracle::ethUsdFeedCall {});
+    let count = b.add(pad, &ILaunchpad::launchCountCall {});
+    let a = b.run(&rpc).await?;
+    let n = u64::try_from(a.get(count)?).unwrap_or(0);
+    let tokens = launch_tokens(&rpc, pad, n).await?;
+    let (theses, unpublished) = published_theses(w, &rpc, registry).await?;
+    Ok(Some(ScorerRef {
+        registry,
+        root: a.get(root)?,
+        oracle,
+        feed: a.get(feed)?,
+        tokens,
+        theses,
+        unpublished,
+    }))
+}
+
+/// The launchpad's `n` tokens with their symbols, newest first (two batched round trips).
+async fn launch_tokens(rpc: &Rpc, pad: Address, n: u64) -> Result<Vec<TokenRef>, RpcError> {
+    let mut b = Batch::new();
+    let slots: Vec<_> = (0..n)
+        .rev()
+        .map(|i| b.add(pad, &ILaunchpad::tokensCall(U256::from(i))))
+        .collect();
+    let a = b.run(rpc).await?;
+    let tokens = slots
+        .into_iter()
+        .map(|s| a.get(s))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut b = Batch::new();
+    let syms: Vec<_> = tokens
+        .iter()
+        .map(|&t| b.add(t, &IERC20::symbolCall {}))
+        .collect();
+    let a = b.run(rpc).await?;
+    Ok(tokens
+        .into_iter()
+        .zip(syms)
+        .map(|(token, s)| TokenRef {
+            token,
+            symbol: a.get(s).unwrap_or_else(|_| "?".into()),
+        })
+        .collect())
+}
+
+/// The texts of every graded thesis (`Scored` events), fetched at once; a text is kept only when
+/// its hash is the one on chain.
+async fn published_theses(
+    w: &World,
+    rpc: &Rpc,
+    registry: Address,
+) -> Result<(Vec<PublishedThesis>, usize), RpcError> {
+    let logs = rpc
+        .logs(
+            registry,
+            IScorerRegistry::Scored::SIGNATURE_HASH,
+            None,
+            w.deployment_block,
+        )
+        .await?;
+    let mut hashes: Vec<B256> = Vec::new();
+    for l in &logs {
+        if let Ok(e) = IScorerRegistry::Scored::decode_raw_log(l.topics.iter().copied(), &l.data) {
+            if !hashes.contains(&e.thesisHash) {
+                hashes.push(e.thesisHash);
+            }
+        }
+    }
+    let texts = futures::future::join_all(
+        hashes
+            .iter()
+            .map(|h| async move { w.fetch_publication(&thesis_path(h)).await.ok() }),
+    )
+    .await;
+    let mut out = Vec::new();
+    for (h, text) in hashes.iter().zip(texts) {
+        if let Some(t) = text.filter(|t| thesis_hash(t) == *h) {
+            out.push(PublishedThesis {
+                thesis_hash: *h,
+                thesis: t,
+            });
+        }
+    }
+    let unpublished = hashes.len() - out.len();
+    Ok((out, unpublished))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn theses_are_named_by_their_hash() {
+        let h = thesis_hash("a thesis");
+        assert_eq!(thesis_path(&h), format!("theses/{h}.txt"));
+        assert!(thesis_path(&h).starts_with("theses/0x"));
+    }
+}
