@@ -15,7 +15,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
-import { serveDist } from './serve.mjs';
+import { serveDist, servePublications } from './serve.mjs';
 import { launch } from './browser.mjs';
 import { publishNetwork, startChain } from './chain.mjs';
 import { startRpcProxy } from './rpc-proxy.mjs';
@@ -772,4 +772,78 @@ test('a network given by URL is checked: a wrong chain id and a dead RPC are nam
   await page.waitForSelector('#network-current-name', T);
   // Every read above went through the proxy, which rate-limited some: the app retried them.
   assert.ok(proxy.totals.rateLimited > 0, 'the proxy answered 429 at least once');
+});
+
+test('a second deployment (another chain id, other addresses, publications on another origin), given only its description: a score verified, a curve trade, a payout claimed, a duel round settled; the first keeps working', async () => {
+  const t0 = Date.now();
+  const second = await startChain(ROOT, { chainId: 31338, nonceBump: 3 });
+  const proxy2 = await startRpcProxy(second.rpc, { latencyMs: 5, maxBlocks: 10_000, maxResults: 10_000, every429: 7 });
+  const pubs = await servePublications(second.demoDir);
+  try {
+    console.log(`# second deployment: anvil started, deployed and seeded in ${Date.now() - t0} ms`);
+    assert.equal(second.network.chainId, 31338);
+    for (const k of ['epochRegistry', 'holderDistributor', 'launchpad', 'launchLocker']) {
+      assert.notEqual(second.network.contracts[k], chain.network.contracts[k], `${k} differs between the deployments`);
+    }
+    assert.notEqual(new URL(pubs.url).origin, new URL(server.url).origin, 'publications from another origin');
+    publishNetwork(netDir, 'second', second.network, pubs.url, { rpcUrls: [proxy2.url], name: 'Second anvil' });
+    await page.goto(server.url + 'launch?network=' + encodeURIComponent('/public/networks/second.json'));
+    await page.waitForSelector('.launch-row', T);
+    assert.equal(await page.textContent('#network-link'), 'Second anvil');
+    assert.equal(await page.locator('.launch-row').count(), second.world.launches.length);
+    if (!/Burner #2/.test(await page.textContent('#wallet-button'))) await connectBurner(2);
+
+    // A curve trade: the exact quote is what the second chain pays.
+    await page.click('.launch-row[data-symbol="MEAD"] a');
+    await page.waitForSelector('#token-balance .amount', T);
+    const before = wei(await exact('#token-balance .amount'));
+    await page.fill('#buy-amount', '0.05');
+    await page.waitForSelector('#buy-out .amount', T);
+    const quoted = wei(await exact('#buy-out .amount'));
+    let n = await confirmedCount();
+    await page.click('#buy-button');
+    await waitConfirmed(n);
+    await page.waitForFunction((b) => { const t = document.querySelector('#token-balance .amount')?.title; return t && t !== b; }, await exact('#token-balance .amount'), T);
+    assert.equal(wei(await exact('#token-balance .amount')) - before, quoted);
+
+    // A score verified against the second registry's final root, its bundle fetched from the other origin.
+    await page.click('nav >> text=Score');
+    await page.waitForSelector('#epochs', T);
+    await pickProject('Seedling Labs');
+    await page.click('#verify-score');
+    await page.waitForSelector('#score-result.ok', T);
+    assert.match(await page.textContent('#signer-check'), /registry's signer ✓/);
+
+    // A payout claimed from the second distributor, its tree fetched from the other origin.
+    await page.click('nav >> text=Payouts');
+    await page.waitForSelector('.payout-row .claim-button', T);
+    n = await confirmedCount();
+    await page.locator('.payout-row .claim-button').first().click();
+    await waitConfirmed(n);
+    await page.waitForSelector('.payout-row .claim-status.claimed', T);
+
+    // A duel round settled on the second hook.
+    await page.goto(server.url + 'duel/0');
+    await page.waitForSelector('#awaiting', T);
+    n = await confirmedCount();
+    await page.click('#settle-button');
+    await waitConfirmed(n);
+    await page.waitForSelector('#awaiting', { state: 'detached', timeout: 30_000 });
+    await page.screenshot({ path: join(SHOTS, 'second-deployment-duel.png'), fullPage: true });
+    console.log(`# second deployment: ${proxy2.totals.http} HTTP requests to its node (${proxy2.totals.rateLimited} answered 429, retried)`);
+
+    // Back to the first deployment in the same session: its list, its balances.
+    await page.goto(server.url + 'network');
+    await page.click('#use-local');
+    await page.waitForSelector('#network-current-name', T);
+    assert.equal(await page.textContent('#network-current-name'), 'Local anvil');
+    await page.goto(server.url + 'launch');
+    await page.waitForSelector('.launch-row', T);
+    assert.equal(await page.textContent('#network-link'), 'Local anvil');
+    assert.match(await page.textContent('.launch-row[data-symbol="GARD"]'), /graduated/);
+  } finally {
+    await pubs.close();
+    await proxy2.close();
+    second.stop();
+  }
 });

@@ -39,23 +39,30 @@ export function publishNetwork(dir, name, network, publications, changes = {}) {
 }
 
 /** Starts anvil, deploys and seeds; resolves to {rpc, demoDir (the publications), privateDir (the seed
- * report world.json and the private inputs), world, network, stop}. */
-export async function startChain(root) {
+ * report world.json and the private inputs), world, network, stop}. `chainId` picks the chain id;
+ * `nonceBump` sends that many transactions from the deployer first, so every address differs. */
+export async function startChain(root, { chainId = 31337, nonceBump = 0 } = {}) {
   const bin = join(root, 'node_modules', '.bin');
   const port = await freePort();
   const rpc = `http://127.0.0.1:${port}`;
-  const anvil = spawn(join(bin, 'anvil'), ['--host', '127.0.0.1', '--port', String(port), '--chain-id', '31337', '--mnemonic', MNEMONIC, '--silent'], { stdio: 'ignore' });
+  const anvil = spawn(join(bin, 'anvil'), ['--host', '127.0.0.1', '--port', String(port), '--chain-id', String(chainId), '--mnemonic', MNEMONIC, '--silent'], { stdio: 'ignore' });
   const stop = () => { try { anvil.kill('SIGTERM'); } catch { /* already gone */ } };
   try {
     await rpcReady(rpc);
     const env = { ...process.env, PATH: `${bin}:${process.env.PATH}` };
+    for (let i = 0; i < nonceBump; i++) {
+      const r = await fetch(rpc, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1,
+        method: 'eth_sendTransaction', params: [{ from: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266', to: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266', value: '0x0' }] }) });
+      const j = await r.json();
+      if (j.error) throw new Error(`nonce bump: ${j.error.message}`);
+    }
     execFileSync('bash', [join(root, 'scripts', 'deploy-local.sh'), '--rpc-url', rpc], { cwd: root, env, stdio: 'pipe' });
     execFileSync('bash', [join(root, 'scripts', 'deploy-local-ii.sh'), '--rpc-url', rpc], { cwd: root, env, stdio: 'pipe' });
     const demoDir = mkdtempSync(join(tmpdir(), 'eden-demo-'));
     const privateDir = mkdtempSync(join(tmpdir(), 'eden-seed-'));
     execFileSync('node', [join(root, 'scripts', 'seed-demo.mjs'), '--rpc-url', rpc, '--out', demoDir, '--private', privateDir, '--quiet'], { cwd: root, env, stdio: 'pipe' });
     const world = JSON.parse(readFileSync(join(privateDir, 'world.json'), 'utf8'));
-    const network = JSON.parse(readFileSync(join(root, '.eden', 'network-31337.json'), 'utf8'));
+    const network = JSON.parse(readFileSync(join(root, '.eden', `network-${chainId}.json`), 'utf8'));
     return {
       rpc, demoDir, privateDir, world, network,
       stop: () => { stop(); rmSync(demoDir, { recursive: true, force: true }); rmSync(privateDir, { recursive: true, force: true }); },

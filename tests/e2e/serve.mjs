@@ -11,11 +11,23 @@ const TYPES = {
   '.json': 'application/json',
   '.svg': 'image/svg+xml',
   '.png': 'image/png',
+  '.txt': 'text/plain; charset=utf-8',
 };
 
 /** Serves `root` on 127.0.0.1; resolves to {url, close}. Unknown paths fall back to index.html (SPA).
  * `overlays` maps a URL prefix (e.g. '/public/demo/') to a directory served under it (the seeded demo world). */
 export async function serveDist(root, overlays = {}) {
+  return serve(root, overlays, { spa: true });
+}
+
+/** Serves a directory of publications as a static host of another origin would: any origin may read
+ * (CORS), unknown paths are 404. */
+export async function servePublications(dir) {
+  return serve(dir, {}, { spa: false, cors: true });
+}
+
+async function serve(root, overlays, { spa, cors = false }) {
+  const extra = cors ? { 'access-control-allow-origin': '*' } : {};
   const server = createServer(async (req, res) => {
     const path = normalize(decodeURIComponent(new URL(req.url, 'http://x').pathname)).replace(/^(\.\.[/\\])+/, '');
     const prefix = Object.keys(overlays).find((p) => path.startsWith(p));
@@ -35,10 +47,15 @@ export async function serveDist(root, overlays = {}) {
     try {
       body = await readFile(file);
     } catch {
+      if (!spa) {
+        res.writeHead(404, { ...extra, 'content-type': 'text/plain' });
+        res.end('not found');
+        return;
+      }
       file = join(root, 'index.html');
       body = await readFile(file);
     }
-    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
+    res.writeHead(200, { ...extra, 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
     res.end(body);
   });
   await new Promise((ok) => server.listen(0, '127.0.0.1', ok));

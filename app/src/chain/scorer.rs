@@ -38,7 +38,7 @@ pub struct ScorerRef {
     pub root: Address,
     pub oracle: Address,
     pub feed: Address,
-    /// The launchpad's tokens, newest first.
+    /// The launchpad's tokens, in launch order.
     pub tokens: Vec<TokenRef>,
     /// Every graded thesis's text that was published, in scoring order (the copy check's corpus).
     pub theses: Vec<PublishedThesis>,
@@ -87,11 +87,10 @@ pub async fn discover(w: &World) -> Result<Option<ScorerRef>, RpcError> {
     }))
 }
 
-/// The launchpad's `n` tokens with their symbols, newest first (two batched round trips).
+/// The launchpad's `n` tokens with their symbols, in launch order (two batched round trips).
 async fn launch_tokens(rpc: &Rpc, pad: Address, n: u64) -> Result<Vec<TokenRef>, RpcError> {
     let mut b = Batch::new();
     let slots: Vec<_> = (0..n)
-        .rev()
         .map(|i| b.add(pad, &ILaunchpad::tokensCall(U256::from(i))))
         .collect();
     let a = b.run(rpc).await?;

@@ -358,6 +358,8 @@ fn ScoreBody(world: World) -> impl IntoView {
         .filter_map(|(a, m)| a.parse::<Address>().ok().map(|a| (m.name.clone(), a)))
         .collect();
     names.sort();
+    let has_names = !names.is_empty();
+    let address_error = RwSignal::new(None::<String>);
     let me = ctx
         .wallet
         .get_untracked()
@@ -422,6 +424,21 @@ fn ScoreBody(world: World) -> impl IntoView {
             <select id="project" on:change=move |ev| { project.set(event_target_value(&ev).parse().ok()); check.clear(); }>
                 {names.into_iter().map(|(n, a)| view! { <option value=a.to_string() selected=move || project.get() == Some(a)>{n}" · "{fmt::short_addr(&a.to_checksum(None))}</option> }).collect_view()}
             </select>
+            <span class="hint">{if has_names { "Names come from the deployment's metadata file and are not verified: the address is what is checked." } else { "This deployment publishes no project names: type the project's address." }}</span>
+        </label>
+        <label class="field">
+            <span class="label">"Or any project address"</span>
+            <input id="project-address" placeholder="0x…" spellcheck="false" on:input=move |ev| {
+                let v = event_target_value(&ev);
+                let t = v.trim();
+                address_error.set(None);
+                if t.is_empty() { return; }
+                match t.parse::<Address>() {
+                    Ok(a) => { project.set(Some(a)); check.clear(); }
+                    Err(_) => address_error.set(Some(format!("'{t}' is not an address (0x and 40 hex digits)"))),
+                }
+            } />
+            {move || address_error.get().map(|e| view! { <span class="bad" id="project-address-error">{e}</span> })}
         </label>
         <label class="field">
             <span class="label">"Your inputs file (optional)"</span>
