@@ -387,6 +387,19 @@ test('a payout tree that does not match its on-chain root, or is missing, is nam
   await page.waitForSelector('.payout-row .claim-status', T);
 });
 
+test('a reload reads only the blocks after the cached logs (IndexedDB, up to a confirmed depth)', async () => {
+  await page.goto(server.url + 'score');
+  await page.waitForSelector('#epochs tr[data-epoch]', T);
+  const reg = chain.network.contracts.epochRegistry.toLowerCase();
+  proxy.reset();
+  await page.reload();
+  await page.waitForSelector('#epochs tr[data-epoch]', T);
+  const scans = proxy.stats.getLogs.filter((s) => s.address === reg);
+  assert.ok(scans.length > 0, 'the registry was scanned');
+  assert.ok(scans.every((s) => s.from > chain.network.deploymentBlock), `only new blocks read: ${JSON.stringify(scans)}`);
+  console.log(`# reload of the Score page: the registry's logs read from block ${scans[0].from} to ${scans[0].to} (the rest from the cache)`);
+});
+
 test('transactions survive navigation', async () => {
   await page.click('nav >> text=Launch');
   await page.waitForSelector('.launch-row', T);

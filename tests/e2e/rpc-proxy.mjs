@@ -5,7 +5,7 @@
 //    than `maxResults` logs ("query returned more than N results");
 //  - answers HTTP 429 to every `every429`-th HTTP request (deterministic; 0 turns it off);
 //  - allows any origin (CORS, preflight included, on 429s too, so the page can read the status);
-//  - counts HTTP requests and JSON-RPC calls by method.
+//  - counts HTTP requests and JSON-RPC calls by method, and records each eth_getLogs range.
 // Batches (JSON arrays) are forwarded as one HTTP request and each call in them is checked.
 import { createServer } from 'node:http';
 
@@ -26,7 +26,7 @@ async function upstreamCall(upstream, body) {
 /** Starts the proxy on 127.0.0.1; resolves to {url, stats, totals, reset, close}: `stats` counts since
  * the last `reset()`, `totals` since the start. */
 export async function startRpcProxy(upstream, { latencyMs = 0, maxBlocks = 10_000, maxResults = 10_000, every429 = 7 } = {}) {
-  const fresh = () => ({ http: 0, calls: 0, rateLimited: 0, refusedRanges: 0, byMethod: {} });
+  const fresh = () => ({ http: 0, calls: 0, rateLimited: 0, refusedRanges: 0, byMethod: {}, getLogs: [] });
   const stats = fresh();
   const totals = fresh();
   const count = (k, method) => {
@@ -53,6 +53,7 @@ export async function startRpcProxy(upstream, { latencyMs = 0, maxBlocks = 10_00
     if (f.blockHash === undefined) {
       const from = await blockOf(f.fromBlock ?? 'earliest');
       const to = await blockOf(f.toBlock);
+      for (const s of [stats, totals]) s.getLogs.push({ address: String(f.address).toLowerCase(), from, to });
       if (to - from + 1 > maxBlocks) {
         count('refusedRanges');
         return { jsonrpc: '2.0', id: call.id, error: { code: -32005, message: `block range too large: at most ${maxBlocks} blocks per request` } };

@@ -1,4 +1,5 @@
-//! The chain layer: JSON-RPC ([`rpc`]), its one log reader ([`logs`]) and batched calls
+//! The chain layer: JSON-RPC ([`rpc`]), its one log reader ([`logs`], cached by [`log_cache`]) and
+//! batched calls
 //! ([`multicall`]), the contracts' ABIs
 //! ([`abi`]), which deployment to use ([`network`]), the connected deployment and its publications
 //! ([`world`]), and what is discovered from the chain: epochs ([`epochs`]), payout rounds
@@ -10,6 +11,7 @@ pub mod abi;
 pub mod calls;
 pub mod duels;
 pub mod epochs;
+pub mod log_cache;
 pub mod logs;
 pub mod multicall;
 pub mod network;

@@ -5,11 +5,12 @@
 //! log reader ([`crate::chain::logs::read_logs`]).
 
 use crate::chain::abi::revert_reason;
+use crate::chain::log_cache;
 use crate::chain::logs::{read_logs, with_backoff};
 use crate::chain::network::DEFAULT_LOG_RANGE;
 use alloy_primitives::{hex, Address, Bytes, B256, U256};
 use alloy_sol_types::SolCall;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 /// Why a request failed, in words a person can act on.
@@ -115,8 +116,8 @@ pub fn error_from(err: &Value) -> RpcError {
     RpcError::Node(message)
 }
 
-/// A log as returned by `eth_getLogs`.
-#[derive(Debug, Clone, Deserialize)]
+/// A log as returned by `eth_getLogs` (and kept by [`crate::chain::log_cache`]).
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Log {
     pub topics: Vec<B256>,
@@ -145,6 +146,11 @@ pub struct LogFilter {
 }
 
 impl LogFilter {
+    /// The filter in words a cache can key on (contract and topics).
+    pub fn key(&self) -> String {
+        format!("{:#x}:{}", self.address, json!(self.topics))
+    }
+
     fn to_json(&self, from: u64, to: u64) -> Value {
         let topics: Vec<Value> = self
             .topics
@@ -203,6 +209,9 @@ pub struct Rpc {
     pub url: String,
     pub log_range: u64,
     pub multicall: Option<Address>,
+    /// The log cache's key prefix for this deployment ([`crate::chain::log_cache`]); `None`: logs
+    /// are not cached.
+    pub log_cache: Option<String>,
 }
 
 fn q(v: &Value) -> Result<U256, RpcError> {
@@ -224,6 +233,15 @@ impl Rpc {
             url: url.into(),
             log_range: DEFAULT_LOG_RANGE,
             multicall: None,
+            log_cache: None,
+        }
+    }
+
+    /// The same endpoint, caching its log scans under `prefix` (one deployment's identity).
+    pub fn with_log_cache(self, prefix: Option<String>) -> Self {
+        Self {
+            log_cache: prefix,
+            ..self
         }
     }
 
@@ -463,9 +481,33 @@ impl Rpc {
     }
 
     /// `eth_getLogs` over blocks `[from, to]` in chain order, through the log reader: at most
-    /// [`Rpc::log_range`] blocks per request, a range the node refuses split and read again. A
-    /// failing request names its block range.
+    /// [`Rpc::log_range`] blocks per request, a range the node refuses split and read again, and,
+    /// with a log cache, only the blocks after the cached (confirmed) ones. A failing request names
+    /// its block range.
     pub async fn get_logs(
+        &self,
+        filter: &LogFilter,
+        from: u64,
+        to: u64,
+    ) -> Result<Vec<Log>, RpcError> {
+        let Some(prefix) = &self.log_cache else {
+            return self.read_logs(filter, from, to).await;
+        };
+        let key = format!("{prefix}|{}|{from}", filter.key());
+        let cached = log_cache::get(&key).await;
+        let (mut logs, next) = log_cache::plan(cached.as_ref(), from, to);
+        if let Some(n) = next {
+            logs.extend(self.read_logs(filter, n, to).await?);
+        }
+        if let Some(keep) = log_cache::to_keep(&logs, from, to) {
+            if cached.is_none_or(|c| c.to < keep.to) {
+                log_cache::put(&key, &keep).await;
+            }
+        }
+        Ok(logs)
+    }
+
+    async fn read_logs(
         &self,
         filter: &LogFilter,
         from: u64,
@@ -476,6 +518,22 @@ impl Rpc {
             serde_json::from_value::<Vec<Log>>(v).map_err(|e| RpcError::Decode(e.to_string()))
         };
         read_logs(fetch, from, to, self.log_range).await
+    }
+
+    /// A block's hash (`eth_getBlockByNumber`).
+    pub async fn block_hash(&self, number: u64) -> Result<B256, RpcError> {
+        let b = self
+            .request(
+                "eth_getBlockByNumber",
+                json!([format!("{number:#x}"), false]),
+            )
+            .await?;
+        if b.is_null() {
+            return Err(RpcError::Node(format!(
+                "block {number} is not known to the node"
+            )));
+        }
+        serde_json::from_value(b["hash"].clone()).map_err(|e| RpcError::Decode(e.to_string()))
     }
 }
 

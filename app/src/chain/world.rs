@@ -48,6 +48,9 @@ pub struct World {
     /// The chain's Multicall3 (the description's, else the canonical address), when it has code
     /// there; reads are batched through it, else through JSON-RPC batches.
     pub multicall: Option<Address>,
+    /// The hash of the deployment block: with the chain id, the identity the log cache keys on
+    /// (`None` when the node could not say: logs are then not cached).
+    pub deployment_block_hash: Option<B256>,
     /// The metadata file's contents (empty when there is none).
     pub meta: Metadata,
     /// Why the metadata file was not used, when one was found but could not be read.
@@ -59,6 +62,10 @@ impl World {
         Rpc::new(self.rpc_url.clone())
             .with_log_range(self.network.settings.log_range)
             .with_multicall(self.multicall)
+            .with_log_cache(
+                self.deployment_block_hash
+                    .map(|h| format!("{}:{h}", self.chain_id)),
+            )
     }
 
     pub fn description(&self) -> &NetworkDescription {
@@ -248,6 +255,7 @@ pub async fn connect(n: SavedNetwork) -> Result<(World, i64), WorldError> {
             Ok(code) if !code.is_empty() => Some(mc),
             _ => None,
         };
+        let deployment_block_hash = rpc.block_hash(d.deployment_block).await.ok();
         let (meta, meta_warning) = load_metadata(&d).await;
         let world = World {
             chain_id: d.chain_id,
@@ -255,6 +263,7 @@ pub async fn connect(n: SavedNetwork) -> Result<(World, i64), WorldError> {
             contracts: d.contracts.clone(),
             deployment_block: d.deployment_block,
             multicall,
+            deployment_block_hash,
             network: n,
             meta,
             meta_warning,
