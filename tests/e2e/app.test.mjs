@@ -508,7 +508,13 @@ test('a copied thesis is caught locally before paying; an original one is submit
   await page.waitForFunction(() => /Copy check: original/.test(document.querySelector('#copy-check').textContent), null, T);
   const n = await confirmedCount();
   await page.click('#submit-score');
-  await page.waitForFunction((b) => document.querySelectorAll('.tx[data-state="confirmed"]').length >= b + 2, n, T);
+  try {
+    await page.waitForFunction((b) => document.querySelectorAll('.tx[data-state="confirmed"]').length >= b + 2, n, T);
+  } catch (e) {
+    const tray = await page.$$eval('.txs li', (ls) => ls.map((l) => l.textContent));
+    const err = await page.$eval('main', (m) => m.textContent.slice(0, 2000));
+    throw new Error(`the thesis was not submitted: tray ${JSON.stringify(tray.slice(0, 4))}; page: ${err}`);
+  }
   await page.waitForFunction(() => /Next score allowed in 1[34] d/.test(document.querySelector('#score-countdown')?.textContent ?? ''), null, T);
   await page.screenshot({ path: join(SHOTS, 'scorer-submitted.png'), fullPage: true });
   // Unstaking starts the 7-day cooldown; the withdrawal waits for it.

@@ -18,4 +18,5 @@ pub mod network;
 pub mod payouts;
 pub mod rpc;
 pub mod scorer;
+pub mod tokens;
 pub mod world;

@@ -1,11 +1,12 @@
 //! Holder payout rounds (C18), discovered from the chain: every `RootPosted` event of the
-//! distributor, each round's state and the tokens' symbols read in one batch; a round's tree is
+//! distributor, each round's state and the tokens' symbols read in batches; a round's tree is
 //! the publication named by its root ([`tree_path`], the OpenZeppelin `standard-v1` dump), loaded
 //! and checked by `eden-core` and rejected unless it has that root. No Leptos here.
 
-use crate::chain::abi::{IHolderDistributor, IERC20};
+use crate::chain::abi::IHolderDistributor;
 use crate::chain::multicall::Batch;
 use crate::chain::rpc::{Rpc, RpcError};
+use crate::chain::tokens::TokenLabels;
 use crate::chain::world::{World, WorldError};
 use alloy_primitives::{Address, B256, U256};
 use alloy_sol_types::SolEvent;
@@ -60,13 +61,7 @@ pub async fn discover(
             posted.push(key);
         }
     }
-    let mut tokens: Vec<Address> = posted
-        .iter()
-        .flat_map(|(t, a, _)| [*t, *a])
-        .filter(|a| !a.is_zero())
-        .collect();
-    tokens.sort();
-    tokens.dedup();
+    let labels = TokenLabels::read(rpc, posted.iter().flat_map(|(t, a, _)| [*t, *a])).await?;
     let mut b = Batch::new();
     let rounds: Vec<_> = posted
         .iter()
@@ -81,33 +76,12 @@ pub async fn discover(
             )
         })
         .collect();
-    let meta: Vec<_> = tokens
-        .iter()
-        .map(|&t| {
-            (
-                b.add(t, &IERC20::symbolCall {}),
-                b.add(t, &IERC20::decimalsCall {}),
-            )
-        })
-        .collect();
     let a = b.run(rpc).await?;
-    let label = |t: Address| -> (String, u8) {
-        if t.is_zero() {
-            return ("ETH".into(), 18);
-        }
-        match tokens.iter().position(|x| *x == t) {
-            Some(i) => (
-                a.get(meta[i].0).unwrap_or_else(|_| "?".into()),
-                a.get(meta[i].1).unwrap_or(18),
-            ),
-            None => ("?".into(), 18),
-        }
-    };
     let mut out = Vec::with_capacity(posted.len());
     for (&(token, asset, epoch), slot) in posted.iter().zip(rounds) {
         let r = a.get(slot)?;
-        let (symbol, _) = label(token);
-        let (asset_symbol, asset_decimals) = label(asset);
+        let (symbol, _) = labels.get(token);
+        let (asset_symbol, asset_decimals) = labels.get(asset);
         out.push(Round {
             token,
             symbol,

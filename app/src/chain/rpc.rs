@@ -464,8 +464,8 @@ impl Rpc {
             .await
     }
 
-    /// A block's timestamp (`eth_getBlockByNumber`).
-    pub async fn block_timestamp(&self, number: u64) -> Result<u64, RpcError> {
+    /// A block by number (`eth_getBlockByNumber`, without transactions).
+    async fn block(&self, number: u64) -> Result<Value, RpcError> {
         let b = self
             .request(
                 "eth_getBlockByNumber",
@@ -477,7 +477,18 @@ impl Rpc {
                 "block {number} is not known to the node"
             )));
         }
-        q64(&b["timestamp"])
+        Ok(b)
+    }
+
+    /// A block's timestamp.
+    pub async fn block_timestamp(&self, number: u64) -> Result<u64, RpcError> {
+        q64(&self.block(number).await?["timestamp"])
+    }
+
+    /// A block's hash.
+    pub async fn block_hash(&self, number: u64) -> Result<B256, RpcError> {
+        serde_json::from_value(self.block(number).await?["hash"].clone())
+            .map_err(|e| RpcError::Decode(e.to_string()))
     }
 
     /// `eth_getLogs` over blocks `[from, to]` in chain order, through the log reader: at most
@@ -518,22 +529,6 @@ impl Rpc {
             serde_json::from_value::<Vec<Log>>(v).map_err(|e| RpcError::Decode(e.to_string()))
         };
         read_logs(fetch, from, to, self.log_range).await
-    }
-
-    /// A block's hash (`eth_getBlockByNumber`).
-    pub async fn block_hash(&self, number: u64) -> Result<B256, RpcError> {
-        let b = self
-            .request(
-                "eth_getBlockByNumber",
-                json!([format!("{number:#x}"), false]),
-            )
-            .await?;
-        if b.is_null() {
-            return Err(RpcError::Node(format!(
-                "block {number} is not known to the node"
-            )));
-        }
-        serde_json::from_value(b["hash"].clone()).map_err(|e| RpcError::Decode(e.to_string()))
     }
 }
 

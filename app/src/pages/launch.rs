@@ -7,6 +7,7 @@
 use crate::chain::abi::{ILaunchpad, IPoolManagerState, IERC20};
 use crate::chain::multicall::Batch;
 use crate::chain::rpc::{Rpc, TxRequest};
+use crate::chain::tokens::TokenLabels;
 use crate::chain::world::World;
 use crate::error::AppError;
 use crate::fmt;
@@ -76,41 +77,12 @@ pub async fn load_launches(
             a.get(symbol).unwrap_or_default(),
         ));
     }
-    // The quote tokens' symbols and decimals, once each ("?" and 18 when a token does not say).
-    let mut quotes: Vec<Address> = launches
-        .iter()
-        .map(|(_, l, _, _)| l.quote)
-        .filter(|q| !q.is_zero())
-        .collect();
-    quotes.sort();
-    quotes.dedup();
-    let mut b = Batch::new();
-    let qslots: Vec<_> = quotes
-        .iter()
-        .map(|&q| {
-            (
-                b.add(q, &IERC20::symbolCall {}),
-                b.add(q, &IERC20::decimalsCall {}),
-            )
-        })
-        .collect();
-    let qa = b.run(rpc).await?;
-    let meta = |q: Address| -> (String, u8) {
-        if q.is_zero() {
-            return ("ETH".into(), 18);
-        }
-        match quotes.iter().position(|x| *x == q) {
-            Some(i) => (
-                qa.get(qslots[i].0).unwrap_or_else(|_| "?".into()),
-                qa.get(qslots[i].1).unwrap_or(18),
-            ),
-            None => ("?".into(), 18),
-        }
-    };
+    // The quote tokens' symbols and decimals, once each.
+    let labels = TokenLabels::read(rpc, launches.iter().map(|(_, l, _, _)| l.quote)).await?;
     launches
         .into_iter()
         .map(|(token, l, name, symbol)| {
-            let (quote_symbol, quote_decimals) = meta(l.quote);
+            let (quote_symbol, quote_decimals) = labels.get(l.quote);
             let state =
                 trade::curve_state(&l, supply, u32::from(fee_bps)).map_err(AppError::from)?;
             Ok(LaunchInfo {

@@ -132,6 +132,8 @@ fn ScorerFound(world: World) -> impl IntoView {
 #[component]
 fn ScorerBody(world: World, scorer: ScorerRef) -> impl IntoView {
     let ctx = Ctx::get();
+    // The thesis being written lives here, above the chain reads: a re-read never loses it.
+    let draft = Draft::new(scorer.tokens.first().map(|t| t.token));
     let (w1, s1) = (world.clone(), scorer.clone());
     // A newer read supersedes an older one; leaving the page drops it.
     let data = LocalResource::new(move || {
@@ -231,7 +233,7 @@ fn ScorerBody(world: World, scorer: ScorerRef) -> impl IntoView {
                                     } else {
                                         view! {
                                             {match d.price_usd.clone() {
-                                                Ok(p) => view! { <ThesisEditor scorer=scorer2.clone() price_usd=p next=next /> }.into_any(),
+                                                Ok(p) => view! { <ThesisEditor scorer=scorer2.clone() price_usd=p next=next draft=draft /> }.into_any(),
                                                 Err(_) => view! { <p class="empty">"Scoring needs a live ROOT price."</p> }.into_any(),
                                             }}
                                             <h2>"Unstake"</h2>
@@ -261,17 +263,39 @@ fn ScorerBody(world: World, scorer: ScorerRef) -> impl IntoView {
         }
 }
 
+/// A thesis being written: token, target, text and sources.
+#[derive(Clone, Copy)]
+struct Draft {
+    token: RwSignal<Option<Address>>,
+    target: RwSignal<String>,
+    thesis: RwSignal<String>,
+    sources: RwSignal<String>,
+}
+
+impl Draft {
+    fn new(token: Option<Address>) -> Self {
+        Self {
+            token: RwSignal::new(token),
+            target: RwSignal::new(String::from("70")),
+            thesis: RwSignal::new(String::new()),
+            sources: RwSignal::new(String::new()),
+        }
+    }
+}
+
 /// The thesis editor: token, target score, thesis with cited sources; the copy check runs locally on
 /// every edit (`eden_core::scoring::copy_detect::copy_check` against the published theses) and a copy
 /// cannot be submitted; the submit burns `scoreBurnUsd(token)` of ROOT at the live price.
 #[component]
-fn ThesisEditor(scorer: ScorerRef, price_usd: U256, next: u64) -> impl IntoView {
+fn ThesisEditor(scorer: ScorerRef, price_usd: U256, next: u64, draft: Draft) -> impl IntoView {
     let ctx = Ctx::get();
-    let token = RwSignal::new(scorer.tokens.first().map(|t| t.token));
+    let Draft {
+        token,
+        target,
+        thesis,
+        sources,
+    } = draft;
     let unpublished = scorer.unpublished;
-    let target = RwSignal::new(String::from("70"));
-    let thesis = RwSignal::new(String::new());
-    let sources = RwSignal::new(String::new());
     let error = RwSignal::new(None::<String>);
     let published = scorer.theses.clone();
     // The submitted text: the thesis, then its cited sources one per line (the hash covers both).
@@ -364,7 +388,7 @@ fn ThesisEditor(scorer: ScorerRef, price_usd: U256, next: u64) -> impl IntoView 
         <div class="form" id="thesis-form">
             <label>"Token "
                 <select id="thesis-token" on:change=move |ev| token.set(event_target_value(&ev).parse().ok())>
-                    {tokens.into_iter().map(|t| view! { <option value=t.token.to_string()>{t.symbol}</option> }).collect_view()}
+                    {tokens.into_iter().map(|t| { let a = t.token; view! { <option value=a.to_string() selected=move || token.get() == Some(a)>{t.symbol}</option> } }).collect_view()}
                 </select>
             </label>
             <label>" Target score (0–100) "<input id="thesis-target" inputmode="decimal" prop:value=move || target.get() on:input=move |ev| target.set(event_target_value(&ev)) /></label>
