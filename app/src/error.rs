@@ -15,6 +15,9 @@ pub enum AppError {
     /// A JSON-RPC request failed or reverted.
     #[error(transparent)]
     Rpc(#[from] RpcError),
+    /// A launch could not be read.
+    #[error(transparent)]
+    Launch(#[from] crate::chain::launchpad::LaunchError),
     /// The network or a publication could not be loaded.
     #[error(transparent)]
     World(#[from] WorldError),

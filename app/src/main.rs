@@ -39,28 +39,13 @@ fn App() -> impl IntoView {
         world: RwSignal::new(Load::Loading),
         chain_offset: RwSignal::new(0),
         refresh: RwSignal::new(0),
+        retries: RwSignal::new(0),
         tick: RwSignal::new(0),
         txs: RwSignal::new(state::restore_txs()),
         wallet: RwSignal::new(wallet::WalletState::default()),
     };
     provide_context(ctx);
-    leptos::task::spawn_local(async move {
-        match chain::world::load_world().await {
-            Ok((w, offset)) => {
-                ctx.chain_offset.set(offset);
-                // The burner signs for a local dev chain only, and for the one connected to.
-                match ctx.wallet.get_untracked().kind {
-                    Some(wallet::Kind::Burner(i)) if w.is_local_dev() => {
-                        wallet::connect_burner(ctx.wallet_handle(), i, Some(w.chain_id))
-                    }
-                    Some(wallet::Kind::Burner(_)) => wallet::disconnect(ctx.wallet_handle()),
-                    _ => {}
-                }
-                ctx.world.set(Load::Ready(w));
-            }
-            Err(e) => ctx.world.set(Load::Failed(e.into())),
-        }
-    });
+    ctx.load_world();
     wallet::init(ctx.wallet_handle());
     Effect::new(move |_| ctx.txs.with(|t| state::save_txs(t)));
     // Transactions still pending when the page was reloaded: follow them to their receipts.

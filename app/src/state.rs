@@ -45,6 +45,9 @@ pub struct Ctx {
     pub chain_offset: RwSignal<i64>,
     /// Bumped when a transaction confirms or the wallet changes: pages re-read the chain.
     pub refresh: RwSignal<u64>,
+    /// Bumped by a Retry button after a failed read: every read runs again, discoveries included
+    /// (which a confirmed transaction does not re-run).
+    pub retries: RwSignal<u64>,
     /// One tick a second (countdowns).
     pub tick: RwSignal<u64>,
     pub txs: RwSignal<Vec<TxEntry>>,
@@ -92,6 +95,36 @@ impl Ctx {
 
     pub fn bump(&self) {
         self.refresh.update(|r| *r += 1);
+    }
+
+    /// Runs every read again (a Retry button): the page's reads and its discoveries.
+    pub fn retry(&self) {
+        self.retries.update(|r| *r += 1);
+        self.bump();
+    }
+
+    /// Loads the network (D1) and measures the chain clock; on success a burner wallet is kept only
+    /// on a local dev chain, and for the chain connected to. Runs at start and from a Retry button.
+    pub fn load_world(self) {
+        self.world.set(Load::Loading);
+        leptos::task::spawn_local(async move {
+            match crate::chain::world::load_world().await {
+                Ok((w, offset)) => {
+                    self.chain_offset.set(offset);
+                    match self.wallet.get_untracked().kind {
+                        Some(crate::wallet::Kind::Burner(i)) if w.is_local_dev() => {
+                            crate::wallet::connect_burner(self.wallet_handle(), i, Some(w.chain_id))
+                        }
+                        Some(crate::wallet::Kind::Burner(_)) => {
+                            crate::wallet::disconnect(self.wallet_handle())
+                        }
+                        _ => {}
+                    }
+                    self.world.set(Load::Ready(w));
+                }
+                Err(e) => self.world.set(Load::Failed(e.into())),
+            }
+        });
     }
 
     pub fn push_tx(&self, label: String) -> u64 {

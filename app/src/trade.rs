@@ -1,8 +1,7 @@
-//! Trade previews on a launch's curve (C19): the on-chain launch record → `eden_core::curve::CurveState`,
-//! exact buy/sell quotes from `eden_core::curve`, and the slippage setting applied as minimum-out
+//! Trade previews on a launch's curve (C19): exact buy/sell quotes from `eden_core::curve` over the
+//! curve state `crate::chain::launchpad` reads, and the slippage setting applied as minimum-out
 //! (rounded down: the minimum never exceeds the quoted amount).
 
-use crate::chain::abi::ILaunchpad;
 use crate::fmt::InputError;
 use alloy_primitives::U256;
 use eden_core::curve::{self, fee, BuyQuote, CurveError, CurveState, SellQuote};
@@ -12,30 +11,6 @@ use eden_core::math::mul_div_down;
 pub const DEFAULT_SLIPPAGE_BPS: u32 = 100;
 /// The largest slippage the app accepts (50 %).
 pub const MAX_SLIPPAGE_BPS: u32 = 5_000;
-
-/// The curve state of a launch read from chain.
-///
-/// # Errors
-/// [`CurveError::InvalidState`] when the record is not a state the curve can be in.
-pub fn curve_state(
-    l: &ILaunchpad::Launch,
-    supply: U256,
-    fee_bps: u32,
-) -> Result<CurveState, CurveError> {
-    let s = CurveState {
-        virtual_quote: l.virtualQuote,
-        total_supply: supply,
-        quote_raised: l.quoteRaised,
-        token_reserve: l.tokenReserve,
-        fee_bps,
-        launch_time: l.launchTime,
-    };
-    // A graduated launch moved its reserve to the locker; its record keeps Q = G.
-    if !l.graduated {
-        s.validate()?;
-    }
-    Ok(s)
-}
 
 /// `amount × (10,000 − slippage) / 10,000`, rounded down.
 pub fn min_out_down(amount: U256, slippage_bps: u32) -> U256 {
@@ -117,6 +92,8 @@ pub fn snipe_seconds_left(state: &CurveState, now: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::chain::abi::ILaunchpad;
+    use crate::chain::launchpad::curve_state;
     use alloy_primitives::Address;
 
     fn e18(x: u64) -> U256 {

@@ -42,7 +42,8 @@ pub fn ErrorBox(#[prop(into)] message: String) -> impl IntoView {
     view! { <div class="result error" role="alert">{message}</div> }
 }
 
-/// What an `ErrorBoundary` caught, in words (the fallback of every page's boundary).
+/// What an `ErrorBoundary` caught, in words, with a Retry button that runs the page's reads again
+/// (the fallback of every page's boundary).
 pub fn caught(errors: ArcRwSignal<leptos::error::Errors>) -> impl IntoView {
     move || {
         let message = errors.with(|es| {
@@ -51,7 +52,17 @@ pub fn caught(errors: ArcRwSignal<leptos::error::Errors>) -> impl IntoView {
                 .collect::<Vec<_>>()
                 .join("; ")
         });
-        view! { <ErrorBox message=message /> }
+        view! { <Failed message=message /> }
+    }
+}
+
+/// A failed read in words, with a Retry button that runs the page's reads again ([`Ctx::retry`]).
+#[component]
+pub fn Failed(#[prop(into)] message: String) -> impl IntoView {
+    let ctx = Ctx::get();
+    view! {
+        <ErrorBox message=message />
+        <p><button class="secondary retry" on:click=move |_| ctx.retry()>"Retry"</button></p>
     }
 }
 
@@ -65,7 +76,10 @@ pub fn with_world<V: IntoView + 'static>(
         Load::Loading => view! { <Loading what="Connecting to the chain…" /> }.into_any(),
         Load::Failed(e) => view! {
             <ErrorBox message=e />
-            <p><a href="/network" id="to-network">"Choose another network, or fix this one's RPC URL"</a></p>
+            <p>
+                <button class="secondary retry" id="retry-network" on:click=move |_| ctx.load_world()>"Retry"</button>
+                " "<a href="/network" id="to-network">"Choose another network, or fix this one's RPC URL"</a>
+            </p>
         }.into_any(),
         Load::Ready(w) => f(w).into_any(),
     }

@@ -400,6 +400,36 @@ test('a reload reads only the blocks after the cached logs (IndexedDB, up to a c
   console.log(`# reload of the Score page: the registry's logs read from block ${scans[0].from} to ${scans[0].to} (the rest from the cache)`);
 });
 
+test('a read that fails says which, and its Retry reads again: a page, and the network itself', async () => {
+  // The node goes down while the app runs: the Payouts page names the failed read and offers Retry.
+  await page.click('nav >> text=Launch');
+  await page.waitForSelector('.launch-row', T);
+  proxy.down = true;
+  try {
+    await page.click('nav >> text=Payouts');
+    await page.waitForSelector('.result.error', T);
+    assert.match(await page.textContent('.result.error'), /^Reading the holder payout rounds and your leaves: .*HTTP 503/);
+    await page.screenshot({ path: join(SHOTS, 'read-failed-retry.png') });
+  } finally {
+    proxy.down = false;
+  }
+  await page.click('button.retry');
+  await page.waitForSelector('#payouts .payout-row', T);
+  assert.equal(await page.locator('.result.error').count(), 0);
+
+  // Down at start: the network cannot be loaded; Retry connects once the node is back.
+  proxy.down = true;
+  try {
+    await page.goto(server.url + 'launch');
+    await page.waitForSelector('#retry-network', T);
+    assert.match(await page.textContent('.result.error'), /HTTP 503|no RPC node answers/);
+  } finally {
+    proxy.down = false;
+  }
+  await page.click('#retry-network');
+  await page.waitForSelector('.launch-row', T);
+});
+
 test('transactions survive navigation', async () => {
   await page.click('nav >> text=Launch');
   await page.waitForSelector('.launch-row', T);

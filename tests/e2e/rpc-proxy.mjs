@@ -5,7 +5,8 @@
 //    than `maxResults` logs ("query returned more than N results");
 //  - answers HTTP 429 to every `every429`-th HTTP request (deterministic; 0 turns it off);
 //  - allows any origin (CORS, preflight included, on 429s too, so the page can read the status);
-//  - counts HTTP requests and JSON-RPC calls by method, and records each eth_getLogs range.
+//  - counts HTTP requests and JSON-RPC calls by method, and records each eth_getLogs range;
+//  - while `down` is set, answers every request HTTP 503 (a node that is down; the Retry tests).
 // Batches (JSON arrays) are forwarded as one HTTP request and each call in them is checked.
 import { createServer } from 'node:http';
 
@@ -23,7 +24,7 @@ async function upstreamCall(upstream, body) {
   return r.json();
 }
 
-/** Starts the proxy on 127.0.0.1; resolves to {url, stats, totals, reset, close}: `stats` counts since
+/** Starts the proxy on 127.0.0.1; resolves to {url, down, stats, totals, reset, close}: `stats` counts since
  * the last `reset()`, `totals` since the start. */
 export async function startRpcProxy(upstream, { latencyMs = 0, maxBlocks = 10_000, maxResults = 10_000, every429 = 7 } = {}) {
   const fresh = () => ({ http: 0, calls: 0, rateLimited: 0, refusedRanges: 0, byMethod: {}, getLogs: [] });
@@ -36,6 +37,7 @@ export async function startRpcProxy(upstream, { latencyMs = 0, maxBlocks = 10_00
     }
   };
   let n429 = 0;
+  const control = { down: false };
   const blockOf = async (tag) => {
     if (tag === undefined || tag === 'latest' || tag === 'pending' || tag === 'safe' || tag === 'finalized') {
       const r = await upstreamCall(upstream, { jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] });
@@ -76,6 +78,11 @@ export async function startRpcProxy(upstream, { latencyMs = 0, maxBlocks = 10_00
     for await (const c of req) chunks.push(c);
     count('http');
     if (latencyMs) await sleep(latencyMs);
+    if (control.down) {
+      res.writeHead(503, { ...CORS, 'content-type': 'text/plain' });
+      res.end('Service Unavailable');
+      return;
+    }
     if (every429 && ++n429 % every429 === 0) {
       count('rateLimited');
       res.writeHead(429, { ...CORS, 'content-type': 'text/plain', 'retry-after': '1' });
@@ -103,6 +110,9 @@ export async function startRpcProxy(upstream, { latencyMs = 0, maxBlocks = 10_00
   const { port } = server.address();
   return {
     url: `http://127.0.0.1:${port}`,
+    /** While true, every request is answered HTTP 503. */
+    set down(v) { control.down = v; },
+    get down() { return control.down; },
     stats,
     totals,
     reset: () => Object.assign(stats, fresh()),

@@ -7,7 +7,6 @@ use crate::chain::abi::IEpochRegistry;
 use crate::chain::multicall::Batch;
 use crate::chain::rpc::{Rpc, RpcError};
 use alloy_primitives::{Address, B256};
-use alloy_sol_types::SolEvent;
 use std::collections::BTreeMap;
 
 /// Where an epoch bundle is published under a base URL: by the root it builds
@@ -41,18 +40,11 @@ pub async fn discover(
     registry: Address,
     from_block: u64,
 ) -> Result<Vec<ChainEpoch>, RpcError> {
-    let logs = rpc
-        .logs(
-            registry,
-            IEpochRegistry::RootProposed::SIGNATURE_HASH,
-            None,
-            from_block,
-        )
+    let proposed = rpc
+        .events::<IEpochRegistry::RootProposed>(registry, None, from_block)
         .await?;
     let mut latest: BTreeMap<u64, (B256, B256, Address)> = BTreeMap::new();
-    for l in &logs {
-        let e = IEpochRegistry::RootProposed::decode_raw_log(l.topics.iter().copied(), &l.data)
-            .map_err(|e| RpcError::Decode(format!("a RootProposed event: {e}")))?;
+    for (e, l) in proposed {
         latest.insert(e.epoch, (e.root, l.transaction_hash, e.proposer));
     }
     let mut b = Batch::new();

@@ -3,14 +3,15 @@
 //! ([`multicall`]), the contracts' ABIs
 //! ([`abi`]), which deployment to use ([`network`]), the connected deployment and its publications
 //! ([`world`]), and what is discovered from the chain: epochs ([`epochs`]), payout rounds
-//! ([`payouts`]), duels ([`duels`]), the calls ledger ([`calls`]) and the scorer registry
-//! ([`scorer`]). No Leptos: pages and the wallet read
+//! ([`payouts`]), duels ([`duels`]), the calls ledger ([`calls`]), the scorer registry
+//! ([`scorer`]) and the launchpad ([`launchpad`]). No Leptos: pages and the wallet read
 //! the chain through here.
 
 pub mod abi;
 pub mod calls;
 pub mod duels;
 pub mod epochs;
+pub mod launchpad;
 pub mod log_cache;
 pub mod logs;
 pub mod multicall;

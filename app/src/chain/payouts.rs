@@ -9,7 +9,6 @@ use crate::chain::rpc::{Rpc, RpcError};
 use crate::chain::tokens::TokenLabels;
 use crate::chain::world::{World, WorldError};
 use alloy_primitives::{Address, B256, U256};
-use alloy_sol_types::SolEvent;
 use eden_core::holders::{find_payout, FoundPayout, PayoutContext};
 use eden_core::merkle::StandardMerkleTree;
 
@@ -44,18 +43,11 @@ pub async fn discover(
     distributor: Address,
     from_block: u64,
 ) -> Result<Vec<Round>, RpcError> {
-    let logs = rpc
-        .logs(
-            distributor,
-            IHolderDistributor::RootPosted::SIGNATURE_HASH,
-            None,
-            from_block,
-        )
+    let events = rpc
+        .events::<IHolderDistributor::RootPosted>(distributor, None, from_block)
         .await?;
     let mut posted: Vec<(Address, Address, u64)> = Vec::new();
-    for l in &logs {
-        let e = IHolderDistributor::RootPosted::decode_raw_log(l.topics.iter().copied(), &l.data)
-            .map_err(|e| RpcError::Decode(format!("a RootPosted event: {e}")))?;
+    for (e, _) in events {
         let key = (e.token, e.asset, e.epoch);
         if !posted.contains(&key) {
             posted.push(key);

@@ -9,7 +9,7 @@ use crate::chain::log_cache;
 use crate::chain::logs::{read_logs, with_backoff};
 use crate::chain::network::DEFAULT_LOG_RANGE;
 use alloy_primitives::{hex, Address, Bytes, B256, U256};
-use alloy_sol_types::SolCall;
+use alloy_sol_types::{SolCall, SolEvent};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
@@ -222,6 +222,16 @@ fn q(v: &Value) -> Result<U256, RpcError> {
         .map_err(|e| RpcError::Decode(e.to_string()))
 }
 
+/// An `eth_call` result: hex bytes.
+fn hex_bytes(v: &Value) -> Result<Bytes, RpcError> {
+    let s = v
+        .as_str()
+        .ok_or_else(|| RpcError::Decode("eth_call result".into()))?;
+    hex::decode(s.trim_start_matches("0x"))
+        .map(Bytes::from)
+        .map_err(|e| RpcError::Decode(e.to_string()))
+}
+
 fn q64(v: &Value) -> Result<u64, RpcError> {
     u64::try_from(q(v)?).map_err(|_| RpcError::Decode("quantity too large".into()))
 }
@@ -277,36 +287,106 @@ impl Rpc {
         with_backoff(once, gloo_timers::future::TimeoutFuture::new).await
     }
 
-    /// `eth_call`s of `calls` (to, data) in one JSON-RPC batch (one HTTP request), retried with
-    /// backoff while the node rate-limits; each call's answer or error, in order.
+    /// Several JSON-RPC requests `(method, params)` in JSON-RPC batches of at most
+    /// [`MAX_BATCH`] requests each, sent at once (one round trip), each batch retried with backoff
+    /// while the node rate-limits; each request's result or error, in order.
+    ///
+    /// # Errors
+    /// When a batch as a whole fails (the network, or a node refusing batches).
+    pub async fn request_batch(
+        &self,
+        requests: &[(&str, Value)],
+    ) -> Result<Vec<Result<Value, RpcError>>, RpcError> {
+        let runs = requests.chunks(MAX_BATCH).map(|chunk| async move {
+            let body = Value::Array(
+                chunk
+                    .iter()
+                    .enumerate()
+                    .map(|(i, (method, params))| {
+                        json!({ "jsonrpc": "2.0", "id": i, "method": method, "params": params })
+                    })
+                    .collect(),
+            )
+            .to_string();
+            let once = || async {
+                let v = post_json(&self.url, &body).await?;
+                // A node refusing the whole batch answers one error object.
+                if let Some(e) = v.get("error") {
+                    return Err(error_from(e));
+                }
+                Ok(v)
+            };
+            let v = with_backoff(once, gloo_timers::future::TimeoutFuture::new).await?;
+            batch_answers(&v, chunk.len())
+        });
+        let mut out = Vec::with_capacity(requests.len());
+        for r in futures::future::join_all(runs).await {
+            out.extend(r?);
+        }
+        Ok(out)
+    }
+
+    /// `eth_call`s of `calls` (to, data) at the latest block in JSON-RPC batches
+    /// ([`Rpc::request_batch`]); each call's answer or error, in order.
     pub async fn call_batch(
         &self,
         calls: &[(Address, Bytes)],
     ) -> Result<Vec<Result<Bytes, RpcError>>, RpcError> {
-        if calls.is_empty() {
-            return Ok(Vec::new());
-        }
-        let body = Value::Array(
-            calls
-                .iter()
-                .enumerate()
-                .map(|(i, (to, data))| {
-                    json!({ "jsonrpc": "2.0", "id": i, "method": "eth_call",
-                            "params": [TxRequest::call(*to, data.clone()).to_json(), "latest"] })
-                })
-                .collect(),
-        )
-        .to_string();
-        let once = || async {
-            let v = post_json(&self.url, &body).await?;
-            // A node refusing the whole batch answers one error object.
-            if let Some(e) = v.get("error") {
-                return Err(error_from(e));
-            }
-            Ok(v)
-        };
-        let v = with_backoff(once, gloo_timers::future::TimeoutFuture::new).await?;
-        batch_answers(&v, calls.len())
+        let txs: Vec<TxRequest> = calls
+            .iter()
+            .map(|(to, data)| TxRequest::call(*to, data.clone()))
+            .collect();
+        self.call_batch_at(&txs, None).await
+    }
+
+    /// `eth_call`s of `txs` (each with its own `from`, for calls that read `msg.sender`) against
+    /// the state after block `block` (`None`: the latest), in JSON-RPC batches; each call's answer
+    /// or error, in order.
+    pub async fn call_batch_at(
+        &self,
+        txs: &[TxRequest],
+        block: Option<u64>,
+    ) -> Result<Vec<Result<Bytes, RpcError>>, RpcError> {
+        let tag = block.map_or_else(|| json!("latest"), |b| json!(format!("{b:#x}")));
+        let requests: Vec<(&str, Value)> = txs
+            .iter()
+            .map(|tx| ("eth_call", json!([tx.to_json(), tag])))
+            .collect();
+        Ok(self
+            .request_batch(&requests)
+            .await?
+            .into_iter()
+            .map(|r| r.and_then(|v| hex_bytes(&v)))
+            .collect())
+    }
+
+    /// The timestamps of blocks `numbers` in one round trip (JSON-RPC batches of
+    /// `eth_getBlockByNumber`), by block number.
+    ///
+    /// # Errors
+    /// When a block cannot be read or is not known to the node.
+    pub async fn block_timestamps(
+        &self,
+        numbers: &[u64],
+    ) -> Result<std::collections::BTreeMap<u64, u64>, RpcError> {
+        let requests: Vec<(&str, Value)> = numbers
+            .iter()
+            .map(|n| ("eth_getBlockByNumber", json!([format!("{n:#x}"), false])))
+            .collect();
+        let answers = self.request_batch(&requests).await?;
+        numbers
+            .iter()
+            .zip(answers)
+            .map(|(&n, a)| {
+                let b = a?;
+                if b.is_null() {
+                    return Err(RpcError::Node(format!(
+                        "block {n} is not known to the node"
+                    )));
+                }
+                Ok((n, q64(&b["timestamp"])?))
+            })
+            .collect()
     }
 
     /// `eth_getCode` at the latest block.
@@ -359,12 +439,7 @@ impl Rpc {
         let v = self
             .request("eth_call", json!([tx.to_json(), "latest"]))
             .await?;
-        let s = v
-            .as_str()
-            .ok_or_else(|| RpcError::Decode("eth_call result".into()))?;
-        hex::decode(s.trim_start_matches("0x"))
-            .map(Bytes::from)
-            .map_err(|e| RpcError::Decode(e.to_string()))
+        hex_bytes(&v)
     }
 
     /// A typed view call.
@@ -464,6 +539,25 @@ impl Rpc {
             .await
     }
 
+    /// The events `E` of one contract from `from_block` to the latest block (optionally with
+    /// their first indexed topic equal to `topic1`), decoded with their `sol!` type, each with its
+    /// log, in chain order.
+    ///
+    /// # Errors
+    /// When the logs cannot be read, or a log with `E`'s signature does not decode as `E` (the
+    /// address is not the contract the network description says it is).
+    pub async fn events<E: SolEvent>(
+        &self,
+        address: Address,
+        topic1: Option<B256>,
+        from_block: u64,
+    ) -> Result<Vec<(E, Log)>, RpcError> {
+        let logs = self
+            .logs(address, E::SIGNATURE_HASH, topic1, from_block)
+            .await?;
+        decode_events(logs)
+    }
+
     /// A block by number (`eth_getBlockByNumber`, without transactions).
     async fn block(&self, number: u64) -> Result<Value, RpcError> {
         let b = self
@@ -478,11 +572,6 @@ impl Rpc {
             )));
         }
         Ok(b)
-    }
-
-    /// A block's timestamp.
-    pub async fn block_timestamp(&self, number: u64) -> Result<u64, RpcError> {
-        q64(&self.block(number).await?["timestamp"])
     }
 
     /// A block's hash.
@@ -532,12 +621,39 @@ impl Rpc {
     }
 }
 
+/// Decodes each log as the event `E`, keeping the log beside it.
+///
+/// # Errors
+/// The first log that does not decode, named by the event and its block.
+pub fn decode_events<E: SolEvent>(logs: Vec<Log>) -> Result<Vec<(E, Log)>, RpcError> {
+    logs.into_iter()
+        .map(|l| decode_event(&l).map(|e| (e, l)))
+        .collect()
+}
+
+/// Decodes one log as the event `E`.
+///
+/// # Errors
+/// When it does not decode, named by the event and its block.
+pub fn decode_event<E: SolEvent>(l: &Log) -> Result<E, RpcError> {
+    E::decode_raw_log(l.topics.iter().copied(), &l.data).map_err(|e| {
+        RpcError::Decode(format!(
+            "a {} event in block {}: {e}",
+            E::SIGNATURE,
+            l.block_number
+        ))
+    })
+}
+
+/// Requests per JSON-RPC batch: within public nodes' batch limits.
+pub const MAX_BATCH: usize = 250;
+
 /// A JSON-RPC batch's answers, put back in request order by id (nodes may answer in any order).
-fn batch_answers(v: &Value, n: usize) -> Result<Vec<Result<Bytes, RpcError>>, RpcError> {
+fn batch_answers(v: &Value, n: usize) -> Result<Vec<Result<Value, RpcError>>, RpcError> {
     let items = v
         .as_array()
         .ok_or_else(|| RpcError::Decode("a batch answer is not an array".into()))?;
-    let mut out: Vec<Option<Result<Bytes, RpcError>>> = vec![None; n];
+    let mut out: Vec<Option<Result<Value, RpcError>>> = vec![None; n];
     for item in items {
         let Some(i) = item
             .get("id")
@@ -549,21 +665,18 @@ fn batch_answers(v: &Value, n: usize) -> Result<Vec<Result<Bytes, RpcError>>, Rp
         };
         out[i] = Some(match (item.get("result"), item.get("error")) {
             (_, Some(e)) => Err(error_from(e)),
-            (Some(r), None) => r
-                .as_str()
-                .ok_or_else(|| RpcError::Decode("eth_call result".into()))
-                .and_then(|s| {
-                    hex::decode(s.trim_start_matches("0x"))
-                        .map(Bytes::from)
-                        .map_err(|e| RpcError::Decode(e.to_string()))
-                }),
+            (Some(r), None) => Ok(r.clone()),
             (None, None) => Err(RpcError::Decode("no result".into())),
         });
     }
     Ok(out
         .into_iter()
         .map(|a| {
-            a.unwrap_or_else(|| Err(RpcError::Decode("the node did not answer this call".into())))
+            a.unwrap_or_else(|| {
+                Err(RpcError::Decode(
+                    "the node did not answer this request".into(),
+                ))
+            })
         })
         .collect())
 }
@@ -598,14 +711,52 @@ mod tests {
             { "jsonrpc": "2.0", "id": 9, "result": "0x09" },
         ]);
         let a = batch_answers(&v, 4).unwrap();
-        assert_eq!(a[0], Ok(Bytes::new()));
+        assert_eq!(a[0], Ok(json!("0x")));
         assert!(matches!(a[1], Err(RpcError::Revert(_))));
-        assert_eq!(a[2], Ok(Bytes::from(vec![2u8])));
+        assert_eq!(a[2], Ok(json!("0x02")));
+        assert_eq!(hex_bytes(&json!("0x02")), Ok(Bytes::from(vec![2u8])));
         assert_eq!(
             a[3],
-            Err(RpcError::Decode("the node did not answer this call".into()))
+            Err(RpcError::Decode(
+                "the node did not answer this request".into()
+            ))
         );
         assert!(batch_answers(&json!({"id": 0}), 1).is_err());
+    }
+
+    #[test]
+    fn events_decode_with_their_type_or_name_the_one_that_does_not() {
+        use crate::chain::abi::IEpochRegistry::RootProposed;
+        let e = RootProposed {
+            epoch: 7,
+            root: B256::repeat_byte(1),
+            inputsRoot: B256::repeat_byte(3),
+            expiry: 100,
+            proposer: Address::repeat_byte(2),
+            deadline: 200,
+        };
+        let data = e.encode_log_data();
+        let log = |topics: Vec<B256>, data: Bytes| Log {
+            topics,
+            data,
+            block_number: U256::from(12u8),
+            transaction_hash: B256::ZERO,
+            log_index: None,
+        };
+        let good = log(data.topics().to_vec(), data.data.clone());
+        let got = decode_events::<RootProposed>(vec![good.clone()]).unwrap();
+        assert_eq!(got.len(), 1);
+        assert_eq!((got[0].0.epoch, got[0].0.root), (7, B256::repeat_byte(1)));
+        assert_eq!(got[0].1.block_number, U256::from(12u8));
+        // Same signature, data cut short: an error naming the event and its block, never skipped.
+        let bad = log(data.topics().to_vec(), Bytes::from(vec![0u8; 3]));
+        let Err(err) = decode_events::<RootProposed>(vec![good, bad]) else {
+            panic!("a log that does not decode was skipped");
+        };
+        assert!(
+            matches!(&err, RpcError::Decode(m) if m.contains("RootProposed(") && m.contains("block 12")),
+            "{err}"
+        );
     }
 
     #[test]

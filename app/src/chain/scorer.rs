@@ -9,7 +9,7 @@ use crate::chain::multicall::Batch;
 use crate::chain::rpc::{Rpc, RpcError};
 use crate::chain::world::World;
 use alloy_primitives::{Address, B256, U256};
-use alloy_sol_types::SolEvent;
+use eden_core::check::ScoredEvent;
 use eden_core::scoring::copy_detect::thesis_hash;
 
 /// Where a thesis text is published under a base URL, by its hash: `theses/0x<64 hex>.txt`.
@@ -74,8 +74,11 @@ pub async fn discover(w: &World) -> Result<Option<ScorerRef>, RpcError> {
     let count = b.add(pad, &ILaunchpad::launchCountCall {});
     let a = b.run(&rpc).await?;
     let n = u64::try_from(a.get(count)?).unwrap_or(0);
-    let tokens = launch_tokens(&rpc, pad, n).await?;
-    let (theses, unpublished) = published_theses(w, &rpc, registry).await?;
+    let (tokens, theses) = futures::join!(
+        launch_tokens(&rpc, pad, n),
+        published_theses(w, &rpc, registry)
+    );
+    let (tokens, (theses, unpublished)) = (tokens?, theses?);
     Ok(Some(ScorerRef {
         registry,
         root: a.get(root)?,
@@ -114,6 +117,29 @@ async fn launch_tokens(rpc: &Rpc, pad: Address, n: u64) -> Result<Vec<TokenRef>,
         .collect())
 }
 
+/// Every score of `registry` since `from_block` (its `Scored` events), in submission order.
+///
+/// # Errors
+/// When the logs cannot be read or do not decode.
+pub async fn scored_events(
+    rpc: &Rpc,
+    registry: Address,
+    from_block: u64,
+) -> Result<Vec<ScoredEvent>, RpcError> {
+    Ok(rpc
+        .events::<IScorerRegistry::Scored>(registry, None, from_block)
+        .await?
+        .into_iter()
+        .map(|(e, _)| ScoredEvent {
+            score_id: e.scoreId,
+            scorer: e.scorer,
+            token: e.token,
+            thesis_hash: e.thesisHash,
+            target: e.targetScore,
+        })
+        .collect())
+}
+
 /// The texts of every graded thesis (`Scored` events), fetched at once; a text is kept only when
 /// its hash is the one on chain.
 async fn published_theses(
@@ -121,20 +147,10 @@ async fn published_theses(
     rpc: &Rpc,
     registry: Address,
 ) -> Result<(Vec<PublishedThesis>, usize), RpcError> {
-    let logs = rpc
-        .logs(
-            registry,
-            IScorerRegistry::Scored::SIGNATURE_HASH,
-            None,
-            w.deployment_block,
-        )
-        .await?;
     let mut hashes: Vec<B256> = Vec::new();
-    for l in &logs {
-        if let Ok(e) = IScorerRegistry::Scored::decode_raw_log(l.topics.iter().copied(), &l.data) {
-            if !hashes.contains(&e.thesisHash) {
-                hashes.push(e.thesisHash);
-            }
+    for e in scored_events(rpc, registry, w.deployment_block).await? {
+        if !hashes.contains(&e.thesis_hash) {
+            hashes.push(e.thesis_hash);
         }
     }
     let texts = futures::future::join_all(

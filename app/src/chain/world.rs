@@ -243,20 +243,26 @@ pub async fn connect(n: SavedNetwork) -> Result<(World, i64), WorldError> {
                 got,
             });
         }
-        let ts = match rpc.latest_timestamp().await {
+        // The chain is the description's: the rest of what connecting reads, at once.
+        let mc = d.contracts.multicall3.unwrap_or(MULTICALL3);
+        let (ts, code, deployment_block_hash, (meta, meta_warning)) = futures::join!(
+            rpc.latest_timestamp(),
+            rpc.code(mc),
+            rpc.block_hash(d.deployment_block),
+            load_metadata(&d),
+        );
+        let ts = match ts {
             Ok(t) => t,
             Err(e) => {
                 last = e;
                 continue;
             }
         };
-        let mc = d.contracts.multicall3.unwrap_or(MULTICALL3);
-        let multicall = match rpc.code(mc).await {
+        let multicall = match code {
             Ok(code) if !code.is_empty() => Some(mc),
             _ => None,
         };
-        let deployment_block_hash = rpc.block_hash(d.deployment_block).await.ok();
-        let (meta, meta_warning) = load_metadata(&d).await;
+        let deployment_block_hash = deployment_block_hash.ok();
         let world = World {
             chain_id: d.chain_id,
             rpc_url: url.clone(),

@@ -9,12 +9,12 @@ use crate::chain::calls::{self, CallsRef};
 use crate::chain::multicall::Batch;
 use crate::chain::rpc::TxRequest;
 use crate::chain::world::World;
-use crate::error::AppError;
+use crate::error::{AppError, Context};
 use crate::fmt;
 use crate::state::Ctx;
 use crate::ui::{caught, with_world, Amount, ErrorBox, Loading};
 use alloy_primitives::{Address, B256, U256};
-use alloy_sol_types::{SolCall, SolEvent};
+use alloy_sol_types::SolCall;
 use eden_core::calls::{
     call_commitment, call_overdue, consensus_state, track_record_score, ConsensusParams, Direction,
     DEFAULT_RESOLVE_GRACE_SECS, DEFAULT_REVEAL_DEADLINE_SECS,
@@ -271,13 +271,15 @@ pub fn CallsPage() -> impl IntoView {
 #[component]
 fn CallsFound(world: World) -> impl IntoView {
     let w1 = world.clone();
+    let retries = Ctx::get().retries;
     let found = LocalResource::new(move || {
+        retries.track();
         let w = w1.clone();
         async move {
             match w.contracts.call_ledger {
                 Some(l) => calls::discover(&w.rpc(), l, w.deployment_block)
                     .await
-                    .map_err(AppError::from),
+                    .context("Discovering the calls ledger (asset, windows, agents)"),
                 None => Ok(None),
             }
         }
@@ -305,7 +307,11 @@ fn CallsBody(world: World, calls: CallsRef) -> impl IntoView {
         ctx.refresh.track();
         let me = ctx.wallet.get().account;
         let (w, c) = (w1.clone(), c1.clone());
-        async move { load(w, c, me).await }
+        async move {
+            load(w, c, me)
+                .await
+                .context("Reading the agents, their calls and the consensus")
+        }
     });
     let up = RwSignal::new(true);
     let window = RwSignal::new(calls.windows.first().copied().unwrap_or(3600).to_string());
@@ -373,8 +379,8 @@ fn CallsBody(world: World, calls: CallsRef) -> impl IntoView {
         let rpc = w2.rpc();
         let start = w2.deployment_block;
         leptos::task::spawn_local(async move {
-            let logs = match rpc
-                .logs(ledger, ICallLedger::Committed::SIGNATURE_HASH, None, start)
+            let committed = match rpc
+                .events::<ICallLedger::Committed>(ledger, None, start)
                 .await
             {
                 Ok(l) => l,
@@ -383,13 +389,10 @@ fn CallsBody(world: World, calls: CallsRef) -> impl IntoView {
                     return;
                 }
             };
-            let id = logs
-                .iter()
-                .filter_map(|l| {
-                    ICallLedger::Committed::decode_raw_log(l.topics.iter().copied(), &l.data).ok()
-                })
-                .find(|c| c.commitment == p.commitment && c.agent == p.agent)
-                .map(|c| c.id);
+            let id = committed
+                .into_iter()
+                .find(|(c, _)| c.commitment == p.commitment && c.agent == p.agent)
+                .map(|(c, _)| c.id);
             let Some(id) = id else {
                 form_error.set(Some(
                     "This commitment is not on chain (was the commit confirmed?).".into(),

@@ -10,10 +10,10 @@
 
 use crate::chain::abi::{IDuelHook, IDuelHookEvents, IPoolManagerEvents, IPoolManagerState};
 use crate::chain::duels::{self, DuelRef};
-use crate::chain::rpc::{LogFilter, Rpc, TxRequest};
+use crate::chain::rpc::{decode_events, LogFilter, Rpc, TxRequest};
 use crate::chain::world::World;
 use crate::duel_mean::{self, DuelPools, DuelTicks};
-use crate::error::AppError;
+use crate::error::{AppError, Context};
 use crate::fmt;
 use crate::state::Ctx;
 use crate::ui::{caught, with_world, Amount, Loading};
@@ -23,7 +23,6 @@ use eden_core::duel::{self, RoundMean, RoundWindow, Winner};
 use eden_core::uniswap::state;
 use leptos::prelude::*;
 use leptos_router::hooks::use_params_map;
-use std::collections::BTreeMap;
 
 #[derive(Debug, Clone, PartialEq)]
 struct Settled {
@@ -156,10 +155,13 @@ async fn replay(
         .await
         .map_err(AppError::from)?;
     let events: Vec<_> = logs.iter().filter_map(|l| pools.decode(l)).collect();
-    let mut timestamps = BTreeMap::new();
-    for b in duel_mean::blocks_needed(&events, created_at) {
-        timestamps.insert(b, rpc.block_timestamp(b).await.map_err(AppError::from)?);
-    }
+    let blocks: Vec<u64> = duel_mean::blocks_needed(&events, created_at)
+        .into_iter()
+        .collect();
+    let timestamps = rpc
+        .block_timestamps(&blocks)
+        .await
+        .map_err(AppError::from)?;
     let eth0 = (
         d.keyA.currency0 == Address::ZERO,
         d.keyB.currency0 == Address::ZERO,
@@ -199,28 +201,21 @@ async fn load(w: World, r: DuelRef) -> Result<DuelData, AppError> {
     let id = U256::from(r.duel_id);
     // One block for the hook's state, its cross-check and the logs, so they describe the same moment.
     let (latest, now) = rpc.latest_block().await.map_err(AppError::from)?;
-    let d = rpc
-        .call_at(r.hook, &IDuelHook::getDuelCall { duelId: id }, latest)
-        .await
-        .map_err(AppError::from)?;
-    let p = rpc
-        .call_at(r.hook, &IDuelHook::pendingResultCall { duelId: id }, latest)
-        .await
-        .map_err(AppError::from)?;
+    let (get, pending) = (
+        IDuelHook::getDuelCall { duelId: id },
+        IDuelHook::pendingResultCall { duelId: id },
+    );
+    let (d, p) = futures::try_join!(
+        rpc.call_at(r.hook, &get, latest),
+        rpc.call_at(r.hook, &pending, latest),
+    )
+    .map_err(AppError::from)?;
     let hook = HookView {
         round: p.round,
         awaiting: p.awaitingSettlement,
         mean: to_i64(p.meanTick),
         winner: p.winner,
     };
-    let price_a = pool_price_wad(&rpc, w.contracts.pool_manager, &d.keyA).await?;
-    let price_b = pool_price_wad(&rpc, w.contracts.pool_manager, &d.keyB).await?;
-    let ticks = replay(&rpc, &w, &r, &d, latest).await;
-    let current = ticks
-        .as_ref()
-        .map_err(Clone::clone)
-        .and_then(|t| current_round(t, &d, now));
-    let mut history = Vec::new();
     let settled = LogFilter {
         address: r.hook,
         topics: vec![
@@ -228,27 +223,32 @@ async fn load(w: World, r: DuelRef) -> Result<DuelData, AppError> {
             Some(vec![B256::from(id)]),
         ],
     };
-    let logs = rpc
-        .get_logs(&settled, w.deployment_block, latest)
-        .await
-        .map_err(AppError::from)?;
-    for log in logs {
-        if let Ok(e) =
-            IDuelHook::RoundSettled::decode_raw_log(log.topics.iter().copied(), &log.data)
-        {
-            let recomputed = ticks.as_ref().ok().and_then(|t| {
-                let win = duel::round_window(d.start, e.round).ok()?;
-                duel_mean::round_result(t, win.start, win.end).ok()
-            });
-            history.push(Settled {
-                round: e.round,
-                winner: e.winner,
-                mean: to_i64(e.meanTick),
-                spent: e.ethSpent,
-                burned: e.tokensBurned,
-                recomputed,
-            });
-        }
+    // The pools' prices, the replay and the settled rounds are independent: read at once.
+    let (price_a, price_b, ticks, logs) = futures::join!(
+        pool_price_wad(&rpc, w.contracts.pool_manager, &d.keyA),
+        pool_price_wad(&rpc, w.contracts.pool_manager, &d.keyB),
+        replay(&rpc, &w, &r, &d, latest),
+        rpc.get_logs(&settled, w.deployment_block, latest),
+    );
+    let (price_a, price_b) = (price_a?, price_b?);
+    let current = ticks
+        .as_ref()
+        .map_err(Clone::clone)
+        .and_then(|t| current_round(t, &d, now));
+    let mut history = Vec::new();
+    for (e, _) in decode_events::<IDuelHook::RoundSettled>(logs?)? {
+        let recomputed = ticks.as_ref().ok().and_then(|t| {
+            let win = duel::round_window(d.start, e.round).ok()?;
+            duel_mean::round_result(t, win.start, win.end).ok()
+        });
+        history.push(Settled {
+            round: e.round,
+            winner: e.winner,
+            mean: to_i64(e.meanTick),
+            spent: e.ethSpent,
+            burned: e.tokensBurned,
+            recomputed,
+        });
     }
     history.reverse();
     Ok(DuelData {
@@ -296,9 +296,11 @@ pub fn DuelList() -> impl IntoView {
 
 #[component]
 fn DuelRows(world: World) -> impl IntoView {
+    let retries = Ctx::get().retries;
     let list = LocalResource::new(move || {
+        retries.track();
         let w = world.clone();
-        async move { duels_of(&w).await }
+        async move { duels_of(&w).await.context("Reading the duels") }
     });
     view! {
         <Transition fallback=|| view! { <Loading what="Reading duels from chain…" /> }>
@@ -339,12 +341,15 @@ pub fn DuelPage() -> impl IntoView {
 #[component]
 fn DuelById(world: World, id: Option<u64>) -> impl IntoView {
     let w1 = world.clone();
+    let retries = Ctx::get().retries;
     let found = LocalResource::new(move || {
+        retries.track();
         let w = w1.clone();
         async move {
             duels_of(&w)
                 .await
                 .map(|ds| ds.into_iter().find(|d| Some(d.duel_id) == id))
+                .context("Reading the duels")
         }
     });
     view! {
@@ -367,7 +372,11 @@ fn DuelBody(world: World, duel: DuelRef) -> impl IntoView {
     let data = LocalResource::new(move || {
         ctx.refresh.track();
         let (w, r) = (w1.clone(), r1.clone());
-        async move { load(w, r).await }
+        async move {
+            load(w, r)
+                .await
+                .context("Reading the duel and replaying its pools' swaps")
+        }
     });
     let hook = duel.hook;
     let did = duel.duel_id;

@@ -4,143 +4,21 @@
 //! exact approvals for stablecoin pairs, the trade history with a price chart, and after graduation
 //! the Uniswap v4 pool and its price.
 
-use crate::chain::abi::{ILaunchpad, IPoolManagerState, IERC20};
-use crate::chain::multicall::Batch;
-use crate::chain::rpc::{Rpc, TxRequest};
-use crate::chain::tokens::TokenLabels;
+use crate::chain::abi::ILaunchpad;
+use crate::chain::launchpad::{self, LaunchInfo, PoolView, Trade};
+use crate::chain::rpc::TxRequest;
 use crate::chain::world::World;
-use crate::error::AppError;
+use crate::error::{AppError, Context};
 use crate::fmt;
 use crate::state::{Ctx, Load};
 use crate::trade;
-use crate::ui::{caught, with_world, Amount, ErrorBox, Loading};
-use alloy_primitives::{Address, Bytes, B256, U256};
-use alloy_sol_types::{SolCall, SolEvent};
-use eden_core::curve::{self, CurveState};
-use eden_core::math::{mul_div_down, WAD};
-use eden_core::uniswap::state;
+use crate::ui::{caught, with_world, Amount, Failed, Loading};
+use alloy_primitives::{Address, Bytes, U256};
+use alloy_sol_types::SolCall;
+use eden_core::curve;
 use gloo_storage::{LocalStorage, Storage};
 use leptos::prelude::*;
 use leptos_router::hooks::use_params_map;
-
-/// One launch as read from chain.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LaunchInfo {
-    pub token: Address,
-    pub name: String,
-    pub symbol: String,
-    pub quote: Address,
-    pub quote_symbol: String,
-    pub quote_decimals: u8,
-    pub creator: Address,
-    pub graduated: bool,
-    pub state: CurveState,
-}
-
-impl LaunchInfo {
-    pub fn progress_bps(&self) -> u32 {
-        if self.graduated {
-            10_000
-        } else {
-            curve::progress_bps(&self.state).unwrap_or(0)
-        }
-    }
-}
-
-/// Reads launches in three batched round trips whatever their number (C19): each token's launch
-/// record, name and symbol; then the symbol and decimals of each distinct quote token.
-pub async fn load_launches(
-    rpc: &Rpc,
-    pad: Address,
-    tokens: &[Address],
-    supply: U256,
-    fee_bps: u16,
-) -> Result<Vec<LaunchInfo>, AppError> {
-    let mut b = Batch::new();
-    let slots: Vec<_> = tokens
-        .iter()
-        .map(|&token| {
-            (
-                b.add(pad, &ILaunchpad::launchOfCall { token }),
-                b.add(token, &IERC20::nameCall {}),
-                b.add(token, &IERC20::symbolCall {}),
-            )
-        })
-        .collect();
-    let a = b.run(rpc).await?;
-    let mut launches = Vec::with_capacity(tokens.len());
-    for (&token, (l, name, symbol)) in tokens.iter().zip(slots) {
-        launches.push((
-            token,
-            a.get(l)?,
-            a.get(name).unwrap_or_default(),
-            a.get(symbol).unwrap_or_default(),
-        ));
-    }
-    // The quote tokens' symbols and decimals, once each.
-    let labels = TokenLabels::read(rpc, launches.iter().map(|(_, l, _, _)| l.quote)).await?;
-    launches
-        .into_iter()
-        .map(|(token, l, name, symbol)| {
-            let (quote_symbol, quote_decimals) = labels.get(l.quote);
-            let state =
-                trade::curve_state(&l, supply, u32::from(fee_bps)).map_err(AppError::from)?;
-            Ok(LaunchInfo {
-                token,
-                name,
-                symbol,
-                quote: l.quote,
-                quote_symbol,
-                quote_decimals,
-                creator: l.creator,
-                graduated: l.graduated,
-                state,
-            })
-        })
-        .collect()
-}
-
-/// The launchpad's count, supply and fee, in one batch.
-async fn pad_params(rpc: &Rpc, pad: Address) -> Result<(u64, U256, u16), AppError> {
-    let mut b = Batch::new();
-    let n = b.add(pad, &ILaunchpad::launchCountCall {});
-    let supply = b.add(pad, &ILaunchpad::supplyCall {});
-    let fee = b.add(pad, &ILaunchpad::feeBpsCall {});
-    let a = b.run(rpc).await?;
-    Ok((
-        u64::try_from(a.get(n)?).unwrap_or(0),
-        a.get(supply)?,
-        a.get(fee)?,
-    ))
-}
-
-pub async fn load_launch(rpc: &Rpc, w: &World, token: Address) -> Result<LaunchInfo, AppError> {
-    let pad = w.contracts.launchpad;
-    let (_, supply, fee_bps) = pad_params(rpc, pad).await?;
-    load_launches(rpc, pad, &[token], supply, fee_bps)
-        .await?
-        .pop()
-        .ok_or_else(|| AppError::missing("no such launch"))
-}
-
-/// Every launch, newest first: the launchpad's parameters, the token list, then the launches, each
-/// step one batched round trip.
-async fn load_all(w: World) -> Result<Vec<LaunchInfo>, AppError> {
-    let rpc = w.rpc();
-    let pad = w.contracts.launchpad;
-    let (n, supply, fee_bps) = pad_params(&rpc, pad).await?;
-    let mut b = Batch::new();
-    let slots: Vec<_> = (0..n)
-        .rev()
-        .map(|i| b.add(pad, &ILaunchpad::tokensCall(U256::from(i))))
-        .collect();
-    let a = b.run(&rpc).await?;
-    let tokens = slots
-        .into_iter()
-        .map(|s| a.get(s))
-        .collect::<Result<Vec<_>, _>>()?;
-    load_launches(&rpc, pad, &tokens, supply, fee_bps).await
-}
 
 #[component]
 fn Progress(bps: u32) -> impl IntoView {
@@ -162,7 +40,9 @@ pub fn LaunchList() -> impl IntoView {
         let world = ctx.world.get();
         async move {
             match world {
-                Load::Ready(w) => load_all(w).await,
+                Load::Ready(w) => launchpad::all(&w.rpc(), w.contracts.launchpad)
+                    .await
+                    .context("Reading the launches from the launchpad"),
                 _ => Ok(Vec::new()),
             }
         }
@@ -206,119 +86,6 @@ pub fn LaunchList() -> impl IntoView {
             })}
         </section>
     }
-}
-
-/// A trade from the event log.
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct Trade {
-    block: u64,
-    buy: bool,
-    account: Address,
-    quote: U256,
-    tokens: U256,
-    /// Spot price after the trade, WAD quote per token (from `eden_core::curve::spot_price_wad`).
-    price_wad: U256,
-}
-
-async fn load_trades(rpc: &Rpc, w: &World, info: &LaunchInfo) -> Result<Vec<Trade>, AppError> {
-    let pad = w.contracts.launchpad;
-    let t1 = B256::left_padding_from(info.token.as_slice());
-    let from = w.deployment_block;
-    let mut out = Vec::new();
-    let price = |q: U256, y: U256| {
-        let s = CurveState {
-            quote_raised: q,
-            token_reserve: y,
-            ..info.state
-        };
-        curve::spot_price_wad(&s, info.quote_decimals).unwrap_or_default()
-    };
-    for log in rpc
-        .logs(pad, ILaunchpad::Bought::SIGNATURE_HASH, Some(t1), from)
-        .await
-        .map_err(AppError::from)?
-    {
-        if let Ok(e) = ILaunchpad::Bought::decode_raw_log(log.topics.iter().copied(), &log.data) {
-            out.push(Trade {
-                block: u64::try_from(log.block_number).unwrap_or(0),
-                buy: true,
-                account: e.buyer,
-                quote: e.quoteUsed,
-                tokens: e.tokensOut,
-                price_wad: price(e.quoteRaised, e.tokenReserve),
-            });
-        }
-    }
-    for log in rpc
-        .logs(pad, ILaunchpad::Sold::SIGNATURE_HASH, Some(t1), from)
-        .await
-        .map_err(AppError::from)?
-    {
-        if let Ok(e) = ILaunchpad::Sold::decode_raw_log(log.topics.iter().copied(), &log.data) {
-            out.push(Trade {
-                block: u64::try_from(log.block_number).unwrap_or(0),
-                buy: false,
-                account: e.seller,
-                quote: e.quoteOut,
-                tokens: e.tokensIn,
-                price_wad: price(e.quoteRaised, e.tokenReserve),
-            });
-        }
-    }
-    out.sort_by_key(|t| t.block);
-    Ok(out)
-}
-
-/// The graduated pool: id, current sqrtPriceX96 (read from the PoolManager's storage) and price.
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct PoolView {
-    pool_id: B256,
-    sqrt_price_x96: U256,
-    tick: Option<i32>,
-    /// Quote per whole token, WAD (rounded down).
-    price_wad: U256,
-}
-
-/// Quote per token from a pool price where the quote is currency0 (ETH always is): `2^192 / sqrtP²`,
-/// scaled to WAD of whole units, rounded down.
-fn price_from_sqrt(sqrt_p: U256, quote_is_0: bool, quote_decimals: u8) -> U256 {
-    let q96 = U256::from(1u8) << 96;
-    let unit = U256::from(10u8).pow(U256::from(18 - quote_decimals.min(18)));
-    let r = if quote_is_0 {
-        // token1 per token0 = sqrtP²/2^192 ⇒ quote0 per token1 = 2^192/sqrtP².
-        mul_div_down(q96, q96, sqrt_p).and_then(|x| mul_div_down(x, WAD, sqrt_p))
-    } else {
-        mul_div_down(sqrt_p, sqrt_p, q96).and_then(|x| mul_div_down(x, WAD, q96))
-    };
-    r.ok().and_then(|x| x.checked_mul(unit)).unwrap_or_default()
-}
-
-async fn load_pool(rpc: &Rpc, w: &World, info: &LaunchInfo) -> Result<PoolView, AppError> {
-    let r = rpc
-        .call(
-            w.contracts.launchpad,
-            &ILaunchpad::poolOfCall { token: info.token },
-        )
-        .await
-        .map_err(AppError::from)?;
-    let pool_id = r.poolId;
-    let word = rpc
-        .call(
-            w.contracts.pool_manager,
-            &IPoolManagerState::extsload_0Call {
-                slot: state::pool_state_slot(pool_id),
-            },
-        )
-        .await
-        .map_err(AppError::from)?;
-    let sqrt_p = state::Slot0::from_word(word).sqrt_price_x96;
-    let quote_is_0 = info.quote < info.token;
-    Ok(PoolView {
-        pool_id,
-        sqrt_price_x96: sqrt_p,
-        tick: eden_core::uniswap::tick_math::get_tick_at_sqrt_price(sqrt_p).ok(),
-        price_wad: price_from_sqrt(sqrt_p, quote_is_0, info.quote_decimals),
-    })
 }
 
 const SLIPPAGE_KEY: &str = "eden.slippageBps";
@@ -372,39 +139,41 @@ struct TokenView {
     balances: Option<(Address, U256, U256)>,
 }
 
+/// The launch, then its trades, its pool (once graduated) and the account's balances at once.
 async fn load_token_view(
     w: &World,
     t: Address,
     account: Option<Address>,
 ) -> Result<TokenView, AppError> {
     let rpc = w.rpc();
-    let i = load_launch(&rpc, w, t).await?;
-    let trades = load_trades(&rpc, w, &i).await.unwrap_or_default();
-    let pool = if i.graduated {
-        Some(load_pool(&rpc, w, &i).await)
-    } else {
-        None
-    };
-    let balances = match account {
-        Some(a) => {
-            let q = if i.quote == Address::ZERO {
-                rpc.balance(a).await.ok()
+    let pad = w.contracts.launchpad;
+    let i = launchpad::launch(&rpc, pad, t).await?;
+    let (trades, pool, balances) = futures::join!(
+        launchpad::trades(&rpc, pad, w.deployment_block, &i),
+        async {
+            if i.graduated {
+                Some(
+                    launchpad::pool(&rpc, pad, w.contracts.pool_manager, &i)
+                        .await
+                        .map_err(AppError::from),
+                )
             } else {
-                rpc.call(i.quote, &IERC20::balanceOfCall { account: a })
+                None
+            }
+        },
+        async {
+            match account {
+                Some(a) => launchpad::balances(&rpc, &i, a)
                     .await
                     .ok()
-            };
-            let tb = rpc
-                .call(i.token, &IERC20::balanceOfCall { account: a })
-                .await
-                .ok();
-            q.zip(tb).map(|(q, t)| (a, q, t))
-        }
-        None => None,
-    };
+                    .map(|(q, t)| (a, q, t)),
+                None => None,
+            }
+        },
+    );
     Ok(TokenView {
         info: i,
-        trades,
+        trades: trades.unwrap_or_default(),
         pool,
         balances,
     })
@@ -433,7 +202,10 @@ pub fn TokenPage() -> impl IntoView {
         async move {
             match (world, t) {
                 (_, None) => Err(AppError::missing("this is not a token address")),
-                (Load::Ready(w), Some(t)) => load_token_view(&w, t, account).await.map(Some),
+                (Load::Ready(w), Some(t)) => load_token_view(&w, t, account)
+                    .await
+                    .context("Reading this launch, its trades and your balances")
+                    .map(Some),
                 // The network is still loading: nothing to read yet.
                 _ => Ok(None),
             }
@@ -621,7 +393,7 @@ pub fn TokenPage() -> impl IntoView {
             <p><a href="/launch">"← All launches"</a></p>
             {move || match info.get() {
                 Load::Loading => view! { <Loading what="Reading the curve from chain…" /> }.into_any(),
-                Load::Failed(e) => view! { <ErrorBox message=e /> }.into_any(),
+                Load::Failed(e) => view! { <Failed message=e /> }.into_any(),
                 Load::Ready(i) => {
                     let s = i.state;
                     let qd = i.quote_decimals;
@@ -652,7 +424,7 @@ pub fn TokenPage() -> impl IntoView {
                     <p class="muted">"The curve reached its target; the pool was seeded at the curve's last price and its liquidity is locked forever."</p>
                     {move || match pool.get() {
                         None => view! { <Loading what="Reading the pool…" /> }.into_any(),
-                        Some(Err(e)) => view! { <ErrorBox message=e /> }.into_any(),
+                        Some(Err(e)) => view! { <Failed message=e /> }.into_any(),
                         Some(Ok(p)) => view! {
                             <dl class="kv">
                                 <dt>"Pool id"</dt><dd><code>{p.pool_id.to_string()}</code></dd>
@@ -782,20 +554,5 @@ pub fn TokenPage() -> impl IntoView {
                 }.into_any()
             }}
         </section>
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn pool_price_from_sqrt_price() {
-        // sqrtP = 2^96 ⇒ price 1 (token1 per token0), so 1 quote per token either way (18 decimals).
-        let q96 = U256::from(1u8) << 96;
-        assert_eq!(price_from_sqrt(q96, true, 18), WAD);
-        assert_eq!(price_from_sqrt(q96, false, 18), WAD);
-        // sqrtP = 2^97 ⇒ 4 tokens per ETH ⇒ 0.25 ETH per token.
-        assert_eq!(price_from_sqrt(q96 << 1, true, 18), WAD / U256::from(4u8));
     }
 }

@@ -10,7 +10,7 @@ use crate::chain::multicall::Batch;
 use crate::chain::payouts::{self, Round};
 use crate::chain::rpc::TxRequest;
 use crate::chain::world::World;
-use crate::error::AppError;
+use crate::error::{AppError, Context};
 use crate::fmt;
 use crate::state::Ctx;
 use crate::ui::{caught, with_world, Amount, Loading};
@@ -45,8 +45,12 @@ async fn load_rows(w: World, account: Address) -> Result<Payouts, AppError> {
     let rounds = payouts::discover(&rpc, dist, w.deployment_block).await?;
     let mut out = Payouts::default();
     let mut found = Vec::new();
-    for r in rounds.into_iter().filter(|r| !r.root.is_zero()) {
-        match payouts::payout_of(&w, &r, account).await {
+    // Each round's tree is its own publication: fetched and checked at once.
+    let rounds: Vec<_> = rounds.into_iter().filter(|r| !r.root.is_zero()).collect();
+    let payouts =
+        futures::future::join_all(rounds.iter().map(|r| payouts::payout_of(&w, r, account))).await;
+    for (r, p) in rounds.into_iter().zip(payouts) {
+        match p {
             Ok(Some(p)) => found.push((r, p)),
             Ok(None) => {}
             Err(e) => out.problems.push(e.to_string()),
@@ -97,7 +101,9 @@ fn PayoutsBody(world: World) -> impl IntoView {
         let w = w1.clone();
         async move {
             match account {
-                Some(a) => load_rows(w, a).await,
+                Some(a) => load_rows(w, a)
+                    .await
+                    .context("Reading the holder payout rounds and your leaves"),
                 None => Ok(Payouts::default()),
             }
         }

@@ -13,15 +13,14 @@ pub mod creator;
 pub mod human;
 
 use crate::chain::abi::IEpochRegistry;
-use crate::chain::abi::IScorerRegistry;
 use crate::chain::rpc::Rpc;
 use crate::chain::world::World;
-use crate::error::AppError;
+use crate::error::{AppError, Context};
 use crate::fmt;
 use crate::state::{Ctx, Load};
 use crate::ui::{caught, with_world, Amount, Loading};
 use alloy_primitives::{Address, B256};
-use alloy_sol_types::{SolCall, SolEvent};
+use alloy_sol_types::SolCall;
 use creator::{check_creator, read_lanes, CreatorCheck, CreatorView};
 use eden_core::check::{self, check_score_in, BundleTree, OwnInputs, ScoreFinding};
 use eden_core::eip712::{eden_domain, recover_epoch_root_signer, EpochRoot};
@@ -159,28 +158,7 @@ async fn scored_events(rpc: &Rpc, w: &World) -> Result<Vec<ScoredEvent>, AppErro
         .contracts
         .scorer_registry
         .ok_or_else(|| AppError::missing("no ScorerRegistry on this network"))?;
-    let logs = rpc
-        .logs(
-            reg,
-            IScorerRegistry::Scored::SIGNATURE_HASH,
-            None,
-            w.deployment_block,
-        )
-        .await
-        .map_err(AppError::from)?;
-    Ok(logs
-        .iter()
-        .filter_map(|l| {
-            IScorerRegistry::Scored::decode_raw_log(l.topics.iter().copied(), &l.data).ok()
-        })
-        .map(|e| ScoredEvent {
-            score_id: e.scoreId,
-            scorer: e.scorer,
-            token: e.token,
-            thesis_hash: e.thesisHash,
-            target: e.targetScore,
-        })
-        .collect())
+    Ok(crate::chain::scorer::scored_events(rpc, reg, w.deployment_block).await?)
 }
 
 async fn run_check(
@@ -391,7 +369,11 @@ fn ScoreBody(world: World) -> impl IntoView {
     let rows = LocalResource::new(move || {
         ctx.refresh.track();
         let w = w1.clone();
-        async move { epoch_rows(&w).await }
+        async move {
+            epoch_rows(&w)
+                .await
+                .context("Reading the epochs from the EpochRegistry")
+        }
     });
     // The first load selects the latest final epoch.
     Effect::new(move |_| {

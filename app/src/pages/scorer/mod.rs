@@ -8,10 +8,11 @@
 pub mod positions;
 
 use crate::chain::abi::{IAggregatorV3, IRootPriceOracle, IScorerRegistry, IERC20};
+use crate::chain::multicall::Batch;
 use crate::chain::rpc::TxRequest;
 use crate::chain::scorer::{self, ScorerRef};
 use crate::chain::world::World;
-use crate::error::AppError;
+use crate::error::{AppError, Context};
 use crate::fmt;
 use crate::state::{Ctx, Load};
 use crate::ui::{caught, with_world, Amount, ErrorBox, Loading};
@@ -48,33 +49,29 @@ struct IScorerRegistryScorer {
     stake: U256,
 }
 
+/// The price feed, ROOT's price, and the connected scorer's record and ROOT balance, in one batch.
 async fn load(w: World, s: ScorerRef, me: Option<Address>) -> Result<ScorerData, AppError> {
     let rpc = w.rpc();
-    let e = |x: crate::chain::rpc::RpcError| AppError::from(x);
-    let feed = rpc
-        .call(s.feed, &IAggregatorV3::latestRoundDataCall {})
-        .await
-        .map_err(e)?;
-    let price_usd = rpc
-        .call(s.oracle, &IRootPriceOracle::rootPriceCall {})
-        .await
-        .map(|p| p.priceUsd)
-        .map_err(e);
+    let mut b = Batch::new();
+    let feed = b.add(s.feed, &IAggregatorV3::latestRoundDataCall {});
+    let price = b.add(s.oracle, &IRootPriceOracle::rootPriceCall {});
+    let mine = me.map(|a| {
+        (
+            b.add(s.registry, &IScorerRegistry::scorerCall { who: a }),
+            b.add(s.root, &IERC20::balanceOfCall { account: a }),
+        )
+    });
+    let a = b.run(&rpc).await?;
+    let feed = a.get(feed)?;
+    let price_usd = a.get(price).map(|p| p.priceUsd).map_err(AppError::from);
     let burn = match &price_usd {
         Ok(p) => root_for_usd_up(REGISTER_BURN_USD, *p, RootAmountBounds::default())
             .map_err(AppError::from),
         Err(x) => Err(x.clone()),
     };
-    let (me_rec, balance) = match me {
-        Some(a) => {
-            let r = rpc
-                .call(s.registry, &IScorerRegistry::scorerCall { who: a })
-                .await
-                .map_err(e)?;
-            let b = rpc
-                .call(s.root, &IERC20::balanceOfCall { account: a })
-                .await
-                .map_err(e)?;
+    let (me_rec, balance) = match mine {
+        Some((record, balance)) => {
+            let r = a.get(record)?;
             (
                 Some(IScorerRegistryScorer {
                     registered: r.registered,
@@ -83,7 +80,7 @@ async fn load(w: World, s: ScorerRef, me: Option<Address>) -> Result<ScorerData,
                     unstake_requested_at: r.unstakeRequestedAt,
                     stake: r.stake,
                 }),
-                b,
+                a.get(balance)?,
             )
         }
         None => (None, U256::ZERO),
@@ -113,9 +110,15 @@ pub fn ScorerPage() -> impl IntoView {
 #[component]
 fn ScorerFound(world: World) -> impl IntoView {
     let w1 = world.clone();
+    let retries = Ctx::get().retries;
     let found = LocalResource::new(move || {
+        retries.track();
         let w = w1.clone();
-        async move { scorer::discover(&w).await.map_err(AppError::from) }
+        async move {
+            scorer::discover(&w).await.context(
+                "Discovering the scorer registry (ROOT, its price feed, the graded theses)",
+            )
+        }
     });
     view! {
         <Transition fallback=|| view! { <Loading what="Reading the scorer registry from chain…" /> }>
@@ -140,7 +143,11 @@ fn ScorerBody(world: World, scorer: ScorerRef) -> impl IntoView {
         ctx.refresh.track();
         let me = ctx.wallet.get().account;
         let (w, s) = (w1.clone(), s1.clone());
-        async move { load(w, s, me).await }
+        async move {
+            load(w, s, me)
+                .await
+                .context("Reading ROOT's price and your scorer record")
+        }
     });
     let (registry, root) = (scorer.registry, scorer.root);
     let positions = view! { <MyPositions world=world.clone() scorer=scorer.clone() /> };

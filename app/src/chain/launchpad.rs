@@ -1,0 +1,331 @@
+//! The launchpad (C19, C20), read from the chain: its parameters, every launch with its curve state
+//! and its tokens' labels in batched round trips whatever their number, a launch's trades from one
+//! log scan, its graduated Uniswap v4 pool (the `Slot0` word through `extsload`,
+//! `eden_core::uniswap::state`), and an account's balances of a launch's two tokens. No Leptos here.
+
+use crate::chain::abi::{ILaunchpad, IPoolManagerState, IERC20};
+use crate::chain::multicall::Batch;
+use crate::chain::rpc::{decode_event, LogFilter, Rpc, RpcError};
+use crate::chain::tokens::TokenLabels;
+use alloy_primitives::{Address, B256, U256};
+use alloy_sol_types::SolEvent;
+use eden_core::curve::{self, CurveError, CurveState};
+use eden_core::math::{mul_div_down, WAD};
+use eden_core::uniswap::state;
+
+/// The curve state of a launch read from chain (C19).
+///
+/// # Errors
+/// [`CurveError::InvalidState`] when the record is not a state the curve can be in.
+pub fn curve_state(
+    l: &ILaunchpad::Launch,
+    supply: U256,
+    fee_bps: u32,
+) -> Result<CurveState, CurveError> {
+    let s = CurveState {
+        virtual_quote: l.virtualQuote,
+        total_supply: supply,
+        quote_raised: l.quoteRaised,
+        token_reserve: l.tokenReserve,
+        fee_bps,
+        launch_time: l.launchTime,
+    };
+    // A graduated launch moved its reserve to the locker; its record keeps Q = G.
+    if !l.graduated {
+        s.validate()?;
+    }
+    Ok(s)
+}
+
+/// Why a launch could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LaunchError {
+    /// The node or the network.
+    #[error(transparent)]
+    Rpc(#[from] RpcError),
+    /// A launch record that is not a curve state.
+    #[error("a launch record is not a valid curve state: {0}")]
+    Curve(#[from] CurveError),
+    /// The launchpad has no launch of this token.
+    #[error("no launch of {0} on this launchpad")]
+    NoSuchLaunch(Address),
+}
+
+/// One launch as read from chain.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LaunchInfo {
+    pub token: Address,
+    pub name: String,
+    pub symbol: String,
+    pub quote: Address,
+    pub quote_symbol: String,
+    pub quote_decimals: u8,
+    pub creator: Address,
+    pub graduated: bool,
+    pub state: CurveState,
+}
+
+impl LaunchInfo {
+    /// Progress to graduation in basis points (a graduated launch is at 100 %).
+    pub fn progress_bps(&self) -> u32 {
+        if self.graduated {
+            10_000
+        } else {
+            curve::progress_bps(&self.state).unwrap_or(0)
+        }
+    }
+}
+
+/// The launchpad's launch count, token supply and curve fee.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PadParams {
+    pub count: u64,
+    pub supply: U256,
+    pub fee_bps: u16,
+}
+
+/// The launchpad's parameters, in one batch.
+pub async fn params(rpc: &Rpc, pad: Address) -> Result<PadParams, RpcError> {
+    let mut b = Batch::new();
+    let n = b.add(pad, &ILaunchpad::launchCountCall {});
+    let supply = b.add(pad, &ILaunchpad::supplyCall {});
+    let fee = b.add(pad, &ILaunchpad::feeBpsCall {});
+    let a = b.run(rpc).await?;
+    Ok(PadParams {
+        count: u64::try_from(a.get(n)?).unwrap_or(0),
+        supply: a.get(supply)?,
+        fee_bps: a.get(fee)?,
+    })
+}
+
+/// The launches of `tokens` in two batched round trips whatever their number: each token's launch
+/// record, name and symbol; then the symbol and decimals of each distinct quote token.
+pub async fn launches(
+    rpc: &Rpc,
+    pad: Address,
+    tokens: &[Address],
+    p: PadParams,
+) -> Result<Vec<LaunchInfo>, LaunchError> {
+    let mut b = Batch::new();
+    let slots: Vec<_> = tokens
+        .iter()
+        .map(|&token| {
+            (
+                b.add(pad, &ILaunchpad::launchOfCall { token }),
+                b.add(token, &IERC20::nameCall {}),
+                b.add(token, &IERC20::symbolCall {}),
+            )
+        })
+        .collect();
+    let a = b.run(rpc).await?;
+    let mut read = Vec::with_capacity(tokens.len());
+    for (&token, (l, name, symbol)) in tokens.iter().zip(slots) {
+        let l = a.get(l)?;
+        // An address the launchpad never launched has an empty record.
+        if l.launchTime == 0 {
+            return Err(LaunchError::NoSuchLaunch(token));
+        }
+        read.push((
+            token,
+            l,
+            a.get(name).unwrap_or_default(),
+            a.get(symbol).unwrap_or_default(),
+        ));
+    }
+    let labels = TokenLabels::read(rpc, read.iter().map(|(_, l, _, _)| l.quote)).await?;
+    read.into_iter()
+        .map(|(token, l, name, symbol)| {
+            let (quote_symbol, quote_decimals) = labels.get(l.quote);
+            Ok(LaunchInfo {
+                token,
+                name,
+                symbol,
+                quote: l.quote,
+                quote_symbol,
+                quote_decimals,
+                creator: l.creator,
+                graduated: l.graduated,
+                state: curve_state(&l, p.supply, u32::from(p.fee_bps))?,
+            })
+        })
+        .collect()
+}
+
+/// One launch (three round trips: the parameters, the record, the quote token's label).
+pub async fn launch(rpc: &Rpc, pad: Address, token: Address) -> Result<LaunchInfo, LaunchError> {
+    let p = params(rpc, pad).await?;
+    launches(rpc, pad, &[token], p)
+        .await?
+        .pop()
+        .ok_or(LaunchError::NoSuchLaunch(token))
+}
+
+/// The launchpad's first `count` tokens, in launch order, in one batch.
+pub async fn tokens(rpc: &Rpc, pad: Address, count: u64) -> Result<Vec<Address>, RpcError> {
+    let mut b = Batch::new();
+    let slots: Vec<_> = (0..count)
+        .map(|i| b.add(pad, &ILaunchpad::tokensCall(U256::from(i))))
+        .collect();
+    let a = b.run(rpc).await?;
+    slots.into_iter().map(|s| a.get(s)).collect()
+}
+
+/// Every launch, newest first, in four round trips whatever their number: the parameters, the
+/// token list, the launches, their quote tokens' labels.
+pub async fn all(rpc: &Rpc, pad: Address) -> Result<Vec<LaunchInfo>, LaunchError> {
+    let p = params(rpc, pad).await?;
+    let mut list = tokens(rpc, pad, p.count).await?;
+    list.reverse();
+    launches(rpc, pad, &list, p).await
+}
+
+/// A trade on a launch's curve, from the event log.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Trade {
+    pub block: u64,
+    pub buy: bool,
+    pub account: Address,
+    pub quote: U256,
+    pub tokens: U256,
+    /// Spot price after the trade, WAD quote per token (from `eden_core::curve::spot_price_wad`).
+    pub price_wad: U256,
+}
+
+/// Every trade on `info`'s curve since `from_block`, in chain order, from one log scan of its
+/// `Bought` and `Sold` events.
+pub async fn trades(
+    rpc: &Rpc,
+    pad: Address,
+    from_block: u64,
+    info: &LaunchInfo,
+) -> Result<Vec<Trade>, RpcError> {
+    let latest = rpc.block_number().await?;
+    let filter = LogFilter {
+        address: pad,
+        topics: vec![
+            Some(vec![
+                ILaunchpad::Bought::SIGNATURE_HASH,
+                ILaunchpad::Sold::SIGNATURE_HASH,
+            ]),
+            Some(vec![info.token.into_word()]),
+        ],
+    };
+    let price = |q: U256, y: U256| {
+        let s = CurveState {
+            quote_raised: q,
+            token_reserve: y,
+            ..info.state
+        };
+        curve::spot_price_wad(&s, info.quote_decimals).unwrap_or_default()
+    };
+    // The reader returns logs in chain order, buys and sells interleaved as they happened.
+    let mut out = Vec::new();
+    for l in rpc.get_logs(&filter, from_block, latest).await? {
+        let (buy, account, quote, tokens, raised, reserve) =
+            if l.topics.first() == Some(&ILaunchpad::Bought::SIGNATURE_HASH) {
+                let e = decode_event::<ILaunchpad::Bought>(&l)?;
+                let (q, t) = (e.quoteUsed, e.tokensOut);
+                (true, e.buyer, q, t, e.quoteRaised, e.tokenReserve)
+            } else {
+                let e = decode_event::<ILaunchpad::Sold>(&l)?;
+                let (q, t) = (e.quoteOut, e.tokensIn);
+                (false, e.seller, q, t, e.quoteRaised, e.tokenReserve)
+            };
+        out.push(Trade {
+            block: l.position().0,
+            buy,
+            account,
+            quote,
+            tokens,
+            price_wad: price(raised, reserve),
+        });
+    }
+    Ok(out)
+}
+
+/// A graduated launch's v4 pool: id, current sqrtPriceX96 (read from the PoolManager's storage)
+/// and price.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PoolView {
+    pub pool_id: B256,
+    pub sqrt_price_x96: U256,
+    pub tick: Option<i32>,
+    /// Quote per whole token, WAD (rounded down).
+    pub price_wad: U256,
+}
+
+/// Quote per token from a pool price where the quote is currency0 (ETH always is): `2^192 / sqrtP²`,
+/// scaled to WAD of whole units, rounded down.
+pub fn price_from_sqrt(sqrt_p: U256, quote_is_0: bool, quote_decimals: u8) -> U256 {
+    let q96 = U256::from(1u8) << 96;
+    let unit = U256::from(10u8).pow(U256::from(18 - quote_decimals.min(18)));
+    let r = if quote_is_0 {
+        // token1 per token0 = sqrtP²/2^192 ⇒ quote0 per token1 = 2^192/sqrtP².
+        mul_div_down(q96, q96, sqrt_p).and_then(|x| mul_div_down(x, WAD, sqrt_p))
+    } else {
+        mul_div_down(sqrt_p, sqrt_p, q96).and_then(|x| mul_div_down(x, WAD, q96))
+    };
+    r.ok().and_then(|x| x.checked_mul(unit)).unwrap_or_default()
+}
+
+/// A graduated launch's pool (two round trips: the pool id, then its `Slot0` word).
+pub async fn pool(
+    rpc: &Rpc,
+    pad: Address,
+    pool_manager: Address,
+    info: &LaunchInfo,
+) -> Result<PoolView, RpcError> {
+    let pool_id = rpc
+        .call(pad, &ILaunchpad::poolOfCall { token: info.token })
+        .await?
+        .poolId;
+    let word = rpc
+        .call(
+            pool_manager,
+            &IPoolManagerState::extsload_0Call {
+                slot: state::pool_state_slot(pool_id),
+            },
+        )
+        .await?;
+    let sqrt_p = state::Slot0::from_word(word).sqrt_price_x96;
+    Ok(PoolView {
+        pool_id,
+        sqrt_price_x96: sqrt_p,
+        tick: eden_core::uniswap::tick_math::get_tick_at_sqrt_price(sqrt_p).ok(),
+        price_wad: price_from_sqrt(sqrt_p, info.quote < info.token, info.quote_decimals),
+    })
+}
+
+/// `account`'s balances of `info`'s quote asset (ETH or an ERC-20) and of its token, in one round
+/// trip: `(quote, token)`.
+pub async fn balances(
+    rpc: &Rpc,
+    info: &LaunchInfo,
+    account: Address,
+) -> Result<(U256, U256), RpcError> {
+    let mut b = Batch::new();
+    let token = b.add(info.token, &IERC20::balanceOfCall { account });
+    if info.quote.is_zero() {
+        let (a, eth) = futures::future::join(b.run(rpc), rpc.balance(account)).await;
+        Ok((eth?, a?.get(token)?))
+    } else {
+        let quote = b.add(info.quote, &IERC20::balanceOfCall { account });
+        let a = b.run(rpc).await?;
+        Ok((a.get(quote)?, a.get(token)?))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pool_price_from_sqrt_price() {
+        // sqrtP = 2^96 ⇒ price 1 (token1 per token0), so 1 quote per token either way (18 decimals).
+        let q96 = U256::from(1u8) << 96;
+        assert_eq!(price_from_sqrt(q96, true, 18), WAD);
+        assert_eq!(price_from_sqrt(q96, false, 18), WAD);
+        // sqrtP = 2^97 ⇒ 4 tokens per ETH ⇒ 0.25 ETH per token.
+        assert_eq!(price_from_sqrt(q96 << 1, true, 18), WAD / U256::from(4u8));
+    }
+}
