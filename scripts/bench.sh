@@ -5,11 +5,24 @@
 #     @openzeppelin/merkle-tree (JS) vs our WASM module in Node vs native Rust (same data).
 #  2. Scoring: one full epoch, 100k projects x 12 features (normalise, gate, smooth, leaves, root):
 #     native Rust and WASM in Node.
+#  3. With --pages: the app's pages against deployments of 10, 100 and 500 launches (and 1, 10, 50 more
+#     epochs) through the RPC proxy at 0 and 100 ms added latency, in headless Chromium: HTTP requests,
+#     JSON-RPC calls and time to content per page, beside the launch list's pre-#13 reads (bench/pages.mjs).
+#     Builds what it needs first (the JS API, the contracts, the app).
 #
 # The 100k OpenZeppelin run alone takes about a minute.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
+
+if [ "${1:-}" = "--pages" ]; then
+  bash scripts/setup.sh app browser
+  bash scripts/build-pkg.sh
+  (cd contracts && forge build --offline)
+  trunk build --release
+  printf '\n==> The app'"'"'s pages: round trips and time to content, N = 10, 100, 500 launches\n'
+  exec node bench/pages.mjs
+fi
 
 bash scripts/setup.sh
 bash scripts/build-pkg.sh

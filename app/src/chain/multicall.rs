@@ -12,8 +12,10 @@ use std::marker::PhantomData;
 
 /// Multicall3's address on most chains (and on the local chain, scripts/deploy-multicall3.mjs).
 pub const MULTICALL3: Address = address!("cA11bde05977b3631167028862bE2a173976CA11");
-/// Calls per request: small enough for nodes' `eth_call` gas caps and batch limits.
-pub const MAX_CALLS: usize = 250;
+/// Calls per Multicall3 request: view calls of a few thousand gas each stay far below nodes'
+/// `eth_call` gas caps, and fewer requests matter because a browser opens at most six connections
+/// to one origin (a JSON-RPC batch is split further, at [`crate::chain::rpc::MAX_BATCH`]).
+pub const MAX_CALLS: usize = 500;
 
 /// A call's place in its batch, typed by the call (its answer decodes as `C::Return`).
 pub struct Slot<C> {

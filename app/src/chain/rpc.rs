@@ -164,6 +164,17 @@ impl LogFilter {
     }
 }
 
+/// What [`Rpc::probe`] reads when connecting.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Probe {
+    pub chain_id: u64,
+    pub latest_timestamp: u64,
+    /// The code at the probed address (empty: none, or unreadable).
+    pub code: Bytes,
+    /// The probed block's hash (`None`: the node does not know it, or did not say).
+    pub deployment_block_hash: Option<B256>,
+}
+
 /// A transaction receipt (the fields the app reads).
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -389,15 +400,55 @@ impl Rpc {
             .collect()
     }
 
-    /// `eth_getCode` at the latest block.
-    pub async fn code(&self, at: Address) -> Result<Bytes, RpcError> {
-        let v = self.request("eth_getCode", json!([at, "latest"])).await?;
-        serde_json::from_value(v).map_err(|e| RpcError::Decode(e.to_string()))
-    }
-
-    /// `eth_chainId`.
-    pub async fn chain_id(&self) -> Result<u64, RpcError> {
-        q64(&self.request("eth_chainId", json!([])).await?)
+    /// What connecting needs to know, in one round trip (one JSON-RPC batch): the chain id, the
+    /// latest block's timestamp, the code at `code_at` (is Multicall3 there?) and the hash of
+    /// block `block` (the deployment block: the log cache's key). A node that refuses batches is
+    /// asked the same one request at a time.
+    ///
+    /// # Errors
+    /// When the chain id or the latest block cannot be read.
+    pub async fn probe(&self, code_at: Address, block: u64) -> Result<Probe, RpcError> {
+        let requests = [
+            ("eth_chainId", json!([])),
+            ("eth_getBlockByNumber", json!(["latest", false])),
+            ("eth_getCode", json!([code_at, "latest"])),
+            (
+                "eth_getBlockByNumber",
+                json!([format!("{block:#x}"), false]),
+            ),
+        ];
+        let answers = match self.request_batch(&requests).await {
+            Ok(a) => a,
+            // Unreachable, rate-limited after backoff, or failing: the same for single requests.
+            Err(
+                e @ (RpcError::Network(_)
+                | RpcError::RateLimited(_)
+                | RpcError::Http { status: 500.., .. }),
+            ) => return Err(e),
+            Err(_) => {
+                let mut one_by_one = Vec::with_capacity(requests.len());
+                for (method, params) in requests {
+                    one_by_one.push(self.request(method, params).await);
+                }
+                one_by_one
+            }
+        };
+        let [chain_id, latest, code, deployed]: [Result<Value, RpcError>; 4] =
+            answers
+                .try_into()
+                .map_err(|_| RpcError::Decode("a batch of 4 answered otherwise".into()))?;
+        let chain_id = q64(&chain_id?)?;
+        let latest_timestamp = q64(&latest?["timestamp"])?;
+        let code = code.and_then(|c| hex_bytes(&c)).unwrap_or_default();
+        let deployment_block_hash = deployed
+            .ok()
+            .and_then(|b| serde_json::from_value(b["hash"].clone()).ok());
+        Ok(Probe {
+            chain_id,
+            latest_timestamp,
+            code,
+            deployment_block_hash,
+        })
     }
 
     /// `eth_blockNumber`.
@@ -556,28 +607,6 @@ impl Rpc {
             .logs(address, E::SIGNATURE_HASH, topic1, from_block)
             .await?;
         decode_events(logs)
-    }
-
-    /// A block by number (`eth_getBlockByNumber`, without transactions).
-    async fn block(&self, number: u64) -> Result<Value, RpcError> {
-        let b = self
-            .request(
-                "eth_getBlockByNumber",
-                json!([format!("{number:#x}"), false]),
-            )
-            .await?;
-        if b.is_null() {
-            return Err(RpcError::Node(format!(
-                "block {number} is not known to the node"
-            )));
-        }
-        Ok(b)
-    }
-
-    /// A block's hash.
-    pub async fn block_hash(&self, number: u64) -> Result<B256, RpcError> {
-        serde_json::from_value(self.block(number).await?["hash"].clone())
-            .map_err(|e| RpcError::Decode(e.to_string()))
     }
 
     /// `eth_getLogs` over blocks `[from, to]` in chain order, through the log reader: at most

@@ -226,43 +226,30 @@ pub async fn connect(n: SavedNetwork) -> Result<(World, i64), WorldError> {
     let d = n.description.clone();
     let urls = n.rpc_urls();
     let mut last = RpcError::Network("no RPC URL".into());
+    let mc = d.contracts.multicall3.unwrap_or(MULTICALL3);
     for url in &urls {
         let rpc = Rpc::new(url.clone());
-        let got = match rpc.chain_id().await {
-            Ok(c) => c,
+        // The chain id, the clock, Multicall3 and the deployment block in one round trip; the
+        // metadata file at the same time.
+        let (probe, (meta, meta_warning)) =
+            futures::join!(rpc.probe(mc, d.deployment_block), load_metadata(&d));
+        let p = match probe {
+            Ok(p) => p,
             Err(e) => {
                 last = e;
                 continue;
             }
         };
-        if got != d.chain_id {
+        if p.chain_id != d.chain_id {
             return Err(WorldError::WrongChain {
                 name: d.name.clone(),
                 rpc_url: url.clone(),
                 want: d.chain_id,
-                got,
+                got: p.chain_id,
             });
         }
-        // The chain is the description's: the rest of what connecting reads, at once.
-        let mc = d.contracts.multicall3.unwrap_or(MULTICALL3);
-        let (ts, code, deployment_block_hash, (meta, meta_warning)) = futures::join!(
-            rpc.latest_timestamp(),
-            rpc.code(mc),
-            rpc.block_hash(d.deployment_block),
-            load_metadata(&d),
-        );
-        let ts = match ts {
-            Ok(t) => t,
-            Err(e) => {
-                last = e;
-                continue;
-            }
-        };
-        let multicall = match code {
-            Ok(code) if !code.is_empty() => Some(mc),
-            _ => None,
-        };
-        let deployment_block_hash = deployment_block_hash.ok();
+        let (ts, deployment_block_hash) = (p.latest_timestamp, p.deployment_block_hash);
+        let multicall = (!p.code.is_empty()).then_some(mc);
         let world = World {
             chain_id: d.chain_id,
             rpc_url: url.clone(),

@@ -1,0 +1,232 @@
+#!/usr/bin/env node
+// Benchmark (a program, not a test): the app's pages against deployments of growing size, through the
+// RPC proxy that answers like a public node (tests/e2e/rpc-proxy.mjs), in headless Chromium.
+//
+//   node bench/pages.mjs [--sizes 10,100,500] [--latency 0,100] [--no-reference]
+//
+// For each size N it starts a fresh anvil, deploys (scripts/deploy-local.sh, deploy-local-ii.sh), seeds
+// the demo world (scripts/seed-demo.mjs: 5 launches, 4 epochs, 2 duels, 4 agents, 3 scorers' positions),
+// then launches N − 5 more tokens and proposes ⌊N / 10⌋ more epochs (signed by the root signer, bonded;
+// their bundles are not published: the pages list epochs from the chain). For each added latency it
+// opens every page in a fresh browser profile (no log cache) with the burner wallet of dev account 1 (a
+// seeded scorer and payout holder) and prints, per page, the HTTP requests and JSON-RPC calls the node
+// received and the time from navigation to the page's content (wasm load included; the median of three
+// cold loads, after one warm-up load of the browser). The 429 schedule is
+// off here (every request answered), so the counts are the app's own.
+//
+// Reference, side by side: the launch list's reads as the app made them before #13 (about six
+// sequential eth_calls per launch: token at index, launch record, name, symbol, the quote's symbol and
+// decimals), replayed from Node through the same proxy against the same chain.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import { encode } from '@metamask/abi-utils';
+import { keccak256 } from 'ethereum-cryptography/keccak.js';
+import { secp256k1 } from 'ethereum-cryptography/secp256k1.js';
+import { startChain, publishNetwork } from '../tests/e2e/chain.mjs';
+import { startRpcProxy } from '../tests/e2e/rpc-proxy.mjs';
+import { serveDist } from '../tests/e2e/serve.mjs';
+import { launch as launchBrowser } from '../tests/e2e/browser.mjs';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const require = createRequire(import.meta.url);
+const eden = require(join(ROOT, 'core', 'pkg-node'));
+const args = process.argv.slice(2);
+const opt = (name, dflt) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : dflt;
+};
+const SIZES = opt('--sizes', '10,100,500').split(',').map(Number);
+const LATENCIES = opt('--latency', '0,100').split(',').map(Number);
+const REFERENCE = !args.includes('--no-reference');
+const TIMEOUT = 120_000;
+const RUNS = 3;
+
+const DEPLOYER = ['0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266', '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80'];
+const CREATORS = ['0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc', '0x976EA74026E726554dB657fA54763abd0C3a0aa9', '0x14dC79964da2C08b23698B3D3cc7Ca32193d9955'];
+
+const hex = (u8) => '0x' + Buffer.from(u8).toString('hex');
+const selector = (sig) => hex(keccak256(Buffer.from(sig))).slice(0, 10);
+const splitTypes = (s) => (s ? s.split(',') : []);
+const calldata = (sig, values) => {
+  const types = splitTypes(sig.slice(sig.indexOf('(') + 1, -1));
+  return selector(sig) + (types.length ? hex(encode(types, values)).slice(2) : '');
+};
+
+function rpcAt(url) {
+  let id = 0;
+  return async (method, params = []) => {
+    const r = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }) });
+    const j = await r.json();
+    if (j.error) throw new Error(`${method}: ${j.error.message}`);
+    return j.result;
+  };
+}
+
+async function sendAndWait(rpc, tx) {
+  const hash = await rpc('eth_sendTransaction', [{ gas: '0x' + (8_000_000).toString(16), ...tx }]);
+  for (let i = 0; i < 200; i++) {
+    const r = await rpc('eth_getTransactionReceipt', [hash]);
+    if (r) {
+      if (r.status !== '0x1') throw new Error(`transaction ${hash} reverted`);
+      return r;
+    }
+    await new Promise((ok) => setTimeout(ok, 20));
+  }
+  throw new Error(`no receipt for ${hash}`);
+}
+
+/** Launches `count` more tokens (ETH pairs) and proposes `epochs` more epochs on the seeded chain. */
+async function grow(chain, count, epochs) {
+  const rpc = rpcAt(chain.rpc);
+  const c = chain.network.contracts;
+  for (let i = 0; i < count; i++) {
+    await sendAndWait(rpc, { from: CREATORS[i % CREATORS.length], to: c.launchpad,
+      data: calldata('launch(string,string,address)', [`Bench Launch ${i}`, `B${i}`, '0x0000000000000000000000000000000000000000']) });
+  }
+  const chainId = Number(BigInt(await rpc('eth_chainId')));
+  const word = (h) => BigInt(h);
+  const bond = word(await rpc('eth_call', [{ to: c.epochRegistry, data: calldata('bond()', []) }, 'latest']));
+  const domain = { name: 'Eden', version: '1', chainId, verifyingContract: c.epochRegistry };
+  for (let k = 0; k < epochs; k++) {
+    const epoch = Number(word(await rpc('eth_call', [{ to: c.epochRegistry, data: calldata('nextEpoch()', []) }, 'latest'])));
+    const root = hex(keccak256(Buffer.from(`bench epoch ${epoch} root`)));
+    const inputsRoot = hex(keccak256(Buffer.from(`bench epoch ${epoch} inputs`)));
+    const block = await rpc('eth_getBlockByNumber', ['latest', false]);
+    const expiry = Number(BigInt(block.timestamp)) + 3 * 86400;
+    const digest = eden.epochRootSigningHash(domain, { epoch, root, inputsRoot, proposer: DEPLOYER[0], expiry });
+    const sig = secp256k1.sign(Buffer.from(digest.slice(2), 'hex'), Buffer.from(DEPLOYER[1].slice(2), 'hex'));
+    const signature = '0x' + sig.r.toString(16).padStart(64, '0') + sig.s.toString(16).padStart(64, '0') + (27 + sig.recovery).toString(16);
+    await sendAndWait(rpc, { from: DEPLOYER[0], to: c.epochRegistry, value: '0x' + bond.toString(16),
+      data: calldata('propose(uint64,bytes32,bytes32,uint64,bytes)', [epoch, root, inputsRoot, expiry, signature]) });
+  }
+}
+
+/** The launch list's reads as the app made them before #13: per launch, one after another. */
+async function oldLaunchListReads(url, pad) {
+  const rpc = rpcAt(url);
+  const call = (to, sig, values = []) => rpc('eth_call', [{ to, data: calldata(sig, values) }, 'latest']);
+  const n = Number(BigInt(await call(pad, 'launchCount()')));
+  for (let i = n - 1; i >= 0; i--) {
+    const token = '0x' + (await call(pad, 'tokens(uint256)', [i])).slice(26);
+    const rec = await call(pad, 'launchOf(address)', [token]);
+    await call(token, 'name()');
+    await call(token, 'symbol()');
+    const quote = '0x' + rec.slice(26, 66);
+    if (BigInt(quote) !== 0n) {
+      await call(quote, 'symbol()');
+      await call(quote, 'decimals()');
+    }
+  }
+}
+
+/** The pages measured: path, what shows that the content is there, and that content's size. */
+function pages(chain, launches, epochs) {
+  const gard = chain.world.launches.find((l) => l.symbol === 'GARD')?.token;
+  return [
+    { page: 'Launch list', path: 'launch', ready: (n) => document.querySelectorAll('.launch-row').length >= n, arg: launches, what: `${launches} launches` },
+    ...(gard ? [{ page: 'Token (graduated)', path: `launch/${gard}`, ready: () => !!document.querySelector('#graduated #pool-price .amount'), arg: 0, what: 'curve, trades, pool' }] : []),
+    { page: 'Score', path: 'score', ready: (n) => document.querySelectorAll('#epochs tr[data-epoch]').length >= n, arg: epochs, what: `${epochs} epochs` },
+    { page: 'Payouts', path: 'payouts', ready: () => !!document.querySelector('.payout-row .claim-status, #no-payouts'), arg: 0, what: 'rounds, proofs' },
+    { page: 'Scorer positions', path: 'scorer', ready: () => !!document.querySelector('.position-row .owed-at-block .amount, #no-positions'), arg: 0, what: 'positions, accrual' },
+    { page: 'Calls', path: 'calls', ready: () => document.querySelectorAll('.agent-row').length > 0, arg: 0, what: 'agents, consensus' },
+    { page: 'Duels', path: 'duel', ready: () => document.querySelectorAll('.duel-row').length > 0, arg: 0, what: 'duels' },
+    { page: 'Duel #0', path: 'duel/0', ready: () => !!document.querySelector('#round-mean[data-mean-tick]'), arg: 0, what: 'swap log replay' },
+  ];
+}
+
+/** One cold load of `p` in a fresh profile (no log cache, no HTTP cache). */
+async function loadOnce(browser, proxy, baseUrl, p) {
+  const context = await browser.newContext({ viewport: { width: 1100, height: 1000 } });
+  // Dev account 1's burner (index 0), as a person who connected it earlier in this tab.
+  await context.addInitScript(() => sessionStorage.setItem('eden.burner', '0'));
+  const page = await context.newPage();
+  try {
+    proxy.reset();
+    const t0 = Date.now();
+    await page.goto(baseUrl + p.path);
+    await page.waitForFunction(p.ready, p.arg, { timeout: TIMEOUT, polling: 20 });
+    const ms = Date.now() - t0;
+    return { ms, http: proxy.stats.http, calls: proxy.stats.calls };
+  } finally {
+    await context.close();
+  }
+}
+
+/** `RUNS` cold loads of `p`: the median time, and the node's counts (the same every run). */
+async function measure(browser, proxy, baseUrl, p) {
+  try {
+    const runs = [];
+    for (let i = 0; i < RUNS; i++) runs.push(await loadOnce(browser, proxy, baseUrl, p));
+    runs.sort((a, b) => a.ms - b.ms);
+    return runs[Math.floor(runs.length / 2)];
+  } catch (e) {
+    return { error: e.message.split('\n')[0] };
+  }
+}
+
+const rows = [];
+const browser = await launchBrowser();
+try {
+  for (const n of SIZES) {
+    const t0 = Date.now();
+    const chain = await startChain(ROOT);
+    const netDir = mkdtempSync(join(tmpdir(), 'eden-bench-networks-'));
+    try {
+      const extraEpochs = Math.floor(n / 10);
+      await grow(chain, Math.max(0, n - 5), extraEpochs);
+      const rpc = rpcAt(chain.rpc);
+      const c = chain.network.contracts;
+      const launches = Number(BigInt(await rpc('eth_call', [{ to: c.launchpad, data: calldata('launchCount()', []) }, 'latest'])));
+      const epochs = chain.world.epochs.length + extraEpochs;
+      console.log(`# N = ${n}: ${launches} launches, ${epochs} epochs, seeded in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+      for (const latency of LATENCIES) {
+        const proxy = await startRpcProxy(chain.rpc, { latencyMs: latency, every429: 0 });
+        const server = await serveDist(join(ROOT, 'dist'), { '/public/demo/': chain.demoDir, '/public/networks/': netDir });
+        publishNetwork(netDir, 'local', chain.network, server.url + 'public/demo/', { rpcUrls: [proxy.url] });
+        try {
+          // Warm-up, not counted: the browser's first load of the app compiles its wasm cold.
+          await loadOnce(browser, proxy, server.url, pages(chain, launches, epochs)[0]).catch(() => {});
+          for (const p of pages(chain, launches, epochs)) {
+            const r = await measure(browser, proxy, server.url, p);
+            rows.push({ n, latency, page: p.page, what: p.what, ...r });
+            console.log(`#   ${latency} ms  ${p.page.padEnd(18)} ${r.error ? 'FAILED: ' + r.error : `${r.http} HTTP, ${r.calls} calls, ${r.ms} ms`}`);
+          }
+          if (!REFERENCE) continue;
+          proxy.reset();
+          const t1 = Date.now();
+          await oldLaunchListReads(proxy.url, c.launchpad);
+          rows.push({ n, latency, page: 'Launch list, pre-#13 reads', what: `${launches} launches`, ms: Date.now() - t1, http: proxy.stats.http, calls: proxy.stats.calls });
+          console.log(`#   ${latency} ms  pre-#13 launch list reads: ${proxy.stats.http} HTTP, ${proxy.stats.calls} calls, ${Date.now() - t1} ms`);
+        } finally {
+          await server.close();
+          await proxy.close();
+        }
+      }
+    } finally {
+      chain.stop();
+      rmSync(netDir, { recursive: true, force: true });
+    }
+  }
+} finally {
+  await browser.close();
+}
+
+// The table: one row per page and size, the latencies side by side.
+const key = (r) => `${r.page}|${r.n}`;
+const groups = new Map();
+for (const r of rows) {
+  if (!groups.has(key(r))) groups.set(key(r), { page: r.page, n: r.n, what: r.what, by: {} });
+  groups.get(key(r)).by[r.latency] = r;
+}
+const cell = (r) => (!r ? '–' : r.error ? 'failed' : `${r.http} / ${r.calls} / ${r.ms.toLocaleString('en-US')} ms`);
+console.log('\n| page | N | content | ' + LATENCIES.map((l) => `+${l} ms: HTTP / calls / time`).join(' | ') + ' |');
+console.log('|---|---|---|' + LATENCIES.map(() => '---').join('|') + '|');
+const order = [...new Set(rows.map((r) => r.page))];
+for (const page of order) {
+  for (const g of [...groups.values()].filter((x) => x.page === page).sort((a, b) => a.n - b.n)) {
+    console.log(`| ${g.page} | ${g.n} | ${g.what} | ${LATENCIES.map((l) => cell(g.by[l])).join(' | ')} |`);
+  }
+}
