@@ -1,12 +1,12 @@
 //! The calls ledger (A1–A5), discovered from the chain: one log scan of its `PoolSet`, `Staked`,
 //! `Committed` and `Revealed` events gives the asset agents call (the first with a pool), the
-//! windows they called it over and the agents; the symbols come in two batched calls. No Leptos
-//! here.
+//! windows they called it over and the agents; the symbols come in two batched calls. The ledger's
+//! state for the Calls page comes in two batched round trips ([`read_ledger`]). No Leptos here.
 
 use crate::chain::abi::{ICallLedger, IERC20};
 use crate::chain::multicall::Batch;
 use crate::chain::rpc::{LogFilter, Rpc, RpcError};
-use alloy_primitives::Address;
+use alloy_primitives::{Address, B256, U256};
 use alloy_sol_types::SolEvent;
 
 /// The window offered when no call has been revealed yet (an hour).
@@ -116,4 +116,130 @@ pub async fn discover(
         windows,
         agents,
     }))
+}
+/// The id of `agent`'s call committed with `commitment` since `from_block` (its `Committed`
+/// event), `None` when there is none.
+///
+/// # Errors
+/// When the logs cannot be read or do not decode.
+pub async fn committed_id(
+    rpc: &Rpc,
+    ledger: Address,
+    from_block: u64,
+    agent: Address,
+    commitment: B256,
+) -> Result<Option<U256>, RpcError> {
+    Ok(rpc
+        .events::<ICallLedger::Committed>(ledger, None, from_block)
+        .await?
+        .into_iter()
+        .find(|(c, _)| c.commitment == commitment && c.agent == agent)
+        .map(|(c, _)| c.id))
+}
+
+/// The ledger's state as the Calls page reads it.
+#[derive(Clone)]
+pub struct LedgerRead {
+    /// The latest block's time.
+    pub now: u64,
+    pub min_stake: U256,
+    pub quorum: u64,
+    pub threshold_bps: u16,
+    /// Each agent asked for, with its record and its open calls.
+    pub agents: Vec<(Address, ICallLedger::AgentRecord, Vec<ICallLedger::Call>)>,
+    /// Each window's current consensus round on the asset.
+    pub windows: Vec<(u64, ICallLedger::consensusReturn)>,
+    /// The last 20 rounds of the consensus log, newest first.
+    pub log: Vec<ICallLedger::ConsensusRecord>,
+}
+
+/// Reads the ledger for `agents` in two batched round trips whatever their number (after the
+/// latest block): the parameters, every agent's record and open call ids, the consensus of each
+/// window and the consensus log's length; then each open call and the last 20 log rounds.
+///
+/// # Errors
+/// When a round fails or a read reverts.
+pub async fn read_ledger(
+    rpc: &Rpc,
+    c: &CallsRef,
+    agents: &[Address],
+) -> Result<LedgerRead, RpcError> {
+    let (_, now) = rpc.latest_block().await?;
+    let mut b = Batch::new();
+    let min_stake = b.add(c.ledger, &ICallLedger::minStakeCall {});
+    let quorum = b.add(c.ledger, &ICallLedger::consensusQuorumCall {});
+    let threshold = b.add(c.ledger, &ICallLedger::consensusThresholdBpsCall {});
+    let log_len = b.add(c.ledger, &ICallLedger::consensusLogLengthCall {});
+    let per_agent: Vec<_> = agents
+        .iter()
+        .map(|&a| {
+            (
+                b.add(c.ledger, &ICallLedger::agentRecordCall { who: a }),
+                b.add(c.ledger, &ICallLedger::openCallIdsCall { agent: a }),
+            )
+        })
+        .collect();
+    let per_window: Vec<_> = c
+        .windows
+        .iter()
+        .map(|&window| {
+            b.add(
+                c.ledger,
+                &ICallLedger::consensusCall {
+                    asset: c.asset,
+                    window,
+                },
+            )
+        })
+        .collect();
+    let first = b.run(rpc).await?;
+    let n = u64::try_from(first.get(log_len)?).unwrap_or(0);
+    // Second round trip: every open call of every agent, and the last 20 consensus rounds.
+    let mut b = Batch::new();
+    let mut records = Vec::with_capacity(agents.len());
+    for (&a, (record, open)) in agents.iter().zip(per_agent) {
+        let calls: Vec<_> = first
+            .get(open)?
+            .into_iter()
+            .map(|id| b.add(c.ledger, &ICallLedger::getCallCall { id }))
+            .collect();
+        records.push((a, first.get(record)?, calls));
+    }
+    let log_slots: Vec<_> = (0..n)
+        .rev()
+        .take(20)
+        .map(|i| {
+            b.add(
+                c.ledger,
+                &ICallLedger::consensusLogAtCall { i: U256::from(i) },
+            )
+        })
+        .collect();
+    let second = b.run(rpc).await?;
+    Ok(LedgerRead {
+        now,
+        min_stake: first.get(min_stake)?,
+        quorum: first.get(quorum)?,
+        threshold_bps: first.get(threshold)?,
+        agents: records
+            .into_iter()
+            .map(|(a, r, calls)| {
+                let calls = calls
+                    .into_iter()
+                    .map(|s| second.get(s))
+                    .collect::<Result<Vec<_>, _>>()?;
+                Ok((a, r, calls))
+            })
+            .collect::<Result<_, RpcError>>()?,
+        windows: c
+            .windows
+            .iter()
+            .zip(per_window)
+            .map(|(&w, s)| first.get(s).map(|cur| (w, cur)))
+            .collect::<Result<_, _>>()?,
+        log: log_slots
+            .into_iter()
+            .map(|s| second.get(s))
+            .collect::<Result<_, _>>()?,
+    })
 }

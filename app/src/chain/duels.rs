@@ -1,11 +1,18 @@
 //! Duels (B1–B7), discovered from the chain: the hook's `duelCount` and each duel's pools, and
-//! the two tokens' symbols, in two batched round trips whatever the number of duels. Each pool
+//! the two tokens' symbols, in two batched round trips whatever the number of duels; then one
+//! duel's state, pool prices, settled rounds and the logs its round mean is replayed from
+//! ([`read_duel`]). Each pool
 //! pairs native ETH (`currency0`, the zero address) with its token (`currency1`). No Leptos here.
 
-use crate::chain::abi::{IDuelHook, IERC20};
+use crate::chain::abi::{
+    IDuelHook, IDuelHookEvents, IPoolManagerEvents, IPoolManagerState, IERC20,
+};
 use crate::chain::multicall::Batch;
-use crate::chain::rpc::{Rpc, RpcError};
-use alloy_primitives::{Address, U256};
+use crate::chain::rpc::{decode_events, Log, LogFilter, Rpc, RpcError};
+use alloy_primitives::{keccak256, Address, B256, U256};
+use alloy_sol_types::{SolEvent, SolValue};
+use eden_core::uniswap::state;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// A duel: its hook, id and the two tokens with their symbols.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -74,6 +81,147 @@ pub async fn discover(rpc: &Rpc, hook: Address) -> Result<Vec<DuelRef>, RpcError
             symbol_b: a.get(sb).unwrap_or_else(|_| "?".into()),
         })
         .collect())
+}
+
+/// A v4 pool's id: `keccak256(abi.encode(key))` (`PoolIdLibrary.toId`).
+pub fn pool_id(key: &IDuelHook::PoolKey) -> B256 {
+    keccak256(key.abi_encode())
+}
+
+/// What the duel's round mean is replayed from (B2): where the duel was created (its
+/// `DuelCreated` log's position; `None` when it is not in the logs scanned), both pools'
+/// `Initialize` and `Swap` logs, and the timestamps of the blocks of those after the creation.
+#[derive(Debug, Clone)]
+pub struct ReplayLogs {
+    pub created_at: Option<(u64, u64)>,
+    pub pool_logs: Vec<Log>,
+    pub timestamps: BTreeMap<u64, u64>,
+}
+
+/// A duel as the chain has it at one block.
+#[derive(Clone)]
+pub struct DuelRead {
+    /// The time of the block everything was read at.
+    pub now: u64,
+    pub duel: IDuelHook::Duel,
+    /// The hook's own view of the active round.
+    pub pending: IDuelHook::pendingResultReturn,
+    /// Both pools' current `sqrtPriceX96` (their `Slot0` words through `extsload`).
+    pub sqrt_price_a: U256,
+    pub sqrt_price_b: U256,
+    /// The replay's logs; failing to read them leaves the rest of the duel readable.
+    pub replay: Result<ReplayLogs, RpcError>,
+    /// The settled rounds, oldest first.
+    pub settled: Vec<IDuelHook::RoundSettled>,
+}
+
+/// Reads duel `r` (logs from `from_block`) in three round trips: the latest block; the duel and
+/// the hook's pending result at that block; then at once both pools' prices, the settled rounds,
+/// and the replay's logs followed by their blocks' timestamps (one JSON-RPC batch).
+///
+/// # Errors
+/// When the duel, its pools or its settled rounds cannot be read.
+pub async fn read_duel(
+    rpc: &Rpc,
+    pool_manager: Address,
+    r: &DuelRef,
+    from_block: u64,
+) -> Result<DuelRead, RpcError> {
+    let id = U256::from(r.duel_id);
+    // One block for the hook's state, its cross-check and the logs, so they describe the same moment.
+    let (latest, now) = rpc.latest_block().await?;
+    let (get, pending) = (
+        IDuelHook::getDuelCall { duelId: id },
+        IDuelHook::pendingResultCall { duelId: id },
+    );
+    let (duel, pending) = futures::try_join!(
+        rpc.call_at(r.hook, &get, latest),
+        rpc.call_at(r.hook, &pending, latest),
+    )?;
+    let settled = LogFilter {
+        address: r.hook,
+        topics: vec![
+            Some(vec![IDuelHook::RoundSettled::SIGNATURE_HASH]),
+            Some(vec![B256::from(id)]),
+        ],
+    };
+    let mut b = Batch::new();
+    let slot0 = |key: &IDuelHook::PoolKey| IPoolManagerState::extsload_0Call {
+        slot: state::pool_state_slot(pool_id(key)),
+    };
+    let (a, b_slot) = (
+        b.add(pool_manager, &slot0(&duel.keyA)),
+        b.add(pool_manager, &slot0(&duel.keyB)),
+    );
+    let (prices, settled, replay) = futures::join!(
+        b.run(rpc),
+        rpc.get_logs(&settled, from_block, latest),
+        replay_logs(rpc, pool_manager, r, &duel, from_block, latest),
+    );
+    let prices = prices?;
+    let sqrt = |word: B256| state::Slot0::from_word(word).sqrt_price_x96;
+    Ok(DuelRead {
+        now,
+        sqrt_price_a: sqrt(prices.get(a)?),
+        sqrt_price_b: sqrt(prices.get(b_slot)?),
+        settled: decode_events::<IDuelHook::RoundSettled>(settled?)?
+            .into_iter()
+            .map(|(e, _)| e)
+            .collect(),
+        replay,
+        pending,
+        duel,
+    })
+}
+
+/// The replay's logs over blocks `[from, latest]` (two log scans at once), then the timestamps of
+/// the pool logs' blocks after the creation (one JSON-RPC batch).
+async fn replay_logs(
+    rpc: &Rpc,
+    pool_manager: Address,
+    r: &DuelRef,
+    d: &IDuelHook::Duel,
+    from: u64,
+    latest: u64,
+) -> Result<ReplayLogs, RpcError> {
+    let created = LogFilter {
+        address: r.hook,
+        topics: vec![
+            Some(vec![IDuelHookEvents::DuelCreated::SIGNATURE_HASH]),
+            Some(vec![B256::from(U256::from(r.duel_id))]),
+        ],
+    };
+    let pools = LogFilter {
+        address: pool_manager,
+        topics: vec![
+            Some(vec![
+                IPoolManagerEvents::Initialize::SIGNATURE_HASH,
+                IPoolManagerEvents::Swap::SIGNATURE_HASH,
+            ]),
+            Some(vec![pool_id(&d.keyA), pool_id(&d.keyB)]),
+        ],
+    };
+    let (created, pool_logs) = futures::try_join!(
+        rpc.get_logs(&created, from, latest),
+        rpc.get_logs(&pools, from, latest),
+    )?;
+    let created_at = created.first().map(Log::position);
+    let blocks: Vec<u64> = match created_at {
+        Some(c) => pool_logs
+            .iter()
+            .map(Log::position)
+            .filter(|p| *p > c)
+            .map(|p| p.0)
+            .collect::<BTreeSet<_>>()
+            .into_iter()
+            .collect(),
+        None => Vec::new(),
+    };
+    Ok(ReplayLogs {
+        created_at,
+        timestamps: rpc.block_timestamps(&blocks).await?,
+        pool_logs,
+    })
 }
 
 #[cfg(test)]

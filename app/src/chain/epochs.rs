@@ -7,6 +7,7 @@ use crate::chain::abi::IEpochRegistry;
 use crate::chain::multicall::Batch;
 use crate::chain::rpc::{Rpc, RpcError};
 use alloy_primitives::{Address, B256};
+use alloy_sol_types::SolCall;
 use std::collections::BTreeMap;
 
 /// Where an epoch bundle is published under a base URL: by the root it builds
@@ -102,6 +103,64 @@ impl EpochStatus {
             Self::Final => "final",
         }
     }
+}
+
+/// What the chain says about an epoch's proposal.
+#[derive(Clone)]
+pub struct Proposal {
+    /// The final root, when the epoch is final.
+    pub final_root: Option<B256>,
+    /// The registry's root signer now (C6).
+    pub signer: Address,
+    /// The proposing transaction's `propose` call (its signature names the proposer, C6).
+    pub call: Result<IEpochRegistry::proposeCall, RpcError>,
+}
+
+/// Epoch `e`'s final root (when final) and the registry's signer in one batch, and at the same time
+/// its proposing transaction, decoded as `propose`.
+///
+/// # Errors
+/// When the batch fails (the transaction not being readable is [`Proposal::call`]'s error).
+pub async fn proposal(rpc: &Rpc, registry: Address, e: &ChainEpoch) -> Result<Proposal, RpcError> {
+    let mut b = Batch::new();
+    let fin = (EpochStatus::from_code(e.status) == EpochStatus::Final)
+        .then(|| b.add(registry, &IEpochRegistry::finalRootCall { epoch: e.epoch }));
+    let signer = b.add(registry, &IEpochRegistry::signerCall {});
+    let (a, input) = futures::join!(b.run(rpc), rpc.tx_input(e.proposal_tx));
+    let a = a?;
+    Ok(Proposal {
+        final_root: fin.map(|s| a.get(s)).transpose()?,
+        signer: a.get(signer)?,
+        call: input.and_then(|i| {
+            IEpochRegistry::proposeCall::abi_decode(&i)
+                .map_err(|e| RpcError::Decode(format!("the proposing transaction: {e}")))
+        }),
+    })
+}
+
+/// `EpochRegistry.verifyHuman`: does `proof` prove `project`'s human score `score_wad` against
+/// final epoch `epoch`'s root?
+///
+/// # Errors
+/// When the call cannot be made (it reverts for an epoch that is not final).
+pub async fn verify_human(
+    rpc: &Rpc,
+    registry: Address,
+    epoch: u64,
+    project: Address,
+    score_wad: alloy_primitives::U256,
+    proof: Vec<B256>,
+) -> Result<bool, RpcError> {
+    rpc.call(
+        registry,
+        &IEpochRegistry::verifyHumanCall {
+            epoch,
+            project,
+            scoreWad: score_wad,
+            proof,
+        },
+    )
+    .await
 }
 
 /// An epoch status code in words.

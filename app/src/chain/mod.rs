@@ -4,19 +4,21 @@
 //! ([`abi`]), which deployment to use ([`network`]), the connected deployment and its publications
 //! ([`world`]), and what is discovered from the chain: epochs ([`epochs`]), payout rounds
 //! ([`payouts`]), duels ([`duels`]), the calls ledger ([`calls`]), the scorer registry
-//! ([`scorer`]) and the launchpad ([`launchpad`]). No Leptos: pages and the wallet read
+//! ([`scorer`]) with a scorer's positions ([`positions`]), the launchpad ([`launchpad`]) and the fee lanes ([`fee_lanes`]). No Leptos: pages and the wallet read
 //! the chain through here.
 
 pub mod abi;
 pub mod calls;
 pub mod duels;
 pub mod epochs;
+pub mod fee_lanes;
 pub mod launchpad;
 pub mod log_cache;
 pub mod logs;
 pub mod multicall;
 pub mod network;
 pub mod payouts;
+pub mod positions;
 pub mod rpc;
 pub mod scorer;
 pub mod tokens;

@@ -129,6 +129,50 @@ pub async fn payout_of(
     find_payout(&tree, context(w, round), account).map_err(|e| bad(e.to_string()))
 }
 
+/// An account's payouts in every posted round: the rounds whose tree holds its leaf, each with
+/// whether the leaf was claimed, and the rounds whose tree could not be used.
+#[derive(Debug, Clone, Default)]
+pub struct AccountPayouts {
+    pub found: Vec<(Round, FoundPayout, bool)>,
+    pub problems: Vec<WorldError>,
+}
+
+/// `account`'s payouts: the rounds discovered ([`discover`]), every round's tree fetched and
+/// checked at once ([`payout_of`]), then whether each leaf was claimed, in one batch.
+///
+/// # Errors
+/// When the rounds or the claimed flags cannot be read (a tree that cannot be used is a problem,
+/// not an error).
+pub async fn payouts_of(w: &World, account: Address) -> Result<AccountPayouts, RpcError> {
+    let rpc = w.rpc();
+    let dist = w.contracts.holder_distributor;
+    let rounds: Vec<Round> = discover(&rpc, dist, w.deployment_block)
+        .await?
+        .into_iter()
+        .filter(|r| !r.root.is_zero())
+        .collect();
+    let trees = futures::future::join_all(rounds.iter().map(|r| payout_of(w, r, account))).await;
+    let mut out = AccountPayouts::default();
+    let mut found = Vec::new();
+    for (r, p) in rounds.into_iter().zip(trees) {
+        match p {
+            Ok(Some(p)) => found.push((r, p)),
+            Ok(None) => {}
+            Err(e) => out.problems.push(e),
+        }
+    }
+    let mut b = Batch::new();
+    let claimed: Vec<_> = found
+        .iter()
+        .map(|(_, p)| b.add(dist, &IHolderDistributor::claimedCall { leaf: p.leaf }))
+        .collect();
+    let a = b.run(&rpc).await?;
+    for ((r, p), slot) in found.into_iter().zip(claimed) {
+        out.found.push((r, p, a.get(slot)?));
+    }
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

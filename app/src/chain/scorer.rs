@@ -4,7 +4,7 @@
 //! events. A thesis text is off chain: it is the publication `theses/<hash>.txt`, used only when its
 //! keccak-256 is the hash on chain. No Leptos here.
 
-use crate::chain::abi::{ILaunchpad, IRootPriceOracle, IScorerRegistry, IERC20};
+use crate::chain::abi::{IAggregatorV3, ILaunchpad, IRootPriceOracle, IScorerRegistry, IERC20};
 use crate::chain::multicall::Batch;
 use crate::chain::rpc::{Rpc, RpcError};
 use crate::chain::world::World;
@@ -88,6 +88,83 @@ pub async fn discover(w: &World) -> Result<Option<ScorerRef>, RpcError> {
         theses,
         unpublished,
     }))
+}
+
+/// A scorer's record in the registry.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ScorerRecord {
+    pub registered: bool,
+    pub registered_at: u64,
+    pub last_score_at: u64,
+    pub unstake_requested_at: u64,
+    pub stake: U256,
+}
+
+/// What the Scorer page reads for an account: when the ETH/USD feed last updated, ROOT's USD price
+/// (WAD; its own result, since the oracle refuses a stale or thin price), and the account's record
+/// and ROOT balance.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ScorerAccount {
+    pub feed_updated: u64,
+    pub price_usd: Result<U256, RpcError>,
+    pub record: Option<ScorerRecord>,
+    pub balance: U256,
+}
+
+/// The feed, ROOT's price, and `me`'s record and ROOT balance, in one batch.
+///
+/// # Errors
+/// When the batch, the feed, the record or the balance cannot be read.
+pub async fn account(
+    rpc: &Rpc,
+    s: &ScorerRef,
+    me: Option<Address>,
+) -> Result<ScorerAccount, RpcError> {
+    let mut b = Batch::new();
+    let feed = b.add(s.feed, &IAggregatorV3::latestRoundDataCall {});
+    let price = b.add(s.oracle, &IRootPriceOracle::rootPriceCall {});
+    let mine = me.map(|a| {
+        (
+            b.add(s.registry, &IScorerRegistry::scorerCall { who: a }),
+            b.add(s.root, &IERC20::balanceOfCall { account: a }),
+        )
+    });
+    let a = b.run(rpc).await?;
+    let (record, balance) = match mine {
+        Some((record, balance)) => {
+            let r = a.get(record)?;
+            (
+                Some(ScorerRecord {
+                    registered: r.registered,
+                    registered_at: r.registeredAt,
+                    last_score_at: r.lastScoreAt,
+                    unstake_requested_at: r.unstakeRequestedAt,
+                    stake: r.stake,
+                }),
+                a.get(balance)?,
+            )
+        }
+        None => (None, U256::ZERO),
+    };
+    Ok(ScorerAccount {
+        feed_updated: u64::try_from(a.get(feed)?.updatedAt).unwrap_or(u64::MAX),
+        price_usd: a.get(price).map(|p| p.priceUsd),
+        record,
+        balance,
+    })
+}
+
+/// What a score on `token` burns, in USD (WAD): `ScorerRegistry.scoreBurnUsd` (C15).
+///
+/// # Errors
+/// When the call fails.
+pub async fn score_burn_usd(
+    rpc: &Rpc,
+    registry: Address,
+    token: Address,
+) -> Result<U256, RpcError> {
+    rpc.call(registry, &IScorerRegistry::scoreBurnUsdCall { token })
+        .await
 }
 
 /// The launchpad's `n` tokens with their symbols, in launch order (two batched round trips).

@@ -6,7 +6,6 @@
 
 use crate::chain::abi::ICallLedger;
 use crate::chain::calls::{self, CallsRef};
-use crate::chain::multicall::Batch;
 use crate::chain::rpc::TxRequest;
 use crate::chain::world::World;
 use crate::error::{AppError, Context};
@@ -90,98 +89,39 @@ struct CallsData {
     min_stake: U256,
 }
 
-/// Reads the page in two batched round trips whatever the number of agents, calls and windows:
-/// the ledger's parameters, every agent's record and open call ids, the consensus of each window and
-/// the consensus log's length; then each open call and the last 20 log rounds.
+/// The ledger ([`calls::read_ledger`], two batched round trips whatever the number of agents, calls
+/// and windows), each agent's track-record score recomputed with its overdue calls as misses (A3),
+/// and each window's consensus (A4).
 async fn load(w: World, c: CallsRef, me: Option<Address>) -> Result<CallsData, AppError> {
-    let rpc = w.rpc();
-    let e = |x: crate::chain::rpc::RpcError| AppError::from(x);
     let mut who = c.agents.clone();
     if let Some(m) = me {
         if !who.contains(&m) {
             who.push(m);
         }
     }
-    let (_, now) = rpc.latest_block().await.map_err(e)?;
-    let mut b = Batch::new();
-    let min_stake = b.add(c.ledger, &ICallLedger::minStakeCall {});
-    let quorum = b.add(c.ledger, &ICallLedger::consensusQuorumCall {});
-    let threshold = b.add(c.ledger, &ICallLedger::consensusThresholdBpsCall {});
-    let log_len = b.add(c.ledger, &ICallLedger::consensusLogLengthCall {});
-    let per_agent: Vec<_> = who
-        .iter()
-        .map(|&a| {
-            (
-                b.add(c.ledger, &ICallLedger::agentRecordCall { who: a }),
-                b.add(c.ledger, &ICallLedger::openCallIdsCall { agent: a }),
-            )
-        })
-        .collect();
-    let per_window: Vec<_> = c
-        .windows
-        .iter()
-        .map(|&window| {
-            b.add(
-                c.ledger,
-                &ICallLedger::consensusCall {
-                    asset: c.asset,
-                    window,
-                },
-            )
-        })
-        .collect();
-    let first = b.run(&rpc).await.map_err(e)?;
-    let min_stake = first.get(min_stake).map_err(e)?;
-    let params = ConsensusParams::new(
-        first.get(quorum).map_err(e)?,
-        u64::from(first.get(threshold).map_err(e)?),
-    )
-    .map_err(AppError::from)?;
-    let n = u64::try_from(first.get(log_len).map_err(e)?).unwrap_or(0);
-    // Second round trip: every open call of every agent, and the last 20 consensus rounds.
-    let mut b = Batch::new();
-    let mut records = Vec::new();
-    for (&a, (record, open)) in who.iter().zip(&per_agent) {
-        let r = first.get(*record).map_err(e)?;
-        let calls: Vec<_> = first
-            .get(*open)
-            .map_err(e)?
-            .into_iter()
-            .map(|id| b.add(c.ledger, &ICallLedger::getCallCall { id }))
-            .collect();
-        records.push((a, r, calls));
-    }
-    let log_slots: Vec<_> = (0..n)
-        .rev()
-        .take(20)
-        .map(|i| {
-            b.add(
-                c.ledger,
-                &ICallLedger::consensusLogAtCall { i: U256::from(i) },
-            )
-        })
-        .collect();
-    let second = b.run(&rpc).await.map_err(e)?;
+    let read = calls::read_ledger(&w.rpc(), &c, &who).await?;
+    let (now, min_stake) = (read.now, read.min_stake);
+    let params =
+        ConsensusParams::new(read.quorum, u64::from(read.threshold_bps)).map_err(AppError::from)?;
     let mut agents = Vec::new();
-    for (a, r, calls) in records {
+    for (a, r, calls) in read.agents {
         if r.stake.is_zero() && r.hits == 0 && r.misses == 0 && Some(a) != me {
             continue;
         }
         // Overdue open calls count as misses at once, as `CallLedger.score` counts them.
-        let mut overdue = 0u64;
-        for slot in calls {
-            let call = second.get(slot).map_err(e)?;
-            let closes = (call.revealedAt != 0).then_some(call.closesAt);
-            if call_overdue(
-                call.committedAt,
-                closes,
-                now,
-                DEFAULT_REVEAL_DEADLINE_SECS,
-                DEFAULT_RESOLVE_GRACE_SECS,
-            ) {
-                overdue += 1;
-            }
-        }
+        let overdue = calls
+            .iter()
+            .filter(|call| {
+                let closes = (call.revealedAt != 0).then_some(call.closesAt);
+                call_overdue(
+                    call.committedAt,
+                    closes,
+                    now,
+                    DEFAULT_REVEAL_DEADLINE_SECS,
+                    DEFAULT_RESOLVE_GRACE_SECS,
+                )
+            })
+            .count() as u64;
         let score = track_record_score(r.hits, r.misses + overdue, r.stake, min_stake)
             .map_err(AppError::from)?;
         agents.push(AgentRow {
@@ -197,14 +137,9 @@ async fn load(w: World, c: CallsRef, me: Option<Address>) -> Result<CallsData, A
         });
     }
     agents.sort_by_key(|a| std::cmp::Reverse(a.score));
-    let log = log_slots
-        .into_iter()
-        .map(|s| second.get(s))
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(e)?;
+    let log = read.log;
     let mut windows = Vec::new();
-    for (&window, slot) in c.windows.iter().zip(per_window) {
-        let cur = first.get(slot).map_err(e)?;
+    for (window, cur) in read.windows {
         let st = consensus_state(
             cur.state.upWeight,
             cur.state.downWeight,
@@ -379,20 +314,13 @@ fn CallsBody(world: World, calls: CallsRef) -> impl IntoView {
         let rpc = w2.rpc();
         let start = w2.deployment_block;
         leptos::task::spawn_local(async move {
-            let committed = match rpc
-                .events::<ICallLedger::Committed>(ledger, None, start)
-                .await
-            {
-                Ok(l) => l,
+            let id = match calls::committed_id(&rpc, ledger, start, p.agent, p.commitment).await {
+                Ok(id) => id,
                 Err(e) => {
                     form_error.set(Some(e.to_string()));
                     return;
                 }
             };
-            let id = committed
-                .into_iter()
-                .find(|(c, _)| c.commitment == p.commitment && c.agent == p.agent)
-                .map(|(c, _)| c.id);
             let Some(id) = id else {
                 form_error.set(Some(
                     "This commitment is not on chain (was the commit confirmed?).".into(),

@@ -8,19 +8,18 @@
 //! (`RoundSettled` logs, each mean recomputed the same way); "Settle the round now"
 //! (`settle(duelId)`) when a closed round awaits settlement.
 
-use crate::chain::abi::{IDuelHook, IDuelHookEvents, IPoolManagerEvents, IPoolManagerState};
-use crate::chain::duels::{self, DuelRef};
-use crate::chain::rpc::{decode_events, LogFilter, Rpc, TxRequest};
+use crate::chain::abi::IDuelHook;
+use crate::chain::duels::{self, DuelRead, DuelRef};
+use crate::chain::rpc::TxRequest;
 use crate::chain::world::World;
 use crate::duel_mean::{self, DuelPools, DuelTicks};
 use crate::error::{AppError, Context};
 use crate::fmt;
 use crate::state::Ctx;
 use crate::ui::{caught, with_world, Amount, Loading};
-use alloy_primitives::{keccak256, Address, B256, I256, U256};
-use alloy_sol_types::{SolCall, SolEvent, SolValue};
+use alloy_primitives::{Address, I256, U256};
+use alloy_sol_types::SolCall;
 use eden_core::duel::{self, RoundMean, RoundWindow, Winner};
-use eden_core::uniswap::state;
 use leptos::prelude::*;
 use leptos_router::hooks::use_params_map;
 
@@ -83,85 +82,30 @@ fn to_i64(v: I256) -> i64 {
     i64::try_from(v).unwrap_or(if v.is_negative() { i64::MIN } else { i64::MAX })
 }
 
-fn pool_id(key: &IDuelHook::PoolKey) -> B256 {
-    keccak256(key.abi_encode())
-}
-
-/// The token's price in ETH (WAD) from its v4 pool's `slot0` (read through `extsload`).
-async fn pool_price_wad(
-    rpc: &Rpc,
-    pm: Address,
-    key: &IDuelHook::PoolKey,
-) -> Result<U256, AppError> {
-    let slot = state::pool_state_slot(pool_id(key));
-    let word = rpc
-        .call(pm, &IPoolManagerState::extsload_0Call { slot })
-        .await
-        .map_err(AppError::from)?;
-    let sqrt = state::Slot0::from_word(word).sqrt_price_x96;
-    duel::token_price_wad(sqrt, true).map_err(AppError::from)
-}
-
-/// B2 inputs from the chain, blocks `[start_block, latest]`: the `DuelCreated` log (where the seed
-/// is taken), both pools' `Initialize`/`Swap` logs, their blocks' timestamps.
-async fn replay(
-    rpc: &Rpc,
-    w: &World,
-    r: &DuelRef,
-    d: &IDuelHook::Duel,
-    latest: u64,
-) -> Result<DuelTicks, AppError> {
-    let from = w.deployment_block;
-    let created = rpc
-        .get_logs(
-            &LogFilter {
-                address: r.hook,
-                topics: vec![
-                    Some(vec![IDuelHookEvents::DuelCreated::SIGNATURE_HASH]),
-                    Some(vec![B256::from(U256::from(r.duel_id))]),
-                ],
-            },
-            from,
-            latest,
-        )
-        .await
-        .map_err(AppError::from)?;
-    let created_at = created.first().map(|l| l.position()).ok_or_else(|| {
+/// B2 replayed from the chain's logs ([`duels::ReplayLogs`]): the duel's observations, seeded at
+/// its creation.
+fn replay(read: &DuelRead, r: &DuelRef, from: u64) -> Result<DuelTicks, AppError> {
+    let logs = read
+        .replay
+        .as_ref()
+        .map_err(|e| AppError::from(e.clone()))?;
+    let d = &read.duel;
+    let created_at = logs.created_at.ok_or_else(|| {
         AppError::Missing(format!(
             "the creation of duel #{} is not in the logs from block {from}",
             r.duel_id
         ))
     })?;
     let pools = DuelPools {
-        id_a: pool_id(&d.keyA),
-        id_b: pool_id(&d.keyB),
+        id_a: duels::pool_id(&d.keyA),
+        id_b: duels::pool_id(&d.keyB),
         hook: r.hook,
     };
-    let logs = rpc
-        .get_logs(
-            &LogFilter {
-                address: w.contracts.pool_manager,
-                topics: vec![
-                    Some(vec![
-                        IPoolManagerEvents::Initialize::SIGNATURE_HASH,
-                        IPoolManagerEvents::Swap::SIGNATURE_HASH,
-                    ]),
-                    Some(vec![pools.id_a, pools.id_b]),
-                ],
-            },
-            from,
-            latest,
-        )
-        .await
-        .map_err(AppError::from)?;
-    let events: Vec<_> = logs.iter().filter_map(|l| pools.decode(l)).collect();
-    let blocks: Vec<u64> = duel_mean::blocks_needed(&events, created_at)
-        .into_iter()
+    let events: Vec<_> = logs
+        .pool_logs
+        .iter()
+        .filter_map(|l| pools.decode(l))
         .collect();
-    let timestamps = rpc
-        .block_timestamps(&blocks)
-        .await
-        .map_err(AppError::from)?;
     let eth0 = (
         d.keyA.currency0 == Address::ZERO,
         d.keyB.currency0 == Address::ZERO,
@@ -170,7 +114,7 @@ async fn replay(
         &events,
         created_at,
         d.start,
-        &timestamps,
+        &logs.timestamps,
         eth0,
     )?)
 }
@@ -196,66 +140,44 @@ fn current_round(ticks: &DuelTicks, d: &IDuelHook::Duel, now: u64) -> Result<Rec
     })
 }
 
+/// The duel ([`duels::read_duel`]), its round mean replayed here and compared with the hook's,
+/// and its settled rounds each recomputed.
 async fn load(w: World, r: DuelRef) -> Result<DuelData, AppError> {
-    let rpc = w.rpc();
-    let id = U256::from(r.duel_id);
-    // One block for the hook's state, its cross-check and the logs, so they describe the same moment.
-    let (latest, now) = rpc.latest_block().await.map_err(AppError::from)?;
-    let (get, pending) = (
-        IDuelHook::getDuelCall { duelId: id },
-        IDuelHook::pendingResultCall { duelId: id },
-    );
-    let (d, p) = futures::try_join!(
-        rpc.call_at(r.hook, &get, latest),
-        rpc.call_at(r.hook, &pending, latest),
-    )
-    .map_err(AppError::from)?;
+    let read = duels::read_duel(&w.rpc(), w.contracts.pool_manager, &r, w.deployment_block).await?;
+    let p = &read.pending;
     let hook = HookView {
         round: p.round,
         awaiting: p.awaitingSettlement,
         mean: to_i64(p.meanTick),
         winner: p.winner,
     };
-    let settled = LogFilter {
-        address: r.hook,
-        topics: vec![
-            Some(vec![IDuelHook::RoundSettled::SIGNATURE_HASH]),
-            Some(vec![B256::from(id)]),
-        ],
-    };
-    // The pools' prices, the replay and the settled rounds are independent: read at once.
-    let (price_a, price_b, ticks, logs) = futures::join!(
-        pool_price_wad(&rpc, w.contracts.pool_manager, &d.keyA),
-        pool_price_wad(&rpc, w.contracts.pool_manager, &d.keyB),
-        replay(&rpc, &w, &r, &d, latest),
-        rpc.get_logs(&settled, w.deployment_block, latest),
-    );
-    let (price_a, price_b) = (price_a?, price_b?);
+    let ticks = replay(&read, &r, w.deployment_block);
+    let d = read.duel;
     let current = ticks
         .as_ref()
         .map_err(Clone::clone)
-        .and_then(|t| current_round(t, &d, now));
-    let mut history = Vec::new();
-    for (e, _) in decode_events::<IDuelHook::RoundSettled>(logs?)? {
-        let recomputed = ticks.as_ref().ok().and_then(|t| {
-            let win = duel::round_window(d.start, e.round).ok()?;
-            duel_mean::round_result(t, win.start, win.end).ok()
-        });
-        history.push(Settled {
+        .and_then(|t| current_round(t, &d, read.now));
+    let mut history: Vec<Settled> = read
+        .settled
+        .into_iter()
+        .map(|e| Settled {
+            recomputed: ticks.as_ref().ok().and_then(|t| {
+                let win = duel::round_window(d.start, e.round).ok()?;
+                duel_mean::round_result(t, win.start, win.end).ok()
+            }),
             round: e.round,
             winner: e.winner,
             mean: to_i64(e.meanTick),
             spent: e.ethSpent,
             burned: e.tokensBurned,
-            recomputed,
-        });
-    }
+        })
+        .collect();
     history.reverse();
     Ok(DuelData {
         hook,
         current,
-        price_a,
-        price_b,
+        price_a: duel::token_price_wad(read.sqrt_price_a, true)?,
+        price_b: duel::token_price_wad(read.sqrt_price_b, true)?,
         history,
         d,
     })

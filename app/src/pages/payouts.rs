@@ -6,7 +6,6 @@
 //! window (24 h review, then 90 days) comes from the round on chain; claimed leaves show as claimed.
 
 use crate::chain::abi::IHolderDistributor;
-use crate::chain::multicall::Batch;
 use crate::chain::payouts::{self, Round};
 use crate::chain::rpc::TxRequest;
 use crate::chain::world::World;
@@ -39,44 +38,27 @@ struct Payouts {
     problems: Vec<String>,
 }
 
+/// The account's payouts ([`payouts::payouts_of`]), each proof walked to its round's on-chain root.
 async fn load_rows(w: World, account: Address) -> Result<Payouts, AppError> {
-    let rpc = w.rpc();
-    let dist = w.contracts.holder_distributor;
-    let rounds = payouts::discover(&rpc, dist, w.deployment_block).await?;
-    let mut out = Payouts::default();
-    let mut found = Vec::new();
-    // Each round's tree is its own publication: fetched and checked at once.
-    let rounds: Vec<_> = rounds.into_iter().filter(|r| !r.root.is_zero()).collect();
-    let payouts =
-        futures::future::join_all(rounds.iter().map(|r| payouts::payout_of(&w, r, account))).await;
-    for (r, p) in rounds.into_iter().zip(payouts) {
-        match p {
-            Ok(Some(p)) => found.push((r, p)),
-            Ok(None) => {}
-            Err(e) => out.problems.push(e.to_string()),
-        }
-    }
-    let mut b = Batch::new();
-    let claimed: Vec<_> = found
-        .iter()
-        .map(|(_, p)| b.add(dist, &IHolderDistributor::claimedCall { leaf: p.leaf }))
-        .collect();
-    let a = b.run(&rpc).await?;
-    for ((r, p), slot) in found.into_iter().zip(claimed) {
-        let proof_ok = process_proof(p.leaf, &p.proof) == r.root;
-        out.rows.push(Row {
-            amount: p.amount,
-            proof: p.proof,
-            leaf: p.leaf,
-            proof_ok,
-            opens_at: r.opens_at,
-            closes_at: r.closes_at,
-            claimed: a.get(slot)?,
-            settled: r.settled,
-            round: r,
-        });
-    }
-    Ok(out)
+    let read = payouts::payouts_of(&w, account).await?;
+    Ok(Payouts {
+        rows: read
+            .found
+            .into_iter()
+            .map(|(r, p, claimed)| Row {
+                proof_ok: process_proof(p.leaf, &p.proof) == r.root,
+                amount: p.amount,
+                proof: p.proof,
+                leaf: p.leaf,
+                opens_at: r.opens_at,
+                closes_at: r.closes_at,
+                claimed,
+                settled: r.settled,
+                round: r,
+            })
+            .collect(),
+        problems: read.problems.iter().map(ToString::to_string).collect(),
+    })
 }
 
 #[component]

@@ -14,17 +14,12 @@
 //! and the rest pro rata to the lane weights, buyback taking the dust), computed by
 //! `eden_core::creator::lane_split` and cross-checked against `previewSplit`.
 
-use crate::chain::abi::{IEpochRegistry, IFeeLanes, ILaunchpad, IERC20};
-use crate::chain::rpc::Rpc;
-use crate::error::{AppError, Context};
-use alloy_primitives::{Address, U256};
+use crate::error::AppError;
+use alloy_primitives::U256;
 use eden_core::check::{self, CreatorFinding};
 pub use eden_core::check::{LaneParams, LaneState};
-use eden_core::creator::{CreatorShareParams, LaneSplit};
+use eden_core::creator::CreatorShareParams;
 use leptos::prelude::*;
-
-/// How one fee is split (FeeLanes `Split`), as `eden_core::creator::lane_split` computes it.
-pub type FeeSplit = LaneSplit;
 
 /// The creator share check: core's report ([`eden_core::check::CreatorCheck`], reached through
 /// `Deref`) and its findings in words.
@@ -67,116 +62,6 @@ pub fn check_creator(
         check::check_creator(state, epoch, epoch_score, pre_data).map_err(AppError::from)?;
     let flags = check.findings.iter().map(creator_finding_words).collect();
     Ok(CreatorCheck { check, flags })
-}
-
-fn wad64(x: u64) -> U256 {
-    U256::from(x)
-}
-
-/// Reads FeeLanes' parameters and the token's state.
-///
-/// # Errors
-/// An RPC failure, in plain words.
-pub async fn read_lanes(
-    rpc: &Rpc,
-    lanes: Address,
-    registry: Address,
-    launchpad: Address,
-    token: Address,
-) -> Result<LaneState, AppError> {
-    // The launch's quote asset (a project that is not a launch gets the ETH example).
-    let quote = match rpc
-        .call(launchpad, &ILaunchpad::launchOfCall { token })
-        .await
-    {
-        Ok(l) if l.quote != Address::ZERO => Some(l.quote),
-        _ => None,
-    };
-    let (fee_symbol, fee_decimals) = match quote {
-        Some(q) => (
-            rpc.call(q, &IERC20::symbolCall {})
-                .await
-                .context("reading the quote's symbol")?,
-            rpc.call(q, &IERC20::decimalsCall {})
-                .await
-                .context("reading the quote's decimals")?,
-        ),
-        None => ("ETH".to_string(), 18),
-    };
-    let fee = U256::from(10u8).pow(U256::from(fee_decimals));
-    let p = rpc
-        .call(lanes, &IFeeLanes::paramsCall {})
-        .await
-        .context("reading FeeLanes.params")?;
-    let verified = rpc
-        .call(lanes, &IFeeLanes::verifiedCall { token })
-        .await
-        .context("reading FeeLanes.verified")?;
-    let stored_score = rpc
-        .call(lanes, &IFeeLanes::scoreOfCall { token })
-        .await
-        .context("reading FeeLanes.scoreOf")?;
-    let stored_epoch = rpc
-        .call(lanes, &IFeeLanes::scoreEpochOfCall { token })
-        .await
-        .context("reading FeeLanes.scoreEpochOf")?;
-    let recorded = rpc
-        .call(lanes, &IFeeLanes::scoreRecordedCall { token })
-        .await
-        .context("reading FeeLanes.scoreRecorded")?;
-    let latest_final = if rpc
-        .call(registry, &IEpochRegistry::hasFinalEpochCall {})
-        .await
-        .context("reading EpochRegistry.hasFinalEpoch")?
-    {
-        Some(
-            rpc.call(registry, &IEpochRegistry::latestFinalEpochCall {})
-                .await
-                .context("reading EpochRegistry.latestFinalEpoch")?,
-        )
-    } else {
-        None
-    };
-    let chain_share = rpc
-        .call(lanes, &IFeeLanes::creatorShareCall { token })
-        .await
-        .context("reading FeeLanes.creatorShare")?;
-    let s = rpc
-        .call(lanes, &IFeeLanes::previewSplitCall { token, fee })
-        .await
-        .context("reading FeeLanes.previewSplit")?;
-    Ok(LaneState {
-        params: LaneParams {
-            share: CreatorShareParams {
-                f_backed: wad64(p.fBacked),
-                f_unverified: wad64(p.fUnverified),
-                ceiling: wad64(p.ceiling),
-            },
-            scorer_weight: wad64(p.scorerWeight),
-            holder_weight: wad64(p.holderWeight),
-            buyback_weight: wad64(p.buybackWeight),
-            lp_share: wad64(p.lpShare),
-        },
-        verified,
-        stored_score,
-        stored_epoch,
-        recorded,
-        latest_final,
-        chain_share,
-        fee,
-        fee_symbol,
-        fee_decimals,
-        preview: FeeSplit {
-            creator_share: s.creatorShare,
-            creator_amount: s.creatorAmount,
-            unearned: s.unearned,
-            to_creator: s.toCreator,
-            to_liquidity: s.toLiquidity,
-            to_scorers: s.toScorers,
-            to_holders: s.toHolders,
-            to_buyback: s.toBuyback,
-        },
-    })
 }
 
 /// Where the selected epoch's score stands in FeeLanes, which records and pays only the latest final

@@ -20,14 +20,14 @@ use crate::fmt;
 use crate::state::{Ctx, Load};
 use crate::ui::{caught, with_world, Amount, Loading};
 use alloy_primitives::{Address, B256};
-use alloy_sol_types::SolCall;
-use creator::{check_creator, read_lanes, CreatorCheck, CreatorView};
+use creator::{check_creator, CreatorCheck, CreatorView};
 use eden_core::check::{self, check_score_in, BundleTree, OwnInputs, ScoreFinding};
 use eden_core::eip712::{eden_domain, recover_epoch_root_signer, EpochRoot};
 use human::{check_human, HumanCheck, HumanView, ScoredEvent};
 use leptos::prelude::*;
 
-use crate::chain::epochs::{bundle_path, discover, status_name, ChainEpoch};
+use crate::chain::epochs::{self, bundle_path, discover, status_name, ChainEpoch};
+use crate::chain::fee_lanes;
 
 /// An epoch as discovered on chain ([`crate::chain::epochs::discover`]).
 type EpochRow = ChainEpoch;
@@ -108,30 +108,21 @@ pub fn check_bundle(
     })
 }
 
-/// Recovers the EIP-712 signer of the root proposed for the epoch, from the proposing transaction
-/// (found with the epoch, [`crate::chain::epochs::discover`]).
-async fn proposal_signer(
-    rpc: &Rpc,
+/// Who signed the proposed root (EIP-712, C6: the signature names the proposer, the
+/// `RootProposed` event's indexed proposer), and the root signed.
+fn proposal_signer(
     w: &World,
     row: &EpochRow,
+    call: &IEpochRegistry::proposeCall,
 ) -> Result<(Address, B256), AppError> {
-    let reg = w.contracts.epoch_registry;
-    let input = rpc
-        .tx_input(row.proposal_tx)
-        .await
-        .map_err(AppError::from)?;
-    let call = IEpochRegistry::proposeCall::abi_decode(&input)
-        .map_err(|e| AppError::decode("the proposing transaction", e))?;
-    // The signature names the proposer (C6): the RootProposed event's indexed proposer.
-    let proposer = row.proposer;
     let msg = EpochRoot {
         epoch: call.epoch,
         root: call.root,
         inputsRoot: call.inputsRoot,
-        proposer,
+        proposer: row.proposer,
         expiry: call.expiry,
     };
-    let domain = eden_domain(w.chain_id, reg);
+    let domain = eden_domain(w.chain_id, w.contracts.epoch_registry);
     let signer =
         recover_epoch_root_signer(&domain, &msg, &call.signature).map_err(AppError::from)?;
     Ok((signer, call.root))
@@ -161,6 +152,9 @@ async fn scored_events(rpc: &Rpc, w: &World) -> Result<Vec<ScoredEvent>, AppErro
     Ok(crate::chain::scorer::scored_events(rpc, reg, w.deployment_block).await?)
 }
 
+/// One project checked against one epoch. The bundle, the epoch's proposal on chain (final root,
+/// signer, proposing transaction) and the fee lanes are read at once; then the `Scored` events
+/// when the bundle grades theses on the project, and `verifyHuman` for a final epoch.
 async fn run_check(
     w: World,
     row: EpochRow,
@@ -168,35 +162,42 @@ async fn run_check(
     own: Option<OwnInputs>,
 ) -> Result<EpochCheck, AppError> {
     let rpc = w.rpc();
-    let bundle = w.fetch_bundle(&bundle_path(&row.root)).await?;
+    let reg = w.contracts.epoch_registry;
+    let path = bundle_path(&row.root);
+    let (bundle, proposal, lanes) = futures::join!(
+        w.fetch_bundle(&path),
+        epochs::proposal(&rpc, reg, &row),
+        async {
+            // C17: FeeLanes' parameters and the project's Verified flag (which also sets the C10 cap).
+            match w.contracts.fee_lanes {
+                Some(fl) => Some(
+                    fee_lanes::lane_state(&rpc, fl, reg, w.contracts.launchpad, project)
+                        .await
+                        .context("reading the creator share from FeeLanes"),
+                ),
+                None => None,
+            }
+        },
+    );
+    let bundle = bundle?;
     if bundle.epoch != row.epoch {
         return Err(AppError::Missing(format!(
             "the bundle is for epoch {}, not {}",
             bundle.epoch, row.epoch
         )));
     }
-    let onchain = if row.status == 3 {
-        Some(
-            rpc.call(
-                w.contracts.epoch_registry,
-                &IEpochRegistry::finalRootCall { epoch: row.epoch },
-            )
-            .await
-            .map_err(AppError::from)?,
-        )
-    } else {
-        None
-    };
+    let proposal = proposal?;
+    let (onchain, expected) = (proposal.final_root, proposal.signer);
     // One tree for every check of this bundle (built on first use).
     let tree = BundleTree::new(&bundle);
     let mut score = check_bundle(&tree, project, onchain, own.as_ref());
-    let expected = rpc
-        .call(w.contracts.epoch_registry, &IEpochRegistry::signerCall {})
-        .await
-        .map_err(AppError::from)?;
     let full_root = tree.tree().map_err(AppError::from)?.root();
     let mut signer_flags = Vec::new();
-    let signer = match proposal_signer(&rpc, &w, &row).await {
+    let signed = proposal
+        .call
+        .map_err(AppError::from)
+        .and_then(|call| proposal_signer(&w, &row, &call));
+    let signer = match signed {
         Ok((s, signed_root)) => {
             if s != expected {
                 signer_flags.push(format!(
@@ -216,20 +217,6 @@ async fn run_check(
         c.signer = signer.clone();
         c.flags.extend(signer_flags.iter().cloned());
     }
-    // C17: FeeLanes' parameters and the project's Verified flag (which also sets the C10 cap).
-    let lanes = match w.contracts.fee_lanes {
-        Some(fl) => Some(
-            read_lanes(
-                &rpc,
-                fl,
-                w.contracts.epoch_registry,
-                w.contracts.launchpad,
-                project,
-            )
-            .await,
-        ),
-        None => None,
-    };
     let chain_verified = match &lanes {
         Some(Ok(l)) => Some(l.verified),
         _ => None,
@@ -251,17 +238,18 @@ async fn run_check(
             ));
         }
         h.flags.extend(signer_flags.iter().cloned());
-        if row.status == 3 {
-            let call = IEpochRegistry::verifyHumanCall {
-                epoch: row.epoch,
-                project,
-                scoreWad: h.bundle_score,
-                proof: h.proof.clone(),
-            };
+        if onchain.is_some() {
             h.registry_says = Some(
-                rpc.call(w.contracts.epoch_registry, &call)
-                    .await
-                    .map_err(AppError::from),
+                epochs::verify_human(
+                    &rpc,
+                    reg,
+                    row.epoch,
+                    project,
+                    h.bundle_score,
+                    h.proof.clone(),
+                )
+                .await
+                .map_err(AppError::from),
             );
         }
     }

@@ -7,10 +7,9 @@
 
 pub mod positions;
 
-use crate::chain::abi::{IAggregatorV3, IRootPriceOracle, IScorerRegistry, IERC20};
-use crate::chain::multicall::Batch;
+use crate::chain::abi::IScorerRegistry;
 use crate::chain::rpc::TxRequest;
-use crate::chain::scorer::{self, ScorerRef};
+use crate::chain::scorer::{self, ScorerRecord, ScorerRef};
 use crate::chain::world::World;
 use crate::error::{AppError, Context};
 use crate::fmt;
@@ -36,61 +35,26 @@ struct ScorerData {
     price_usd: Result<U256, AppError>,
     feed_updated: u64,
     burn: Result<U256, AppError>,
-    me: Option<IScorerRegistryScorer>,
+    me: Option<ScorerRecord>,
     balance: U256,
 }
 
-#[derive(Debug, Clone, PartialEq)]
-struct IScorerRegistryScorer {
-    registered: bool,
-    registered_at: u64,
-    last_score_at: u64,
-    unstake_requested_at: u64,
-    stake: U256,
-}
-
-/// The price feed, ROOT's price, and the connected scorer's record and ROOT balance, in one batch.
+/// The price feed, ROOT's price and the connected scorer's record and balance
+/// ([`scorer::account`]), and the registration burn priced from it (C15, rounded up).
 async fn load(w: World, s: ScorerRef, me: Option<Address>) -> Result<ScorerData, AppError> {
-    let rpc = w.rpc();
-    let mut b = Batch::new();
-    let feed = b.add(s.feed, &IAggregatorV3::latestRoundDataCall {});
-    let price = b.add(s.oracle, &IRootPriceOracle::rootPriceCall {});
-    let mine = me.map(|a| {
-        (
-            b.add(s.registry, &IScorerRegistry::scorerCall { who: a }),
-            b.add(s.root, &IERC20::balanceOfCall { account: a }),
-        )
-    });
-    let a = b.run(&rpc).await?;
-    let feed = a.get(feed)?;
-    let price_usd = a.get(price).map(|p| p.priceUsd).map_err(AppError::from);
+    let read = scorer::account(&w.rpc(), &s, me).await?;
+    let price_usd = read.price_usd.map_err(AppError::from);
     let burn = match &price_usd {
         Ok(p) => root_for_usd_up(REGISTER_BURN_USD, *p, RootAmountBounds::default())
             .map_err(AppError::from),
         Err(x) => Err(x.clone()),
     };
-    let (me_rec, balance) = match mine {
-        Some((record, balance)) => {
-            let r = a.get(record)?;
-            (
-                Some(IScorerRegistryScorer {
-                    registered: r.registered,
-                    registered_at: r.registeredAt,
-                    last_score_at: r.lastScoreAt,
-                    unstake_requested_at: r.unstakeRequestedAt,
-                    stake: r.stake,
-                }),
-                a.get(balance)?,
-            )
-        }
-        None => (None, U256::ZERO),
-    };
     Ok(ScorerData {
         price_usd,
-        feed_updated: u64::try_from(feed.updatedAt).unwrap_or(u64::MAX),
+        feed_updated: read.feed_updated,
         burn,
-        me: me_rec,
-        balance,
+        me: read.record,
+        balance: read.balance,
     })
 }
 
@@ -357,11 +321,7 @@ fn ThesisEditor(scorer: ScorerRef, price_usd: U256, next: u64, draft: Draft) -> 
             let Load::Ready(w) = ctx.world.get_untracked() else {
                 return;
             };
-            let rpc = w.rpc();
-            let usd = match rpc
-                .call(registry, &IScorerRegistry::scoreBurnUsdCall { token: tok })
-                .await
-            {
+            let usd = match scorer::score_burn_usd(&w.rpc(), registry, tok).await {
                 Ok(u) => u,
                 Err(e) => return error.set(Some(e.to_string())),
             };

@@ -8,18 +8,17 @@
 //! compared with the chain's own `claim` simulated at the latest block. A Claim button pays out through
 //! the transaction tray.
 
-use crate::chain::abi::{IEpochRegistry, IScorerRegistry, IERC20};
-use crate::chain::multicall::Batch;
-use crate::chain::rpc::{LogFilter, RpcError, TxRequest};
+use crate::chain::abi::IScorerRegistry;
+use crate::chain::positions;
+use crate::chain::rpc::TxRequest;
 use crate::chain::scorer::ScorerRef;
-use crate::chain::tokens::TokenLabels;
 use crate::chain::world::World;
 use crate::error::{AppError, Context};
 use crate::fmt;
 use crate::state::Ctx;
 use crate::ui::{caught, Amount, Loading};
 use alloy_primitives::{Address, B256, U256};
-use alloy_sol_types::{SolCall, SolEvent};
+use alloy_sol_types::SolCall;
 use eden_core::leaves::Verdict;
 use eden_core::math::{mul_div_down, WAD};
 use eden_core::rewards::{
@@ -27,7 +26,6 @@ use eden_core::rewards::{
 };
 use eden_core::scoring::EpochBundle;
 use leptos::prelude::*;
-use std::collections::BTreeMap;
 
 /// What `me` is owed at `t` (≥ the pool's last update): the pool resumed from the chain's stored
 /// state and advanced as `ScorerRegistry._advance` does (`eden_core::rewards::resume`).
@@ -103,281 +101,97 @@ fn grade_from_bundle(
     })
 }
 
-/// What round 2 reads of one open token: the connected scorer's position, the pool, its `ω_max`
-/// and `D`, and the scorer's stored accrual.
-struct TokenReads {
-    pos: IScorerRegistry::Position,
-    pool: IScorerRegistry::Pool,
-    max_weight: U256,
-    denominator: U256,
-    owed_stored: U256,
-}
-
-/// Reads the connected scorer's open positions in five round trips whatever their number:
-/// (1) the latest block and the open tokens; (2) per token the position, the pool, `ω_max`, `D` and
-/// the stored accrual, every `PositionOpened` of these tokens (one log scan), and each claim
-/// simulated at that block as the scorer (one JSON-RPC batch); (3) the scores, every opener's
-/// position, the pool assets' labels and the scorer's balances; (4) the final roots of the epochs
-/// the theses were graded in; (5) their bundles, fetched at once (each must build its root).
+/// The connected scorer's positions, read by [`crate::chain::positions`] (five round trips whatever
+/// their number), with each grade from its final epoch's bundle and each pool resumed as the
+/// contract advances it.
 async fn load(w: World, s: ScorerRef, me: Address) -> Result<Positions, AppError> {
-    let rpc = w.rpc();
     let reg = s.registry;
-    let open_tokens = IScorerRegistry::openTokensCall { who: me };
-    let ((block, block_time), tokens) =
-        futures::try_join!(rpc.latest_block(), rpc.call(reg, &open_tokens))?;
-    if tokens.is_empty() {
-        return Ok(Positions {
-            block,
-            block_time,
-            rows: Vec::new(),
-        });
-    }
-
-    // Round 2.
-    let mut b = Batch::new();
-    let slots: Vec<_> = tokens
+    let read = positions::positions_of(&w.rpc(), reg, me, w.deployment_block).await?;
+    let mut epochs: Vec<u64> = read
+        .positions
         .iter()
-        .map(|&token| {
-            (
-                b.add(reg, &IScorerRegistry::positionCall { token, who: me }),
-                b.add(reg, &IScorerRegistry::poolCall { token }),
-                b.add(reg, &IScorerRegistry::maxWeightCall { token }),
-                b.add(reg, &IScorerRegistry::denominatorOfCall { token }),
-                b.add(reg, &IScorerRegistry::owedStoredCall { token, who: me }),
-            )
-        })
+        .filter(|p| !p.score.overridden)
+        .map(|p| p.score.gradeEpoch)
         .collect();
-    let opened = LogFilter {
-        address: reg,
-        topics: vec![
-            Some(vec![IScorerRegistry::PositionOpened::SIGNATURE_HASH]),
-            Some(tokens.iter().map(|t| t.into_word()).collect()),
-        ],
-    };
-    let claims: Vec<TxRequest> = tokens
-        .iter()
-        .map(|&token| TxRequest {
-            from: Some(me),
-            ..TxRequest::call(reg, IScorerRegistry::claimCall { token }.abi_encode())
-        })
-        .collect();
-    let (a, logs, claimed) = futures::try_join!(
-        b.run(&rpc),
-        rpc.get_logs(&opened, w.deployment_block, block),
-        rpc.call_batch_at(&claims, Some(block)),
-    )?;
-    let mut reads = Vec::with_capacity(tokens.len());
-    for (pos, pool, max_weight, denominator, owed_stored) in slots {
-        reads.push(TokenReads {
-            pos: a.get(pos)?,
-            pool: a.get(pool)?,
-            max_weight: a.get(max_weight)?,
-            denominator: a.get(denominator)?,
-            owed_stored: a.get(owed_stored)?,
-        });
-    }
-    // Every scorer that opened a position on each token: the open ones drive expiries.
-    let mut openers: BTreeMap<Address, Vec<Address>> = BTreeMap::new();
-    for l in &logs {
-        let (Some(token), Some(who)) = (l.topics.get(1), l.topics.get(2)) else {
-            continue;
-        };
-        let list = openers.entry(Address::from_word(*token)).or_default();
-        let who = Address::from_word(*who);
-        if !list.contains(&who) {
-            list.push(who);
-        }
-    }
-
-    // Round 3.
-    let mut b = Batch::new();
-    let scores: Vec<_> = reads
-        .iter()
-        .map(|r| {
-            b.add(
-                reg,
-                &IScorerRegistry::getScoreCall {
-                    scoreId: r.pos.scoreId,
-                },
-            )
-        })
-        .collect();
-    let others: Vec<Vec<_>> = tokens
-        .iter()
-        .map(|&token| {
-            openers
-                .get(&token)
-                .map(Vec::as_slice)
-                .unwrap_or_default()
-                .iter()
-                .map(|&who| {
-                    (
-                        who,
-                        b.add(reg, &IScorerRegistry::positionCall { token, who }),
-                    )
-                })
-                .collect()
-        })
-        .collect();
-    let assets: Vec<Address> = reads.iter().map(|r| r.pool.asset).collect();
-    let balance_slots: Vec<_> = assets
-        .iter()
-        .map(|&asset| {
-            (!asset.is_zero()).then(|| b.add(asset, &IERC20::balanceOfCall { account: me }))
-        })
-        .collect();
-    let need_eth = assets.iter().any(|a| a.is_zero());
-    let (a, labels, eth) = futures::try_join!(
-        async { b.run(&rpc).await.map_err(AppError::from) },
-        async {
-            TokenLabels::read(&rpc, assets.iter().copied())
-                .await
-                .map_err(AppError::from)
-        },
-        async {
-            if need_eth {
-                rpc.balance(me).await.map_err(AppError::from)
-            } else {
-                Ok(U256::ZERO)
-            }
-        },
-    )?;
-    let scores = scores
+    epochs.sort_unstable();
+    epochs.dedup();
+    let bundles = positions::final_bundles(&w, &epochs).await?;
+    let rows = read
+        .positions
         .into_iter()
-        .map(|slot| a.get(slot))
-        .collect::<Result<Vec<_>, _>>()?;
-
-    // Rounds 4 and 5: the bundles of the epochs the theses were graded in, once each.
-    let epochs: Vec<u64> = {
-        let mut e: Vec<u64> = scores
-            .iter()
-            .filter(|sc| !sc.overridden)
-            .map(|sc| sc.gradeEpoch)
-            .collect();
-        e.sort_unstable();
-        e.dedup();
-        e
-    };
-    let bundles = grade_bundles(&w, &epochs).await?;
-
-    let mut rows = Vec::with_capacity(tokens.len());
-    for (i, (&token, r)) in tokens.iter().zip(reads).enumerate() {
-        let mut open = Vec::new();
-        for &(who, slot) in &others[i] {
-            let q = a.get(slot)?;
-            if q.open {
-                open.push(ChainPosition {
-                    scorer: who,
+        .map(|p| {
+            let open: Vec<ChainPosition> = p
+                .openers
+                .iter()
+                .filter(|(_, q)| q.open)
+                .map(|(who, q)| ChainPosition {
+                    scorer: *who,
                     weight: q.weight,
                     snapshot: q.snapshot,
                     end: q.end,
-                    owed_stored: (who == me).then_some(r.owed_stored),
-                });
+                    owed_stored: (*who == me).then_some(p.owed_stored),
+                })
+                .collect();
+            // The grade in force is the chain's: the adjudicator's override, or the leaf of
+            // `gradeEpoch` (the earliest epoch it was proven from).
+            let grade = if p.score.overridden {
+                Err(AppError::missing(
+                    "graded by the adjudicator's override (it wins over every leaf)",
+                ))
+            } else {
+                match bundles.get(&p.score.gradeEpoch) {
+                    Some(Ok(bundle)) => {
+                        grade_from_bundle(bundle, reg, p.position.scoreId, p.score.gradeEpoch)
+                    }
+                    Some(Err(e)) => Err(AppError::from(e.clone())),
+                    None => Err(AppError::missing("no bundle read for this epoch")),
+                }
+            };
+            let pool = ChainPool {
+                index: p.pool.index,
+                total_weight: p.pool.totalWeight,
+                max_weight: p.max_weight,
+                drip: Drip {
+                    amount: p.pool.dripAmount,
+                    start: p.pool.dripStart,
+                },
+                last_update: p.pool.lastUpdate,
+                cap_bps: CAP_BPS,
+            };
+            let symbol = s.tokens.iter().find(|t| t.token == p.token).map_or_else(
+                || fmt::short_addr(&p.token.to_checksum(None)),
+                |t| t.symbol.clone(),
+            );
+            Row {
+                token: p.token,
+                symbol,
+                asset_symbol: p.asset_symbol,
+                asset_decimals: p.asset_decimals,
+                replay: RewardPool::resume(&pool, &open).map_err(AppError::from),
+                pool,
+                open,
+                me: ChainPosition {
+                    scorer: me,
+                    weight: p.position.weight,
+                    snapshot: p.position.snapshot,
+                    end: p.position.end,
+                    owed_stored: Some(p.owed_stored),
+                },
+                denominator_onchain: p.denominator,
+                target: p.score.targetScore,
+                thesis_hash: p.score.thesisHash,
+                thesis: s.thesis(&p.score.thesisHash),
+                grade,
+                chain_owed: p.claim.map_err(AppError::from),
+                balance: p.balance,
             }
-        }
-        let score = &scores[i];
-        // The grade in force is the chain's: the adjudicator's override, or the leaf of
-        // `gradeEpoch` (the earliest epoch it was proven from).
-        let grade = if score.overridden {
-            Err(AppError::missing(
-                "graded by the adjudicator's override (it wins over every leaf)",
-            ))
-        } else {
-            match bundles.get(&score.gradeEpoch) {
-                Some(Ok(bundle)) => grade_from_bundle(bundle, reg, r.pos.scoreId, score.gradeEpoch),
-                Some(Err(e)) => Err(e.clone()),
-                None => Err(AppError::missing("no bundle read for this epoch")),
-            }
-        };
-        let (asset_symbol, asset_decimals) = labels.get(r.pool.asset);
-        let balance = match balance_slots[i] {
-            Some(slot) => a.get(slot)?,
-            None => eth,
-        };
-        let symbol = s.tokens.iter().find(|t| t.token == token).map_or_else(
-            || fmt::short_addr(&token.to_checksum(None)),
-            |t| t.symbol.clone(),
-        );
-        let pool = ChainPool {
-            index: r.pool.index,
-            total_weight: r.pool.totalWeight,
-            max_weight: r.max_weight,
-            drip: Drip {
-                amount: r.pool.dripAmount,
-                start: r.pool.dripStart,
-            },
-            last_update: r.pool.lastUpdate,
-            cap_bps: CAP_BPS,
-        };
-        let replay = RewardPool::resume(&pool, &open).map_err(AppError::from);
-        let chain_owed = match &claimed[i] {
-            Ok(raw) => IScorerRegistry::claimCall::abi_decode_returns(raw)
-                .map_err(|e| AppError::from(RpcError::Decode(e.to_string()))),
-            Err(e) => Err(AppError::from(e.clone())),
-        };
-        rows.push(Row {
-            token,
-            symbol,
-            asset_symbol,
-            asset_decimals,
-            pool,
-            open,
-            me: ChainPosition {
-                scorer: me,
-                weight: r.pos.weight,
-                snapshot: r.pos.snapshot,
-                end: r.pos.end,
-                owed_stored: Some(r.owed_stored),
-            },
-            replay,
-            denominator_onchain: r.denominator,
-            target: score.targetScore,
-            thesis_hash: score.thesisHash,
-            thesis: s.thesis(&score.thesisHash),
-            grade,
-            chain_owed,
-            balance,
-        });
-    }
-    Ok(Positions {
-        block,
-        block_time,
-        rows,
-    })
-}
-
-/// The bundles of final epochs `epochs`: their final roots in one batch, then each bundle fetched
-/// by its root at once (it must build that root). A bundle that cannot be had is that epoch's error.
-///
-/// # Errors
-/// When the final roots cannot be read.
-async fn grade_bundles(
-    w: &World,
-    epochs: &[u64],
-) -> Result<BTreeMap<u64, Result<EpochBundle, AppError>>, AppError> {
-    let rpc = w.rpc();
-    let mut b = Batch::new();
-    let slots: Vec<_> = epochs
-        .iter()
-        .map(|&epoch| {
-            b.add(
-                w.contracts.epoch_registry,
-                &IEpochRegistry::finalRootCall { epoch },
-            )
         })
         .collect();
-    let a = b.run(&rpc).await?;
-    let fetched = futures::future::join_all(slots.into_iter().map(|slot| {
-        let root = a.get(slot);
-        async move {
-            match root {
-                Ok(r) => w.fetch_bundle_with_root(r).await.map_err(AppError::from),
-                Err(e) => Err(AppError::from(e)),
-            }
-        }
-    }))
-    .await;
-    Ok(epochs.iter().copied().zip(fetched).collect())
+    Ok(Positions {
+        block: read.block,
+        block_time: read.block_time,
+        rows,
+    })
 }
 
 /// The "My positions" section of the Scorer page.

@@ -1,0 +1,89 @@
+//! The fee lanes (C17), read from the chain: FeeLanes' parameters and a token's state in it (the
+//! Verified flag, the recorded score and its epoch, the creator share), the registry's latest final
+//! epoch, and `previewSplit` of an example fee of one whole unit of the launch's quote asset, in
+//! at most three round trips. Raw values; `eden_core::check::check_creator` recomputes from them.
+//! No Leptos here.
+
+use crate::chain::abi::{IEpochRegistry, IFeeLanes, ILaunchpad};
+use crate::chain::multicall::Batch;
+use crate::chain::rpc::{Rpc, RpcError};
+use crate::chain::tokens::TokenLabels;
+use alloy_primitives::{Address, U256};
+use eden_core::check::{LaneParams, LaneState};
+use eden_core::creator::{CreatorShareParams, LaneSplit};
+
+/// `token`'s state in the fee lanes `lanes` (with the epoch registry `registry` and the launchpad
+/// `launchpad`): (1) one batch of the launch's quote asset, the parameters, the token's flags and
+/// score, the creator share and the latest final epoch; (2) the quote's decimals when it is not
+/// ETH; (3) `previewSplit` of one whole unit of it. A token that is not a launch gets the ETH
+/// example.
+///
+/// # Errors
+/// When a batch fails or one of its reads reverts.
+pub async fn lane_state(
+    rpc: &Rpc,
+    lanes: Address,
+    registry: Address,
+    launchpad: Address,
+    token: Address,
+) -> Result<LaneState, RpcError> {
+    let mut b = Batch::new();
+    let launch = b.add(launchpad, &ILaunchpad::launchOfCall { token });
+    let params = b.add(lanes, &IFeeLanes::paramsCall {});
+    let verified = b.add(lanes, &IFeeLanes::verifiedCall { token });
+    let stored_score = b.add(lanes, &IFeeLanes::scoreOfCall { token });
+    let stored_epoch = b.add(lanes, &IFeeLanes::scoreEpochOfCall { token });
+    let recorded = b.add(lanes, &IFeeLanes::scoreRecordedCall { token });
+    let has_final = b.add(registry, &IEpochRegistry::hasFinalEpochCall {});
+    // Reverts before any final epoch: read only when `hasFinalEpoch`.
+    let latest_final = b.add(registry, &IEpochRegistry::latestFinalEpochCall {});
+    let chain_share = b.add(lanes, &IFeeLanes::creatorShareCall { token });
+    let a = b.run(rpc).await?;
+    let quote = a.get(launch).ok().map(|l| l.quote).filter(|q| !q.is_zero());
+    let (fee_symbol, fee_decimals) = match quote {
+        Some(q) => TokenLabels::read(rpc, [q]).await?.get(q),
+        None => ("ETH".to_string(), 18),
+    };
+    let fee = U256::from(10u8).pow(U256::from(fee_decimals));
+    let s = rpc
+        .call(lanes, &IFeeLanes::previewSplitCall { token, fee })
+        .await?;
+    let p = a.get(params)?;
+    let wad64 = U256::from;
+    Ok(LaneState {
+        params: LaneParams {
+            share: CreatorShareParams {
+                f_backed: wad64(p.fBacked),
+                f_unverified: wad64(p.fUnverified),
+                ceiling: wad64(p.ceiling),
+            },
+            scorer_weight: wad64(p.scorerWeight),
+            holder_weight: wad64(p.holderWeight),
+            buyback_weight: wad64(p.buybackWeight),
+            lp_share: wad64(p.lpShare),
+        },
+        verified: a.get(verified)?,
+        stored_score: a.get(stored_score)?,
+        stored_epoch: a.get(stored_epoch)?,
+        recorded: a.get(recorded)?,
+        latest_final: if a.get(has_final)? {
+            Some(a.get(latest_final)?)
+        } else {
+            None
+        },
+        chain_share: a.get(chain_share)?,
+        fee,
+        fee_symbol,
+        fee_decimals,
+        preview: LaneSplit {
+            creator_share: s.creatorShare,
+            creator_amount: s.creatorAmount,
+            unearned: s.unearned,
+            to_creator: s.toCreator,
+            to_liquidity: s.toLiquidity,
+            to_scorers: s.toScorers,
+            to_holders: s.toHolders,
+            to_buyback: s.toBuyback,
+        },
+    })
+}
