@@ -61,15 +61,20 @@ pub fn LaunchList() -> impl IntoView {
                     <ul class="launches" id="launch-list">
                         {v.into_iter().map(|l| {
                             let href = format!("/launch/{}", l.token);
-                            let in_window = !l.graduated && trade::snipe_seconds_left(&l.state, ctx.chain_now()) > 0;
-                            let status = if l.graduated { "graduated" } else if in_window { "anti-snipe window" } else if l.progress_bps() >= 8_000 { "close to graduation" } else { "on the curve" };
+                            // Only the badge follows the clock (the anti-snipe window ends): the list
+                            // itself is not re-rendered every second.
+                            let (graduated, state, bps) = (l.graduated, l.state, l.progress_bps());
+                            let status = move || {
+                                let in_window = !graduated && trade::snipe_seconds_left(&state, ctx.chain_now()) > 0;
+                                if graduated { "graduated" } else if in_window { "anti-snipe window" } else if bps >= 8_000 { "close to graduation" } else { "on the curve" }
+                            };
                             let cap = curve::market_cap_wad(&l.state, l.quote_decimals).ok();
                             view! {
                                 <li class="launch-row" data-symbol=l.symbol.clone()>
                                     <a href=href>
                                         <span class="sym">{l.symbol.clone()}</span>
                                         <span class="name">{l.name.clone()}</span>
-                                        <span class=format!("badge {}", status.replace(' ', "-"))>{status}</span>
+                                        <span class=move || format!("badge {}", status().replace(' ', "-"))>{status}</span>
                                     </a>
                                     <Progress bps=l.progress_bps() />
                                     {cap.filter(|_| !l.graduated).map(|c| view! {
