@@ -19,7 +19,7 @@ use crate::chain::rpc::Log;
 use alloy_primitives::{Address, B256};
 use alloy_sol_types::SolEvent;
 use eden_core::duel::{self, DuelError, Observation, RoundMean, Winner};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 /// Which side of the duel a pool is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -84,17 +84,9 @@ pub struct DuelTicks {
     pub observations: Vec<Observation>,
 }
 
-/// Blocks whose timestamps [`observations`] needs: those of the events after the creation.
-pub fn blocks_needed(events: &[TickEvent], created_at: (u64, u64)) -> BTreeSet<u64> {
-    events
-        .iter()
-        .filter(|e| e.position > created_at)
-        .map(|e| e.position.0)
-        .collect()
-}
-
 /// Replays `events` (any order) into observations. `created_at` is the `DuelCreated` log's position,
-/// `start` the duel's start time, `timestamps` the times of [`blocks_needed`]; `eth_is_currency0`
+/// `start` the duel's start time, `timestamps` the times of the blocks of the events after the
+/// creation ([`crate::chain::duels::blocks_after`]); `eth_is_currency0`
 /// per side (always true for the hook's native-ETH pools).
 ///
 /// # Errors
@@ -292,7 +284,10 @@ mod tests {
             swap(p.id_b, HOOK, -70, 20, 0),   // a buyback
         ];
         let events: Vec<TickEvent> = logs.iter().rev().filter_map(|l| p.decode(l)).collect();
-        assert_eq!(blocks_needed(&events, (10, 2)), BTreeSet::from([12, 20]));
+        assert_eq!(
+            crate::chain::duels::blocks_after(&logs, (10, 2)),
+            vec![12, 20]
+        );
         let ts = BTreeMap::from([(12, 1_600), (20, 3_000)]);
         let t = observations(&events, (10, 2), 1_000, &ts, (true, true)).unwrap();
         let o = |timestamp, tick_a, tick_b, swap| Observation {

@@ -174,6 +174,18 @@ pub async fn read_duel(
     })
 }
 
+/// The blocks whose timestamps the replay needs: those of the logs after the creation at
+/// `created_at` (a log's position is its block and index), in order, once each.
+pub fn blocks_after(logs: &[Log], created_at: (u64, u64)) -> Vec<u64> {
+    logs.iter()
+        .map(Log::position)
+        .filter(|p| *p > created_at)
+        .map(|p| p.0)
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect()
+}
+
 /// The replay's logs over blocks `[from, latest]` (two log scans at once), then the timestamps of
 /// the pool logs' blocks after the creation (one JSON-RPC batch).
 async fn replay_logs(
@@ -206,17 +218,7 @@ async fn replay_logs(
         rpc.get_logs(&pools, from, latest),
     )?;
     let created_at = created.first().map(Log::position);
-    let blocks: Vec<u64> = match created_at {
-        Some(c) => pool_logs
-            .iter()
-            .map(Log::position)
-            .filter(|p| *p > c)
-            .map(|p| p.0)
-            .collect::<BTreeSet<_>>()
-            .into_iter()
-            .collect(),
-        None => Vec::new(),
-    };
+    let blocks = created_at.map_or_else(Vec::new, |c| blocks_after(&pool_logs, c));
     Ok(ReplayLogs {
         created_at,
         timestamps: rpc.block_timestamps(&blocks).await?,

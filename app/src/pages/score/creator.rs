@@ -16,9 +16,8 @@
 
 use crate::error::AppError;
 use alloy_primitives::U256;
+pub use eden_core::check::LaneState;
 use eden_core::check::{self, CreatorFinding};
-pub use eden_core::check::{LaneParams, LaneState};
-use eden_core::creator::CreatorShareParams;
 use leptos::prelude::*;
 
 /// The creator share check: core's report ([`eden_core::check::CreatorCheck`], reached through
@@ -152,6 +151,8 @@ pub fn CreatorView(check: Option<Result<CreatorCheck, AppError>>) -> impl IntoVi
 #[cfg(test)]
 mod tests {
     use super::*;
+    use eden_core::check::LaneParams;
+    use eden_core::creator::CreatorShareParams;
     use eden_core::math::WAD;
 
     /// The example fee of an ETH pair: 1 ETH.
