@@ -6,8 +6,12 @@
 //
 // For each size N it starts a fresh anvil, deploys (scripts/deploy-local.sh, deploy-local-ii.sh), seeds
 // the demo world (scripts/seed-demo.mjs: 5 launches, 4 epochs, 2 duels, 4 agents, 3 scorers' positions),
-// then launches N − 5 more tokens and proposes ⌊N / 10⌋ more epochs (signed by the root signer, bonded;
-// their bundles are not published: the pages list epochs from the chain). For each added latency it
+// then launches N − 5 more tokens and adds ⌊N / 10⌋ more of each of: epochs (signed by the root signer,
+// bonded, final, their bundles published by root), positions of dev account 1 (a score every 14 days, the
+// registry's limit, each on its own launch, graded in its own epoch, proven and its pool funded; most have
+// reached their 30-day end but stay in the registry's open set until their pool is next touched, so the
+// page reads every one) and agents (staked, one call revealed). Accounts that are not dev keys (the
+// timelock that owns the protocol after the seed, the agents) send through anvil's impersonation. For each added latency it
 // opens every page in a fresh browser profile (no log cache) with the burner wallet of dev account 1 (a
 // seeded scorer and payout holder) and prints, per page, the HTTP requests and JSON-RPC calls the node
 // received and the time from navigation to the page's content (wasm load included; the median of three
@@ -17,7 +21,7 @@
 // Reference, side by side: the launch list's reads as the app made them before #13 (about six
 // sequential eth_calls per launch: token at index, launch record, name, symbol, the quote's symbol and
 // decimals), replayed from Node through the same proxy against the same chain.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -78,30 +82,102 @@ async function sendAndWait(rpc, tx) {
   throw new Error(`no receipt for ${hash}`);
 }
 
-/** Launches `count` more tokens (ETH pairs) and proposes `epochs` more epochs on the seeded chain. */
-async function grow(chain, count, epochs) {
+const ZERO = '0x0000000000000000000000000000000000000000';
+const SCORER = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'; // dev account 1: the burner the pages are opened with
+const WAD = 10n ** 18n;
+const TRACKS = ['agents', 'research', 'apps'].map((t) => eden.trackPreset(t));
+
+/** Grows the seeded chain to `n` launches, with ⌊n / 10⌋ more of each of: epochs (final, published by their
+ * root), positions of the bench's scorer (one per epoch: a score on a bench launch, graded in that epoch,
+ * proven, its pool funded) and staked agents with a revealed call. */
+async function grow(chain, n) {
   const rpc = rpcAt(chain.rpc);
   const c = chain.network.contracts;
-  for (let i = 0; i < count; i++) {
-    await sendAndWait(rpc, { from: CREATORS[i % CREATORS.length], to: c.launchpad,
-      data: calldata('launch(string,string,address)', [`Bench Launch ${i}`, `B${i}`, '0x0000000000000000000000000000000000000000']) });
-  }
   const chainId = Number(BigInt(await rpc('eth_chainId')));
-  const word = (h) => BigInt(h);
-  const bond = word(await rpc('eth_call', [{ to: c.epochRegistry, data: calldata('bond()', []) }, 'latest']));
+  const A = JSON.parse(readFileSync(join(ROOT, '.eden', 'addresses.json'), 'utf8'))[String(chainId)];
+  const call = (to, sig, values = []) => rpc('eth_call', [{ to, data: calldata(sig, values) }, 'latest']);
+  const word = async (to, sig, values) => BigInt(await call(to, sig, values));
+  const send = (from, to, sig, values = [], value = 0n) =>
+    sendAndWait(rpc, { from, to, data: calldata(sig, values), value: '0x' + value.toString(16) });
+  const warp = async (s) => { await rpc('evm_increaseTime', [s]); await rpc('evm_mine', []); };
+  const now = async () => Number(BigInt((await rpc('eth_getBlockByNumber', ['latest', false])).timestamp));
+  // An account that is not a dev key (the timelock that owns the protocol since the seed, the bench's agents)
+  // sends through anvil's impersonation: the bench stands in for 48 h governance and for other people.
+  const impersonate = async (who) => {
+    await rpc('anvil_impersonateAccount', [who]);
+    await rpc('anvil_setBalance', [who, '0x' + (100n * WAD).toString(16)]);
+  };
+  const ownerOf = async (contract) => '0x' + (await call(contract, 'owner()')).slice(26);
+
+  const tokens = [];
+  for (let i = 0; i < Math.max(0, n - 5); i++) {
+    const r = await send(CREATORS[i % CREATORS.length], c.launchpad, 'launch(string,string,address)', [`Bench Launch ${i}`, `B${i}`, ZERO]);
+    tokens.push('0x' + r.logs.find((l) => l.address.toLowerCase() === c.launchpad.toLowerCase()).topics[1].slice(26));
+  }
+
+  const m = Math.floor(n / 10);
+  const bond = await word(c.epochRegistry, 'bond()');
   const domain = { name: 'Eden', version: '1', chainId, verifyingContract: c.epochRegistry };
-  for (let k = 0; k < epochs; k++) {
-    const epoch = Number(word(await rpc('eth_call', [{ to: c.epochRegistry, data: calldata('nextEpoch()', []) }, 'latest'])));
-    const root = hex(keccak256(Buffer.from(`bench epoch ${epoch} root`)));
-    const inputsRoot = hex(keccak256(Buffer.from(`bench epoch ${epoch} inputs`)));
-    const block = await rpc('eth_getBlockByNumber', ['latest', false]);
-    const expiry = Number(BigInt(block.timestamp)) + 3 * 86400;
-    const digest = eden.epochRootSigningHash(domain, { epoch, root, inputsRoot, proposer: DEPLOYER[0], expiry });
+  const registryOwner = await ownerOf(c.scorerRegistry);
+  const feedOwner = await ownerOf(A.ethUsdFeed);
+  for (const who of [registryOwner, feedOwner]) await impersonate(who);
+  const BURN_CAP = 5_000n * WAD;
+  await send(DEPLOYER[0], A.root, 'transfer(address,uint256)', [SCORER, BigInt(m) * BURN_CAP]);
+  for (let k = 0; k < m; k++) {
+    // A score every 14 days (the registry's interval), each on its own bench launch.
+    await warp(14 * 86400 + 60);
+    await send(feedOwner, A.ethUsdFeed, 'setAnswer(int256)', [3_000n * 10n ** 8n]);
+    const token = tokens[k];
+    const text = `Bench thesis ${k}: Bench Launch ${k} is scored by the bench so the positions page reads ${m} more positions.`;
+    const thesisHash = hex(keccak256(Buffer.from(text)));
+    const targetScoreWad = 70n * WAD;
+    await send(SCORER, A.root, 'approve(address,uint256)', [c.scorerRegistry, BURN_CAP]);
+    await send(SCORER, c.scorerRegistry, 'score(address,uint256,bytes32,uint256)', [token, targetScoreWad, thesisHash, BURN_CAP]);
+    const scoreId = Number((await word(c.scorerRegistry, 'scoreCount()')) - 1n);
+    // The operator's epoch after it: one cohort project and this grade (a C5 quality leaf), signed, bonded,
+    // published by its root where the app fetches bundles, and final after the challenge window.
+    await warp(60);
+    const epoch = Number(await word(c.epochRegistry, 'nextEpoch()'));
+    const qualityWad = (600n + BigInt(k % 300)) * 10n ** 15n;
+    const bundle = eden.buildEpoch({
+      epoch, tracks: TRACKS, previous: [],
+      projects: [{ project: token, track: 'apps', features: TRACKS[2].features.map((f) => String(BigInt(f.refHi) / 2n)),
+        claims: 20, failed: 1, verifiedOutput: '1000', ageSecs: 30 * 86400 }],
+      theses: [{ scorerRegistry: c.scorerRegistry, scoreId, scorer: SCORER, project: token, thesisHash,
+        targetScoreWad: targetScoreWad.toString(), qualityWad: qualityWad.toString(), verdict: 0, matchedThesis: '0x' + '0'.repeat(64) }],
+    });
+    const expiry = (await now()) + 3 * 86400;
+    const digest = eden.epochRootSigningHash(domain, { epoch, root: bundle.root, inputsRoot: bundle.inputsRoot, proposer: DEPLOYER[0], expiry });
     const sig = secp256k1.sign(Buffer.from(digest.slice(2), 'hex'), Buffer.from(DEPLOYER[1].slice(2), 'hex'));
     const signature = '0x' + sig.r.toString(16).padStart(64, '0') + sig.s.toString(16).padStart(64, '0') + (27 + sig.recovery).toString(16);
-    await sendAndWait(rpc, { from: DEPLOYER[0], to: c.epochRegistry, value: '0x' + bond.toString(16),
-      data: calldata('propose(uint64,bytes32,bytes32,uint64,bytes)', [epoch, root, inputsRoot, expiry, signature]) });
+    await send(DEPLOYER[0], c.epochRegistry, 'propose(uint64,bytes32,bytes32,uint64,bytes)', [epoch, bundle.root, bundle.inputsRoot, expiry, signature], bond);
+    writeFileSync(join(chain.demoDir, 'epochs', `${bundle.root.toLowerCase()}.json`), JSON.stringify(bundle));
+    await warp(72 * 3600 + 60);
+    await send(DEPLOYER[0], c.epochRegistry, 'finalize(uint64)', [epoch]);
+    // Its pool (ETH) configured by the registry's owner, the grade proven (anyone may), the pool funded.
+    await send(registryOwner, c.scorerRegistry, 'configurePool(address,address)', [token, ZERO]);
+    const leaf = bundle.theses[0].leaf;
+    await send(DEPLOYER[0], c.scorerRegistry, 'prove(uint256,uint64,uint256,uint8,bytes32,bytes32[])',
+      [scoreId, epoch, qualityWad, 0, '0x' + '0'.repeat(64), eden.epochProof(bundle, leaf)]);
+    await send(DEPLOYER[0], c.scorerRegistry, 'fund(address,uint256)', [token, WAD / 100n], WAD / 100n);
   }
+  await send(feedOwner, A.ethUsdFeed, 'setAnswer(int256)', [3_000n * 10n ** 8n]);
+
+  // Agents: each staked and with one call committed and revealed on the test stock (one-hour window).
+  const minStake = await word(c.callLedger, 'minStake()');
+  for (let k = 0; k < m; k++) {
+    const agent = '0x' + hex(keccak256(Buffer.from(`eden bench agent ${k}`))).slice(26);
+    await impersonate(agent);
+    await send(DEPLOYER[0], A.root, 'transfer(address,uint256)', [agent, minStake]);
+    await send(agent, A.root, 'approve(address,uint256)', [c.callLedger, minStake]);
+    await send(agent, c.callLedger, 'stake(uint256)', [minStake]);
+    const salt = hex(keccak256(Buffer.from(`eden bench call ${k}`)));
+    const direction = k % 2;
+    await send(agent, c.callLedger, 'commit(bytes32)', [eden.callCommitment(agent, A.testStock, direction ? 'up' : 'down', 3600, salt)]);
+    const id = (await word(c.callLedger, 'callCount()')) - 1n;
+    await send(agent, c.callLedger, 'reveal(uint256,address,uint8,uint64,bytes32)', [id, A.testStock, direction, 3600n, salt]);
+  }
+  return m;
 }
 
 /** The launch list's reads as the app made them before #13: per launch, one after another. */
@@ -123,15 +199,15 @@ async function oldLaunchListReads(url, pad) {
 }
 
 /** The pages measured: path, what shows that the content is there, and that content's size. */
-function pages(chain, launches, epochs) {
+function pages(chain, launches, epochs, more) {
   const gard = chain.world.launches.find((l) => l.symbol === 'GARD')?.token;
   return [
     { page: 'Launch list', path: 'launch', ready: (n) => document.querySelectorAll('.launch-row').length >= n, arg: launches, what: `${launches} launches` },
     ...(gard ? [{ page: 'Token (graduated)', path: `launch/${gard}`, ready: () => !!document.querySelector('#graduated #pool-price .amount'), arg: 0, what: 'curve, trades, pool' }] : []),
     { page: 'Score', path: 'score', ready: (n) => document.querySelectorAll('#epochs tr[data-epoch]').length >= n, arg: epochs, what: `${epochs} epochs` },
     { page: 'Payouts', path: 'payouts', ready: () => !!document.querySelector('.payout-row .claim-status, #no-payouts'), arg: 0, what: 'rounds, proofs' },
-    { page: 'Scorer positions', path: 'scorer', ready: () => !!document.querySelector('.position-row .owed-at-block .amount, #no-positions'), arg: 0, what: 'positions, accrual' },
-    { page: 'Calls', path: 'calls', ready: () => document.querySelectorAll('.agent-row').length > 0, arg: 0, what: 'agents, consensus' },
+    { page: 'Scorer positions', path: 'scorer', ready: (n) => document.querySelectorAll('.position-row .owed-at-block .amount').length >= n, arg: Math.max(1, more), what: `≥ ${more} positions, accrual` },
+    { page: 'Calls', path: 'calls', ready: (n) => document.querySelectorAll('.agent-row').length >= n, arg: 4 + more, what: `${4 + more} agents, consensus` },
     { page: 'Duels', path: 'duel', ready: () => document.querySelectorAll('.duel-row').length > 0, arg: 0, what: 'duels' },
     { page: 'Duel #0', path: 'duel/0', ready: () => !!document.querySelector('#round-mean[data-mean-tick]'), arg: 0, what: 'swap log replay' },
   ];
@@ -175,21 +251,20 @@ try {
     const chain = await startChain(ROOT);
     const netDir = mkdtempSync(join(tmpdir(), 'eden-bench-networks-'));
     try {
-      const extraEpochs = Math.floor(n / 10);
-      await grow(chain, Math.max(0, n - 5), extraEpochs);
+      const extraEpochs = await grow(chain, n);
       const rpc = rpcAt(chain.rpc);
       const c = chain.network.contracts;
       const launches = Number(BigInt(await rpc('eth_call', [{ to: c.launchpad, data: calldata('launchCount()', []) }, 'latest'])));
       const epochs = chain.world.epochs.length + extraEpochs;
-      console.log(`# N = ${n}: ${launches} launches, ${epochs} epochs, seeded in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+      console.log(`# N = ${n}: ${launches} launches, ${epochs} epochs, ${extraEpochs} more positions and agents, seeded in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
       for (const latency of LATENCIES) {
         const proxy = await startRpcProxy(chain.rpc, { latencyMs: latency, every429: 0 });
         const server = await serveDist(join(ROOT, 'dist'), { '/public/demo/': chain.demoDir, '/public/networks/': netDir });
         publishNetwork(netDir, 'local', chain.network, server.url + 'public/demo/', { rpcUrls: [proxy.url] });
         try {
           // Warm-up, not counted: the browser's first load of the app compiles its wasm cold.
-          await loadOnce(browser, proxy, server.url, pages(chain, launches, epochs)[0]).catch(() => {});
-          for (const p of pages(chain, launches, epochs)) {
+          await loadOnce(browser, proxy, server.url, pages(chain, launches, epochs, extraEpochs)[0]).catch(() => {});
+          for (const p of pages(chain, launches, epochs, extraEpochs)) {
             const r = await measure(browser, proxy, server.url, p);
             rows.push({ n, latency, page: p.page, what: p.what, ...r });
             console.log(`#   ${latency} ms  ${p.page.padEnd(18)} ${r.error ? 'FAILED: ' + r.error : `${r.http} HTTP, ${r.calls} calls, ${r.ms} ms`}`);

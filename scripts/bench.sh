@@ -6,7 +6,7 @@
 #  2. Scoring: one full epoch, 100k projects x 12 features (normalise, gate, smooth, leaves, root):
 #     native Rust and WASM in Node.
 #  3. With --pages: the app's pages against deployments of 10, 100 and 500 launches (and 1, 10, 50 more
-#     epochs) through the RPC proxy at 0 and 100 ms added latency, in headless Chromium: HTTP requests,
+#     epochs, positions and agents) through the RPC proxy at 0 and 100 ms added latency, in headless Chromium: HTTP requests,
 #     JSON-RPC calls and time to content per page, beside the launch list's pre-#13 reads (bench/pages.mjs).
 #     Builds what it needs first (the JS API, the contracts, the app).
 #

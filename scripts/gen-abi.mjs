@@ -25,19 +25,22 @@ export const CONTRACTS = [
   ['IExtsload.sol', 'IExtsload'],
   ['IPoolManager.sol', 'IPoolManager'],
 ];
+// Deployless readers (D3): never deployed, their creation code is run by `eth_call`, so the app needs
+// their bytecode as well (`sol!` reads it from the artifact's `bytecode`).
+export const LENSES = [['LaunchLens.sol', 'LaunchLens']];
 
 const check = process.argv.includes('--check');
 const outDir = join(ROOT, 'app', 'abi');
 mkdirSync(outDir, { recursive: true });
 const stale = [];
-for (const [file, name] of CONTRACTS) {
+for (const [file, name, lens] of [...CONTRACTS, ...LENSES.map(([f, n]) => [f, n, true])]) {
   const artifact = join(ROOT, 'contracts', 'out', file, `${name}.json`);
   if (!existsSync(artifact)) {
     console.error(`gen-abi: ${artifact} is missing: run \`forge build\` in contracts/ first`);
     process.exit(2);
   }
-  const { abi } = JSON.parse(readFileSync(artifact, 'utf8'));
-  const text = JSON.stringify(abi, null, 1) + '\n';
+  const { abi, bytecode } = JSON.parse(readFileSync(artifact, 'utf8'));
+  const text = JSON.stringify(lens ? { abi, bytecode: bytecode.object } : abi, null, 1) + '\n';
   const target = join(outDir, `${name}.json`);
   if (check) {
     if (!existsSync(target) || readFileSync(target, 'utf8') !== text) stale.push(`app/abi/${name}.json`);
@@ -49,4 +52,4 @@ if (stale.length) {
   console.error(`gen-abi: stale ABIs (the contracts changed): ${stale.join(', ')}\nrun: node scripts/gen-abi.mjs`);
   process.exit(1);
 }
-console.log(check ? `gen-abi: app/abi matches contracts/out (${CONTRACTS.length} ABIs)` : `gen-abi: wrote ${CONTRACTS.length} ABIs to app/abi/`);
+console.log(check ? `gen-abi: app/abi matches contracts/out (${CONTRACTS.length + LENSES.length} ABIs)` : `gen-abi: wrote ${CONTRACTS.length + LENSES.length} ABIs to app/abi/`);

@@ -96,6 +96,27 @@ test('launches are listed with their progress and status', async () => {
   await page.screenshot({ path: join(SHOTS, 'launch-list.png'), fullPage: true });
 });
 
+test('the launch list is one deployless call, and the same list from view calls on a node that refuses it', async () => {
+  // Each row as shown, but its status badge (which follows the clock).
+  const rowsText = () => page.$$eval('.launch-row', (rs) => rs.map((r) => r.textContent.replace(r.querySelector('.badge').textContent, '')));
+  proxy.reset();
+  await page.goto(server.url + 'launch');
+  await page.waitForSelector('.launch-row', T);
+  const viaLens = await rowsText();
+  assert.ok(proxy.stats.deployless >= 1, 'the launch list was read through LaunchLens');
+  const lensCalls = proxy.stats.calls;
+  proxy.refuseDeployless = true;
+  try {
+    proxy.reset();
+    await page.reload();
+    await page.waitForSelector('.launch-row', T);
+    assert.deepEqual(await rowsText(), viaLens);
+    assert.ok(proxy.stats.deployless >= 1 && proxy.stats.calls > lensCalls, `${proxy.stats.calls} calls without the lens, ${lensCalls} with it`);
+  } finally {
+    proxy.refuseDeployless = false;
+  }
+});
+
 test('buy and sell on a curve with the burner wallet: balances move', async () => {
   await connectBurner(2);
   await page.click('.launch-row[data-symbol="MEAD"] a');

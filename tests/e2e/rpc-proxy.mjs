@@ -6,7 +6,9 @@
 //  - answers HTTP 429 to every `every429`-th HTTP request (deterministic; 0 turns it off);
 //  - allows any origin (CORS, preflight included, on 429s too, so the page can read the status);
 //  - counts HTTP requests and JSON-RPC calls by method, and records each eth_getLogs range;
-//  - while `down` is set, answers every request HTTP 503 (a node that is down; the Retry tests).
+//  - while `down` is set, answers every request HTTP 503 (a node that is down; the Retry tests);
+//  - counts `eth_call`s without `to` (deployless readers, D3) and, while `refuseDeployless` is set, answers
+//    them with an error and no data, as a node that refuses them would.
 // Batches (JSON arrays) are forwarded as one HTTP request and each call in them is checked.
 import { createServer } from 'node:http';
 
@@ -27,7 +29,7 @@ async function upstreamCall(upstream, body) {
 /** Starts the proxy on 127.0.0.1; resolves to {url, down, stats, totals, reset, close}: `stats` counts since
  * the last `reset()`, `totals` since the start. */
 export async function startRpcProxy(upstream, { latencyMs = 0, maxBlocks = 10_000, maxResults = 10_000, every429 = 7 } = {}) {
-  const fresh = () => ({ http: 0, calls: 0, rateLimited: 0, refusedRanges: 0, byMethod: {}, getLogs: [] });
+  const fresh = () => ({ http: 0, calls: 0, rateLimited: 0, refusedRanges: 0, deployless: 0, byMethod: {}, getLogs: [] });
   const stats = fresh();
   const totals = fresh();
   const count = (k, method) => {
@@ -37,7 +39,7 @@ export async function startRpcProxy(upstream, { latencyMs = 0, maxBlocks = 10_00
     }
   };
   let n429 = 0;
-  const control = { down: false };
+  const control = { down: false, refuseDeployless: false };
   const blockOf = async (tag) => {
     if (tag === undefined || tag === 'latest' || tag === 'pending' || tag === 'safe' || tag === 'finalized') {
       const r = await upstreamCall(upstream, { jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] });
@@ -50,6 +52,10 @@ export async function startRpcProxy(upstream, { latencyMs = 0, maxBlocks = 10_00
   const one = async (call) => {
     count('calls');
     count(null, call.method);
+    if (call.method === 'eth_call' && !call.params?.[0]?.to) {
+      count('deployless');
+      if (control.refuseDeployless) return { jsonrpc: '2.0', id: call.id, error: { code: -32602, message: 'invalid argument 0: missing "to"' } };
+    }
     if (call.method !== 'eth_getLogs') return upstreamCall(upstream, call);
     const f = call.params?.[0] ?? {};
     if (f.blockHash === undefined) {
@@ -113,6 +119,9 @@ export async function startRpcProxy(upstream, { latencyMs = 0, maxBlocks = 10_00
     /** While true, every request is answered HTTP 503. */
     set down(v) { control.down = v; },
     get down() { return control.down; },
+    /** While true, an `eth_call` without `to` is refused (error, no data). */
+    set refuseDeployless(v) { control.refuseDeployless = v; },
+    get refuseDeployless() { return control.refuseDeployless; },
     stats,
     totals,
     reset: () => Object.assign(stats, fresh()),

@@ -29,6 +29,14 @@ sol!(RootPriceOracle, "abi/RootPriceOracle.json");
 pub use RootPriceOracle as IRootPriceOracle;
 sol!(ScorerRegistry, "abi/ScorerRegistry.json");
 pub use ScorerRegistry as IScorerRegistry;
+/// Deployless readers (D3): the artifact carries the creation code, run by `eth_call` with no `to`.
+/// In their own module, as `sol!` declares the structs they share with the launchpad
+/// (`Launchpad.Launch`) beside them.
+pub mod lens {
+    #![allow(clippy::too_many_arguments)]
+    alloy_sol_types::sol!(LaunchLens, "abi/LaunchLens.json");
+}
+pub use lens::LaunchLens;
 // External interfaces: Chainlink's feed, Uniswap v4's `extsload` (the PoolManager's state reads) and its events.
 sol!(AggregatorV3Interface, "abi/AggregatorV3Interface.json");
 pub use AggregatorV3Interface as IAggregatorV3;

@@ -49,7 +49,14 @@ pub enum LaunchError {
     /// The launchpad has no launch of this token.
     #[error("no launch of {0} on this launchpad")]
     NoSuchLaunch(Address),
+    /// The launchpad says it has more launches than a list is read for.
+    #[error("the launchpad says it has {0} launches; the app lists at most {MAX_LAUNCHES}")]
+    TooMany(u64),
 }
+
+/// The most launches the list reads: a launchpad claiming more is not read (one that lies about its
+/// count cannot make the app send requests without end).
+pub const MAX_LAUNCHES: u64 = 100_000;
 
 /// One launch as read from chain.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -151,12 +158,18 @@ pub async fn launches(
         .collect()
 }
 
-/// One launch (three round trips: the parameters, the record, the quote token's label).
+/// One launch: one round trip through the deployless reader; three (the parameters, the record, the
+/// quote token's label) where it cannot run.
 pub async fn launch(rpc: &Rpc, pad: Address, token: Address) -> Result<LaunchInfo, LaunchError> {
-    let p = params(rpc, pad).await?;
-    launches(rpc, pad, &[token], p)
-        .await?
-        .pop()
+    let read = match lens::read(rpc, pad, &[token]).await? {
+        Some((p, rows)) => lens::infos(rows, p)?,
+        None => {
+            let p = params(rpc, pad).await?;
+            launches(rpc, pad, &[token], p).await?
+        }
+    };
+    read.into_iter()
+        .next()
         .ok_or(LaunchError::NoSuchLaunch(token))
 }
 
@@ -170,14 +183,28 @@ pub async fn tokens(rpc: &Rpc, pad: Address, count: u64) -> Result<Vec<Address>,
     slots.into_iter().map(|s| a.get(s)).collect()
 }
 
-/// Every launch, newest first, in four round trips whatever their number: the parameters, the
-/// token list, the launches, their quote tokens' labels.
+/// Every launch, newest first: one round trip through the deployless reader ([`lens`]; one more
+/// per [`lens::ROWS`] launches beyond the first page, all at once); where it cannot run, four round
+/// trips whatever their number (the parameters, the token list, the launches, their quote tokens'
+/// labels).
 pub async fn all(rpc: &Rpc, pad: Address) -> Result<Vec<LaunchInfo>, LaunchError> {
-    let p = params(rpc, pad).await?;
-    let mut list = tokens(rpc, pad, p.count).await?;
+    let mut list = match lens::read(rpc, pad, &[]).await? {
+        Some((p, rows)) => lens::infos(rows, p)?,
+        None => {
+            let p = params(rpc, pad).await?;
+            if p.count > MAX_LAUNCHES {
+                return Err(LaunchError::TooMany(p.count));
+            }
+            let tokens = tokens(rpc, pad, p.count).await?;
+            launches(rpc, pad, &tokens, p).await?
+        }
+    };
     list.reverse();
-    launches(rpc, pad, &list, p).await
+    Ok(list)
 }
+
+/// The launch list in one round trip through the deployless `LaunchLens` (D3).
+pub mod lens;
 
 /// A trade on a launch's curve, from the event log.
 #[derive(Debug, Clone, PartialEq, Eq)]

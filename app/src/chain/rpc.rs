@@ -86,6 +86,18 @@ async fn post_json(url: &str, body: &str) -> Result<Value, RpcError> {
     }
 }
 
+/// The revert data of a JSON-RPC error object: a hex string in `data` (or in `data.data`, as some
+/// nodes nest it).
+pub fn revert_data(err: &Value) -> Option<Bytes> {
+    let d = err.get("data")?;
+    let s = d
+        .as_str()
+        .or_else(|| d.get("data").and_then(Value::as_str))?;
+    hex::decode(s.trim_start_matches("0x"))
+        .ok()
+        .map(Bytes::from)
+}
+
 /// Interprets a JSON-RPC error object; revert data (a hex string in `data`) becomes [`RpcError::Revert`].
 pub fn error_from(err: &Value) -> RpcError {
     let message = err
@@ -93,15 +105,8 @@ pub fn error_from(err: &Value) -> RpcError {
         .and_then(Value::as_str)
         .unwrap_or("error")
         .to_owned();
-    let data = err.get("data").and_then(|d| {
-        d.as_str()
-            .map(str::to_owned)
-            .or_else(|| d.get("data").and_then(Value::as_str).map(str::to_owned))
-    });
-    if let Some(d) = data {
-        if let Ok(bytes) = hex::decode(d.trim_start_matches("0x")) {
-            return RpcError::Revert(revert_reason(&bytes));
-        }
+    if let Some(bytes) = revert_data(err) {
+        return RpcError::Revert(revert_reason(&bytes));
     }
     if message.contains("revert") {
         return RpcError::Revert(message);
@@ -451,6 +456,31 @@ impl Rpc {
         })
     }
 
+    /// Runs `code` with `eth_call` and no `to` at the latest block, and returns the data it reverted
+    /// with: a deployless reader's creation code and constructor arguments, whose answer is its revert
+    /// data (D3; `contracts/src/lens`). Retried with backoff while the node rate-limits.
+    ///
+    /// # Errors
+    /// The node's error when it reverted without data (out of gas), refused the call, or could not be
+    /// reached; [`RpcError::Decode`] when the code returned instead of reverting.
+    pub async fn run_code(&self, code: &Bytes) -> Result<Bytes, RpcError> {
+        let body = json!({
+            "jsonrpc": "2.0", "id": 1, "method": "eth_call",
+            "params": [{ "data": code }, "latest"],
+        })
+        .to_string();
+        let once = || async {
+            let v = post_json(&self.url, &body).await?;
+            match v.get("error") {
+                Some(e) => revert_data(e).ok_or_else(|| error_from(e)),
+                None => Err(RpcError::Decode(
+                    "a deployless reader returned instead of answering".into(),
+                )),
+            }
+        };
+        with_backoff(once, gloo_timers::future::TimeoutFuture::new).await
+    }
+
     /// `eth_blockNumber`.
     pub async fn block_number(&self) -> Result<u64, RpcError> {
         q64(&self.request("eth_blockNumber", json!([])).await?)
@@ -729,6 +759,28 @@ mod tests {
             error_from(&json!({"code": -32000, "message": "execution reverted"})),
             RpcError::Revert(_)
         ));
+    }
+
+    #[test]
+    fn revert_data_plain_or_nested() {
+        let d = Bytes::from(vec![0xab, 0xcd]);
+        assert_eq!(
+            revert_data(&json!({"code": 3, "data": "0xabcd"})),
+            Some(d.clone())
+        );
+        assert_eq!(
+            revert_data(&json!({"code": -32015, "data": {"data": "0xabcd"}})),
+            Some(d)
+        );
+        assert_eq!(
+            revert_data(&json!({"code": 3, "data": "0x"})),
+            Some(Bytes::new())
+        );
+        assert_eq!(
+            revert_data(&json!({"code": -32000, "message": "out of gas"})),
+            None
+        );
+        assert_eq!(revert_data(&json!({"code": 3, "data": "not hex"})), None);
     }
 
     #[test]
