@@ -97,6 +97,7 @@ fn App() -> impl IntoView {
                 <ui::WalletButton />
             </header>
             <ui::NetworkBanner />
+            <div class="layout">
             <main>
                 <Routes fallback=|| view! { <section class="card"><h1>"Not found"</h1><p>"There is no page here."</p></section> }>
                     <Route path=path!("/") view=pages::launch::LaunchList />
@@ -113,6 +114,7 @@ fn App() -> impl IntoView {
                 </Routes>
             </main>
             <ui::TxTray />
+            </div>
             <footer>
                 <span>"eden-core "{env!("CARGO_PKG_VERSION")}" · WebAssembly · every number recomputed in your browser"</span>
             </footer>

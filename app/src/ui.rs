@@ -194,18 +194,25 @@ pub fn NetworkBanner() -> impl IntoView {
 }
 
 /// Every transaction of this session and its state; lives above the router, so it survives navigation.
+/// It has its own place in the layout (a column beside the page on wide screens, below it on
+/// narrower ones), so it never covers content or controls; empty, it shows only in the column.
 #[component]
 pub fn TxTray() -> impl IntoView {
     let ctx = Ctx::get();
     let folded = RwSignal::new(false);
+    let empty = move || ctx.txs.with(Vec::is_empty);
     view! {
-        <Show when=move || !ctx.txs.get().is_empty()>
-            <aside class=move || if folded.get() { "txs folded" } else { "txs" } aria-label="Transactions">
-                <h2>
-                    {move || format!("Transactions ({})", ctx.txs.get().len())}
+        <aside class=move || match (empty(), folded.get()) { (true, _) => "txs empty", (false, true) => "txs folded", (false, false) => "txs" } aria-label="Transactions">
+            <h2>
+                {move || if empty() { "Transactions".to_string() } else { format!("Transactions ({})", ctx.txs.with(Vec::len)) }}
+                <Show when=move || !empty()>
                     <button class="secondary small" id="fold-txs" aria-expanded=move || (!folded.get()).to_string()
                         on:click=move |_| folded.update(|f| *f = !*f)>{move || if folded.get() { "Show" } else { "Hide" }}</button>
-                </h2>
+                </Show>
+            </h2>
+            <Show when=empty>
+                <p class="empty-note">"Nothing sent yet. Each transaction shows here from simulation to confirmation."</p>
+            </Show>
                 <ul hidden=move || folded.get()>
                     {move || ctx.txs.get().into_iter().rev().map(|t| {
                         let (class, text) = match &t.state {
@@ -220,7 +227,6 @@ pub fn TxTray() -> impl IntoView {
                         view! { <li class=format!("tx {class}") data-state=class><strong>{t.label.clone()}</strong>" — "{text}</li> }
                     }).collect_view()}
                 </ul>
-            </aside>
-        </Show>
+        </aside>
     }
 }

@@ -7,7 +7,10 @@
 // thesis caught locally and an original one submitted; a seeded scorer's positions with accrued rewards
 // (WASM equals the chain) claimed; an epoch under challenge; a real browser-extension wallet
 // (tests/e2e/wallet-extension/) switched to the chain, a buy sent through it, its account switch followed;
-// a human envelope and a pre-data path recomputed and verified, with the creator share read from FeeLanes.
+// a human envelope and a pre-data path recomputed and verified, with the creator share read from FeeLanes;
+// the launch list through the deployless reader and through view calls; the transaction tray beside or
+// below the page, never over it; a root challenged from the Score page, upheld and rejected by the
+// adjudicator through the extension wallet, the credited bonds withdrawn, a root finalized after its window.
 // Screenshots: test-output/screenshots/.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -298,8 +301,8 @@ function humanCase(mode) {
 
 async function verifyEpoch(name, epoch) {
   await pickProject(name);
-  // A DOM click: the transaction tray (fixed, bottom right) may cover the row's button.
-  await page.locator(`#epochs tr[data-epoch="${epoch}"] .pick-epoch`).dispatchEvent('click');
+  // A real click: the transaction tray has its own place in the layout and never covers the button.
+  await page.click(`#epochs tr[data-epoch="${epoch}"] .pick-epoch`);
   await page.waitForSelector('#human-result', T);
 }
 
@@ -325,13 +328,10 @@ test("a project's human envelope is recomputed, its leaf verified against the fi
   assert.match(await page.textContent('#share-now'), /= FeeLanes\.creatorShare ✓/);
   assert.match(await page.textContent('#split-summary'), /equals FeeLanes\.previewSplit ✓/);
   await page.click('#split-summary'); // open the example fee's split for the screenshot
-  const tray = await page.$('#fold-txs[aria-expanded="true"]'); // fold the transaction tray out of the way
-  if (tray) await tray.click();
   await page.screenshot({ path: join(SHOTS, 'score-human.png'), fullPage: true });
   await page.setViewportSize({ width: 380, height: 900 });
   await page.screenshot({ path: join(SHOTS, 'score-human-mobile.png'), fullPage: true });
   await page.setViewportSize({ width: 1100, height: 1000 });
-  if (tray) await page.click('#fold-txs');
   // A stablecoin launch's example fee is one unit of its stablecoin, split as FeeLanes would.
   const sprt = Object.values(chain.world.projects).find((p) => p.name === 'Stable Sprout');
   if (sprt) {
@@ -516,8 +516,6 @@ test('agents are ranked, consensus is shown, and a call is committed then reveal
   await page.waitForSelector('.agent-row', T);
   assert.ok((await page.locator('.agent-row').count()) >= 4, 'the seeded agents are on the leaderboard');
   assert.match(await page.textContent('#consensus'), /Last consensus, round \d+: (up|down) · strength [\d.]+ %/);
-  // Fold the transaction tray so it does not cover the form (it keeps counting while folded).
-  if ((await page.getAttribute('#fold-txs', 'aria-expanded')) === 'true') await page.click('#fold-txs');
   await page.selectOption('#call-direction', 'up');
   let n = await confirmedCount();
   await page.click('#commit-button');
@@ -916,4 +914,99 @@ test('a second deployment (another chain id, other addresses, publications on an
     await proxy2.close();
     second.stop();
   }
+});
+
+test('the transaction tray never covers the page: a column beside it on a wide screen, below it otherwise', async () => {
+  await page.goto(server.url + 'launch');
+  await page.waitForSelector('.launch-row', T);
+  const boxes = () => page.evaluate(() => {
+    const r = (sel) => document.querySelector(sel).getBoundingClientRect();
+    return { main: r('main').toJSON(), tray: r('.txs').toJSON(), trayShown: getComputedStyle(document.querySelector('.txs')).display !== 'none' };
+  });
+  await page.setViewportSize({ width: 1400, height: 900 });
+  try {
+    const wide = await boxes();
+    assert.ok(wide.trayShown);
+    assert.ok(wide.tray.left >= wide.main.right, `the tray (x ${wide.tray.left}) is right of the page (to x ${wide.main.right})`);
+    await page.screenshot({ path: join(SHOTS, 'tray-column-wide.png') });
+  } finally {
+    await page.setViewportSize({ width: 1100, height: 1000 });
+  }
+  const narrow = await boxes();
+  assert.ok(narrow.tray.top >= narrow.main.bottom, `the tray (y ${narrow.tray.top}) is below the page (to y ${narrow.main.bottom})`);
+});
+
+test('anyone challenges a pending root (the bond named first), the adjudicator rules through a wallet extension, a credited bond is withdrawn and a root whose window is over is finalized', async () => {
+  // Last in this file: it moves the chain's clock 72 hours.
+  const rpc = async (method, params = []) => (await (await fetch(chain.rpc, { method: 'POST', headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })).json()).result;
+  const badge = (p, e) => p.textContent(`#epochs tr[data-epoch="${e}"] .badge`);
+  await connectBurner(2);
+  await page.goto(server.url + 'score');
+  await page.waitForSelector('#epochs tr[data-epoch]', T);
+  const epochOf = (status) => page.$eval(`#epochs tr:has(.badge.${status})`, (tr) => Number(tr.dataset.epoch));
+  const pending = await epochOf('pending');
+  const challenged = await epochOf('challenged');
+  // Challenge: the first click only shows what the bond risks; the confirmation sends it.
+  await page.click(`#epochs tr[data-epoch="${pending}"] .challenge-epoch`);
+  assert.match(await page.textContent(`#epochs tr[data-epoch="${pending}"] .confirm-challenge`), /bond of [\d.]+ ETH.*upholds.*both bonds.*rejects.*treasury/);
+  await page.screenshot({ path: join(SHOTS, 'score-challenge-confirm.png'), fullPage: true });
+  let n = await confirmedCount();
+  await page.click(`#epochs tr[data-epoch="${pending}"] .confirm-challenge-epoch`);
+  await waitConfirmed(n);
+  await page.waitForFunction((e) => document.querySelector(`#epochs tr[data-epoch="${e}"] .badge`)?.textContent === 'challenged', pending, T);
+  // No finalize or second challenge is offered on a challenged root to anyone but the adjudicator.
+  assert.equal(await page.locator(`#epochs tr[data-epoch="${pending}"] .epoch-actions button`).count(), 0);
+
+  // The adjudicator (anvil account 9, unlocked: the extension wallet fixture signs through anvil) upholds
+  // the new challenge and rejects the seed's.
+  const ADJUDICATOR = '0xa0Ee7A142d267C1f36714E4a8F75612F20a79720';
+  const wallet = await launchWithWallet({ viewport: { width: 1100, height: 1000 } });
+  try {
+    await wallet.worker.evaluate(([accounts, url]) => self.edenTestWallet.configure({ accounts, chains: { '0x7a69': url }, chainId: '0x7a69' }), [[ADJUDICATOR], proxy.url]);
+    const p = await wallet.context.newPage();
+    await p.goto(server.url + 'score');
+    await p.waitForSelector('#epochs tr[data-epoch]', T);
+    await p.click('#wallet-button');
+    await p.locator('.picker button.injected', { hasText: 'Eden Test Wallet' }).click();
+    await p.waitForSelector('#wallet-button:has-text("Eden Test Wallet · 0xa0Ee")', T);
+    await p.click(`#epochs tr[data-epoch="${pending}"] .uphold-challenge`);
+    await p.waitForSelector('.tx[data-state="confirmed"]', T);
+    await p.waitForFunction((e) => !document.querySelector(`#epochs tr[data-epoch="${e}"]`)?.querySelector('.badge.challenged'), pending, T);
+    await p.click(`#epochs tr[data-epoch="${challenged}"] .reject-challenge`);
+    await p.waitForFunction(() => document.querySelectorAll('.tx[data-state="confirmed"]').length >= 2, null, T);
+    await p.waitForFunction((e) => document.querySelector(`#epochs tr[data-epoch="${e}"] .badge`)?.textContent === 'pending', challenged, T);
+    assert.match(await p.textContent(`#epochs tr[data-epoch="${challenged}"]`), /final in 3 d|final in 2 d/);
+    await p.screenshot({ path: join(SHOTS, 'score-adjudicator.png'), fullPage: true });
+  } finally {
+    await wallet.close();
+  }
+
+  // The upheld challenge credited the challenger both bonds: withdrawn from the Score page.
+  await page.reload();
+  await page.waitForSelector('#bond-credit', T);
+  const credit = wei(await page.getAttribute('#bond-credit .amount', 'title'));
+  const bond = BigInt(await rpc('eth_call', [{ to: chain.network.contracts.epochRegistry, data: '0x64c9ec6f' }, 'latest']));
+  assert.equal(credit, 2n * bond);
+  const me = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';
+  const before = BigInt(await rpc('eth_getBalance', [me, 'latest']));
+  n = await confirmedCount();
+  await page.click('#withdraw-bonds');
+  await waitConfirmed(n);
+  await page.waitForSelector('#bond-credit', { state: 'detached', timeout: 30_000 });
+  const gained = BigInt(await rpc('eth_getBalance', [me, 'latest'])) - before;
+  assert.ok(gained > 2n * bond - 10n ** 15n && gained < 2n * bond, `withdrawn ${gained} wei, less gas`);
+
+  // 72 hours later the rejected challenge's fresh window is over: anyone finalizes the root.
+  assert.equal(await page.locator(`#epochs tr[data-epoch="${challenged}"] .finalize-epoch`).count(), 0);
+  await rpc('evm_increaseTime', [72 * 3600 + 60]);
+  await rpc('evm_mine', []);
+  await page.reload();
+  await page.waitForSelector(`#epochs tr[data-epoch="${challenged}"] .finalize-epoch`, T);
+  n = await confirmedCount();
+  await page.click(`#epochs tr[data-epoch="${challenged}"] .finalize-epoch`);
+  await waitConfirmed(n);
+  await page.waitForFunction((e) => document.querySelector(`#epochs tr[data-epoch="${e}"] .badge`)?.textContent === 'final', challenged, T);
+  assert.equal(await badge(page, challenged), 'final');
+  await page.screenshot({ path: join(SHOTS, 'score-finalized.png'), fullPage: true });
 });

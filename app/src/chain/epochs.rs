@@ -6,7 +6,7 @@
 use crate::chain::abi::IEpochRegistry;
 use crate::chain::multicall::Batch;
 use crate::chain::rpc::{Rpc, RpcError};
-use alloy_primitives::{Address, B256};
+use alloy_primitives::{Address, B256, U256};
 use alloy_sol_types::SolCall;
 use std::collections::BTreeMap;
 
@@ -30,9 +30,57 @@ pub struct ChainEpoch {
     pub status: u8,
     /// The challenge window's or the adjudicator's deadline.
     pub deadline: u64,
+    /// Challenges its current proposal has had (at most [`MAX_CHALLENGES`]).
+    pub challenges: u8,
 }
 
-/// Every proposed epoch of `registry` since `from_block`, latest epoch first.
+/// `EpochRegistry.MAX_CHALLENGES`: challenges one proposal may have (C7).
+pub const MAX_CHALLENGES: u8 = 2;
+
+/// The registry's epochs and what anyone may do with them (C7): the bond a challenge matches, the
+/// adjudicator who rules on one, and the bonds credited to an account, withdrawable.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Registry {
+    /// Every proposed epoch, latest first.
+    pub epochs: Vec<ChainEpoch>,
+    /// The proposer's bond, which a challenge matches (wei).
+    pub bond: U256,
+    pub adjudicator: Address,
+    /// Bonds credited to the account asked about (wei; zero without one).
+    pub credit: U256,
+}
+
+/// What anyone may do with an epoch now (C7): challenge a pending root before its deadline (at
+/// most [`MAX_CHALLENGES`] times), finalize it after; the adjudicator rules on a challenged one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EpochAction {
+    Challenge,
+    Finalize,
+    /// Uphold or reject: the adjudicator's only.
+    Rule,
+}
+
+impl ChainEpoch {
+    /// The actions open to `account` at chain time `now`.
+    pub fn actions(
+        &self,
+        now: u64,
+        account: Option<Address>,
+        adjudicator: Address,
+    ) -> Vec<EpochAction> {
+        match EpochStatus::from_code(self.status) {
+            EpochStatus::Pending if now < self.deadline && self.challenges < MAX_CHALLENGES => {
+                vec![EpochAction::Challenge]
+            }
+            EpochStatus::Pending if now >= self.deadline => vec![EpochAction::Finalize],
+            EpochStatus::Challenged if account == Some(adjudicator) => vec![EpochAction::Rule],
+            _ => Vec::new(),
+        }
+    }
+}
+
+/// Every proposed epoch of `registry` since `from_block` with its status and challenge count, the
+/// bond, the adjudicator and `account`'s credited bonds, in one log scan and one batch.
 ///
 /// # Errors
 /// When the logs or the statuses cannot be read.
@@ -40,7 +88,8 @@ pub async fn discover(
     rpc: &Rpc,
     registry: Address,
     from_block: u64,
-) -> Result<Vec<ChainEpoch>, RpcError> {
+    account: Option<Address>,
+) -> Result<Registry, RpcError> {
     let proposed = rpc
         .events::<IEpochRegistry::RootProposed>(registry, None, from_block)
         .await?;
@@ -51,23 +100,37 @@ pub async fn discover(
     let mut b = Batch::new();
     let slots: Vec<_> = latest
         .keys()
-        .map(|&epoch| b.add(registry, &IEpochRegistry::statusCall { epoch }))
+        .map(|&epoch| {
+            (
+                b.add(registry, &IEpochRegistry::statusCall { epoch }),
+                b.add(registry, &IEpochRegistry::challengeCountCall { epoch }),
+            )
+        })
         .collect();
+    let bond = b.add(registry, &IEpochRegistry::bondCall {});
+    let adjudicator = b.add(registry, &IEpochRegistry::adjudicatorCall {});
+    let credit = account.map(|a| b.add(registry, &IEpochRegistry::creditCall { account: a }));
     let a = b.run(rpc).await?;
-    let mut out = Vec::with_capacity(latest.len());
-    for ((epoch, (root, tx, proposer)), slot) in latest.into_iter().zip(slots) {
-        let s = a.get(slot)?;
-        out.push(ChainEpoch {
+    let mut epochs = Vec::with_capacity(latest.len());
+    for ((epoch, (root, tx, proposer)), (status, challenges)) in latest.into_iter().zip(slots) {
+        let s = a.get(status)?;
+        epochs.push(ChainEpoch {
             epoch,
             root,
             proposal_tx: tx,
             proposer,
             status: s._0,
             deadline: s.deadline,
+            challenges: a.get(challenges)?,
         });
     }
-    out.reverse();
-    Ok(out)
+    epochs.reverse();
+    Ok(Registry {
+        epochs,
+        bond: a.get(bond)?,
+        adjudicator: a.get(adjudicator)?,
+        credit: credit.map(|c| a.get(c)).transpose()?.unwrap_or_default(),
+    })
 }
 
 /// An epoch slot's status on chain (`EpochRegistry.Status`).
@@ -179,6 +242,47 @@ mod tests {
             bundle_path(&root),
             format!("epochs/0x{}.json", "ab".repeat(32))
         );
+    }
+
+    fn epoch(status: u8, deadline: u64, challenges: u8) -> ChainEpoch {
+        ChainEpoch {
+            epoch: 7,
+            root: B256::ZERO,
+            proposal_tx: B256::ZERO,
+            proposer: Address::repeat_byte(1),
+            status,
+            deadline,
+            challenges,
+        }
+    }
+
+    #[test]
+    fn anyone_challenges_in_the_window_and_finalizes_after_it() {
+        let adj = Address::repeat_byte(9);
+        let me = Some(Address::repeat_byte(2));
+        // Pending: challengeable strictly before the deadline, then only finalizable.
+        assert_eq!(
+            epoch(1, 100, 0).actions(99, me, adj),
+            [EpochAction::Challenge]
+        );
+        assert_eq!(
+            epoch(1, 100, 0).actions(100, me, adj),
+            [EpochAction::Finalize]
+        );
+        assert_eq!(
+            epoch(1, 100, 0).actions(100, None, adj),
+            [EpochAction::Finalize]
+        );
+        // Two challenges (rejected, each restarting the window) are the limit.
+        assert!(epoch(1, 100, 2).actions(99, me, adj).is_empty());
+        // Challenged: only the adjudicator rules; final and unknown slots offer nothing.
+        assert!(epoch(2, 100, 1).actions(99, me, adj).is_empty());
+        assert_eq!(
+            epoch(2, 100, 1).actions(99, Some(adj), adj),
+            [EpochAction::Rule]
+        );
+        assert!(epoch(3, 100, 0).actions(200, me, adj).is_empty());
+        assert!(epoch(0, 0, 0).actions(200, me, adj).is_empty());
     }
 
     #[test]

@@ -1,5 +1,7 @@
 //! Score page (C5–C7, C9, C10, C17): pick a project, see every epoch's status on chain (pending /
-//! challenged / final, with the challenge-window countdown), and verify the project's score in the
+//! challenged / final, with the challenge-window countdown) with what anyone may do about it
+//! (challenge with the bond, finalize, withdraw credited bonds; the adjudicator's ruling:
+//! [`epoch_table`]), and verify the project's score in the
 //! browser: the full epoch tree (score, quality and human leaves, each recomputed from its values) is
 //! rebuilt and its root compared with the **on-chain final root**, the project's leaf proof is walked
 //! to that root, public inputs are recomputed step by step
@@ -10,6 +12,7 @@
 //! FeeLanes' on-chain parameters (C17, [`creator`]).
 
 pub mod creator;
+pub mod epoch_table;
 pub mod human;
 
 use crate::chain::abi::IEpochRegistry;
@@ -23,10 +26,11 @@ use alloy_primitives::{Address, B256};
 use creator::{check_creator, CreatorCheck, CreatorView};
 use eden_core::check::{self, check_score_in, BundleTree, OwnInputs, ScoreFinding};
 use eden_core::eip712::{eden_domain, recover_epoch_root_signer, EpochRoot};
+use epoch_table::{BondCredit, EpochTable};
 use human::{check_human, HumanCheck, HumanView, ScoredEvent};
 use leptos::prelude::*;
 
-use crate::chain::epochs::{self, bundle_path, discover, status_name, ChainEpoch};
+use crate::chain::epochs::{self, bundle_path, discover, ChainEpoch, Registry};
 use crate::chain::fee_lanes;
 
 /// An epoch as discovered on chain ([`crate::chain::epochs::discover`]).
@@ -271,9 +275,16 @@ async fn run_check(
     })
 }
 
-/// Every proposed epoch and its status on chain, latest first.
-async fn epoch_rows(w: &World) -> Result<Vec<EpochRow>, AppError> {
-    Ok(discover(&w.rpc(), w.contracts.epoch_registry, w.deployment_block).await?)
+/// Every proposed epoch and its status on chain, latest first, with the bond, the adjudicator and
+/// `account`'s credited bonds.
+async fn epoch_rows(w: &World, account: Option<Address>) -> Result<Registry, AppError> {
+    Ok(discover(
+        &w.rpc(),
+        w.contracts.epoch_registry,
+        w.deployment_block,
+        account,
+    )
+    .await?)
 }
 
 /// The Score page's check, as the view reads it: `None` before any, loading while the latest
@@ -356,18 +367,19 @@ fn ScoreBody(world: World) -> impl IntoView {
     // older one.
     let rows = LocalResource::new(move || {
         ctx.refresh.track();
+        let account = ctx.wallet.with(|w| w.account);
         let w = w1.clone();
         async move {
-            epoch_rows(&w)
+            epoch_rows(&w, account)
                 .await
                 .context("Reading the epochs from the EpochRegistry")
         }
     });
     // The first load selects the latest final epoch.
     Effect::new(move |_| {
-        if let Some(Ok(rs)) = rows.get() {
+        if let Some(Ok(reg)) = rows.get() {
             if selected.get_untracked().is_none() {
-                selected.set(rs.iter().find(|r| r.status == 3).map(|r| r.epoch));
+                selected.set(reg.epochs.iter().find(|r| r.status == 3).map(|r| r.epoch));
             }
         }
     });
@@ -380,7 +392,7 @@ fn ScoreBody(world: World) -> impl IntoView {
         ) else {
             return;
         };
-        let Some(row) = rs.into_iter().find(|r| r.epoch == e) else {
+        let Some(row) = rs.epochs.into_iter().find(|r| r.epoch == e) else {
             return;
         };
         let mine = own.get_untracked().and_then(Result::ok);
@@ -388,6 +400,7 @@ fn ScoreBody(world: World) -> impl IntoView {
     };
     let verify2 = verify.clone();
     let world_for_names = world.clone();
+    let world_for_table = world.clone();
     view! {
         <label class="field">
             <span class="label">"Project"</span>
@@ -431,38 +444,18 @@ fn ScoreBody(world: World) -> impl IntoView {
         <h2>"Epochs"</h2>
         <Transition fallback=|| view! { <Loading what="Reading epoch status from the registry…" /> }>
         <ErrorBoundary fallback=caught>
-        {move || rows.get().map(|loaded| loaded.map(|rs| if rs.is_empty() {
-            view! { <p class="empty">"No epochs yet."</p> }.into_any()
-        } else {
+        {move || rows.get().map(|loaded| loaded.map(|reg| {
+            let (registry, currency) = (world_for_table.contracts.epoch_registry, world_for_table.description().native_currency.symbol.clone());
             view! {
-                <div class="table-wrap"><table class="epochs" id="epochs">
-                    <thead><tr><th>"Epoch"</th><th>"Status"</th><th>"Window"</th><th></th></tr></thead>
-                    <tbody>
-                    {rs.into_iter().map(|r| {
-                        let e = r.epoch;
-                        let name = status_name(r.status);
-                        let window = move || match r.status {
-                            2 => "awaiting the adjudicator".to_string(),
-                            1 => {
-                                let now = ctx.chain_now();
-                                if now < r.deadline { format!("final in {}", fmt::duration(r.deadline - now)) } else { "window over: can be finalized".to_string() }
-                            }
-                            3 => "final".to_string(),
-                            _ => String::new(),
-                        };
-                        let v = verify2.clone();
-                        view! {
-                            <tr data-epoch=e class=move || if selected.get() == Some(e) { "selected" } else { "" }>
-                                <td>{e}</td>
-                                <td><span class=format!("badge {name}")>{name}</span></td>
-                                <td title=(r.status == 2).then_some("Challenged: if the challenge is upheld the slot reopens for a corrected root; if rejected, a fresh 72 h window starts (C7).")>{window}</td>
-                                <td><button class="secondary pick-epoch" on:click=move |_| { selected.set(Some(e)); check.clear(); v(); }>{if r.status == 3 { "Verify" } else { "Check" }}</button></td>
-                            </tr>
-                        }
-                    }).collect_view()}
-                    </tbody>
-                </table></div>
-            }.into_any()
+                <BondCredit credit=reg.credit registry=registry currency=currency.clone() />
+                {if reg.epochs.is_empty() {
+                    view! { <p class="empty">"No epochs yet."</p> }.into_any()
+                } else {
+                    let v = verify2.clone();
+                    let on_pick = Callback::new(move |e: u64| { selected.set(Some(e)); check.clear(); v(); });
+                    view! { <EpochTable reg=reg registry=registry currency=currency selected=selected on_pick=on_pick /> }.into_any()
+                }}
+            }
         }))}
         </ErrorBoundary>
         </Transition>
