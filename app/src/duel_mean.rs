@@ -207,6 +207,7 @@ mod tests {
 
     fn log(block: u64, index: u64, event: alloy_primitives::LogData) -> Log {
         Log {
+            address: None,
             topics: event.topics().to_vec(),
             data: Bytes::from(event.data.to_vec()),
             block_number: U256::from(block),

@@ -10,6 +10,7 @@ mod chain;
 mod duel_mean;
 mod error;
 mod fmt;
+mod launch_input;
 mod pages;
 mod proof_check;
 mod send;

@@ -4,7 +4,7 @@
 //! tray, and every exit sets a final state. Approvals are always exact ([`approve_exactly`]).
 
 use crate::chain::abi::IERC20;
-use crate::chain::rpc::{Rpc, RpcError, TxRequest};
+use crate::chain::rpc::{Receipt, Rpc, RpcError, TxRequest};
 use crate::state::{Ctx, Load, TxState};
 use crate::tx::Eip1559;
 use crate::wallet::{request, Kind, WalletError, BURNER_KEYS};
@@ -60,16 +60,22 @@ pub async fn ensure_allowance(
 
 /// Simulates, signs (burner) or asks the wallet to send, and follows a transaction to its receipt.
 /// Its states appear in the transaction tray. Returns whether it confirmed.
-pub async fn send(ctx: Ctx, label: String, mut tx: TxRequest) -> bool {
+pub async fn send(ctx: Ctx, label: String, tx: TxRequest) -> bool {
+    send_for_receipt(ctx, label, tx).await.is_some()
+}
+
+/// [`send`], returning the receipt of a confirmed transaction (`None`: it did not confirm; the
+/// tray says why).
+pub async fn send_for_receipt(ctx: Ctx, label: String, mut tx: TxRequest) -> Option<Receipt> {
     let id = ctx.push_tx(label);
     let Load::Ready(world) = ctx.world.get_untracked() else {
         ctx.set_tx(id, TxState::Failed("the network is not loaded".into()));
-        return false;
+        return None;
     };
     let w = ctx.wallet.get_untracked();
     let (Some(kind), Some(from)) = (w.kind.clone(), w.account) else {
         ctx.set_tx(id, TxState::Failed("connect a wallet first".into()));
-        return false;
+        return None;
     };
     if w.chain_id != Some(world.chain_id) {
         ctx.set_tx(
@@ -79,7 +85,7 @@ pub async fn send(ctx: Ctx, label: String, mut tx: TxRequest) -> bool {
                 world.chain_id
             )),
         );
-        return false;
+        return None;
     }
     let rpc: Rpc = world.rpc();
     tx.from = Some(from);
@@ -92,17 +98,17 @@ pub async fn send(ctx: Ctx, label: String, mut tx: TxRequest) -> bool {
                 other => TxState::Failed(other.to_string()),
             },
         );
-        return false;
+        return None;
     }
     let gas = match rpc.estimate_gas(&tx).await {
         Ok(g) => g.saturating_mul(12) / 10,
         Err(RpcError::Revert(r)) => {
             ctx.set_tx(id, TxState::WouldRevert(r));
-            return false;
+            return None;
         }
         Err(e) => {
             ctx.set_tx(id, TxState::Failed(e.to_string()));
-            return false;
+            return None;
         }
     };
     // 2. Sign and send.
@@ -111,7 +117,7 @@ pub async fn send(ctx: Ctx, label: String, mut tx: TxRequest) -> bool {
             let Some(key) = BURNER_KEYS.get(i) else {
                 // Never leave the tray at "simulating…": every exit sets a final state.
                 ctx.set_tx(id, TxState::Failed(format!("no burner account {i}")));
-                return false;
+                return None;
             };
             let sent = async {
                 let nonce = rpc.nonce(from).await?;
@@ -136,7 +142,7 @@ pub async fn send(ctx: Ctx, label: String, mut tx: TxRequest) -> bool {
                 Ok(h) => h,
                 Err(e) => {
                     ctx.set_tx(id, TxState::Failed(e.to_string()));
-                    return false;
+                    return None;
                 }
             }
         }
@@ -152,16 +158,16 @@ pub async fn send(ctx: Ctx, label: String, mut tx: TxRequest) -> bool {
                             id,
                             TxState::Failed("the wallet returned no transaction hash".into()),
                         );
-                        return false;
+                        return None;
                     }
                 },
                 Err(WalletError::Cancelled) => {
                     ctx.set_tx(id, TxState::Cancelled);
-                    return false;
+                    return None;
                 }
                 Err(e) => {
                     ctx.set_tx(id, TxState::Failed(e.to_string()));
-                    return false;
+                    return None;
                 }
             }
         }
@@ -171,7 +177,7 @@ pub async fn send(ctx: Ctx, label: String, mut tx: TxRequest) -> bool {
 }
 
 /// Follows a sent transaction to its receipt and records the outcome.
-pub async fn follow(ctx: Ctx, rpc: Rpc, id: u64, hash: B256) -> bool {
+pub async fn follow(ctx: Ctx, rpc: Rpc, id: u64, hash: B256) -> Option<Receipt> {
     for _ in 0..240 {
         match rpc.receipt(hash).await {
             Ok(Some(r)) => {
@@ -185,12 +191,12 @@ pub async fn follow(ctx: Ctx, rpc: Rpc, id: u64, hash: B256) -> bool {
                     },
                 );
                 ctx.bump();
-                return ok;
+                return ok.then_some(r);
             }
             Ok(None) => sleep(250).await,
             Err(e) => {
                 ctx.set_tx(id, TxState::Failed(e.to_string()));
-                return false;
+                return None;
             }
         }
     }
@@ -198,5 +204,5 @@ pub async fn follow(ctx: Ctx, rpc: Rpc, id: u64, hash: B256) -> bool {
         id,
         TxState::Failed("no receipt after a minute; check the chain".into()),
     );
-    false
+    None
 }

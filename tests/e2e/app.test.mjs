@@ -9,7 +9,7 @@
 // (tests/e2e/wallet-extension/) switched to the chain, a buy sent through it, its account switch followed;
 // a human envelope and a pre-data path recomputed and verified, with the creator share read from FeeLanes;
 // the launch list through the deployless reader and through view calls; the transaction tray beside or
-// below the page, never over it; a root challenged from the Score page, upheld and rejected by the
+// below the page, never over it; a token launched from the form; a root challenged from the Score page, upheld and rejected by the
 // adjudicator through the extension wallet, the credited bonds withdrawn, a root finalized after its window.
 // Screenshots: test-output/screenshots/.
 import { test, before, after } from 'node:test';
@@ -914,6 +914,33 @@ test('a second deployment (another chain id, other addresses, publications on an
     await proxy2.close();
     second.stop();
   }
+});
+
+test('a token is launched from the form: name, symbol and pair checked first, its terms and network fee shown, then its page', async () => {
+  await connectBurner(2);
+  await page.goto(server.url + 'launch');
+  await page.waitForSelector('.launch-row', T);
+  await page.click('#open-launch-form');
+  await page.fill('#launch-name', 'E2E Garden');
+  await page.fill('#launch-symbol', 'e2e g!');
+  assert.match(await page.textContent('#launch-symbol-error'), /only letters A–Z and digits, not ' '/);
+  assert.equal(await page.isDisabled('#launch-button'), true);
+  await page.fill('#launch-symbol', 'gard');
+  await page.waitForSelector('#launch-symbol-taken', T);
+  await page.fill('#launch-symbol', 'e2eg');
+  await page.waitForSelector('#launch-symbol-taken', { state: 'detached', timeout: 10_000 });
+  await page.waitForFunction(() => /about [\d.]+ ETH now/.test(document.querySelector('#launch-cost')?.textContent ?? ''), null, T);
+  assert.match(await page.textContent('#launch-pair'), /ETH/);
+  assert.match(await page.textContent('#launch-terms'), /Graduates at\s*5 ETH raised/);
+  await page.screenshot({ path: join(SHOTS, 'launch-form.png'), fullPage: true });
+  const n = await confirmedCount();
+  await page.click('#launch-button');
+  await waitConfirmed(n);
+  await page.waitForURL(/\/launch\/0x[0-9a-fA-F]{40}$/, T);
+  await page.waitForSelector('#buy-amount', T);
+  await page.click('nav >> text=Launch');
+  await page.waitForSelector('.launch-row[data-symbol="E2EG"]', T);
+  assert.match(await page.textContent('.launch-row[data-symbol="E2EG"]'), /E2E Garden.*anti-snipe window/);
 });
 
 test('the transaction tray never covers the page: a column beside it on a wide screen, below it otherwise', async () => {

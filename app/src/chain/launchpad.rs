@@ -206,6 +206,69 @@ pub async fn all(rpc: &Rpc, pad: Address) -> Result<Vec<LaunchInfo>, LaunchError
 /// The launch list in one round trip through the deployless `LaunchLens` (D3).
 pub mod lens;
 
+/// A quote asset new launches may pair with (C20): its virtual reserve Φ now is not zero.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct QuoteAsset {
+    /// The zero address for ETH.
+    pub asset: Address,
+    /// Φ, in the asset's units.
+    pub virtual_quote: U256,
+    pub symbol: String,
+    pub decimals: u8,
+}
+
+/// The quote assets a launch may use now: every asset a `QuoteAssetSet` event named (one log scan
+/// from `from_block`), with Φ read now (an asset set back to 0 is left out) and its label, in one
+/// batch; ETH first.
+///
+/// # Errors
+/// When the logs or the batch cannot be read.
+pub async fn quote_assets(
+    rpc: &Rpc,
+    pad: Address,
+    from_block: u64,
+) -> Result<Vec<QuoteAsset>, RpcError> {
+    let mut assets: Vec<Address> = rpc
+        .events::<ILaunchpad::QuoteAssetSet>(pad, None, from_block)
+        .await?
+        .into_iter()
+        .map(|(e, _)| e.asset)
+        .collect();
+    assets.sort();
+    assets.dedup();
+    let mut b = Batch::new();
+    let slots: Vec<_> = assets
+        .iter()
+        .map(|&asset| b.add(pad, &ILaunchpad::virtualQuoteOfCall { asset }))
+        .collect();
+    let (answers, labels) = futures::join!(b.run(rpc), TokenLabels::read(rpc, assets.clone()));
+    let (answers, labels) = (answers?, labels?);
+    let mut out = Vec::with_capacity(assets.len());
+    for (asset, slot) in assets.into_iter().zip(slots) {
+        let virtual_quote = answers.get(slot)?;
+        if virtual_quote.is_zero() {
+            continue;
+        }
+        let (symbol, decimals) = labels.get(asset);
+        out.push(QuoteAsset {
+            asset,
+            virtual_quote,
+            symbol,
+            decimals,
+        });
+    }
+    Ok(out)
+}
+
+/// The token a confirmed `launch` created: its receipt's `Launched` event from `pad`.
+pub fn launched_token(pad: Address, logs: &[crate::chain::rpc::Log]) -> Option<Address> {
+    logs.iter()
+        .filter(|l| l.topics.first() == Some(&ILaunchpad::Launched::SIGNATURE_HASH))
+        .filter(|l| l.address == Some(pad))
+        .find_map(|l| decode_event::<ILaunchpad::Launched>(l).ok())
+        .map(|e| e.token)
+}
+
 /// A trade on a launch's curve, from the event log.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Trade {
@@ -345,6 +408,38 @@ pub async fn balances(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_launched_token_is_read_from_the_pads_own_event() {
+        use crate::chain::rpc::Log;
+        let pad = Address::repeat_byte(0xad);
+        let token = Address::repeat_byte(0x70);
+        let e = ILaunchpad::Launched {
+            token,
+            creator: Address::repeat_byte(1),
+            quote: Address::ZERO,
+            name: "Eden".into(),
+            symbol: "EDN".into(),
+            supply: U256::from(1u8),
+            virtualQuote: U256::from(2u8),
+        };
+        let data = e.encode_log_data();
+        let log = |address: Address| Log {
+            address: Some(address),
+            topics: data.topics().to_vec(),
+            data: data.data.clone(),
+            block_number: U256::from(1u8),
+            transaction_hash: B256::ZERO,
+            log_index: None,
+        };
+        assert_eq!(launched_token(pad, &[log(pad)]), Some(token));
+        // The same event from another contract is not this launchpad's launch.
+        assert_eq!(
+            launched_token(pad, &[log(Address::repeat_byte(0xee))]),
+            None
+        );
+        assert_eq!(launched_token(pad, &[]), None);
+    }
 
     #[test]
     fn pool_price_from_sqrt_price() {

@@ -96,6 +96,7 @@ mod tests {
 
     fn log_at(block: u64) -> Log {
         Log {
+            address: None,
             topics: vec![B256::ZERO],
             data: Bytes::new(),
             block_number: U256::from(block),

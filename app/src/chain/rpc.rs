@@ -125,6 +125,9 @@ pub fn error_from(err: &Value) -> RpcError {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Log {
+    /// The emitting contract (absent in logs cached before it was kept).
+    #[serde(default)]
+    pub address: Option<Address>,
     pub topics: Vec<B256>,
     pub data: Bytes,
     pub block_number: U256,
@@ -186,6 +189,9 @@ pub struct Probe {
 pub struct Receipt {
     pub status: U256,
     pub block_number: U256,
+    /// The transaction's logs (what a confirmed action created, e.g. a launch's token).
+    #[serde(default)]
+    pub logs: Vec<Log>,
 }
 
 /// A call or transaction request.
@@ -818,6 +824,7 @@ mod tests {
         };
         let data = e.encode_log_data();
         let log = |topics: Vec<B256>, data: Bytes| Log {
+            address: None,
             topics,
             data,
             block_number: U256::from(12u8),

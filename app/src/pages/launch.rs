@@ -4,6 +4,7 @@
 //! exact approvals for stablecoin pairs, the trade history with a price chart, and after graduation
 //! the Uniswap v4 pool and its price.
 
+use super::launch_form::LaunchForm;
 use crate::chain::abi::ILaunchpad;
 use crate::chain::launchpad::{self, LaunchInfo, PoolView, Trade};
 use crate::chain::rpc::TxRequest;
@@ -47,11 +48,17 @@ pub fn LaunchList() -> impl IntoView {
             }
         }
     });
+    // The symbols launched so far: the form warns about a taken one.
+    let existing = Signal::derive(move || match list.get() {
+        Some(Ok(v)) => v.iter().map(|l| l.symbol.clone()).collect(),
+        _ => Vec::new(),
+    });
     view! {
         <section class="card">
             <h1>"Launches"</h1>
             <p class="lede">"Fixed-supply tokens on a bonding curve. 80 % of the supply is sold on the curve; at the graduation target the curve seeds a Uniswap v4 pool and locks it forever."</p>
-            {with_world(move |_| view! {
+            {with_world(move |w| view! {
+            <LaunchForm world=w existing=existing />
             <Transition fallback=|| view! { <Loading what="Reading launches from chain…" /> }>
             <ErrorBoundary fallback=caught>
             {move || list.get().map(|loaded| loaded.map(|v| if v.is_empty() {

@@ -3,6 +3,7 @@
 pub mod calls;
 pub mod duel;
 pub mod launch;
+pub mod launch_form;
 pub mod network;
 pub mod payouts;
 pub mod score;
