@@ -83,6 +83,27 @@ pub fn units(raw: U256, decimals: u8, sig: usize) -> String {
     join(i, f.trim_end_matches('0'))
 }
 
+/// [`units`], with a long run of leading fraction zeros written as a subscript count, as trading
+/// screens write tiny prices: `0.000000002947 → "0.0₈2947"` (eight zeros after the point). Runs
+/// of fewer than four zeros are written out.
+pub fn units_compact(raw: U256, decimals: u8, sig: usize) -> String {
+    let s = units(raw, decimals, sig);
+    let Some(frac) = s.strip_prefix("0.") else {
+        return s;
+    };
+    let zeros = frac.bytes().take_while(|&b| b == b'0').count();
+    if zeros < 4 {
+        return s;
+    }
+    const SUB: [char; 10] = ['₀', '₁', '₂', '₃', '₄', '₅', '₆', '₇', '₈', '₉'];
+    let count: String = zeros
+        .to_string()
+        .bytes()
+        .map(|b| SUB[usize::from(b - b'0')])
+        .collect();
+    format!("0.0{count}{}", &frac[zeros..])
+}
+
 fn join(int: &str, frac: &str) -> String {
     let int = int.trim_start_matches('0');
     let int = if int.is_empty() { "0" } else { int };
@@ -224,6 +245,13 @@ mod tests {
         assert_eq!(units(u(999_960_000_000_000_000), 18, 4), "1");
         assert_eq!(units(u(999_950_000_000_000_000), 18, 4), "1");
         assert_eq!(units(u(999_940_000_000_000_000), 18, 4), "0.9999");
+        // Tiny prices: the zeros after the point counted in a subscript, from four of them.
+        assert_eq!(units_compact(u(2_947_000_000), 18, 4), "0.0₈2947");
+        assert_eq!(units_compact(u(12_345), 9, 4), "0.0₄1235");
+        assert_eq!(units_compact(u(1_235), 6, 4), "0.001235");
+        assert_eq!(units_compact(u(1), 18, 4), "0.0₁₇1");
+        assert_eq!(units_compact(u(1_234_567_891), 3, 4), "1,234,568");
+        assert_eq!(units_compact(U256::ZERO, 18, 4), "0");
         assert_eq!(units(u(4_455_000_000_000_000_000), 18, 4), "4.455");
         assert_eq!(
             units(u(1_000_000_000_000_000_000_000_000_000), 18, 4),

@@ -14,8 +14,15 @@ pub fn Amount(
     decimals: u8,
     #[prop(into, default = String::new())] unit: String,
     #[prop(default = 5)] sig: usize,
+    /// Tiny values with their leading zeros counted ([`fmt::units_compact`]): prices.
+    #[prop(optional)]
+    compact: bool,
 ) -> impl IntoView {
-    let shown = fmt::units(raw, decimals, sig);
+    let shown = if compact {
+        fmt::units_compact(raw, decimals, sig)
+    } else {
+        fmt::units(raw, decimals, sig)
+    };
     let exact = fmt::units_exact(raw, decimals);
     let title = if unit.is_empty() {
         exact

@@ -938,6 +938,10 @@ test('a token is launched from the form: name, symbol and pair checked first, it
   await waitConfirmed(n);
   await page.waitForURL(/\/launch\/0x[0-9a-fA-F]{40}$/, T);
   await page.waitForSelector('#buy-amount', T);
+  // A fresh curve's price, 0.00000000125 ETH per token, written as trading screens write it; exact on hover.
+  const price = page.locator('.amount[title$="ETH / token"]').first();
+  assert.equal(await price.textContent(), '0.0₈125 ETH / token');
+  assert.equal(await price.getAttribute('title'), '0.00000000125 ETH / token');
   await page.click('nav >> text=Launch');
   await page.waitForSelector('.launch-row[data-symbol="E2EG"]', T);
   assert.match(await page.textContent('.launch-row[data-symbol="E2EG"]'), /E2E Garden.*anti-snipe window/);

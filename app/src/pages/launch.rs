@@ -419,7 +419,7 @@ pub fn TokenPage() -> impl IntoView {
                         <div class="stats">
                             <div><span class="k">"Raised"</span><span class="v" id="raised"><Amount raw=s.quote_raised decimals=qd unit=qs.clone() />" of "<Amount raw=g decimals=qd unit=qs.clone() /></span></div>
                             <div><span class="k">"Progress"</span><span class="v" id="progress">{fmt::percent_bps(i.progress_bps())}</span></div>
-                            <div><span class="k">{if i.graduated { "Curve price at graduation" } else { "Price" }}</span><span class="v"><Amount raw=spot decimals=18 unit=format!("{qs} / token") sig=4 /></span></div>
+                            <div><span class="k">{if i.graduated { "Curve price at graduation" } else { "Price" }}</span><span class="v"><Amount raw=spot decimals=18 unit=format!("{qs} / token") sig=4 compact=true /></span></div>
                             <div><span class="k">"Market cap"</span><span class="v"><Amount raw=cap decimals=18 unit=qs.clone() sig=4 /></span></div>
                             {(!i.graduated).then(|| view! { <div><span class="k">"Tokens left on the curve"</span><span class="v"><Amount raw=s.token_reserve decimals=18 sig=4 /></span></div> })}
                         </div>
@@ -440,7 +440,7 @@ pub fn TokenPage() -> impl IntoView {
                         Some(Ok(p)) => view! {
                             <dl class="kv">
                                 <dt>"Pool id"</dt><dd><code>{p.pool_id.to_string()}</code></dd>
-                                <dt>"Pool price"</dt><dd id="pool-price"><Amount raw=p.price_wad decimals=18 unit=format!("{} / {}", i.quote_symbol, i.symbol) sig=6 /></dd>
+                                <dt>"Pool price"</dt><dd id="pool-price"><Amount raw=p.price_wad decimals=18 unit=format!("{} / {}", i.quote_symbol, i.symbol) sig=6 compact=true /></dd>
                                 <dt>"sqrtPriceX96"</dt><dd><code>{p.sqrt_price_x96.to_string()}</code></dd>
                                 <dt>"Tick"</dt><dd>{p.tick.map_or("?".to_string(), |t| t.to_string())}</dd>
                             </dl>
@@ -557,7 +557,7 @@ pub fn TokenPage() -> impl IntoView {
                                     <td><code>{fmt::short_addr(&tr.account.to_checksum(None))}</code></td>
                                     <td><Amount raw=tr.quote decimals=i.quote_decimals sig=4 /></td>
                                     <td><Amount raw=tr.tokens decimals=18 sig=4 /></td>
-                                    <td><Amount raw=tr.price_wad decimals=18 sig=4 /></td>
+                                    <td><Amount raw=tr.price_wad decimals=18 sig=4 compact=true /></td>
                                 </tr>
                             }).collect_view()}
                         </tbody>
