@@ -47,9 +47,7 @@ async fn network_fee(w: &World, from: Option<Address>, data: Bytes) -> Result<U2
     let rpc = w.rpc();
     let tx = TxRequest {
         from,
-        to: w.contracts.launchpad,
-        data,
-        value: U256::ZERO,
+        ..TxRequest::call(w.contracts.launchpad, data)
     };
     let (gas, price) = futures::join!(rpc.estimate_gas(&tx), rpc.gas_price());
     Ok(U256::from(gas?).saturating_mul(price?))
@@ -127,12 +125,7 @@ fn LaunchFields(
         let navigate = navigate.clone();
         sending.set(true);
         leptos::task::spawn_local(async move {
-            let tx = TxRequest {
-                from: None,
-                to: pad,
-                data: data.into(),
-                value: U256::ZERO,
-            };
+            let tx = TxRequest::call(pad, data);
             let receipt = crate::send::send_for_receipt(ctx, label, tx).await;
             sending.set(false);
             if let Some(token) = receipt.and_then(|r| launched_token(pad, &r.logs)) {

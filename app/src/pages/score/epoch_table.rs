@@ -10,17 +10,15 @@ use crate::chain::rpc::TxRequest;
 use crate::fmt;
 use crate::state::Ctx;
 use crate::ui::Amount;
-use alloy_primitives::{Address, Bytes, U256};
+use alloy_primitives::{Address, U256};
 use alloy_sol_types::SolCall;
 use leptos::prelude::*;
 
 /// Sends `call` to the registry with `value` wei, labelled `label`, through [`crate::send::send`].
 fn act(ctx: Ctx, registry: Address, label: String, call: impl SolCall, value: U256) {
     let tx = TxRequest {
-        from: None,
-        to: registry,
-        data: Bytes::from(call.abi_encode()),
         value,
+        ..TxRequest::call(registry, call.abi_encode())
     };
     leptos::task::spawn_local(async move {
         crate::send::send(ctx, label, tx).await;
