@@ -58,6 +58,18 @@ pub async fn ensure_allowance(
     allowance >= amount || approve_exactly(ctx, token, spender, amount, display).await
 }
 
+/// Sends `call` to `to` with `value` wei, labelled `label`, through [`send`], in the background
+/// (the tray shows its progress); for the buttons whose whole action is one call.
+pub fn act(ctx: Ctx, to: Address, label: String, call: impl SolCall, value: U256) {
+    let tx = TxRequest {
+        value,
+        ..TxRequest::call(to, call.abi_encode())
+    };
+    leptos::task::spawn_local(async move {
+        send(ctx, label, tx).await;
+    });
+}
+
 /// Simulates, signs (burner) or asks the wallet to send, and follows a transaction to its receipt.
 /// Its states appear in the transaction tray. Returns whether it confirmed.
 pub async fn send(ctx: Ctx, label: String, tx: TxRequest) -> bool {

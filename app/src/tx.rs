@@ -69,6 +69,22 @@ impl Eip1559 {
     }
 }
 
+/// Signs a 32-byte digest (an EIP-712 signing hash) with `key`: `r ‖ s ‖ v`, `v` ∈ {27, 28},
+/// low s (k256 normalizes), as OpenZeppelin's `ECDSA` accepts it.
+///
+/// # Errors
+/// [`SignError`] for an invalid key.
+pub fn sign_digest(key: &B256, digest: B256) -> Result<[u8; 65], SignError> {
+    let sk = SigningKey::from_slice(key.as_slice()).map_err(|e| SignError::Key(e.to_string()))?;
+    let (sig, recid) = sk
+        .sign_prehash_recoverable(digest.as_slice())
+        .map_err(|e| SignError::Sign(e.to_string()))?;
+    let mut out = [0u8; 65];
+    out[..64].copy_from_slice(&sig.to_bytes());
+    out[64] = 27 + recid.to_byte();
+    Ok(out)
+}
+
 /// The address of a private key.
 ///
 /// # Errors

@@ -121,6 +121,56 @@ pub async fn request(uuid: &str, method: &str, params: Value) -> Result<Value, W
     }
 }
 
+/// Signs EIP-712 typed data with the connected wallet: the burner signs `digest` (the typed data's
+/// signing hash) in the page; an injected wallet is asked `eth_signTypedData_v4` with `typed`, so
+/// it shows the person every field. A `v` of 0 or 1 from a wallet is moved to 27 or 28.
+///
+/// # Errors
+/// No wallet, a refusal ([`WalletError::Cancelled`]) or an answer that is not a 65-byte signature.
+pub async fn sign_typed_data(
+    state: &WalletState,
+    typed: &Value,
+    digest: B256,
+) -> Result<Vec<u8>, WalletError> {
+    let account = state
+        .account
+        .ok_or_else(|| WalletError::Other("connect a wallet first".into()))?;
+    match &state.kind {
+        Some(Kind::Burner(i)) => {
+            let key = BURNER_KEYS
+                .get(*i)
+                .ok_or_else(|| WalletError::Other("no such burner account".into()))?;
+            crate::tx::sign_digest(key, digest)
+                .map(|s| s.to_vec())
+                .map_err(|e| WalletError::Other(e.to_string()))
+        }
+        Some(Kind::Injected { uuid, .. }) => {
+            let answer = request(
+                uuid,
+                "eth_signTypedData_v4",
+                json!([account.to_string(), typed.to_string()]),
+            )
+            .await?;
+            let hex = answer
+                .as_str()
+                .ok_or_else(|| WalletError::Other("the wallet answered no signature".into()))?;
+            let mut sig = alloy_primitives::hex::decode(hex)
+                .map_err(|_| WalletError::Other("the wallet's signature is not hex".into()))?;
+            if sig.len() != 65 {
+                return Err(WalletError::Other(format!(
+                    "the wallet's signature is {} bytes, not 65",
+                    sig.len()
+                )));
+            }
+            if sig[64] < 2 {
+                sig[64] += 27;
+            }
+            Ok(sig)
+        }
+        None => Err(WalletError::Other("connect a wallet first".into())),
+    }
+}
+
 /// Starts EIP-6963 discovery and restores a burner wallet from session storage.
 pub fn init(ctx: Wallet) {
     let Some(win) = web_sys::window() else { return };

@@ -1041,3 +1041,127 @@ test('anyone challenges a pending root (the bond named first), the adjudicator r
   assert.equal(await badge(page, challenged), 'final');
   await page.screenshot({ path: join(SHOTS, 'score-finalized.png'), fullPage: true });
 });
+
+test('the remaining actions, after the 72 h above: a score recorded in FeeLanes and the creator paid; an agent stakes, resolves, expires and unstakes; a duel pot funded; a payout claimed to another address and a closed round rolled over', async () => {
+  const rpc = async (method, params = []) => (await (await fetch(chain.rpc, { method: 'POST', headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })).json()).result;
+  const balance = async (a) => BigInt(await rpc('eth_getBalance', [a, 'latest']));
+  const until = async (f, what) => {
+    for (const t0 = Date.now(); Date.now() - t0 < 30_000; await new Promise((r) => setTimeout(r, 200))) if (await f().catch(() => false)) return;
+    throw new Error(`timed out waiting for ${what}`);
+  };
+  // Sent by dev account 2 (burner 2), so the creator's balance moves by the payment alone.
+  await connectBurner(2);
+
+  // FeeLanes: the newly final epoch's score is recorded from the proof the page checked; the creator is paid.
+  await page.goto(server.url + 'score');
+  await page.waitForSelector('#epochs tr[data-epoch]', T);
+  await pickProject('Mid Meadow');
+  await page.click('#verify-score');
+  await page.waitForSelector('#creator-share', T);
+  await page.waitForSelector('#record-score', T);
+  let n = await confirmedCount();
+  await page.click('#record-score');
+  await waitConfirmed(n);
+  await page.waitForSelector('#record-score', { state: 'detached', timeout: 30_000 });
+  await page.waitForSelector('#creator-share', T);
+  assert.match(await page.textContent('#share-now'), /the score FeeLanes holds|= FeeLanes.creatorShare ✓/);
+  const creator = '0x90F79bf6EB2c4f870365E785982E1f101E93b906'; // MEAD's creator, dev account 3 (scripts/seed-demo.mjs)
+  const owed = wei(await page.getAttribute('#creator-owed .amount', 'title'));
+  assert.ok(owed > 0n, 'the creator has earned curve fees');
+  const paidBefore = await balance(creator);
+  n = await confirmedCount();
+  await page.click('#claim-creator');
+  await waitConfirmed(n);
+  await page.waitForFunction(() => /owes the creator nothing/.test(document.querySelector('#creator-owed')?.textContent ?? ''), null, T);
+  assert.equal(await balance(creator) - paidBefore, owed, 'FeeLanes paid the creator exactly what the page showed');
+  await page.screenshot({ path: join(SHOTS, 'score-creator-paid.png'), fullPage: true });
+
+  // Calls: stake, resolve every own open call (late: misses), expire a call never revealed, then unstake.
+  await page.goto(server.url + 'calls');
+  await page.waitForSelector('#stake-form', T);
+  const staked = async () => wei(await page.getAttribute('#my-stake .amount', 'title'));
+  const s0 = await staked();
+  await page.fill('#stake-amount', '99999999');
+  await page.click('#stake-button');
+  assert.match(await page.textContent('#stake-form .error'), /Your wallet holds/);
+  await page.fill('#stake-amount', '1.5');
+  n = await confirmedCount();
+  await page.click('#stake-button');
+  await page.waitForFunction((k) => document.querySelectorAll('.tx[data-state="confirmed"]').length >= k + 2, n, T); // exact approval, stake
+  await until(async () => (await staked()) !== s0, 'the stake to grow');
+  assert.equal(await staked(), s0 + 1_500_000_000_000_000_000n);
+  while (await page.locator('.open-call[data-mine="true"] .resolve-call').count()) {
+    const id = await page.getAttribute('.open-call[data-mine="true"]:has(.resolve-call)', 'data-id');
+    n = await confirmedCount();
+    await page.click(`.open-call[data-id="${id}"] .resolve-call`);
+    await waitConfirmed(n);
+    await page.waitForSelector(`.open-call[data-id="${id}"]`, { state: 'detached', timeout: 30_000 });
+  }
+  n = await confirmedCount();
+  await page.click('#commit-button');
+  await waitConfirmed(n);
+  await page.waitForSelector('.open-call[data-mine="true"]', T);
+  assert.match(await page.textContent('.open-call[data-mine="true"] .call-state'), /may reveal it for/);
+  await page.fill('#stake-amount', '1');
+  await page.click('#unstake-button');
+  assert.match(await page.textContent('#stake-form .error'), /1 open call/);
+  await rpc('evm_increaseTime', [3_601]);
+  await rpc('evm_mine', []);
+  await page.reload();
+  await page.waitForSelector('.open-call[data-mine="true"] .expire-call', T);
+  n = await confirmedCount();
+  await page.click('.open-call[data-mine="true"] .expire-call');
+  await waitConfirmed(n);
+  await page.waitForSelector('.open-call[data-mine="true"]', { state: 'detached', timeout: 30_000 });
+  assert.equal(await page.locator('.pending-call').count(), 0, 'the expired call\'s kept salt is dropped');
+  const s1 = await staked();
+  await page.fill('#stake-amount', '1');
+  n = await confirmedCount();
+  await page.click('#unstake-button');
+  await waitConfirmed(n);
+  await until(async () => (await staked()) !== s1, 'the stake to shrink');
+  assert.equal(await staked(), s1 - 1_000_000_000_000_000_000n);
+  await page.screenshot({ path: join(SHOTS, 'calls-stake.png'), fullPage: true });
+
+  // Duel: anyone adds to the pot.
+  await page.goto(server.url + 'duel/0');
+  await page.waitForSelector('#duel-pot .amount', T);
+  const pot = wei(await page.getAttribute('#duel-pot .amount', 'title'));
+  await page.fill('#fund-amount', '0.25');
+  n = await confirmedCount();
+  await page.click('#fund-button');
+  await waitConfirmed(n);
+  await until(async () => wei(await page.getAttribute('#duel-pot .amount', 'title')) !== pot, 'the pot to grow');
+  assert.equal(wei(await page.getAttribute('#duel-pot .amount', 'title')), pot + 250_000_000_000_000_000n);
+
+  // Payouts: a holder signs (EIP-712) that its leaf goes to another address, which receives exactly it.
+  await connectBurner(3);
+  await page.goto(server.url + 'payouts');
+  await page.waitForSelector('.payout-row .claim-button', T);
+  const row = page.locator('.payout-row:has(.claim-button)').first();
+  const amount = wei(await row.locator('.head .amount').getAttribute('title'));
+  const to = '0xa0Ee7A142d267C1f36714E4a8F75612F20a79720';
+  await row.locator('.claim-to summary').click();
+  await row.locator('.claim-to-recipient').fill('0x1234');
+  await row.locator('.claim-to-button').click();
+  assert.match(await row.locator('.claim-to .error').textContent(), /40 hex digits/);
+  await row.locator('.claim-to-recipient').fill(to);
+  const before = await balance(to);
+  n = await confirmedCount();
+  await row.locator('.claim-to-button').click();
+  await waitConfirmed(n);
+  assert.equal(await page.locator('.tx[data-state="confirmed"]', { hasText: /Claim [\d.]+ ETH to 0xa0Ee/ }).count(), 1);
+  await page.waitForSelector('.payout-row .claim-status.claimed', T);
+  assert.equal(await balance(to) - before, amount);
+  // 91 days on, the round is closed: anyone returns its unclaimed rest to the pot.
+  await rpc('evm_increaseTime', [91 * 86_400]);
+  await rpc('evm_mine', []);
+  await page.reload();
+  await page.waitForSelector('.payout-row .rollover-button', T);
+  n = await confirmedCount();
+  await page.click('.payout-row .rollover-button >> nth=0');
+  await waitConfirmed(n);
+  await page.waitForFunction(() => !document.querySelector('.payout-row .rollover-button') || document.querySelectorAll('.payout-row .claim-status.closed').length > 0, null, T);
+  await page.screenshot({ path: join(SHOTS, 'payouts-rolled-over.png'), fullPage: true });
+});

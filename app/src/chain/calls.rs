@@ -18,7 +18,10 @@ pub struct CallsRef {
     pub ledger: Address,
     pub asset: Address,
     pub asset_symbol: String,
+    /// The ERC-20 agents stake (`stakeToken`).
+    pub stake_token: Address,
     pub stake_symbol: String,
+    pub stake_decimals: u8,
     /// The windows revealed calls used for the asset, shortest first.
     pub windows: Vec<u64>,
     /// Every agent that staked or committed, in order of first appearance.
@@ -101,18 +104,18 @@ pub async fn discover(
     let asset_symbol = b.add(asset, &IERC20::symbolCall {});
     let stake_token = b.add(ledger, &ICallLedger::stakeTokenCall {});
     let a = b.run(rpc).await?;
-    let stake_symbol = match a.get(stake_token) {
-        Ok(t) => rpc
-            .call(t, &IERC20::symbolCall {})
-            .await
-            .unwrap_or_else(|_| "?".into()),
-        Err(_) => "?".into(),
-    };
+    let stake_token = a.get(stake_token)?;
+    let (stake_symbol, stake_decimals) =
+        crate::chain::tokens::TokenLabels::read(rpc, [stake_token])
+            .await?
+            .get(stake_token);
     Ok(Some(CallsRef {
         ledger,
         asset,
         asset_symbol: a.get(asset_symbol).unwrap_or_else(|_| "?".into()),
+        stake_token,
         stake_symbol,
+        stake_decimals,
         windows,
         agents,
     }))
@@ -137,6 +140,13 @@ pub async fn committed_id(
         .map(|(c, _)| c.id))
 }
 
+/// An agent, its record and its open calls (id, call).
+pub type AgentRead = (
+    Address,
+    ICallLedger::AgentRecord,
+    Vec<(U256, ICallLedger::Call)>,
+);
+
 /// The ledger's state as the Calls page reads it.
 #[derive(Clone)]
 pub struct LedgerRead {
@@ -145,8 +155,10 @@ pub struct LedgerRead {
     pub min_stake: U256,
     pub quorum: u64,
     pub threshold_bps: u16,
-    /// Each agent asked for, with its record and its open calls.
-    pub agents: Vec<(Address, ICallLedger::AgentRecord, Vec<ICallLedger::Call>)>,
+    /// Each agent asked for, with its record and its open calls (id, call).
+    pub agents: Vec<AgentRead>,
+    /// The connected account's balance of the stake token and its allowance to the ledger.
+    pub wallet: Option<(U256, U256)>,
     /// Each window's current consensus round on the asset.
     pub windows: Vec<(u64, ICallLedger::consensusReturn)>,
     /// The last 20 rounds of the consensus log, newest first.
@@ -155,7 +167,8 @@ pub struct LedgerRead {
 
 /// Reads the ledger for `agents` in two batched round trips whatever their number (after the
 /// latest block): the parameters, every agent's record and open call ids, the consensus of each
-/// window and the consensus log's length; then each open call and the last 20 log rounds.
+/// window, the consensus log's length and `me`'s stake-token balance and allowance; then each open
+/// call and the last 20 log rounds.
 ///
 /// # Errors
 /// When a round fails or a read reverts.
@@ -163,9 +176,22 @@ pub async fn read_ledger(
     rpc: &Rpc,
     c: &CallsRef,
     agents: &[Address],
+    me: Option<Address>,
 ) -> Result<LedgerRead, RpcError> {
     let (_, now) = rpc.latest_block().await?;
     let mut b = Batch::new();
+    let wallet = me.map(|owner| {
+        (
+            b.add(c.stake_token, &IERC20::balanceOfCall { account: owner }),
+            b.add(
+                c.stake_token,
+                &IERC20::allowanceCall {
+                    owner,
+                    spender: c.ledger,
+                },
+            ),
+        )
+    });
     let min_stake = b.add(c.ledger, &ICallLedger::minStakeCall {});
     let quorum = b.add(c.ledger, &ICallLedger::consensusQuorumCall {});
     let threshold = b.add(c.ledger, &ICallLedger::consensusThresholdBpsCall {});
@@ -201,7 +227,7 @@ pub async fn read_ledger(
         let calls: Vec<_> = first
             .get(open)?
             .into_iter()
-            .map(|id| b.add(c.ledger, &ICallLedger::getCallCall { id }))
+            .map(|id| (id, b.add(c.ledger, &ICallLedger::getCallCall { id })))
             .collect();
         records.push((a, first.get(record)?, calls));
     }
@@ -226,7 +252,7 @@ pub async fn read_ledger(
             .map(|(a, r, calls)| {
                 let calls = calls
                     .into_iter()
-                    .map(|s| second.get(s))
+                    .map(|(id, s)| second.get(s).map(|call| (id, call)))
                     .collect::<Result<Vec<_>, _>>()?;
                 Ok((a, r, calls))
             })
@@ -237,6 +263,10 @@ pub async fn read_ledger(
             .zip(per_window)
             .map(|(&w, s)| first.get(s).map(|cur| (w, cur)))
             .collect::<Result<_, _>>()?,
+        wallet: match wallet {
+            Some((bal, allow)) => Some((first.get(bal)?, first.get(allow)?)),
+            None => None,
+        },
         log: log_slots
             .into_iter()
             .map(|s| second.get(s))

@@ -9,6 +9,14 @@ use crate::chain::multicall::Batch;
 use crate::chain::rpc::{Rpc, RpcError};
 use crate::chain::tokens::TokenLabels;
 use alloy_primitives::{Address, U256};
+
+/// A token's state in the fee lanes, and what they owe its creator now.
+#[derive(Debug, Clone)]
+pub struct LaneRead {
+    pub state: LaneState,
+    /// `creatorBalance(token)`: earned by the creator, not yet paid (the launch's quote asset).
+    pub owed: U256,
+}
 use eden_core::check::{LaneParams, LaneState};
 use eden_core::creator::{CreatorShareParams, LaneSplit};
 
@@ -16,7 +24,7 @@ use eden_core::creator::{CreatorShareParams, LaneSplit};
 /// `launchpad`): (1) one batch of the launch's quote asset, the parameters, the token's flags and
 /// score, the creator share and the latest final epoch; (2) the quote's decimals when it is not
 /// ETH; (3) `previewSplit` of one whole unit of it. A token that is not a launch gets the ETH
-/// example.
+/// example. The creator's unpaid balance comes in the first batch.
 ///
 /// # Errors
 /// When a batch fails or one of its reads reverts.
@@ -26,7 +34,7 @@ pub async fn lane_state(
     registry: Address,
     launchpad: Address,
     token: Address,
-) -> Result<LaneState, RpcError> {
+) -> Result<LaneRead, RpcError> {
     let mut b = Batch::new();
     let launch = b.add(launchpad, &ILaunchpad::launchOfCall { token });
     let params = b.add(lanes, &IFeeLanes::paramsCall {});
@@ -38,6 +46,7 @@ pub async fn lane_state(
     // Reverts before any final epoch: read only when `hasFinalEpoch`.
     let latest_final = b.add(registry, &IEpochRegistry::latestFinalEpochCall {});
     let chain_share = b.add(lanes, &IFeeLanes::creatorShareCall { token });
+    let owed = b.add(lanes, &IFeeLanes::creatorBalanceCall { token });
     let a = b.run(rpc).await?;
     let quote = a.get(launch).ok().map(|l| l.quote).filter(|q| !q.is_zero());
     let (fee_symbol, fee_decimals) = match quote {
@@ -50,7 +59,7 @@ pub async fn lane_state(
         .await?;
     let p = a.get(params)?;
     let wad64 = U256::from;
-    Ok(LaneState {
+    let state = LaneState {
         params: LaneParams {
             share: CreatorShareParams {
                 f_backed: wad64(p.fBacked),
@@ -85,5 +94,9 @@ pub async fn lane_state(
             to_holders: s.toHolders,
             to_buyback: s.toBuyback,
         },
+    };
+    Ok(LaneRead {
+        state,
+        owed: a.get(owed)?,
     })
 }

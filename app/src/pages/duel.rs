@@ -16,7 +16,7 @@ use crate::duel_mean::{self, DuelPools, DuelTicks};
 use crate::error::{AppError, Context};
 use crate::fmt;
 use crate::state::Ctx;
-use crate::ui::{caught, with_world, Amount, Loading};
+use crate::ui::{caught, with_world, Amount, ErrorBox, Loading};
 use alloy_primitives::{Address, I256, U256};
 use alloy_sol_types::SolCall;
 use eden_core::duel::{self, RoundMean, RoundWindow, Winner};
@@ -317,6 +317,7 @@ fn DuelBody(world: World, duel: DuelRef) -> impl IntoView {
         });
     };
     let r = duel.clone();
+    let currency = world.description().native_currency.symbol.clone();
     view! {
             <h1>{format!("Duel #{}: {} vs {}", duel.duel_id, duel.symbol_a, duel.symbol_b)}</h1>
             <Transition fallback=|| view! { <Loading what="Reading the duel from chain…" /> }>
@@ -361,6 +362,7 @@ fn DuelBody(world: World, duel: DuelRef) -> impl IntoView {
                             <dt>"Streaks (best)"</dt>
                             <dd id="streaks">{format!("{} {} ({}) · {} {} ({})", r.symbol_a, x.d.streakA, x.d.bestA, r.symbol_b, x.d.streakB, x.d.bestB)}</dd>
                         </dl>
+                        <FundPot hook=hook duel_id=did currency=currency.clone() />
                         {awaiting(&x).then(|| view! {
                             <div class="notice" id="awaiting">
                                 <p>{awaiting_text(&r, &x)}</p>
@@ -486,5 +488,40 @@ fn history_cells(r: &DuelRef, h: &Settled) -> AnyView {
             <td class="mean" title="the hook's record: the swaps could not be replayed">{h.mean}" (hook)"</td>
         }
         .into_any(),
+    }
+}
+
+/// Anyone adds to a duel's pot (`fund(duelId)`, native currency): the pot buys back each round's
+/// winner (B5). The amount is checked in words before any transaction.
+#[component]
+fn FundPot(hook: Address, duel_id: u64, currency: String) -> impl IntoView {
+    let ctx = Ctx::get();
+    let amount = RwSignal::new(String::new());
+    let error = RwSignal::new(None::<String>);
+    let cur = currency.clone();
+    let fund = move |_| {
+        error.set(None);
+        let v = match fmt::parse_units(&amount.get_untracked(), 18) {
+            Ok(v) if !v.is_zero() => v,
+            Ok(_) => return error.set(Some("Enter an amount above zero.".into())),
+            Err(e) => return error.set(Some(e.to_string())),
+        };
+        let label = format!(
+            "Add {} {cur} to duel #{duel_id}'s pot",
+            fmt::units(v, 18, 6)
+        );
+        let call = IDuelHook::fundCall {
+            duelId: U256::from(duel_id),
+        };
+        crate::send::act(ctx, hook, label, call, v);
+        amount.set(String::new());
+    };
+    view! {
+        <div class="form" id="fund-form">
+            <label>{format!("Add to the pot ({currency}) ")}<input id="fund-amount" inputmode="decimal" placeholder="0.0" prop:value=move || amount.get() on:input=move |ev| amount.set(event_target_value(&ev)) /></label>
+            " "<button class="secondary" id="fund-button" on:click=fund>"Add to the pot"</button>
+            <span class="muted">" Anyone may add; the pot only ever buys back a round's winner."</span>
+            {move || error.get().map(|e| view! { <ErrorBox message=e /> })}
+        </div>
     }
 }

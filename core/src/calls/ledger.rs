@@ -73,6 +73,54 @@ pub fn call_overdue(
     }
 }
 
+/// What can be done next with an open call at `now` (A2, A3; the contract's `reveal`, `resolve` and
+/// `expire` guards). `closes_at` is `None` while the call is only committed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OpenCallStep {
+    /// Committed: its agent may reveal it until `deadline` (inclusive).
+    AwaitReveal {
+        /// `committedAt + revealDeadline`.
+        deadline: u64,
+    },
+    /// Committed and past its reveal deadline: anyone may expire it (a miss).
+    Expire,
+    /// Revealed: it closes at `closes_at`; nothing to do before.
+    Running {
+        /// The call's `closesAt`.
+        closes_at: u64,
+    },
+    /// Revealed and closed: anyone may resolve it; `late` when past `closesAt + resolveGrace`,
+    /// where it resolves as a miss whatever the price did.
+    Resolve {
+        /// Past `closesAt + resolveGrace`.
+        late: bool,
+    },
+}
+
+/// The next step of an open call at `now` (see [`OpenCallStep`]).
+pub fn open_call_step(
+    committed_at: u64,
+    closes_at: Option<u64>,
+    now: u64,
+    reveal_deadline_secs: u64,
+    resolve_grace_secs: u64,
+) -> OpenCallStep {
+    match closes_at {
+        None => {
+            let deadline = committed_at.saturating_add(reveal_deadline_secs);
+            if now > deadline {
+                OpenCallStep::Expire
+            } else {
+                OpenCallStep::AwaitReveal { deadline }
+            }
+        }
+        Some(c) if now < c => OpenCallStep::Running { closes_at: c },
+        Some(c) => OpenCallStep::Resolve {
+            late: now > c.saturating_add(resolve_grace_secs),
+        },
+    }
+}
+
 /// The commitment an agent posts:
 /// `keccak256(abi.encode(agent, asset, uint8(direction), uint64(window), salt))`.
 pub fn call_commitment(
@@ -735,6 +783,36 @@ mod tests {
 
     const T0: u64 = 1_750_000_000;
     const HOUR: u64 = 3_600;
+
+    #[test]
+    fn open_call_steps_follow_the_contract_guards() {
+        let step = |closes, now| open_call_step(T0, closes, now, HOUR, HOUR);
+        // Reveal until committedAt + 1 h inclusive (`block.timestamp > deadline` reverts), then expire.
+        assert_eq!(
+            step(None, T0 + HOUR),
+            OpenCallStep::AwaitReveal {
+                deadline: T0 + HOUR
+            }
+        );
+        assert_eq!(step(None, T0 + HOUR + 1), OpenCallStep::Expire);
+        // Resolve from closesAt (`block.timestamp < closesAt` reverts); late past the grace.
+        let c = T0 + 2 * HOUR;
+        assert_eq!(step(Some(c), c - 1), OpenCallStep::Running { closes_at: c });
+        assert_eq!(step(Some(c), c), OpenCallStep::Resolve { late: false });
+        assert_eq!(
+            step(Some(c), c + HOUR),
+            OpenCallStep::Resolve { late: false }
+        );
+        assert_eq!(
+            step(Some(c), c + HOUR + 1),
+            OpenCallStep::Resolve { late: true }
+        );
+        // A late step is exactly an overdue call.
+        for now in [c, c + HOUR, c + HOUR + 1, T0 + HOUR + 1] {
+            let late = matches!(step(Some(c), now), OpenCallStep::Resolve { late: true });
+            assert_eq!(late, now >= c && call_overdue(T0, Some(c), now, HOUR, HOUR));
+        }
+    }
 
     fn agent(i: u8) -> Address {
         Address::repeat_byte(i)

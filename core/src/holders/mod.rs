@@ -13,15 +13,20 @@
 //! - [`allocation`]: the floor allocation; the remainder `T − Σ amount_i` is tracked as dust.
 //! - [`leaf`]: leaves bind (distributor, chainId, token, asset, epoch, account, amount), encoded as
 //!   OpenZeppelin `StandardMerkleTree` leaves.
+//! - [`claim_to`]: the EIP-712 `ClaimTo` a holder signs to have its leaf paid to another address.
 //! - [`window`]: claimable from 24 h after the root for 90 days; then the unclaimed remainder
 //!   (including the dust) rolls into the next round.
 
 pub mod allocation;
+pub mod claim_to;
 pub mod exclusions;
 pub mod leaf;
 pub mod window;
 
 pub use allocation::{allocatable, allocate_down, HolderAllocation, HolderAmount, HolderBalance};
+pub use claim_to::{
+    claim_to_domain, claim_to_signing_hash, claim_to_typed_data, recover_claim_to_signer, ClaimTo,
+};
 pub use exclusions::{HolderExclusions, DEAD_ADDRESS};
 pub use leaf::{
     find_payout, payout_leaves, payout_tree, FoundPayout, PayoutContext, PayoutLeaf, LEAF_TYPES,

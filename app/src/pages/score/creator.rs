@@ -14,8 +14,10 @@
 //! and the rest pro rata to the lane weights, buyback taking the dust), computed by
 //! `eden_core::creator::lane_split` and cross-checked against `previewSplit`.
 
+use crate::chain::abi::IFeeLanes;
 use crate::error::AppError;
-use alloy_primitives::U256;
+use crate::state::Ctx;
+use alloy_primitives::{Address, B256, U256};
 pub use eden_core::check::LaneState;
 use eden_core::check::{self, CreatorFinding};
 use leptos::prelude::*;
@@ -28,6 +30,31 @@ pub struct CreatorCheck {
     pub check: check::CreatorCheck,
     /// Differences from the contract, in words; empty when everything matches.
     pub flags: Vec<String>,
+    /// FeeLanes and the project (its token), for the actions below.
+    pub lanes: Address,
+    pub token: Address,
+    /// `FeeLanes.creatorBalance`: what the creator has earned and not been paid yet.
+    pub owed: U256,
+    /// The selected epoch's verified score leaf, when FeeLanes would record it now.
+    pub record: Option<RecordScore>,
+}
+
+/// A final score leaf FeeLanes does not hold yet: `updateScore(token, epoch, score, proof)`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RecordScore {
+    pub epoch: u64,
+    pub score_wad: U256,
+    pub proof: Vec<B256>,
+}
+
+/// The leaf FeeLanes would record now (C17): the epoch is the latest final one, its score leaf
+/// reaches the final root, and FeeLanes holds no score of this epoch or a later one yet
+/// (`updateScore` reverts `StaleScore` otherwise).
+pub fn record_now(state: &LaneState, leaf: Option<RecordScore>) -> Option<RecordScore> {
+    let leaf = leaf?;
+    let latest = state.latest_final?;
+    let held = state.recorded && state.stored_epoch >= leaf.epoch;
+    (leaf.epoch == latest && !held).then_some(leaf)
 }
 
 impl std::ops::Deref for CreatorCheck {
@@ -60,7 +87,14 @@ pub fn check_creator(
     let check =
         check::check_creator(state, epoch, epoch_score, pre_data).map_err(AppError::from)?;
     let flags = check.findings.iter().map(creator_finding_words).collect();
-    Ok(CreatorCheck { check, flags })
+    Ok(CreatorCheck {
+        check,
+        flags,
+        lanes: Address::ZERO,
+        token: Address::ZERO,
+        owed: U256::ZERO,
+        record: None,
+    })
 }
 
 /// Where the selected epoch's score stands in FeeLanes, which records and pays only the latest final
@@ -101,7 +135,11 @@ pub fn paid_now_note(state: &LaneState) -> String {
 
 /// The creator-share section of the result.
 #[component]
-pub fn CreatorView(check: Option<Result<CreatorCheck, AppError>>) -> impl IntoView {
+pub fn CreatorView(
+    check: Option<Result<CreatorCheck, AppError>>,
+    /// Runs after an action here confirmed (the check is run again).
+    on_done: Callback<()>,
+) -> impl IntoView {
     use crate::fmt::percent_wad;
     use crate::ui::Amount;
     let c = match check {
@@ -132,6 +170,7 @@ pub fn CreatorView(check: Option<Result<CreatorCheck, AppError>>) -> impl IntoVi
                     {paid_now_note(&c.state)}
                     {if c.share_now == c.state.chain_share { " = FeeLanes.creatorShare ✓" } else { " ≠ FeeLanes.creatorShare" }}</dd>
             </dl>
+            <CreatorActions c=c.clone() on_done=on_done />
             <details>
                 <summary id="split-summary">{format!("Split of an example fee of 1 {} now{}", c.state.fee_symbol, if c.split == c.state.preview { ": equals FeeLanes.previewSplit ✓" } else { ": differs from FeeLanes.previewSplit" })}</summary>
                 <dl>
@@ -146,6 +185,52 @@ pub fn CreatorView(check: Option<Result<CreatorCheck, AppError>>) -> impl IntoVi
         </div>
     }
     .into_any()
+}
+
+/// Anyone records the verified latest final score in FeeLanes (`updateScore`, so the split pays on
+/// it) and pays the creator what FeeLanes owes (`claimCreator`, always to the launch's creator).
+#[component]
+fn CreatorActions(c: CreatorCheck, on_done: Callback<()>) -> impl IntoView {
+    use crate::chain::rpc::TxRequest;
+    use crate::ui::Amount;
+    use alloy_sol_types::SolCall;
+    let ctx = Ctx::get();
+    let (lanes, token) = (c.lanes, c.token);
+    let run = move |label: String, data: Vec<u8>| {
+        leptos::task::spawn_local(async move {
+            if crate::send::send(ctx, label, TxRequest::call(lanes, data)).await {
+                on_done.run(());
+            }
+        });
+    };
+    let record = c.record.clone().map(|r| {
+        let label = format!("Record epoch {}'s score in FeeLanes", r.epoch);
+        let data = IFeeLanes::updateScoreCall {
+            token,
+            epoch: r.epoch,
+            scoreWad: r.score_wad,
+            proof: r.proof.clone(),
+        }
+        .abi_encode();
+        view! {
+            <p id="record-score-row">"FeeLanes pays on this epoch's score once it is recorded; anyone may record it with the proof checked above. "
+                <button class="secondary" id="record-score" on:click=move |_| run(label.clone(), data.clone())>"Record this score in FeeLanes"</button></p>
+        }
+    });
+    let (dec, sym) = (c.state.fee_decimals, c.state.fee_symbol.clone());
+    let owed = c.owed;
+    let claim = if owed.is_zero() {
+        view! { <p class="muted" id="creator-owed">"FeeLanes owes the creator nothing now."</p> }
+            .into_any()
+    } else {
+        let label = format!("Pay the creator {} {sym}", crate::fmt::units(owed, dec, 6));
+        let data = IFeeLanes::claimCreatorCall { token }.abi_encode();
+        view! {
+            <p id="creator-owed">"Earned by the creator, not paid yet: "<Amount raw=owed decimals=dec unit=sym.clone() sig=6 />" "
+                <button class="secondary" id="claim-creator" title="Anyone may send it; FeeLanes pays the launch's creator" on:click=move |_| run(label.clone(), data.clone())>"Pay the creator"</button></p>
+        }.into_any()
+    };
+    view! { {record}{claim} }
 }
 
 #[cfg(test)]
@@ -260,5 +345,53 @@ mod tests {
             false
         )
         .is_err());
+    }
+
+    #[test]
+    fn a_score_is_offered_for_recording_only_when_feelanes_would_take_it() {
+        let state = LaneState {
+            params: params(),
+            verified: false,
+            stored_score: U256::ZERO,
+            stored_epoch: 0,
+            recorded: false,
+            latest_final: Some(7),
+            chain_share: pct(10),
+            fee: EXAMPLE_FEE,
+            fee_symbol: "ETH".into(),
+            fee_decimals: 18,
+            preview: params().split(U256::ZERO, false, EXAMPLE_FEE).unwrap(),
+        };
+        let leaf = |epoch| {
+            Some(RecordScore {
+                epoch,
+                score_wad: U256::from(60u8) * WAD,
+                proof: vec![],
+            })
+        };
+        assert_eq!(record_now(&state, leaf(7)), leaf(7));
+        assert_eq!(
+            record_now(&state, leaf(6)),
+            None,
+            "not the latest final epoch"
+        );
+        assert_eq!(record_now(&state, None), None, "no verified leaf");
+        let held = LaneState {
+            recorded: true,
+            stored_epoch: 7,
+            ..state.clone()
+        };
+        assert_eq!(record_now(&held, leaf(7)), None, "already held");
+        let older = LaneState {
+            recorded: true,
+            stored_epoch: 6,
+            ..state.clone()
+        };
+        assert_eq!(record_now(&older, leaf(7)), leaf(7));
+        let none_final = LaneState {
+            latest_final: None,
+            ..state
+        };
+        assert_eq!(record_now(&none_final, leaf(7)), None);
     }
 }

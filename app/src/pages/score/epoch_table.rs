@@ -6,24 +6,12 @@
 
 use crate::chain::abi::IEpochRegistry;
 use crate::chain::epochs::{status_name, EpochAction, Registry};
-use crate::chain::rpc::TxRequest;
 use crate::fmt;
+use crate::send::act;
 use crate::state::Ctx;
 use crate::ui::Amount;
 use alloy_primitives::{Address, U256};
-use alloy_sol_types::SolCall;
 use leptos::prelude::*;
-
-/// Sends `call` to the registry with `value` wei, labelled `label`, through [`crate::send::send`].
-fn act(ctx: Ctx, registry: Address, label: String, call: impl SolCall, value: U256) {
-    let tx = TxRequest {
-        value,
-        ..TxRequest::call(registry, call.abi_encode())
-    };
-    leptos::task::spawn_local(async move {
-        crate::send::send(ctx, label, tx).await;
-    });
-}
 
 /// The bonds credited to the connected account, with a Withdraw button (nothing when none).
 #[component]

@@ -23,7 +23,7 @@ use crate::fmt;
 use crate::state::{Ctx, Load};
 use crate::ui::{caught, with_world, Amount, Loading};
 use alloy_primitives::{Address, B256};
-use creator::{check_creator, CreatorCheck, CreatorView};
+use creator::{check_creator, record_now, CreatorCheck, CreatorView, RecordScore};
 use eden_core::check::{self, check_score_in, BundleTree, OwnInputs, ScoreFinding};
 use eden_core::eip712::{eden_domain, recover_epoch_root_signer, EpochRoot};
 use epoch_table::{BondCredit, EpochTable};
@@ -222,7 +222,7 @@ async fn run_check(
         c.flags.extend(signer_flags.iter().cloned());
     }
     let chain_verified = match &lanes {
-        Some(Ok(l)) => Some(l.verified),
+        Some(Ok(l)) => Some(l.state.verified),
         _ => None,
     };
     let scored = if bundle.theses.iter().any(|t| t.project == project) {
@@ -263,8 +263,30 @@ async fn run_check(
         _ => None,
     };
     let pre_data = score.is_err() && epoch_score.is_some();
-    let creator =
-        lanes.map(|r| r.and_then(|state| check_creator(state, row.epoch, epoch_score, pre_data)));
+    // The systematic score leaf FeeLanes records (C17), once its proof reaches the final root.
+    let leaf = match &score {
+        Ok(c) if c.check.leaf_reaches_chain && c.check.onchain_root.is_some() => {
+            Some(RecordScore {
+                epoch: row.epoch,
+                score_wad: c.check.score_wad,
+                proof: c.check.proof.clone(),
+            })
+        }
+        _ => None,
+    };
+    let lanes_at = w.contracts.fee_lanes.unwrap_or_default();
+    let creator = lanes.map(|r| {
+        r.and_then(|l| {
+            let record = record_now(&l.state, leaf);
+            check_creator(l.state, row.epoch, epoch_score, pre_data).map(|c| CreatorCheck {
+                lanes: lanes_at,
+                token: project,
+                owed: l.owed,
+                record,
+                ..c
+            })
+        })
+    });
     Ok(EpochCheck {
         status: row.status,
         score,
@@ -399,6 +421,8 @@ fn ScoreBody(world: World) -> impl IntoView {
         check_action.dispatch_local((w2.clone(), row, p, mine));
     };
     let verify2 = verify.clone();
+    let verify3 = verify.clone();
+    let on_done = Callback::new(move |()| verify3());
     let world_for_names = world.clone();
     let world_for_table = world.clone();
     view! {
@@ -481,7 +505,7 @@ fn ScoreBody(world: World) -> impl IntoView {
                     <h2>"Human score"</h2>
                     <HumanView check=human status=status />
                     <h2>"Creator share"</h2>
-                    <CreatorView check=creator />
+                    <CreatorView check=creator on_done=on_done />
                 }.into_any()
             }
         })}

@@ -4,6 +4,10 @@
 //! rebuilt (`eden_core::holders::PayoutLeaf`, bound to distributor, chain, token, asset, epoch,
 //! account and amount) and its proof walked to the round's root **read from chain**; the claim
 //! window (24 h review, then 90 days) comes from the round on chain; claimed leaves show as claimed.
+//! A holder may have its leaf paid to another address ([`claim_to`]); anyone returns the unclaimed
+//! rest of a closed round to the pot (`rollover`).
+
+mod claim_to;
 
 use crate::chain::abi::IHolderDistributor;
 use crate::chain::payouts::{self, Round};
@@ -19,7 +23,7 @@ use eden_core::merkle::process_proof;
 use leptos::prelude::*;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
-struct Row {
+pub(crate) struct Row {
     round: Round,
     amount: U256,
     proof: Vec<B256>,
@@ -114,11 +118,14 @@ fn PayoutsBody(world: World) -> impl IntoView {
             crate::send::send(ctx, label, TxRequest::call(dist, data)).await;
         });
     };
+    let dist = world.contracts.holder_distributor;
+    let world_for_rows = StoredValue::new(world.clone());
     view! {
         <Show when=move || ctx.wallet.get().account.is_some() fallback=|| view! { <p class="empty">"Connect a wallet to see your payouts."</p> }>
             <Transition fallback=|| view! { <Loading what="Reading payout rounds from chain…" /> }>
             <ErrorBoundary fallback=caught>
             {move || rows.get().map(|loaded| loaded.map(|Payouts { rows: rs, problems }| {
+                let world_for_rows = world_for_rows.get_value();
                 let problems = (!problems.is_empty()).then(|| view! {
                     <ul class="problems" id="payout-problems" role="alert">
                         {problems.into_iter().map(|p| view! { <li class="result error">{p}</li> }).collect_view()}
@@ -129,7 +136,7 @@ fn PayoutsBody(world: World) -> impl IntoView {
             } else {
                 view! {
                     <ul class="payouts" id="payouts">
-                        {rs.into_iter().map(|r| {
+                        {rs.into_iter().map(move |r| {
                             let r2 = r.clone();
                             let status = move || {
                                 let now = ctx.chain_now();
@@ -140,7 +147,13 @@ fn PayoutsBody(world: World) -> impl IntoView {
                                 else { ("closed", "Claim window closed".to_string()) }
                             };
                             let can_claim = move || status().0 == "open" && r.proof_ok;
+                            // Rollover is the round's, whoever claimed: open to anyone once it has closed.
+                            let (settled, closes_at) = (r.settled, r.closes_at);
+                            let can_roll = move || !settled && ctx.chain_now() >= closes_at;
                             let c = claim;
+                            let (w, r4) = (world_for_rows.clone(), r.clone());
+                            let roll_label = format!("Return round {} of {} holders' unclaimed rest to the pot", r.round.epoch, r.round.symbol);
+                            let roll = IHolderDistributor::rolloverCall { token: r.round.token, asset: r.round.asset, epoch: r.round.epoch };
                             view! {
                                 <li class="payout-row" data-epoch=r.round.epoch>
                                     <div class="head">
@@ -153,7 +166,13 @@ fn PayoutsBody(world: World) -> impl IntoView {
                                         <Show when=can_claim>
                                             {let r3 = r2.clone(); view! { <button class="primary claim-button" on:click=move |_| c(r3.clone())>"Claim"</button> }}
                                         </Show>
+                                        <Show when=can_roll>
+                                            {let (l, call) = (roll_label.clone(), roll.clone()); view! { <button class="secondary rollover-button" title="Anyone may: the next round allocates it" on:click=move |_| crate::send::act(ctx, dist, l.clone(), call.clone(), U256::ZERO)>"Return the unclaimed rest to the pot"</button> }}
+                                        </Show>
                                     </div>
+                                    <Show when=can_claim>
+                                        {let (w, r4) = (w.clone(), r4.clone()); view! { <claim_to::ClaimToForm world=w row=r4 /> }}
+                                    </Show>
                                 </li>
                             }
                         }).collect_view()}

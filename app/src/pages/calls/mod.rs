@@ -2,7 +2,11 @@
 //! agent's on-chain record and stake), consensus per asset and window (the current round and the last
 //! consensus reached, strength recomputed by `eden_core::calls::consensus_state`), and the commit /
 //! reveal forms: the commitment is `eden_core::calls::call_commitment`, the salt is drawn from the
-//! browser's CSPRNG and kept in localStorage until the call is revealed.
+//! browser's CSPRNG and kept in localStorage until the call is revealed. The connected agent stakes
+//! and unstakes ([`stake`]); anyone resolves or expires an open call whose time has come ([`open`]).
+
+mod open;
+mod stake;
 
 use crate::chain::abi::ICallLedger;
 use crate::chain::calls::{self, CallsRef};
@@ -20,7 +24,9 @@ use eden_core::calls::{
 };
 use gloo_storage::{LocalStorage, Storage};
 use leptos::prelude::*;
+use open::OpenCalls;
 use serde::{Deserialize, Serialize};
+use stake::StakeForm;
 
 const PENDING_KEY: &str = "eden.calls.pending";
 
@@ -87,6 +93,10 @@ struct CallsData {
     agents: Vec<AgentRow>,
     windows: Vec<WindowRow>,
     min_stake: U256,
+    /// Every open call of every agent, oldest first, with what can be done with it now.
+    open: Vec<open::OpenRow>,
+    /// The connected account as an agent: its stake, open calls and stake-token wallet.
+    me: Option<stake::MyStake>,
 }
 
 /// The ledger ([`calls::read_ledger`], two batched round trips whatever the number of agents, calls
@@ -99,18 +109,30 @@ async fn load(w: World, c: CallsRef, me: Option<Address>) -> Result<CallsData, A
             who.push(m);
         }
     }
-    let read = calls::read_ledger(&w.rpc(), &c, &who).await?;
+    let read = calls::read_ledger(&w.rpc(), &c, &who, me).await?;
     let (now, min_stake) = (read.now, read.min_stake);
     let params =
         ConsensusParams::new(read.quorum, u64::from(read.threshold_bps)).map_err(AppError::from)?;
     let mut agents = Vec::new();
+    let mut open = Vec::new();
+    let mut mine = None;
     for (a, r, calls) in read.agents {
+        open.extend(calls.iter().map(|(id, call)| open::OpenRow::new(*id, call)));
+        if Some(a) == me {
+            mine = read.wallet.map(|(balance, allowance)| stake::MyStake {
+                stake: r.stake,
+                open: r.openCalls,
+                balance,
+                allowance,
+            });
+        }
         if r.stake.is_zero() && r.hits == 0 && r.misses == 0 && Some(a) != me {
             continue;
         }
         // Overdue open calls count as misses at once, as `CallLedger.score` counts them.
         let overdue = calls
             .iter()
+            .map(|(_, call)| call)
             .filter(|call| {
                 let closes = (call.revealedAt != 0).then_some(call.closesAt);
                 call_overdue(
@@ -183,10 +205,13 @@ async fn load(w: World, c: CallsRef, me: Option<Address>) -> Result<CallsData, A
             last,
         });
     }
+    open.sort_by_key(|o| o.id);
     Ok(CallsData {
         agents,
         windows,
         min_stake,
+        open,
+        me: mine,
     })
 }
 
@@ -349,12 +374,22 @@ fn CallsBody(world: World, calls: CallsRef) -> impl IntoView {
     };
     let sym = calls.asset_symbol.clone();
     let stake_sym = calls.stake_symbol.clone();
+    let on_expired = Callback::new(move |commitment: B256| {
+        pending.update(|v| v.retain(|x| x.commitment != commitment));
+        pending.with_untracked(|v| save_pending(v));
+    });
+    let (calls2, rpc) = (calls.clone(), world.rpc());
     view! {
             <Transition fallback=|| view! { <Loading what="Reading the calls ledger…" /> }>
     <ErrorBoundary fallback=caught>
     {move || data.get().map(|loaded| loaded.map(|d| {
                     let stake_sym = stake_sym.clone();
                     let sym = sym.clone();
+                    let me = ctx.wallet.get_untracked().account;
+                    let stake_form = d.me.clone().map(|m| view! {
+                        <h2>"Your stake"</h2>
+                        <StakeForm calls=calls2.clone() min_stake=d.min_stake me=m rpc=rpc.clone() />
+                    });
                     view! {
                         <h2>"Leaderboard"</h2>
                         <p class="muted">"Score = hits² × stake / (min stake × (hits + misses + 1)), overdue open calls counted as misses; min stake "<Amount raw=d.min_stake decimals=18 unit=stake_sym.clone() sig=4 />"."</p>
@@ -382,6 +417,9 @@ fn CallsBody(world: World, calls: CallsRef) -> impl IntoView {
                                 </li>
                             }).collect_view()}
                         </ul>
+                        <h2>"Open calls"</h2>
+                        <OpenCalls ledger=ledger rows=d.open.clone() me=me on_expired=on_expired />
+                        {stake_form}
                     }.into_any()
                 }))}
     </ErrorBoundary>
