@@ -17,7 +17,8 @@
 //    tokens and the pre-data replay of one project with no systematic score), roots signed with EIP-712 by the
 //    root signer (`epochRootSigningHash` + secp256k1) and proposed with the bond: two finalized epochs
 //    (72 h windows passed with evm_increaseTime), one pending and one challenged (dev account 4's bond);
-//  - positions: each score proven (`epochProof`) against the first final epoch, the scored tokens'
+//  - positions: each score proven (`epochProof`) against the first final epoch but one, left for the app
+//    (dev account 4 on GARD), the scored tokens'
 //    reward pools configured in their pair asset and funded (curve fees through the fee lanes, plus a
 //    top-up), six hours of drip so every 30-day position has accrued rewards;
 //  - the own inputs file of each private project (DIR/inputs/<project>-<epoch>.json), as its owner keeps it;
@@ -406,6 +407,8 @@ if (A.scorerRegistry && theses.length) {
     t.leaf = entry.leaf;
     t.epoch = qEpoch;
     if (t.token === PRE) continue; // a pre-data project has no reward pool: its theses are graded, not proven
+    // One graded score is left for its scorer (dev account 4) to prove from the Scorer page, as a user would.
+    if (t.scorer === SCORERS[2] && t.token === gard) continue;
     const proof = eden.epochProof(qualityBundle, entry.leaf);
     await send(deployer, R, 'prove(uint256,uint64,uint256,uint8,bytes32,bytes32[])',
       [t.scoreId, qEpoch, BigInt(t.qualityWad), t.verdict, t.matchedThesis, proof]);
@@ -427,7 +430,7 @@ if (A.scorerRegistry && theses.length) {
   }
   await warp(6 * 3600); // six hours of drip: every position has accrued rewards (30-day positions stay open)
   positions = { epoch: qEpoch, tokens: scoredTokens.map((token) => ({ token, symbol: sym(token), asset: assetOf(token) })) };
-  log(`positions: ${theses.length} proven against epoch ${qEpoch}, ${scoredTokens.length} pools funded`);
+  log(`positions: ${theses.length - 1} proven against epoch ${qEpoch}, ${scoredTokens.length} pools funded`);
 }
 
 // One epoch pending, the next one challenged (C7: a new epoch may be proposed while the previous one

@@ -635,6 +635,23 @@ test("a seeded scorer sees its positions, accrued exactly as the chain pays, and
   await p.close();
 });
 
+test('a graded thesis is proven from the Scorer page: its grade found in a final bundle, its position opened', async () => {
+  // The seed leaves dev account 4's score on GARD graded but unproven, for its scorer to prove here.
+  await page.click('nav >> text=Scorer');
+  await connectBurner(4);
+  const row = page.locator('.unproven-row:has(.prove-button)');
+  await row.waitFor(T);
+  assert.match(await row.textContent(), /Score #\d+ on GARD.*graded in final epoch \d+: quality [\d.]+ %, (original|similar|derivative|copy); provable for/);
+  assert.equal(await page.locator('.position-row[data-symbol="GARD"]').count(), 0);
+  await page.screenshot({ path: join(SHOTS, 'scorer-prove.png'), fullPage: true });
+  const n = await confirmedCount();
+  await row.locator('.prove-button').click();
+  await waitConfirmed(n);
+  assert.equal(await page.locator('.tx[data-state="confirmed"]', { hasText: /Prove score #\d+ on GARD \(epoch \d+\)/ }).count(), 1);
+  await page.waitForSelector('.position-row[data-symbol="GARD"]', T);
+  assert.equal(await page.locator('.unproven-row:has(.prove-button)').count(), 0);
+});
+
 test('the duel, calls and scorer pages fit a narrow screen', async () => {
   const p = await browser.newPage({ viewport: { width: 390, height: 844 } });
   for (const [path, sel] of [['duel/0', '#duel-countdown'], ['calls', '.agent-row'], ['scorer', '#root-price']]) {

@@ -19,6 +19,7 @@ pub mod multicall;
 pub mod network;
 pub mod payouts;
 pub mod positions;
+pub mod provable;
 pub mod rpc;
 pub mod scorer;
 pub mod tokens;

@@ -6,6 +6,7 @@
 //! ([`super::positions`]).
 
 pub mod positions;
+pub mod unproven;
 
 use crate::chain::abi::IScorerRegistry;
 use crate::chain::rpc::TxRequest;
@@ -24,6 +25,7 @@ use eden_core::rewards::SCORER_STAKE;
 use eden_core::scoring::copy_detect::{copy_check, thesis_hash, Verdict};
 use leptos::prelude::*;
 use positions::MyPositions;
+use unproven::Unproven;
 
 /// The ETH/USD answer's maximum age (RootPriceOracle.MAX_ANSWER_AGE).
 const MAX_ANSWER_AGE: u64 = 25 * 3_600;
@@ -114,7 +116,10 @@ fn ScorerBody(world: World, scorer: ScorerRef) -> impl IntoView {
         }
     });
     let (registry, root) = (scorer.registry, scorer.root);
-    let positions = view! { <MyPositions world=world.clone() scorer=scorer.clone() /> };
+    let positions = view! {
+        <Unproven world=world.clone() scorer=scorer.clone() />
+        <MyPositions world=world.clone() scorer=scorer.clone() />
+    };
     let scorer = scorer.clone();
     let unstake = move |request: bool| {
         let (data, label) = if request {

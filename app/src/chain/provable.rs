@@ -1,0 +1,182 @@
+//! A scorer's scores not proven yet (C12) and, for each, the grade that proves it: the earliest
+//! final epoch proposed after the score whose bundle (fetched by its final root, so it builds that
+//! root) grades it, with the quality leaf's proof in that epoch's tree. `prove` accepts exactly
+//! this: an epoch proposed after the score, within `PROVE_WINDOW` of it, the leaf under the final
+//! root. Reads: the `Scored` events, the epochs, one batch of the scores and the epochs'
+//! `proposedAt`, then the bundles that could grade them, at once. No Leptos here.
+
+use crate::chain::abi::{IEpochRegistry, IScorerRegistry};
+use crate::chain::epochs::discover;
+use crate::chain::multicall::Batch;
+use crate::chain::positions::final_bundles;
+use crate::chain::rpc::RpcError;
+use crate::chain::scorer::scored_events;
+use crate::chain::world::World;
+use alloy_primitives::{Address, B256, U256};
+use eden_core::check::tree::BundleTree;
+use eden_core::leaves::quality_leaf;
+use eden_core::scoring::EpochBundle;
+
+/// `ScorerRegistry.PROVE_WINDOW`: a score is proven within 30 days of it.
+pub const PROVE_WINDOW_SECS: u64 = 30 * 86_400;
+/// `EpochRegistry.Status.Final`.
+const FINAL: u8 = 3;
+
+/// The arguments of `prove` for one score.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProveArgs {
+    pub epoch: u64,
+    pub quality_wad: U256,
+    pub verdict: u8,
+    pub matched_thesis: B256,
+    pub proof: Vec<B256>,
+}
+
+/// Where an unproven score stands.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Standing {
+    /// Graded in a final epoch: provable now with these arguments.
+    Provable(ProveArgs),
+    /// No final epoch proposed after it grades it yet.
+    Ungraded,
+    /// Its prove window is over.
+    TooLate,
+}
+
+/// One of the scorer's scores that opened no position yet.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnprovenScore {
+    pub score_id: U256,
+    pub token: Address,
+    pub at: u64,
+    /// The last moment it can be proven (`at + PROVE_WINDOW`).
+    pub deadline: u64,
+    pub standing: Standing,
+}
+
+/// The `prove` arguments of score `score_id` in `bundle` (epoch `epoch`), `None` when the bundle
+/// does not grade it.
+pub fn prove_args(
+    bundle: &EpochBundle,
+    tree: &BundleTree<'_>,
+    registry: Address,
+    score_id: U256,
+    epoch: u64,
+) -> Option<ProveArgs> {
+    let t = bundle
+        .theses
+        .iter()
+        .find(|t| t.scorer_registry == registry && t.score_id == score_id)?;
+    let q = t.quality_leaf().ok()?;
+    let (_, proof) = tree.root_and_proof(quality_leaf(&q)).ok()?;
+    Some(ProveArgs {
+        epoch,
+        quality_wad: q.quality_wad,
+        verdict: q.verdict as u8,
+        matched_thesis: q.matched_thesis,
+        proof: proof?,
+    })
+}
+
+/// `me`'s scores in `registry` that are neither proven nor overridden, oldest first.
+///
+/// # Errors
+/// When the events, the epochs or the batch cannot be read. A bundle that cannot be fetched only
+/// leaves its epoch out (the score may be graded by a later one, or shows as not graded yet).
+pub async fn unproven_of(
+    w: &World,
+    registry: Address,
+    me: Address,
+) -> Result<Vec<UnprovenScore>, RpcError> {
+    let rpc = w.rpc();
+    let mine: Vec<_> = scored_events(&rpc, registry, w.deployment_block)
+        .await?
+        .into_iter()
+        .filter(|e| e.scorer == me)
+        .collect();
+    if mine.is_empty() {
+        return Ok(Vec::new());
+    }
+    let epochs = discover(&rpc, w.contracts.epoch_registry, w.deployment_block, None).await?;
+    let mut finals: Vec<u64> = epochs
+        .epochs
+        .iter()
+        .filter(|e| e.status == FINAL)
+        .map(|e| e.epoch)
+        .collect();
+    finals.sort_unstable();
+    let (_, now) = rpc.latest_block().await?;
+    let mut b = Batch::new();
+    let scores: Vec<_> = mine
+        .iter()
+        .map(|e| {
+            b.add(
+                registry,
+                &IScorerRegistry::getScoreCall {
+                    scoreId: e.score_id,
+                },
+            )
+        })
+        .collect();
+    let proposed: Vec<_> = finals
+        .iter()
+        .map(|&epoch| {
+            b.add(
+                w.contracts.epoch_registry,
+                &IEpochRegistry::proposedAtCall { epoch },
+            )
+        })
+        .collect();
+    let a = b.run(&rpc).await?;
+    let proposed: Vec<(u64, u64)> = finals
+        .iter()
+        .zip(proposed)
+        .map(|(&e, s)| a.get(s).map(|p| (e, p)))
+        .collect::<Result<_, _>>()?;
+    let mut open = Vec::new();
+    for (e, s) in mine.iter().zip(scores) {
+        let s = a.get(s)?;
+        if !s.proven && !s.overridden {
+            open.push((e.score_id, e.token, s.at));
+        }
+    }
+    // The final epochs that could grade an open score still in its window.
+    let needed: Vec<u64> = proposed
+        .iter()
+        .filter(|(_, p)| {
+            open.iter()
+                .any(|(_, _, at)| p > at && now <= at + PROVE_WINDOW_SECS)
+        })
+        .map(|(e, _)| *e)
+        .collect();
+    let bundles = final_bundles(w, &needed).await?;
+    let trees: Vec<(u64, u64, &EpochBundle, BundleTree<'_>)> = proposed
+        .iter()
+        .filter_map(|&(e, p)| match bundles.get(&e) {
+            Some(Ok(b)) => Some((e, p, b, BundleTree::new(b))),
+            _ => None,
+        })
+        .collect();
+    Ok(open
+        .into_iter()
+        .map(|(score_id, token, at)| {
+            let deadline = at + PROVE_WINDOW_SECS;
+            let standing = if now > deadline {
+                Standing::TooLate
+            } else {
+                trees
+                    .iter()
+                    .filter(|(_, p, _, _)| *p > at)
+                    .find_map(|(e, _, b, t)| prove_args(b, t, registry, score_id, *e))
+                    .map_or(Standing::Ungraded, Standing::Provable)
+            };
+            UnprovenScore {
+                score_id,
+                token,
+                at,
+                deadline,
+                standing,
+            }
+        })
+        .collect())
+}

@@ -1,0 +1,87 @@
+//! "Graded theses to prove" on the Scorer page (C12): each of the connected scorer's scores that
+//! opened no position yet, with where it stands ([`crate::chain::provable`]): graded in a final
+//! epoch (quality, verdict) and provable now, not graded yet, or past its 30-day prove window. The
+//! proof is the one the page found in the epoch's bundle, under its final root; `prove` opens the
+//! 30-day position.
+
+use crate::chain::abi::IScorerRegistry;
+use crate::chain::provable::{unproven_of, Standing, UnprovenScore};
+use crate::chain::scorer::ScorerRef;
+use crate::chain::world::World;
+use crate::error::Context;
+use crate::fmt;
+use crate::state::Ctx;
+use crate::ui::{caught, Loading};
+use alloy_primitives::U256;
+use eden_core::leaves::Verdict;
+use leptos::prelude::*;
+
+/// The section; nothing without a connected account or an unproven score.
+#[component]
+pub fn Unproven(world: World, scorer: ScorerRef) -> impl IntoView {
+    let ctx = Ctx::get();
+    let registry = scorer.registry;
+    let w1 = world.clone();
+    let data = LocalResource::new(move || {
+        ctx.refresh.track();
+        let me = ctx.wallet.get().account;
+        let w = w1.clone();
+        async move {
+            match me {
+                Some(me) => unproven_of(&w, registry, me)
+                    .await
+                    .context("Reading your scores not proven yet and their grades"),
+                None => Ok(Vec::new()),
+            }
+        }
+    });
+    let symbols = StoredValue::new(scorer.tokens.clone());
+    let symbol = move |t: alloy_primitives::Address| {
+        symbols.with_value(|ts| {
+            ts.iter()
+                .find(|x| x.token == t)
+                .map_or_else(|| fmt::short_addr(&t.to_string()), |x| x.symbol.clone())
+        })
+    };
+    view! {
+        <Transition fallback=|| view! { <Loading what="Looking for your graded theses…" /> }>
+        <ErrorBoundary fallback=caught>
+        {move || data.get().map(|loaded| loaded.map(|rows: Vec<UnprovenScore>| (!rows.is_empty()).then(|| view! {
+            <h2>"Graded theses to prove"</h2>
+            <p class="muted">"A score opens its 30-day position once its grade is proven against a final epoch proposed after it, within 30 days of the score. Anyone may send the proof; the position is yours."</p>
+            <ul class="unproven" id="unproven">
+                {rows.into_iter().map(|u| {
+                    let sym = symbol(u.token);
+                    let id = u.score_id;
+                    let (state, action) = match u.standing.clone() {
+                        Standing::Provable(a) => {
+                            let verdict = Verdict::name_of_code(a.verdict);
+                            let label = format!("Prove score #{id} on {sym} (epoch {})", a.epoch);
+                            let call = IScorerRegistry::proveCall {
+                                scoreId: id,
+                                epoch: a.epoch,
+                                qualityWad: a.quality_wad,
+                                verdict: a.verdict,
+                                matchedThesis: a.matched_thesis,
+                                proof: a.proof.clone(),
+                            };
+                            (
+                                format!("graded in final epoch {}: quality {}, {verdict}; provable for {}", a.epoch, fmt::percent_wad(a.quality_wad, 3), fmt::duration(u.deadline.saturating_sub(ctx.chain_now()))),
+                                Some(view! { <button class="primary prove-button" on:click=move |_| crate::send::act(ctx, registry, label.clone(), call.clone(), U256::ZERO)>"Prove and open the position"</button> }),
+                            )
+                        }
+                        Standing::Ungraded => (format!("not graded in a final epoch yet; provable for {} once it is", fmt::duration(u.deadline.saturating_sub(ctx.chain_now()))), None),
+                        Standing::TooLate => ("its 30-day prove window is over: it opens no position".to_string(), None),
+                    };
+                    view! {
+                        <li class="unproven-row" data-score=id.to_string()>
+                            <strong>{format!("Score #{id} on {sym}")}</strong>" "<span class="prove-state">{state}</span>" "{action}
+                        </li>
+                    }
+                }).collect_view()}
+            </ul>
+        })))}
+        </ErrorBoundary>
+        </Transition>
+    }
+}
