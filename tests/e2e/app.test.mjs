@@ -30,7 +30,7 @@ let chain, proxy, server, browser, page, netDir;
 const T = { timeout: 30_000 };
 
 before(async () => {
-  mkdirSync(SHOTS, { recursive: true });
+  mkdirSync(join(SHOTS, 'modes'), { recursive: true });
   chain = await startChain(ROOT);
   // The app reaches the chain only through a proxy that answers like a public node: 5 ms added,
   // eth_getLogs capped at 10,000 blocks and 10,000 results, HTTP 429 to every 7th request.
@@ -652,16 +652,43 @@ test('a graded thesis is proven from the Scorer page: its grade found in a final
   assert.equal(await page.locator('.unproven-row:has(.prove-button)').count(), 0);
 });
 
-test('the duel, calls and scorer pages fit a narrow screen', async () => {
-  const p = await browser.newPage({ viewport: { width: 390, height: 844 } });
-  for (const [path, sel] of [['duel/0', '#duel-countdown'], ['calls', '.agent-row'], ['scorer', '#root-price']]) {
-    await p.goto(server.url + path);
-    await p.waitForSelector(sel, T);
-    const overflow = await p.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
-    assert.equal(overflow, false, `no horizontal scrolling at 390 px on /${path}`);
-    await p.screenshot({ path: join(SHOTS, `${path.replace('/', '-')}-mobile.png`), fullPage: true });
+test('every page in dark and light mode (the system setting), at 1280 px and at 360 px where nothing scrolls sideways: screenshots', async () => {
+  const gard = chain.world.launches.find((l) => l.symbol === 'GARD').token;
+  const pages = [['', '.launch-row'], [`launch/${gard}`, '#pool-price'], ['score', '#epochs tr[data-epoch]'], ['payouts', '#payouts, #no-payouts'],
+    ['scorer', '#root-price'], ['duel', '.duel-row'], ['duel/0', '#duel-countdown'], ['calls', '.agent-row'], ['verify', '#verify'], ['network', 'h1']];
+  for (const colorScheme of ['dark', 'light']) {
+    for (const width of [1280, 360]) {
+      const p = await browser.newPage({ viewport: { width, height: 900 }, colorScheme });
+      await p.goto(server.url);
+      await p.click('#wallet-button');
+      await p.click('#burner-1');
+      for (const [path, sel] of pages) {
+        await p.goto(server.url + path);
+        await p.waitForSelector(sel, T);
+        const bg = await p.evaluate(() => getComputedStyle(document.body).backgroundColor);
+        assert.equal(bg, colorScheme === 'dark' ? 'rgb(15, 20, 18)' : 'rgb(244, 247, 245)', `${colorScheme} mode follows the system on /${path}`);
+        if (width === 360) {
+          const [over, wide] = await p.evaluate(() => [document.documentElement.scrollWidth - window.innerWidth,
+            [...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > window.innerWidth + 0.5 && !e.closest('.table-wrap'))
+              .slice(-4).map((e) => `${e.tagName.toLowerCase()}${e.id ? '#' + e.id : ''}${e.className ? '.' + String(e.className).replaceAll(' ', '.') : ''}`)]);
+          assert.equal(over, 0, `no horizontal scrolling at 360 px on /${path} (${colorScheme}); too wide: ${wide.join(', ')}`);
+        }
+        if (width === 1280 && colorScheme === 'dark') {
+          // Every control has a name a screen reader reads, and can be reached with the keyboard.
+          const unnamed = await p.evaluate(() => [...document.querySelectorAll('input, select, textarea, button')].filter((e) => {
+            if (e.type === 'hidden' || e.tabIndex < 0) return true;
+            if (e.getAttribute('aria-label') || e.getAttribute('aria-labelledby') || e.closest('label')) return false;
+            if (e.id && document.querySelector(`label[for="${e.id}"]`)) return false;
+            return e.tagName !== 'BUTTON' || !e.textContent.trim();
+          }).map((e) => e.outerHTML.slice(0, 80)));
+          assert.deepEqual(unnamed, [], `every control on /${path} is labelled and focusable`);
+        }
+        const name = (path.replace(/\/0x[0-9a-fA-F]+$/, '-token').replaceAll('/', '-') || 'launches');
+        await p.screenshot({ path: join(SHOTS, 'modes', `${name}-${width}-${colorScheme}.png`), fullPage: true });
+      }
+      await p.close();
+    }
   }
-  await p.close();
 });
 
 test('a browser wallet on the wrong chain is switched, its account changes are followed, a rejected request shows as cancelled', async () => {
