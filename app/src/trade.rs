@@ -39,6 +39,10 @@ pub struct BuyPreview {
     pub fee_pips: u32,
     pub snipe_pips: u32,
     pub min_tokens_out: U256,
+    /// Price impact, bps rounded up (`eden_core::curve::buy_impact_bps_up`, D5).
+    pub impact_bps: u32,
+    /// The curve's progress to graduation after this buy (bps, rounded down).
+    pub progress_after_bps: u32,
 }
 
 /// Quotes a buy of `quote_in` at chain time `now`.
@@ -52,12 +56,14 @@ pub fn preview_buy(
     slippage_bps: u32,
 ) -> Result<BuyPreview, CurveError> {
     let t = state.seconds_since_launch(now);
-    let quote = curve::quote_buy(state, quote_in, t)?;
+    let (after, quote) = curve::apply_buy(state, quote_in, t, U256::ZERO)?;
     Ok(BuyPreview {
         quote,
         fee_pips: fee::buy_fee_rate_pips(state.fee_bps, t),
         snipe_pips: fee::snipe_tax_pips(t),
         min_tokens_out: min_out_down(quote.tokens_out, slippage_bps),
+        impact_bps: curve::buy_impact_bps_up(state, quote.quote_to_curve(), quote.tokens_out)?,
+        progress_after_bps: curve::progress_bps(&after)?,
     })
 }
 
@@ -66,6 +72,10 @@ pub fn preview_buy(
 pub struct SellPreview {
     pub quote: SellQuote,
     pub min_quote_out: U256,
+    /// Price impact, bps rounded up (`eden_core::curve::sell_impact_bps_up`, D5).
+    pub impact_bps: u32,
+    /// The curve's progress to graduation after this sale (bps, rounded down).
+    pub progress_after_bps: u32,
 }
 
 /// Quotes a sell of `tokens_in`.
@@ -77,11 +87,34 @@ pub fn preview_sell(
     tokens_in: U256,
     slippage_bps: u32,
 ) -> Result<SellPreview, CurveError> {
-    let quote = curve::quote_sell(state, tokens_in)?;
+    let (after, quote) = curve::apply_sell(state, tokens_in, U256::ZERO)?;
     Ok(SellPreview {
         quote,
         min_quote_out: min_out_down(quote.quote_out, slippage_bps),
+        impact_bps: curve::sell_impact_bps_up(state, tokens_in, quote.gross())?,
+        progress_after_bps: curve::progress_bps(&after)?,
     })
+}
+
+/// What a trade's price impact asks of the person before it is sent (D5): nothing up to 10 %; a
+/// second confirmation above 10 %; typing "confirm" above 25 %. From 3 % it is shown as a warning.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ImpactGate {
+    None,
+    Confirm,
+    TypeConfirm,
+}
+
+/// The impact shown as a warning from here (bps).
+pub const IMPACT_WARN_BPS: u32 = 300;
+
+/// The gate for an impact of `bps`.
+pub fn impact_gate(bps: u32) -> ImpactGate {
+    match bps {
+        0..=1_000 => ImpactGate::None,
+        1_001..=2_500 => ImpactGate::Confirm,
+        _ => ImpactGate::TypeConfirm,
+    }
 }
 
 /// Seconds left in the anti-snipe window at `now` (0 once it is over).
@@ -111,6 +144,22 @@ mod tests {
             tokenReserve: curve::state::DEFAULT_TOTAL_SUPPLY,
             feesAccrued: U256::ZERO,
         }
+    }
+
+    #[test]
+    fn impact_gates_escalate() {
+        assert_eq!(impact_gate(0), ImpactGate::None);
+        assert_eq!(impact_gate(1_000), ImpactGate::None);
+        assert_eq!(impact_gate(1_001), ImpactGate::Confirm);
+        assert_eq!(impact_gate(2_500), ImpactGate::Confirm);
+        assert_eq!(impact_gate(2_501), ImpactGate::TypeConfirm);
+        // 1 ETH into a fresh ETH curve moves its price a lot; a thousandth of that barely.
+        let s = curve_state(&fresh(0), curve::state::DEFAULT_TOTAL_SUPPLY, 100).unwrap();
+        let big = preview_buy(&s, e18(1), 10_000, 100).unwrap();
+        assert_eq!(impact_gate(big.impact_bps), ImpactGate::TypeConfirm);
+        assert!(big.progress_after_bps > 0);
+        let small = preview_buy(&s, e18(1) / U256::from(1_000u32), 10_000, 100).unwrap();
+        assert!(small.impact_bps < IMPACT_WARN_BPS, "{}", small.impact_bps);
     }
 
     #[test]

@@ -83,6 +83,15 @@ async function pickProject(name) {
   await page.selectOption('#project', v);
 }
 
+/** Clicks Buy or Sell and, when the price impact asks for it (D5), goes ahead: the second click, "confirm" typed. */
+async function trade(side) {
+  await page.click(`#${side}-button`);
+  if (await page.locator(`#${side}-confirm`).isVisible().catch(() => false)) {
+    if (await page.locator(`#${side}-confirm-text`).count()) await page.fill(`#${side}-confirm-text`, 'confirm');
+    await page.click(`#${side}-anyway`);
+  }
+}
+
 async function confirmedCount() {
   return page.locator('.tx[data-state="confirmed"]').count();
 }
@@ -174,7 +183,7 @@ test('a stablecoin pair buys with an exact approval', async () => {
   await page.fill('#buy-amount', '100');
   await page.waitForSelector('#buy-out .amount', T);
   const n = await confirmedCount();
-  await page.click('#buy-button');
+  await trade('buy');
   await waitConfirmed(n + 1); // approve + buy
   assert.match(await page.textContent('.txs'), /Approve exactly 100 USDC/);
   await page.waitForFunction((b) => Number(document.querySelector('#token-balance .amount')?.title.split(' ')[0]) > b, before, T);
@@ -196,8 +205,9 @@ test('a crossing buy is clamped, refunds the rest and graduates into the v4 pool
   await page.fill('#buy-amount', '3');
   await page.waitForSelector('#refund', T);
   assert.match(await page.textContent('#refund'), /back/);
+  assert.match(await page.textContent('#buy-after'), /^100 % to graduation$/);
   const n = await confirmedCount();
-  await page.click('#buy-button');
+  await trade('buy');
   await waitConfirmed(n);
   await page.waitForSelector('#graduated #pool-price .amount', T);
   assert.ok(units(await exact('#pool-price .amount')) > 0);
@@ -224,6 +234,26 @@ test('a fresh launch shows its anti-snipe countdown and the tax in the quote', a
   await page.waitForSelector('#buy-preview dd', T);
   assert.doesNotMatch(await page.textContent('#buy-preview'), /\(1 %\)/, 'the fee is the snipe tax, not τ');
   await page.screenshot({ path: join(SHOTS, 'launch-anti-snipe.png'), fullPage: true });
+  // Price impact on a fresh 1.25 ETH curve (D5): small buys pass, 0.25 ETH asks again, 1 ETH wants "confirm" typed.
+  assert.match(await page.textContent('#buy-impact'), /^0\.[0-9]+ %$/);
+  assert.match(await page.textContent('#buy-after'), /^[0-9.]+ % to graduation$/);
+  await page.fill('#buy-amount', '0.25');
+  await page.waitForSelector('#buy-impact.bad', T);
+  await page.click('#buy-button');
+  await page.waitForSelector('#buy-confirm', T);
+  assert.match(await page.textContent('#buy-confirm'), /moves the price by 1[0-9](\.[0-9]+)? %/);
+  assert.equal(await page.locator('#buy-confirm-text').count(), 0, 'a second click is enough up to 25 %');
+  assert.equal(await page.isEnabled('#buy-anyway'), true);
+  await page.fill('#buy-amount', '1');
+  assert.equal(await page.locator('#buy-confirm').count(), 0, 'a changed amount asks again');
+  await page.click('#buy-button');
+  await page.waitForSelector('#buy-confirm-text', T);
+  assert.equal(await page.isEnabled('#buy-anyway'), false);
+  await page.fill('#buy-confirm-text', 'confirm');
+  assert.equal(await page.isEnabled('#buy-anyway'), true);
+  await page.screenshot({ path: join(SHOTS, 'launch-impact-confirm.png'), fullPage: true });
+  await page.click('#buy-confirm >> text=Cancel');
+  assert.equal(await page.locator('#buy-confirm').count(), 0);
 });
 
 test('a score verifies against the on-chain final root, with the EIP-712 signer', async () => {

@@ -13,6 +13,7 @@ use crate::error::{AppError, Context};
 use crate::fmt;
 use crate::state::{Ctx, Load};
 use crate::trade;
+use crate::trade::{impact_gate, ImpactGate, IMPACT_WARN_BPS};
 use crate::ui::{caught, with_world, Amount, Failed, Loading};
 use alloy_primitives::{Address, Bytes, U256};
 use alloy_sol_types::SolCall;
@@ -297,7 +298,7 @@ pub fn TokenPage() -> impl IntoView {
         )
     };
 
-    let do_buy = move |_| {
+    let do_buy = move || {
         let Load::Ready(i) = info.get_untracked() else {
             return;
         };
@@ -361,7 +362,7 @@ pub fn TokenPage() -> impl IntoView {
         });
     };
 
-    let do_sell = move |_| {
+    let do_sell = move || {
         let Load::Ready(i) = info.get_untracked() else {
             return;
         };
@@ -399,6 +400,39 @@ pub fn TokenPage() -> impl IntoView {
     };
 
     let connected = move || ctx.wallet.get().account.is_some();
+    // D5: a high price impact asks again (above 10 %) or for "confirm" typed (above 25 %).
+    let buy_armed = RwSignal::new(false);
+    let sell_armed = RwSignal::new(false);
+    let click_buy = move |_| {
+        let gate = buy_preview()
+            .and_then(Result::ok)
+            .map_or(ImpactGate::None, |(_, p)| impact_gate(p.impact_bps));
+        if gate == ImpactGate::None {
+            do_buy();
+        } else {
+            buy_armed.set(true);
+        }
+    };
+    let click_sell = move |_| {
+        let gate = sell_preview()
+            .and_then(Result::ok)
+            .map_or(ImpactGate::None, |(_, p)| impact_gate(p.impact_bps));
+        if gate == ImpactGate::None {
+            do_sell();
+        } else {
+            sell_armed.set(true);
+        }
+    };
+    let buy_gate = Signal::derive(move || {
+        buy_preview()
+            .and_then(Result::ok)
+            .map(|(_, p)| (impact_gate(p.impact_bps), p.impact_bps))
+    });
+    let sell_gate = Signal::derive(move || {
+        sell_preview()
+            .and_then(Result::ok)
+            .map(|(_, p)| (impact_gate(p.impact_bps), p.impact_bps))
+    });
 
     view! {
         <section class="card">
@@ -486,7 +520,7 @@ pub fn TokenPage() -> impl IntoView {
                                 <h3>"Buy"</h3>
                                 <label class="field">
                                     <span class="label">{format!("Pay ({qs})")}</span>
-                                    <input id="buy-amount" inputmode="decimal" placeholder="0.1" prop:value=move || buy_amount.get() on:input=move |ev| buy_amount.set(event_target_value(&ev)) />
+                                    <input id="buy-amount" inputmode="decimal" placeholder="0.1" prop:value=move || buy_amount.get() on:input=move |ev| { buy_armed.set(false); buy_amount.set(event_target_value(&ev)) } />
                                 </label>
                                 <div id="buy-preview">{move || buy_preview().map(|r| match r {
                                     Err(e) => view! { <p class="bad">{e.to_string()}</p> }.into_any(),
@@ -495,6 +529,8 @@ pub fn TokenPage() -> impl IntoView {
                                             <dt>"You receive"</dt><dd id="buy-out"><Amount raw=p.quote.tokens_out decimals=18 unit=i.symbol.clone() sig=6 /></dd>
                                             <dt>"Fee"</dt><dd><Amount raw=p.quote.fee decimals=i.quote_decimals unit=i.quote_symbol.clone() sig=6 />{format!(" ({})", fmt::percent_pips(p.fee_pips))}</dd>
                                             <dt>"Minimum received"</dt><dd><Amount raw=p.min_tokens_out decimals=18 unit=i.symbol.clone() sig=6 /></dd>
+                                            <dt>"Price impact"</dt><dd id="buy-impact" class=impact_class(p.impact_bps)>{fmt::percent_bps(p.impact_bps)}</dd>
+                                            <dt>"After this buy"</dt><dd id="buy-after">{format!("{} to graduation", fmt::percent_bps(p.progress_after_bps))}</dd>
                                         </dl>
                                         {p.quote.graduates.then(|| view! {
                                             <p class="banner info" id="refund">"This buy reaches the graduation target: it is clamped to "
@@ -504,13 +540,14 @@ pub fn TokenPage() -> impl IntoView {
                                         })}
                                     }.into_any(),
                                 })}</div>
-                                <button class="primary" id="buy-button" disabled=move || busy.get() || !connected() || !matches!(buy_preview(), Some(Ok(_))) on:click=do_buy>"Buy"</button>
+                                <button class="primary" id="buy-button" disabled=move || busy.get() || !connected() || !matches!(buy_preview(), Some(Ok(_))) on:click=click_buy>"Buy"</button>
+                                <ImpactConfirm side="buy" armed=buy_armed gate=buy_gate on_go=Callback::new(move |()| do_buy()) />
                             </div>
                             <div class="side">
                                 <h3>"Sell"</h3>
                                 <label class="field">
                                     <span class="label">{format!("Sell ({sym})")}</span>
-                                    <input id="sell-amount" inputmode="decimal" placeholder="1000" prop:value=move || sell_amount.get() on:input=move |ev| sell_amount.set(event_target_value(&ev)) />
+                                    <input id="sell-amount" inputmode="decimal" placeholder="1000" prop:value=move || sell_amount.get() on:input=move |ev| { sell_armed.set(false); sell_amount.set(event_target_value(&ev)) } />
                                 </label>
                                 <div id="sell-preview">{move || sell_preview().map(|r| match r {
                                     Err(e) => view! { <p class="bad">{e.to_string()}</p> }.into_any(),
@@ -519,10 +556,13 @@ pub fn TokenPage() -> impl IntoView {
                                             <dt>"You receive"</dt><dd id="sell-out"><Amount raw=p.quote.quote_out decimals=i.quote_decimals unit=i.quote_symbol.clone() sig=6 /></dd>
                                             <dt>"Fee"</dt><dd><Amount raw=p.quote.fee decimals=i.quote_decimals unit=i.quote_symbol.clone() sig=6 /></dd>
                                             <dt>"Minimum received"</dt><dd><Amount raw=p.min_quote_out decimals=i.quote_decimals unit=i.quote_symbol.clone() sig=6 /></dd>
+                                            <dt>"Price impact"</dt><dd id="sell-impact" class=impact_class(p.impact_bps)>{fmt::percent_bps(p.impact_bps)}</dd>
+                                            <dt>"After this sale"</dt><dd id="sell-after">{format!("{} to graduation", fmt::percent_bps(p.progress_after_bps))}</dd>
                                         </dl>
                                     }.into_any(),
                                 })}</div>
-                                <button class="primary" id="sell-button" disabled=move || busy.get() || !connected() || !matches!(sell_preview(), Some(Ok(_))) on:click=do_sell>"Sell"</button>
+                                <button class="primary" id="sell-button" disabled=move || busy.get() || !connected() || !matches!(sell_preview(), Some(Ok(_))) on:click=click_sell>"Sell"</button>
+                                <ImpactConfirm side="sell" armed=sell_armed gate=sell_gate on_go=Callback::new(move |()| do_sell()) />
                             </div>
                         </div>
                     </section>
@@ -566,5 +606,43 @@ pub fn TokenPage() -> impl IntoView {
                 }.into_any()
             }}
         </section>
+    }
+}
+
+/// The class of a price impact: a warning from 3 %, bad above 10 % (D5).
+fn impact_class(bps: u32) -> &'static str {
+    match impact_gate(bps) {
+        ImpactGate::None if bps < IMPACT_WARN_BPS => "",
+        ImpactGate::None => "warn",
+        _ => "bad",
+    }
+}
+
+/// The second step a high price impact asks for (D5): a second click above 10 %, "confirm" typed
+/// above 25 %. Shown once the trade's button was pressed; a changed amount hides it again.
+#[component]
+fn ImpactConfirm(
+    side: &'static str,
+    armed: RwSignal<bool>,
+    gate: Signal<Option<(ImpactGate, u32)>>,
+    on_go: Callback<()>,
+) -> impl IntoView {
+    let typed = RwSignal::new(String::new());
+    move || {
+        let (g, bps) = gate.get()?;
+        (armed.get() && g != ImpactGate::None).then(|| {
+            let must_type = g == ImpactGate::TypeConfirm;
+            let ok = move || !must_type || typed.get().trim().eq_ignore_ascii_case("confirm");
+            view! {
+                <div class="banner warn impact-confirm" id=format!("{side}-confirm") role="alert">
+                    <p>{format!("This {side} moves the price by {}: you get much less than the current price suggests.", fmt::percent_bps(bps))}</p>
+                    {must_type.then(|| view! {
+                        <label>"Type confirm to go ahead "<input id=format!("{side}-confirm-text") autocomplete="off" prop:value=move || typed.get() on:input=move |ev| typed.set(event_target_value(&ev)) /></label>
+                    })}
+                    <button class="primary" id=format!("{side}-anyway") disabled=move || !ok() on:click=move |_| { armed.set(false); typed.set(String::new()); on_go.run(()); }>{format!("{} anyway", if side == "buy" { "Buy" } else { "Sell" })}</button>
+                    " "<button class="secondary" on:click=move |_| armed.set(false)>"Cancel"</button>
+                </div>
+            }
+        })
     }
 }

@@ -122,12 +122,118 @@ pub fn market_cap_wad(state: &CurveState, quote_decimals: u8) -> Result<U256, Cu
     narrow(num / den)
 }
 
+/// `ceil(10,000 × (1 − got / at_spot))` where `at_spot = num / den`, i.e. `10,000 × (den·… )`:
+/// the shortfall of `got` against the amount the marginal price would give, in bps, rounded up
+/// (a warning never understates); 0 when `got` is at least that amount.
+fn shortfall_bps_up(got: U512, at_spot_num: U512, at_spot_den: U512) -> Result<u32, CurveError> {
+    // got / (num/den) = got·den / num.
+    if at_spot_num.is_zero() {
+        return Ok(0);
+    }
+    let got_scaled = got.checked_mul(at_spot_den).ok_or(MathError::Overflow)?;
+    if got_scaled >= at_spot_num {
+        return Ok(0);
+    }
+    let short = (at_spot_num - got_scaled)
+        .checked_mul(U512::from(10_000u32))
+        .ok_or(MathError::Overflow)?;
+    let bps = short.div_ceil(at_spot_num);
+    Ok(u32::try_from(bps).unwrap_or(10_000).min(10_000))
+}
+
+/// A buy's price impact in bps, rounded up (D-trade, decided): how many fewer tokens it gets for
+/// the quote that enters the curve (`quote_to_curve`, fee excluded: the fee is shown apart) than
+/// the marginal price before it would give: `1 − tokens_out·(Φ+Q)² / (quote_to_curve·Φ·S)`. On
+/// the exact curve this is `quote_to_curve / (Φ + Q + quote_to_curve)`.
+///
+/// # Errors
+/// [`CurveError::InvalidState`], [`CurveError::Math`] on overflow.
+pub fn buy_impact_bps_up(
+    state: &CurveState,
+    quote_to_curve: U256,
+    tokens_out: U256,
+) -> Result<u32, CurveError> {
+    state.validate()?;
+    let a = U512::from(state.virtual_plus_raised()?);
+    // Tokens at the marginal price: quote_to_curve · Φ·S / (Φ+Q)².
+    let num = U512::from(quote_to_curve)
+        .checked_mul(U512::from(state.virtual_quote) * U512::from(state.total_supply))
+        .ok_or(MathError::Overflow)?;
+    shortfall_bps_up(U512::from(tokens_out), num, a * a)
+}
+
+/// A sell's price impact in bps, rounded up: how much less quote it releases from the curve
+/// (`gross_quote_out`, before the fee) than the marginal price before it would pay for
+/// `tokens_in`: `1 − gross·Φ·S / (tokens_in·(Φ+Q)²)`.
+///
+/// # Errors
+/// [`CurveError::InvalidState`], [`CurveError::Math`] on overflow.
+pub fn sell_impact_bps_up(
+    state: &CurveState,
+    tokens_in: U256,
+    gross_quote_out: U256,
+) -> Result<u32, CurveError> {
+    state.validate()?;
+    let a = U512::from(state.virtual_plus_raised()?);
+    // Quote at the marginal price: tokens_in · (Φ+Q)² / (Φ·S).
+    let num = U512::from(tokens_in)
+        .checked_mul(a * a)
+        .ok_or(MathError::Overflow)?;
+    let den = U512::from(state.virtual_quote) * U512::from(state.total_supply);
+    shortfall_bps_up(U512::from(gross_quote_out), num, den)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::curve::apply_buy;
     use crate::math::format_wad;
     use crate::math::testing::{u, E18};
+
+    #[test]
+    fn buy_impact_is_the_closed_form_rounded_up() {
+        use crate::curve::quote_buy;
+        let s = CurveState::eth_pair(0);
+        for x in [E18 / 1_000, E18 / 10, E18, 10 * E18, 90 * E18] {
+            let q = quote_buy(&s, u(x), 30 * 86_400).unwrap();
+            let a = q.quote_to_curve();
+            let bps = buy_impact_bps_up(&s, a, q.tokens_out).unwrap();
+            // a / (Φ + Q + a), in bps: the rounded-down tokens_out can only add to it (never below).
+            let exact = (a * u(10_000)).div_ceil(s.virtual_quote + s.quote_raised + a);
+            let exact = u32::try_from(exact).unwrap();
+            assert!(bps == exact || bps == exact + 1, "{x}: {bps} vs {exact}");
+        }
+        // 1 ETH into a fresh 1.25 ETH curve: 1/(1.25+1·(1−fee)) ≈ 44 %.
+        let q = quote_buy(&s, u(E18), 30 * 86_400).unwrap();
+        let bps = buy_impact_bps_up(&s, q.quote_to_curve(), q.tokens_out).unwrap();
+        assert!((4_400..4_450).contains(&bps), "{bps}");
+    }
+
+    #[test]
+    fn sell_impact_grows_with_size_and_is_nil_for_a_small_sale() {
+        use crate::curve::{apply_buy, quote_sell};
+        let (s, _) = apply_buy(
+            &CurveState::eth_pair(0),
+            u(3 * E18),
+            30 * 86_400,
+            U256::ZERO,
+        )
+        .unwrap();
+        let mut last = 0;
+        for x in [E18, 1_000_000 * E18, 100_000_000 * E18, 400_000_000 * E18] {
+            let q = quote_sell(&s, u(x)).unwrap();
+            let bps = sell_impact_bps_up(&s, u(x), q.gross()).unwrap();
+            assert!(bps >= last, "{x}: {bps} < {last}");
+            last = bps;
+        }
+        assert!(
+            last > 2_500,
+            "selling 40 % of the supply moves the price: {last}"
+        );
+        assert!(
+            sell_impact_bps_up(&s, u(E18), quote_sell(&s, u(E18)).unwrap().gross()).unwrap() <= 1
+        );
+    }
 
     #[test]
     fn launch_and_graduation_values() {

@@ -32,7 +32,10 @@ pub use graduation::{
     GraduationAmounts, GraduationError, GraduationPool,
 };
 pub use inverse::{quote_in_for_tokens_out, tokens_in_for_quote_out};
-pub use metrics::{market_cap_wad, progress_bps, progress_wad, spot_price_wad, CurveMetrics};
+pub use metrics::{
+    buy_impact_bps_up, market_cap_wad, progress_bps, progress_wad, sell_impact_bps_up,
+    spot_price_wad, CurveMetrics,
+};
 pub use sell::{apply_sell, quote_sell, SellQuote};
 pub use state::CurveState;
 
