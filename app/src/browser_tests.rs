@@ -58,12 +58,19 @@ fn numbers_for_people_in_wasm() {
 #[wasm_bindgen_test]
 fn transaction_log_survives_a_reload() {
     let txs = vec![TxEntry {
-        id: 1,
-        label: "Buy".into(),
         state: TxState::Confirmed(B256::repeat_byte(1), 9),
+        ..TxEntry::new(1, "Buy".into())
     }];
     save_txs(&txs);
     assert_eq!(restore_txs(), txs);
+    // Only the newest entries are kept.
+    let many: Vec<TxEntry> = (0..crate::state::TXS_KEPT as u64 + 5)
+        .map(|i| TxEntry::new(i, format!("tx {i}")))
+        .collect();
+    save_txs(&many);
+    let kept = restore_txs();
+    assert_eq!(kept.len(), crate::state::TXS_KEPT);
+    assert_eq!(kept.first().map(|e| e.id), Some(5));
 }
 
 #[wasm_bindgen_test]

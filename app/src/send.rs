@@ -101,6 +101,10 @@ pub async fn send_for_receipt(ctx: Ctx, label: String, mut tx: TxRequest) -> Opt
     }
     let rpc: Rpc = world.rpc();
     tx.from = Some(from);
+    ctx.edit_tx(id, |e| {
+        e.account = Some(from);
+        e.chain_id = Some(world.chain_id);
+    });
     // 1. Simulate: a revert stops here, before any signature.
     if let Err(e) = rpc.call_raw(&tx).await {
         ctx.set_tx(
@@ -123,7 +127,9 @@ pub async fn send_for_receipt(ctx: Ctx, label: String, mut tx: TxRequest) -> Opt
             return None;
         }
     };
-    // 2. Sign and send.
+    // 2. Sign and send (the latest block first: a replacement is looked for from there).
+    let sent_block = rpc.block_number().await.ok();
+    ctx.edit_tx(id, |e| e.sent_block = sent_block);
     let hash = match kind {
         Kind::Burner(i) => {
             let Some(key) = BURNER_KEYS.get(i) else {
@@ -133,6 +139,7 @@ pub async fn send_for_receipt(ctx: Ctx, label: String, mut tx: TxRequest) -> Opt
             };
             let sent = async {
                 let nonce = rpc.nonce(from).await?;
+                ctx.edit_tx(id, |e| e.nonce = Some(nonce));
                 let price = rpc.gas_price().await?;
                 let priority = U256::from(1_000_000_000u64).min(price);
                 let raw = Eip1559 {
@@ -188,33 +195,152 @@ pub async fn send_for_receipt(ctx: Ctx, label: String, mut tx: TxRequest) -> Opt
     follow(ctx, rpc, id, hash).await
 }
 
-/// Follows a sent transaction to its receipt and records the outcome.
+/// Polls between receipt checks: quick at first, then once a second.
+fn poll_ms(attempt: u32) -> u32 {
+    if attempt < 40 {
+        250
+    } else {
+        1_000
+    }
+}
+
+/// Seconds a transaction is followed before the tray says to check the chain.
+const FOLLOW_SECS: u32 = 600;
+
+/// Follows a sent transaction to its receipt and records the outcome. A transaction replaced in
+/// the wallet (sped up or cancelled: another transaction of the account mined with its nonce) is
+/// noticed within seconds, and the replacement is followed instead; the tray says which.
 pub async fn follow(ctx: Ctx, rpc: Rpc, id: u64, hash: B256) -> Option<Receipt> {
-    for _ in 0..240 {
+    let mut hash = hash;
+    let mut waited_ms: u32 = 0;
+    let mut attempt: u32 = 0;
+    while waited_ms < FOLLOW_SECS * 1_000 {
         match rpc.receipt(hash).await {
-            Ok(Some(r)) => {
-                let ok = r.status == U256::from(1u8);
-                ctx.set_tx(
-                    id,
-                    if ok {
-                        TxState::Confirmed(hash, u64::try_from(r.block_number).unwrap_or(0))
-                    } else {
-                        TxState::Failed("reverted on chain".into())
-                    },
-                );
-                ctx.bump();
-                return ok.then_some(r);
-            }
-            Ok(None) => sleep(250).await,
+            Ok(Some(r)) => return settle(ctx, id, hash, r),
+            Ok(None) => {}
             Err(e) => {
                 ctx.set_tx(id, TxState::Failed(e.to_string()));
                 return None;
             }
         }
+        // Every few polls: has the account's nonce moved past this transaction without it?
+        if attempt % 8 == 7 {
+            match replacement(ctx, &rpc, id, hash).await {
+                Ok(Some((by, cancelled))) => {
+                    ctx.edit_tx(id, |e| {
+                        e.label.push_str(if cancelled {
+                            " (cancelled in the wallet)"
+                        } else {
+                            " (replaced in the wallet)"
+                        });
+                        e.state = TxState::Pending(by);
+                    });
+                    // Followed from here; its receipt settles the entry ([`settle`]).
+                    hash = by;
+                }
+                Ok(None) => {}
+                Err(ReplacementError::Gone(nonce)) => {
+                    ctx.set_tx(id, TxState::Failed(format!("replaced in the wallet: nonce {nonce} was used by a transaction not found in the recent blocks")));
+                    ctx.bump();
+                    return None;
+                }
+                Err(ReplacementError::Rpc) => {}
+            }
+        }
+        let ms = poll_ms(attempt);
+        sleep(ms).await;
+        waited_ms += ms;
+        attempt += 1;
     }
     ctx.set_tx(
         id,
-        TxState::Failed("no receipt after a minute; check the chain".into()),
+        TxState::Failed(format!(
+            "no receipt after {} minutes; check the chain",
+            FOLLOW_SECS / 60
+        )),
     );
     None
+}
+
+/// Records a receipt's outcome.
+fn settle(ctx: Ctx, id: u64, hash: B256, r: Receipt) -> Option<Receipt> {
+    let ok = r.status == U256::from(1u8);
+    let cancelled = ctx
+        .tx(id)
+        .is_some_and(|e| e.label.ends_with("(cancelled in the wallet)"));
+    ctx.set_tx(
+        id,
+        match (ok, cancelled) {
+            (true, true) => TxState::Cancelled,
+            (true, false) => TxState::Confirmed(hash, u64::try_from(r.block_number).unwrap_or(0)),
+            (false, _) => TxState::Failed("reverted on chain".into()),
+        },
+    );
+    ctx.bump();
+    (ok && !cancelled).then_some(r)
+}
+
+/// Why a replacement could not be named.
+enum ReplacementError {
+    /// The nonce was used, but by no transaction in the recent blocks.
+    Gone(u64),
+    /// A read failed: checked again at the next round.
+    Rpc,
+}
+
+/// The transaction that replaced `hash` (and whether it cancels), when the account's mined nonce
+/// has passed it and `hash` itself has no receipt.
+async fn replacement(
+    ctx: Ctx,
+    rpc: &Rpc,
+    id: u64,
+    hash: B256,
+) -> Result<Option<(B256, bool)>, ReplacementError> {
+    let Some(e) = ctx.tx(id) else {
+        return Ok(None);
+    };
+    let Some(from) = e.account else {
+        return Ok(None);
+    };
+    let nonce = match e.nonce {
+        Some(n) => n,
+        // A wallet-sent transaction: its nonce as the node saw it.
+        None => match rpc
+            .tx_nonce(hash)
+            .await
+            .map_err(|_| ReplacementError::Rpc)?
+        {
+            Some(n) => {
+                ctx.edit_tx(id, |e| e.nonce = Some(n));
+                n
+            }
+            None => return Ok(None),
+        },
+    };
+    if rpc
+        .nonce_mined(from)
+        .await
+        .map_err(|_| ReplacementError::Rpc)?
+        <= nonce
+    {
+        return Ok(None);
+    }
+    // Mined by now: our own receipt may just have arrived.
+    if rpc
+        .receipt(hash)
+        .await
+        .map_err(|_| ReplacementError::Rpc)?
+        .is_some()
+    {
+        return Ok(None);
+    }
+    match rpc
+        .find_by_nonce(from, nonce, e.sent_block.unwrap_or(0))
+        .await
+        .map_err(|_| ReplacementError::Rpc)?
+    {
+        Some((by, cancelled)) if by != hash => Ok(Some((by, cancelled))),
+        Some(_) => Ok(None),
+        None => Err(ReplacementError::Gone(nonce)),
+    }
 }

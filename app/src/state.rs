@@ -4,8 +4,8 @@
 
 use crate::chain::world::{wall_now, World};
 use crate::error::AppError;
-use alloy_primitives::B256;
-use gloo_storage::{SessionStorage, Storage};
+use alloy_primitives::{Address, B256};
+use gloo_storage::{LocalStorage, Storage};
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -35,6 +35,33 @@ pub struct TxEntry {
     pub id: u64,
     pub label: String,
     pub state: TxState,
+    /// The sending account and chain (the tray shows the connected account's history).
+    #[serde(default)]
+    pub account: Option<Address>,
+    #[serde(default)]
+    pub chain_id: Option<u64>,
+    /// The transaction's nonce once sent: a later transaction of the account with the same nonce
+    /// replaced it (sped up or cancelled in the wallet).
+    #[serde(default)]
+    pub nonce: Option<u64>,
+    /// The latest block when it was sent (where a replacement is looked for).
+    #[serde(default)]
+    pub sent_block: Option<u64>,
+}
+
+impl TxEntry {
+    /// A new entry in its first state.
+    pub fn new(id: u64, label: String) -> Self {
+        Self {
+            id,
+            label,
+            state: TxState::Simulating,
+            account: None,
+            chain_id: None,
+            nonce: None,
+            sent_block: None,
+        }
+    }
 }
 
 /// The app context.
@@ -131,14 +158,23 @@ impl Ctx {
         let id = self
             .txs
             .with_untracked(|t| t.iter().map(|e| e.id).max().unwrap_or(0) + 1);
-        self.txs.update(|t| {
-            t.push(TxEntry {
-                id,
-                label,
-                state: TxState::Simulating,
-            })
-        });
+        self.txs.update(|t| t.push(TxEntry::new(id, label)));
         id
+    }
+
+    /// Changes entry `id` in place.
+    pub fn edit_tx(&self, id: u64, f: impl FnOnce(&mut TxEntry)) {
+        self.txs.update(|t| {
+            if let Some(e) = t.iter_mut().find(|e| e.id == id) {
+                f(e);
+            }
+        });
+    }
+
+    /// Entry `id` as it is now.
+    pub fn tx(&self, id: u64) -> Option<TxEntry> {
+        self.txs
+            .with_untracked(|t| t.iter().find(|e| e.id == id).cloned())
     }
 
     pub fn set_tx(&self, id: u64, state: TxState) {
@@ -151,12 +187,15 @@ impl Ctx {
 }
 
 const TXS_KEY: &str = "eden.txs";
+/// Entries kept in the browser (the oldest are dropped first).
+pub const TXS_KEPT: usize = 200;
 
-/// The transaction log of this tab, kept in session storage so it also survives a reload.
+/// The transaction history, kept in local storage: it survives reloads and closed tabs.
 pub fn restore_txs() -> Vec<TxEntry> {
-    SessionStorage::get(TXS_KEY).unwrap_or_default()
+    LocalStorage::get(TXS_KEY).unwrap_or_default()
 }
 
+/// Saves the newest [`TXS_KEPT`] entries.
 pub fn save_txs(txs: &[TxEntry]) {
-    let _ = SessionStorage::set(TXS_KEY, txs);
+    let _ = LocalStorage::set(TXS_KEY, &txs[txs.len().saturating_sub(TXS_KEPT)..]);
 }

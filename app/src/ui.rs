@@ -200,18 +200,30 @@ pub fn NetworkBanner() -> impl IntoView {
     }
 }
 
-/// Every transaction of this session and its state; lives above the router, so it survives navigation.
+/// The connected account's transactions and their states, kept in the browser across reloads; lives
+/// above the router, so it survives navigation.
 /// It has its own place in the layout (a column beside the page on wide screens, below it on
 /// narrower ones), so it never covers content or controls; empty, it shows only in the column.
 #[component]
 pub fn TxTray() -> impl IntoView {
     let ctx = Ctx::get();
     let folded = RwSignal::new(false);
-    let empty = move || ctx.txs.with(Vec::is_empty);
+    // The connected account's history (every entry when none is connected); entries from before
+    // an account was known show to everyone.
+    let mine = move || {
+        let me = ctx.wallet.get().account;
+        ctx.txs.with(|t| {
+            t.iter()
+                .filter(|e| me.is_none() || e.account.is_none() || e.account == me)
+                .cloned()
+                .collect::<Vec<_>>()
+        })
+    };
+    let empty = move || mine().is_empty();
     view! {
         <aside class=move || match (empty(), folded.get()) { (true, _) => "txs empty", (false, true) => "txs folded", (false, false) => "txs" } aria-label="Transactions">
             <h2>
-                {move || if empty() { "Transactions".to_string() } else { format!("Transactions ({})", ctx.txs.with(Vec::len)) }}
+                {move || if empty() { "Transactions".to_string() } else { format!("Transactions ({})", mine().len()) }}
                 <Show when=move || !empty()>
                     <button class="secondary small" id="fold-txs" aria-expanded=move || (!folded.get()).to_string()
                         on:click=move |_| folded.update(|f| *f = !*f)>{move || if folded.get() { "Show" } else { "Hide" }}</button>
@@ -221,7 +233,7 @@ pub fn TxTray() -> impl IntoView {
                 <p class="empty-note">"Nothing sent yet. Each transaction shows here from simulation to confirmation."</p>
             </Show>
                 <ul hidden=move || folded.get()>
-                    {move || ctx.txs.get().into_iter().rev().map(|t| {
+                    {move || mine().into_iter().rev().map(|t| {
                         let (class, text) = match &t.state {
                             TxState::Simulating => ("pending", "simulating…".to_string()),
                             TxState::WouldRevert(r) => ("failed", format!("would revert, not sent: {r}")),

@@ -96,6 +96,12 @@ async function confirmedCount() {
   return page.locator('.tx[data-state="confirmed"]').count();
 }
 
+/** Waits (30 s at most) until `f` resolves true. */
+async function until(f, what) {
+  for (const t0 = Date.now(); Date.now() - t0 < 30_000; await new Promise((r) => setTimeout(r, 200))) if (await f().catch(() => false)) return;
+  throw new Error(`timed out waiting for ${what}`);
+}
+
 async function waitConfirmed(before) {
   await page.waitForFunction((n) => document.querySelectorAll('.tx[data-state="confirmed"]').length > n, before, T);
 }
@@ -1120,10 +1126,6 @@ test('the remaining actions, after the 72 h above: a score recorded in FeeLanes 
   const rpc = async (method, params = []) => (await (await fetch(chain.rpc, { method: 'POST', headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })).json()).result;
   const balance = async (a) => BigInt(await rpc('eth_getBalance', [a, 'latest']));
-  const until = async (f, what) => {
-    for (const t0 = Date.now(); Date.now() - t0 < 30_000; await new Promise((r) => setTimeout(r, 200))) if (await f().catch(() => false)) return;
-    throw new Error(`timed out waiting for ${what}`);
-  };
   // Sent by dev account 2 (burner 2), so the creator's balance moves by the payment alone.
   await connectBurner(2);
 
@@ -1238,4 +1240,50 @@ test('the remaining actions, after the 72 h above: a score recorded in FeeLanes 
   await waitConfirmed(n);
   await page.waitForFunction(() => !document.querySelector('.payout-row .rollover-button') || document.querySelectorAll('.payout-row .claim-status.closed').length > 0, null, T);
   await page.screenshot({ path: join(SHOTS, 'payouts-rolled-over.png'), fullPage: true });
+});
+
+test('a transaction replaced in the wallet (sped up, or cancelled) is followed to its replacement; the history is per account and survives a reload', async () => {
+  const rpc = async (method, params = []) => {
+    const r = await (await fetch(chain.rpc, { method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })).json();
+    if (r.error) throw new Error(`${method}: ${r.error.message}`);
+    return r.result;
+  };
+  const me = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'; // dev account 1, burner 1
+  await connectBurner(1);
+  await page.goto(server.url + 'duel/0');
+  await page.waitForSelector('#duel-pot .amount', T);
+  const pot = wei(await page.getAttribute('#duel-pot .amount', 'title'));
+  // The node stops mining on its own: the app's transaction waits in the pool, where the test replaces it as a
+  // wallet would (same nonce, a higher fee), then mines.
+  const replace = async (cancel) => {
+    await rpc('evm_setAutomine', [false]);
+    try {
+      await page.fill('#fund-amount', '0.01');
+      await page.click('#fund-button');
+      await page.waitForSelector('.tx[data-state="pending"]:has-text("pot — pending 0x")', T);
+      const pool = await rpc('txpool_content');
+      const mine = Object.entries(pool.pending).find(([a]) => a.toLowerCase() === me.toLowerCase())[1];
+      const [nonce, orig] = Object.entries(mine)[0];
+      await rpc('eth_sendTransaction', [{ from: me, to: cancel ? me : orig.to, value: cancel ? '0x0' : orig.value, data: cancel ? '0x' : orig.input,
+        nonce: '0x' + Number(nonce).toString(16), gas: '0x' + (300_000).toString(16), maxFeePerGas: '0x' + (10n ** 12n).toString(16), maxPriorityFeePerGas: '0x' + (10n ** 11n).toString(16) }]);
+      await rpc('evm_mine', []);
+    } finally {
+      await rpc('evm_setAutomine', [true]);
+    }
+  };
+  await replace(false);
+  await page.waitForSelector('.tx[data-state="confirmed"]:has-text("(replaced in the wallet)")', T);
+  await until(async () => wei(await page.getAttribute('#duel-pot .amount', 'title')) === pot + 10n ** 16n, 'the sped-up funding');
+  await replace(true);
+  await page.waitForSelector('.tx[data-state="cancelled"]:has-text("(cancelled in the wallet)")', T);
+  assert.equal(wei(await page.getAttribute('#duel-pot .amount', 'title')), pot + 10n ** 16n, 'the cancelled funding added nothing');
+  await page.screenshot({ path: join(SHOTS, 'tray-replaced.png'), fullPage: true });
+  // The history is the connected account's, and survives a reload.
+  await page.reload();
+  await page.waitForSelector('.tx:has-text("(cancelled in the wallet)")', T);
+  await connectBurner(2);
+  assert.equal(await page.locator('.tx:has-text("(cancelled in the wallet)")').count(), 0, 'another account sees its own history');
+  await connectBurner(1);
+  await page.waitForSelector('.tx:has-text("(cancelled in the wallet)")', T);
 });

@@ -517,6 +517,54 @@ impl Rpc {
             .await?)
     }
 
+    /// The account's transactions mined so far (`eth_getTransactionCount` at "latest").
+    pub async fn nonce_mined(&self, who: Address) -> Result<u64, RpcError> {
+        q64(&self
+            .request("eth_getTransactionCount", json!([who, "latest"]))
+            .await?)
+    }
+
+    /// The nonce of a transaction the node knows (`None` when it does not).
+    pub async fn tx_nonce(&self, hash: B256) -> Result<Option<u64>, RpcError> {
+        let v = self
+            .request("eth_getTransactionByHash", json!([hash]))
+            .await?;
+        if v.is_null() {
+            return Ok(None);
+        }
+        q64(&v["nonce"]).map(Some)
+    }
+
+    /// The transaction `from` mined with `nonce` in blocks `from_block..=latest` (at most the
+    /// newest 64 of them, in one batch): its hash, and whether it is a cancellation (no data,
+    /// sent to itself).
+    pub async fn find_by_nonce(
+        &self,
+        from: Address,
+        nonce: u64,
+        from_block: u64,
+    ) -> Result<Option<(B256, bool)>, RpcError> {
+        let latest = self.block_number().await?;
+        let first = from_block.max(latest.saturating_sub(63));
+        let requests: Vec<(&str, Value)> = (first..=latest)
+            .map(|n| ("eth_getBlockByNumber", json!([format!("{n:#x}"), true])))
+            .collect();
+        for block in self.request_batch(&requests).await? {
+            let block = block?;
+            for t in block["transactions"].as_array().into_iter().flatten() {
+                let sender: Option<Address> = serde_json::from_value(t["from"].clone()).ok();
+                if sender == Some(from) && q64(&t["nonce"]).ok() == Some(nonce) {
+                    let hash: B256 = serde_json::from_value(t["hash"].clone())
+                        .map_err(|e| RpcError::Decode(e.to_string()))?;
+                    let to: Option<Address> = serde_json::from_value(t["to"].clone()).ok();
+                    let data = t["input"].as_str().unwrap_or("0x");
+                    return Ok(Some((hash, to == Some(from) && data.len() <= 2)));
+                }
+            }
+        }
+        Ok(None)
+    }
+
     pub async fn gas_price(&self) -> Result<U256, RpcError> {
         q(&self.request("eth_gasPrice", json!([])).await?)
     }

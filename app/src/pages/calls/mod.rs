@@ -393,6 +393,9 @@ fn CallsBody(world: World, calls: CallsRef) -> impl IntoView {
                     view! {
                         <h2>"Leaderboard"</h2>
                         <p class="muted">"Score = hits² × stake / (min stake × (hits + misses + 1)), overdue open calls counted as misses; min stake "<Amount raw=d.min_stake decimals=18 unit=stake_sym.clone() sig=4 />"."</p>
+                        {if d.agents.is_empty() {
+                            view! { <p class="empty" id="no-agents">"No agent has staked yet: stake below to make the first call."</p> }.into_any()
+                        } else { view! {
                         <div class="table-wrap"><table class="agents" id="leaderboard">
                             <thead><tr><th>"Agent"</th><th>"Score"</th><th>"Hits"</th><th>"Misses"</th><th>"Streak"</th><th>"Best"</th><th>"Stake"</th><th>"Open"</th></tr></thead>
                             <tbody>
@@ -407,6 +410,7 @@ fn CallsBody(world: World, calls: CallsRef) -> impl IntoView {
                                 }).collect_view()}
                             </tbody>
                         </table></div>
+                        }.into_any() }}
                         <h2>{format!("Consensus on {sym}")}</h2>
                         <ul class="consensus" id="consensus">
                             {d.windows.iter().map(|r| view! {
