@@ -44,6 +44,7 @@ fn App() -> impl IntoView {
         tick: RwSignal::new(0),
         txs: RwSignal::new(state::restore_txs()),
         wallet: RwSignal::new(wallet::WalletState::default()),
+        usd: RwSignal::new(None),
     };
     provide_context(ctx);
     ctx.load_world();
@@ -69,14 +70,20 @@ fn App() -> impl IntoView {
     });
     // One tick a second for the countdowns, for the app's lifetime (gloo-timers).
     gloo_timers::callback::Interval::new(1_000, move || ctx.tick.update(|t| *t += 1)).forget();
-    // Re-measure the chain clock whenever something changed on chain.
+    // Re-measure the chain clock, and re-read the ETH/USD answer, whenever something changed on chain.
     Effect::new(move |_| {
         ctx.refresh.track();
-        if let Load::Ready(w) = ctx.world.get_untracked() {
+        if let Load::Ready(w) = ctx.world.get() {
             leptos::task::spawn_local(async move {
-                if let Ok(ts) = w.rpc().latest_timestamp().await {
+                let rpc = w.rpc();
+                if let Ok(ts) = rpc.latest_timestamp().await {
                     ctx.chain_offset.set(ts as i64 - chain::world::wall_now());
                 }
+                let usd = match w.contracts.root_price_oracle {
+                    Some(o) => chain::usd::read(&rpc, o).await.ok().flatten(),
+                    None => None,
+                };
+                ctx.usd.set(usd);
             });
         }
     });

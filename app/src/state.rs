@@ -79,6 +79,8 @@ pub struct Ctx {
     pub tick: RwSignal<u64>,
     pub txs: RwSignal<Vec<TxEntry>>,
     pub wallet: RwSignal<crate::wallet::WalletState>,
+    /// The deployment's ETH/USD answer (`None` without a feed), re-read on every refresh.
+    pub usd: RwSignal<Option<crate::chain::usd::EthUsd>>,
 }
 
 impl Ctx {

@@ -37,6 +37,25 @@ pub fn Amount(
     view! { <span class="amount" title=title>{shown}{unit}</span> }
 }
 
+/// " ≈ $1,234.56" for `wei` of the native currency, from the deployment's ETH/USD feed; nothing
+/// without a feed or while its answer is stale ([`crate::chain::usd`]).
+#[component]
+pub fn Usd(wei: U256) -> impl IntoView {
+    let ctx = Ctx::get();
+    move || {
+        let p = ctx.usd.get()?;
+        let now = ctx.chain_now();
+        p.fresh(now).then(|| {
+            let title = format!(
+                "at {} per ETH, the deployment's ETH/USD feed, {} old",
+                crate::chain::usd::dollars(p.cents_down(U256::from(10u64).pow(U256::from(18u8))), true),
+                fmt::duration(now.saturating_sub(p.updated_at))
+            );
+            view! { <span class="usd" title=title>{format!(" ≈ {}", crate::chain::usd::dollars(p.cents_down(wei), !wei.is_zero()))}</span> }
+        })
+    }
+}
+
 /// "Loading…" placeholder.
 #[component]
 pub fn Loading(#[prop(into, default = "Loading…".to_string())] what: String) -> impl IntoView {

@@ -154,6 +154,9 @@ test('buy and sell on a curve with the burner wallet: balances move', async () =
     return el && Number(el.title.split(' ')[0]) > b;
   }, before, T);
   const afterBuy = units(await exact('#token-balance .amount'));
+  // USD next to ETH amounts, from the deployment's fresh ETH/USD feed ($3,000 in the demo): 31.25 ETH is $93,750.
+  assert.match(await page.textContent('#market-cap .usd'), /^ ≈ \$[\d,]+\.\d\d$/);
+  assert.match(await page.getAttribute('#market-cap .usd', 'title'), /at \$3,000\.00 per ETH/);
   // The exact quote from eden-core (in WASM) is exactly what the chain paid out.
   assert.equal(wei(await exact('#token-balance .amount')) - beforeWei, quoted);
   await page.screenshot({ path: join(SHOTS, 'launch-token-bought.png'), fullPage: true });
@@ -1204,6 +1207,7 @@ test('the remaining actions, after the 72 h above: a score recorded in FeeLanes 
   await page.goto(server.url + 'duel/0');
   await page.waitForSelector('#duel-pot .amount', T);
   const pot = wei(await page.getAttribute('#duel-pot .amount', 'title'));
+  assert.equal(await page.locator('#duel-pot .usd').count(), 0, '72 hours on, the ETH/USD answer is stale (limit 25 h): no USD shown');
   await page.fill('#fund-amount', '0.25');
   n = await confirmedCount();
   await page.click('#fund-button');

@@ -23,4 +23,5 @@ pub mod provable;
 pub mod rpc;
 pub mod scorer;
 pub mod tokens;
+pub mod usd;
 pub mod world;

@@ -16,7 +16,7 @@ use crate::duel_mean::{self, DuelPools, DuelTicks};
 use crate::error::{AppError, Context};
 use crate::fmt;
 use crate::state::Ctx;
-use crate::ui::{caught, with_world, Amount, ErrorBox, Loading};
+use crate::ui::{caught, with_world, Amount, ErrorBox, Loading, Usd};
 use alloy_primitives::{Address, I256, U256};
 use alloy_sol_types::SolCall;
 use eden_core::duel::{self, RoundMean, RoundWindow, Winner};
@@ -354,7 +354,7 @@ fn DuelBody(world: World, duel: DuelRef) -> impl IntoView {
                             <dd id="live-split" data-d=live_d title=live_title>{format!("{} {} · {} {}", r.symbol_a, fmt::percent_wad(live_a, 4), r.symbol_b, fmt::percent_wad(live_b, 4))}</dd>
                             {mean_rows(&r, &x)}
                             <dt>"Pot"</dt>
-                            <dd id="duel-pot"><Amount raw=x.d.pot decimals=18 unit="ETH" sig=5 /></dd>
+                            <dd id="duel-pot"><Amount raw=x.d.pot decimals=18 unit="ETH" sig=5 /><Usd wei=x.d.pot /></dd>
                             <dt>{format!("Buyback cap {}", r.symbol_a)}</dt>
                             <dd>{cap(cap_a, r.symbol_a.clone())}</dd>
                             <dt>{format!("Buyback cap {}", r.symbol_b)}</dt>

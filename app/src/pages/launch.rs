@@ -14,7 +14,7 @@ use crate::fmt;
 use crate::state::{Ctx, Load};
 use crate::trade;
 use crate::trade::{impact_gate, ImpactGate, IMPACT_WARN_BPS};
-use crate::ui::{caught, with_world, Amount, Failed, Loading};
+use crate::ui::{caught, with_world, Amount, Failed, Loading, Usd};
 use alloy_primitives::{Address, Bytes, U256};
 use alloy_sol_types::SolCall;
 use eden_core::curve;
@@ -442,6 +442,7 @@ pub fn TokenPage() -> impl IntoView {
                 Load::Failed(e) => view! { <Failed message=e /> }.into_any(),
                 Load::Ready(i) => {
                     let s = i.state;
+                    let eth = i.quote == Address::ZERO;
                     let qd = i.quote_decimals;
                     let qs = i.quote_symbol.clone();
                     let g = s.graduation_target().unwrap_or_default();
@@ -451,10 +452,10 @@ pub fn TokenPage() -> impl IntoView {
                         <h1 id="token-title">{format!("{} ({})", i.name, i.symbol)}</h1>
                         <p class="muted"><code>{i.token.to_checksum(None)}</code>" · paired with "{qs.clone()}</p>
                         <div class="stats">
-                            <div><span class="k">"Raised"</span><span class="v" id="raised"><Amount raw=s.quote_raised decimals=qd unit=qs.clone() />" of "<Amount raw=g decimals=qd unit=qs.clone() /></span></div>
+                            <div><span class="k">"Raised"</span><span class="v" id="raised"><Amount raw=s.quote_raised decimals=qd unit=qs.clone() />" of "<Amount raw=g decimals=qd unit=qs.clone() />{eth.then(|| view! { <Usd wei=s.quote_raised /> })}</span></div>
                             <div><span class="k">"Progress"</span><span class="v" id="progress">{fmt::percent_bps(i.progress_bps())}</span></div>
                             <div><span class="k">{if i.graduated { "Curve price at graduation" } else { "Price" }}</span><span class="v"><Amount raw=spot decimals=18 unit=format!("{qs} / token") sig=4 compact=true /></span></div>
-                            <div><span class="k">"Market cap"</span><span class="v"><Amount raw=cap decimals=18 unit=qs.clone() sig=4 /></span></div>
+                            <div><span class="k">"Market cap"</span><span class="v" id="market-cap"><Amount raw=cap decimals=18 unit=qs.clone() sig=4 />{eth.then(|| view! { <Usd wei=cap /> })}</span></div>
                             {(!i.graduated).then(|| view! { <div><span class="k">"Tokens left on the curve"</span><span class="v"><Amount raw=s.token_reserve decimals=18 sig=4 /></span></div> })}
                         </div>
                         <Progress bps=i.progress_bps() />
@@ -553,7 +554,7 @@ pub fn TokenPage() -> impl IntoView {
                                     Err(e) => view! { <p class="bad">{e.to_string()}</p> }.into_any(),
                                     Ok((i, p)) => view! {
                                         <dl class="kv">
-                                            <dt>"You receive"</dt><dd id="sell-out"><Amount raw=p.quote.quote_out decimals=i.quote_decimals unit=i.quote_symbol.clone() sig=6 /></dd>
+                                            <dt>"You receive"</dt><dd id="sell-out"><Amount raw=p.quote.quote_out decimals=i.quote_decimals unit=i.quote_symbol.clone() sig=6 />{(i.quote == Address::ZERO).then(|| view! { <Usd wei=p.quote.quote_out /> })}</dd>
                                             <dt>"Fee"</dt><dd><Amount raw=p.quote.fee decimals=i.quote_decimals unit=i.quote_symbol.clone() sig=6 /></dd>
                                             <dt>"Minimum received"</dt><dd><Amount raw=p.min_quote_out decimals=i.quote_decimals unit=i.quote_symbol.clone() sig=6 /></dd>
                                             <dt>"Price impact"</dt><dd id="sell-impact" class=impact_class(p.impact_bps)>{fmt::percent_bps(p.impact_bps)}</dd>

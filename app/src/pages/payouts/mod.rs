@@ -16,7 +16,7 @@ use crate::chain::world::World;
 use crate::error::{AppError, Context};
 use crate::fmt;
 use crate::state::Ctx;
-use crate::ui::{caught, with_world, Amount, Loading};
+use crate::ui::{caught, with_world, Amount, Loading, Usd};
 use alloy_primitives::{Address, B256, U256};
 use alloy_sol_types::SolCall;
 use eden_core::merkle::process_proof;
@@ -158,7 +158,7 @@ fn PayoutsBody(world: World) -> impl IntoView {
                                 <li class="payout-row" data-epoch=r.round.epoch>
                                     <div class="head">
                                         <strong>{format!("{} holders · round {}", r.round.symbol, r.round.epoch)}</strong>
-                                        <span class="muted">" you receive "</span><Amount raw=r.amount decimals=r.round.asset_decimals unit=r.round.asset_symbol.clone() sig=6 />
+                                        <span class="muted">" you receive "</span><Amount raw=r.amount decimals=r.round.asset_decimals unit=r.round.asset_symbol.clone() sig=6 />{r.round.asset.is_zero().then(|| view! { <Usd wei=r.amount /> })}
                                     </div>
                                     <p class="muted">{if r.proof_ok { format!("Proof checked in your browser: {} hashes reach the round's on-chain root. ✓", r.proof.len()) } else { "The proof does NOT reach the on-chain root: do not claim with it.".to_string() }}</p>
                                     <div class="actions">

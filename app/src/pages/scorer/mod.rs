@@ -27,8 +27,7 @@ use leptos::prelude::*;
 use positions::MyPositions;
 use unproven::Unproven;
 
-/// The ETH/USD answer's maximum age (RootPriceOracle.MAX_ANSWER_AGE).
-const MAX_ANSWER_AGE: u64 = 25 * 3_600;
+use crate::chain::usd::MAX_ANSWER_AGE;
 /// Headroom on the burn cap for a price move between simulation and mining (2 %).
 const BURN_CAP_HEADROOM_DIV: u64 = 50;
 
