@@ -403,26 +403,6 @@ pub fn TokenPage() -> impl IntoView {
     // D5: a high price impact asks again (above 10 %) or for "confirm" typed (above 25 %).
     let buy_armed = RwSignal::new(false);
     let sell_armed = RwSignal::new(false);
-    let click_buy = move |_| {
-        let gate = buy_preview()
-            .and_then(Result::ok)
-            .map_or(ImpactGate::None, |(_, p)| impact_gate(p.impact_bps));
-        if gate == ImpactGate::None {
-            do_buy();
-        } else {
-            buy_armed.set(true);
-        }
-    };
-    let click_sell = move |_| {
-        let gate = sell_preview()
-            .and_then(Result::ok)
-            .map_or(ImpactGate::None, |(_, p)| impact_gate(p.impact_bps));
-        if gate == ImpactGate::None {
-            do_sell();
-        } else {
-            sell_armed.set(true);
-        }
-    };
     let buy_gate = Signal::derive(move || {
         buy_preview()
             .and_then(Result::ok)
@@ -433,6 +413,8 @@ pub fn TokenPage() -> impl IntoView {
             .and_then(Result::ok)
             .map(|(_, p)| (impact_gate(p.impact_bps), p.impact_bps))
     });
+    let click_buy = move |_| arm_or_go(buy_gate.get_untracked(), buy_armed, do_buy);
+    let click_sell = move |_| arm_or_go(sell_gate.get_untracked(), sell_armed, do_sell);
 
     view! {
         <section class="card">
@@ -607,6 +589,14 @@ pub fn TokenPage() -> impl IntoView {
                 }.into_any()
             }}
         </section>
+    }
+}
+
+/// Sends at once when the impact asks nothing more; otherwise shows the confirmation (D5).
+fn arm_or_go(gate: Option<(ImpactGate, u32)>, armed: RwSignal<bool>, go: impl Fn()) {
+    match gate {
+        Some((ImpactGate::Confirm | ImpactGate::TypeConfirm, _)) => armed.set(true),
+        _ => go(),
     }
 }
 
