@@ -233,6 +233,7 @@ pub async fn follow(ctx: Ctx, rpc: Rpc, id: u64, hash: B256) -> Option<Receipt> 
                         } else {
                             " (replaced in the wallet)"
                         });
+                        e.cancelled = cancelled;
                         e.state = TxState::Pending(by);
                     });
                     // Followed from here; its receipt settles the entry ([`settle`]).
@@ -265,9 +266,7 @@ pub async fn follow(ctx: Ctx, rpc: Rpc, id: u64, hash: B256) -> Option<Receipt> 
 /// Records a receipt's outcome.
 fn settle(ctx: Ctx, id: u64, hash: B256, r: Receipt) -> Option<Receipt> {
     let ok = r.status == U256::from(1u8);
-    let cancelled = ctx
-        .tx(id)
-        .is_some_and(|e| e.label.ends_with("(cancelled in the wallet)"));
+    let cancelled = ctx.tx(id).is_some_and(|e| e.cancelled);
     ctx.set_tx(
         id,
         match (ok, cancelled) {

@@ -47,6 +47,9 @@ pub struct TxEntry {
     /// The latest block when it was sent (where a replacement is looked for).
     #[serde(default)]
     pub sent_block: Option<u64>,
+    /// Replaced in the wallet by a cancellation: its receipt ends the entry as cancelled.
+    #[serde(default)]
+    pub cancelled: bool,
 }
 
 impl TxEntry {
@@ -60,6 +63,7 @@ impl TxEntry {
             chain_id: None,
             nonce: None,
             sent_block: None,
+            cancelled: false,
         }
     }
 }

@@ -10,7 +10,6 @@
 
 use crate::chain::abi::IDuelHook;
 use crate::chain::duels::{self, DuelRead, DuelRef};
-use crate::chain::rpc::TxRequest;
 use crate::chain::world::World;
 use crate::duel_mean::{self, DuelPools, DuelTicks};
 use crate::error::{AppError, Context};
@@ -18,7 +17,6 @@ use crate::fmt;
 use crate::state::Ctx;
 use crate::ui::{caught, with_world, Amount, ErrorBox, Loading, Usd};
 use alloy_primitives::{Address, I256, U256};
-use alloy_sol_types::SolCall;
 use eden_core::duel::{self, RoundMean, RoundWindow, Winner};
 use leptos::prelude::*;
 use leptos_router::hooks::use_params_map;
@@ -303,18 +301,10 @@ fn DuelBody(world: World, duel: DuelRef) -> impl IntoView {
     let hook = duel.hook;
     let did = duel.duel_id;
     let settle = move |_| {
-        let data = IDuelHook::settleCall {
+        let call = IDuelHook::settleCall {
             duelId: U256::from(did),
-        }
-        .abi_encode();
-        leptos::task::spawn_local(async move {
-            crate::send::send(
-                ctx,
-                format!("Settle duel #{did}"),
-                TxRequest::call(hook, data),
-            )
-            .await;
-        });
+        };
+        crate::send::act(ctx, hook, format!("Settle duel #{did}"), call, U256::ZERO);
     };
     let r = duel.clone();
     let currency = world.description().native_currency.symbol.clone();

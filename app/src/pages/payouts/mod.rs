@@ -11,14 +11,12 @@ mod claim_to;
 
 use crate::chain::abi::IHolderDistributor;
 use crate::chain::payouts::{self, Round};
-use crate::chain::rpc::TxRequest;
 use crate::chain::world::World;
 use crate::error::{AppError, Context};
 use crate::fmt;
 use crate::state::Ctx;
 use crate::ui::{caught, with_world, Amount, Loading, Usd};
 use alloy_primitives::{Address, B256, U256};
-use alloy_sol_types::SolCall;
 use eden_core::merkle::process_proof;
 use leptos::prelude::*;
 
@@ -98,25 +96,27 @@ fn PayoutsBody(world: World) -> impl IntoView {
         let Some(account) = ctx.wallet.get_untracked().account else {
             return;
         };
-        let dist = world.contracts.holder_distributor;
-        let data = IHolderDistributor::claimCall {
+        let call = IHolderDistributor::claimCall {
             token: r.round.token,
             asset: r.round.asset,
             epoch: r.round.epoch,
             account,
             amount: r.amount,
             proof: r.proof.clone(),
-        }
-        .abi_encode();
+        };
         let label = format!(
             "Claim {} {} (round {})",
             fmt::units(r.amount, r.round.asset_decimals, 6),
             r.round.asset_symbol,
             r.round.epoch
         );
-        leptos::task::spawn_local(async move {
-            crate::send::send(ctx, label, TxRequest::call(dist, data)).await;
-        });
+        crate::send::act(
+            ctx,
+            world.contracts.holder_distributor,
+            label,
+            call,
+            U256::ZERO,
+        );
     };
     let dist = world.contracts.holder_distributor;
     let world_for_rows = StoredValue::new(world.clone());

@@ -10,7 +10,6 @@
 
 use crate::chain::abi::IScorerRegistry;
 use crate::chain::positions;
-use crate::chain::rpc::TxRequest;
 use crate::chain::scorer::ScorerRef;
 use crate::chain::world::World;
 use crate::error::{AppError, Context};
@@ -18,7 +17,6 @@ use crate::fmt;
 use crate::state::Ctx;
 use crate::ui::{caught, Amount, Loading};
 use alloy_primitives::{Address, B256, U256};
-use alloy_sol_types::SolCall;
 use eden_core::leaves::Verdict;
 use eden_core::math::{mul_div_down, WAD};
 use eden_core::rewards::{
@@ -220,15 +218,14 @@ pub fn MyPositions(world: World, scorer: ScorerRef) -> impl IntoView {
     });
     let registry = scorer.registry;
     let claim = move |token: Address, symbol: String| {
-        let data = IScorerRegistry::claimCall { token }.abi_encode();
-        leptos::task::spawn_local(async move {
-            crate::send::send(
-                ctx,
-                format!("Claim scorer rewards on {symbol}"),
-                TxRequest::call(registry, data),
-            )
-            .await;
-        });
+        let call = IScorerRegistry::claimCall { token };
+        crate::send::act(
+            ctx,
+            registry,
+            format!("Claim scorer rewards on {symbol}"),
+            call,
+            U256::ZERO,
+        );
     };
     view! {
         <h2 id="my-positions-title">"My positions"</h2>
