@@ -92,6 +92,13 @@ impl Ctx {
         expect_context::<Ctx>()
     }
 
+    /// Whether a read made for `account` is for the connected account (tracks the wallet). Pages
+    /// re-read on a wallet switch; until the new read lands, an older one made for another
+    /// account must not be shown as this one's (its rows, its claim buttons).
+    pub fn is_connected(&self, account: Option<Address>) -> bool {
+        self.wallet.with(|w| w.account == account)
+    }
+
     /// Chain time now (unix seconds), tracking the one-second tick.
     pub fn chain_now(&self) -> u64 {
         self.tick.track();

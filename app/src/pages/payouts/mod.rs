@@ -85,10 +85,12 @@ fn PayoutsBody(world: World) -> impl IntoView {
         let w = w1.clone();
         async move {
             match account {
+                // Tagged with the account: a read made before a wallet switch is not shown.
                 Some(a) => load_rows(w, a)
                     .await
+                    .map(|p| (Some(a), p))
                     .context("Reading the holder payout rounds and your leaves"),
-                None => Ok(Payouts::default()),
+                None => Ok((None, Payouts::default())),
             }
         }
     });
@@ -124,7 +126,9 @@ fn PayoutsBody(world: World) -> impl IntoView {
         <Show when=move || ctx.wallet.get().account.is_some() fallback=|| view! { <p class="empty">"Connect a wallet to see your payouts."</p> }>
             <Transition fallback=|| view! { <Loading what="Reading payout rounds from chain…" /> }>
             <ErrorBoundary fallback=caught>
-            {move || rows.get().map(|loaded| loaded.map(|Payouts { rows: rs, problems }| {
+            {move || rows.get().map(|loaded| loaded.map(|(of, Payouts { rows: rs, problems })| if !ctx.is_connected(of) {
+                view! { <Loading what="Reading payout rounds from chain…" /> }.into_any()
+            } else {
                 let world_for_rows = world_for_rows.get_value();
                 let problems = (!problems.is_empty()).then(|| view! {
                     <ul class="problems" id="payout-problems" role="alert">
@@ -179,7 +183,7 @@ fn PayoutsBody(world: World) -> impl IntoView {
                     </ul>
                 }.into_any()
             };
-                view! { {problems} {list} }
+                view! { {problems} {list} }.into_any()
             }))}
             </ErrorBoundary>
             </Transition>

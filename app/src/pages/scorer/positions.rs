@@ -70,6 +70,8 @@ struct Row {
 
 #[derive(Debug, Clone, PartialEq)]
 struct Positions {
+    /// The account these positions were read for: a read made before a wallet switch is not shown.
+    account: Option<Address>,
     block: u64,
     block_time: u64,
     rows: Vec<Row>,
@@ -186,6 +188,7 @@ async fn load(w: World, s: ScorerRef, me: Address) -> Result<Positions, AppError
         })
         .collect();
     Ok(Positions {
+        account: Some(me),
         block: read.block,
         block_time: read.block_time,
         rows,
@@ -209,6 +212,7 @@ pub fn MyPositions(world: World, scorer: ScorerRef) -> impl IntoView {
                     .await
                     .context("Reading your positions and their pools"),
                 None => Ok(Positions {
+                    account: None,
                     block: 0,
                     block_time: 0,
                     rows: Vec::new(),
@@ -232,11 +236,13 @@ pub fn MyPositions(world: World, scorer: ScorerRef) -> impl IntoView {
         <Show when=move || ctx.wallet.get().account.is_some() fallback=|| view! { <p class="empty">"Connect a wallet to see your positions."</p> }>
             <Transition fallback=|| view! { <Loading what="Reading your positions and their pools…" /> }>
             <ErrorBoundary fallback=caught>
-            {move || data.get().map(|loaded| loaded.map(|p| if p.rows.is_empty() {
+            {move || data.get().map(|loaded| loaded.map(|p| if !ctx.is_connected(p.account) {
+                view! { <Loading what="Reading your positions and their pools…" /> }.into_any()
+            } else if p.rows.is_empty() {
                 view! { <p class="empty" id="no-positions">"No open positions. A score opens a 30-day position once its graded thesis is proven against a final epoch."</p> }.into_any()
             } else {
                 view! {
-                    <ul class="positions" id="positions">
+                    <ul class="positions" id="positions" data-account=p.account.map(|a| a.to_string())>
                         {p.rows.into_iter().map(|r| view! { <PositionRow r=r block=p.block block_time=p.block_time claim=claim /> }).collect_view()}
                     </ul>
                 }.into_any()

@@ -28,10 +28,12 @@ pub fn Unproven(world: World, scorer: ScorerRef) -> impl IntoView {
         let w = w1.clone();
         async move {
             match me {
+                // Tagged with the account: a read made before a wallet switch is not shown.
                 Some(me) => unproven_of(&w, registry, me)
                     .await
+                    .map(|rows| (Some(me), rows))
                     .context("Reading your scores not proven yet and their grades"),
-                None => Ok(Vec::new()),
+                None => Ok((None, Vec::new())),
             }
         }
     });
@@ -46,7 +48,7 @@ pub fn Unproven(world: World, scorer: ScorerRef) -> impl IntoView {
     view! {
         <Transition fallback=|| view! { <Loading what="Looking for your graded theses…" /> }>
         <ErrorBoundary fallback=caught>
-        {move || data.get().map(|loaded| loaded.map(|rows: Vec<UnprovenScore>| (!rows.is_empty()).then(|| view! {
+        {move || data.get().map(|loaded| loaded.map(|(of, rows): (Option<alloy_primitives::Address>, Vec<UnprovenScore>)| (ctx.is_connected(of) && !rows.is_empty()).then(|| view! {
             <h2>"Graded theses to prove"</h2>
             <p class="muted">"A score opens its 30-day position once its grade is proven against a final epoch proposed after it, within 30 days of the score. Anyone may send the proof; the position is yours."</p>
             <ul class="unproven" id="unproven">
