@@ -21,6 +21,7 @@ export const CONTRACTS = [
   ['CallLedger.sol', 'CallLedger'],
   ['RootPriceOracle.sol', 'RootPriceOracle'],
   ['ScorerRegistry.sol', 'ScorerRegistry'],
+  ['SwapRouter.sol', 'SwapRouter'],
   ['AggregatorV3Interface.sol', 'AggregatorV3Interface'],
   ['IExtsload.sol', 'IExtsload'],
   ['IPoolManager.sol', 'IPoolManager'],

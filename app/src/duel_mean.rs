@@ -177,6 +177,18 @@ pub fn round_result(t: &DuelTicks, start: u64, end: u64) -> Result<RoundMean, Du
     duel::round_mean_tick(&t.observations, start, end)
 }
 
+/// The running round's result at `now` (B2, `eden_core::duel::running_round_mean_tick`): a swap
+/// in the latest block already counts as the round's activity, as the hook counts it.
+///
+/// # Errors
+/// As [`duel::round_mean_tick`].
+pub fn running_result(t: &DuelTicks, start: u64, now: u64) -> Result<RoundMean, DuelError> {
+    if now <= start {
+        return round_result(t, start, now);
+    }
+    duel::running_round_mean_tick(&t.observations, start, now)
+}
+
 /// The hook's `Winner` enum value (`0` none, `1` A, `2` B).
 pub fn winner_code(w: Winner) -> u8 {
     match w {

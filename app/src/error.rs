@@ -108,6 +108,8 @@ macro_rules! protocol_errors {
 }
 
 protocol_errors!(
+    /// A v4 pool swap quote (D7).
+    PoolSwap(eden_core::uniswap::swap::SwapError),
     /// The bonding curve (B1–B4).
     Curve(eden_core::curve::CurveError),
     /// A duel (B5–B7).

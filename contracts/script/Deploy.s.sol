@@ -8,6 +8,7 @@ import {EpochRegistry} from "../src/EpochRegistry.sol";
 import {HolderDistributor} from "../src/HolderDistributor.sol";
 import {FeeLanes} from "../src/FeeLanes.sol";
 import {Launchpad} from "../src/Launchpad.sol";
+import {SwapRouter} from "../src/SwapRouter.sol";
 import {TestERC20} from "../test/utils/TestERC20.sol";
 import {LockerSalt} from "./LockerSalt.sol";
 import {Governance} from "./Governance.sol";
@@ -46,6 +47,7 @@ contract Deploy is Script {
         address locker;
         address stablecoin;
         address timelock;
+        address swapRouter; // E1: ownerless, nothing to hand over
     }
 
     function placeholderLanes() internal pure returns (FeeLanes.Params memory) {
@@ -105,6 +107,8 @@ contract Deploy is Script {
         if (governor == deployer) {
             Governance.startHandover(TimelockController(payable(d.timelock)), handoverTargets(d), Governance.HANDOVER_SALT_I);
         }
+        // Last, so that every address above stays where it was before the router existed.
+        d.swapRouter = address(new SwapRouter(IPoolManager(d.poolManager)));
         vm.stopBroadcast();
 
         _write(d, deployer, signer, bond, firstEpoch);
@@ -130,6 +134,7 @@ contract Deploy is Script {
         vm.serializeUint(k, "startBlock", block.number); // logs of these contracts start after this block
         vm.serializeAddress(k, "deployer", deployer);
         vm.serializeAddress(k, "poolManager", d.poolManager);
+        vm.serializeAddress(k, "swapRouter", d.swapRouter);
         vm.serializeAddress(k, "epochRegistry", d.registry);
         vm.serializeAddress(k, "holderDistributor", d.distributor);
         vm.serializeAddress(k, "feeLanes", d.feeLanes);

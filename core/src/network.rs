@@ -134,6 +134,14 @@ pub struct Contracts {
         with = "crate::serde_dec::opt_checksum"
     )]
     pub multicall3: Option<Address>,
+    /// An exact-input v4 swap router (`SwapRouter`, E1), when the deployment provides one: the
+    /// app trades graduated tokens and duel tokens through it.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "crate::serde_dec::opt_checksum"
+    )]
+    pub swap_router: Option<Address>,
 }
 
 impl Contracts {
@@ -153,6 +161,7 @@ impl Contracts {
             ("duelHook", self.duel_hook),
             ("rootPriceOracle", self.root_price_oracle),
             ("multicall3", self.multicall3),
+            ("swapRouter", self.swap_router),
         ] {
             if let Some(a) = a {
                 v.push((name, a));

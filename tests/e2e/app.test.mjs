@@ -223,6 +223,53 @@ test('a crossing buy is clamped, refunds the rest and graduates into the v4 pool
   await page.screenshot({ path: join(SHOTS, 'launch-graduated.png'), fullPage: true });
 });
 
+test('the graduated token is bought and sold in its v4 pool through the deployment\'s router, each paying exactly the quote eden-core computed', async () => {
+  const router = chain.network.contracts.swapRouter;
+  assert.ok(router, 'the deployment names its swap router');
+  const call = async (method, params) => (await (await fetch(chain.rpc, { method: 'POST', headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })).json()).result;
+  // Swapped(poolId, payer, recipient, zeroForOne, amountIn, amountOut): the router's own record of what moved.
+  const lastSwap = async () => {
+    const logs = await call('eth_getLogs', [{ address: router, fromBlock: 'latest', toBlock: 'latest' }]);
+    assert.equal(logs.length, 1);
+    const w = logs[0].data.slice(2).match(/.{64}/g).map((x) => BigInt('0x' + x));
+    return { amountIn: w[1], amountOut: w[2] };
+  };
+  await page.waitForSelector('#pool-buy-amount', T);
+  await page.fill('#pool-buy-amount', '0.05');
+  await page.waitForSelector('#pool-buy-out .amount', T);
+  assert.match(await page.textContent('#pool-buy-impact'), /%/);
+  const quotedBuy = wei(await exact('#pool-buy-out .amount'));
+  assert.ok(quotedBuy > 0n);
+  await page.screenshot({ path: join(SHOTS, 'pool-trade.png'), fullPage: true });
+  let n = await confirmedCount();
+  await trade('pool-buy');
+  await waitConfirmed(n);
+  let s = await lastSwap();
+  assert.equal(s.amountIn, 5n * 10n ** 16n);
+  assert.equal(s.amountOut, quotedBuy, 'the pool paid exactly the quote');
+  // The swap is in the trades and on the chart, after the graduation mark.
+  await page.waitForSelector('table.trades tr[data-venue="pool"]', T);
+  assert.equal(await page.locator('#price-chart .graduation-mark').count(), 1);
+  // Sell half of it back: an exact approval to the router, then the swap.
+  await page.fill('#pool-sell-amount', String(Number(quotedBuy / 2n) / 1e18));
+  await page.waitForSelector('#pool-sell-out .amount', T);
+  const typed = wei((await page.inputValue('#pool-sell-amount')) + ' NEAR');
+  const quotedSell = wei(await exact('#pool-sell-out .amount'));
+  n = await confirmedCount();
+  await trade('pool-sell');
+  await page.waitForFunction((k) => document.querySelectorAll('.tx[data-state="confirmed"]').length >= k + 2, n, T);
+  assert.equal(await page.locator('.tx[data-state="confirmed"]', { hasText: /Approve/ }).count() >= 1, true);
+  s = await lastSwap();
+  assert.equal(s.amountIn, typed);
+  assert.equal(s.amountOut, quotedSell, 'the pool paid exactly the quote');
+  // More than the wallet holds is named before any transaction.
+  await page.fill('#pool-sell-amount', '2000000000');
+  await page.waitForSelector('#pool-sell-over', T);
+  assert.equal(await page.isDisabled('#pool-sell-button'), true);
+  await page.fill('#pool-sell-amount', '');
+});
+
 test('a fresh launch shows its anti-snipe countdown and the tax in the quote', async () => {
   const { world, rpc } = chain;
   const call = async (method, params) => (await (await fetch(rpc, { method: 'POST', headers: { 'content-type': 'application/json' },
@@ -548,6 +595,33 @@ test('a duel round awaiting settlement is settled from its page', async () => {
   assert.match(await page.getAttribute('#live-split', 'title'), /the hook holds the same/, 'the buyback moved d; the replay follows it');
   assert.equal(await page.locator('.round-row .bad').count(), 0);
   await page.screenshot({ path: join(SHOTS, 'duel-settled.png'), fullPage: true });
+});
+
+test('a duel token is bought in its pool from the duel page, at exactly the quote', async () => {
+  const router = chain.network.contracts.swapRouter;
+  const call = async (method, params) => (await (await fetch(chain.rpc, { method: 'POST', headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })).json()).result;
+  await page.goto(server.url + 'duel/0');
+  await page.waitForSelector('#duel-a-buy-amount', T);
+  if (!/Burner #/.test(await page.textContent('#wallet-button'))) await connectBurner(2); // when run alone
+  await page.fill('#duel-a-buy-amount', '0.2');
+  await page.waitForSelector('#duel-a-buy-out .amount', T);
+  const quoted = wei(await exact('#duel-a-buy-out .amount'));
+  const n = await confirmedCount();
+  await trade('duel-a-buy');
+  await waitConfirmed(n);
+  const logs = await call('eth_getLogs', [{ address: router, fromBlock: 'latest', toBlock: 'latest' }]);
+  assert.equal(logs.length, 1);
+  assert.equal(BigInt('0x' + logs[0].data.slice(2 + 128, 2 + 192)), quoted, 'the pool paid exactly the quote');
+  // The balance follows, and the running round counts the trade at once (as the hook does): no false alarm.
+  await page.waitForFunction(() => /and [1-9][\d,.]* DUELA/.test(document.querySelector('#duel-a-balances')?.textContent ?? ''), null, T);
+  await page.waitForFunction(() => !/nobody has traded/.test(document.querySelector('#would-be-winner')?.textContent ?? 'nobody has traded'), null, T);
+  assert.equal(await page.getAttribute('#mean-check', 'data-match'), 'true');
+  // The split over the round: a step line from the round's start to now, the trade's step at its end.
+  const pts = (await page.getAttribute('#split-chart polyline', 'points')).split(' ');
+  assert.ok(pts.length >= 4, 'the held value at the start and the trade');
+  assert.match(await page.textContent('.split-chart figcaption'), /DUELA's share of the split over round \d+/);
+  await page.screenshot({ path: join(SHOTS, 'duel-trade.png'), fullPage: true });
 });
 
 test('agents are ranked, consensus is shown, and a call is committed then revealed', async () => {

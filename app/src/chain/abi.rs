@@ -29,6 +29,8 @@ sol!(RootPriceOracle, "abi/RootPriceOracle.json");
 pub use RootPriceOracle as IRootPriceOracle;
 sol!(ScorerRegistry, "abi/ScorerRegistry.json");
 pub use ScorerRegistry as IScorerRegistry;
+sol!(SwapRouter, "abi/SwapRouter.json");
+pub use SwapRouter as ISwapRouter;
 /// Deployless readers (D3): the artifact carries the creation code, run by `eth_call` with no `to`.
 /// In their own module, as `sol!` declares the structs they share with the launchpad
 /// (`Launchpad.Launch`) beside them.
@@ -75,6 +77,7 @@ pub fn revert_reason(data: &[u8]) -> String {
     use Launchpad::LaunchpadErrors as L;
     use RootPriceOracle::RootPriceOracleErrors as O;
     use ScorerRegistry::ScorerRegistryErrors as S;
+    use SwapRouter::SwapRouterErrors as R;
     if data.is_empty() {
         return "the transaction would revert (no reason given)".into();
     }
@@ -156,6 +159,18 @@ pub fn revert_reason(data: &[u8]) -> String {
         Ok(D::UnknownDuel(x)) => Some(format!("there is no duel {}", x.duelId)),
         Ok(D::ZeroAmount(_)) => Some("the amount must be more than zero".into()),
         _ => None,
+    })
+    .or_else(|| match R::abi_decode(data) {
+        Ok(R::TooLittleOut(x)) => Some(format!(
+            "slippage: the pool would pay {} units, below your minimum {}",
+            x.amountOut, x.minAmountOut
+        )),
+        Ok(R::Expired(_)) => Some("the deadline passed before the transaction was mined".into()),
+        Ok(R::WrongValue(x)) => Some(format!("wrong ETH value: sent {}, expected {}", x.sent, x.expected)),
+        Ok(R::ZeroAmount(_)) => Some("the amount must be more than zero".into()),
+        Ok(R::AmountTooLarge(_)) => Some("the amount is too large for a pool swap".into()),
+        Ok(R::UnexpectedDelta(_)) => Some("this pool's hook changes swap amounts: the router refuses it".into()),
+        _ => None,
     });
     if let Some(w) = words {
         return w;
@@ -184,6 +199,7 @@ fn error_signature(data: &[u8]) -> Option<&'static str> {
         .or_else(|| RootPriceOracle::RootPriceOracleErrors::signature_by_selector(selector))
         .or_else(|| ScorerRegistry::ScorerRegistryErrors::signature_by_selector(selector))
         .or_else(|| DuelHook::DuelHookErrors::signature_by_selector(selector))
+        .or_else(|| SwapRouter::SwapRouterErrors::signature_by_selector(selector))
 }
 
 #[cfg(test)]

@@ -273,6 +273,8 @@ pub fn launched_token(pad: Address, logs: &[crate::chain::rpc::Log]) -> Option<A
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Trade {
     pub block: u64,
+    /// In the v4 pool after graduation (D7), not on the curve.
+    pub in_pool: bool,
     pub buy: bool,
     pub account: Address,
     pub quote: U256,
@@ -323,6 +325,7 @@ pub async fn trades(
             };
         out.push(Trade {
             block: l.position().0,
+            in_pool: false,
             buy,
             account,
             quote,
@@ -333,10 +336,80 @@ pub async fn trades(
     Ok(out)
 }
 
+/// Every swap in a graduated launch's pool since `from_block`, in chain order (D7): the
+/// PoolManager's `Swap` logs of the pool, each with its payer from the swap router's `Swapped` log
+/// of the same transaction (a swap through another contract names that contract).
+///
+/// # Errors
+/// When the logs cannot be read or decoded.
+pub async fn pool_trades(
+    rpc: &Rpc,
+    pool_manager: Address,
+    router: Option<Address>,
+    from_block: u64,
+    info: &LaunchInfo,
+    pool: &PoolView,
+) -> Result<Vec<Trade>, RpcError> {
+    use crate::chain::abi::{IPoolManagerEvents, ISwapRouter};
+    let latest = rpc.block_number().await?;
+    let swaps = LogFilter {
+        address: pool_manager,
+        topics: vec![
+            Some(vec![IPoolManagerEvents::Swap::SIGNATURE_HASH]),
+            Some(vec![pool.pool_id]),
+        ],
+    };
+    let (swaps, routed) = futures::join!(rpc.get_logs(&swaps, from_block, latest), async {
+        match router {
+            Some(r) => {
+                let f = LogFilter {
+                    address: r,
+                    topics: vec![
+                        Some(vec![ISwapRouter::Swapped::SIGNATURE_HASH]),
+                        Some(vec![pool.pool_id]),
+                    ],
+                };
+                rpc.get_logs(&f, from_block, latest).await
+            }
+            None => Ok(Vec::new()),
+        }
+    });
+    let mut payer = std::collections::HashMap::new();
+    for l in routed? {
+        let e = decode_event::<ISwapRouter::Swapped>(&l)?;
+        payer.insert(l.transaction_hash, e.payer);
+    }
+    let quote_is_0 = info.quote < info.token;
+    let mut out = Vec::new();
+    for l in swaps? {
+        let e = decode_event::<IPoolManagerEvents::Swap>(&l)?;
+        // The swapper's deltas: negative is paid into the pool.
+        let (q, t) = if quote_is_0 {
+            (e.amount0, e.amount1)
+        } else {
+            (e.amount1, e.amount0)
+        };
+        let abs = |x: i128| U256::from(x.unsigned_abs());
+        let sqrt = U256::from(e.sqrtPriceX96);
+        out.push(Trade {
+            block: l.position().0,
+            in_pool: true,
+            buy: q < 0,
+            account: payer.get(&l.transaction_hash).copied().unwrap_or(e.sender),
+            quote: abs(q),
+            tokens: abs(t),
+            price_wad: price_from_sqrt(sqrt, quote_is_0, info.quote_decimals),
+        });
+    }
+    Ok(out)
+}
+
 /// A graduated launch's v4 pool: id, current sqrtPriceX96 (read from the PoolManager's storage)
 /// and price.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PoolView {
+    /// The pool's key (D7: what a swap names).
+    pub key: super::pool::Key,
     pub pool_id: B256,
     pub sqrt_price_x96: U256,
     pub tick: Option<i32>,
@@ -365,10 +438,10 @@ pub async fn pool(
     pool_manager: Address,
     info: &LaunchInfo,
 ) -> Result<PoolView, RpcError> {
-    let pool_id = rpc
+    let of = rpc
         .call(pad, &ILaunchpad::poolOfCall { token: info.token })
-        .await?
-        .poolId;
+        .await?;
+    let pool_id = of.poolId;
     let word = rpc
         .call(
             pool_manager,
@@ -379,6 +452,7 @@ pub async fn pool(
         .await?;
     let sqrt_p = state::Slot0::from_word(word).sqrt_price_x96;
     Ok(PoolView {
+        key: super::pool::Key::from(&of.key),
         pool_id,
         sqrt_price_x96: sqrt_p,
         tick: eden_core::uniswap::tick_math::get_tick_at_sqrt_price(sqrt_p).ok(),

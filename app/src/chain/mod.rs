@@ -18,6 +18,7 @@ pub mod logs;
 pub mod multicall;
 pub mod network;
 pub mod payouts;
+pub mod pool;
 pub mod positions;
 pub mod provable;
 pub mod rpc;

@@ -8,8 +8,9 @@
 //! (`RoundSettled` logs, each mean recomputed the same way); "Settle the round now"
 //! (`settle(duelId)`) when a closed round awaits settlement.
 
-use crate::chain::abi::IDuelHook;
+use crate::chain::abi::{IDuelHook, IERC20};
 use crate::chain::duels::{self, DuelRead, DuelRef};
+use crate::chain::pool::Key;
 use crate::chain::world::World;
 use crate::duel_mean::{self, DuelPools, DuelTicks};
 use crate::error::{AppError, Context};
@@ -20,6 +21,8 @@ use alloy_primitives::{Address, I256, U256};
 use eden_core::duel::{self, RoundMean, RoundWindow, Winner};
 use leptos::prelude::*;
 use leptos_router::hooks::use_params_map;
+
+use super::pool_trade::{stored_slippage, PoolTrade, SlippageField};
 
 #[derive(Debug, Clone, PartialEq)]
 struct Settled {
@@ -68,6 +71,8 @@ impl Recomputed {
 
 #[derive(Clone)]
 struct DuelData {
+    /// `d` over the running round: `(time, d)` from its start (B3 split chart).
+    series: Vec<(u64, i64)>,
     d: IDuelHook::Duel,
     hook: HookView,
     current: Result<Recomputed, AppError>,
@@ -122,7 +127,13 @@ fn current_round(ticks: &DuelTicks, d: &IDuelHook::Duel, now: u64) -> Result<Rec
     let window = duel::round_window(d.start, d.activeRound).map_err(AppError::from)?;
     let awaiting = now >= window.end;
     let upto = now.min(window.end);
-    let mean = duel_mean::round_result(ticks, window.start, upto).map_err(AppError::from)?;
+    // A closed round ends at its close; the running one at the latest block, whose own swaps count.
+    let mean = if awaiting {
+        duel_mean::round_result(ticks, window.start, upto)
+    } else {
+        duel_mean::running_result(ticks, window.start, upto)
+    }
+    .map_err(AppError::from)?;
     let swaps = ticks.observations.len();
     let live_d = ticks
         .observations
@@ -171,7 +182,12 @@ async fn load(w: World, r: DuelRef) -> Result<DuelData, AppError> {
         })
         .collect();
     history.reverse();
+    let series = match (&ticks, &current) {
+        (Ok(t), Ok(c)) => split_series(&t.observations, c.window.start, c.upto),
+        _ => Vec::new(),
+    };
     Ok(DuelData {
+        series,
         hook,
         current,
         price_a: duel::token_price_wad(read.sqrt_price_a, true)?,
@@ -308,6 +324,17 @@ fn DuelBody(world: World, duel: DuelRef) -> impl IntoView {
     };
     let r = duel.clone();
     let currency = world.description().native_currency.symbol.clone();
+    // The two pools' keys never change: the trade forms are built once (D7).
+    let keys: Memo<Option<(Key, Key)>> = Memo::new(move |_| {
+        data.get()
+            .and_then(Result::ok)
+            .map(|x| (Key::from(&x.d.keyA), Key::from(&x.d.keyB)))
+    });
+    let (w2, r2) = (world.clone(), duel.clone());
+    let trade = move || {
+        keys.get()
+            .map(|(a, b)| view! { <DuelTrade world=w2.clone() duel=r2.clone() key_a=a key_b=b /> })
+    };
     view! {
             <h1>{format!("Duel #{}: {} vs {}", duel.duel_id, duel.symbol_a, duel.symbol_b)}</h1>
             <Transition fallback=|| view! { <Loading what="Reading the duel from chain…" /> }>
@@ -352,6 +379,19 @@ fn DuelBody(world: World, duel: DuelRef) -> impl IntoView {
                             <dt>"Streaks (best)"</dt>
                             <dd id="streaks">{format!("{} {} ({}) · {} {} ({})", r.symbol_a, x.d.streakA, x.d.bestA, r.symbol_b, x.d.streakB, x.d.bestB)}</dd>
                         </dl>
+                        {x.current.as_ref().ok().map(|c| {
+                            let pts = split_chart(&x.series, c.window, c.upto);
+                            let label = format!("{}'s share of the split over round {}, {}–{} UTC; the midline is 50 %", r.symbol_a, c.window.index, utc_hm(c.window.start), utc_hm(c.window.end));
+                            view! {
+                                <figure class="split-chart">
+                                    <svg class="chart" id="split-chart" viewBox="0 0 300 80" preserveAspectRatio="none" role="img" aria-label=label.clone()>
+                                        <line x1="4" x2="296" y1="40" y2="40" stroke="currentColor" stroke-dasharray="2 4" opacity="0.4" vector-effect="non-scaling-stroke" />
+                                        <polyline points=pts fill="none" stroke="currentColor" stroke-width="1.5" vector-effect="non-scaling-stroke" />
+                                    </svg>
+                                    <figcaption class="muted">{label}</figcaption>
+                                </figure>
+                            }
+                        })}
                         <FundPot hook=hook duel_id=did currency=currency.clone() />
                         {awaiting(&x).then(|| view! {
                             <div class="notice" id="awaiting">
@@ -383,7 +423,88 @@ fn DuelBody(world: World, duel: DuelRef) -> impl IntoView {
                 }))}
     </ErrorBoundary>
     </Transition>
+            {trade}
         }
+}
+
+/// Buying and selling either duel token in its pool through the deployment's swap router (D7):
+/// the duel is decided by these pools' prices.
+#[component]
+fn DuelTrade(world: World, duel: DuelRef, key_a: Key, key_b: Key) -> impl IntoView {
+    let ctx = Ctx::get();
+    let slippage = RwSignal::new(stored_slippage());
+    let rpc = world.rpc();
+    let (ta, tb) = (duel.token_a, duel.token_b);
+    // (account, ETH, token A, token B), re-read after every confirmed transaction.
+    let held = LocalResource::new(move || {
+        ctx.refresh.track();
+        let me = ctx.wallet.get().account;
+        let rpc = rpc.clone();
+        async move {
+            let me = me?;
+            let of = IERC20::balanceOfCall { account: me };
+            let (eth, a, b) = futures::join!(rpc.balance(me), rpc.call(ta, &of), rpc.call(tb, &of));
+            Some((me, eth.ok()?, a.ok()?, b.ok()?))
+        }
+    });
+    let of = move |a_side: bool| {
+        Signal::derive(move || {
+            held.get()
+                .flatten()
+                .map(|(me, eth, a, b)| (me, eth, if a_side { a } else { b }))
+        })
+    };
+    let currency = world.description().native_currency.symbol.clone();
+    view! {
+        <h2>"Trade the duel's tokens"</h2>
+        <SlippageField slippage=slippage />
+        <h3>{duel.symbol_a.clone()}</h3>
+        <div id="duel-trade-a">
+            <PoolTrade id_prefix="duel-a" world=world.clone() key=key_a token=ta token_symbol=duel.symbol_a.clone() quote_symbol=currency.clone() quote_decimals=18 slippage=slippage balances=of(true) />
+        </div>
+        <h3>{duel.symbol_b.clone()}</h3>
+        <div id="duel-trade-b">
+            <PoolTrade id_prefix="duel-b" world=world key=key_b token=tb token_symbol=duel.symbol_b.clone() quote_symbol=currency quote_decimals=18 slippage=slippage balances=of(false) />
+        </div>
+    }
+}
+
+/// `d = tickA − tickB` over `[start, upto]`: the value held at `start` (the last observation
+/// before it, 0 before any), then each observation in the window (B2's step function).
+fn split_series(obs: &[duel::Observation], start: u64, upto: u64) -> Vec<(u64, i64)> {
+    let d = |o: &duel::Observation| i64::from(o.tick_a) - i64::from(o.tick_b);
+    let held = obs
+        .iter()
+        .take_while(|o| o.timestamp < start)
+        .last()
+        .map_or(0, d);
+    let mut out = vec![(start, held)];
+    out.extend(
+        obs.iter()
+            .filter(|o| o.timestamp >= start && o.timestamp <= upto)
+            .map(|o| (o.timestamp, d(o))),
+    );
+    out
+}
+
+/// The split over the round as an SVG step line of A's share (B3), across the round's whole
+/// window so that it fills as the round runs (floats only for drawing, after the exact split).
+fn split_chart(series: &[(u64, i64)], window: RoundWindow, upto: u64) -> String {
+    let span = window.end.saturating_sub(window.start).max(1) as f64;
+    let x = |t: u64| 4.0 + 292.0 * (t.saturating_sub(window.start)) as f64 / span;
+    let y = |d: i64| {
+        let a = fmt::units_exact(duel::split_wad(d).0, 18)
+            .parse::<f64>()
+            .unwrap_or(0.5);
+        76.0 - 72.0 * a
+    };
+    let mut pts = Vec::new();
+    for (i, &(t, d)) in series.iter().enumerate() {
+        let next = series.get(i + 1).map_or(upto, |n| n.0);
+        pts.push(format!("{:.1},{:.1}", x(t), y(d)));
+        pts.push(format!("{:.1},{:.1}", x(next), y(d)));
+    }
+    pts.join(" ")
 }
 
 /// `HH:MM` of a unix time, UTC.

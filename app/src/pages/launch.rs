@@ -5,6 +5,7 @@
 //! the Uniswap v4 pool and its price.
 
 use super::launch_form::LaunchForm;
+use super::pool_trade::{stored_slippage, PoolTrade, SlippageField};
 use crate::chain::abi::ILaunchpad;
 use crate::chain::launchpad::{self, LaunchInfo, PoolView, Trade};
 use crate::chain::rpc::TxRequest;
@@ -18,7 +19,6 @@ use crate::ui::{caught, with_world, Amount, Failed, Loading, Usd};
 use alloy_primitives::{Address, Bytes, U256};
 use alloy_sol_types::SolCall;
 use eden_core::curve;
-use gloo_storage::{LocalStorage, Storage};
 use leptos::prelude::*;
 use leptos_router::hooks::use_params_map;
 
@@ -101,17 +101,16 @@ pub fn LaunchList() -> impl IntoView {
     }
 }
 
-const SLIPPAGE_KEY: &str = "eden.slippageBps";
-
-fn stored_slippage() -> u32 {
-    LocalStorage::get::<u32>(SLIPPAGE_KEY)
-        .ok()
-        .filter(|v| *v <= trade::MAX_SLIPPAGE_BPS)
-        .unwrap_or(trade::DEFAULT_SLIPPAGE_BPS)
+/// A price chart of a launch's trades: the price after each trade as a polyline, and where the
+/// curve graduated into the pool (after the last curve trade, when pool trades follow).
+#[derive(Debug, Clone, PartialEq)]
+struct Chart {
+    points: String,
+    graduation_x: Option<f64>,
 }
 
-/// A polyline of prices (floats only for drawing, after exact integer math).
-fn chart(trades: &[Trade]) -> Option<String> {
+/// The chart of `trades` in a 300×80 box (floats only for drawing, after exact integer math).
+fn chart(trades: &[Trade]) -> Option<Chart> {
     if trades.len() < 2 {
         return None;
     }
@@ -128,19 +127,21 @@ fn chart(trades: &[Trade]) -> Option<String> {
         .fold((f64::MAX, f64::MIN), |(l, h), &y| (l.min(y), h.max(y)));
     let span = if hi > lo { hi - lo } else { 1.0 };
     let n = (ys.len() - 1) as f64;
-    Some(
-        ys.iter()
+    let x = |i: usize| 4.0 + 292.0 * i as f64 / n;
+    let graduation_x = trades
+        .iter()
+        .position(|t| t.in_pool)
+        .filter(|&i| i > 0)
+        .map(|i| x(i - 1));
+    Some(Chart {
+        points: ys
+            .iter()
             .enumerate()
-            .map(|(i, y)| {
-                format!(
-                    "{:.1},{:.1}",
-                    4.0 + 292.0 * i as f64 / n,
-                    76.0 - 72.0 * (y - lo) / span
-                )
-            })
+            .map(|(i, y)| format!("{:.1},{:.1}", x(i), 76.0 - 72.0 * (y - lo) / span))
             .collect::<Vec<_>>()
             .join(" "),
-    )
+        graduation_x,
+    })
 }
 
 /// Everything the token page reads from the chain at once.
@@ -161,18 +162,27 @@ async fn load_token_view(
     let rpc = w.rpc();
     let pad = w.contracts.launchpad;
     let i = launchpad::launch(&rpc, pad, t).await?;
+    let pm = w.contracts.pool_manager;
     let (trades, pool, balances) = futures::join!(
         launchpad::trades(&rpc, pad, w.deployment_block, &i),
         async {
-            if i.graduated {
-                Some(
-                    launchpad::pool(&rpc, pad, w.contracts.pool_manager, &i)
-                        .await
-                        .map_err(AppError::from),
-                )
-            } else {
-                None
+            if !i.graduated {
+                return None;
             }
+            // The pool, then its swaps (D7): trades after graduation happen there.
+            let pool = launchpad::pool(&rpc, pad, pm, &i)
+                .await
+                .map_err(AppError::from);
+            let swaps = match &pool {
+                Ok(p) => {
+                    let router = w.contracts.swap_router;
+                    launchpad::pool_trades(&rpc, pm, router, w.deployment_block, &i, p)
+                        .await
+                        .unwrap_or_default()
+                }
+                Err(_) => Vec::new(),
+            };
+            Some((pool, swaps))
         },
         async {
             match account {
@@ -184,9 +194,12 @@ async fn load_token_view(
             }
         },
     );
+    let (pool, swaps) = pool.map_or((None, Vec::new()), |(p, s)| (Some(p), s));
+    let mut trades = trades.unwrap_or_default();
+    trades.extend(swaps);
     Ok(TokenView {
         info: i,
-        trades: trades.unwrap_or_default(),
+        trades,
         pool,
         balances,
     })
@@ -198,8 +211,6 @@ pub fn TokenPage() -> impl IntoView {
     let params = use_params_map();
     let token = move || params.with(|p| p.get("token").and_then(|t| t.parse::<Address>().ok()));
     let slippage = RwSignal::new(stored_slippage());
-    let slippage_text = RwSignal::new(fmt::units_exact(U256::from(slippage.get_untracked()), 2));
-    let slippage_err: RwSignal<Option<String>> = RwSignal::new(None);
     let buy_amount = RwSignal::new(String::new());
     let sell_amount = RwSignal::new(String::new());
     let busy = RwSignal::new(false);
@@ -234,6 +245,9 @@ pub fn TokenPage() -> impl IntoView {
         Memo::new(move |_| view_now().map(|v| v.trades).unwrap_or_default());
     let pool: Memo<Option<Result<PoolView, AppError>>> =
         Memo::new(move |_| view_now().and_then(|v| v.pool));
+    // The pool's key never changes: the pool trade form is built once, not on every price change.
+    let pool_key: Memo<Option<crate::chain::pool::Key>> =
+        Memo::new(move |_| pool.get().and_then(Result::ok).map(|p| p.key));
     // (owner, quote balance, token balance): shown only while the owner is the connected account.
     let balances: Memo<Option<(Address, U256, U256)>> =
         Memo::new(move |_| view_now().and_then(|v| v.balances));
@@ -249,18 +263,6 @@ pub fn TokenPage() -> impl IntoView {
                 _ => Some(i),
             }
         });
-
-    let set_slippage = move |text: String| {
-        slippage_text.set(text.clone());
-        match trade::parse_slippage_percent(&text) {
-            Ok(bps) => {
-                slippage.set(bps);
-                slippage_err.set(None);
-                let _ = LocalStorage::set(SLIPPAGE_KEY, bps);
-            }
-            Err(e) => slippage_err.set(Some(e.to_string())),
-        }
-    };
 
     let buy_preview = move || {
         let Load::Ready(i) = info.get() else {
@@ -447,7 +449,7 @@ pub fn TokenPage() -> impl IntoView {
         </section>
 
         {move || match static_info.get().map_or(Load::Loading, Load::Ready) {
-            Load::Ready(i) if i.graduated => view! {
+            Load::Ready(i) if i.graduated => { let i2 = i.clone(); view! {
                 <section class="card" id="graduated">
                     <h2>"Graduated: trading in the Uniswap v4 pool"</h2>
                     <p class="muted">"The curve reached its target; the pool was seeded at the curve's last price and its liquidity is locked forever."</p>
@@ -464,7 +466,21 @@ pub fn TokenPage() -> impl IntoView {
                         }.into_any(),
                     }}
                 </section>
-            }.into_any(),
+                <section class="card trade" id="pool-trade">
+                    <h2>"Trade in the pool"</h2>
+                    <SlippageField slippage=slippage />
+                    {
+                        let i = i2;
+                        move || match (pool_key.get(), ctx.world.get()) {
+                            (Some(key), Load::Ready(w)) => view! {
+                                <PoolTrade world=w key=key token=i.token token_symbol=i.symbol.clone() quote_symbol=i.quote_symbol.clone()
+                                    quote_decimals=i.quote_decimals slippage=slippage balances=Signal::derive(move || balances.get()) />
+                            }.into_any(),
+                            _ => view! { <Loading what="Reading the pool…" /> }.into_any(),
+                        }
+                    }
+                </section>
+            }.into_any() }
             Load::Ready(i) => {
                 let i2 = i.clone();
                 let (bal_qd, bal_qsym, bal_tsym) = (i.quote_decimals, i.quote_symbol.clone(), i.symbol.clone());
@@ -493,11 +509,7 @@ pub fn TokenPage() -> impl IntoView {
                         } else {
                             view! { <p class="empty">"Connect a wallet to trade (on the local chain, a burner wallet works without an extension)."</p> }.into_any()
                         }}
-                        <label class="field inline">
-                            <span class="label">"Slippage tolerance (%)"</span>
-                            <input id="slippage" inputmode="decimal" prop:value=move || slippage_text.get() on:input=move |ev| set_slippage(event_target_value(&ev)) />
-                            {move || slippage_err.get().map(|e| view! { <span class="bad">{e}</span> })}
-                        </label>
+                        <SlippageField slippage=slippage />
                         <div class="two">
                             <div class="side">
                                 <h3>"Buy"</h3>
@@ -564,19 +576,24 @@ pub fn TokenPage() -> impl IntoView {
                 }
                 let line = chart(&t);
                 view! {
-                    {line.map(|pts| view! {
-                        <svg class="chart" viewBox="0 0 300 80" preserveAspectRatio="none" role="img" aria-label="Price after each trade">
-                            <polyline points=pts fill="none" stroke="currentColor" stroke-width="1.5" vector-effect="non-scaling-stroke" />
+                    {line.map(|c| view! {
+                        <svg class="chart" id="price-chart" viewBox="0 0 300 80" preserveAspectRatio="none" role="img"
+                            aria-label=if c.graduation_x.is_some() { "Price after each trade, on the curve then in the pool; the dashed line marks the graduation" } else { "Price after each trade" }>
+                            {c.graduation_x.map(|gx| view! {
+                                <line class="graduation-mark" x1=format!("{gx:.1}") x2=format!("{gx:.1}") y1="0" y2="80" stroke="currentColor" stroke-dasharray="3 3" opacity="0.6" vector-effect="non-scaling-stroke"><title>"Graduation: trading moved to the Uniswap v4 pool"</title></line>
+                            })}
+                            <polyline points=c.points fill="none" stroke="currentColor" stroke-width="1.5" vector-effect="non-scaling-stroke" />
                         </svg>
                     })}
                     <div class="table-wrap">
                     <table class="trades">
-                        <thead><tr><th>"Block"</th><th>"Side"</th><th>"Account"</th><th>{i.quote_symbol.clone()}</th><th>{i.symbol.clone()}</th><th>"Price after"</th></tr></thead>
+                        <thead><tr><th>"Block"</th><th>"Side"</th><th>"Where"</th><th>"Account"</th><th>{i.quote_symbol.clone()}</th><th>{i.symbol.clone()}</th><th>"Price after"</th></tr></thead>
                         <tbody>
                             {t.into_iter().rev().take(20).map(|tr| view! {
-                                <tr>
+                                <tr data-venue=if tr.in_pool { "pool" } else { "curve" }>
                                     <td>{tr.block}</td>
                                     <td class=if tr.buy { "buy" } else { "sell" }>{if tr.buy { "buy" } else { "sell" }}</td>
+                                    <td class="venue">{if tr.in_pool { "pool" } else { "curve" }}</td>
                                     <td><code>{fmt::short_addr(&tr.account.to_checksum(None))}</code></td>
                                     <td><Amount raw=tr.quote decimals=i.quote_decimals sig=4 /></td>
                                     <td><Amount raw=tr.tokens decimals=18 sig=4 /></td>
@@ -593,7 +610,7 @@ pub fn TokenPage() -> impl IntoView {
 }
 
 /// Sends at once when the impact asks nothing more; otherwise shows the confirmation (D5).
-fn arm_or_go(gate: Option<(ImpactGate, u32)>, armed: RwSignal<bool>, go: impl Fn()) {
+pub(crate) fn arm_or_go(gate: Option<(ImpactGate, u32)>, armed: RwSignal<bool>, go: impl Fn()) {
     match gate {
         Some((ImpactGate::Confirm | ImpactGate::TypeConfirm, _)) => armed.set(true),
         _ => go(),
@@ -601,7 +618,7 @@ fn arm_or_go(gate: Option<(ImpactGate, u32)>, armed: RwSignal<bool>, go: impl Fn
 }
 
 /// The class of a price impact: a warning from 3 %, bad above 10 % (D5).
-fn impact_class(bps: u32) -> &'static str {
+pub(crate) fn impact_class(bps: u32) -> &'static str {
     match impact_gate(bps) {
         ImpactGate::None if bps < IMPACT_WARN_BPS => "",
         ImpactGate::None => "warn",
@@ -612,13 +629,17 @@ fn impact_class(bps: u32) -> &'static str {
 /// The second step a high price impact asks for (D5): a second click above 10 %, "confirm" typed
 /// above 25 %. Shown once the trade's button was pressed; a changed amount hides it again.
 #[component]
-fn ImpactConfirm(
-    side: &'static str,
+pub(crate) fn ImpactConfirm(
+    /// The element ids' prefix; its last word names the trade ("pool-buy" is a buy).
+    #[prop(into)]
+    side: String,
     armed: RwSignal<bool>,
     gate: Signal<Option<(ImpactGate, u32)>>,
     on_go: Callback<()>,
 ) -> impl IntoView {
     let typed = RwSignal::new(String::new());
+    // "pool-buy" is a buy too: the last word names the trade.
+    let word: &'static str = if side.ends_with("buy") { "buy" } else { "sell" };
     move || {
         let (g, bps) = gate.get()?;
         (armed.get() && g != ImpactGate::None).then(|| {
@@ -626,11 +647,11 @@ fn ImpactConfirm(
             let ok = move || !must_type || typed.get().trim().eq_ignore_ascii_case("confirm");
             view! {
                 <div class="banner warn impact-confirm" id=format!("{side}-confirm") role="alert">
-                    <p>{format!("This {side} moves the price by {}: you get much less than the current price suggests.", fmt::percent_bps(bps))}</p>
+                    <p>{format!("This {word} moves the price by {}: you get much less than the current price suggests.", fmt::percent_bps(bps))}</p>
                     {must_type.then(|| view! {
                         <label>"Type confirm to go ahead "<input id=format!("{side}-confirm-text") autocomplete="off" prop:value=move || typed.get() on:input=move |ev| typed.set(event_target_value(&ev)) /></label>
                     })}
-                    <button class="primary" id=format!("{side}-anyway") disabled=move || !ok() on:click=move |_| { armed.set(false); typed.set(String::new()); on_go.run(()); }>{format!("{} anyway", if side == "buy" { "Buy" } else { "Sell" })}</button>
+                    <button class="primary" id=format!("{side}-anyway") disabled=move || !ok() on:click=move |_| { armed.set(false); typed.set(String::new()); on_go.run(()); }>{format!("{} anyway", if word == "buy" { "Buy" } else { "Sell" })}</button>
                     " "<button class="secondary" on:click=move |_| armed.set(false)>"Cancel"</button>
                 </div>
             }

@@ -6,5 +6,6 @@ pub mod launch;
 pub mod launch_form;
 pub mod network;
 pub mod payouts;
+pub mod pool_trade;
 pub mod score;
 pub mod scorer;

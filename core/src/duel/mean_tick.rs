@@ -155,6 +155,34 @@ pub fn round_mean_tick(
     })
 }
 
+/// The running round's mean at `now` (B2), as the hook's `pendingResult` reads it in the block at
+/// `now`: [`round_mean_tick`] over `[round_start, now)`, where a swap in that block itself (at
+/// `now`) already counts as the round's activity; it adds no time to the mean, but it makes the
+/// round one with a winner.
+///
+/// # Errors
+/// As [`round_mean_tick`].
+pub fn running_round_mean_tick(
+    observations: &[Observation],
+    round_start: u64,
+    now: u64,
+) -> Result<RoundMean, DuelError> {
+    let mut m = round_mean_tick(observations, round_start, now)?;
+    if !m.had_swap
+        && observations
+            .iter()
+            .any(|o| o.swap && o.timestamp == now && o.timestamp >= round_start)
+    {
+        m.had_swap = true;
+        m.winner = match m.mean_tick {
+            t if t > 0 => Winner::A,
+            t if t < 0 => Winner::B,
+            _ => Winner::None,
+        };
+    }
+    Ok(m)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -170,6 +198,29 @@ mod tests {
             tick_b: b,
             swap: true,
         }
+    }
+
+    /// A swap in the latest block gives the running round a winner (the hook's `hadSwap`) without
+    /// adding time to its mean.
+    #[test]
+    fn a_swap_at_now_counts_as_activity() {
+        let obs = [
+            Observation {
+                swap: false,
+                ..o(S - H, 0, 100)
+            },
+            o(S + 2 * H, 500, 0),
+        ];
+        let at = running_round_mean_tick(&obs, S, S + 2 * H).unwrap();
+        assert_eq!(at.mean_tick, -100);
+        assert!(at.had_swap);
+        assert_eq!(at.winner, Winner::B);
+        let closed = round_mean_tick(&obs, S, S + 2 * H).unwrap();
+        assert_eq!(closed.mean_tick, -100);
+        assert!(!closed.had_swap);
+        assert_eq!(closed.winner, Winner::None);
+        let later = running_round_mean_tick(&obs, S, S + 3 * H).unwrap();
+        assert_eq!(later, round_mean_tick(&obs, S, S + 3 * H).unwrap());
     }
 
     #[test]

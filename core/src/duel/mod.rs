@@ -22,7 +22,9 @@ pub mod streaks;
 
 pub use buyback::{buyback, cap_sqrt_price_x96, token_price_wad, Buyback, BuybackPool};
 pub use ema::{buyback_cap_wad, ema_update, Ema};
-pub use mean_tick::{eth_price_tick, round_mean_tick, Observation, RoundMean, Winner};
+pub use mean_tick::{
+    eth_price_tick, round_mean_tick, running_round_mean_tick, Observation, RoundMean, Winner,
+};
 pub use rounds::{settle_round, wake, Settlement, Wake};
 pub use schedule::{first_close, round_at, round_window, RoundWindow};
 pub use split::{share_a_wad, split_wad};
