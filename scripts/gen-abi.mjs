@@ -22,6 +22,7 @@ export const CONTRACTS = [
   ['RootPriceOracle.sol', 'RootPriceOracle'],
   ['ScorerRegistry.sol', 'ScorerRegistry'],
   ['SwapRouter.sol', 'SwapRouter'],
+  ['TimelockController.sol', 'TimelockController'],
   ['AggregatorV3Interface.sol', 'AggregatorV3Interface'],
   ['IExtsload.sol', 'IExtsload'],
   ['IPoolManager.sol', 'IPoolManager'],

@@ -240,6 +240,7 @@ test('the graduated token is bought and sold in its v4 pool through the deployme
   await page.waitForSelector('#pool-buy-out .amount', T);
   assert.match(await page.textContent('#pool-buy-impact'), /%/);
   const quotedBuy = wei(await exact('#pool-buy-out .amount'));
+  const priceBefore = await page.getAttribute('#pool-buy-preview dl', 'data-sqrt-price');
   assert.ok(quotedBuy > 0n);
   await page.screenshot({ path: join(SHOTS, 'pool-trade.png'), fullPage: true });
   let n = await confirmedCount();
@@ -254,6 +255,8 @@ test('the graduated token is bought and sold in its v4 pool through the deployme
   // Sell half of it back: an exact approval to the router, then the swap.
   await page.fill('#pool-sell-amount', String(Number(quotedBuy / 2n) / 1e18));
   await page.waitForSelector('#pool-sell-out .amount', T);
+  // The quote starts from the pool as the buy left it (re-read after the confirmation), not from before it.
+  await page.waitForFunction((p) => { const d = document.querySelector('#pool-sell-preview dl'); return d && d.dataset.sqrtPrice !== p; }, priceBefore, T);
   const typed = wei((await page.inputValue('#pool-sell-amount')) + ' NEAR');
   const quotedSell = wei(await exact('#pool-sell-out .amount'));
   n = await confirmedCount();
@@ -1365,4 +1368,66 @@ test('a transaction replaced in the wallet (sped up, or cancelled) is followed t
   assert.equal(await page.locator('.tx:has-text("(cancelled in the wallet)")').count(), 0, 'another account sees its own history');
   await connectBurner(1);
   await page.waitForSelector('.tx:has-text("(cancelled in the wallet)")', T);
+});
+
+test('a duel is proposed through the timelock by its proposer (a wallet extension), and created by anyone once the 48 h delay has passed', async () => {
+  const { keccak256 } = await import('ethereum-cryptography/keccak.js');
+  const { world, network } = chain;
+  const rpc = async (method, params) => (await (await fetch(chain.rpc, { method: 'POST', headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })).json()).result;
+  const hook = network.contracts.duelHook;
+  const word = (x) => BigInt(x).toString(16).padStart(64, '0');
+  const sel = (sig) => '0x' + Buffer.from(keccak256(Buffer.from(sig))).toString('hex').slice(0, 8);
+  // Two ETH pools on the duel hook, for two launch tokens: initialized by anyone (dev account 5).
+  const [a, b] = ['GARD', 'MEAD'].map((s) => world.launches.find((l) => l.symbol === s).token);
+  for (const t of [a, b]) {
+    const data = sel('initialize((address,address,uint24,int24,address),uint160)') + [0n, t, 3000n, 60n, hook, 1000n << 96n].map(word).join('');
+    const hash = await rpc('eth_sendTransaction', [{ from: '0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc', to: network.contracts.poolManager, data, gas: '0x4c4b40' }]);
+    let r = null;
+    while (!r) r = await rpc('eth_getTransactionReceipt', [hash]);
+    assert.equal(r.status, '0x1');
+  }
+  const GOVERNOR = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'; // dev account 0: the timelock's proposer
+  const wallet = await launchWithWallet({ viewport: { width: 1100, height: 1000 } });
+  try {
+    await wallet.worker.evaluate(([accounts, url]) => self.edenTestWallet.configure({ accounts, chains: { '0x7a69': url }, chainId: '0x7a69' }), [[GOVERNOR], proxy.url]);
+    const p = await wallet.context.newPage();
+    await p.goto(server.url + 'duel');
+    await p.waitForSelector('#duel-owner', T);
+    assert.match(await p.textContent('#duel-owner'), /timelock .* anyone executes it after 2 d/);
+    await p.click('#wallet-button');
+    await p.locator('.picker button.injected', { hasText: 'Eden Test Wallet' }).click();
+    await p.waitForSelector('#create-duel-button:has-text("Propose the duel")', T);
+    // Checked before anything is sent: the same token twice, then a token without a pool on this hook.
+    await p.fill('#duel-token-a', a);
+    await p.fill('#duel-token-b', a);
+    await p.click('#create-duel-button');
+    await p.waitForSelector('#create-duel-error:has-text("must differ")', T);
+    await p.fill('#duel-token-b', world.launches.find((l) => l.symbol === 'SPRT').token);
+    await p.click('#create-duel-button');
+    await p.waitForSelector('#create-duel-error:has-text("has no price yet")', T);
+    await p.fill('#duel-token-b', b);
+    await p.click('#create-duel-button');
+    await p.waitForSelector('.tx[data-state="confirmed"]:has-text("Propose a duel")', T);
+    await p.waitForSelector('.scheduled-duel[data-state="waiting"]', T);
+    assert.match(await p.textContent('.scheduled-duel[data-state="waiting"]'), /executable in (2 d|1 d 23 h)/);
+    await p.screenshot({ path: join(SHOTS, 'duel-proposed.png'), fullPage: true });
+  } finally {
+    await wallet.close();
+  }
+  // 48 h later anyone creates it: burner #3 here.
+  await rpc('evm_increaseTime', [48 * 3600 + 60]);
+  await rpc('evm_mine', []);
+  const before = (await (await fetch(chain.rpc, { method: 'POST', headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_call', params: [{ to: hook, data: sel('duelCount()') }, 'latest'] }) })).json()).result;
+  await page.goto(server.url + 'duel');
+  await connectBurner(3);
+  await page.waitForSelector('.scheduled-duel[data-state="ready"] .execute-duel', T);
+  const n = await confirmedCount();
+  await page.click('.scheduled-duel[data-state="ready"] .execute-duel');
+  await waitConfirmed(n);
+  await page.waitForSelector('.scheduled-duel[data-state="done"]', T);
+  await page.waitForFunction((k) => document.querySelectorAll('.duel-row').length === k + 1, Number(BigInt(before)), T);
+  assert.match(await page.textContent('.duel-row:last-child'), /GARD vs MEAD/);
+  await page.screenshot({ path: join(SHOTS, 'duel-created.png'), fullPage: true });
 });

@@ -31,6 +31,10 @@ sol!(ScorerRegistry, "abi/ScorerRegistry.json");
 pub use ScorerRegistry as IScorerRegistry;
 sol!(SwapRouter, "abi/SwapRouter.json");
 pub use SwapRouter as ISwapRouter;
+// OpenZeppelin's TimelockController: the deployment's owner of the protocol contracts (a duel is
+// created through it).
+sol!(TimelockController, "abi/TimelockController.json");
+pub use TimelockController as ITimelock;
 /// Deployless readers (D3): the artifact carries the creation code, run by `eth_call` with no `to`.
 /// In their own module, as `sol!` declares the structs they share with the launchpad
 /// (`Launchpad.Launch`) beside them.
@@ -200,6 +204,7 @@ fn error_signature(data: &[u8]) -> Option<&'static str> {
         .or_else(|| ScorerRegistry::ScorerRegistryErrors::signature_by_selector(selector))
         .or_else(|| DuelHook::DuelHookErrors::signature_by_selector(selector))
         .or_else(|| SwapRouter::SwapRouterErrors::signature_by_selector(selector))
+        .or_else(|| TimelockController::TimelockControllerErrors::signature_by_selector(selector))
 }
 
 #[cfg(test)]

@@ -12,6 +12,7 @@ pub mod calls;
 pub mod duels;
 pub mod epochs;
 pub mod fee_lanes;
+pub mod governance;
 pub mod launchpad;
 pub mod log_cache;
 pub mod logs;

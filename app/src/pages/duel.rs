@@ -226,15 +226,18 @@ pub fn DuelList() -> impl IntoView {
             <h1>"Duels"</h1>
             <p class="lede">"Two tokens, each in its own ETH pool. Every round (closing at 00:00, 04:00 … 20:00 UTC) the token whose price gained more on the other, time-weighted, wins: the pot buys it back and burns it."</p>
             {with_world(|w| view! { <DuelRows world=w /> })}
+            {with_world(|w| w.contracts.duel_hook.map(|hook| view! { <super::duel_create::CreateDuel world=w.clone() hook=hook /> }))}
         </section>
     }
 }
 
 #[component]
 fn DuelRows(world: World) -> impl IntoView {
-    let retries = Ctx::get().retries;
+    let ctx = Ctx::get();
+    // Re-read after a confirmed transaction too: a duel created here appears at once.
     let list = LocalResource::new(move || {
-        retries.track();
+        ctx.retries.track();
+        ctx.refresh.track();
         let w = world.clone();
         async move { duels_of(&w).await.context("Reading the duels") }
     });

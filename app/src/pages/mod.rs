@@ -2,6 +2,7 @@
 
 pub mod calls;
 pub mod duel;
+pub mod duel_create;
 pub mod launch;
 pub mod launch_form;
 pub mod network;

@@ -74,6 +74,8 @@ struct PoolPreview {
     quote: ExactInQuote,
     impact_bps: u32,
     min_out: U256,
+    /// The pool price the quote starts from (the snapshot's).
+    sqrt_price_x96: U256,
 }
 
 /// The buy and sell forms of one pool, for a token against its quote currency.
@@ -253,7 +255,7 @@ pub fn PoolTrade(
                     current().map(|r| match r {
                         Err(e) => view! { <p class="bad">{e.to_string()}</p> }.into_any(),
                         Ok(p) => view! {
-                            <dl class="kv">
+                            <dl class="kv" data-sqrt-price=p.sqrt_price_x96.to_string()>
                                 <dt>"You receive"</dt><dd id=format!("{id_prefix}-{}-out", side.name)><Amount raw=p.quote.amount_out decimals=side.get_decimals unit=side.get_symbol.clone() sig=6 />{side.get_native.then(|| view! { <Usd wei=p.quote.amount_out /> })}</dd>
                                 <dt>"Pool fee"</dt><dd><Amount raw=p.quote.fee_amount decimals=side.pay_decimals unit=side.pay_symbol.clone() sig=6 /></dd>
                                 <dt>"Minimum received"</dt><dd><Amount raw=p.min_out decimals=side.get_decimals unit=side.get_symbol.clone() sig=6 /></dd>
@@ -311,5 +313,6 @@ async fn preview_of(
         quote,
         impact_bps,
         min_out: trade::min_out_down(quote.amount_out, slippage_bps),
+        sqrt_price_x96: snap.state.sqrt_price_x96,
     })
 }
