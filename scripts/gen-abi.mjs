@@ -22,6 +22,7 @@ export const CONTRACTS = [
   ['RootPriceOracle.sol', 'RootPriceOracle'],
   ['ScorerRegistry.sol', 'ScorerRegistry'],
   ['SwapRouter.sol', 'SwapRouter'],
+  ['SourceKeyRegistry.sol', 'SourceKeyRegistry'],
   ['TimelockController.sol', 'TimelockController'],
   ['AggregatorV3Interface.sol', 'AggregatorV3Interface'],
   ['IExtsload.sol', 'IExtsload'],

@@ -29,7 +29,7 @@ const out = opt('--out', join(ROOT, '.eden', `network-${chainId}.json`));
 
 const deployed = JSON.parse(readFileSync(join(ROOT, '.eden', `deploy-${chainId}.json`), 'utf8'));
 const need = ['epochRegistry', 'holderDistributor', 'launchpad', 'launchLocker', 'poolManager'];
-const optional = ['feeLanes', 'scorerRegistry', 'callLedger', 'duelHook', 'rootPriceOracle', 'multicall3', 'swapRouter'];
+const optional = ['feeLanes', 'scorerRegistry', 'callLedger', 'duelHook', 'rootPriceOracle', 'multicall3', 'swapRouter', 'sourceKeyRegistry'];
 const contracts = {};
 for (const k of need) {
   if (!deployed[k]) throw new Error(`write-network.mjs: .eden/deploy-${chainId}.json has no ${k}`);

@@ -9,6 +9,7 @@ import {HolderDistributor} from "../src/HolderDistributor.sol";
 import {FeeLanes} from "../src/FeeLanes.sol";
 import {Launchpad} from "../src/Launchpad.sol";
 import {SwapRouter} from "../src/SwapRouter.sol";
+import {SourceKeyRegistry, ILaunchCreators} from "../src/SourceKeyRegistry.sol";
 import {TestERC20} from "../test/utils/TestERC20.sol";
 import {LockerSalt} from "./LockerSalt.sol";
 import {Governance} from "./Governance.sol";
@@ -48,6 +49,7 @@ contract Deploy is Script {
         address stablecoin;
         address timelock;
         address swapRouter; // E1: ownerless, nothing to hand over
+        address sourceKeyRegistry; // C21: ownerless
     }
 
     function placeholderLanes() internal pure returns (FeeLanes.Params memory) {
@@ -109,6 +111,7 @@ contract Deploy is Script {
         }
         // Last, so that every address above stays where it was before the router existed.
         d.swapRouter = address(new SwapRouter(IPoolManager(d.poolManager)));
+        d.sourceKeyRegistry = address(new SourceKeyRegistry(ILaunchCreators(d.launchpad)));
         vm.stopBroadcast();
 
         _write(d, deployer, signer, bond, firstEpoch);
@@ -135,6 +138,7 @@ contract Deploy is Script {
         vm.serializeAddress(k, "deployer", deployer);
         vm.serializeAddress(k, "poolManager", d.poolManager);
         vm.serializeAddress(k, "swapRouter", d.swapRouter);
+        vm.serializeAddress(k, "sourceKeyRegistry", d.sourceKeyRegistry);
         vm.serializeAddress(k, "epochRegistry", d.registry);
         vm.serializeAddress(k, "holderDistributor", d.distributor);
         vm.serializeAddress(k, "feeLanes", d.feeLanes);

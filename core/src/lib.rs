@@ -10,6 +10,7 @@
 pub mod math;
 pub(crate) mod serde_dec;
 
+pub mod attest;
 pub mod eip712;
 pub mod leaves;
 pub mod merkle;

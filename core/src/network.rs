@@ -142,6 +142,14 @@ pub struct Contracts {
         with = "crate::serde_dec::opt_checksum"
     )]
     pub swap_router: Option<Address>,
+    /// The registry of projects' source keys (`SourceKeyRegistry`, C21), when the deployment provides
+    /// one: attestations in an epoch's publication are checked against it.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "crate::serde_dec::opt_checksum"
+    )]
+    pub source_key_registry: Option<Address>,
 }
 
 impl Contracts {
@@ -162,6 +170,7 @@ impl Contracts {
             ("rootPriceOracle", self.root_price_oracle),
             ("multicall3", self.multicall3),
             ("swapRouter", self.swap_router),
+            ("sourceKeyRegistry", self.source_key_registry),
         ] {
             if let Some(a) = a {
                 v.push((name, a));

@@ -1,0 +1,565 @@
+use super::*;
+use crate::attest::typed::{attestation_domain, attestation_signing_hash, Attestation, Metric};
+use crate::scoring::{build_epoch, EpochInput};
+use alloy_primitives::address;
+use k256::ecdsa::SigningKey;
+use proptest::prelude::*;
+
+const EPOCH: u64 = 20_500;
+const P: Address = address!("0x00000000000000000000000000000000000000a1");
+const Q: Address = address!("0x00000000000000000000000000000000000000a2");
+const REG: Address = address!("0x00000000000000000000000000000000000000e1");
+
+fn key(n: u8) -> SigningKey {
+    SigningKey::from_slice(&[n; 32]).unwrap()
+}
+fn addr(k: &SigningKey) -> Address {
+    Address::from_private_key(k)
+}
+
+fn sign(k: &SigningKey, a: Attestation) -> SignedAttestation {
+    let d = attestation_domain(31_337, REG);
+    let digest = attestation_signing_hash(&d, &a);
+    let (sig, rec) = k.sign_prehash_recoverable(digest.as_slice()).unwrap();
+    let (sig, rec) = match sig.normalize_s() {
+        Some(n) => (n, rec.to_byte() ^ 1),
+        None => (sig, rec.to_byte()),
+    };
+    let mut b = sig.to_bytes().to_vec();
+    b.push(27 + rec);
+    SignedAttestation {
+        attestation: a,
+        signature: b.into(),
+    }
+}
+
+fn att(project: Address, source: &str, at: u64, metrics: &[(&str, u64)]) -> Attestation {
+    Attestation {
+        project,
+        epoch: EPOCH,
+        source: source.into(),
+        observedAt: at,
+        metrics: metrics
+            .iter()
+            .map(|(n, v)| Metric {
+                name: (*n).into(),
+                value: U256::from(*v),
+            })
+            .collect(),
+    }
+}
+
+fn config() -> IntakeConfig {
+    let m = |name: &str, tol: u32| MetricRule {
+        name: name.into(),
+        tolerance_bps: tol,
+    };
+    IntakeConfig {
+        sources: vec![
+            SourceRule {
+                name: "github".into(),
+                metrics: vec![m("resolved_work", 100), m("unique_counterparties", 0)],
+                refetch: true,
+            },
+            SourceRule {
+                name: "stripe".into(),
+                metrics: vec![m("settled_revenue_cents", 0)],
+                refetch: false,
+            },
+            SourceRule {
+                name: "helpdesk".into(),
+                metrics: vec![m("resolved_work", 0), m("self_reported_uptime_bps", 0)],
+                refetch: false,
+            },
+        ],
+        output_features: [("agents".to_string(), "resolved_work".to_string())]
+            .into_iter()
+            .collect(),
+    }
+}
+
+fn book() -> KeyBook {
+    let mut b = KeyBook::new();
+    b.register(P, addr(&key(1)), source_id("github"), 1_000);
+    b.register(P, addr(&key(2)), source_id("stripe"), 1_000);
+    b.register(P, addr(&key(3)), source_id("helpdesk"), 2_000);
+    b.register(Q, addr(&key(1)), source_id("github"), 1_500);
+    b
+}
+
+struct Run {
+    tracks: Vec<TrackConfig>,
+    config: IntakeConfig,
+    keys: KeyBook,
+    refetch: RefetchTable,
+}
+
+impl Run {
+    fn new() -> Run {
+        let mut refetch = RefetchTable::new();
+        for (p, m, v) in [
+            (P, "resolved_work", 400u64),
+            (P, "unique_counterparties", 30),
+            (Q, "resolved_work", 50),
+            (Q, "unique_counterparties", 5),
+        ] {
+            refetch.insert(
+                (p, "github".into(), m.into()),
+                Refetch::Value {
+                    value: U256::from(v),
+                },
+            );
+        }
+        Run {
+            tracks: vec![TrackConfig::agents()],
+            config: config(),
+            keys: book(),
+            refetch,
+        }
+    }
+    fn go(&self, subs: &[Submission]) -> Result<Intake, IntakeError> {
+        let d = attestation_domain(31_337, REG);
+        let p = IntakeParams {
+            epoch: EPOCH,
+            domain: &d,
+            window_start: 5_000,
+            snapshot: 10_000,
+            tracks: &self.tracks,
+            config: &self.config,
+            keys: &self.keys,
+        };
+        intake(&p, subs, &recover_signers(&d, subs), &self.refetch)
+    }
+}
+
+fn sub(project: Address, atts: Vec<SignedAttestation>) -> Submission {
+    Submission {
+        project,
+        track: "agents".into(),
+        private: false,
+        salt: B256::ZERO,
+        attestations: atts,
+    }
+}
+
+fn honest() -> Vec<SignedAttestation> {
+    vec![
+        sign(
+            &key(1),
+            att(
+                P,
+                "github",
+                6_000,
+                &[("resolved_work", 402), ("unique_counterparties", 30)],
+            ),
+        ),
+        sign(
+            &key(2),
+            att(P, "stripe", 6_000, &[("settled_revenue_cents", 90_000)]),
+        ),
+        sign(
+            &key(3),
+            att(
+                P,
+                "helpdesk",
+                6_000,
+                &[("resolved_work", 410), ("self_reported_uptime_bps", 9_900)],
+            ),
+        ),
+    ]
+}
+
+fn outcome_of<'a>(i: &'a Intake, metric: &str, attestation: usize) -> &'a ClaimOutcome {
+    &i.projects[0]
+        .claims
+        .iter()
+        .find(|c| c.metric == metric && c.attestation == attestation)
+        .unwrap()
+        .outcome
+}
+
+#[test]
+fn honest_project_uses_the_refetched_value_and_the_smallest_of_two_sources() {
+    let r = Run::new();
+    let i = r.go(&[sub(P, honest())]).unwrap();
+    let d = &i.projects[0].input.data;
+    let t = TrackConfig::agents();
+    let f = |n: &str| d.features[t.features.iter().position(|x| x.name == n).unwrap()];
+    // github attested 402, re-fetched 400 (within 1 %): 400 used; helpdesk says 410: the smaller wins
+    assert_eq!(f("resolved_work"), U256::from(400u32));
+    assert_eq!(f("unique_counterparties"), U256::from(30u32));
+    assert_eq!(f("settled_revenue_cents"), U256::from(90_000u32));
+    assert_eq!(f("self_reported_uptime_bps"), U256::from(9_900u32));
+    assert_eq!((d.claims, d.failed), (5, 0));
+    assert_eq!(d.verified_output, U256::from(400u32));
+    assert_eq!(d.age_secs, 10_000 - 1_000); // from the first registered key
+    assert_eq!(
+        outcome_of(&i, "resolved_work", 0),
+        &ClaimOutcome::Used {
+            value: U256::from(400u32),
+            refetched: true
+        }
+    );
+}
+
+#[test]
+fn each_failure_counts_against_the_project_with_its_reason() {
+    let r = Run::new();
+    let base = honest();
+    let cases: Vec<(SignedAttestation, &str)> = vec![
+        // bad signature: a flipped byte of s
+        (
+            {
+                let mut s = base[1].clone();
+                let mut b = s.signature.to_vec();
+                b[40] ^= 1;
+                s.signature = b.into();
+                s
+            },
+            "unregisteredKey",
+        ), // a flipped s recovers some other key
+        (
+            {
+                let mut s = base[1].clone();
+                let mut b = s.signature.to_vec();
+                b[64] = 29;
+                s.signature = b.into();
+                s
+            },
+            "badSignature",
+        ),
+        // a key nobody registered
+        (
+            sign(
+                &key(9),
+                att(P, "stripe", 6_000, &[("settled_revenue_cents", 1)]),
+            ),
+            "unregisteredKey",
+        ),
+        // github's key signing as stripe
+        (
+            sign(
+                &key(1),
+                att(P, "stripe", 6_000, &[("settled_revenue_cents", 1)]),
+            ),
+            "keyForOtherSource",
+        ),
+        // helpdesk's key before it was registered (2,000) — and outside the window
+        (
+            sign(&key(3), att(P, "helpdesk", 1_999, &[("resolved_work", 1)])),
+            "keyNotValid",
+        ),
+        // observed before the window
+        (
+            sign(
+                &key(2),
+                att(P, "stripe", 5_000, &[("settled_revenue_cents", 1)]),
+            ),
+            "observedOutsideWindow",
+        ),
+        // observed after the snapshot
+        (
+            sign(
+                &key(2),
+                att(P, "stripe", 10_001, &[("settled_revenue_cents", 1)]),
+            ),
+            "observedOutsideWindow",
+        ),
+        // re-fetch disagrees by more than 1 %
+        (
+            sign(&key(1), att(P, "github", 6_000, &[("resolved_work", 405)])),
+            "refetchMismatch",
+        ),
+    ];
+    for (a, want) in cases {
+        let i = r.go(&[sub(P, vec![a])]).unwrap();
+        let c = &i.projects[0].claims[0];
+        let json = serde_json::to_value(c).unwrap();
+        assert_eq!(json["outcome"], "failed", "{want}: {json}");
+        assert_eq!(json["reason"], want, "{json}");
+        let d = &i.projects[0].input.data;
+        assert_eq!((d.claims, d.failed), (1, 1), "{want}");
+        assert!(
+            d.features.iter().all(|f| f.is_zero()),
+            "{want}: a failed claim contributes nothing"
+        );
+    }
+}
+
+#[test]
+fn a_revoked_key_fails_from_its_revocation_on() {
+    let mut r = Run::new();
+    r.keys.revoke(P, addr(&key(2)), 7_000);
+    let early = sign(
+        &key(2),
+        att(P, "stripe", 6_999, &[("settled_revenue_cents", 5)]),
+    );
+    let late = sign(
+        &key(2),
+        att(P, "stripe", 7_000, &[("settled_revenue_cents", 5)]),
+    );
+    let i = r.go(&[sub(P, vec![early])]).unwrap();
+    assert!(matches!(
+        i.projects[0].claims[0].outcome,
+        ClaimOutcome::Used { .. }
+    ));
+    let i = r.go(&[sub(P, vec![late])]).unwrap();
+    assert!(matches!(
+        i.projects[0].claims[0].outcome,
+        ClaimOutcome::Failed {
+            why: FailReason::KeyNotValid {
+                revoked_at: 7_000,
+                ..
+            }
+        }
+    ));
+}
+
+#[test]
+fn a_source_contradicting_itself_fails_both_an_exact_copy_is_ignored() {
+    let r = Run::new();
+    let a = sign(
+        &key(2),
+        att(P, "stripe", 6_000, &[("settled_revenue_cents", 5)]),
+    );
+    let b = sign(
+        &key(2),
+        att(P, "stripe", 6_001, &[("settled_revenue_cents", 50)]),
+    );
+    let i = r.go(&[sub(P, vec![a.clone(), b])]).unwrap();
+    let d = &i.projects[0].input.data;
+    assert_eq!((d.claims, d.failed), (2, 2));
+    let i = r.go(&[sub(P, vec![a.clone(), a])]).unwrap();
+    let d = &i.projects[0].input.data;
+    assert_eq!((d.claims, d.failed), (1, 0));
+    assert_eq!(
+        i.projects[0].claims[1].outcome,
+        ClaimOutcome::Ignored {
+            why: IgnoreReason::Duplicate
+        }
+    );
+}
+
+#[test]
+fn what_is_not_a_claim_is_reported_and_never_counted() {
+    let r = Run::new();
+    let mut other_epoch = att(P, "stripe", 6_000, &[("settled_revenue_cents", 5)]);
+    other_epoch.epoch = EPOCH - 1;
+    let atts = vec![
+        sign(&key(1), att(Q, "github", 6_000, &[("resolved_work", 50)])), // Q's, handed in by P
+        sign(&key(2), other_epoch),
+        sign(&key(2), att(P, "dune", 6_000, &[("resolved_work", 5)])),
+        sign(
+            &key(2),
+            att(
+                P,
+                "stripe",
+                6_000,
+                &[
+                    ("token_price", 5),
+                    ("tradingVolume", 5),
+                    ("holders", 5),
+                    ("liquidity", 5),
+                    ("paying_users", 5),  // an apps feature, not an agents one
+                    ("resolved_work", 5), // not a stripe metric
+                    ("settled_revenue_cents", 7),
+                    ("settled_revenue_cents", 9), // twice: the first is taken
+                ],
+            ),
+        ),
+    ];
+    let mut r2 = Run::new();
+    r2.refetch.clear(); // github unreachable
+    let i = r.go(&[sub(P, atts.clone())]).unwrap();
+    let reasons: Vec<String> = i.projects[0]
+        .claims
+        .iter()
+        .map(|c| {
+            let v = serde_json::to_value(c).unwrap();
+            format!(
+                "{}:{}",
+                v["outcome"].as_str().unwrap(),
+                v["reason"].as_str().unwrap_or("-")
+            )
+        })
+        .collect();
+    assert_eq!(
+        reasons,
+        [
+            "ignored:otherProject",
+            "ignored:otherEpoch",
+            "ignored:unknownSource",
+            "ignored:forbiddenInput",
+            "ignored:forbiddenInput",
+            "ignored:forbiddenInput",
+            "ignored:forbiddenInput",
+            "ignored:notInTrack",
+            "ignored:notFromThisSource",
+            "used:-",
+            "ignored:duplicateMetric",
+        ]
+    );
+    let d = &i.projects[0].input.data;
+    assert_eq!((d.claims, d.failed), (1, 0));
+    // an unreachable re-fetch source drops the claim without counting it
+    let i = r2.go(&[sub(P, vec![honest()[0].clone()])]).unwrap();
+    assert!(i.projects[0].claims.iter().all(|c| matches!(
+        c.outcome,
+        ClaimOutcome::Ignored {
+            why: IgnoreReason::RefetchUnavailable { .. }
+        }
+    )));
+    assert_eq!(i.projects[0].input.data.claims, 0);
+}
+
+#[test]
+fn cohort_errors_name_the_submission_and_config_errors_the_field() {
+    let r = Run::new();
+    let mut s = sub(P, honest());
+    s.track = "nope".into();
+    assert_eq!(
+        r.go(&[s]).unwrap_err().to_string(),
+        "submissions[0]: track: unknown track 'nope'"
+    );
+    let e = r.go(&[sub(P, vec![]), sub(P, vec![])]).unwrap_err();
+    assert!(e.to_string().starts_with("submissions[1]: project:"), "{e}");
+    let mut s = sub(P, vec![]);
+    s.private = true;
+    assert!(r.go(&[s]).unwrap_err().to_string().contains("salt"));
+    let mut bad = Run::new();
+    bad.config.sources[1].metrics[0].name = "volume".into();
+    assert!(bad
+        .go(&[])
+        .unwrap_err()
+        .to_string()
+        .contains("sources[1].metrics[0].name"));
+    let mut bad = Run::new();
+    bad.config
+        .output_features
+        .insert("agents".into(), "self_reported_uptime_bps".into());
+    assert!(bad
+        .go(&[])
+        .unwrap_err()
+        .to_string()
+        .contains("self-reported"));
+    let mut bad = Run::new();
+    bad.config.sources[0].metrics[0].tolerance_bps = 10_001;
+    assert!(bad
+        .go(&[])
+        .unwrap_err()
+        .to_string()
+        .contains("toleranceBps"));
+}
+
+#[test]
+fn failed_claims_lower_the_score_through_the_penalty() {
+    // 20 honest projects so the cohort sets its own bounds; project P additionally hands in a failing claim.
+    let r = Run::new();
+    let build = |extra: bool| {
+        let mut subs = vec![];
+        for n in 0..20u8 {
+            let p = Address::with_last_byte(0x10 + n);
+            let mut atts = vec![sign(
+                &key(2),
+                att(
+                    p,
+                    "stripe",
+                    6_000,
+                    &[("settled_revenue_cents", 1_000 + 100 * n as u64)],
+                ),
+            )];
+            if extra && n == 7 {
+                atts.push(sign(
+                    &key(9),
+                    att(p, "helpdesk", 6_000, &[("resolved_work", 1)]),
+                ));
+            }
+            subs.push(sub(p, atts));
+        }
+        let mut r2 = Run::new();
+        for n in 0..20u8 {
+            r2.keys.register(
+                Address::with_last_byte(0x10 + n),
+                addr(&key(2)),
+                source_id("stripe"),
+                100,
+            );
+        }
+        let _ = &r;
+        let i = r2.go(&subs).unwrap();
+        build_epoch(&EpochInput {
+            epoch: EPOCH,
+            tracks: r2.tracks.clone(),
+            projects: i.inputs(),
+            ..Default::default()
+        })
+        .unwrap()
+    };
+    let clean = build(false);
+    let dirty = build(true);
+    let p7 = Address::with_last_byte(0x17);
+    let s = |b: &crate::scoring::EpochBundle| {
+        b.projects.iter().find(|x| x.project == p7).unwrap().raw_wad
+    };
+    assert!(s(&dirty) < s(&clean), "{} < {}", s(&dirty), s(&clean));
+}
+
+#[test]
+fn tolerance_is_exact_at_the_edge() {
+    let v = U256::from(10_000u32);
+    assert!(within_tolerance(U256::from(10_100u32), v, 100));
+    assert!(!within_tolerance(U256::from(10_101u32), v, 100));
+    assert!(within_tolerance(U256::from(9_900u32), v, 100));
+    assert!(!within_tolerance(U256::from(9_899u32), v, 100));
+    assert!(within_tolerance(U256::MAX, U256::MAX, 0));
+    assert!(!within_tolerance(U256::from(1u8), U256::ZERO, 10_000));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// Whatever is handed in: failed ≤ claims, the counts match the report, every feature value is
+    /// one of its used values and no larger than any of them, and nothing panics.
+    #[test]
+    fn intake_invariants(spec in proptest::collection::vec(
+        (0u8..4, 0usize..3, 4_000u64..11_000, proptest::collection::vec((0usize..6, 0u64..1_000), 0..5), any::<bool>()),
+        0..8,
+    )) {
+        let r = Run::new();
+        let names = ["resolved_work", "unique_counterparties", "settled_revenue_cents", "self_reported_uptime_bps", "price", "paying_users"];
+        let sources = ["github", "stripe", "helpdesk"];
+        let atts: Vec<SignedAttestation> = spec.iter().map(|(k, s, at, ms, other)| {
+            let metrics: Vec<(&str, u64)> = ms.iter().map(|(n, v)| (names[*n], *v)).collect();
+            sign(&key(k + 1), att(if *other { Q } else { P }, sources[*s], *at, &metrics))
+        }).collect();
+        let i = r.go(&[sub(P, atts)]).unwrap();
+        let p = &i.projects[0];
+        let (used, failed, _) = i.totals();
+        prop_assert_eq!(p.input.data.claims as usize, used + failed);
+        prop_assert_eq!(p.input.data.failed as usize, failed);
+        let t = TrackConfig::agents();
+        for (k, f) in t.features.iter().enumerate() {
+            let vals: Vec<U256> = p.claims.iter().filter(|c| c.metric == f.name).filter_map(|c| match c.outcome {
+                ClaimOutcome::Used { value, .. } => Some(value), _ => None }).collect();
+            let got = p.input.data.features[k];
+            if vals.is_empty() { prop_assert_eq!(got, U256::ZERO); }
+            else { prop_assert!(vals.contains(&got) && vals.iter().all(|v| *v >= got)); }
+        }
+    }
+
+    /// The attestation parser never panics on mutated input, and what it accepts round-trips.
+    #[test]
+    fn parser_never_panics(cut in 0usize..400, flip in 0usize..400, byte in any::<u8>()) {
+        let good = honest()[0].to_json();
+        let mut b = good.clone().into_bytes();
+        let n = b.len();
+        b[flip % n] = byte;
+        b.truncate(cut.max(1).min(n) + (n - cut.min(n)));
+        let text = String::from_utf8_lossy(&b);
+        if let Ok(a) = SignedAttestation::from_json(&text) {
+            prop_assert_eq!(SignedAttestation::from_json(&a.to_json()).unwrap(), a);
+        }
+        let _ = SignedAttestation::list_from_json(&format!("[{text}]"));
+        let _ = serde_json::from_str::<Submission>(&text);
+    }
+}

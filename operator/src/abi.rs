@@ -1,0 +1,17 @@
+//! Contract bindings: `sol!` over the committed ABIs in `app/abi` (generated from the forge artifacts by
+//! `scripts/gen-abi.mjs`, checked in CI), the same ones the app uses.
+#![allow(missing_docs, clippy::too_many_arguments)]
+
+alloy::sol!(
+    #[sol(rpc)]
+    #[derive(Debug)]
+    EpochRegistry,
+    "../app/abi/EpochRegistry.json"
+);
+
+alloy::sol!(
+    #[sol(rpc)]
+    #[derive(Debug)]
+    SourceKeyRegistry,
+    "../app/abi/SourceKeyRegistry.json"
+);

@@ -1,0 +1,624 @@
+//! The epoch commands (C5–C7, C21): build, sign, propose, publish, finalize. Each step reads what it needs
+//! from the chain, is idempotent (a step already done says so and succeeds), and reports what it did.
+
+use crate::chain::{confirm, revert_reason, Chain, Sent};
+use crate::config::{self, BadSubmission};
+use crate::error::{OpError, Result};
+use crate::refetch;
+use alloy::primitives::{Address, Bytes, B256, U256};
+use alloy::providers::Provider;
+use alloy::rpc::types::Filter;
+use alloy::signers::local::PrivateKeySigner;
+use alloy::signers::SignerSync;
+use alloy::sol_types::SolEvent;
+use eden_core::attest::{
+    attestation_domain, intake, ClaimOutcome, IntakeParams, ProjectIntake, SignedAttestation,
+};
+use eden_core::check::OwnInputs;
+use eden_core::eip712::{
+    eden_domain, epoch_root_signing_hash, recover_epoch_root_signer, EpochRoot,
+};
+use eden_core::scoring::bundle::{GradedThesis, PreDataProject, PreviousScore};
+use eden_core::scoring::{build_epoch, EpochBundle, EpochInput};
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// Inputs of `eden epoch build`.
+#[derive(Debug, Clone)]
+pub struct BuildArgs {
+    /// The epoch (default: the registry's next epoch).
+    pub epoch: Option<u64>,
+    /// Track configurations (file or preset names).
+    pub tracks: String,
+    /// The intake configuration file.
+    pub intake: PathBuf,
+    /// Directory of submission files.
+    pub submissions: PathBuf,
+    /// The re-fetch adapters file.
+    pub refetch: Option<PathBuf>,
+    /// The latest final epoch's bundle (required once the chain has a final epoch).
+    pub previous: Option<PathBuf>,
+    /// Graded theses (JSON array), in on-chain submission order.
+    pub theses: Option<PathBuf>,
+    /// Pre-data projects (JSON array).
+    pub pre_data: Option<PathBuf>,
+    /// Snapshot time (default: the latest block's).
+    pub snapshot: Option<u64>,
+    /// Output directory.
+    pub out: PathBuf,
+}
+
+/// One project's part of the intake report: its claims, and its attestations when its inputs are public.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ReportProject {
+    /// Project.
+    pub project: Address,
+    /// Whether its inputs are private (then its attestations are not published).
+    pub private: bool,
+    /// Claims counted / failed.
+    pub claims: u64,
+    /// Failed claims.
+    pub failed: u64,
+    /// Every claim with its outcome.
+    pub outcomes: Vec<eden_core::attest::Claim>,
+    /// The public attestations, signatures included (empty for a private project).
+    pub attestations: Vec<SignedAttestation>,
+}
+
+/// The intake report published beside the bundle (`epochs/<root>.intake.json`).
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct IntakeReport {
+    /// Format tag.
+    pub format: &'static str,
+    /// Epoch.
+    pub epoch: u64,
+    /// Chain id and registry of the attestation domain.
+    pub chain_id: u64,
+    /// `SourceKeyRegistry`.
+    pub source_key_registry: Address,
+    /// Observation window start (exclusive).
+    pub window_start: u64,
+    /// Snapshot (inclusive).
+    pub snapshot: u64,
+    /// Block the source keys were read at.
+    pub key_block: u64,
+    /// The intake configuration used.
+    pub config: eden_core::attest::IntakeConfig,
+    /// Per project.
+    pub projects: Vec<ReportProject>,
+}
+
+/// What `eden epoch build` did.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BuildReport {
+    /// Epoch.
+    pub epoch: u64,
+    /// Root.
+    pub root: B256,
+    /// Inputs root.
+    pub inputs_root: B256,
+    /// Projects.
+    pub projects: usize,
+    /// Claims used.
+    pub claims_used: usize,
+    /// Claims failed.
+    pub claims_failed: usize,
+    /// Values that were not claims.
+    pub claims_ignored: usize,
+    /// Attestations whose signature was checked.
+    pub signatures: usize,
+    /// Time spent on signature checks (ms).
+    pub signature_ms: u128,
+    /// Time spent on intake + build (ms).
+    pub build_ms: u128,
+    /// Submission files that could not be read.
+    pub bad_files: Vec<BadSubmission>,
+    /// Projects with failed claims, and their first failure.
+    pub failures: Vec<(Address, String)>,
+    /// Files written.
+    pub written: Vec<PathBuf>,
+}
+
+/// `eden epoch build`.
+pub async fn build(chain: &Chain, a: &BuildArgs) -> Result<BuildReport> {
+    let reg = chain.registry();
+    let (block, now) = chain.head().await?;
+    let snapshot = a.snapshot.unwrap_or(now);
+    let epoch = match a.epoch {
+        Some(e) => e,
+        None => reg.nextEpoch().call().await.map_err(OpError::rpc)?,
+    };
+    let first = reg.firstEpoch().call().await.map_err(OpError::rpc)?;
+    let window_start = if epoch > first {
+        reg.proposedAt(epoch - 1)
+            .call()
+            .await
+            .map_err(OpError::rpc)?
+    } else {
+        0
+    };
+    let keys = chain.key_book(block).await?;
+    let key_registry = chain
+        .net
+        .contracts
+        .source_key_registry
+        .ok_or_else(|| OpError::Refused("no sourceKeyRegistry".into()))?;
+    let domain = attestation_domain(chain.net.chain_id, key_registry);
+    let tracks = config::tracks(&a.tracks)?;
+    let cfg = config::intake_config(&a.intake)?;
+    cfg.validate(&tracks)?;
+    let (subs, bad_files) = config::submissions(&a.submissions)?;
+
+    // Signatures on both cores.
+    let t0 = Instant::now();
+    let flat: Vec<(usize, &SignedAttestation)> = subs
+        .iter()
+        .enumerate()
+        .flat_map(|(i, s)| s.attestations.iter().map(move |x| (i, x)))
+        .collect();
+    let recovered: Vec<_> = flat.par_iter().map(|(_, x)| x.signer(&domain)).collect();
+    let mut signers: Vec<Vec<_>> = subs
+        .iter()
+        .map(|s| Vec::with_capacity(s.attestations.len()))
+        .collect();
+    for ((i, _), r) in flat.iter().zip(recovered) {
+        signers[*i].push(r);
+    }
+    let signature_ms = t0.elapsed().as_millis();
+
+    let table = match &a.refetch {
+        Some(p) => {
+            refetch::refetch_all(&cfg, Arc::new(refetch::adapters(p)?), &subs, epoch).await?
+        }
+        None => Default::default(),
+    };
+
+    let previous = previous_scores(chain, a.previous.as_deref()).await?;
+    let theses: Vec<GradedThesis> = match &a.theses {
+        Some(p) => config::load(p)?,
+        None => vec![],
+    };
+    let pre_data: Vec<PreDataProject> = match &a.pre_data {
+        Some(p) => config::load(p)?,
+        None => vec![],
+    };
+
+    let t1 = Instant::now();
+    let params = IntakeParams {
+        epoch,
+        domain: &domain,
+        window_start,
+        snapshot,
+        tracks: &tracks,
+        config: &cfg,
+        keys: &keys,
+    };
+    let taken = intake(&params, &subs, &signers, &table)?;
+    let bundle = build_epoch(&EpochInput {
+        epoch,
+        tracks: tracks.clone(),
+        projects: taken.inputs(),
+        previous,
+        theses,
+        pre_data,
+    })?;
+    let build_ms = t1.elapsed().as_millis();
+
+    let (used, failed, ignored) = taken.totals();
+    let mut failures = Vec::new();
+    let mut report_projects = Vec::new();
+    for (p, s) in taken.projects.iter().zip(&subs) {
+        if let Some(c) = p
+            .claims
+            .iter()
+            .find(|c| matches!(c.outcome, ClaimOutcome::Failed { .. }))
+        {
+            if let ClaimOutcome::Failed { why } = &c.outcome {
+                failures.push((
+                    p.input.project,
+                    format!("{} from {}: {why}", c.metric, c.source),
+                ));
+            }
+        }
+        report_projects.push(report_project(p, s));
+    }
+    let report = IntakeReport {
+        format: "eden-intake-v1",
+        epoch,
+        chain_id: chain.net.chain_id,
+        source_key_registry: key_registry,
+        window_start,
+        snapshot,
+        key_block: block,
+        config: cfg,
+        projects: report_projects,
+    };
+
+    let mut written = Vec::new();
+    let bundle_path = a.out.join("bundle.json");
+    config::write(
+        &bundle_path,
+        &bundle.to_json().map_err(|e| OpError::input("bundle", e))?,
+    )?;
+    written.push(bundle_path);
+    let report_path = a.out.join("intake.json");
+    config::write(
+        &report_path,
+        &serde_json::to_string(&report).map_err(|e| OpError::input("report", e))?,
+    )?;
+    written.push(report_path);
+    for p in taken.projects.iter().filter(|p| p.input.private) {
+        let own = OwnInputs {
+            data: p.input.data.clone(),
+            salt: Some(p.input.salt),
+        };
+        let path = a
+            .out
+            .join("private")
+            .join(format!("{:#x}-{epoch}.json", p.input.project));
+        config::write(
+            &path,
+            &serde_json::to_string_pretty(&own).map_err(|e| OpError::input("private inputs", e))?,
+        )?;
+        written.push(path);
+    }
+    Ok(BuildReport {
+        epoch,
+        root: bundle.root,
+        inputs_root: bundle.inputs_root,
+        projects: bundle.projects.len(),
+        claims_used: used,
+        claims_failed: failed,
+        claims_ignored: ignored,
+        signatures: flat.len(),
+        signature_ms,
+        build_ms,
+        bad_files,
+        failures,
+        written,
+    })
+}
+
+fn report_project(p: &ProjectIntake, s: &eden_core::attest::Submission) -> ReportProject {
+    ReportProject {
+        project: p.input.project,
+        private: p.input.private,
+        claims: p.input.data.claims,
+        failed: p.input.data.failed,
+        outcomes: p.claims.clone(),
+        attestations: if p.input.private {
+            vec![]
+        } else {
+            s.attestations.clone()
+        },
+    }
+}
+
+/// The previous published scores (C4): from the latest final epoch's bundle, which must be the one the
+/// chain finalized (its root is `finalRoot(latestFinalEpoch)`). Without a final epoch on chain every
+/// project starts from 0.
+async fn previous_scores(chain: &Chain, file: Option<&Path>) -> Result<Vec<PreviousScore>> {
+    let reg = chain.registry();
+    if !reg.hasFinalEpoch().call().await.map_err(OpError::rpc)? {
+        return Ok(vec![]);
+    }
+    let latest = reg.latestFinalEpoch().call().await.map_err(OpError::rpc)?;
+    let Some(path) = file else {
+        return Err(OpError::Refused(format!(
+            "epoch {latest} is final on chain: pass its bundle with --previous (its scores are the smoothing's s(t-1), C4)"
+        )));
+    };
+    let bundle = EpochBundle::from_json(&config::read(path)?)
+        .map_err(|e| OpError::input(path.display().to_string(), e))?;
+    let root = reg.finalRoot(latest).call().await.map_err(OpError::rpc)?;
+    if bundle.epoch != latest || bundle.root != root {
+        return Err(OpError::Refused(format!(
+            "{} is epoch {} with root {}; the latest final epoch is {latest} with root {root}",
+            path.display(),
+            bundle.epoch,
+            bundle.root
+        )));
+    }
+    Ok(bundle
+        .projects
+        .iter()
+        .map(|p| PreviousScore {
+            project: p.project,
+            score_wad: p.score_wad,
+        })
+        .collect())
+}
+
+/// A signed root, as `eden epoch sign` writes it and `eden epoch propose` reads it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SignedRoot {
+    /// Chain id of the domain.
+    pub chain_id: u64,
+    /// The registry (domain's verifying contract).
+    pub registry: Address,
+    /// Epoch.
+    pub epoch: u64,
+    /// Root.
+    pub root: B256,
+    /// Inputs root.
+    pub inputs_root: B256,
+    /// The one account that may propose it (C6).
+    pub proposer: Address,
+    /// Signature expiry (unix seconds).
+    pub expiry: u64,
+    /// 65 bytes `r ‖ s ‖ v`, v ∈ {27, 28}.
+    pub signature: Bytes,
+}
+
+/// `eden epoch sign`: signs the bundle's root for `proposer` until `expiry` (C6), after checking that the
+/// key is the registry's signer and the bundle rebuilds to its root.
+pub async fn sign(
+    chain: &Chain,
+    key: &PrivateKeySigner,
+    bundle_path: &Path,
+    proposer: Option<Address>,
+    valid_secs: u64,
+) -> Result<SignedRoot> {
+    let bundle = EpochBundle::from_json(&config::read(bundle_path)?)
+        .map_err(|e| OpError::input(bundle_path.display().to_string(), e))?;
+    let leaves = bundle.recomputed_leaves().map_err(|(l, e)| {
+        OpError::input(bundle_path.display().to_string(), format!("leaf {l}: {e}"))
+    })?;
+    let rebuilt = eden_core::scoring::bundle::epoch_tree(leaves, &B256::ZERO).map(|(r, _)| r);
+    if rebuilt != Some(bundle.root) {
+        return Err(OpError::Refused(format!(
+            "{}: the leaves do not rebuild to the root {}; refusing to sign",
+            bundle_path.display(),
+            bundle.root
+        )));
+    }
+    let reg = chain.registry();
+    let signer = reg.signer().call().await.map_err(OpError::rpc)?;
+    if signer != key.address() {
+        return Err(OpError::Refused(format!(
+            "this key is {}, the registry's signer is {signer}",
+            key.address()
+        )));
+    }
+    let (_, now) = chain.head().await?;
+    let msg = EpochRoot {
+        epoch: bundle.epoch,
+        root: bundle.root,
+        inputsRoot: bundle.inputs_root,
+        proposer: proposer.unwrap_or(key.address()),
+        expiry: now + valid_secs,
+    };
+    let domain = eden_domain(chain.net.chain_id, chain.net.contracts.epoch_registry);
+    let digest = epoch_root_signing_hash(&domain, &msg);
+    let sig = key
+        .sign_hash_sync(&digest)
+        .map_err(|e| OpError::Key(e.to_string()))?;
+    let mut bytes = sig.as_bytes().to_vec();
+    if bytes[64] < 27 {
+        bytes[64] += 27;
+    }
+    // The registry's own rules (low s, v 27/28) hold for what we publish.
+    recover_epoch_root_signer(&domain, &msg, &bytes).map_err(|e| OpError::Key(e.to_string()))?;
+    Ok(SignedRoot {
+        chain_id: chain.net.chain_id,
+        registry: chain.net.contracts.epoch_registry,
+        epoch: msg.epoch,
+        root: msg.root,
+        inputs_root: msg.inputsRoot,
+        proposer: msg.proposer,
+        expiry: msg.expiry,
+        signature: bytes.into(),
+    })
+}
+
+/// What `eden epoch propose` did.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase", tag = "result")]
+pub enum Proposed {
+    /// Proposed now.
+    Proposed {
+        /// Epoch.
+        epoch: u64,
+        /// The bond escrowed (wei).
+        bond: U256,
+        /// The transaction.
+        sent: Sent,
+        /// End of the challenge window.
+        deadline: u64,
+    },
+    /// This root was already proposed for this epoch: nothing sent.
+    AlreadyProposed {
+        /// Epoch.
+        epoch: u64,
+        /// Block of the earlier proposal.
+        block: u64,
+    },
+}
+
+/// `eden epoch propose`: proposes a signed root with the bond; refuses a root for any epoch but the next,
+/// and does nothing when this root is already proposed.
+pub async fn propose(chain: &Chain, signed: &SignedRoot) -> Result<Proposed> {
+    let me = chain.sender()?;
+    if signed.chain_id != chain.net.chain_id
+        || signed.registry != chain.net.contracts.epoch_registry
+    {
+        return Err(OpError::Refused(format!(
+            "the signature is for registry {} on chain {}, not this deployment",
+            signed.registry, signed.chain_id
+        )));
+    }
+    if signed.proposer != me {
+        return Err(OpError::Refused(format!(
+            "the signature names {} as proposer; this key is {me}",
+            signed.proposer
+        )));
+    }
+    let reg = chain.registry();
+    if let Some(block) = find_proposal(chain, signed.epoch, signed.root).await? {
+        return Ok(Proposed::AlreadyProposed {
+            epoch: signed.epoch,
+            block,
+        });
+    }
+    let next = reg.nextEpoch().call().await.map_err(OpError::rpc)?;
+    if signed.epoch != next {
+        return Err(OpError::Refused(format!(
+            "the chain's next epoch is {next}, this root is for epoch {}",
+            signed.epoch
+        )));
+    }
+    let bond = reg.bond().call().await.map_err(OpError::rpc)?;
+    let pending = reg
+        .propose(
+            signed.epoch,
+            signed.root,
+            signed.inputs_root,
+            signed.expiry,
+            signed.signature.clone(),
+        )
+        .value(bond)
+        .send()
+        .await
+        .map_err(|e| OpError::Tx(revert_reason(&e)))?;
+    let sent = confirm(pending).await?;
+    let st = reg
+        .status(signed.epoch)
+        .call()
+        .await
+        .map_err(OpError::rpc)?;
+    Ok(Proposed::Proposed {
+        epoch: signed.epoch,
+        bond,
+        sent,
+        deadline: st.deadline,
+    })
+}
+
+/// The block where `root` was proposed for `epoch`, if it was.
+async fn find_proposal(chain: &Chain, epoch: u64, root: B256) -> Result<Option<u64>> {
+    use crate::abi::EpochRegistry::RootProposed;
+    let filter = Filter::new()
+        .address(chain.net.contracts.epoch_registry)
+        .event_signature(RootProposed::SIGNATURE_HASH)
+        .from_block(chain.net.deployment_block);
+    let logs = chain
+        .provider
+        .get_logs(&filter)
+        .await
+        .map_err(OpError::rpc)?;
+    for l in logs {
+        if let Ok(ev) = l.log_decode::<RootProposed>() {
+            if ev.inner.data.epoch == epoch && ev.inner.data.root == root {
+                return Ok(Some(l.block_number.unwrap_or_default()));
+            }
+        }
+    }
+    Ok(None)
+}
+
+/// What `eden epoch publish` did.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Published {
+    /// Files written (empty when already published).
+    pub written: Vec<PathBuf>,
+    /// Files already there with the same content.
+    pub unchanged: Vec<PathBuf>,
+}
+
+/// `eden epoch publish`: writes the publication layout (README, "Publications") into `dir`, which any
+/// static host can serve: `epochs/<root>.json` (the bundle) and `epochs/<root>.intake.json` (the intake
+/// report with the public attestations). Refuses to overwrite a different file under the same name.
+pub fn publish(bundle_path: &Path, intake_path: Option<&Path>, dir: &Path) -> Result<Published> {
+    let text = config::read(bundle_path)?;
+    let bundle = EpochBundle::from_json(&text)
+        .map_err(|e| OpError::input(bundle_path.display().to_string(), e))?;
+    let root = format!("{:#x}", bundle.root);
+    let mut files = vec![(dir.join("epochs").join(format!("{root}.json")), text)];
+    if let Some(p) = intake_path {
+        files.push((
+            dir.join("epochs").join(format!("{root}.intake.json")),
+            config::read(p)?,
+        ));
+    }
+    let mut out = Published {
+        written: vec![],
+        unchanged: vec![],
+    };
+    for (path, content) in files {
+        match std::fs::read_to_string(&path) {
+            Ok(old) if old == content => out.unchanged.push(path),
+            Ok(_) => {
+                return Err(OpError::Refused(format!(
+                    "{} exists with other content; a publication never changes",
+                    path.display()
+                )))
+            }
+            Err(_) => {
+                config::write(&path, &content)?;
+                out.written.push(path);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// What `eden epoch finalize` did.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase", tag = "result")]
+pub enum Finalized {
+    /// Finalized now.
+    Finalized {
+        /// Epoch.
+        epoch: u64,
+        /// The transaction.
+        sent: Sent,
+    },
+    /// Already final: nothing sent.
+    AlreadyFinal {
+        /// Epoch.
+        epoch: u64,
+    },
+}
+
+/// `eden epoch finalize`: finalizes a pending root whose window has passed; says how long is left
+/// otherwise.
+pub async fn finalize(chain: &Chain, epoch: u64) -> Result<Finalized> {
+    chain.sender()?;
+    let reg = chain.registry();
+    let st = reg.status(epoch).call().await.map_err(OpError::rpc)?;
+    let (_, now) = chain.head().await?;
+    match st._0 {
+        3 => return Ok(Finalized::AlreadyFinal { epoch }),
+        1 if now >= st.deadline => {}
+        1 => {
+            return Err(OpError::Refused(format!(
+                "epoch {epoch} is pending until {} ({} s from now)",
+                st.deadline,
+                st.deadline - now
+            )))
+        }
+        2 => {
+            return Err(OpError::Refused(format!(
+                "epoch {epoch} is challenged: the adjudicator rules first"
+            )))
+        }
+        _ => return Err(OpError::Refused(format!("epoch {epoch} has no proposal"))),
+    }
+    let pending = reg
+        .finalize(epoch)
+        .send()
+        .await
+        .map_err(|e| OpError::Tx(revert_reason(&e)))?;
+    Ok(Finalized::Finalized {
+        epoch,
+        sent: confirm(pending).await?,
+    })
+}

@@ -1,0 +1,398 @@
+//! `eden`: the operator's command-line tool. See `eden --help` and `eden <command> --help`.
+
+use alloy::primitives::Address;
+use clap::{Args, Parser, Subcommand};
+use eden_core::attest::Attestation;
+use eden_operator::chain::{self, Chain, DEFAULT_KEY_ENV};
+use eden_operator::epoch::{self, BuildArgs, Finalized, Proposed, SignedRoot};
+use eden_operator::output::{eth, Out};
+use eden_operator::{attest, config, OpError};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// The Eden operator's tool: verified inputs, epochs built, signed, proposed, published and finalized.
+///
+/// Keys are never flags: a private key comes from the environment variable named by --key-env (default
+/// EDEN_PRIVATE_KEY), or from --keystore FILE with its password in EDEN_KEYSTORE_PASSWORD.
+#[derive(Parser)]
+#[command(name = "eden", version, propagate_version = true)]
+struct Cli {
+    /// Print the result as JSON on stdout (progress stays on stderr).
+    #[arg(long, global = true)]
+    json: bool,
+    /// The deployment's network description (eden-network-v1).
+    #[arg(
+        long,
+        global = true,
+        env = "EDEN_NETWORK",
+        default_value = ".eden/network-31337.json"
+    )]
+    network: PathBuf,
+    /// JSON-RPC URL (default: the network description's first).
+    #[arg(long, global = true)]
+    rpc_url: Option<String>,
+    /// A keystore file (password in EDEN_KEYSTORE_PASSWORD).
+    #[arg(long, global = true)]
+    keystore: Option<PathBuf>,
+    /// The environment variable holding the private key.
+    #[arg(long, global = true, default_value = DEFAULT_KEY_ENV)]
+    key_env: String,
+    #[command(subcommand)]
+    cmd: Cmd,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Attestations (what a data source signs, C21).
+    #[command(subcommand)]
+    Attest(AttestCmd),
+    /// A project's source keys in the SourceKeyRegistry (C21).
+    #[command(subcommand)]
+    Keys(KeysCmd),
+    /// Epochs: build, sign, propose, publish, finalize (C5–C7).
+    #[command(subcommand)]
+    Epoch(EpochCmd),
+}
+
+#[derive(Subcommand)]
+enum AttestCmd {
+    /// Signs one attestation: one project, source and epoch, every metric of that source.
+    Sign {
+        /// The project.
+        #[arg(long)]
+        project: Address,
+        /// The epoch.
+        #[arg(long)]
+        epoch: u64,
+        /// The source's name (as registered).
+        #[arg(long)]
+        source: String,
+        /// When the data was observed (unix seconds; default now).
+        #[arg(long)]
+        observed_at: Option<u64>,
+        /// A metric, name=value (repeat).
+        #[arg(long = "metric", required = true)]
+        metrics: Vec<String>,
+        /// Write here (default stdout).
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
+}
+
+#[derive(Subcommand)]
+enum KeysCmd {
+    /// Registers a source key for a project (sent by the project's controller).
+    Register {
+        /// The project.
+        #[arg(long)]
+        project: Address,
+        /// The source's name.
+        #[arg(long)]
+        source: String,
+        /// The key's address.
+        #[arg(long)]
+        key: Address,
+    },
+    /// Revokes a key (by the project's controller or the key itself).
+    Revoke {
+        /// The project.
+        #[arg(long)]
+        project: Address,
+        /// The key's address.
+        #[arg(long)]
+        key: Address,
+    },
+}
+
+#[derive(Args)]
+struct BuildCli {
+    /// The epoch (default: the registry's next).
+    #[arg(long)]
+    epoch: Option<u64>,
+    /// Track configurations: a JSON file, or preset names (agents,apps,research).
+    #[arg(long, default_value = "agents,apps,research")]
+    tracks: String,
+    /// The intake configuration (sources, their metrics and tolerances, output features).
+    #[arg(long)]
+    intake: PathBuf,
+    /// Directory of submission files (one JSON per project).
+    #[arg(long)]
+    submissions: PathBuf,
+    /// Re-fetch adapters (JSON).
+    #[arg(long)]
+    refetch: Option<PathBuf>,
+    /// The latest final epoch's bundle (its scores are s(t-1)).
+    #[arg(long)]
+    previous: Option<PathBuf>,
+    /// Graded theses (JSON array, submission order).
+    #[arg(long)]
+    theses: Option<PathBuf>,
+    /// Pre-data projects (JSON array).
+    #[arg(long)]
+    pre_data: Option<PathBuf>,
+    /// Snapshot time (default: the latest block's timestamp).
+    #[arg(long)]
+    snapshot: Option<u64>,
+    /// Output directory (bundle.json, intake.json, private/).
+    #[arg(long)]
+    out: PathBuf,
+}
+
+#[derive(Subcommand)]
+enum EpochCmd {
+    /// Builds the epoch from attested inputs: signatures, key registry, re-fetches, scores, tree.
+    Build(BuildCli),
+    /// Signs a bundle's root (EIP-712, C6) for a proposer.
+    Sign {
+        /// The bundle.
+        #[arg(long)]
+        bundle: PathBuf,
+        /// The proposer the signature names (default: the signer itself).
+        #[arg(long)]
+        proposer: Option<Address>,
+        /// Signature validity.
+        #[arg(long, default_value_t = 72)]
+        valid_hours: u64,
+        /// Write here (default: signature.json beside the bundle).
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
+    /// Proposes a signed root with the bond.
+    Propose {
+        /// The signed root (from `eden epoch sign`).
+        #[arg(long)]
+        signature: PathBuf,
+    },
+    /// Writes the publication layout into a directory any static host can serve.
+    Publish {
+        /// The bundle.
+        #[arg(long)]
+        bundle: PathBuf,
+        /// The intake report (default: intake.json beside the bundle, if present).
+        #[arg(long)]
+        intake: Option<PathBuf>,
+        /// The publication directory.
+        #[arg(long)]
+        dir: PathBuf,
+    },
+    /// Finalizes a pending root whose challenge window has passed.
+    Finalize {
+        /// The epoch.
+        #[arg(long)]
+        epoch: u64,
+    },
+}
+
+#[tokio::main]
+async fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let out = Out { json: cli.json };
+    match run(cli, out).await {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            if out.json {
+                println!("{}", serde_json::json!({ "error": e.to_string() }));
+            }
+            eprintln!("eden: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+async fn connect(cli: &Cli, out: Out, with_key: bool) -> Result<Chain, OpError> {
+    let net = config::network(&cli.network)?;
+    let key = if with_key {
+        Some(chain::signer(cli.keystore.as_deref(), &cli.key_env)?)
+    } else {
+        None
+    };
+    out.step(format!("chain {} ({})", net.chain_id, net.name));
+    Chain::connect(net, cli.rpc_url.as_deref(), key).await
+}
+
+async fn run(cli: Cli, out: Out) -> Result<(), OpError> {
+    match &cli.cmd {
+        Cmd::Attest(AttestCmd::Sign {
+            project,
+            epoch,
+            source,
+            observed_at,
+            metrics,
+            out: file,
+        }) => {
+            let net = config::network(&cli.network)?;
+            let reg = net.contracts.source_key_registry.ok_or_else(|| {
+                OpError::Refused("the network description has no sourceKeyRegistry".into())
+            })?;
+            let key = chain::signer(cli.keystore.as_deref(), &cli.key_env)?;
+            let metrics = metrics
+                .iter()
+                .map(|m| attest::parse_metric(m))
+                .collect::<Result<Vec<_>, _>>()?;
+            let observed = observed_at.unwrap_or_else(|| {
+                std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map(|d| d.as_secs())
+                    .unwrap_or(0)
+            });
+            let signed = attest::sign(
+                &key,
+                net.chain_id,
+                reg,
+                Attestation {
+                    project: *project,
+                    epoch: *epoch,
+                    source: source.clone(),
+                    observedAt: observed,
+                    metrics,
+                },
+            )?;
+            match file {
+                Some(f) => {
+                    config::write(f, &signed.to_json())?;
+                    out.done(&serde_json::json!({ "written": f, "signer": key.address() }), || {
+                        format!("attestation for {project} (epoch {epoch}, {source}) signed by {} → {}", key.address(), f.display())
+                    });
+                }
+                None => println!("{}", signed.to_json()),
+            }
+        }
+        Cmd::Keys(k) => {
+            let chain = connect(&cli, out, true).await?;
+            match k {
+                KeysCmd::Register {
+                    project,
+                    source,
+                    key,
+                } => {
+                    let sent = attest::register(&chain, *project, source, *key).await?;
+                    out.done(&sent, || {
+                        format!(
+                            "registered {key} for {source} of {project} (tx {}, block {}, gas {})",
+                            sent.tx, sent.block, sent.gas_used
+                        )
+                    });
+                }
+                KeysCmd::Revoke { project, key } => {
+                    let sent = attest::revoke(&chain, *project, *key).await?;
+                    out.done(&sent, || {
+                        format!(
+                            "revoked {key} for {project} (tx {}, block {})",
+                            sent.tx, sent.block
+                        )
+                    });
+                }
+            }
+        }
+        Cmd::Epoch(EpochCmd::Build(b)) => {
+            let chain = connect(&cli, out, false).await?;
+            out.step("reading source keys, submissions and re-fetches");
+            let args = BuildArgs {
+                epoch: b.epoch,
+                tracks: b.tracks.clone(),
+                intake: b.intake.clone(),
+                submissions: b.submissions.clone(),
+                refetch: b.refetch.clone(),
+                previous: b.previous.clone(),
+                theses: b.theses.clone(),
+                pre_data: b.pre_data.clone(),
+                snapshot: b.snapshot,
+                out: b.out.clone(),
+            };
+            let r = epoch::build(&chain, &args).await?;
+            out.done(&r, || {
+                let mut s = format!(
+                    "epoch {}: {} projects, root {}\n  claims: {} used, {} failed, {} not claims; {} signatures checked in {} ms; built in {} ms",
+                    r.epoch, r.projects, r.root, r.claims_used, r.claims_failed, r.claims_ignored, r.signatures, r.signature_ms, r.build_ms
+                );
+                for (p, why) in &r.failures {
+                    s += &format!("\n  failed: {p}: {why}");
+                }
+                for f in &r.bad_files {
+                    s += &format!("\n  unreadable submission {}: {}", f.file.display(), f.error);
+                }
+                for w in &r.written {
+                    s += &format!("\n  wrote {}", w.display());
+                }
+                s
+            });
+        }
+        Cmd::Epoch(EpochCmd::Sign {
+            bundle,
+            proposer,
+            valid_hours,
+            out: file,
+        }) => {
+            let key = chain::signer(cli.keystore.as_deref(), &cli.key_env)?;
+            let chain = connect(&cli, out, false).await?;
+            let signed = epoch::sign(&chain, &key, bundle, *proposer, valid_hours * 3600).await?;
+            let path = file
+                .clone()
+                .unwrap_or_else(|| bundle.with_file_name("signature.json"));
+            config::write(
+                &path,
+                &serde_json::to_string_pretty(&signed)
+                    .map_err(|e| OpError::input("signature", e))?,
+            )?;
+            out.done(&signed, || {
+                format!(
+                    "epoch {} root {} signed for proposer {} until {} → {}",
+                    signed.epoch,
+                    signed.root,
+                    signed.proposer,
+                    signed.expiry,
+                    path.display()
+                )
+            });
+        }
+        Cmd::Epoch(EpochCmd::Propose { signature }) => {
+            let signed: SignedRoot = config::load(signature)?;
+            let chain = connect(&cli, out, true).await?;
+            let r = epoch::propose(&chain, &signed).await?;
+            out.done(&r, || match &r {
+                Proposed::Proposed { epoch, bond, sent, deadline } => format!(
+                    "epoch {epoch} proposed with a bond of {} ETH (tx {}, gas {}); challengeable until {deadline}",
+                    eth(*bond), sent.tx, sent.gas_used
+                ),
+                Proposed::AlreadyProposed { epoch, block } => {
+                    format!("epoch {epoch}: this root was already proposed (block {block}); nothing sent")
+                }
+            });
+        }
+        Cmd::Epoch(EpochCmd::Publish {
+            bundle,
+            intake,
+            dir,
+        }) => {
+            let intake = intake.clone().or_else(|| {
+                let p = bundle.with_file_name("intake.json");
+                p.is_file().then_some(p)
+            });
+            let r = epoch::publish(bundle, intake.as_deref(), dir)?;
+            out.done(&r, || {
+                let mut s = String::new();
+                for w in &r.written {
+                    s += &format!("wrote {}\n", w.display());
+                }
+                for w in &r.unchanged {
+                    s += &format!("already published {}\n", w.display());
+                }
+                s.trim_end().to_string()
+            });
+        }
+        Cmd::Epoch(EpochCmd::Finalize { epoch: e }) => {
+            let chain = connect(&cli, out, true).await?;
+            let r = epoch::finalize(&chain, *e).await?;
+            out.done(&r, || match &r {
+                Finalized::Finalized { epoch, sent } => format!(
+                    "epoch {epoch} final (tx {}, gas {})",
+                    sent.tx, sent.gas_used
+                ),
+                Finalized::AlreadyFinal { epoch } => {
+                    format!("epoch {epoch} is already final; nothing sent")
+                }
+            });
+        }
+    }
+    Ok(())
+}

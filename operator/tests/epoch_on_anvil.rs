@@ -1,0 +1,471 @@
+//! `eden` end to end on anvil with the real contracts (C21, C5–C7): source keys registered by the projects'
+//! controllers, attestations signed by source keys, one source re-fetched over HTTP from a local server
+//! that disagrees once, the epoch built, signed, proposed (twice: the second does nothing), published
+//! (twice: unchanged), finalized once its window has passed, every score leaf verified on chain; then the
+//! next epoch refuses to build without the final epoch's bundle and builds with it. Bad input (a malformed
+//! submission file, a bad signature, a key of another project) is reported per claim, never a crash.
+
+use alloy::primitives::{Address, B256, U256};
+use alloy::providers::Provider;
+use eden_contracts_diff::{deploy, start_node, test_chain_id};
+use eden_core::scoring::EpochBundle;
+use serde_json::{json, Value};
+use std::io::{Read, Write};
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const KEY0: &str = "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80";
+/// Anvil accounts 1–3: three projects that are accounts (each its own controller).
+const PROJECT_KEYS: [&str; 3] = [
+    "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d",
+    "0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a",
+    "0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6",
+];
+const GITHUB_KEY: &str = "0x1111111111111111111111111111111111111111111111111111111111111111";
+const STRIPE_KEY: &str = "0x2222222222222222222222222222222222222222222222222222222222222222";
+
+struct Eden {
+    network: PathBuf,
+}
+
+impl Eden {
+    fn run(&self, key: Option<&str>, args: &[&str]) -> (bool, Value, String) {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_eden"));
+        c.arg("--json")
+            .arg("--network")
+            .arg(&self.network)
+            .args(args);
+        c.env_remove("EDEN_PRIVATE_KEY");
+        if let Some(k) = key {
+            c.env("EDEN_PRIVATE_KEY", k);
+        }
+        let o = c.output().expect("run eden");
+        let stdout = String::from_utf8_lossy(&o.stdout).to_string();
+        let stderr = String::from_utf8_lossy(&o.stderr).to_string();
+        let v = serde_json::from_str(&stdout).unwrap_or(Value::Null);
+        (o.status.success(), v, stderr)
+    }
+    fn ok(&self, key: Option<&str>, args: &[&str]) -> Value {
+        let (ok, v, err) = self.run(key, args);
+        assert!(ok, "eden {args:?} failed: {v} {err}");
+        v
+    }
+}
+
+fn addr_of(key: &str) -> Address {
+    key.parse::<alloy::signers::local::PrivateKeySigner>()
+        .unwrap()
+        .address()
+}
+
+/// A one-route HTTP server: `GET /<project>/<epoch>` → `{"resolved": n, "counterparties": m}`.
+fn serve(values: Vec<(Address, u64, u64)>) -> u16 {
+    let l = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = l.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        for s in l.incoming() {
+            let Ok(mut s) = s else { continue };
+            let mut buf = [0u8; 2048];
+            let n = s.read(&mut buf).unwrap_or(0);
+            let req = String::from_utf8_lossy(&buf[..n]).to_string();
+            let path = req.split_whitespace().nth(1).unwrap_or("").to_lowercase();
+            let body = values
+                .iter()
+                .find(|(p, _, _)| path.starts_with(&format!("/{p:#x}/")))
+                .map(|(_, r, c)| {
+                    json!({"resolved": r, "counterparties": c.to_string()}).to_string()
+                });
+            let resp = match body {
+                Some(b) => format!("HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{b}", b.len()),
+                None => "HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\nconnection: close\r\n\r\n".into(),
+            };
+            let _ = s.write_all(resp.as_bytes());
+        }
+    });
+    port
+}
+
+fn write(p: &Path, v: &Value) {
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    std::fs::write(p, serde_json::to_string_pretty(v).unwrap()).unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_epoch_from_attestations_to_final() {
+    let node = start_node(test_chain_id(40));
+    let d = deploy(&node, &[]);
+    let dir = std::env::temp_dir().join(format!("eden-op-{}", node.chain_id));
+    let _ = std::fs::remove_dir_all(&dir);
+    let network = dir.join("network.json");
+    let j = &d.json;
+    write(
+        &network,
+        &json!({
+            "format": "eden-network-v1", "chainId": node.chain_id, "name": "operator test",
+            "nativeCurrency": {"name": "Ether", "symbol": "ETH", "decimals": 18},
+            "rpcUrls": [node.url],
+            "contracts": {
+                "epochRegistry": j["epochRegistry"], "holderDistributor": j["holderDistributor"],
+                "launchpad": j["launchpad"], "launchLocker": j["launchLocker"], "poolManager": j["poolManager"],
+                "sourceKeyRegistry": j["sourceKeyRegistry"],
+            },
+            "deploymentBlock": j["startBlock"], "publications": ["http://127.0.0.1:1/"],
+        }),
+    );
+    let eden = Eden { network };
+    let projects: Vec<Address> = PROJECT_KEYS.iter().map(|k| addr_of(k)).collect();
+    let (github, stripe) = (addr_of(GITHUB_KEY), addr_of(STRIPE_KEY));
+
+    // Keys: each project registers its sources; a stranger cannot.
+    for (k, p) in PROJECT_KEYS.iter().zip(&projects) {
+        let ps = format!("{p:#x}");
+        let r = eden.ok(
+            Some(k),
+            &[
+                "keys",
+                "register",
+                "--project",
+                &ps,
+                "--source",
+                "github",
+                "--key",
+                &format!("{github:#x}"),
+            ],
+        );
+        assert!(r["gasUsed"].as_u64().unwrap() > 0);
+        eden.ok(
+            Some(k),
+            &[
+                "keys",
+                "register",
+                "--project",
+                &ps,
+                "--source",
+                "stripe",
+                "--key",
+                &format!("{stripe:#x}"),
+            ],
+        );
+    }
+    let (ok, v, _) = eden.run(
+        Some(PROJECT_KEYS[0]),
+        &[
+            "keys",
+            "register",
+            "--project",
+            &format!("{:#x}", projects[1]),
+            "--source",
+            "x",
+            "--key",
+            &format!("{github:#x}"),
+        ],
+    );
+    assert!(
+        !ok && v["error"].as_str().unwrap().contains("controller"),
+        "{v}"
+    );
+    // Without a key, a sending command says how to give one.
+    let (ok, v, _) = eden.run(
+        None,
+        &[
+            "keys",
+            "revoke",
+            "--project",
+            &format!("{:#x}", projects[0]),
+            "--key",
+            &format!("{github:#x}"),
+        ],
+    );
+    assert!(
+        !ok && v["error"].as_str().unwrap().contains("EDEN_PRIVATE_KEY"),
+        "{v}"
+    );
+
+    // 15 days pass (the minimum age counts from the first key), then the sources observe.
+    node.increase_time(15 * 86_400).await;
+    node.mine().await;
+    let now = node.latest_timestamp().await;
+    let epoch = d.first_epoch;
+    let subs = dir.join("submissions");
+    let att = |key: &str, project: Address, source: &str, metrics: &[(&str, u64)]| -> Value {
+        let mut args = vec![
+            "attest".to_string(),
+            "sign".into(),
+            "--project".into(),
+            format!("{project:#x}"),
+            "--epoch".into(),
+            epoch.to_string(),
+            "--source".into(),
+            source.into(),
+            "--observed-at".into(),
+            (now - 60).to_string(),
+        ];
+        for (n, v) in metrics {
+            args.push("--metric".into());
+            args.push(format!("{n}={v}"));
+        }
+        let mut c = Command::new(env!("CARGO_BIN_EXE_eden"));
+        c.arg("--network")
+            .arg(&eden.network)
+            .args(&args)
+            .env("EDEN_PRIVATE_KEY", key);
+        let o = c.output().unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        serde_json::from_slice(&o.stdout).unwrap()
+    };
+    let work = [120u64, 340, 75];
+    for (i, p) in projects.iter().enumerate() {
+        let mut atts = vec![
+            att(
+                GITHUB_KEY,
+                *p,
+                "github",
+                &[
+                    ("resolved_work", work[i]),
+                    ("unique_counterparties", 10 + i as u64),
+                ],
+            ),
+            att(
+                STRIPE_KEY,
+                *p,
+                "stripe",
+                &[
+                    ("settled_revenue_cents", 50_000 * (i as u64 + 1)),
+                    ("token_price", 7),
+                ],
+            ),
+        ];
+        if i == 2 {
+            // a bad signature (v = 29) and an attestation signed by an unregistered key
+            let mut bad = atts[1].clone();
+            let sig = bad["signature"].as_str().unwrap().to_string();
+            bad["signature"] = Value::String(format!("{}1d", &sig[..sig.len() - 2]));
+            bad["observedAt"] = json!((now - 30).to_string());
+            atts.push(bad);
+            atts.push(att(
+                PROJECT_KEYS[2],
+                *p,
+                "stripe",
+                &[("settled_revenue_cents", 1)],
+            ));
+        }
+        write(
+            &subs.join(format!("{i}.json")),
+            &json!({"project": p, "track": "agents", "attestations": atts}),
+        );
+    }
+    std::fs::write(subs.join("broken.json"), "{ not json").unwrap();
+
+    // The re-fetch source agrees with projects 0 and 1 (within 1 %) and disagrees with project 2.
+    let port = serve(vec![
+        (projects[0], 121, 10),
+        (projects[1], 340, 11),
+        (projects[2], 40, 12),
+    ]);
+    write(
+        &dir.join("refetch.json"),
+        &json!({
+            "github": {"kind": "http", "url": format!("http://127.0.0.1:{port}/{{project}}/{{epoch}}"),
+                       "paths": {"resolved_work": "/resolved", "unique_counterparties": "/counterparties"}}
+        }),
+    );
+    write(
+        &dir.join("intake.json"),
+        &json!({
+            "sources": [
+                {"name": "github", "refetch": true, "metrics": [{"name": "resolved_work", "toleranceBps": 100}, {"name": "unique_counterparties"}]},
+                {"name": "stripe", "metrics": [{"name": "settled_revenue_cents"}]}
+            ],
+            "outputFeatures": {"agents": "resolved_work", "apps": "paying_users", "research": "verified_citations"}
+        }),
+    );
+    let out = dir.join("epoch-1");
+    let p = |x: &Path| x.display().to_string();
+    let build = |out: &Path, previous: Option<&Path>| {
+        let mut a = vec![
+            "epoch".to_string(),
+            "build".into(),
+            "--intake".into(),
+            p(&dir.join("intake.json")),
+            "--submissions".into(),
+            p(&subs),
+            "--refetch".into(),
+            p(&dir.join("refetch.json")),
+            "--out".into(),
+            p(out),
+        ];
+        if let Some(prev) = previous {
+            a.push("--previous".into());
+            a.push(p(prev));
+        }
+        let refs: Vec<&str> = a.iter().map(String::as_str).collect();
+        eden.run(None, &refs)
+    };
+    let (ok, r, err) = build(&out, None);
+    assert!(ok, "{r} {err}");
+    assert_eq!(r["epoch"], epoch);
+    assert_eq!(r["projects"], 3);
+    assert_eq!(r["signatures"], 8);
+    // used: 3 × (resolved, counterparties, revenue) minus project 2's mismatched resolved_work = 8;
+    // failed: that mismatch + the bad signature + the unregistered key = 3; ignored: 3 token_price + 1 bad-sig token_price.
+    assert_eq!(
+        (
+            r["claimsUsed"].as_u64(),
+            r["claimsFailed"].as_u64(),
+            r["claimsIgnored"].as_u64()
+        ),
+        (Some(8), Some(3), Some(4)),
+        "{r}"
+    );
+    assert_eq!(r["badFiles"].as_array().unwrap().len(), 1);
+    let failures = r["failures"].to_string();
+    assert!(
+        failures.contains(&format!("{:#x}", projects[2]).to_lowercase())
+            || failures
+                .to_lowercase()
+                .contains(&format!("{:#x}", projects[2])),
+        "{failures}"
+    );
+    let report: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("intake.json")).unwrap()).unwrap();
+    let p0 = &report["projects"][0];
+    let used0 = p0["outcomes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["metric"] == "resolved_work")
+        .unwrap();
+    assert_eq!(
+        (
+            used0["outcome"].as_str(),
+            used0["value"].as_str(),
+            used0["refetched"].as_bool()
+        ),
+        (Some("used"), Some("121"), Some(true))
+    );
+    assert_eq!(
+        p0["attestations"].as_array().unwrap().len(),
+        2,
+        "public attestations are published"
+    );
+    let bundle =
+        EpochBundle::from_json(&std::fs::read_to_string(out.join("bundle.json")).unwrap()).unwrap();
+
+    // Sign (only the registry's signer may), propose, propose again.
+    let (ok, v, _) = eden.run(
+        Some(PROJECT_KEYS[0]),
+        &["epoch", "sign", "--bundle", &p(&out.join("bundle.json"))],
+    );
+    assert!(
+        !ok && v["error"].as_str().unwrap().contains("signer"),
+        "{v}"
+    );
+    let s = eden.ok(
+        Some(KEY0),
+        &["epoch", "sign", "--bundle", &p(&out.join("bundle.json"))],
+    );
+    assert_eq!(
+        s["root"].as_str().unwrap().parse::<B256>().unwrap(),
+        bundle.root
+    );
+    let sig = p(&out.join("signature.json"));
+    let (ok, v, _) = eden.run(
+        Some(PROJECT_KEYS[0]),
+        &["epoch", "propose", "--signature", &sig],
+    );
+    assert!(
+        !ok && v["error"].as_str().unwrap().contains("proposer"),
+        "{v}"
+    );
+    let r = eden.ok(Some(KEY0), &["epoch", "propose", "--signature", &sig]);
+    assert_eq!(r["result"], "proposed", "{r}");
+    let r = eden.ok(Some(KEY0), &["epoch", "propose", "--signature", &sig]);
+    assert_eq!(r["result"], "alreadyProposed", "{r}");
+
+    // Publish twice.
+    let pubdir = dir.join("public");
+    let r = eden.ok(
+        None,
+        &[
+            "epoch",
+            "publish",
+            "--bundle",
+            &p(&out.join("bundle.json")),
+            "--dir",
+            &p(&pubdir),
+        ],
+    );
+    assert_eq!(r["written"].as_array().unwrap().len(), 2);
+    let r = eden.ok(
+        None,
+        &[
+            "epoch",
+            "publish",
+            "--bundle",
+            &p(&out.join("bundle.json")),
+            "--dir",
+            &p(&pubdir),
+        ],
+    );
+    assert_eq!(
+        (
+            r["written"].as_array().unwrap().len(),
+            r["unchanged"].as_array().unwrap().len()
+        ),
+        (0, 2)
+    );
+    assert!(pubdir
+        .join(format!("epochs/{:#x}.json", bundle.root))
+        .is_file());
+
+    // Finalize: refused inside the window, done after it, then nothing to do.
+    let es = epoch.to_string();
+    let (ok, v, _) = eden.run(Some(KEY0), &["epoch", "finalize", "--epoch", &es]);
+    assert!(
+        !ok && v["error"].as_str().unwrap().contains("pending until"),
+        "{v}"
+    );
+    node.increase_time(72 * 3600 + 1).await;
+    node.mine().await;
+    assert_eq!(
+        eden.ok(Some(KEY0), &["epoch", "finalize", "--epoch", &es])["result"],
+        "finalized"
+    );
+    assert_eq!(
+        eden.ok(Some(KEY0), &["epoch", "finalize", "--epoch", &es])["result"],
+        "alreadyFinal"
+    );
+
+    // Every score leaf verifies on chain.
+    let reg = eden_operator::abi::EpochRegistry::new(d.epoch_registry, node.provider.clone());
+    for rec in &bundle.projects {
+        let leaf = eden_core::leaves::score_leaf(rec.project, rec.score_wad);
+        let proof = bundle.proof(&leaf).unwrap();
+        assert!(reg
+            .verifyScore(epoch, rec.project, rec.score_wad, proof)
+            .call()
+            .await
+            .unwrap());
+    }
+    assert!(
+        bundle.projects.iter().any(|r| r.score_wad > U256::ZERO),
+        "somebody passed the gate"
+    );
+
+    // The next epoch needs the final epoch's bundle (s(t-1), C4), and builds with it.
+    let (ok, v, _) = build(&dir.join("epoch-2"), None);
+    assert!(
+        !ok && v["error"].as_str().unwrap().contains("--previous"),
+        "{v}"
+    );
+    let (ok, v, err) = build(&dir.join("epoch-2"), Some(&out.join("bundle.json")));
+    // the old attestations name the previous epoch: every value is reported, none is a claim
+    assert!(ok, "{v} {err}");
+    assert_eq!(
+        (v["epoch"].as_u64(), v["claimsUsed"].as_u64()),
+        (Some(epoch + 1), Some(0))
+    );
+    let _ = node.provider.get_block_number().await;
+    let _ = std::fs::remove_dir_all(&dir);
+}
