@@ -6,7 +6,8 @@
 #     port EDEN_RPC_PORT, default 8545, or the next free one)
 #  3. deploys Uniswap v3/v4 and the protocol (scripts/deploy-local.sh, then scripts/deploy-local-ii.sh),
 #     which write the network description; it becomes the app's default (public/networks/local.json)
-#  4. seeds a demo world through real transactions (scripts/seed-demo.mjs → public/demo/)
+#  4. seeds a demo world through real transactions (scripts/seed-demo.mjs → public/demo/; its epochs through
+#     the operator's tool, target/debug/eden, which the seeder builds with cargo when it is missing or stale)
 #  5. builds and serves the app at http://127.0.0.1:8080 (EDEN_PORT changes it) and prints the URL
 # Ctrl-C (or any exit) stops everything it started: the app server and anvil, by PID.
 set -euo pipefail

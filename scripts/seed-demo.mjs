@@ -35,7 +35,10 @@
 // projects' names, unverified). DIR/world.json reports everything seeded (addresses, epochs, payouts,
 // duels, calls, scorer accounts and graded scores with their texts, pools, private inputs).
 // the root signer's key is anvil account 0 (the deploy default).
-import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { readFileSync, writeFileSync, mkdirSync, copyFileSync } from 'node:fs';
+import { execFile, execFileSync } from 'node:child_process';
+import { createServer } from 'node:http';
+import { promisify } from 'node:util';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -180,7 +183,7 @@ async function launch(creator, name, symbol, quote = ZERO) {
   const topic = hex(keccak256(Buffer.from('Launched(address,address,address,string,string,uint256,uint256)')));
   const ev = r.logs.find((l) => l.topics[0] === topic);
   const token = '0x' + ev.topics[1].slice(26);
-  launches.push({ token, name, symbol });
+  launches.push({ token, name, symbol, creator });
   log(`launched ${symbol} at ${token}`);
   return token;
 }
@@ -240,10 +243,38 @@ const trackOf = (i) => (i < 14 ? 'agents' : i < 22 ? 'research' : 'apps');
 const TOKEN_SLOTS = { 3: launches[0], 4: launches[1], 6: launches[2], 7: launches[3] }; // GARD, NEAR, MEAD, SPRT
 const projects = NAMES.map((name, i) => {
   // The first three projects are dev accounts 1–3, so a connected dev wallet has a project.
-  if (TOKEN_SLOTS[i]) return { name: TOKEN_SLOTS[i].name, address: TOKEN_SLOTS[i].token, track: trackOf(i), private: false };
+  if (TOKEN_SLOTS[i]) return { name: TOKEN_SLOTS[i].name, address: TOKEN_SLOTS[i].token, track: trackOf(i), private: false, controller: TOKEN_SLOTS[i].creator };
   const addr = i < 3 ? DEV[i + 1][0] : '0x' + Buffer.from(keccak256(Buffer.from(`eden.demo.project.${i}`))).toString('hex').slice(24);
-  return { name, address: addr, track: trackOf(i), private: i === 5 || i === 17 };
+  return { name, address: addr, track: trackOf(i), private: i === 5 || i === 17, controller: addr };
 });
+
+// ---- Source keys (C21): every project registers the keys of its three data sources ---------------
+// What a project does once, from its controller (a launch's creator, else the project account itself; the
+// synthetic projects' accounts are impersonated on anvil). Three demo sources sign every project's numbers:
+// `ledger` (money-verified metrics), `github` (counterparty-verified, re-fetched over HTTP) and `self`
+// (self-reported). Their keys are the sources' own, derived here for the demo.
+const addressOf = (key) => hex(keccak256(secp256k1.getPublicKey(Buffer.from(key.slice(2), 'hex'), false).slice(1)).slice(12));
+const SOURCE_KEYS = Object.fromEntries(['ledger', 'github', 'self'].map((n) => {
+  const key = hex(keccak256(Buffer.from(`eden.demo.source.${n}`)));
+  return [n, { key, address: addressOf(key) }];
+}));
+const SOURCE_OF_TIER = { moneyVerified: 'ledger', counterpartyVerified: 'github', selfReported: 'self' };
+const devAddresses = new Set(DEV.map(([a]) => a.toLowerCase()));
+let keysRegisteredAt = 0;
+if (A.sourceKeyRegistry) {
+  for (const p of projects) {
+    if (!devAddresses.has(p.controller.toLowerCase())) {
+      await rpc('anvil_impersonateAccount', [p.controller]);
+      await rpc('anvil_setBalance', [p.controller, '0x' + (10n ** 18n).toString(16)]);
+    }
+    for (const [name, k] of Object.entries(SOURCE_KEYS)) {
+      await send(p.controller, A.sourceKeyRegistry, 'register(address,bytes32,address)', [p.address, hex(keccak256(Buffer.from(name))), k.address]);
+    }
+    if (!devAddresses.has(p.controller.toLowerCase())) await rpc('anvil_stopImpersonatingAccount', [p.controller]);
+  }
+  keysRegisteredAt = await now();
+  log(`source keys: ${projects.length} projects registered ${Object.keys(SOURCE_KEYS).join(', ')}`);
+}
 const presets = Object.fromEntries(TRACKS.map((t) => [t, eden.trackPreset(t)]));
 function inputsFor(p, k, rand) {
   const cfg = presets[p.track];
@@ -324,60 +355,140 @@ if (A.scorerRegistry) {
   }
 }
 
-// The operator grades the scores in the next epoch, proposed after them (a grade counts only from an
-// epoch proposed after its score, C12).
+// ---- Epochs through the operator's tool (`eden`, C21 and C5–C7) ---------------------------------
+// The sources sign their attestations (`eden attest sign-batch`, one key per source), the projects hand
+// them in (a submission file each), a local HTTP server answers the `github` re-fetch (and disagrees once:
+// project 0's unique counterparties in the second epoch, a failed claim on the Score page), and the operator
+// builds, signs, proposes, publishes and finalizes with `eden epoch …`. The operator grades the scores in
+// the next epoch, proposed after them (a grade counts only from an epoch proposed after its score, C12).
+execFileSync('cargo', ['build', '--locked', '-q', '-p', 'eden-operator'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+const EDEN_BIN = join(ROOT, 'target', 'debug', 'eden');
+const NETWORK = join(ROOT, '.eden', `network-${chainId}.json`);
+const execFileP = promisify(execFile);
+async function edenCli(args, key) {
+  try {
+    const { stdout } = await execFileP(EDEN_BIN, ['--json', '--network', NETWORK, '--rpc-url', RPC, ...args.map(String)], {
+      env: { ...process.env, ...(key ? { EDEN_PRIVATE_KEY: key } : {}) }, maxBuffer: 1 << 28,
+    });
+    return JSON.parse(stdout);
+  } catch (e) {
+    throw new Error(`eden ${args.join(' ')}: ${e.stdout || ''} ${e.stderr || e.message}`);
+  }
+}
+const OPERATOR = join(PRIVATE, 'operator');
+mkdirSync(OPERATOR, { recursive: true });
+// The github re-fetch: GET /<project>/<epoch> → the metrics as github itself reports them.
+const refetched = new Map();
+const refetchServer = createServer((req, res) => {
+  const [, project, epoch] = req.url.split('/');
+  const body = refetched.get(`${(project ?? '').toLowerCase()}:${epoch}`);
+  if (!body) { res.writeHead(404); res.end(); return; }
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(body));
+});
+await new Promise((ok) => refetchServer.listen(0, '127.0.0.1', ok));
+const counterpartyMetrics = [...new Set(TRACKS.flatMap((t) => presets[t].features.filter((f) => f.tier === 'counterpartyVerified').map((f) => f.name)))];
+writeFileSync(join(OPERATOR, 'refetch.json'), JSON.stringify({
+  github: { kind: 'http', url: `http://127.0.0.1:${refetchServer.address().port}/{project}/{epoch}`,
+    paths: Object.fromEntries(counterpartyMetrics.map((m) => [m, `/${m}`])) },
+}, null, 1));
+const metricsOfTier = (tier) => [...new Set(TRACKS.flatMap((t) => presets[t].features.filter((f) => f.tier === tier).map((f) => f.name)))];
+writeFileSync(join(OPERATOR, 'intake.json'), JSON.stringify({
+  sources: [
+    { name: 'ledger', metrics: metricsOfTier('moneyVerified').map((name) => ({ name })) },
+    { name: 'github', refetch: true, metrics: metricsOfTier('counterpartyVerified').map((name) => ({ name, toleranceBps: 100 })) },
+    { name: 'self', metrics: metricsOfTier('selfReported').map((name) => ({ name })) },
+  ],
+  outputFeatures: { agents: 'resolved_work', research: 'verified_citations', apps: 'paying_users' },
+}, null, 1));
+if (keysRegisteredAt && (await now()) < keysRegisteredAt + 15 * 86400) await warp(keysRegisteredAt + 15 * 86400 - (await now()));
 await warp(60);
 const firstEpoch = Number(word(await call(A.epochRegistry, 'nextEpoch()')));
 const bond = BigInt(A.bondWei);
-const domain = { name: 'Eden', version: '1', chainId, verifyingContract: A.epochRegistry };
 const epochs = [];
-let previous = [];
 const privateInputs = {};
+let latestFinalBundle = null; // the file of the latest final epoch's bundle (s(t-1) of the next build, C4)
 // The graded theses go into the first final epoch's root (C5 quality leaves); the latest final epoch,
 // which the Score page picks first, keeps a score-only tree.
 const QUALITY_K = 0;
+const MISMATCH = { k: 1, project: 0, metric: 'unique_counterparties' };
 let qualityBundle = null;
 async function proposeEpoch(k) {
+  await warp(60);
   const epoch = firstEpoch + k;
   const rand = prng(1000 + k);
+  const dir = join(OPERATOR, `epoch-${epoch}`);
+  const observedAt = (await now()) - 30;
+  const unsigned = { ledger: [], github: [], self: [] };
   const inputs = projects.map((p) => inputsFor(p, k, rand));
-  // Each private project's own inputs file (what its owner would keep locally and pick on the Score page).
-  for (const i of inputs) {
-    if (!i.private) continue;
-    const { project, private: _, ...own } = i;
-    privateInputs[`${project.toLowerCase()}:${epoch}`] = `inputs/${project.toLowerCase()}-${epoch}.json`;
-    writeFileSync(join(PRIVATE, 'inputs', `${project.toLowerCase()}-${epoch}.json`), JSON.stringify(own, null, 1));
+  projects.forEach((p, i) => {
+    const features = presets[p.track].features;
+    for (const source of Object.keys(unsigned)) {
+      const metrics = features.map((f, j) => ({ f, value: inputs[i].features[j] }))
+        .filter(({ f }) => SOURCE_OF_TIER[f.tier] === source).map(({ f, value }) => ({ name: f.name, value }));
+      if (metrics.length) unsigned[source].push({ project: p.address, epoch, source, observedAt, metrics });
+    }
+    // github's own numbers: equal to the attested ones, except the one mismatch (20 % lower).
+    const gh = {};
+    features.forEach((f, j) => { if (f.tier === 'counterpartyVerified') gh[f.name] = inputs[i].features[j]; });
+    if (k === MISMATCH.k && i === MISMATCH.project) gh[MISMATCH.metric] = String(Math.floor(Number(gh[MISMATCH.metric]) * 0.8));
+    refetched.set(`${p.address.toLowerCase()}:${epoch}`, gh);
+  });
+  const signed = {};
+  for (const [source, list] of Object.entries(unsigned)) {
+    writeFileSync(join(OPERATOR, `unsigned-${source}-${epoch}.json`), JSON.stringify(list));
+    await edenCli(['attest', 'sign-batch', '--input', join(OPERATOR, `unsigned-${source}-${epoch}.json`), '--out', join(dir, `signed-${source}.json`)], SOURCE_KEYS[source].key);
+    signed[source] = JSON.parse(readFileSync(join(dir, `signed-${source}.json`), 'utf8'));
   }
+  // Each project hands in its attestations (its submission file).
+  mkdirSync(join(dir, 'submissions'), { recursive: true });
+  projects.forEach((p, i) => {
+    const attestations = Object.values(signed).flat().filter((x) => x.project.toLowerCase() === p.address.toLowerCase());
+    writeFileSync(join(dir, 'submissions', `${String(i).padStart(2, '0')}.json`), JSON.stringify({
+      project: p.address, track: p.track, attestations,
+      ...(p.private ? { private: true, salt: hex(keccak256(Buffer.from(`salt.${p.address}.${k}`))) } : {}),
+    }));
+  });
   // Each grade names its score (C5 quality leaf: registry, score id, scorer, token, thesis).
-  const graded = k === QUALITY_K ? theses.map((t) => ({
-    scorerRegistry: A.scorerRegistry, scoreId: t.scoreId, scorer: t.scorer,
-    project: t.token, thesisHash: t.thesisHash, targetScoreWad: t.targetScoreWad, qualityWad: t.qualityWad,
-    verdict: t.verdict, matchedThesis: t.matchedThesis,
-  })) : [];
-  const bundle = eden.buildEpoch({ epoch, tracks: TRACKS.map((t) => presets[t]), projects: inputs, previous,
-    ...(graded.length ? { theses: graded, preData: [{ project: PRE, verified: false }] } : {}) });
-  const expiry = (await now()) + 3 * 86400;
+  const build = ['epoch', 'build', '--epoch', epoch, '--intake', join(OPERATOR, 'intake.json'), '--submissions', join(dir, 'submissions'),
+    '--refetch', join(OPERATOR, 'refetch.json'), '--out', dir];
+  if (latestFinalBundle) build.push('--previous', latestFinalBundle);
+  if (k === QUALITY_K && theses.length) {
+    writeFileSync(join(dir, 'theses.json'), JSON.stringify(theses.map((t) => ({
+      scorerRegistry: A.scorerRegistry, scoreId: t.scoreId, scorer: t.scorer,
+      project: t.token, thesisHash: t.thesisHash, targetScoreWad: t.targetScoreWad, qualityWad: t.qualityWad,
+      verdict: t.verdict, matchedThesis: t.matchedThesis,
+    }))));
+    writeFileSync(join(dir, 'pre-data.json'), JSON.stringify([{ project: PRE, verified: false }]));
+    build.push('--theses', join(dir, 'theses.json'), '--pre-data', join(dir, 'pre-data.json'));
+  }
+  const built = await edenCli(build);
+  // Each private project's own inputs file (what its owner keeps locally and picks on the Score page).
+  for (const p of projects.filter((x) => x.private)) {
+    const rel = `inputs/${p.address.toLowerCase()}-${epoch}.json`;
+    copyFileSync(join(dir, 'private', `${p.address.toLowerCase()}-${epoch}.json`), join(PRIVATE, rel));
+    privateInputs[`${p.address.toLowerCase()}:${epoch}`] = rel;
+  }
   // The signature names the proposer (C6): only the deployer's account can propose this root.
-  const digest = eden.epochRootSigningHash(domain, { epoch, root: bundle.root, inputsRoot: bundle.inputsRoot, proposer: deployer, expiry });
-  const sig = secp256k1.sign(Buffer.from(digest.slice(2), 'hex'), Buffer.from(signerKey.slice(2), 'hex'));
-  const signature = '0x' + sig.r.toString(16).padStart(64, '0') + sig.s.toString(16).padStart(64, '0') + (27 + sig.recovery).toString(16);
-  await send(deployer, A.epochRegistry, 'propose(uint64,bytes32,bytes32,uint64,bytes)',
-    [epoch, bundle.root, bundle.inputsRoot, expiry, signature], bond);
-  // Published by its root (the app's publication layout, README): any host may serve it.
+  const sig = await edenCli(['epoch', 'sign', '--bundle', join(dir, 'bundle.json'), '--proposer', deployer], signerKey);
+  await edenCli(['epoch', 'propose', '--signature', join(dir, 'signature.json')], signerKey);
+  // Published by its root (the publication layout, README): any host may serve it.
+  await edenCli(['epoch', 'publish', '--bundle', join(dir, 'bundle.json'), '--dir', OUT]);
+  const bundle = JSON.parse(readFileSync(join(dir, 'bundle.json'), 'utf8'));
   const path = `epochs/${bundle.root.toLowerCase()}.json`;
-  writeFileSync(join(OUT, path), JSON.stringify(bundle));
-  epochs.push({ epoch, bundle: path, root: bundle.root, inputsRoot: bundle.inputsRoot, expiry });
-  previous = bundle.projects.map((p) => ({ project: p.project, scoreWad: p.scoreWad }));
+  epochs.push({ epoch, bundle: path, intake: `epochs/${bundle.root.toLowerCase()}.intake.json`, root: bundle.root, inputsRoot: bundle.inputsRoot, expiry: sig.expiry,
+    claims: { used: built.claimsUsed, failed: built.claimsFailed, ignored: built.claimsIgnored } });
   if (k === QUALITY_K) qualityBundle = bundle;
-  return { epoch, bundle };
+  return { epoch, bundle, file: join(dir, 'bundle.json'), built };
 }
 let latestFinal = null;
 for (let k = 0; k < 2; k++) {
-  const { epoch, bundle } = await proposeEpoch(k);
+  const { epoch, bundle, file, built } = await proposeEpoch(k);
   await warp(72 * 3600 + 60);
-  await send(deployer, A.epochRegistry, 'finalize(uint64)', [epoch]);
+  await edenCli(['epoch', 'finalize', '--epoch', epoch], signerKey);
   latestFinal = { epoch, bundle };
-  log(`epoch ${epoch}: ${bundle.projects.length} projects${k === QUALITY_K ? `, ${theses.length} quality leaves` : ''}, final`);
+  latestFinalBundle = file;
+  log(`epoch ${epoch}: ${bundle.projects.length} projects, ${built.claimsUsed} claims used, ${built.claimsFailed} failed${k === QUALITY_K ? `, ${theses.length} quality leaves` : ''}, final`);
 }
 // The fee lanes record each launch token's latest final score (C17: the creator share it buys). Anyone may
 // post it with the score leaf's proof; GARD's, NEAR's and MEAD's are posted here, SPRT's is left for the app.
@@ -619,3 +730,4 @@ writeFileSync(join(PRIVATE, 'world.json'), JSON.stringify(world, null, 1));
 // The deployment's metadata file: names for people, nothing the app verifies or needs.
 writeFileSync(join(OUT, 'metadata.json'), JSON.stringify({ format: 'eden-metadata-v1', projects: world.projects }, null, 1));
 log(`publications written to ${OUT}; the seed report (and private inputs) to ${PRIVATE}`);
+refetchServer.close();

@@ -6,6 +6,7 @@ use alloy::primitives::{Address, U256};
 use alloy::signers::local::PrivateKeySigner;
 use alloy::signers::SignerSync;
 use eden_core::attest::{attestation_domain, source_id, Attestation, Metric, SignedAttestation};
+use serde::Deserialize;
 
 /// Parses `name=value` (a decimal integer).
 pub fn parse_metric(s: &str) -> Result<Metric> {
@@ -86,4 +87,74 @@ pub async fn revoke(chain: &Chain, project: Address, key: Address) -> Result<Sen
         .await
         .map_err(|e| OpError::Tx(revert_reason(&e)))?;
     confirm(pending).await
+}
+
+/// One attestation to sign, as `eden attest sign-batch` reads it (the wire form without `signature`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Unsigned {
+    /// Project.
+    pub project: Address,
+    /// Epoch (a decimal string or a number).
+    pub epoch: serde_json::Value,
+    /// Source name.
+    pub source: String,
+    /// Observation time (a decimal string or a number).
+    pub observed_at: serde_json::Value,
+    /// Metrics.
+    pub metrics: Vec<UnsignedMetric>,
+}
+
+/// One metric to sign.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UnsignedMetric {
+    /// Name.
+    pub name: String,
+    /// Value (a decimal string or a number).
+    pub value: serde_json::Value,
+}
+
+fn int(v: &serde_json::Value, what: &str) -> Result<U256> {
+    match v {
+        serde_json::Value::Number(n) => n.as_u64().map(U256::from),
+        serde_json::Value::String(s) => U256::from_str_radix(s, 10).ok(),
+        _ => None,
+    }
+    .ok_or_else(|| {
+        OpError::input(
+            what.to_string(),
+            format!("{v} is not a non-negative integer"),
+        )
+    })
+}
+
+impl Unsigned {
+    /// The typed attestation.
+    ///
+    /// # Errors
+    /// [`OpError::Input`] naming the field for a bad integer.
+    pub fn typed(&self, index: usize) -> Result<Attestation> {
+        let small = |v: &serde_json::Value, f: &str| -> Result<u64> {
+            let x = int(v, &format!("[{index}].{f}"))?;
+            u64::try_from(x).map_err(|_| OpError::input(format!("[{index}].{f}"), "above 2^64"))
+        };
+        Ok(Attestation {
+            project: self.project,
+            epoch: small(&self.epoch, "epoch")?,
+            source: self.source.clone(),
+            observedAt: small(&self.observed_at, "observedAt")?,
+            metrics: self
+                .metrics
+                .iter()
+                .enumerate()
+                .map(|(k, m)| {
+                    Ok(Metric {
+                        name: m.name.clone(),
+                        value: int(&m.value, &format!("[{index}].metrics[{k}].value"))?,
+                    })
+                })
+                .collect::<Result<_>>()?,
+        })
+    }
 }

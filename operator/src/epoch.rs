@@ -12,7 +12,8 @@ use alloy::signers::local::PrivateKeySigner;
 use alloy::signers::SignerSync;
 use alloy::sol_types::SolEvent;
 use eden_core::attest::{
-    attestation_domain, intake, ClaimOutcome, IntakeParams, ProjectIntake, SignedAttestation,
+    attestation_domain, intake, ClaimOutcome, IntakeParams, IntakeReport, ProjectIntake,
+    ReportProject, SignedAttestation, INTAKE_FORMAT,
 };
 use eden_core::check::OwnInputs;
 use eden_core::eip712::{
@@ -49,48 +50,6 @@ pub struct BuildArgs {
     pub snapshot: Option<u64>,
     /// Output directory.
     pub out: PathBuf,
-}
-
-/// One project's part of the intake report: its claims, and its attestations when its inputs are public.
-#[derive(Debug, Clone, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ReportProject {
-    /// Project.
-    pub project: Address,
-    /// Whether its inputs are private (then its attestations are not published).
-    pub private: bool,
-    /// Claims counted / failed.
-    pub claims: u64,
-    /// Failed claims.
-    pub failed: u64,
-    /// Every claim with its outcome.
-    pub outcomes: Vec<eden_core::attest::Claim>,
-    /// The public attestations, signatures included (empty for a private project).
-    pub attestations: Vec<SignedAttestation>,
-}
-
-/// The intake report published beside the bundle (`epochs/<root>.intake.json`).
-#[derive(Debug, Clone, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct IntakeReport {
-    /// Format tag.
-    pub format: &'static str,
-    /// Epoch.
-    pub epoch: u64,
-    /// Chain id and registry of the attestation domain.
-    pub chain_id: u64,
-    /// `SourceKeyRegistry`.
-    pub source_key_registry: Address,
-    /// Observation window start (exclusive).
-    pub window_start: u64,
-    /// Snapshot (inclusive).
-    pub snapshot: u64,
-    /// Block the source keys were read at.
-    pub key_block: u64,
-    /// The intake configuration used.
-    pub config: eden_core::attest::IntakeConfig,
-    /// Per project.
-    pub projects: Vec<ReportProject>,
 }
 
 /// What `eden epoch build` did.
@@ -229,7 +188,7 @@ pub async fn build(chain: &Chain, a: &BuildArgs) -> Result<BuildReport> {
         report_projects.push(report_project(p, s));
     }
     let report = IntakeReport {
-        format: "eden-intake-v1",
+        format: INTAKE_FORMAT.into(),
         epoch,
         chain_id: chain.net.chain_id,
         source_key_registry: key_registry,
@@ -288,6 +247,7 @@ pub async fn build(chain: &Chain, a: &BuildArgs) -> Result<BuildReport> {
 fn report_project(p: &ProjectIntake, s: &eden_core::attest::Submission) -> ReportProject {
     ReportProject {
         project: p.input.project,
+        track: p.input.data.track.clone(),
         private: p.input.private,
         claims: p.input.data.claims,
         failed: p.input.data.failed,

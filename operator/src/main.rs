@@ -77,6 +77,15 @@ enum AttestCmd {
         #[arg(long)]
         out: Option<PathBuf>,
     },
+    /// Signs every attestation in a JSON array (the wire form without signatures) with one key.
+    SignBatch {
+        /// The unsigned attestations.
+        #[arg(long)]
+        input: PathBuf,
+        /// Where the signed array goes.
+        #[arg(long)]
+        out: PathBuf,
+    },
 }
 
 #[derive(Subcommand)]
@@ -256,6 +265,27 @@ async fn run(cli: Cli, out: Out) -> Result<(), OpError> {
                 }
                 None => println!("{}", signed.to_json()),
             }
+        }
+        Cmd::Attest(AttestCmd::SignBatch { input, out: file }) => {
+            let net = config::network(&cli.network)?;
+            let reg = net.contracts.source_key_registry.ok_or_else(|| {
+                OpError::Refused("the network description has no sourceKeyRegistry".into())
+            })?;
+            let key = chain::signer(cli.keystore.as_deref(), &cli.key_env)?;
+            let unsigned: Vec<attest::Unsigned> = config::load(input)?;
+            let signed = unsigned
+                .iter()
+                .enumerate()
+                .map(|(i, u)| attest::sign(&key, net.chain_id, reg, u.typed(i)?))
+                .collect::<Result<Vec<_>, _>>()?;
+            config::write(
+                file,
+                &serde_json::to_string(&signed).map_err(|e| OpError::input("attestations", e))?,
+            )?;
+            out.done(
+                &serde_json::json!({ "written": file, "signed": signed.len(), "signer": key.address() }),
+                || format!("{} attestations signed by {} → {}", signed.len(), key.address(), file.display()),
+            );
         }
         Cmd::Keys(k) => {
             let chain = connect(&cli, out, true).await?;

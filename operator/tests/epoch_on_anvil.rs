@@ -352,6 +352,44 @@ async fn an_epoch_from_attestations_to_final() {
     let bundle =
         EpochBundle::from_json(&std::fs::read_to_string(out.join("bundle.json")).unwrap()).unwrap();
 
+    // Anyone re-runs each public project's intake from the published report and the chain's keys, and
+    // gets exactly the bundle's public inputs (C21).
+    let report = eden_core::attest::IntakeReport::from_json(
+        &std::fs::read_to_string(out.join("intake.json")).unwrap(),
+    )
+    .unwrap();
+    let net = eden_operator::config::network(&eden.network).unwrap();
+    let chain = eden_operator::chain::Chain::connect(net, None, None)
+        .await
+        .unwrap();
+    let keys = chain.key_book(report.key_block).await.unwrap();
+    let tracks = eden_operator::config::tracks("agents,apps,research").unwrap();
+    for rp in &report.projects {
+        let again = eden_core::attest::recheck_project(&report, rp, &tracks, &keys).unwrap();
+        let rec = bundle
+            .projects
+            .iter()
+            .find(|r| r.project == rp.project)
+            .unwrap();
+        assert_eq!(rec.inputs.as_ref(), Some(&again.input.data));
+        assert_eq!(again.claims, rp.outcomes);
+    }
+    // A changed number in a published attestation no longer recovers to a registered key.
+    let mut forged = report.clone();
+    forged.projects[0].attestations[0].attestation.metrics[0].value += U256::from(1u8);
+    let again =
+        eden_core::attest::recheck_project(&forged, &forged.projects[0], &tracks, &keys).unwrap();
+    assert_ne!(
+        Some(&again.input.data),
+        bundle
+            .projects
+            .iter()
+            .find(|r| r.project == forged.projects[0].project)
+            .unwrap()
+            .inputs
+            .as_ref()
+    );
+
     // Sign (only the registry's signer may), propose, propose again.
     let (ok, v, _) = eden.run(
         Some(PROJECT_KEYS[0]),

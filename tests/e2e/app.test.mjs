@@ -328,6 +328,30 @@ test('a score verifies against the on-chain final root, with the EIP-712 signer'
   await page.screenshot({ path: join(SHOTS, 'score-verified.png'), fullPage: true });
 });
 
+test("a project's verified inputs: its attestations' signers and keys checked in the browser, its intake re-run, a failed claim named with its reason", async () => {
+  // The seed's github re-fetch disagreed once: Orchard Agent's unique counterparties in the latest final epoch.
+  await pickProject('Orchard Agent');
+  await page.click('#verify-score');
+  await page.waitForSelector('#inputs-check.ok', T);
+  const summary = await page.textContent('#inputs-check');
+  assert.match(summary, /3 attestations checked in your browser/);
+  assert.match(summary, /4 claims, 1 failed/);
+  assert.match(await page.textContent('#claims'), /unique_counterparties\d+failed: re-fetch disagrees: the source says \d+, tolerance 100 bps/);
+  await page.screenshot({ path: join(SHOTS, 'score-inputs.png'), fullPage: true });
+  // A number changed in a published attestation no longer recovers to the project's key: flagged.
+  await page.route('**/public/demo/epochs/*.intake.json', async (route) => {
+    const res = await route.fetch();
+    const r = await res.json();
+    const p = r.projects.find((x) => x.project.toLowerCase() === '0x70997970c51812dc3a010c7d01b50e0d17dc79c8');
+    p.attestations[0].metrics[0].value = String(BigInt(p.attestations[0].metrics[0].value) + 1n);
+    await route.fulfill({ response: res, body: JSON.stringify(r) });
+  });
+  await page.click('#verify-score');
+  await page.waitForSelector('#inputs-check.bad', T);
+  assert.match(await page.textContent('#inputs-check'), /do not give this bundle's inputs/);
+  await page.unroute('**/public/demo/epochs/*.intake.json');
+});
+
 test('an epoch under challenge shows as challenged, next to the pending one', async () => {
   const last = chain.world.epochs[chain.world.epochs.length - 1].epoch;
   if (!(await page.$('#epochs'))) await page.click('nav >> text=Score');
@@ -339,6 +363,7 @@ test('an epoch under challenge shows as challenged, next to the pending one', as
 
 test('a tampered bundle is flagged', async () => {
   await page.route('**/public/demo/epochs/*.json', async (route) => {
+    if (route.request().url().endsWith('.intake.json')) return route.continue();
     const res = await route.fetch();
     const b = await res.json();
     const p = b.projects.find((x) => x.project.toLowerCase() === '0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc');

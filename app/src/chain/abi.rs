@@ -30,6 +30,8 @@ pub use RootPriceOracle as IRootPriceOracle;
 sol!(ScorerRegistry, "abi/ScorerRegistry.json");
 pub use ScorerRegistry as IScorerRegistry;
 sol!(SwapRouter, "abi/SwapRouter.json");
+sol!(SourceKeyRegistry, "abi/SourceKeyRegistry.json");
+pub use SourceKeyRegistry as ISourceKeyRegistry;
 pub use SwapRouter as ISwapRouter;
 // OpenZeppelin's TimelockController: the deployment's owner of the protocol contracts (a duel is
 // created through it).

@@ -24,6 +24,7 @@ pub mod positions;
 pub mod provable;
 pub mod rpc;
 pub mod scorer;
+pub mod sources;
 pub mod tokens;
 pub mod usd;
 pub mod world;

@@ -169,12 +169,9 @@ pub enum FailReason {
     /// Two different attestations from the same source for the same project and epoch.
     #[error("the source signed two different attestations for this project and epoch")]
     ConflictingAttestations,
-    /// The re-fetch disagrees beyond the tolerance.
-    #[error("re-fetch disagrees: attested {attested}, re-fetched {refetched}, tolerance {tolerance_bps} bps")]
+    /// The re-fetch disagrees beyond the tolerance (the attested value is the claim's).
+    #[error("re-fetch disagrees: the source says {refetched}, tolerance {tolerance_bps} bps")]
     RefetchMismatch {
-        /// Attested value.
-        #[serde(with = "serde_dec::u256")]
-        attested: U256,
         /// Re-fetched value.
         #[serde(with = "serde_dec::u256")]
         refetched: U256,
@@ -713,7 +710,6 @@ fn reconcile(
             } else {
                 ClaimOutcome::Failed {
                     why: FailReason::RefetchMismatch {
-                        attested,
                         refetched: *value,
                         tolerance_bps: rule.tolerance_bps,
                     },

@@ -563,3 +563,58 @@ proptest! {
         let _ = serde_json::from_str::<Submission>(&text);
     }
 }
+
+#[test]
+fn a_published_report_round_trips_and_re_runs_to_the_same_inputs() {
+    use crate::attest::report::{recheck_project, IntakeReport, ReportProject, INTAKE_FORMAT};
+    let r = Run::new();
+    let mut atts = honest();
+    atts.push(sign(
+        &key(1),
+        att(P, "github", 6_001, &[("resolved_work", 900)]),
+    )); // conflicts with atts[0]
+    let subs = [sub(P, atts)];
+    let i = r.go(&subs).unwrap();
+    let p = &i.projects[0];
+    let report = IntakeReport {
+        format: INTAKE_FORMAT.into(),
+        epoch: EPOCH,
+        chain_id: 31_337,
+        source_key_registry: REG,
+        window_start: 5_000,
+        snapshot: 10_000,
+        key_block: 1,
+        config: r.config.clone(),
+        projects: vec![ReportProject {
+            project: P,
+            track: "agents".into(),
+            private: false,
+            claims: p.input.data.claims,
+            failed: p.input.data.failed,
+            outcomes: p.claims.clone(),
+            attestations: subs[0].attestations.clone(),
+        }],
+    };
+    let back = IntakeReport::from_json(&serde_json::to_string(&report).unwrap()).unwrap();
+    assert_eq!(back, report);
+    let again = recheck_project(&back, &back.projects[0], &r.tracks, &r.keys).unwrap();
+    assert_eq!(again.input.data, p.input.data);
+    assert_eq!(again.claims, p.claims);
+    // a wrong format tag, or a field of the wrong type, is named
+    let bad = serde_json::to_string(&report)
+        .unwrap()
+        .replace(INTAKE_FORMAT, "eden-intake-v0");
+    assert!(IntakeReport::from_json(&bad)
+        .unwrap_err()
+        .starts_with("format"));
+    let bad = serde_json::to_string(&report)
+        .unwrap()
+        .replace("\"snapshot\":10000", "\"snapshot\":\"x\"");
+    assert!(
+        IntakeReport::from_json(&bad)
+            .unwrap_err()
+            .starts_with("snapshot"),
+        "{}",
+        IntakeReport::from_json(&bad).unwrap_err()
+    );
+}

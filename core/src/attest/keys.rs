@@ -57,6 +57,15 @@ impl KeyBook {
         *first = (*first).min(at);
     }
 
+    /// Records the project's first registration time as the registry holds it
+    /// (`firstRegisteredAt`, which may be earlier than every key in the book); 0 is ignored.
+    pub fn note_first_registered(&mut self, project: Address, at: u64) {
+        if at != 0 {
+            let first = self.first.entry(project).or_insert(at);
+            *first = (*first).min(at);
+        }
+    }
+
     /// Records a revocation (the first one counts, as on chain).
     pub fn revoke(&mut self, project: Address, key: Address, at: u64) {
         if let Some(r) = self.keys.get_mut(&(project, key)) {

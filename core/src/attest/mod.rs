@@ -7,6 +7,7 @@
 //!   metric of that source in it) and its JSON wire form, [`SignedAttestation`].
 //! - [`keys`]: the registered source keys ([`KeyBook`]), as `SourceKeyRegistry` holds them on chain.
 //! - [`names`]: the inputs that are never inputs (token price, trading volume, holder counts, liquidity).
+//! - [`report`]: the intake report published beside the bundle, and one project's re-run from it.
 //! - [`intake`]: from a cohort's attestations and re-fetches to each project's [`ProjectData`], with a
 //!   per-claim report of what was used, what failed and why, and what was ignored and why.
 //!
@@ -15,6 +16,7 @@
 pub mod intake;
 pub mod keys;
 pub mod names;
+pub mod report;
 pub mod typed;
 
 pub use intake::{
@@ -24,6 +26,7 @@ pub use intake::{
 };
 pub use keys::{KeyBook, KeyRecord};
 pub use names::{forbidden_input, FORBIDDEN_INPUTS};
+pub use report::{recheck_project, reported_refetches, IntakeReport, ReportProject, INTAKE_FORMAT};
 pub use typed::{
     attestation_domain, attestation_signing_hash, recover_attestation_signer, source_id,
     Attestation, AttestationJsonError, Metric, SignedAttestation, ATTESTATION_DOMAIN_NAME,

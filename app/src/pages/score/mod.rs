@@ -14,6 +14,7 @@
 pub mod creator;
 pub mod epoch_table;
 pub mod human;
+pub mod inputs;
 
 use crate::chain::abi::IEpochRegistry;
 use crate::chain::rpc::Rpc;
@@ -28,6 +29,7 @@ use eden_core::check::{self, check_score_in, BundleTree, OwnInputs, ScoreFinding
 use eden_core::eip712::{eden_domain, recover_epoch_root_signer, EpochRoot};
 use epoch_table::{BondCredit, EpochTable};
 use human::{check_human, HumanCheck, HumanView, ScoredEvent};
+use inputs::{check_inputs, InputsCheck, InputsView};
 use leptos::prelude::*;
 
 use crate::chain::epochs::{self, bundle_path, discover, ChainEpoch, Registry};
@@ -145,6 +147,8 @@ pub struct EpochCheck {
     pub human: Result<Option<HumanCheck>, AppError>,
     /// The creator share (C17); `None` without FeeLanes.
     pub creator: Option<Result<CreatorCheck, AppError>>,
+    /// The verified inputs (C21); `None` without a SourceKeyRegistry.
+    pub inputs: Option<Result<InputsCheck, AppError>>,
 }
 
 /// The ScorerRegistry's `Scored` events, for the targets' cross-check.
@@ -191,6 +195,7 @@ async fn run_check(
         )));
     }
     let proposal = proposal?;
+    let inputs = check_inputs(&w, row.root, &bundle, project).await;
     let (onchain, expected) = (proposal.final_root, proposal.signer);
     // One tree for every check of this bundle (built on first use).
     let tree = BundleTree::new(&bundle);
@@ -294,6 +299,7 @@ async fn run_check(
         expected_signer: expected,
         human,
         creator,
+        inputs,
     })
 }
 
@@ -491,7 +497,7 @@ fn ScoreBody(world: World) -> impl IntoView {
             Load::Failed(e) => view! { <div class="result bad" id="score-result" role="alert">{e.to_string()}</div> }.into_any(),
             Load::Ready(e) => {
                 let name = project.get_untracked().and_then(|a| world_for_names.project_name(&a)).unwrap_or_default();
-                let EpochCheck { status, score, signer, expected_signer, human, creator } = e;
+                let EpochCheck { status, score, signer, expected_signer, human, creator, inputs } = e;
                 view! {
                     {match score {
                         Ok(c) => score_view(c, name).into_any(),
@@ -502,6 +508,8 @@ fn ScoreBody(world: World) -> impl IntoView {
                             </div>
                         }.into_any(),
                     }}
+                    <h2>"Verified inputs"</h2>
+                    <InputsView check=inputs />
                     <h2>"Human score"</h2>
                     <HumanView check=human status=status />
                     <h2>"Creator share"</h2>
