@@ -4,7 +4,6 @@ use crate::chain::{confirm, revert_reason, Chain, Sent};
 use crate::error::{OpError, Result};
 use alloy::primitives::{Address, U256};
 use alloy::signers::local::PrivateKeySigner;
-use alloy::signers::SignerSync;
 use eden_core::attest::{attestation_domain, source_id, Attestation, Metric, SignedAttestation};
 use serde::Deserialize;
 
@@ -37,13 +36,7 @@ pub fn sign(
 ) -> Result<SignedAttestation> {
     let domain = attestation_domain(chain_id, source_key_registry);
     let digest = eden_core::attest::attestation_signing_hash(&domain, &attestation);
-    let sig = key
-        .sign_hash_sync(&digest)
-        .map_err(|e| OpError::Key(e.to_string()))?;
-    let mut bytes = sig.as_bytes().to_vec();
-    if bytes[64] < 27 {
-        bytes[64] += 27;
-    }
+    let bytes = crate::chain::sign_digest(key, &digest)?;
     let signed = SignedAttestation {
         attestation,
         signature: bytes.into(),

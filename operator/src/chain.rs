@@ -43,6 +43,23 @@ pub fn signer(keystore: Option<&Path>, key_env: &str) -> Result<PrivateKeySigner
         .map_err(|e| OpError::Key(format!("{key_env}: not a private key ({e})")))
 }
 
+/// Signs a 32-byte digest as the contracts and `eden_core::eip712::parse_signature` take it: 65 bytes
+/// `r ‖ s ‖ v` with `v` 27 or 28 (alloy's signer gives low `s` and a 0/1 parity).
+///
+/// # Errors
+/// [`OpError::Key`] when the signer fails.
+pub fn sign_digest(key: &PrivateKeySigner, digest: &B256) -> Result<Vec<u8>> {
+    use alloy::signers::SignerSync;
+    let sig = key
+        .sign_hash_sync(digest)
+        .map_err(|e| OpError::Key(e.to_string()))?;
+    let mut bytes = sig.as_bytes().to_vec();
+    if bytes[64] < 27 {
+        bytes[64] += 27;
+    }
+    Ok(bytes)
+}
+
 /// A connection to the deployment.
 pub struct Chain {
     /// The network description.

@@ -9,7 +9,6 @@ use alloy::primitives::{Address, Bytes, B256, U256};
 use alloy::providers::Provider;
 use alloy::rpc::types::Filter;
 use alloy::signers::local::PrivateKeySigner;
-use alloy::signers::SignerSync;
 use alloy::sol_types::SolEvent;
 use eden_core::attest::{
     attestation_domain, intake, ClaimOutcome, IntakeParams, IntakeReport, ProjectIntake,
@@ -357,13 +356,7 @@ pub async fn sign(
     };
     let domain = eden_domain(chain.net.chain_id, chain.net.contracts.epoch_registry);
     let digest = epoch_root_signing_hash(&domain, &msg);
-    let sig = key
-        .sign_hash_sync(&digest)
-        .map_err(|e| OpError::Key(e.to_string()))?;
-    let mut bytes = sig.as_bytes().to_vec();
-    if bytes[64] < 27 {
-        bytes[64] += 27;
-    }
+    let bytes = crate::chain::sign_digest(key, &digest)?;
     // The registry's own rules (low s, v 27/28) hold for what we publish.
     recover_epoch_root_signer(&domain, &msg, &bytes).map_err(|e| OpError::Key(e.to_string()))?;
     Ok(SignedRoot {
