@@ -16,6 +16,11 @@ pub fn bundle_path(root: &B256) -> String {
     format!("epochs/{root}.json")
 }
 
+/// Where an epoch's intake report is published, beside its bundle (C21): `epochs/0x<64 hex>.intake.json`.
+pub fn intake_path(root: &B256) -> String {
+    format!("epochs/{root}.intake.json")
+}
+
 /// An epoch as the chain has it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ChainEpoch {
@@ -241,6 +246,10 @@ mod tests {
         assert_eq!(
             bundle_path(&root),
             format!("epochs/0x{}.json", "ab".repeat(32))
+        );
+        assert_eq!(
+            intake_path(&root),
+            format!("epochs/0x{}.intake.json", "ab".repeat(32))
         );
     }
 

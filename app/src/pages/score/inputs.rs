@@ -3,6 +3,7 @@
 //! SourceKeyRegistry), and the project's intake re-run from them, which must give exactly the bundle's
 //! public inputs. What stays on the operator's word is said on the page: the re-fetched values.
 
+use crate::chain::epochs::intake_path;
 use crate::chain::sources;
 use crate::chain::world::World;
 use crate::error::AppError;
@@ -12,11 +13,6 @@ use eden_core::attest::{attestation_domain, recheck_project, Claim, ClaimOutcome
 use eden_core::scoring::epoch::ProjectData;
 use eden_core::scoring::EpochBundle;
 use leptos::prelude::*;
-
-/// The publication path of an epoch's intake report.
-pub fn intake_path(root: &B256) -> String {
-    format!("epochs/{}.intake.json", format!("{root:#x}").to_lowercase())
-}
 
 /// One project's verified inputs, as checked here.
 #[derive(Debug, Clone, PartialEq, Eq)]
