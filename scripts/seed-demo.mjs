@@ -237,7 +237,9 @@ const NAMES = [
   'Ivy Agents', 'Juniper', 'Kelp Forest', 'Laurel Review', 'Maple Metrics', 'Nettle', 'Oak Oracle',
 ];
 const TRACKS = ['agents', 'research', 'apps'];
-const trackOf = (i) => (i < 14 ? 'agents' : i < 22 ? 'research' : 'apps');
+// Twenty agents: a track normalised by its own cohort (C1's P5/P95, n ≥ 20), its bounds proven by rank against
+// the committed columns on the Score page (C22); the other two tracks use their reference bounds.
+const trackOf = (i) => (i < 20 ? 'agents' : i < 25 ? 'research' : 'apps');
 // Four launch tokens are cohort projects too (a project is its token's address for FeeLanes.updateScore
 // and ScorerRegistry.score), in the slots of four synthetic agents.
 const TOKEN_SLOTS = { 3: launches[0], 4: launches[1], 6: launches[2], 7: launches[3] }; // GARD, NEAR, MEAD, SPRT

@@ -15,6 +15,7 @@ use eden_core::attest::{
     ReportProject, SignedAttestation, INTAKE_FORMAT,
 };
 use eden_core::check::OwnInputs;
+use eden_core::check::{build_packs, project_pack_path, track_pack_path};
 use eden_core::eip712::{
     eden_domain, epoch_root_signing_hash, recover_epoch_root_signer, EpochRoot,
 };
@@ -137,7 +138,7 @@ pub async fn build(chain: &Chain, a: &BuildArgs) -> Result<BuildReport> {
         None => Default::default(),
     };
 
-    let previous = previous_scores(chain, a.previous.as_deref()).await?;
+    let (previous_epoch, previous) = previous_scores(chain, a.previous.as_deref()).await?;
     let theses: Vec<GradedThesis> = match &a.theses {
         Some(p) => config::load(p)?,
         None => vec![],
@@ -163,6 +164,7 @@ pub async fn build(chain: &Chain, a: &BuildArgs) -> Result<BuildReport> {
         tracks: tracks.clone(),
         projects: taken.inputs(),
         previous,
+        previous_epoch,
         theses,
         pre_data,
     })?;
@@ -261,11 +263,14 @@ fn report_project(p: &ProjectIntake, s: &eden_core::attest::Submission) -> Repor
 
 /// The previous published scores (C4): from the latest final epoch's bundle, which must be the one the
 /// chain finalized (its root is `finalRoot(latestFinalEpoch)`). Without a final epoch on chain every
-/// project starts from 0.
-async fn previous_scores(chain: &Chain, file: Option<&Path>) -> Result<Vec<PreviousScore>> {
+/// project starts from 0. Also the epoch they came from, which the bundle names (C22's previous-score tie).
+async fn previous_scores(
+    chain: &Chain,
+    file: Option<&Path>,
+) -> Result<(Option<u64>, Vec<PreviousScore>)> {
     let reg = chain.registry();
     if !reg.hasFinalEpoch().call().await.map_err(OpError::rpc)? {
-        return Ok(vec![]);
+        return Ok((None, vec![]));
     }
     let latest = reg.latestFinalEpoch().call().await.map_err(OpError::rpc)?;
     let Some(path) = file else {
@@ -284,14 +289,17 @@ async fn previous_scores(chain: &Chain, file: Option<&Path>) -> Result<Vec<Previ
             bundle.root
         )));
     }
-    Ok(bundle
-        .projects
-        .iter()
-        .map(|p| PreviousScore {
-            project: p.project,
-            score_wad: p.score_wad,
-        })
-        .collect())
+    Ok((
+        Some(latest),
+        bundle
+            .projects
+            .iter()
+            .map(|p| PreviousScore {
+                project: p.project,
+                score_wad: p.score_wad,
+            })
+            .collect(),
+    ))
 }
 
 /// A signed root, as `eden epoch sign` writes it and `eden epoch propose` reads it.
@@ -477,50 +485,95 @@ async fn find_proposal(chain: &Chain, epoch: u64, root: B256) -> Result<Option<u
 }
 
 /// What `eden epoch publish` did.
+/// What `eden epoch publish` wrote.
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Published {
-    /// Files written (empty when already published).
+    /// Files written (empty when already published), light packs apart.
     pub written: Vec<PathBuf>,
-    /// Files already there with the same content.
+    /// Files already there with the same content, light packs apart.
     pub unchanged: Vec<PathBuf>,
+    /// Light packs (C22: `epochs/<root>/projects/*.json`, `epochs/<root>/tracks/*.json`) written.
+    pub packs_written: usize,
+    /// Light packs already there with the same content.
+    pub packs_unchanged: usize,
 }
 
 /// `eden epoch publish`: writes the publication layout (README, "Publications") into `dir`, which any
-/// static host can serve: `epochs/<root>.json` (the bundle) and `epochs/<root>.intake.json` (the intake
-/// report with the public attestations). Refuses to overwrite a different file under the same name.
+/// static host can serve: `epochs/<root>.json` (the bundle), `epochs/<root>.intake.json` (the intake
+/// report with the public attestations) and the light packs one project's check needs (C22), built from
+/// them (which checks that the bundle's trees and columns rebuild to its roots). Refuses to overwrite a
+/// different file under the same name.
 pub fn publish(bundle_path: &Path, intake_path: Option<&Path>, dir: &Path) -> Result<Published> {
     let text = config::read(bundle_path)?;
     let bundle = EpochBundle::from_json(&text)
         .map_err(|e| OpError::input(bundle_path.display().to_string(), e))?;
     let root = format!("{:#x}", bundle.root);
     let mut files = vec![(dir.join("epochs").join(format!("{root}.json")), text)];
+    let mut report = None;
     if let Some(p) = intake_path {
-        files.push((
-            dir.join("epochs").join(format!("{root}.intake.json")),
-            config::read(p)?,
-        ));
+        let t = config::read(p)?;
+        report = Some(
+            IntakeReport::from_json(&t).map_err(|e| OpError::input(p.display().to_string(), e))?,
+        );
+        files.push((dir.join("epochs").join(format!("{root}.intake.json")), t));
     }
+    let packs = build_packs(&bundle, report.as_ref())
+        .map_err(|e| OpError::input(bundle_path.display().to_string(), e))?;
     let mut out = Published {
         written: vec![],
         unchanged: vec![],
+        packs_written: 0,
+        packs_unchanged: 0,
     };
     for (path, content) in files {
-        match std::fs::read_to_string(&path) {
-            Ok(old) if old == content => out.unchanged.push(path),
-            Ok(_) => {
-                return Err(OpError::Refused(format!(
-                    "{} exists with other content; a publication never changes",
-                    path.display()
-                )))
-            }
-            Err(_) => {
-                config::write(&path, &content)?;
-                out.written.push(path);
-            }
+        if write_once(&path, &content)? {
+            out.written.push(path);
+        } else {
+            out.unchanged.push(path);
+        }
+    }
+    let mut pack_files: Vec<(PathBuf, String)> = Vec::new();
+    for t in &packs.tracks {
+        pack_files.push((
+            dir.join(track_pack_path(&bundle.root, &t.track.config.name)),
+            pack_json(t)?,
+        ));
+    }
+    for p in &packs.projects {
+        pack_files.push((
+            dir.join(project_pack_path(&bundle.root, p.project)),
+            pack_json(p)?,
+        ));
+    }
+    for (path, content) in pack_files {
+        if write_once(&path, &content)? {
+            out.packs_written += 1;
+        } else {
+            out.packs_unchanged += 1;
         }
     }
     Ok(out)
+}
+
+/// Writes `content` to `path` unless it is already there (`false`); a different file there is refused.
+fn write_once(path: &Path, content: &str) -> Result<bool> {
+    match std::fs::read_to_string(path) {
+        Ok(old) if old == content => Ok(false),
+        Ok(_) => Err(OpError::Refused(format!(
+            "{} exists with other content; a publication never changes",
+            path.display()
+        ))),
+        Err(_) => {
+            config::write(path, content)?;
+            Ok(true)
+        }
+    }
+}
+
+/// A pack as compact JSON.
+fn pack_json<T: Serialize>(v: &T) -> Result<String> {
+    serde_json::to_string(v).map_err(|e| OpError::input("pack", e))
 }
 
 /// What `eden epoch finalize` did.

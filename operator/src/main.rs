@@ -407,6 +407,10 @@ async fn run(cli: Cli, out: Out) -> Result<(), OpError> {
                 for w in &r.unchanged {
                     s += &format!("already published {}\n", w.display());
                 }
+                s += &format!(
+                    "light packs: {} written, {} already published\n",
+                    r.packs_written, r.packs_unchanged
+                );
                 s.trim_end().to_string()
             });
         }

@@ -435,6 +435,9 @@ async fn an_epoch_from_attestations_to_final() {
         ],
     );
     assert_eq!(r["written"].as_array().unwrap().len(), 2);
+    // A light pack per project and per track (C22).
+    let packs = bundle.projects.len() + bundle.tracks.len();
+    assert_eq!(r["packsWritten"].as_u64(), Some(packs as u64), "{r}");
     let r = eden.ok(
         None,
         &[
@@ -453,9 +456,37 @@ async fn an_epoch_from_attestations_to_final() {
         ),
         (0, 2)
     );
+    assert_eq!(r["packsUnchanged"].as_u64(), Some(packs as u64), "{r}");
     assert!(pubdir
         .join(format!("epochs/{:#x}.json", bundle.root))
         .is_file());
+    // Every project's light pack checks against the root alone, as the Score page does.
+    for rec in &bundle.projects {
+        let text = std::fs::read_to_string(pubdir.join(eden_core::check::project_pack_path(
+            &bundle.root,
+            rec.project,
+        )))
+        .unwrap();
+        let pack = eden_core::check::ProjectPack::from_json(&text).unwrap();
+        let track = eden_core::check::TrackPack::from_json(
+            &std::fs::read_to_string(
+                pubdir.join(eden_core::check::track_pack_path(&bundle.root, &rec.track)),
+            )
+            .unwrap(),
+        )
+        .unwrap();
+        let light = eden_core::check::LightProofs::new(&pack, Some(&track));
+        assert!(light.findings().is_empty(), "{:?}", light.findings());
+        let c =
+            eden_core::check::check_score_in(&light.tree(), rec.project, Some(bundle.root), None)
+                .unwrap();
+        assert!(
+            c.findings.is_empty() && c.leaf_reaches_chain,
+            "{:?}",
+            c.findings
+        );
+        assert!(pack.intake.is_some(), "its intake travels with it");
+    }
 
     // Finalize: refused inside the window, done after it, then nothing to do.
     let es = epoch.to_string();

@@ -321,10 +321,20 @@ test('a score verifies against the on-chain final root, with the EIP-712 signer'
   assert.match(await page.textContent('#epochs'), /final/);
   assert.match(await page.textContent('#epochs'), /pending/);
   await pickProject('Seedling Labs');
+  // C22: the check downloads the project's light publication (its pack and its track's), never the cohort's bundle.
+  const fetched = [];
+  const onRequest = (r) => { if (r.url().includes('/public/demo/epochs/')) fetched.push(r.url()); };
+  page.on('request', onRequest);
   await page.click('#verify-score');
   await page.waitForSelector('#score-result.ok', T);
+  page.off('request', onRequest);
   assert.match(await page.textContent('#score-result'), /Verified against the chain/);
   assert.match(await page.textContent('#signer-check'), /registry's signer ✓/);
+  assert.match(await page.textContent('#check-source'), /light publication: \d+ kB/);
+  assert.ok(fetched.some((u) => /\/projects\/0x[0-9a-f]{40}\.json$/.test(u)), fetched.join(' '));
+  assert.ok(!fetched.some((u) => /\/epochs\/0x[0-9a-f]{64}\.json$/.test(u)), `no whole bundle: ${fetched.join(' ')}`);
+  // C4 tied to the chain: its previous score is its leaf in the previous final epoch.
+  assert.match(await page.textContent('#previous-score'), /= its leaf in final epoch \d+ ✓/);
   await page.screenshot({ path: join(SHOTS, 'score-verified.png'), fullPage: true });
 });
 
@@ -339,17 +349,18 @@ test("a project's verified inputs: its attestations' signers and keys checked in
   assert.match(await page.textContent('#claims'), /unique_counterparties\d+failed: re-fetch disagrees: the source says \d+, tolerance 100 bps/);
   await page.screenshot({ path: join(SHOTS, 'score-inputs.png'), fullPage: true });
   // A number changed in a published attestation no longer recovers to the project's key: flagged.
-  await page.route('**/public/demo/epochs/*.intake.json', async (route) => {
+  const packs = '**/public/demo/epochs/*/projects/0x70997970c51812dc3a010c7d01b50e0d17dc79c8.json';
+  await page.route(packs, async (route) => {
     const res = await route.fetch();
-    const r = await res.json();
-    const p = r.projects.find((x) => x.project.toLowerCase() === '0x70997970c51812dc3a010c7d01b50e0d17dc79c8');
+    const pack = await res.json();
+    const p = pack.intake.projects[0];
     p.attestations[0].metrics[0].value = String(BigInt(p.attestations[0].metrics[0].value) + 1n);
-    await route.fulfill({ response: res, body: JSON.stringify(r) });
+    await route.fulfill({ response: res, body: JSON.stringify(pack) });
   });
   await page.click('#verify-score');
   await page.waitForSelector('#inputs-check.bad', T);
   assert.match(await page.textContent('#inputs-check'), /do not give this bundle's inputs/);
-  await page.unroute('**/public/demo/epochs/*.intake.json');
+  await page.unroute(packs);
 });
 
 test('an epoch under challenge shows as challenged, next to the pending one', async () => {
@@ -361,13 +372,13 @@ test('an epoch under challenge shows as challenged, next to the pending one', as
   await page.screenshot({ path: join(SHOTS, 'score-challenged.png'), fullPage: true });
 });
 
-test('a tampered bundle is flagged', async () => {
-  await page.route('**/public/demo/epochs/*.json', async (route) => {
-    if (route.request().url().endsWith('.intake.json')) return route.continue();
+test('a tampered publication is flagged: a changed score, a moved normalisation bound', async () => {
+  await pickProject('Seedling Labs');
+  const pack = '**/public/demo/epochs/*/projects/0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc.json';
+  await page.route(pack, async (route) => {
     const res = await route.fetch();
     const b = await res.json();
-    const p = b.projects.find((x) => x.project.toLowerCase() === '0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc');
-    p.scoreWad = (BigInt(p.scoreWad) + 10n ** 18n).toString();
+    b.record.scoreWad = (BigInt(b.record.scoreWad) + 10n ** 18n).toString();
     await route.fulfill({ response: res, body: JSON.stringify(b) });
   });
   await page.click('#verify-score');
@@ -375,7 +386,25 @@ test('a tampered bundle is flagged', async () => {
   assert.match(await page.textContent('#score-result'), /Flagged/);
   assert.match(await page.textContent('#score-result'), /on-chain final root/);
   await page.screenshot({ path: join(SHOTS, 'score-tampered.png'), fullPage: true });
-  await page.unroute('**/public/demo/epochs/*.json');
+  await page.unroute(pack);
+  // The track's bounds are proven against the column committed in the signed inputsRoot (C22): one moved is named.
+  const tracks = '**/public/demo/epochs/*/tracks/*.json';
+  let moved = false;
+  await page.route(tracks, async (route) => {
+    const res = await route.fetch();
+    const t = await res.json();
+    if (t.columns.length) {
+      t.track.bounds[t.columns[0].feature].hi = (BigInt(t.track.bounds[t.columns[0].feature].hi) + 1n).toString();
+      moved = true;
+    } else {
+      t.track.bounds[0].hi = (BigInt(t.track.bounds[0].hi) + 1n).toString();
+    }
+    await route.fulfill({ response: res, body: JSON.stringify(t) });
+  });
+  await page.click('#verify-score');
+  await page.waitForSelector('#score-result.bad', T);
+  assert.match(await page.textContent('#score-result'), moved ? /normalisation bound is not proven against the committed column/ : /differs first at 'track'/);
+  await page.unroute(tracks);
 });
 
 test("a private project's own inputs file is recomputed locally, and a wrong one shows where it differs", async () => {

@@ -69,8 +69,33 @@ test('buildEpoch: roots equal @openzeppelin/merkle-tree, commitments equal abi.e
   const scores = StandardMerkleTree.of(b.projects.map((p) => [p.project, p.scoreWad]), ['address', 'uint256']);
   assert.equal(b.root, scores.root);
   for (const p of b.projects) assert.equal(p.leaf, scores.leafHash([p.project, p.scoreWad]));
+  // The inputs tree (C22): every project's (address, commitment) leaf and, for each feature of a track of
+  // 20 or more projects, a column leaf (T_col, keccak256(track), feature, n, columnRoot), the column being
+  // StandardMerkleTree.of(chunks of 64 sorted values, ["uint256", "uint256[]"]), built here from the inputs.
   const inputs = StandardMerkleTree.of(b.projects.map((p) => [p.project, p.commitment]), ['address', 'bytes32']);
-  assert.equal(b.inputsRoot, inputs.root);
+  const leaves = b.projects.map((p) => inputs.leafHash([p.project, p.commitment]));
+  const tCol = hex(keccak256(utf8ToBytes('eden.leaf.column')));
+  const colLeaf = ['bytes32', 'bytes32', 'uint256', 'uint256', 'bytes32'];
+  let columns = 0;
+  for (const track of ['agents', 'apps']) {
+    const members = inp.projects.filter((q) => q.track === track);
+    const rec = b.tracks.find((t) => t.config.name === track);
+    if (members.length < 20) { assert.equal(rec.columns, undefined); continue; }
+    for (let f = 0; f < members[0].features.length; f++) {
+      const sorted = members.map((q) => BigInt(q.features[f])).sort((x, y) => (x < y ? -1 : x > y ? 1 : 0)).map(String);
+      const chunks = [];
+      for (let i = 0; i < sorted.length; i += 64) chunks.push([String(i + 1), sorted.slice(i, i + 64)]);
+      const root = StandardMerkleTree.of(chunks, ['uint256', 'uint256[]']).root;
+      const c = rec.columns.find((x) => x.feature === f);
+      assert.equal(c.root, root);
+      assert.equal(c.n, members.length);
+      const leaf = StandardMerkleTree.of([[tCol, hex(keccak256(utf8ToBytes(track))), f, members.length, root]], colLeaf);
+      leaves.push(leaf.leafHash([tCol, hex(keccak256(utf8ToBytes(track))), f, members.length, root]));
+      columns++;
+    }
+  }
+  assert.ok(columns > 0, 'the agents track is normalised by its cohort');
+  assert.equal(b.inputsRoot, SimpleMerkleTree.of(leaves).root);
   const tag = hex(keccak256(utf8ToBytes('eden.inputs.v1')));
   for (const q of inp.projects) {
     const enc = encode(

@@ -206,6 +206,16 @@ pub async fn proposal(rpc: &Rpc, registry: Address, e: &ChainEpoch) -> Result<Pr
     })
 }
 
+/// Epoch `epoch`'s final root (the call reverts for an epoch that is not final).
+///
+/// # Errors
+/// When the call fails.
+pub async fn final_root(rpc: &Rpc, registry: Address, epoch: u64) -> Result<B256, RpcError> {
+    let mut b = Batch::new();
+    let slot = b.add(registry, &IEpochRegistry::finalRootCall { epoch });
+    b.run(rpc).await?.get(slot)
+}
+
 /// `EpochRegistry.verifyHuman`: does `proof` prove `project`'s human score `score_wad` against
 /// final epoch `epoch`'s root?
 ///

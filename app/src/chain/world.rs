@@ -112,7 +112,53 @@ impl World {
     }
 }
 
+/// One project's light publication in one epoch (C22): its pack, its track's pack (none for a pre-data
+/// project) and the bytes downloaded for them.
+#[derive(Debug, Clone)]
+pub struct LightPublication {
+    pub pack: eden_core::check::ProjectPack,
+    pub track: Option<eden_core::check::TrackPack>,
+    pub bytes: usize,
+}
+
 impl World {
+    /// `project`'s light publication under `root` ([`eden_core::check::project_pack_path`]) and its
+    /// track's, parsed (checked by [`eden_core::check::LightProofs`]).
+    ///
+    /// # Errors
+    /// [`WorldError::Fetch`] when the project's pack is not published (a deployment without light
+    /// publications, or a project without a leaf in the epoch), [`WorldError::BadBundle`] when a pack does
+    /// not parse or its track's pack cannot be fetched.
+    pub async fn fetch_light(
+        &self,
+        root: B256,
+        project: Address,
+    ) -> Result<LightPublication, WorldError> {
+        use eden_core::check::{project_pack_path, track_pack_path, ProjectPack, TrackPack};
+        let text = self
+            .fetch_publication(&project_pack_path(&root, project))
+            .await?;
+        let mut bytes = text.len();
+        let pack = ProjectPack::from_json(&text)
+            .map_err(|e| WorldError::BadBundle(format!("the project's light pack: {e}")))?;
+        let track = match pack.record.as_ref() {
+            Some(r) => {
+                let t = self
+                    .fetch_publication(&track_pack_path(&root, &r.track))
+                    .await
+                    .map_err(|e| WorldError::BadBundle(format!("the track's light pack: {e}")))?;
+                bytes += t.len();
+                Some(
+                    TrackPack::from_json(&t).map_err(|e| {
+                        WorldError::BadBundle(format!("the track's light pack: {e}"))
+                    })?,
+                )
+            }
+            None => None,
+        };
+        Ok(LightPublication { pack, track, bytes })
+    }
+
     /// The epoch bundle published under `root` ([`crate::chain::epochs::bundle_path`]), rejected
     /// unless its leaves build exactly that root.
     ///

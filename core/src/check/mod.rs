@@ -10,10 +10,12 @@
 //! | [`tree`] | the full epoch tree rebuilt from every leaf's values (C5) |
 //! | [`score`] | a project's systematic score: leaf, proof, root, the step-by-step recomputation (C1–C5) |
 //! | [`human`] | a project's human score: quality leaves, chain targets, the C9 envelope or the C10 replay |
+//! | [`light`] | one project's light publications (C22): its leaves' proofs, its track's bounds proven against committed columns |
 //! | [`creator`] | the creator share and fee split FeeLanes pays on (C17) |
 
 pub mod creator;
 pub mod human;
+pub mod light;
 pub mod score;
 pub mod tree;
 
@@ -21,6 +23,10 @@ pub use creator::{check_creator, CreatorCheck, CreatorFinding, LaneParams, LaneS
 pub use human::{
     check_human, check_human_in, ChainTarget, HumanCheck, HumanDetail, HumanFinding, ScoredEvent,
     ThesisRow,
+};
+pub use light::{
+    build_packs, project_pack_path, track_pack_path, LightFinding, LightProofs, Packs, ProjectPack,
+    TrackPack,
 };
 pub use score::{
     check_score, check_score_in, parse_own_inputs, InvalidInputsFile, OwnInputs, ScoreCheck,

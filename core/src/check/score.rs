@@ -8,7 +8,7 @@ use super::tree::{BundleTree, CheckError};
 use crate::leaves::score_leaf;
 use crate::merkle::process_proof;
 use crate::scoring::epoch::ProjectData;
-use crate::scoring::{verify_project_score, EpochBundle, VerifyReport, VerifyStep};
+use crate::scoring::{EpochBundle, VerifyReport, VerifyStep};
 use alloy_primitives::{Address, B256, U256};
 use serde::Serialize;
 
@@ -162,16 +162,11 @@ pub fn check_score_in(
         _ => {}
     }
     let report = match own {
-        Some(o) => Some(verify_project_score(
-            bundle,
-            project,
-            &o.data,
-            o.salt.unwrap_or(B256::ZERO),
-        )),
+        Some(o) => Some(tree.verify(project, &o.data, o.salt.unwrap_or(B256::ZERO))),
         None => rec
             .inputs
             .as_ref()
-            .map(|inputs| verify_project_score(bundle, project, inputs, B256::ZERO)),
+            .map(|inputs| tree.verify(project, inputs, B256::ZERO)),
     };
     let from_own_file = own.is_some();
     if let Some(step) = report.as_ref().and_then(|r| r.first_mismatch) {

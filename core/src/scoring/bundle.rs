@@ -4,6 +4,7 @@
 //! [`super::epoch`] (systematic scores) and [`super::human_layer`] (quality and human leaves); this
 //! module depends on neither, so both can use it.
 
+use super::columns::ColumnRecord;
 use super::config::{ConfigError, TrackConfig};
 use super::gate::GateCheck;
 use super::normalise::Bounds;
@@ -88,6 +89,11 @@ pub struct EpochInput {
     #[serde(default)]
     #[cfg_attr(feature = "js", tsify(optional))]
     pub previous: Vec<PreviousScore>,
+    /// The final epoch `previous` was read from (C4; published so a light check ties each project's
+    /// previous score to that epoch's leaf). Below `epoch`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "js", tsify(optional))]
+    pub previous_epoch: Option<u64>,
     /// Graded theses, in on-chain submission order (their quality leaves and the human leaves).
     #[serde(default)]
     #[cfg_attr(feature = "js", tsify(optional))]
@@ -171,6 +177,10 @@ pub struct TrackRecord {
     pub cohort_size: u64,
     /// Normalisation bounds per feature (cohort P5/P95 or reference).
     pub bounds: Vec<Bounds>,
+    /// Column commitments of the cohort-normalised features (C22), by feature; empty under 20 projects.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "js", tsify(optional))]
+    pub columns: Vec<ColumnRecord>,
 }
 
 /// One project's results in the bundle.
@@ -404,8 +414,12 @@ pub struct EpochBundle {
     pub epoch: u64,
     /// Root of the score tree (C5).
     pub root: B256,
-    /// Root of the input-commitment tree.
+    /// Root of the input-commitment tree (with the column commitments, C22).
     pub inputs_root: B256,
+    /// The final epoch the previous scores came from (C4), when the input named it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "js", tsify(optional))]
+    pub previous_epoch: Option<u64>,
     /// OZ leaf encoding of the score tree: `["address", "uint256"]`.
     pub score_leaf_encoding: Vec<String>,
     /// OZ leaf encoding of the inputs tree: `["address", "bytes32"]`.

@@ -41,10 +41,11 @@ pub use super::bundle::{
     ProjectRecord, TrackRecord, BUNDLE_FORMAT,
 };
 
+use super::columns::{column_leaves, column_root, ColumnRecord};
 use super::config::{ForgeryTier, TrackConfig};
 use super::gate::{gate_check, GateCheck};
 use super::human_layer::build_human_layer;
-use super::normalise::{normalise_wad_u128, Bounds};
+use super::normalise::{normalise_wad_u128, Bounds, N_MIN};
 use super::raw::weighted_down;
 use super::smooth::{smooth_u128, unit_from_points, POINTS_PER_UNIT};
 use super::tree;
@@ -297,6 +298,13 @@ pub fn build_epoch(input: &EpochInput) -> Result<EpochBundle, EpochError> {
             ));
         }
     }
+    if let Some(e) = input.previous_epoch.filter(|e| *e >= input.epoch) {
+        return Err(EpochError::Previous {
+            index: 0,
+            field: "previousEpoch",
+            message: format!("epoch {e} is not before epoch {}", input.epoch),
+        });
+    }
     // Previous scores: sorted by address, checked, as s = S/100.
     let mut previous: Vec<(Address, u128)> = Vec::with_capacity(input.previous.len());
     for (i, p) in input.previous.iter().enumerate() {
@@ -328,6 +336,7 @@ pub fn build_epoch(input: &EpochInput) -> Result<EpochBundle, EpochError> {
         members[track_of[i]].push(i);
     }
     let mut column: Vec<U256> = Vec::new();
+    let mut columns: Vec<ColumnRecord> = Vec::new();
     let mut track_records = Vec::with_capacity(tracks.len());
     for (t, cfg) in tracks.iter().enumerate() {
         let mut bounds = Vec::with_capacity(cfg.features.len());
@@ -340,11 +349,27 @@ pub fn build_epoch(input: &EpochInput) -> Result<EpochBundle, EpochError> {
             );
             column.sort_unstable();
             bounds.push(Bounds::for_sorted_column(&column, feat.ref_lo, feat.ref_hi));
+            // C22: a cohort-normalised column is committed to in the inputs tree.
+            if column.len() >= N_MIN {
+                let mut private_values: Vec<U256> = members[t]
+                    .iter()
+                    .filter(|&&i| input.projects[i].private)
+                    .map(|&i| input.projects[i].data.features[f])
+                    .collect();
+                private_values.sort_unstable();
+                columns.push(ColumnRecord {
+                    feature: f as u64,
+                    n: column.len() as u64,
+                    root: column_root(&column),
+                    private_values,
+                });
+            }
         }
         track_records.push(TrackRecord {
             config: (*cfg).clone(),
             cohort_size: members[t].len() as u64,
             bounds,
+            columns: std::mem::take(&mut columns),
         });
     }
     let prepared: Vec<PreparedTrack> = tracks.iter().map(|c| PreparedTrack::new(c)).collect();
@@ -398,6 +423,9 @@ pub fn build_epoch(input: &EpochInput) -> Result<EpochBundle, EpochError> {
     score_leaves.extend(theses.iter().map(|t| t.leaf));
     score_leaves.extend(human.iter().map(|h| h.leaf));
     let root = tree::root(score_leaves).ok_or(EpochError::NoProjects)?;
+    for tr in &track_records {
+        input_leaves.extend(column_leaves(tr));
+    }
     let inputs_root = tree::root(input_leaves).ok_or(EpochError::NoProjects)?;
     let encoding = |e: &[&str], any: bool| {
         if any {
@@ -413,6 +441,7 @@ pub fn build_epoch(input: &EpochInput) -> Result<EpochBundle, EpochError> {
         human,
         format: BUNDLE_FORMAT.into(),
         epoch: input.epoch,
+        previous_epoch: input.previous_epoch,
         root,
         inputs_root,
         score_leaf_encoding: encoding(&SCORE_LEAF_ENCODING, true),

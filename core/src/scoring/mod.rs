@@ -8,6 +8,7 @@
 //! | [`raw`] | `raw = max(0, Σ wᵢ·x̂ᵢ − λ·failed/claims)` (C2) |
 //! | [`gate`] | MIN_RAW (without self-reported features), MIN_OUTPUT, minimum age (C3) |
 //! | [`smooth`] | `s_t = α·g + (1−α)·s_{t−1}`, `α = 0.4`, published `S = 100·s` (C4) |
+//! | [`columns`] | sorted feature columns committed in chunks inside the inputs tree; bounds proven by rank (C22) |
 //! | [`bundle`] | the epoch's input and publishable bundle types (C5), apart from the pipeline |
 //! | [`epoch`] | one epoch: results, score leaves (C5), roots and the publishable bundle |
 //! | [`verify`] | recompute one project's score step by step against a bundle |
@@ -19,6 +20,7 @@
 //! the published score (the C5 score leaf's `scoreWad`) is WAD **points** `S = 100·s ∈ [0, 100·10^18]`.
 
 pub mod bundle;
+pub mod columns;
 pub mod config;
 pub mod copy_detect;
 pub mod epoch;

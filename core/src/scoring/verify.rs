@@ -8,7 +8,8 @@
 //! 2. `track`: same track, the track's configuration is valid and its bounds are consistent
 //!    (reference bounds exactly when the cohort has fewer than 20 projects);
 //! 3. `commitment`: the salted (private) or unsalted (public) input commitment equals the record's;
-//! 4. `inputsRoot`: the commitment tree built from the bundle has root `inputsRoot`;
+//! 4. `inputsRoot`: the commitment tree built from the bundle (with its column commitments, C22) has
+//!    root `inputsRoot`;
 //! 5. `normalised`: the digest `keccak256(abi.encodePacked(uint64 x̂₁, …, uint64 x̂ₖ))`;
 //! 6. `raw`: weighted sum, penalty, raw and merit scores;
 //! 7. `gate`: the gate outcome and `g`;
@@ -21,6 +22,8 @@
 //! The report lists every step checked and names the **first** one that differs. A step that
 //! cannot be computed (no record, unknown track, wrong feature count) ends the report there.
 
+use super::bundle::{ProjectRecord, TrackRecord};
+use super::columns::column_leaves;
 use super::epoch::{
     input_commitment, normalise_into, normalised_digest, score_steps, EpochBundle, PreparedTrack,
     ProjectData, Steps,
@@ -140,6 +143,13 @@ struct Report {
 }
 
 impl Report {
+    fn new() -> Self {
+        Report {
+            steps: Vec::new(),
+            normalised: Vec::new(),
+        }
+    }
+
     fn check(
         &mut self,
         step: VerifyStep,
@@ -201,18 +211,89 @@ pub fn verify_project_score(
     inputs: &ProjectData,
     salt: B256,
 ) -> VerifyReport {
-    let mut r = Report {
-        steps: Vec::new(),
-        normalised: Vec::new(),
-    };
     // 1. project
     let Some(rec) = bundle.projects.iter().find(|p| p.project == project) else {
+        let mut r = Report::new();
         r.fail(VerifyStep::Project, "a record for the project", "none");
         return r.finish(project, None);
     };
+    let tr = bundle.tracks.iter().find(|t| t.config.name == rec.track);
+    let counted = bundle
+        .projects
+        .iter()
+        .filter(|p| p.track == rec.track)
+        .count() as u64;
+    let anchors = Anchors {
+        // 4. the commitment tree built from every record (this project's recomputed) and the
+        // tracks' column commitments (C22) has root `inputsRoot`.
+        inputs_root: &|commitment: B256| {
+            let mut leaves: Vec<B256> = bundle
+                .projects
+                .iter()
+                .map(|p| {
+                    tree::inputs_leaf(
+                        p.project,
+                        if p.project == project {
+                            commitment
+                        } else {
+                            p.commitment
+                        },
+                    )
+                })
+                .collect();
+            for t in &bundle.tracks {
+                leaves.extend(column_leaves(t));
+            }
+            (
+                bundle.inputs_root.to_string(),
+                tree::root(leaves).unwrap_or(B256::ZERO).to_string(),
+            )
+        },
+        // 11. the score tree of every record's leaf (this project's recomputed; other records' leaves
+        // are taken as published: whatever they are, they cannot change what the root commits for
+        // this project) and the human layer's leaves has root `root`, and this leaf's proof reaches it.
+        root: &|leaf: B256| {
+            let mut leaves: Vec<B256> = bundle
+                .projects
+                .iter()
+                .map(|p| if p.project == project { leaf } else { p.leaf })
+                .collect();
+            leaves.extend(bundle.theses.iter().map(|t| t.leaf));
+            leaves.extend(bundle.human.iter().map(|h| h.leaf));
+            let (root, included) = tree::root_and_inclusion(leaves, &leaf);
+            (
+                format!("{} (leaf included true)", bundle.root),
+                format!("{root} (leaf included {included})"),
+            )
+        },
+    };
+    verify_record(rec, tr, counted, inputs, salt, &anchors)
+}
+
+/// What steps 4 (`inputsRoot`) and 11 (`root`) compare against: the whole bundle's trees, or a light
+/// publication's proofs ([`crate::check::light`]). Each returns `(expected, computed)` for display.
+pub(crate) struct Anchors<'a> {
+    /// From the recomputed commitment.
+    pub inputs_root: &'a dyn Fn(B256) -> (String, String),
+    /// From the recomputed score leaf.
+    pub root: &'a dyn Fn(B256) -> (String, String),
+}
+
+/// Steps 1–11 for one record: `tr` is its track as published (`None` when missing), `counted` the
+/// projects seen in that track (the bundle's count, or the published cohort size for a light check).
+pub(crate) fn verify_record(
+    rec: &ProjectRecord,
+    tr: Option<&TrackRecord>,
+    counted: u64,
+    inputs: &ProjectData,
+    salt: B256,
+    anchors: &Anchors<'_>,
+) -> VerifyReport {
+    let project = rec.project;
+    let mut r = Report::new();
     r.check(VerifyStep::Project, project, project);
     // 2. track
-    let Some(tr) = bundle.tracks.iter().find(|t| t.config.name == rec.track) else {
+    let Some(tr) = tr else {
         r.fail(
             VerifyStep::Track,
             format!("track '{}'", rec.track),
@@ -249,11 +330,6 @@ pub fn verify_project_score(
             b.source == BoundsSource::Cohort
         }
     });
-    let counted = bundle
-        .projects
-        .iter()
-        .filter(|p| p.track == rec.track)
-        .count() as u64;
     r.check(
         VerifyStep::Track,
         format!(
@@ -270,22 +346,8 @@ pub fn verify_project_score(
     let commitment = input_commitment(project, inputs, salt);
     r.check(VerifyStep::Commitment, rec.commitment, commitment);
     // 4. inputsRoot
-    let input_leaves = bundle
-        .projects
-        .iter()
-        .map(|p| {
-            tree::inputs_leaf(
-                p.project,
-                if p.project == project {
-                    commitment
-                } else {
-                    p.commitment
-                },
-            )
-        })
-        .collect();
-    let inputs_root = tree::root(input_leaves).unwrap_or(B256::ZERO);
-    r.check(VerifyStep::InputsRoot, bundle.inputs_root, inputs_root);
+    let (want, got) = (anchors.inputs_root)(commitment);
+    r.check(VerifyStep::InputsRoot, want, got);
     // 5. normalised
     let mut xhat = Vec::new();
     normalise_into(&mut xhat, &inputs.features, &tr.bounds);
@@ -325,23 +387,9 @@ pub fn verify_project_score(
     // 10. leaf
     let leaf = tree::score_leaf(project, st.points);
     r.check(VerifyStep::Leaf, rec.leaf, leaf);
-    // 11. root: the tree of every record's leaf, with this project's recomputed leaf, has the
-    // bundle's root, and this leaf's proof reaches it. (Other records' leaves are taken as
-    // published: whatever they are, they cannot change what the root commits for this project.)
-    let mut leaves: Vec<B256> = bundle
-        .projects
-        .iter()
-        .map(|p| if p.project == project { leaf } else { p.leaf })
-        .collect();
-    // The epoch tree also holds the human layer's leaves (quality and human, C5).
-    leaves.extend(bundle.theses.iter().map(|t| t.leaf));
-    leaves.extend(bundle.human.iter().map(|h| h.leaf));
-    let (root, included) = tree::root_and_inclusion(leaves, &leaf);
-    r.check(
-        VerifyStep::Root,
-        format!("{} (leaf included true)", bundle.root),
-        format!("{} (leaf included {})", root, included),
-    );
+    // 11. root
+    let (want, got) = (anchors.root)(leaf);
+    r.check(VerifyStep::Root, want, got);
     r.finish(project, Some(st.points))
 }
 

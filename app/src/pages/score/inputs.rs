@@ -11,7 +11,7 @@ use crate::fmt;
 use alloy_primitives::{Address, B256};
 use eden_core::attest::{attestation_domain, recheck_project, Claim, ClaimOutcome, IntakeReport};
 use eden_core::scoring::epoch::ProjectData;
-use eden_core::scoring::EpochBundle;
+use eden_core::scoring::{EpochBundle, TrackConfig};
 use leptos::prelude::*;
 
 /// One project's verified inputs, as checked here.
@@ -29,8 +29,9 @@ pub struct InputsCheck {
     pub flags: Vec<String>,
 }
 
-/// Checks `project`'s inputs in the epoch `bundle` (published under `root`); `None` when the deployment has
-/// no SourceKeyRegistry (its epochs predate verified inputs).
+/// Checks `project`'s inputs in the epoch `bundle` (published under `root`) from `given`, its light
+/// pack's intake and the epoch's track configurations (C22), or else the epoch's whole intake report; `None` when the deployment has no
+/// SourceKeyRegistry (its epochs predate verified inputs).
 ///
 /// # Errors
 /// The intake report is missing or unreadable, or has no entry for the project.
@@ -39,9 +40,10 @@ pub async fn check_inputs(
     root: B256,
     bundle: &EpochBundle,
     project: Address,
+    given: Option<(Option<IntakeReport>, Vec<TrackConfig>)>,
 ) -> Option<Result<InputsCheck, AppError>> {
     let registry = w.contracts.source_key_registry?;
-    Some(check(w, registry, root, bundle, project).await)
+    Some(check(w, registry, root, bundle, project, given).await)
 }
 
 async fn check(
@@ -50,15 +52,30 @@ async fn check(
     root: B256,
     bundle: &EpochBundle,
     project: Address,
+    given: Option<(Option<IntakeReport>, Vec<TrackConfig>)>,
 ) -> Result<InputsCheck, AppError> {
-    let text = w
-        .fetch_publication(&intake_path(&root))
-        .await
-        .map_err(|e| {
-            AppError::missing(format!("the epoch's intake report is not published ({e})"))
-        })?;
-    let report = IntakeReport::from_json(&text)
-        .map_err(|e| AppError::missing(format!("the intake report is not valid: {e}")))?;
+    let mut tracks: Vec<TrackConfig> = bundle.tracks.iter().map(|t| t.config.clone()).collect();
+    let report = match given {
+        Some((Some(r), all)) => {
+            tracks = all;
+            r
+        }
+        Some((None, _)) => {
+            return Err(AppError::missing(
+                "the project's light publication carries no intake: its inputs were not attested",
+            ))
+        }
+        None => {
+            let text = w
+                .fetch_publication(&intake_path(&root))
+                .await
+                .map_err(|e| {
+                    AppError::missing(format!("the epoch's intake report is not published ({e})"))
+                })?;
+            IntakeReport::from_json(&text)
+                .map_err(|e| AppError::missing(format!("the intake report is not valid: {e}")))?
+        }
+    };
     let mut flags = Vec::new();
     if report.epoch != bundle.epoch {
         flags.push(format!(
@@ -90,7 +107,6 @@ async fn check(
     keys.sort();
     keys.dedup();
     let book = sources::key_book(&w.rpc(), registry, project, &keys).await?;
-    let tracks: Vec<_> = bundle.tracks.iter().map(|t| t.config.clone()).collect();
     let again = recheck_project(&report, rp, &tracks, &book)
         .map_err(|e| AppError::missing(format!("the intake could not be re-run: {e}")))?;
     let bundle_inputs: Option<&ProjectData> = bundle

@@ -18,15 +18,18 @@ pub mod inputs;
 
 use crate::chain::abi::IEpochRegistry;
 use crate::chain::rpc::Rpc;
-use crate::chain::world::World;
+use crate::chain::world::{LightPublication, World, WorldError};
 use crate::error::{AppError, Context};
 use crate::fmt;
 use crate::state::{Ctx, Load};
 use crate::ui::{caught, with_world, Amount, Loading};
-use alloy_primitives::{Address, B256};
+use alloy_primitives::{Address, B256, U256};
 use creator::{check_creator, record_now, CreatorCheck, CreatorView, RecordScore};
-use eden_core::check::{self, check_score_in, BundleTree, OwnInputs, ScoreFinding};
+use eden_core::check::{
+    self, check_score_in, BundleTree, LightFinding, LightProofs, OwnInputs, ScoreFinding,
+};
 use eden_core::eip712::{eden_domain, recover_epoch_root_signer, EpochRoot};
+use eden_core::scoring::EpochBundle;
 use epoch_table::{BondCredit, EpochTable};
 use human::{check_human, HumanCheck, HumanView, ScoredEvent};
 use inputs::{check_inputs, InputsCheck, InputsView};
@@ -49,6 +52,86 @@ pub struct ScoreCheck {
     pub expected_signer: Address,
     /// Why the bundle is not trusted, in words; empty when everything matches.
     pub flags: Vec<String>,
+    /// What the check was made from.
+    pub source: CheckSource,
+    /// The previous score's tie to the previous final epoch's leaf (C4), in words, when it holds.
+    pub previous: Option<String>,
+}
+
+/// What a check downloaded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CheckSource {
+    /// The project's light publication (C22), this many bytes.
+    Light { bytes: usize },
+    /// The whole epoch bundle (a deployment without light publications).
+    Full,
+}
+
+/// What one check runs on: a project's light publication, or the whole bundle.
+enum Loaded {
+    Light(Box<(LightProofs, LightPublication)>),
+    Full(Box<EpochBundle>),
+}
+
+/// A light publication's finding in words.
+fn light_finding_words(f: &LightFinding) -> String {
+    match f {
+        LightFinding::TrackPackDiffers => {
+            "the track's light pack is for another epoch or root than the project's".into()
+        }
+        LightFinding::BoundUnproven { feature, why } => format!(
+            "feature {feature}'s normalisation bound is not proven against the committed column: {why}"
+        ),
+    }
+}
+
+/// C4 tied to the chain: the previous score the bundle smoothed from is the project's leaf in the final
+/// epoch the bundle names (read from that epoch's light publication, checked against its final root on
+/// chain). `Ok` in words when it holds, `Err` as a flag when it does not.
+async fn previous_tie(w: &World, bundle: &EpochBundle, project: Address) -> Result<String, String> {
+    let prev = bundle
+        .projects
+        .iter()
+        .find(|p| p.project == project)
+        .map(|p| p.previous_score_wad)
+        .unwrap_or_default();
+    let points = |v: U256| format!("{} points", fmt::units(v, 18, 6));
+    let Some(pe) = bundle.previous_epoch else {
+        return if prev.is_zero() {
+            Ok("0 (the bundle names no previous final epoch)".into())
+        } else {
+            Err(format!(
+                "the bundle smooths from a previous score of {} but names no previous epoch, so it cannot be tied to a leaf",
+                points(prev)
+            ))
+        };
+    };
+    let root = epochs::final_root(&w.rpc(), w.contracts.epoch_registry, pe)
+        .await
+        .map_err(|e| {
+            format!("the previous epoch {pe} the bundle names is not final on chain ({e})")
+        })?;
+    match w.fetch_light(root, project).await {
+        Ok(l) => match l.pack.proven_score(root) {
+            Some(s) if s == prev => Ok(format!("{} = its leaf in final epoch {pe} ✓", points(s))),
+            Some(s) => Err(format!(
+                "the bundle smooths from a previous score of {}, but the project's leaf in final epoch {pe} is {}",
+                points(prev),
+                points(s)
+            )),
+            None => Err(format!(
+                "the project's published leaf in epoch {pe} does not reach that epoch's final root"
+            )),
+        },
+        Err(WorldError::Fetch(_)) if prev.is_zero() => Ok(format!(
+            "0 (final epoch {pe} publishes no leaf for the project)"
+        )),
+        Err(WorldError::Fetch(_)) => Err(format!(
+            "the bundle smooths from a previous score of {}, but final epoch {pe} publishes no leaf for the project",
+            points(prev)
+        )),
+        Err(e) => Err(format!("the previous epoch's publication: {e}")),
+    }
 }
 
 impl std::ops::Deref for ScoreCheck {
@@ -111,16 +194,18 @@ pub fn check_bundle(
         signer: Err(AppError::missing("not checked")),
         expected_signer: Address::ZERO,
         flags,
+        source: CheckSource::Full,
+        previous: None,
     })
 }
 
 /// Who signed the proposed root (EIP-712, C6: the signature names the proposer, the
-/// `RootProposed` event's indexed proposer), and the root signed.
+/// `RootProposed` event's indexed proposer), and the root and inputs root signed.
 fn proposal_signer(
     w: &World,
     row: &EpochRow,
     call: &IEpochRegistry::proposeCall,
-) -> Result<(Address, B256), AppError> {
+) -> Result<(Address, B256, B256), AppError> {
     let msg = EpochRoot {
         epoch: call.epoch,
         root: call.root,
@@ -131,7 +216,7 @@ fn proposal_signer(
     let domain = eden_domain(w.chain_id, w.contracts.epoch_registry);
     let signer =
         recover_epoch_root_signer(&domain, &msg, &call.signature).map_err(AppError::from)?;
-    Ok((signer, call.root))
+    Ok((signer, call.root, call.inputsRoot))
 }
 
 /// Everything checked for one project in one epoch.
@@ -171,9 +256,8 @@ async fn run_check(
 ) -> Result<EpochCheck, AppError> {
     let rpc = w.rpc();
     let reg = w.contracts.epoch_registry;
-    let path = bundle_path(&row.root);
-    let (bundle, proposal, lanes) = futures::join!(
-        w.fetch_bundle(&path),
+    let (light, proposal, lanes) = futures::join!(
+        w.fetch_light(row.root, project),
         epochs::proposal(&rpc, reg, &row),
         async {
             // C17: FeeLanes' parameters and the project's Verified flag (which also sets the C10 cap).
@@ -187,7 +271,23 @@ async fn run_check(
             }
         },
     );
-    let bundle = bundle?;
+    // C22: the project's light publication when the deployment publishes one; else the whole bundle.
+    let loaded = match light {
+        Ok(l) => Loaded::Light(Box::new((LightProofs::new(&l.pack, l.track.as_ref()), l))),
+        Err(WorldError::Fetch(_)) => {
+            Loaded::Full(Box::new(w.fetch_bundle(&bundle_path(&row.root)).await?))
+        }
+        Err(e) => return Err(e.into()),
+    };
+    let (tree, source, intake) = match &loaded {
+        Loaded::Light(b) => (
+            b.0.tree(),
+            CheckSource::Light { bytes: b.1.bytes },
+            Some((b.1.pack.intake.clone(), b.1.pack.tracks.clone())),
+        ),
+        Loaded::Full(b) => (BundleTree::new(b), CheckSource::Full, None),
+    };
+    let bundle = tree.bundle();
     if bundle.epoch != row.epoch {
         return Err(AppError::Missing(format!(
             "the bundle is for epoch {}, not {}",
@@ -195,36 +295,54 @@ async fn run_check(
         )));
     }
     let proposal = proposal?;
-    let inputs = check_inputs(&w, row.root, &bundle, project).await;
+    let inputs = check_inputs(&w, row.root, bundle, project, intake).await;
     let (onchain, expected) = (proposal.final_root, proposal.signer);
-    // One tree for every check of this bundle (built on first use).
-    let tree = BundleTree::new(&bundle);
     let mut score = check_bundle(&tree, project, onchain, own.as_ref());
-    let full_root = tree.tree().map_err(AppError::from)?.root();
+    let built_root = tree.built_root().map_err(AppError::from)?;
     let mut signer_flags = Vec::new();
+    if let Loaded::Light(b) = &loaded {
+        signer_flags.extend(b.0.findings().iter().map(light_finding_words));
+    }
     let signed = proposal
         .call
         .map_err(AppError::from)
         .and_then(|call| proposal_signer(&w, &row, &call));
     let signer = match signed {
-        Ok((s, signed_root)) => {
+        Ok((s, signed_root, signed_inputs)) => {
             if s != expected {
                 signer_flags.push(format!(
                     "the root was signed by {s}, not by the registry's signer {expected}"
                 ));
             }
-            if signed_root != full_root {
+            if signed_root != built_root {
                 signer_flags
                     .push("the signed root differs from the root this bundle builds".into());
+            }
+            // The inputs (and the columns the bounds come from, C22) are the ones signed.
+            if signed_inputs != bundle.inputs_root {
+                signer_flags.push(format!(
+                    "the signed inputsRoot is {signed_inputs}, not the bundle's {}: its inputs are not the ones signed",
+                    bundle.inputs_root
+                ));
             }
             Ok(s)
         }
         Err(e) => Err(e),
     };
+    let previous = match &score {
+        Ok(_) => Some(previous_tie(&w, bundle, project).await),
+        Err(_) => None,
+    };
     if let Ok(c) = &mut score {
         c.expected_signer = expected;
         c.signer = signer.clone();
         c.flags.extend(signer_flags.iter().cloned());
+        c.source = source;
+        match previous {
+            Some(Ok(words)) => c.previous = Some(words),
+            Some(Err(flag)) => c.flags.push(flag),
+            None => {}
+        }
     }
     let chain_verified = match &lanes {
         Some(Ok(l)) => Some(l.state.verified),
@@ -553,8 +671,13 @@ fn score_view(c: ScoreCheck, name: String) -> impl IntoView {
             {format!("{name}: score ")}<Amount raw=score decimals=18 unit="points" sig=5 />
             <ul class="flags">{c.flags.iter().map(|f| view! { <li>{f.clone()}</li> }).collect_view()}</ul>
             <dl>
+                <dt>"Checked from"</dt><dd id="check-source">{match c.source {
+                    CheckSource::Light { bytes } => format!("the project's light publication: {} kB (its leaves' proofs and its track's bounds proven against the signed inputsRoot; the whole cohort is the watchtower's to check)", fmt::thousands(bytes.div_ceil(1000) as u64)),
+                    CheckSource::Full => "the whole epoch bundle".to_string(),
+                }}</dd>
                 <dt>"On-chain final root"</dt><dd><code>{c.onchain_root.map_or("— (not final yet)".to_string(), |r| r.to_string())}</code></dd>
-                <dt>"Root rebuilt from the bundle"</dt><dd><code>{c.rebuilt_root.to_string()}</code></dd>
+                <dt>{match c.source { CheckSource::Light { .. } => "Root the proof reaches", CheckSource::Full => "Root rebuilt from the bundle" }}</dt><dd><code>{c.rebuilt_root.to_string()}</code></dd>
+                {c.previous.clone().map(|p| view! { <dt>"Previous score"</dt><dd id="previous-score">{p}</dd> })}
                 <dt>"Proof"</dt><dd>{format!("{} hashes; {}", c.proof.len(), if c.leaf_reaches_chain { "reaches the on-chain root" } else { "does not reach an on-chain final root" })}</dd>
                 <dt>"EIP-712 signer"</dt><dd id="signer-check">{signer_words(&c.signer, c.expected_signer)}</dd>
             </dl>
