@@ -5,7 +5,12 @@
 #     @openzeppelin/merkle-tree (JS) vs our WASM module in Node vs native Rust (same data).
 #  2. Scoring: one full epoch, 100k projects x 12 features (normalise, gate, smooth, leaves, root):
 #     native Rust and WASM in Node.
-#  3. With --pages: the app's pages against deployments of 10, 100 and 500 launches (and 1, 10, 50 more
+#  3. Verified inputs and light publications (C21, C22): `eden epoch build` on 100k projects x 12 features from
+#     three sources, every input attested, beside buildEpoch on the same inputs unsigned; signature checks per
+#     second beside k256's raw recover rate on one and on every core; the light packs' size and one project's
+#     light check, native (operator/examples/bench_build.rs); then in WASM: a 1,000-project cohort's
+#     attestations recovered and the light check (bench/attest.mjs).
+#  4. With --pages: the app's pages against deployments of 10, 100 and 500 launches (and 1, 10, 50 more
 #     epochs, positions and agents) through the RPC proxy at 0 and 100 ms added latency, in headless Chromium: HTTP requests,
 #     JSON-RPC calls and time to content per page, beside the launch list's pre-#13 reads (bench/pages.mjs).
 #     Builds what it needs first (the JS API, the contracts, the app).
@@ -36,3 +41,10 @@ printf '\n==> Scoring epoch, 100k projects x 12 features: native\n'
 
 printf '\n==> Scoring epoch, 100k projects x 12 features: WASM in Node\n'
 node bench/epoch.mjs
+
+printf '\n==> eden epoch build, 100k projects x 12 features from 3 sources, every input attested: native\n'
+cargo build --locked -q -p eden-operator --example bench_build --profile bench-native
+"${CARGO_TARGET_DIR:-target}/bench-native/examples/bench_build"
+
+printf '\n==> Attestations and the light check: WASM in Node\n'
+node bench/attest.mjs

@@ -9,13 +9,15 @@ use alloy::primitives::{Address, Bytes, B256, U256};
 use alloy::providers::Provider;
 use alloy::rpc::types::Filter;
 use alloy::signers::local::PrivateKeySigner;
+use alloy::sol_types::Eip712Domain;
 use alloy::sol_types::SolEvent;
 use eden_core::attest::{
-    attestation_domain, intake, ClaimOutcome, IntakeParams, IntakeReport, ProjectIntake,
-    ReportProject, SignedAttestation, INTAKE_FORMAT,
+    attestation_domain, ClaimOutcome, Cohort, Intake, IntakeParams, IntakeReport, ProjectIntake,
+    ReportProject, SignedAttestation, Submission, INTAKE_FORMAT,
 };
 use eden_core::check::OwnInputs;
 use eden_core::check::{build_packs, project_pack_path, track_pack_path};
+use eden_core::eip712::SignatureError;
 use eden_core::eip712::{
     eden_domain, epoch_root_signing_hash, recover_epoch_root_signer, EpochRoot,
 };
@@ -116,19 +118,7 @@ pub async fn build(chain: &Chain, a: &BuildArgs) -> Result<BuildReport> {
 
     // Signatures on both cores.
     let t0 = Instant::now();
-    let flat: Vec<(usize, &SignedAttestation)> = subs
-        .iter()
-        .enumerate()
-        .flat_map(|(i, s)| s.attestations.iter().map(move |x| (i, x)))
-        .collect();
-    let recovered: Vec<_> = flat.par_iter().map(|(_, x)| x.signer(&domain)).collect();
-    let mut signers: Vec<Vec<_>> = subs
-        .iter()
-        .map(|s| Vec::with_capacity(s.attestations.len()))
-        .collect();
-    for ((i, _), r) in flat.iter().zip(recovered) {
-        signers[*i].push(r);
-    }
+    let signers = recover_all(&domain, &subs);
     let signature_ms = t0.elapsed().as_millis();
 
     let table = match &a.refetch {
@@ -158,7 +148,14 @@ pub async fn build(chain: &Chain, a: &BuildArgs) -> Result<BuildReport> {
         config: &cfg,
         keys: &keys,
     };
-    let taken = intake(&params, &subs, &signers, &table)?;
+    // Each project is taken in on its own, on every core.
+    let cohort = Cohort::check(&params, &subs, &signers)?;
+    let taken = Intake {
+        projects: (0..cohort.len())
+            .into_par_iter()
+            .map(|i| cohort.take(i, &table))
+            .collect(),
+    };
     let bundle = build_epoch(&EpochInput {
         epoch,
         tracks: tracks.clone(),
@@ -236,7 +233,7 @@ pub async fn build(chain: &Chain, a: &BuildArgs) -> Result<BuildReport> {
         claims_used: used,
         claims_failed: failed,
         claims_ignored: ignored,
-        signatures: flat.len(),
+        signatures: signers.iter().map(Vec::len).sum(),
         signature_ms,
         build_ms,
         bad_files,
@@ -259,6 +256,29 @@ fn report_project(p: &ProjectIntake, s: &eden_core::attest::Submission) -> Repor
             s.attestations.clone()
         },
     }
+}
+
+/// Every attestation's signer (C21), recovered on every core: one flat parallel pass over the cohort's
+/// attestations, regrouped per submission (`result[i][j]` is attestation `j` of submission `i`, as
+/// [`eden_core::attest::intake`] takes them).
+pub fn recover_all(
+    domain: &Eip712Domain,
+    subs: &[Submission],
+) -> Vec<Vec<Result<Address, SignatureError>>> {
+    let flat: Vec<(usize, &SignedAttestation)> = subs
+        .iter()
+        .enumerate()
+        .flat_map(|(i, s)| s.attestations.iter().map(move |x| (i, x)))
+        .collect();
+    let recovered: Vec<_> = flat.par_iter().map(|(_, x)| x.signer(domain)).collect();
+    let mut signers: Vec<Vec<_>> = subs
+        .iter()
+        .map(|s| Vec::with_capacity(s.attestations.len()))
+        .collect();
+    for ((i, _), r) in flat.iter().zip(recovered) {
+        signers[*i].push(r);
+    }
+    signers
 }
 
 /// The previous published scores (C4): from the latest final epoch's bundle, which must be the one the

@@ -216,6 +216,35 @@ pub async fn final_root(rpc: &Rpc, registry: Address, epoch: u64) -> Result<B256
     b.run(rpc).await?.get(slot)
 }
 
+/// The times an intake report's window must equal (C21): the registry's first epoch, when epoch
+/// `epoch − 1` was proposed (the window's exclusive start; 0 for the first epoch) and when `epoch` was
+/// proposed (the snapshot cannot be after it), read in one batch.
+///
+/// # Errors
+/// When the batch fails.
+pub async fn intake_window(
+    rpc: &Rpc,
+    registry: Address,
+    epoch: u64,
+) -> Result<(u64, u64), RpcError> {
+    let mut b = Batch::new();
+    let first = b.add(registry, &IEpochRegistry::firstEpochCall {});
+    let prev = b.add(
+        registry,
+        &IEpochRegistry::proposedAtCall {
+            epoch: epoch.saturating_sub(1),
+        },
+    );
+    let this = b.add(registry, &IEpochRegistry::proposedAtCall { epoch });
+    let a = b.run(rpc).await?;
+    let start = if epoch > a.get(first)? {
+        a.get(prev)?
+    } else {
+        0
+    };
+    Ok((start, a.get(this)?))
+}
+
 /// `EpochRegistry.verifyHuman`: does `proof` prove `project`'s human score `score_wad` against
 /// final epoch `epoch`'s root?
 ///

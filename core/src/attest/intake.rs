@@ -456,39 +456,100 @@ pub fn intake(
     signers: &[Vec<Result<Address, SignatureError>>],
     refetch: &RefetchTable,
 ) -> Result<Intake, IntakeError> {
-    p.config.validate(p.tracks)?;
-    if signers.len() != submissions.len()
-        || signers
-            .iter()
-            .zip(submissions)
-            .any(|(s, sub)| s.len() != sub.attestations.len())
-    {
-        return Err(IntakeError::Signers);
-    }
-    let sources: HashMap<&str, &SourceRule> = p
-        .config
-        .sources
-        .iter()
-        .map(|s| (s.name.as_str(), s))
+    let cohort = Cohort::check(p, submissions, signers)?;
+    let projects = (0..submissions.len())
+        .map(|i| cohort.take(i, refetch))
         .collect();
-    let mut seen_projects = HashSet::new();
-    let mut out = Vec::with_capacity(submissions.len());
-    for (i, sub) in submissions.iter().enumerate() {
-        let serr = |message: String| IntakeError::Submission { index: i, message };
-        let track = p
-            .tracks
+    Ok(Intake { projects })
+}
+
+/// A cohort whose submissions passed the cohort-wide checks (configuration, tracks, one submission per
+/// project, salts, one signer result per attestation): each project is then taken in on its own
+/// ([`Cohort::take`]), so a caller may take them in parallel; [`intake`] takes them in order.
+#[allow(missing_debug_implementations)]
+pub struct Cohort<'a> {
+    p: &'a IntakeParams<'a>,
+    submissions: &'a [Submission],
+    signers: &'a [Vec<Result<Address, SignatureError>>],
+    tracks: Vec<&'a TrackConfig>,
+    sources: HashMap<&'a str, &'a SourceRule>,
+}
+
+impl<'a> Cohort<'a> {
+    /// The cohort-wide checks of [`intake`].
+    ///
+    /// # Errors
+    /// As [`intake`].
+    pub fn check(
+        p: &'a IntakeParams<'a>,
+        submissions: &'a [Submission],
+        signers: &'a [Vec<Result<Address, SignatureError>>],
+    ) -> Result<Self, IntakeError> {
+        p.config.validate(p.tracks)?;
+        if signers.len() != submissions.len()
+            || signers
+                .iter()
+                .zip(submissions)
+                .any(|(s, sub)| s.len() != sub.attestations.len())
+        {
+            return Err(IntakeError::Signers);
+        }
+        let sources: HashMap<&str, &SourceRule> = p
+            .config
+            .sources
             .iter()
-            .find(|t| t.name == sub.track)
-            .ok_or_else(|| serr(format!("track: unknown track '{}'", sub.track)))?;
-        if !seen_projects.insert(sub.project) {
-            return Err(serr(format!("project: {} is submitted twice", sub.project)));
+            .map(|s| (s.name.as_str(), s))
+            .collect();
+        let mut seen_projects = HashSet::new();
+        let mut tracks = Vec::with_capacity(submissions.len());
+        for (i, sub) in submissions.iter().enumerate() {
+            let serr = |message: String| IntakeError::Submission { index: i, message };
+            let track = p
+                .tracks
+                .iter()
+                .find(|t| t.name == sub.track)
+                .ok_or_else(|| serr(format!("track: unknown track '{}'", sub.track)))?;
+            if !seen_projects.insert(sub.project) {
+                return Err(serr(format!("project: {} is submitted twice", sub.project)));
+            }
+            if sub.private && sub.salt == B256::ZERO {
+                return Err(serr("salt: a private project needs a non-zero salt".into()));
+            }
+            tracks.push(track);
         }
-        if sub.private && sub.salt == B256::ZERO {
-            return Err(serr("salt: a private project needs a non-zero salt".into()));
-        }
-        out.push(take_project(p, sub, track, &signers[i], &sources, refetch));
+        Ok(Self {
+            p,
+            submissions,
+            signers,
+            tracks,
+            sources,
+        })
     }
-    Ok(Intake { projects: out })
+
+    /// Submissions in the cohort.
+    pub fn len(&self) -> usize {
+        self.submissions.len()
+    }
+
+    /// Whether the cohort is empty.
+    pub fn is_empty(&self) -> bool {
+        self.submissions.is_empty()
+    }
+
+    /// Submission `i` taken in (every claim's outcome, its `ProjectData`).
+    ///
+    /// # Panics
+    /// When `i` is not below [`Cohort::len`].
+    pub fn take(&self, i: usize, refetch: &RefetchTable) -> ProjectIntake {
+        take_project(
+            self.p,
+            &self.submissions[i],
+            self.tracks[i],
+            &self.signers[i],
+            &self.sources,
+            refetch,
+        )
+    }
 }
 
 fn take_project(

@@ -20,9 +20,9 @@ pub mod report;
 pub mod typed;
 
 pub use intake::{
-    intake, recover_signers, within_tolerance, Claim, ClaimOutcome, FailReason, IgnoreReason,
-    Intake, IntakeConfig, IntakeError, IntakeParams, MetricRule, ProjectIntake, Refetch,
-    RefetchTable, SourceRule, Submission,
+    intake, recover_signers, within_tolerance, Claim, ClaimOutcome, Cohort, FailReason,
+    IgnoreReason, Intake, IntakeConfig, IntakeError, IntakeParams, MetricRule, ProjectIntake,
+    Refetch, RefetchTable, SourceRule, Submission,
 };
 pub use keys::{KeyBook, KeyRecord};
 pub use names::{forbidden_input, FORBIDDEN_INPUTS};

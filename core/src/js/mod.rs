@@ -33,6 +33,7 @@ mod duel;
 mod eip712;
 mod human;
 mod leaves;
+mod light;
 mod merkle;
 mod network;
 mod rewards;

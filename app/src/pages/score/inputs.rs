@@ -86,6 +86,30 @@ async fn check(
     if report.chain_id != w.chain_id || report.source_key_registry != registry {
         flags.push("the intake report's attestations are for another deployment".into());
     }
+    // The observation window is the chain's (C21): after epoch − 1 was proposed, up to a snapshot no later
+    // than this epoch's own proposal.
+    match crate::chain::epochs::intake_window(&w.rpc(), w.contracts.epoch_registry, report.epoch)
+        .await
+    {
+        Ok((start, proposed)) => {
+            if report.window_start != start {
+                flags.push(format!(
+                    "the intake's window starts at {}, but epoch {} was proposed at {start}: observations were taken over another window",
+                    report.window_start,
+                    report.epoch.saturating_sub(1)
+                ));
+            }
+            if report.snapshot > proposed {
+                flags.push(format!(
+                    "the intake's snapshot {} is after the epoch's proposal at {proposed}",
+                    report.snapshot
+                ));
+            }
+        }
+        Err(e) => flags.push(format!(
+            "the intake's window could not be read from the registry: {e}"
+        )),
+    }
     let rp = report
         .project(project)
         .ok_or_else(|| AppError::missing("the intake report has no entry for this project"))?;
