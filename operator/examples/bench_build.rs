@@ -9,17 +9,19 @@
 //! which recovers them in WASM as the browser does.
 
 use alloy::primitives::{keccak256, Address, B256, U256};
+use alloy::signers::local::PrivateKeySigner;
 use eden_core::attest::{
-    attestation_domain, attestation_signing_hash, source_id, Attestation, Cohort, Intake,
-    IntakeConfig, IntakeParams, KeyBook, Metric, MetricRule, Refetch, RefetchTable,
-    SignedAttestation, SourceRule, Submission,
+    attestation_domain, attestation_signing_hash, source_id, Attestation, IntakeConfig,
+    IntakeParams, KeyBook, Metric, MetricRule, Refetch, RefetchTable, SignedAttestation,
+    SourceRule, Submission,
 };
 use eden_core::check::{build_packs, check_score_in, LightProofs};
 use eden_core::math::WAD;
 use eden_core::scoring::epoch::{build_epoch, EpochInput, ProjectData, ProjectInput};
 use eden_core::scoring::{Feature, ForgeryTier, TrackConfig};
-use eden_operator::epoch::recover_all;
-use k256::ecdsa::{RecoveryId, Signature, SigningKey, VerifyingKey};
+use eden_operator::chain::sign_digest;
+use eden_operator::epoch::{recover_all, take_in_all};
+use k256::ecdsa::{RecoveryId, Signature, VerifyingKey};
 use rayon::prelude::*;
 use std::time::Instant;
 
@@ -85,18 +87,6 @@ fn config() -> IntakeConfig {
     }
 }
 
-/// 65 bytes r ‖ s ‖ v (low s, v 27/28), as `eden attest sign` writes them.
-fn sign(k: &SigningKey, digest: B256) -> Vec<u8> {
-    let (sig, rec) = k.sign_prehash_recoverable(digest.as_slice()).unwrap();
-    let (sig, rec) = match sig.normalize_s() {
-        Some(n) => (n, rec.to_byte() ^ 1),
-        None => (sig, rec.to_byte()),
-    };
-    let mut b = sig.to_bytes().to_vec();
-    b.push(27 + rec);
-    b
-}
-
 fn secs(t: Instant) -> f64 {
     t.elapsed().as_secs_f64()
 }
@@ -109,10 +99,11 @@ fn main() {
     let cores = rayon::current_num_threads();
     let registry = Address::repeat_byte(0xe1);
     let domain = attestation_domain(31_337, registry);
-    let keys: Vec<SigningKey> = (1..=3u8)
-        .map(|i| SigningKey::from_slice(&[i; 32]).unwrap())
+    // The sources' keys, signing as `eden attest sign` does.
+    let keys: Vec<PrivateKeySigner> = (1..=3u8)
+        .map(|i| PrivateKeySigner::from_slice(&[i; 32]).unwrap())
         .collect();
-    let key_addrs: Vec<Address> = keys.iter().map(Address::from_private_key).collect();
+    let key_addrs: Vec<Address> = keys.iter().map(PrivateKeySigner::address).collect();
     let mut x: u64 = 0x2545_F491_4F6C_DD1D;
     let mut rnd = move || {
         x ^= x << 13;
@@ -162,7 +153,7 @@ fn main() {
                             })
                             .collect(),
                     };
-                    let sig = sign(k, attestation_signing_hash(&domain, &a));
+                    let sig = sign_digest(k, &attestation_signing_hash(&domain, &a)).unwrap();
                     SignedAttestation {
                         attestation: a,
                         signature: sig.into(),
@@ -233,14 +224,7 @@ fn main() {
         config: &cfg,
         keys: &book,
     };
-    // As `eden epoch build`: the cohort checks, then each project on every core.
-    let cohort = Cohort::check(&params, &subs, &signers).unwrap();
-    let taken = Intake {
-        projects: (0..cohort.len())
-            .into_par_iter()
-            .map(|i| cohort.take(i, &refetch))
-            .collect(),
-    };
+    let taken = take_in_all(&params, &subs, &signers, &refetch).unwrap();
     let intake_s = secs(t);
     let (used, failed, ignored) = taken.totals();
     assert_eq!((failed, ignored), (0, 0), "every claim passes");
@@ -332,17 +316,13 @@ fn main() {
     let packs_s = secs(t);
     let bundle_json = bundle.to_json().unwrap();
     let track_json = serde_json::to_string(&packs.tracks[0]).unwrap();
-    let biggest = packs
+    let sizes: Vec<usize> = packs
         .projects
         .iter()
         .map(|p| serde_json::to_string(p).unwrap().len())
-        .max()
-        .unwrap_or(0);
-    let total: usize = packs
-        .projects
-        .iter()
-        .map(|p| serde_json::to_string(p).unwrap().len())
-        .sum();
+        .collect();
+    let biggest = sizes.iter().copied().max().unwrap_or(0);
+    let total: usize = sizes.iter().sum();
     // One project's check, from its pack and its track's, parsing included (what the Score page does).
     let one = &packs.projects[n / 2];
     let one_json = serde_json::to_string(one).unwrap();

@@ -12,8 +12,8 @@ use alloy::signers::local::PrivateKeySigner;
 use alloy::sol_types::Eip712Domain;
 use alloy::sol_types::SolEvent;
 use eden_core::attest::{
-    attestation_domain, ClaimOutcome, Cohort, Intake, IntakeParams, IntakeReport, ProjectIntake,
-    ReportProject, SignedAttestation, Submission, INTAKE_FORMAT,
+    attestation_domain, ClaimOutcome, Cohort, Intake, IntakeError, IntakeParams, IntakeReport,
+    ProjectIntake, RefetchTable, ReportProject, SignedAttestation, Submission, INTAKE_FORMAT,
 };
 use eden_core::check::OwnInputs;
 use eden_core::check::{build_packs, project_pack_path, track_pack_path};
@@ -148,14 +148,7 @@ pub async fn build(chain: &Chain, a: &BuildArgs) -> Result<BuildReport> {
         config: &cfg,
         keys: &keys,
     };
-    // Each project is taken in on its own, on every core.
-    let cohort = Cohort::check(&params, &subs, &signers)?;
-    let taken = Intake {
-        projects: (0..cohort.len())
-            .into_par_iter()
-            .map(|i| cohort.take(i, &table))
-            .collect(),
-    };
+    let taken = take_in_all(&params, &subs, &signers, &table)?;
     let bundle = build_epoch(&EpochInput {
         epoch,
         tracks: tracks.clone(),
@@ -279,6 +272,26 @@ pub fn recover_all(
         signers[*i].push(r);
     }
     signers
+}
+
+/// The cohort taken in (C21): the cohort-wide checks of [`eden_core::attest::intake`], then each project on
+/// its own, on every core (the same result as `intake`, in submission order).
+///
+/// # Errors
+/// As [`eden_core::attest::intake`].
+pub fn take_in_all(
+    params: &IntakeParams<'_>,
+    subs: &[Submission],
+    signers: &[Vec<Result<Address, SignatureError>>],
+    refetch: &RefetchTable,
+) -> std::result::Result<Intake, IntakeError> {
+    let cohort = Cohort::check(params, subs, signers)?;
+    Ok(Intake {
+        projects: (0..cohort.len())
+            .into_par_iter()
+            .map(|i| cohort.take(i, refetch))
+            .collect(),
+    })
 }
 
 /// The previous published scores (C4): from the latest final epoch's bundle, which must be the one the
