@@ -31,7 +31,7 @@ fi
 
 bash scripts/setup.sh
 bash scripts/build-pkg.sh
-cargo build --locked -q -p eden-core --examples --profile bench-native
+cargo build --locked -q -p eden-core --features native --examples --profile bench-native
 
 printf '\n==> Merkle tree: of + all proofs (OpenZeppelin JS vs WASM vs native)\n'
 node bench/merkle.mjs

@@ -120,8 +120,7 @@ pub fn recover_epoch_root_signer(
 ) -> Result<Address, SignatureError> {
     let sig = parse_signature(signature)?;
     let digest = epoch_root_signing_hash(domain, msg);
-    sig.recover_address_from_prehash(&digest)
-        .map_err(|_| SignatureError::Unrecoverable)
+    crate::ecrecover::recover_address(&sig, &digest)
 }
 
 #[cfg(test)]

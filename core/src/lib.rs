@@ -8,9 +8,11 @@
 //! a panic.
 
 pub mod math;
+pub(crate) mod par;
 pub(crate) mod serde_dec;
 
 pub mod attest;
+pub mod ecrecover;
 pub mod eip712;
 pub mod leaves;
 pub mod merkle;

@@ -1,8 +1,10 @@
 //! Benchmark (a program, not a test): `eden epoch build` on a cohort of 100,000 projects × 12 features from
 //! three sources each, every input attested (C21), beside today's `buildEpoch` on the same inputs unsigned;
 //! the signature checks per second beside the raw recover rate of the same secp256k1 library (k256) on this
-//! machine, on one core and on every core; and the light publications (C22): their size and one project's
-//! light check.
+//! machine, on one core and on every core (eden recovers with one multiplication pair, `eden_core::ecrecover`,
+//! where k256's `recover_from_prehash` verifies the signature again after recovering); and the light
+//! publications (C22): their size and one project's light check. The intake and the builds are the best of
+//! three runs.
 //!
 //! Run: `cargo run --locked -p eden-operator --example bench_build --profile bench-native [projects]`.
 //! It also writes `target/bench-attestations.json` (1,000 projects' attestations) for `bench/attest.mjs`,
@@ -26,6 +28,8 @@ use rayon::prelude::*;
 use std::time::Instant;
 
 const EPOCH: u64 = 20_600;
+/// Timed runs of the intake and the builds; the best is printed.
+const RUNS: usize = 3;
 const WINDOW_START: u64 = 1_700_000_000;
 const SNAPSHOT: u64 = WINDOW_START + 86_400;
 const SOURCES: [(&str, std::ops::Range<usize>); 3] =
@@ -214,7 +218,6 @@ fn main() {
     let sig_rate = checked as f64 / sig_s;
     let tracks = vec![track()];
     let cfg = config();
-    let t = Instant::now();
     let params = IntakeParams {
         epoch: EPOCH,
         domain: &domain,
@@ -224,20 +227,28 @@ fn main() {
         config: &cfg,
         keys: &book,
     };
-    let taken = take_in_all(&params, &subs, &signers, &refetch).unwrap();
-    let intake_s = secs(t);
+    // The intake and the build, best of three runs (this shared machine's timings vary by ±30 %).
+    let (mut intake_s, mut build_s) = (f64::MAX, f64::MAX);
+    let mut last = None;
+    for _ in 0..RUNS {
+        let t = Instant::now();
+        let taken = take_in_all(&params, &subs, &signers, &refetch).unwrap();
+        intake_s = intake_s.min(secs(t));
+        let inputs = taken.inputs();
+        let t = Instant::now();
+        let bundle = build_epoch(&EpochInput {
+            epoch: EPOCH,
+            tracks: tracks.clone(),
+            projects: inputs,
+            ..Default::default()
+        })
+        .unwrap();
+        build_s = build_s.min(secs(t));
+        last = Some((taken, bundle));
+    }
+    let (taken, bundle) = last.unwrap();
     let (used, failed, ignored) = taken.totals();
     assert_eq!((failed, ignored), (0, 0), "every claim passes");
-    let inputs = taken.inputs();
-    let t = Instant::now();
-    let bundle = build_epoch(&EpochInput {
-        epoch: EPOCH,
-        tracks: tracks.clone(),
-        projects: inputs.clone(),
-        ..Default::default()
-    })
-    .unwrap();
-    let build_s = secs(t);
 
     // Today's buildEpoch on the same inputs, unsigned (typed in by the operator).
     let unsigned: Vec<ProjectInput> = projects
@@ -260,15 +271,21 @@ fn main() {
             private: *private,
         })
         .collect();
-    let t = Instant::now();
-    let plain = build_epoch(&EpochInput {
-        epoch: EPOCH,
-        tracks: tracks.clone(),
-        projects: unsigned,
-        ..Default::default()
-    })
-    .unwrap();
-    let plain_s = secs(t);
+    let mut plain_s = f64::MAX;
+    let mut plain = None;
+    for _ in 0..RUNS {
+        let t = Instant::now();
+        let b = build_epoch(&EpochInput {
+            epoch: EPOCH,
+            tracks: tracks.clone(),
+            projects: unsigned.clone(),
+            ..Default::default()
+        })
+        .unwrap();
+        plain_s = plain_s.min(secs(t));
+        plain = Some(b);
+    }
+    let plain = plain.unwrap();
     assert_eq!(
         plain.root, bundle.root,
         "the attested inputs are the same numbers"
@@ -286,7 +303,7 @@ fn main() {
     );
     println!(
         "  {:<58} {:>8.0}/s  ({:.2} s for {checked}; {:.2}× the raw {cores}-core rate's time; goal ≤ 1.5×)",
-        "attestation signers (EIP-712 hash + recover + C6 checks)",
+        "attestation signers (EIP-712 hash, eden ecrecover, C6)",
         sig_rate,
         sig_s,
         raw_all / sig_rate

@@ -35,10 +35,11 @@ use crate::scoring::config::ForgeryTier;
 use crate::scoring::epoch::ProjectData;
 use crate::scoring::{ProjectInput, TrackConfig};
 use crate::serde_dec;
+use alloy_primitives::map::{HashMap, HashSet};
 use alloy_primitives::{Address, B256, U256};
 use alloy_sol_types::Eip712Domain;
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::BTreeMap;
 
 /// Most a tolerance may be: 100 % (10,000 bps).
 pub const MAX_TOLERANCE_BPS: u32 = 10_000;
@@ -114,8 +115,60 @@ pub enum Refetch {
     },
 }
 
-/// Re-fetch results by `(project, source name, metric name)`.
-pub type RefetchTable = HashMap<(Address, String, String), Refetch>;
+/// Re-fetch results by `(project, source name, metric name)`. Looked up per claim without allocating
+/// (a project's few entries sit together under its address).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RefetchTable {
+    by_project: HashMap<Address, Vec<(String, String, Refetch)>>,
+}
+
+impl RefetchTable {
+    /// An empty table.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Records what `(project, source, metric)`'s re-fetch returned; the previous entry, if any, is
+    /// replaced and returned (as `HashMap::insert`).
+    pub fn insert(&mut self, key: (Address, String, String), value: Refetch) -> Option<Refetch> {
+        let (project, source, metric) = key;
+        let entries = self.by_project.entry(project).or_default();
+        match entries
+            .iter_mut()
+            .find(|(s, m, _)| *s == source && *m == metric)
+        {
+            Some(e) => Some(std::mem::replace(&mut e.2, value)),
+            None => {
+                entries.push((source, metric, value));
+                None
+            }
+        }
+    }
+
+    /// What `(project, source, metric)`'s re-fetch returned, if it was fetched.
+    pub fn get(&self, project: Address, source: &str, metric: &str) -> Option<&Refetch> {
+        self.by_project
+            .get(&project)?
+            .iter()
+            .find(|(s, m, _)| s == source && m == metric)
+            .map(|e| &e.2)
+    }
+
+    /// Entries in the table.
+    pub fn len(&self) -> usize {
+        self.by_project.values().map(Vec::len).sum()
+    }
+
+    /// Whether the table is empty.
+    pub fn is_empty(&self) -> bool {
+        self.by_project.values().all(Vec::is_empty)
+    }
+
+    /// Forgets every entry.
+    pub fn clear(&mut self) {
+        self.by_project.clear();
+    }
+}
 
 /// Why a claim failed (it counts against the project).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
@@ -349,7 +402,7 @@ impl IntakeConfig {
     /// [`IntakeError::Config`] naming the field.
     pub fn validate(&self, tracks: &[TrackConfig]) -> Result<(), IntakeError> {
         let err = |m: String| Err(IntakeError::Config(m));
-        let mut names = HashSet::new();
+        let mut names: HashSet<&str> = HashSet::default();
         for (i, s) in self.sources.iter().enumerate() {
             if s.name.is_empty() {
                 return err(format!("sources[{i}].name: must not be empty"));
@@ -472,7 +525,8 @@ pub struct Cohort<'a> {
     submissions: &'a [Submission],
     signers: &'a [Vec<Result<Address, SignatureError>>],
     tracks: Vec<&'a TrackConfig>,
-    sources: HashMap<&'a str, &'a SourceRule>,
+    /// Each configured source's rule and registry id (`keccak256(name)`, hashed once per cohort).
+    sources: HashMap<&'a str, (&'a SourceRule, B256)>,
 }
 
 impl<'a> Cohort<'a> {
@@ -494,13 +548,13 @@ impl<'a> Cohort<'a> {
         {
             return Err(IntakeError::Signers);
         }
-        let sources: HashMap<&str, &SourceRule> = p
+        let sources: HashMap<&str, (&SourceRule, B256)> = p
             .config
             .sources
             .iter()
-            .map(|s| (s.name.as_str(), s))
+            .map(|s| (s.name.as_str(), (s, source_id(&s.name))))
             .collect();
-        let mut seen_projects = HashSet::new();
+        let mut seen_projects: HashSet<Address> = HashSet::default();
         let mut tracks = Vec::with_capacity(submissions.len());
         for (i, sub) in submissions.iter().enumerate() {
             let serr = |message: String| IntakeError::Submission { index: i, message };
@@ -557,7 +611,7 @@ fn take_project(
     sub: &Submission,
     track: &TrackConfig,
     signers: &[Result<Address, SignatureError>],
-    sources: &HashMap<&str, &SourceRule>,
+    sources: &HashMap<&str, (&SourceRule, B256)>,
     refetch: &RefetchTable,
 ) -> ProjectIntake {
     // The attestation-level checks, then the sources whose valid keys signed two different attestations
@@ -567,9 +621,16 @@ fn take_project(
         .attestations
         .iter()
         .zip(signers)
-        .map(|(s, signer)| check_key(p, sub.project, &s.attestation, signer))
+        .map(|(s, signer)| {
+            let a = &s.attestation;
+            let sid = sources
+                .get(a.source.as_str())
+                .map_or_else(|| source_id(&a.source), |(_, id)| *id);
+            check_key(p, sub.project, a, sid, signer)
+        })
         .collect();
-    let mut by_source: HashMap<&str, Vec<usize>> = HashMap::new();
+    // A submission holds a handful of attestations: linear scans, no hashing.
+    let mut by_source: Vec<(&str, Vec<usize>)> = Vec::new();
     for (j, s) in sub.attestations.iter().enumerate() {
         let a = &s.attestation;
         if a.project == sub.project
@@ -577,21 +638,29 @@ fn take_project(
             && sources.contains_key(a.source.as_str())
             && checks[j].is_ok()
         {
-            by_source.entry(a.source.as_str()).or_default().push(j);
+            match by_source.iter_mut().find(|(name, _)| *name == a.source) {
+                Some((_, idx)) => idx.push(j),
+                None => by_source.push((a.source.as_str(), vec![j])),
+            }
         }
     }
-    let mut conflicting = HashSet::new();
-    let mut copy_of = HashMap::new();
-    for idx in by_source.values() {
+    let mut conflicting = vec![false; sub.attestations.len()];
+    let mut is_copy = vec![false; sub.attestations.len()];
+    for (_, idx) in &by_source {
         let first = &sub.attestations[idx[0]];
         if idx[1..].iter().any(|&j| sub.attestations[j] != *first) {
-            conflicting.extend(idx.iter().copied());
+            idx.iter().for_each(|&j| conflicting[j] = true);
         } else {
-            copy_of.extend(idx[1..].iter().map(|&j| (j, idx[0])));
+            idx[1..].iter().for_each(|&j| is_copy[j] = true);
         }
     }
 
-    let mut claims = Vec::new();
+    let mut claims = Vec::with_capacity(
+        sub.attestations
+            .iter()
+            .map(|s| s.attestation.metrics.len())
+            .sum(),
+    );
     for (j, s) in sub.attestations.iter().enumerate() {
         let a = &s.attestation;
         let whole: Option<ClaimOutcome> = if a.project != sub.project {
@@ -600,20 +669,20 @@ fn take_project(
             Some(ignored(IgnoreReason::OtherEpoch { epoch: a.epoch }))
         } else if !sources.contains_key(a.source.as_str()) {
             Some(ignored(IgnoreReason::UnknownSource))
-        } else if copy_of.contains_key(&j) {
+        } else if is_copy[j] {
             Some(ignored(IgnoreReason::Duplicate))
         } else {
             None
         };
         let failure = if whole.is_some() {
             None
-        } else if conflicting.contains(&j) {
+        } else if conflicting[j] {
             Some(FailReason::ConflictingAttestations)
         } else {
             checks[j].clone().err()
         };
-        let rule = sources.get(a.source.as_str());
-        let mut metrics_seen = HashSet::new();
+        let rule = sources.get(a.source.as_str()).map(|(r, _)| *r);
+        let mut metrics_seen: Vec<&str> = Vec::with_capacity(a.metrics.len());
         for m in &a.metrics {
             let outcome = if let Some(w) = &whole {
                 w.clone()
@@ -628,18 +697,21 @@ fn take_project(
                 })
             } else if let Some(mr) = rule.and_then(|r| r.metrics.iter().find(|x| x.name == m.name))
             {
-                if !metrics_seen.insert(m.name.as_str()) {
+                if metrics_seen.contains(&m.name.as_str()) {
                     ignored(IgnoreReason::DuplicateMetric {
                         name: m.name.clone(),
                     })
-                } else if let Some(f) = &failure {
-                    ClaimOutcome::Failed { why: f.clone() }
-                } else if rule.is_some_and(|r| r.refetch) {
-                    reconcile(sub.project, &a.source, mr, m.value, refetch)
                 } else {
-                    ClaimOutcome::Used {
-                        value: m.value,
-                        refetched: false,
+                    metrics_seen.push(m.name.as_str());
+                    if let Some(f) = &failure {
+                        ClaimOutcome::Failed { why: f.clone() }
+                    } else if rule.is_some_and(|r| r.refetch) {
+                        reconcile(sub.project, &a.source, mr, m.value, refetch)
+                    } else {
+                        ClaimOutcome::Used {
+                            value: m.value,
+                            refetched: false,
+                        }
                     }
                 }
             } else {
@@ -716,6 +788,7 @@ fn check_key(
     p: &IntakeParams<'_>,
     project: Address,
     a: &super::typed::Attestation,
+    sid: B256,
     signer: &Result<Address, SignatureError>,
 ) -> Result<(), FailReason> {
     let key = *signer.as_ref().map_err(|e| FailReason::BadSignature {
@@ -725,7 +798,6 @@ fn check_key(
         .keys
         .get(project, key)
         .ok_or(FailReason::UnregisteredKey { key })?;
-    let sid = source_id(&a.source);
     if rec.source != sid {
         return Err(FailReason::KeyForOtherSource { key });
     }
@@ -755,7 +827,7 @@ fn reconcile(
     attested: U256,
     table: &RefetchTable,
 ) -> ClaimOutcome {
-    match table.get(&(project, source.to_string(), rule.name.clone())) {
+    match table.get(project, source, &rule.name) {
         None => ignored(IgnoreReason::RefetchUnavailable {
             detail: "not fetched".into(),
         }),

@@ -618,3 +618,25 @@ fn a_published_report_round_trips_and_re_runs_to_the_same_inputs() {
         IntakeReport::from_json(&bad).unwrap_err()
     );
 }
+
+#[test]
+fn refetch_table_replaces_and_finds_by_borrowed_names() {
+    let mut t = RefetchTable::new();
+    let p = Address::repeat_byte(1);
+    assert!(t.is_empty());
+    let v = |x: u64| Refetch::Value {
+        value: U256::from(x),
+    };
+    assert_eq!(t.insert((p, "github".into(), "stars".into()), v(1)), None);
+    assert_eq!(t.insert((p, "github".into(), "forks".into()), v(2)), None);
+    assert_eq!(
+        t.insert((p, "github".into(), "stars".into()), v(3)),
+        Some(v(1))
+    );
+    assert_eq!(t.len(), 2);
+    assert_eq!(t.get(p, "github", "stars"), Some(&v(3)));
+    assert_eq!(t.get(p, "ledger", "stars"), None);
+    assert_eq!(t.get(Address::repeat_byte(2), "github", "stars"), None);
+    t.clear();
+    assert!(t.is_empty());
+}

@@ -81,8 +81,7 @@ pub fn recover_attestation_signer(
     signature: &[u8],
 ) -> Result<Address, SignatureError> {
     let sig = parse_signature(signature)?;
-    sig.recover_address_from_prehash(&attestation_signing_hash(domain, a))
-        .map_err(|_| SignatureError::Unrecoverable)
+    crate::ecrecover::recover_address(&sig, &attestation_signing_hash(domain, a))
 }
 
 /// An attestation with its signature (the wire form in the module doc).

@@ -64,8 +64,7 @@ pub fn recover_claim_to_signer(
     signature: &[u8],
 ) -> Result<Address, SignatureError> {
     let sig = parse_signature(signature)?;
-    sig.recover_address_from_prehash(&claim_to_signing_hash(domain, msg))
-        .map_err(|_| SignatureError::Unrecoverable)
+    crate::ecrecover::recover_address(&sig, &claim_to_signing_hash(domain, msg))
 }
 
 #[cfg(test)]

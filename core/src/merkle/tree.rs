@@ -55,6 +55,9 @@ fn check_shape(tree: &[B256]) -> Result<(), MerkleError> {
     }
 }
 
+/// Levels at least this wide are hashed on every core (with the `native` feature).
+const PARALLEL_LEVEL: usize = 4096;
+
 /// Builds the node array from the leaves in leaf order (OZ `makeMerkleTree`).
 ///
 /// # Errors
@@ -68,8 +71,27 @@ pub fn make_merkle_tree(leaves: &[B256]) -> Result<Vec<B256>, MerkleError> {
     for (i, leaf) in leaves.iter().enumerate() {
         tree[len - 1 - i] = *leaf;
     }
-    for i in (0..len - leaves.len()).rev() {
-        tree[i] = standard_node_hash(&tree[2 * i + 1], &tree[2 * i + 2]);
+    // Internal nodes level by level from the deepest: the nodes at depth d are the indices
+    // [2^d − 1, 2^(d+1) − 1), their children all sit after that range, so a level's nodes are
+    // independent of one another (hashed in parallel with the `native` feature).
+    let internal = len - leaves.len();
+    let mut depth_start = (internal + 1).next_power_of_two() / 2;
+    while depth_start > 0 {
+        let lo = depth_start - 1;
+        let hi = (2 * depth_start - 1).min(internal);
+        let (head, children) = tree.split_at_mut(hi);
+        let base = 2 * lo + 1 - hi;
+        let level = &mut head[lo..];
+        if level.len() >= PARALLEL_LEVEL {
+            crate::par::fill(level, |k| {
+                standard_node_hash(&children[base + 2 * k], &children[base + 2 * k + 1])
+            });
+        } else {
+            for (k, node) in level.iter_mut().enumerate() {
+                *node = standard_node_hash(&children[base + 2 * k], &children[base + 2 * k + 1]);
+            }
+        }
+        depth_start /= 2;
     }
     Ok(tree)
 }
@@ -292,6 +314,46 @@ mod tests {
         (0..n)
             .map(|i| keccak256((i as u64).to_be_bytes()))
             .collect()
+    }
+
+    /// OZ `makeMerkleTree` as written: node i from its children, from the last internal node down.
+    fn oz_make_merkle_tree(leaves: &[B256]) -> Vec<B256> {
+        let len = 2 * leaves.len() - 1;
+        let mut tree = vec![B256::ZERO; len];
+        for (i, leaf) in leaves.iter().enumerate() {
+            tree[len - 1 - i] = *leaf;
+        }
+        for i in (0..len - leaves.len()).rev() {
+            tree[i] = standard_node_hash(&tree[2 * i + 1], &tree[2 * i + 2]);
+        }
+        tree
+    }
+
+    #[test]
+    fn level_by_level_equals_oz_node_order() {
+        // Around every power of two, and wide enough for the parallel levels (≥ PARALLEL_LEVEL).
+        for n in [
+            1,
+            2,
+            3,
+            4,
+            5,
+            7,
+            8,
+            9,
+            1023,
+            1024,
+            1025,
+            3 * PARALLEL_LEVEL + 5,
+            4 * PARALLEL_LEVEL,
+        ] {
+            let l = leaves(n);
+            assert_eq!(
+                make_merkle_tree(&l).unwrap(),
+                oz_make_merkle_tree(&l),
+                "{n} leaves"
+            );
+        }
     }
 
     #[test]

@@ -335,41 +335,49 @@ pub fn build_epoch(input: &EpochInput) -> Result<EpochBundle, EpochError> {
     for &i in &order {
         members[track_of[i]].push(i);
     }
-    let mut column: Vec<U256> = Vec::new();
-    let mut columns: Vec<ColumnRecord> = Vec::new();
+    // One job per (track, feature), in that order (on every core with the `native` feature).
+    let jobs: Vec<(usize, usize)> = tracks
+        .iter()
+        .enumerate()
+        .flat_map(|(t, cfg)| (0..cfg.features.len()).map(move |f| (t, f)))
+        .collect();
+    let built = crate::par::map_init(&jobs, Vec::new, |column: &mut Vec<U256>, &(t, f)| {
+        let feat = &tracks[t].features[f];
+        column.clear();
+        column.extend(
+            members[t]
+                .iter()
+                .map(|&i| input.projects[i].data.features[f]),
+        );
+        column.sort_unstable();
+        let bounds = Bounds::for_sorted_column(column, feat.ref_lo, feat.ref_hi);
+        // C22: a cohort-normalised column is committed to in the inputs tree.
+        let record = (column.len() >= N_MIN).then(|| {
+            let mut private_values: Vec<U256> = members[t]
+                .iter()
+                .filter(|&&i| input.projects[i].private)
+                .map(|&i| input.projects[i].data.features[f])
+                .collect();
+            private_values.sort_unstable();
+            ColumnRecord {
+                feature: f as u64,
+                n: column.len() as u64,
+                root: column_root(column),
+                private_values,
+            }
+        });
+        (bounds, record)
+    });
+    let mut built = built.into_iter();
     let mut track_records = Vec::with_capacity(tracks.len());
     for (t, cfg) in tracks.iter().enumerate() {
-        let mut bounds = Vec::with_capacity(cfg.features.len());
-        for (f, feat) in cfg.features.iter().enumerate() {
-            column.clear();
-            column.extend(
-                members[t]
-                    .iter()
-                    .map(|&i| input.projects[i].data.features[f]),
-            );
-            column.sort_unstable();
-            bounds.push(Bounds::for_sorted_column(&column, feat.ref_lo, feat.ref_hi));
-            // C22: a cohort-normalised column is committed to in the inputs tree.
-            if column.len() >= N_MIN {
-                let mut private_values: Vec<U256> = members[t]
-                    .iter()
-                    .filter(|&&i| input.projects[i].private)
-                    .map(|&i| input.projects[i].data.features[f])
-                    .collect();
-                private_values.sort_unstable();
-                columns.push(ColumnRecord {
-                    feature: f as u64,
-                    n: column.len() as u64,
-                    root: column_root(&column),
-                    private_values,
-                });
-            }
-        }
+        let (bounds, columns): (Vec<Bounds>, Vec<Option<ColumnRecord>>) =
+            built.by_ref().take(cfg.features.len()).unzip();
         track_records.push(TrackRecord {
             config: (*cfg).clone(),
             cohort_size: members[t].len() as u64,
             bounds,
-            columns: std::mem::take(&mut columns),
+            columns: columns.into_iter().flatten().collect(),
         });
     }
     let prepared: Vec<PreparedTrack> = tracks.iter().map(|c| PreparedTrack::new(c)).collect();
@@ -379,45 +387,53 @@ pub fn build_epoch(input: &EpochInput) -> Result<EpochBundle, EpochError> {
         .iter()
         .map(|t| keccak256(t.name.as_bytes()))
         .collect();
-    let mut xhat: Vec<u128> = Vec::new();
-    let mut buf: Vec<u8> = Vec::new();
+    // Every project's steps, leaf and commitment (on every core with the `native` feature), in
+    // address order.
+    let scored = crate::par::map_init(
+        &order,
+        || (Vec::<u128>::new(), Vec::<u8>::new()),
+        |(xhat, buf), &i| {
+            let p = &input.projects[i];
+            let t = track_of[i];
+            normalise_into(xhat, &p.data.features, &track_records[t].bounds);
+            let prev_s = previous
+                .binary_search_by_key(&p.project, |q| q.0)
+                .map(|k| previous[k].1)
+                .unwrap_or(0);
+            let st = score_steps(&prepared[t], &p.data, xhat, prev_s);
+            let leaf = tree::score_leaf(p.project, st.points);
+            let digest = normalised_digest(buf, xhat);
+            let salt = if p.private { p.salt } else { B256::ZERO };
+            encode_commitment(buf, &tag, p.project, &track_hashes[t], &p.data, salt);
+            let commitment = keccak256(&buf[..]);
+            let record = ProjectRecord {
+                project: p.project,
+                track: tracks[t].name.clone(),
+                private: p.private,
+                commitment,
+                inputs: (!p.private).then(|| p.data.clone()),
+                normalised_digest: digest,
+                weighted_wad: U256::from(st.weighted),
+                penalty_wad: U256::from(st.penalty),
+                raw_wad: U256::from(st.raw),
+                merit_wad: U256::from(st.merit),
+                gate: st.gate,
+                gated_wad: U256::from(st.gated),
+                previous_score_wad: U256::from(prev_s) * U256::from(POINTS_PER_UNIT),
+                smoothed_wad: U256::from(st.smoothed),
+                score_wad: st.points,
+                leaf,
+            };
+            (record, tree::inputs_leaf(p.project, commitment))
+        },
+    );
     let mut records = Vec::with_capacity(order.len());
     let mut score_leaves = Vec::with_capacity(order.len());
     let mut input_leaves = Vec::with_capacity(order.len());
-    for &i in &order {
-        let p = &input.projects[i];
-        let t = track_of[i];
-        normalise_into(&mut xhat, &p.data.features, &track_records[t].bounds);
-        let prev_s = previous
-            .binary_search_by_key(&p.project, |q| q.0)
-            .map(|k| previous[k].1)
-            .unwrap_or(0);
-        let st = score_steps(&prepared[t], &p.data, &xhat, prev_s);
-        let leaf = tree::score_leaf(p.project, st.points);
-        let digest = normalised_digest(&mut buf, &xhat);
-        let salt = if p.private { p.salt } else { B256::ZERO };
-        encode_commitment(&mut buf, &tag, p.project, &track_hashes[t], &p.data, salt);
-        let commitment = keccak256(&buf);
-        score_leaves.push(leaf);
-        input_leaves.push(tree::inputs_leaf(p.project, commitment));
-        records.push(ProjectRecord {
-            project: p.project,
-            track: tracks[t].name.clone(),
-            private: p.private,
-            commitment,
-            inputs: (!p.private).then(|| p.data.clone()),
-            normalised_digest: digest,
-            weighted_wad: U256::from(st.weighted),
-            penalty_wad: U256::from(st.penalty),
-            raw_wad: U256::from(st.raw),
-            merit_wad: U256::from(st.merit),
-            gate: st.gate,
-            gated_wad: U256::from(st.gated),
-            previous_score_wad: U256::from(prev_s) * U256::from(POINTS_PER_UNIT),
-            smoothed_wad: U256::from(st.smoothed),
-            score_wad: st.points,
-            leaf,
-        });
+    for (record, input_leaf) in scored {
+        score_leaves.push(record.leaf);
+        input_leaves.push(input_leaf);
+        records.push(record);
     }
     let (theses, human) = build_human_layer(&input.theses, &input.pre_data, &records)?;
     score_leaves.extend(theses.iter().map(|t| t.leaf));

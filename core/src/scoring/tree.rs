@@ -17,7 +17,7 @@ pub(crate) fn inputs_leaf(project: Address, commitment: B256) -> B256 {
 
 /// Node array over the sorted leaves, and the sorted leaves; `None` when empty.
 fn make_tree(mut leaves: Vec<B256>) -> Option<(Vec<B256>, Vec<B256>)> {
-    leaves.sort_unstable();
+    crate::par::sort_unstable(&mut leaves);
     let tree = make_merkle_tree(&leaves).ok()?;
     Some((tree, leaves))
 }
