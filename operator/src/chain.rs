@@ -23,8 +23,17 @@ pub const KEYSTORE_PASSWORD_ENV: &str = "EDEN_KEYSTORE_PASSWORD";
 /// environment variable `key_env`. Never from a command-line flag (it would be in the shell history and
 /// the process list).
 pub fn signer(keystore: Option<&Path>, key_env: &str) -> Result<PrivateKeySigner> {
+    signer_from(keystore, key_env, |name| std::env::var(name).ok())
+}
+
+/// [`signer`] with the environment read through `env` (the tests pass their own).
+fn signer_from(
+    keystore: Option<&Path>,
+    key_env: &str,
+    env: impl Fn(&str) -> Option<String>,
+) -> Result<PrivateKeySigner> {
     if let Some(path) = keystore {
-        let password = std::env::var(KEYSTORE_PASSWORD_ENV).map_err(|_| {
+        let password = env(KEYSTORE_PASSWORD_ENV).ok_or_else(|| {
             OpError::Key(format!(
                 "{KEYSTORE_PASSWORD_ENV} is not set (the password of {})",
                 path.display()
@@ -33,7 +42,7 @@ pub fn signer(keystore: Option<&Path>, key_env: &str) -> Result<PrivateKeySigner
         return PrivateKeySigner::decrypt_keystore(path, password)
             .map_err(|e| OpError::Key(format!("{}: {e}", path.display())));
     }
-    let hex = std::env::var(key_env).map_err(|_| {
+    let hex = env(key_env).ok_or_else(|| {
         OpError::Key(format!(
             "no key: set {key_env} to a private key, or pass --keystore FILE (password in {KEYSTORE_PASSWORD_ENV})"
         ))
@@ -221,4 +230,121 @@ pub fn revert_reason(e: &alloy::contract::Error) -> String {
         return format!("{err:?}");
     }
     e.to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloy::primitives::address;
+
+    /// The PBKDF2 test vector of the Web3 Secret Storage definition (password "testpassword").
+    const SPEC_KEYSTORE: &str = r#"{
+        "crypto": {
+            "cipher": "aes-128-ctr",
+            "cipherparams": {"iv": "6087dab2f9fdbbfaddc31a909735c1e6"},
+            "ciphertext": "5318b4d5bcd28de64ee5559e671353e16f075ecae9f99c7a79a38af5f869aa46",
+            "kdf": "pbkdf2",
+            "kdfparams": {"c": 262144, "dklen": 32, "prf": "hmac-sha256", "salt": "ae3cd4e7013836a3df6bd7241b12db061dbe2c6785853cce422d148a624ce0bd"},
+            "mac": "517ead924a9d0dc3124507e3393d175ce3ff7c1e96529c6c555ce9e51205e9b2"
+        },
+        "id": "3198bc9c-6672-5ab3-d995-4942343ae5b6",
+        "version": 3
+    }"#;
+
+    /// The vector in a file of this test's own (tests run in parallel).
+    fn keystore_file(test: &str) -> std::path::PathBuf {
+        let dir = std::env::temp_dir().join(format!("eden-keystore-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(format!("{test}.json"));
+        std::fs::write(&path, SPEC_KEYSTORE).unwrap();
+        path
+    }
+
+    fn env<'a>(vars: &'a [(&'a str, &'a str)]) -> impl Fn(&str) -> Option<String> + 'a {
+        move |name| {
+            vars.iter()
+                .find(|(k, _)| *k == name)
+                .map(|(_, v)| v.to_string())
+        }
+    }
+
+    fn key_error(r: Result<PrivateKeySigner>) -> String {
+        match r {
+            Err(OpError::Key(m)) => m,
+            Err(e) => panic!("not a key error: {e}"),
+            Ok(k) => panic!("a key was read: {}", k.address()),
+        }
+    }
+
+    #[test]
+    fn a_keystore_file_decrypts_with_the_password_from_the_environment() {
+        let path = keystore_file("decrypts");
+        let vars = [(KEYSTORE_PASSWORD_ENV, "testpassword")];
+        let key = signer_from(Some(&path), DEFAULT_KEY_ENV, env(&vars)).unwrap();
+        assert_eq!(
+            key.address(),
+            address!("008AeEda4D805471dF9b2A5B0f38A0C3bCBA786b")
+        );
+        // The keystore wins over a key in the environment.
+        let vars = [
+            (KEYSTORE_PASSWORD_ENV, "testpassword"),
+            (
+                DEFAULT_KEY_ENV,
+                "ac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80",
+            ),
+        ];
+        let key = signer_from(Some(&path), DEFAULT_KEY_ENV, env(&vars)).unwrap();
+        assert_eq!(
+            key.address(),
+            address!("008AeEda4D805471dF9b2A5B0f38A0C3bCBA786b")
+        );
+        std::fs::remove_file(&path).ok();
+    }
+
+    #[test]
+    fn a_wrong_or_missing_password_or_file_is_a_key_error_naming_it() {
+        let path = keystore_file("refused");
+        let wrong = key_error(signer_from(
+            Some(&path),
+            DEFAULT_KEY_ENV,
+            env(&[(KEYSTORE_PASSWORD_ENV, "not the password")]),
+        ));
+        assert!(wrong.contains("refused.json"), "{wrong}");
+        let missing = key_error(signer_from(Some(&path), DEFAULT_KEY_ENV, env(&[])));
+        assert!(missing.contains(KEYSTORE_PASSWORD_ENV), "{missing}");
+        let nofile = key_error(signer_from(
+            Some(Path::new("/nonexistent/eden-keystore.json")),
+            DEFAULT_KEY_ENV,
+            env(&[(KEYSTORE_PASSWORD_ENV, "testpassword")]),
+        ));
+        assert!(
+            nofile.contains("/nonexistent/eden-keystore.json"),
+            "{nofile}"
+        );
+        std::fs::remove_file(&path).ok();
+    }
+
+    #[test]
+    fn a_key_comes_from_the_named_variable_only() {
+        let vars = [(
+            "OPERATOR_KEY",
+            " ac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80\n",
+        )];
+        let key = signer_from(None, "OPERATOR_KEY", env(&vars)).unwrap();
+        assert_eq!(
+            key.address(),
+            address!("f39Fd6e51aad88F6F4ce6aB8827279cffFb92266")
+        );
+        let none = key_error(signer_from(None, DEFAULT_KEY_ENV, env(&vars)));
+        assert!(
+            none.contains(DEFAULT_KEY_ENV) && none.contains("--keystore"),
+            "{none}"
+        );
+        let bad = key_error(signer_from(
+            None,
+            "OPERATOR_KEY",
+            env(&[("OPERATOR_KEY", "0x12")]),
+        ));
+        assert!(bad.contains("OPERATOR_KEY: not a private key"), "{bad}");
+    }
 }
