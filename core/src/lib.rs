@@ -26,6 +26,7 @@ pub mod rewards;
 pub mod scoring;
 
 pub mod check;
+pub mod compact;
 pub mod network;
 
 pub mod calls;

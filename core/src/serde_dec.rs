@@ -4,7 +4,14 @@
 //!
 //! From JavaScript (serde-wasm-bindgen) an integer field also accepts a safe-integer number or a
 //! BigInt, like the API's integer parameters; from JSON a number that is an exact integer.
+//!
+//! In a binary format (`is_human_readable() == false`: the compact MessagePack publications, C23) a `U256`
+//! is its big-endian bytes without leading zeros ([`bin`]) and an address its 20 raw bytes, as
+//! alloy's own types do; JSON and JavaScript are unchanged. Serde's `flatten` and internally tagged
+//! enums buffer through a human-readable form, so a field inside them stays decimal text in MessagePack
+//! too; each helper reads what it writes in both cases.
 
+use alloy_primitives::U256;
 use serde::de;
 
 /// An integer as it arrived: decimal text (parsed by the caller) or an exact small value.
@@ -59,6 +66,49 @@ pub(crate) fn strip_position(msg: &str) -> String {
     match msg.rfind(" at line ") {
         Some(i) => msg[..i].to_owned(),
         None => msg.to_owned(),
+    }
+}
+
+/// A `U256` in a binary format (C23): its big-endian bytes without leading zeros (zero is the empty
+/// string), so there is one encoding per value and small amounts stay small.
+pub(crate) mod bin {
+    use alloy_primitives::U256;
+    use serde::{de::Error, Deserializer, Serializer};
+
+    pub(crate) fn serialize<S: Serializer>(x: &U256, s: S) -> Result<S::Ok, S::Error> {
+        let b = x.to_be_bytes::<32>();
+        let skip = b.iter().take_while(|&&z| z == 0).count();
+        s.serialize_bytes(&b[skip..])
+    }
+
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<U256, D::Error> {
+        d.deserialize_bytes(Visitor)
+    }
+
+    struct Visitor;
+
+    impl serde::de::Visitor<'_> for Visitor {
+        type Value = U256;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a 256-bit integer as at most 32 big-endian bytes without leading zeros")
+        }
+        fn visit_bytes<E: Error>(self, v: &[u8]) -> Result<U256, E> {
+            from_bytes(v)
+        }
+    }
+
+    /// At most 32 big-endian bytes, the first not zero.
+    pub(crate) fn from_bytes<E: Error>(v: &[u8]) -> Result<U256, E> {
+        if v.len() > 32 {
+            return Err(E::custom(format!(
+                "{} bytes do not fit in 256 bits",
+                v.len()
+            )));
+        }
+        if v.first() == Some(&0) {
+            return Err(E::custom("a 256-bit integer with a leading zero byte"));
+        }
+        Ok(U256::from_be_slice(v))
     }
 }
 
@@ -165,7 +215,7 @@ pub(crate) mod i256 {
 /// bytes otherwise.
 pub(crate) mod b256_or_zero {
     use alloy_primitives::B256;
-    use serde::{de::Error, Deserializer, Serialize, Serializer};
+    use serde::{de::Error, Deserialize, Deserializer, Serialize, Serializer};
 
     pub(crate) fn serialize<S: Serializer>(x: &B256, s: S) -> Result<S::Ok, S::Error> {
         x.serialize(s)
@@ -189,7 +239,14 @@ pub(crate) mod b256_or_zero {
             Ok(B256::ZERO)
         }
         fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<B256, D::Error> {
-            d.deserialize_str(self)
+            if d.is_human_readable() {
+                d.deserialize_any(self)
+            } else {
+                B256::deserialize(d)
+            }
+        }
+        fn visit_bytes<E: Error>(self, v: &[u8]) -> Result<B256, E> {
+            B256::try_from(v).map_err(|_| E::custom(format!("{} bytes are not 32", v.len())))
         }
         fn visit_str<E: Error>(self, s: &str) -> Result<B256, E> {
             let t = s.trim();
@@ -210,10 +267,14 @@ pub(crate) mod b256_or_zero {
 /// case on input.
 pub(crate) mod checksum {
     use alloy_primitives::Address;
-    use serde::{Deserialize, Deserializer, Serializer};
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
     pub(crate) fn serialize<S: Serializer>(a: &Address, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(&a.to_checksum(None))
+        if s.is_human_readable() {
+            s.serialize_str(&a.to_checksum(None))
+        } else {
+            a.serialize(s)
+        }
     }
 
     pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Address, D::Error> {
@@ -228,7 +289,8 @@ pub(crate) mod opt_checksum {
 
     pub(crate) fn serialize<S: Serializer>(a: &Option<Address>, s: S) -> Result<S::Ok, S::Error> {
         match a {
-            Some(a) => s.serialize_str(&a.to_checksum(None)),
+            Some(a) if s.is_human_readable() => s.serialize_str(&a.to_checksum(None)),
+            Some(a) => s.serialize_some(a),
             None => s.serialize_none(),
         }
     }
@@ -245,7 +307,7 @@ pub(crate) mod u128_dec {
     use serde::{de::Error, Deserializer, Serializer};
 
     pub(crate) fn serialize<S: Serializer>(x: &u128, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(x)
+        super::u256::serialize(&alloy_primitives::U256::from(*x), s)
     }
 
     pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<u128, D::Error> {
@@ -259,13 +321,24 @@ pub(crate) mod u256 {
     use alloy_primitives::U256;
     use serde::{de::Error, Deserializer, Serializer};
 
+    /// Decimal text; [`super::bin`] in a binary format.
     pub(crate) fn serialize<S: Serializer>(x: &U256, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(x)
+        if s.is_human_readable() {
+            s.collect_str(x)
+        } else {
+            super::bin::serialize(x, s)
+        }
     }
 
-    /// A decimal string only (amounts and WADs never cross as JS numbers).
+    /// A decimal string only (amounts and WADs never cross as JS numbers); [`super::bin`] in a
+    /// binary format. A human-readable reader also takes [`super::bin`]'s bytes: serde buffers a
+    /// flattened field of a binary format and replays it as if human-readable.
     pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<U256, D::Error> {
-        d.deserialize_str(Visitor)
+        if d.is_human_readable() {
+            d.deserialize_any(Visitor)
+        } else {
+            super::bin::deserialize(d)
+        }
     }
 
     struct Visitor;
@@ -277,6 +350,9 @@ pub(crate) mod u256 {
         }
         fn visit_str<E: Error>(self, v: &str) -> Result<U256, E> {
             parse(v).map_err(E::custom)
+        }
+        fn visit_bytes<E: Error>(self, v: &[u8]) -> Result<U256, E> {
+            super::bin::from_bytes(v)
         }
     }
 
@@ -298,10 +374,13 @@ pub(crate) mod u256_id {
     use serde::{de::Error, Deserializer, Serializer};
 
     pub(crate) fn serialize<S: Serializer>(x: &U256, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(x)
+        super::u256::serialize(x, s)
     }
 
     pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<U256, D::Error> {
+        if !d.is_human_readable() {
+            return super::bin::deserialize(d);
+        }
         match d.deserialize_any(super::IntVisitor(
             "an integer (number, BigInt or decimal string)",
         ))? {
@@ -315,19 +394,28 @@ pub(crate) mod u256_id {
 /// An optional `U256` (absent or a decimal string).
 pub(crate) mod opt_u256 {
     use alloy_primitives::U256;
-    use serde::{de::Error, Deserialize, Deserializer, Serializer};
+    use serde::{Deserialize, Deserializer, Serializer};
 
     pub(crate) fn serialize<S: Serializer>(x: &Option<U256>, s: S) -> Result<S::Ok, S::Error> {
         match x {
-            Some(x) => s.collect_str(x),
+            Some(x) => s.serialize_some(&super::U256Wire(x)),
             None => s.serialize_none(),
         }
     }
 
     pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<U256>, D::Error> {
-        Option::<String>::deserialize(d)?
-            .map(|s| super::u256::parse(&s).map_err(D::Error::custom))
-            .transpose()
+        #[derive(Deserialize)]
+        struct W(#[serde(with = "super::u256")] U256);
+        Ok(Option::<W>::deserialize(d)?.map(|w| w.0))
+    }
+}
+
+/// Serializes a borrowed `U256` as [`u256`] does (for sequences and options).
+struct U256Wire<'a>(&'a U256);
+
+impl serde::Serialize for U256Wire<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        u256::serialize(self.0, s)
     }
 }
 
@@ -390,7 +478,7 @@ pub(crate) mod u256_vec {
     pub(crate) fn serialize<S: Serializer>(v: &[U256], s: S) -> Result<S::Ok, S::Error> {
         let mut seq = s.serialize_seq(Some(v.len()))?;
         for x in v {
-            seq.serialize_element(&x.to_string())?;
+            seq.serialize_element(&super::U256Wire(x))?;
         }
         seq.end()
     }

@@ -17,12 +17,14 @@ use eden_core::attest::{
     IntakeParams, KeyBook, Metric, MetricRule, Refetch, RefetchTable, SignedAttestation,
     SourceRule, Submission,
 };
+use eden_core::attest::{IntakeReport, INTAKE_FORMAT};
 use eden_core::check::{build_packs, check_score_in, LightProofs};
 use eden_core::math::WAD;
 use eden_core::scoring::epoch::{build_epoch, EpochInput, ProjectData, ProjectInput};
+use eden_core::scoring::EpochBundle;
 use eden_core::scoring::{Feature, ForgeryTier, TrackConfig};
 use eden_operator::chain::sign_digest;
-use eden_operator::epoch::{recover_all, take_in_all};
+use eden_operator::epoch::{recover_all, report_project, take_in_all};
 use k256::ecdsa::{RecoveryId, Signature, VerifyingKey};
 use rayon::prelude::*;
 use std::time::Instant;
@@ -398,5 +400,71 @@ fn main() {
     });
     let path = out.join("bench-attestations.json");
     std::fs::write(&path, file.to_string()).unwrap();
+
+    // The full publications, JSON beside their compact encoding (C23), for the watchtower.
+    let report = IntakeReport {
+        format: INTAKE_FORMAT.into(),
+        epoch: EPOCH,
+        chain_id: 31_337,
+        source_key_registry: registry,
+        window_start: WINDOW_START,
+        snapshot: SNAPSHOT,
+        key_block: 1,
+        config: cfg.clone(),
+        projects: taken
+            .projects
+            .iter()
+            .zip(&subs)
+            .map(|(p, s)| report_project(p, s))
+            .collect(),
+    };
+    println!("\n  the full publications (C23), for the watchtower: JSON and compact (MessagePack)");
+    println!(
+        "  {:<30} {:>9} {:>9} {:>7} {:>9} {:>9} {:>9} {:>9}",
+        "", "JSON MB", "MsgP MB", "ratio", "JSON enc", "MsgP enc", "JSON dec", "MsgP dec"
+    );
+    compare("epoch bundle (<root>.msgpack)", &bundle, |b| {
+        EpochBundle::from_bytes(b).unwrap()
+    });
+    compare("intake report (.intake.msgpack)", &report, |b| {
+        IntakeReport::from_bytes(b).unwrap()
+    });
     println!("\n  wrote {} for bench/attest.mjs", path.display());
+}
+
+/// Prints a publication's JSON and compact sizes and the best-of-three encode and decode times, after
+/// checking that both decode to the same value.
+fn compare<T: serde::Serialize + PartialEq>(what: &str, v: &T, read: impl Fn(&[u8]) -> T) {
+    let (mut json_enc, mut packed_enc, mut json_dec, mut packed_dec) =
+        (f64::MAX, f64::MAX, f64::MAX, f64::MAX);
+    let (mut json, mut packed) = (Vec::new(), Vec::new());
+    for _ in 0..RUNS {
+        let t = Instant::now();
+        json = serde_json::to_vec(v).unwrap();
+        json_enc = json_enc.min(secs(t));
+        let t = Instant::now();
+        packed = eden_core::compact::to_msgpack(v).unwrap();
+        packed_enc = packed_enc.min(secs(t));
+        let t = Instant::now();
+        let a = read(&json);
+        json_dec = json_dec.min(secs(t));
+        let t = Instant::now();
+        let b = read(&packed);
+        packed_dec = packed_dec.min(secs(t));
+        assert!(
+            a == *v && b == *v,
+            "both encodings read back the same value"
+        );
+    }
+    println!(
+        "  {:<30} {:>9.1} {:>9.1} {:>6.2}× {:>8.2}s {:>8.2}s {:>8.2}s {:>8.2}s",
+        what,
+        json.len() as f64 / 1e6,
+        packed.len() as f64 / 1e6,
+        packed.len() as f64 / json.len() as f64,
+        json_enc,
+        packed_enc,
+        json_dec,
+        packed_dec
+    );
 }

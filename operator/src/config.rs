@@ -15,8 +15,16 @@ pub fn read(path: &Path) -> Result<String> {
     })
 }
 
+/// Reads a file's bytes (a publication in either encoding, C23).
+pub fn read_bytes(path: &Path) -> Result<Vec<u8>> {
+    std::fs::read(path).map_err(|source| OpError::Io {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
 /// Writes a file, creating its directory.
-pub fn write(path: &Path, text: &str) -> Result<()> {
+pub fn write(path: &Path, text: impl AsRef<[u8]>) -> Result<()> {
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir).map_err(|source| OpError::Io {
             path: dir.to_path_buf(),

@@ -235,7 +235,8 @@ pub async fn build(chain: &Chain, a: &BuildArgs) -> Result<BuildReport> {
     })
 }
 
-fn report_project(p: &ProjectIntake, s: &eden_core::attest::Submission) -> ReportProject {
+/// One project's part of the intake report: its outcomes, and its attestations when it is public.
+pub fn report_project(p: &ProjectIntake, s: &eden_core::attest::Submission) -> ReportProject {
     ReportProject {
         project: p.input.project,
         track: p.input.data.track.clone(),
@@ -311,8 +312,7 @@ async fn previous_scores(
             "epoch {latest} is final on chain: pass its bundle with --previous (its scores are the smoothing's s(t-1), C4)"
         )));
     };
-    let bundle = EpochBundle::from_json(&config::read(path)?)
-        .map_err(|e| OpError::input(path.display().to_string(), e))?;
+    let bundle = read_bundle(path)?;
     let root = reg.finalRoot(latest).call().await.map_err(OpError::rpc)?;
     if bundle.epoch != latest || bundle.root != root {
         return Err(OpError::Refused(format!(
@@ -366,8 +366,7 @@ pub async fn sign(
     proposer: Option<Address>,
     valid_secs: u64,
 ) -> Result<SignedRoot> {
-    let bundle = EpochBundle::from_json(&config::read(bundle_path)?)
-        .map_err(|e| OpError::input(bundle_path.display().to_string(), e))?;
+    let bundle = read_bundle(bundle_path)?;
     let leaves = bundle.recomputed_leaves().map_err(|(l, e)| {
         OpError::input(bundle_path.display().to_string(), format!("leaf {l}: {e}"))
     })?;
@@ -533,23 +532,42 @@ pub struct Published {
 }
 
 /// `eden epoch publish`: writes the publication layout (README, "Publications") into `dir`, which any
-/// static host can serve: `epochs/<root>.json` (the bundle), `epochs/<root>.intake.json` (the intake
-/// report with the public attestations) and the light packs one project's check needs (C22), built from
-/// them (which checks that the bundle's trees and columns rebuild to its roots). Refuses to overwrite a
-/// different file under the same name.
+/// static host can serve: `epochs/<root>.json` (the bundle) and `epochs/<root>.msgpack` (the same, compact,
+/// C23), `epochs/<root>.intake.json` and `.intake.msgpack` (the intake report with the public attestations),
+/// and the light packs one project's check needs (C22), built from them (which checks that the bundle's
+/// trees and columns rebuild to its roots). The bundle and report may be given in either encoding.
+/// Refuses to overwrite a different file under the same name.
 pub fn publish(bundle_path: &Path, intake_path: Option<&Path>, dir: &Path) -> Result<Published> {
-    let text = config::read(bundle_path)?;
-    let bundle = EpochBundle::from_json(&text)
-        .map_err(|e| OpError::input(bundle_path.display().to_string(), e))?;
+    let bundle = read_bundle(bundle_path)?;
     let root = format!("{:#x}", bundle.root);
-    let mut files = vec![(dir.join("epochs").join(format!("{root}.json")), text)];
+    let epochs = dir.join("epochs");
+    let encode = |e: eden_core::compact::CompactError| OpError::input("compact encoding", e);
+    let mut files = vec![
+        (
+            epochs.join(format!("{root}.json")),
+            bundle
+                .to_json()
+                .map_err(|e| OpError::input("bundle", e))?
+                .into_bytes(),
+        ),
+        (
+            epochs.join(format!("{root}.msgpack")),
+            bundle.to_msgpack().map_err(encode)?,
+        ),
+    ];
     let mut report = None;
     if let Some(p) = intake_path {
-        let t = config::read(p)?;
-        report = Some(
-            IntakeReport::from_json(&t).map_err(|e| OpError::input(p.display().to_string(), e))?,
-        );
-        files.push((dir.join("epochs").join(format!("{root}.intake.json")), t));
+        let r = IntakeReport::from_bytes(&config::read_bytes(p)?)
+            .map_err(|e| OpError::input(p.display().to_string(), e))?;
+        files.push((
+            epochs.join(format!("{root}.intake.json")),
+            serde_json::to_vec(&r).map_err(|e| OpError::input("intake report", e))?,
+        ));
+        files.push((
+            epochs.join(format!("{root}.intake.msgpack")),
+            r.to_msgpack().map_err(encode)?,
+        ));
+        report = Some(r);
     }
     let packs = build_packs(&bundle, report.as_ref())
         .map_err(|e| OpError::input(bundle_path.display().to_string(), e))?;
@@ -566,7 +584,7 @@ pub fn publish(bundle_path: &Path, intake_path: Option<&Path>, dir: &Path) -> Re
             out.unchanged.push(path);
         }
     }
-    let mut pack_files: Vec<(PathBuf, String)> = Vec::new();
+    let mut pack_files: Vec<(PathBuf, Vec<u8>)> = Vec::new();
     for t in &packs.tracks {
         pack_files.push((
             dir.join(track_pack_path(&bundle.root, &t.track.config.name)),
@@ -590,8 +608,8 @@ pub fn publish(bundle_path: &Path, intake_path: Option<&Path>, dir: &Path) -> Re
 }
 
 /// Writes `content` to `path` unless it is already there (`false`); a different file there is refused.
-fn write_once(path: &Path, content: &str) -> Result<bool> {
-    match std::fs::read_to_string(path) {
+fn write_once(path: &Path, content: &[u8]) -> Result<bool> {
+    match std::fs::read(path) {
         Ok(old) if old == content => Ok(false),
         Ok(_) => Err(OpError::Refused(format!(
             "{} exists with other content; a publication never changes",
@@ -605,8 +623,14 @@ fn write_once(path: &Path, content: &str) -> Result<bool> {
 }
 
 /// A pack as compact JSON.
-fn pack_json<T: Serialize>(v: &T) -> Result<String> {
-    serde_json::to_string(v).map_err(|e| OpError::input("pack", e))
+fn pack_json<T: Serialize>(v: &T) -> Result<Vec<u8>> {
+    serde_json::to_vec(v).map_err(|e| OpError::input("pack", e))
+}
+
+/// An epoch bundle from its JSON or its compact encoding (C23), told apart by the first bytes.
+pub fn read_bundle(path: &Path) -> Result<EpochBundle> {
+    EpochBundle::from_bytes(&config::read_bytes(path)?)
+        .map_err(|e| OpError::input(path.display().to_string(), e))
 }
 
 /// What `eden epoch finalize` did.

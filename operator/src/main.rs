@@ -130,7 +130,7 @@ struct BuildCli {
     /// Re-fetch adapters (JSON).
     #[arg(long)]
     refetch: Option<PathBuf>,
-    /// The latest final epoch's bundle (its scores are s(t-1)).
+    /// The latest final epoch's bundle (its scores are s(t-1)), JSON or compact (`epochs/<root>.msgpack`).
     #[arg(long)]
     previous: Option<PathBuf>,
     /// Graded theses (JSON array, submission order).
@@ -153,7 +153,7 @@ enum EpochCmd {
     Build(BuildCli),
     /// Signs a bundle's root (EIP-712, C6) for a proposer.
     Sign {
-        /// The bundle.
+        /// The bundle (JSON or compact).
         #[arg(long)]
         bundle: PathBuf,
         /// The proposer the signature names (default: the signer itself).
@@ -172,12 +172,13 @@ enum EpochCmd {
         #[arg(long)]
         signature: PathBuf,
     },
-    /// Writes the publication layout into a directory any static host can serve.
+    /// Writes the publication layout into a directory any static host can serve: the bundle and the intake
+    /// report in JSON and compact MessagePack (C23), and every project's and track's light pack (C22).
     Publish {
-        /// The bundle.
+        /// The bundle (JSON or compact).
         #[arg(long)]
         bundle: PathBuf,
-        /// The intake report (default: intake.json beside the bundle, if present).
+        /// The intake report, JSON or compact (default: intake.json beside the bundle, if present).
         #[arg(long)]
         intake: Option<PathBuf>,
         /// The publication directory.
@@ -258,7 +259,7 @@ async fn run(cli: Cli, out: Out) -> Result<(), OpError> {
             )?;
             match file {
                 Some(f) => {
-                    config::write(f, &signed.to_json())?;
+                    config::write(f, signed.to_json())?;
                     out.done(&serde_json::json!({ "written": f, "signer": key.address() }), || {
                         format!("attestation for {project} (epoch {epoch}, {source}) signed by {} → {}", key.address(), f.display())
                     });

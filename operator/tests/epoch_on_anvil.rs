@@ -434,7 +434,8 @@ async fn an_epoch_from_attestations_to_final() {
             &p(&pubdir),
         ],
     );
-    assert_eq!(r["written"].as_array().unwrap().len(), 2);
+    // The bundle and the intake report, each in JSON and compact (C23).
+    assert_eq!(r["written"].as_array().unwrap().len(), 4, "{r}");
     // A light pack per project and per track (C22).
     let packs = bundle.projects.len() + bundle.tracks.len();
     assert_eq!(r["packsWritten"].as_u64(), Some(packs as u64), "{r}");
@@ -454,12 +455,27 @@ async fn an_epoch_from_attestations_to_final() {
             r["written"].as_array().unwrap().len(),
             r["unchanged"].as_array().unwrap().len()
         ),
-        (0, 2)
+        (0, 4)
     );
     assert_eq!(r["packsUnchanged"].as_u64(), Some(packs as u64), "{r}");
     assert!(pubdir
         .join(format!("epochs/{:#x}.json", bundle.root))
         .is_file());
+    // The compact publications read back to the same bundle and report (C23).
+    let compact = pubdir.join(format!("epochs/{:#x}.msgpack", bundle.root));
+    let packed = std::fs::read(&compact).unwrap();
+    assert!(eden_core::compact::is_msgpack(&packed));
+    assert_eq!(EpochBundle::from_bytes(&packed).unwrap(), bundle);
+    let report_json = eden_core::attest::IntakeReport::from_json(
+        &std::fs::read_to_string(out.join("intake.json")).unwrap(),
+    )
+    .unwrap();
+    let report_packed =
+        std::fs::read(pubdir.join(format!("epochs/{:#x}.intake.msgpack", bundle.root))).unwrap();
+    assert_eq!(
+        eden_core::attest::IntakeReport::from_bytes(&report_packed).unwrap(),
+        report_json
+    );
     // Every project's light pack checks against the root alone, as the Score page does.
     for rec in &bundle.projects {
         let text = std::fs::read_to_string(pubdir.join(eden_core::check::project_pack_path(
@@ -528,7 +544,8 @@ async fn an_epoch_from_attestations_to_final() {
         !ok && v["error"].as_str().unwrap().contains("--previous"),
         "{v}"
     );
-    let (ok, v, err) = build(&dir.join("epoch-2"), Some(&out.join("bundle.json")));
+    // The previous bundle read from its compact publication.
+    let (ok, v, err) = build(&dir.join("epoch-2"), Some(&compact));
     // the old attestations name the previous epoch: every value is reported, none is a claim
     assert!(ok, "{v} {err}");
     assert_eq!(

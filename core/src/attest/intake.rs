@@ -614,6 +614,12 @@ fn take_project(
     sources: &HashMap<&str, (&SourceRule, B256)>,
     refetch: &RefetchTable,
 ) -> ProjectIntake {
+    // Each attestation's source rule and registry id, looked up once.
+    let rules: Vec<Option<&(&SourceRule, B256)>> = sub
+        .attestations
+        .iter()
+        .map(|s| sources.get(s.attestation.source.as_str()))
+        .collect();
     // The attestation-level checks, then the sources whose valid keys signed two different attestations
     // for this project and epoch (an attestation that fails its own checks is not the source's word and
     // cannot make a genuine one conflict).
@@ -621,11 +627,10 @@ fn take_project(
         .attestations
         .iter()
         .zip(signers)
-        .map(|(s, signer)| {
+        .zip(&rules)
+        .map(|((s, signer), rule)| {
             let a = &s.attestation;
-            let sid = sources
-                .get(a.source.as_str())
-                .map_or_else(|| source_id(&a.source), |(_, id)| *id);
+            let sid = rule.map_or_else(|| source_id(&a.source), |(_, id)| *id);
             check_key(p, sub.project, a, sid, signer)
         })
         .collect();
@@ -633,10 +638,7 @@ fn take_project(
     let mut by_source: Vec<(&str, Vec<usize>)> = Vec::new();
     for (j, s) in sub.attestations.iter().enumerate() {
         let a = &s.attestation;
-        if a.project == sub.project
-            && a.epoch == p.epoch
-            && sources.contains_key(a.source.as_str())
-            && checks[j].is_ok()
+        if a.project == sub.project && a.epoch == p.epoch && rules[j].is_some() && checks[j].is_ok()
         {
             match by_source.iter_mut().find(|(name, _)| *name == a.source) {
                 Some((_, idx)) => idx.push(j),
@@ -667,7 +669,7 @@ fn take_project(
             Some(ignored(IgnoreReason::OtherProject { project: a.project }))
         } else if a.epoch != p.epoch {
             Some(ignored(IgnoreReason::OtherEpoch { epoch: a.epoch }))
-        } else if !sources.contains_key(a.source.as_str()) {
+        } else if rules[j].is_none() {
             Some(ignored(IgnoreReason::UnknownSource))
         } else if is_copy[j] {
             Some(ignored(IgnoreReason::Duplicate))
@@ -681,7 +683,7 @@ fn take_project(
         } else {
             checks[j].clone().err()
         };
-        let rule = sources.get(a.source.as_str()).map(|(r, _)| *r);
+        let rule = rules[j].map(|(r, _)| *r);
         let mut metrics_seen: Vec<&str> = Vec::with_capacity(a.metrics.len());
         for m in &a.metrics {
             let outcome = if let Some(w) = &whole {

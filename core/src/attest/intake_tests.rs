@@ -597,6 +597,23 @@ fn a_published_report_round_trips_and_re_runs_to_the_same_inputs() {
     };
     let back = IntakeReport::from_json(&serde_json::to_string(&report).unwrap()).unwrap();
     assert_eq!(back, report);
+    // The compact encoding (C23) reads back the same report (the flattened outcomes keep decimal text),
+    // from_bytes takes either form, and the compact one is smaller.
+    let json = serde_json::to_string(&report).unwrap();
+    let packed = report.to_msgpack().unwrap();
+    assert_eq!(IntakeReport::from_bytes(&packed).unwrap(), report);
+    assert_eq!(IntakeReport::from_bytes(json.as_bytes()).unwrap(), report);
+    assert!(
+        packed.len() < json.len(),
+        "{} vs {}",
+        packed.len(),
+        json.len()
+    );
+    let mut other = report.clone();
+    other.format = "eden-intake-v0".into();
+    assert!(IntakeReport::from_bytes(&other.to_msgpack().unwrap())
+        .unwrap_err()
+        .starts_with("format"));
     let again = recheck_project(&back, &back.projects[0], &r.tracks, &r.keys).unwrap();
     assert_eq!(again.input.data, p.input.data);
     assert_eq!(again.claims, p.claims);

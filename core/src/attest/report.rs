@@ -89,6 +89,32 @@ impl IntakeReport {
         Ok(r)
     }
 
+    /// The report as a compact publication (C23: `epochs/<root>.intake.msgpack`).
+    ///
+    /// # Errors
+    /// Only if the encoder fails (it does not for these types).
+    pub fn to_msgpack(&self) -> Result<Vec<u8>, crate::compact::CompactError> {
+        crate::compact::to_msgpack(self)
+    }
+
+    /// Parses a report from its JSON or its compact encoding (C23), told apart by the first bytes;
+    /// errors name the offending field, and the format tag must be [`INTAKE_FORMAT`].
+    ///
+    /// # Errors
+    /// The path and what is wrong, or a wrong format tag.
+    pub fn from_bytes(bytes: &[u8]) -> Result<IntakeReport, String> {
+        if !crate::compact::is_msgpack(bytes) {
+            let text = std::str::from_utf8(bytes)
+                .map_err(|e| format!("neither JSON (UTF-8) nor a compact publication: {e}"))?;
+            return Self::from_json(text);
+        }
+        let r: IntakeReport = crate::compact::from_msgpack(bytes).map_err(|e| e.to_string())?;
+        if r.format != INTAKE_FORMAT {
+            return Err(format!("format: '{}' is not {INTAKE_FORMAT}", r.format));
+        }
+        Ok(r)
+    }
+
     /// The project's part.
     pub fn project(&self, project: Address) -> Option<&ReportProject> {
         self.projects.iter().find(|p| p.project == project)

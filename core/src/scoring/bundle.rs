@@ -459,6 +459,32 @@ impl EpochBundle {
         serde_json::from_str(s)
     }
 
+    /// The bundle as a compact publication (C23: `epochs/<root>.msgpack`), deterministic like
+    /// [`Self::to_json`].
+    ///
+    /// # Errors
+    /// Only if the encoder fails (it does not for these types).
+    pub fn to_msgpack(&self) -> Result<Vec<u8>, crate::compact::CompactError> {
+        crate::compact::to_msgpack(self)
+    }
+
+    /// Parses a bundle from its JSON or its compact encoding (C23), told apart by the first bytes.
+    /// The format tag must be [`BUNDLE_FORMAT`].
+    ///
+    /// # Errors
+    /// What is wrong, with the field's path for the compact encoding.
+    pub fn from_bytes(bytes: &[u8]) -> Result<EpochBundle, String> {
+        let b: EpochBundle = if crate::compact::is_msgpack(bytes) {
+            crate::compact::from_msgpack(bytes).map_err(|e| e.to_string())?
+        } else {
+            serde_json::from_slice(bytes).map_err(|e| e.to_string())?
+        };
+        if b.format != BUNDLE_FORMAT {
+            return Err(format!("format: '{}' is not {BUNDLE_FORMAT}", b.format));
+        }
+        Ok(b)
+    }
+
     /// The score leaf values `(project, scoreWad)` in bundle order.
     pub fn score_leaves(&self) -> Vec<(Address, U256)> {
         self.projects

@@ -586,6 +586,44 @@ mod tests {
         assert_eq!(parsed.to_json().unwrap(), a);
     }
 
+    /// C23: the compact encoding is deterministic, reads back to the same bundle (columns, private
+    /// projects, previous scores included), is told apart from JSON by its first bytes, and is much
+    /// smaller than the JSON.
+    #[test]
+    fn compact_bundle_round_trips() {
+        let mut input = cohort(60);
+        input.previous_epoch = Some(3);
+        let b = build_epoch(&input).unwrap();
+        assert!(!b.tracks[0].columns.is_empty());
+        let packed = b.to_msgpack().unwrap();
+        assert_eq!(b.to_msgpack().unwrap(), packed);
+        assert_eq!(EpochBundle::from_bytes(&packed).unwrap(), b);
+        let json = b.to_json().unwrap();
+        assert_eq!(EpochBundle::from_bytes(json.as_bytes()).unwrap(), b);
+        assert!(
+            packed.len() * 10 < json.len() * 7,
+            "{} vs {}",
+            packed.len(),
+            json.len()
+        );
+        // Either form with another format tag is refused.
+        let mut other = b.clone();
+        other.format = "eden-epoch-bundle-v0".into();
+        let e = EpochBundle::from_bytes(&other.to_msgpack().unwrap()).unwrap_err();
+        assert!(e.starts_with("format"), "{e}");
+        let e = EpochBundle::from_bytes(other.to_json().unwrap().as_bytes()).unwrap_err();
+        assert!(e.starts_with("format"), "{e}");
+        // A truncated or garbled publication is an error naming where, never a panic.
+        for cut in [4, packed.len() / 3, packed.len() - 1] {
+            assert!(EpochBundle::from_bytes(&packed[..cut]).is_err());
+        }
+        let mut garbled = packed.clone();
+        let at = garbled.len() / 2;
+        garbled[at] ^= 0xff;
+        let _ = EpochBundle::from_bytes(&garbled);
+        assert!(EpochBundle::from_bytes(b"\xff\xfe").is_err());
+    }
+
     #[test]
     fn bundle_contents() {
         let input = cohort(40);

@@ -382,6 +382,11 @@ mod tests {
         );
         // JSON round trip, and project verification still walks to the full root.
         assert_eq!(EpochBundle::from_json(&b.to_json().unwrap()).unwrap(), b);
+        // And through the compact encoding (C23): theses, human records, envelopes and paths.
+        assert_eq!(
+            EpochBundle::from_bytes(&b.to_msgpack().unwrap()).unwrap(),
+            b
+        );
         let q = &input.projects[0];
         assert!(verify_project_score(&b, q.project, &q.data, q.salt).matches);
     }
