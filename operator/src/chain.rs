@@ -7,7 +7,7 @@ use alloy::eips::BlockId;
 use alloy::network::EthereumWallet;
 use alloy::primitives::{Address, B256};
 use alloy::providers::{DynProvider, Provider, ProviderBuilder};
-use alloy::rpc::types::Filter;
+use alloy::rpc::types::{Filter, Log};
 use alloy::signers::local::PrivateKeySigner;
 use alloy::sol_types::SolEvent;
 use eden_core::attest::KeyBook;
@@ -69,6 +69,13 @@ pub fn sign_digest(key: &PrivateKeySigner, digest: &B256) -> Result<Vec<u8>> {
     Ok(bytes)
 }
 
+/// Blocks per `eth_getLogs` request by default: public RPC providers cap a request's block range or its
+/// number of logs (commonly at 10,000), so a scan from the deployment block goes in pages.
+pub const LOG_BLOCKS: u64 = 10_000;
+
+/// `keyOf` reads in flight at once while building the key book.
+const KEY_READS_IN_FLIGHT: usize = 16;
+
 /// A connection to the deployment.
 pub struct Chain {
     /// The network description.
@@ -77,6 +84,8 @@ pub struct Chain {
     pub provider: DynProvider,
     /// The sending account, when a key was given.
     pub from: Option<Address>,
+    /// Blocks per `eth_getLogs` request ([`LOG_BLOCKS`] unless set; `--log-blocks`).
+    pub log_blocks: u64,
 }
 
 impl Chain {
@@ -118,6 +127,7 @@ impl Chain {
             net,
             provider,
             from,
+            log_blocks: LOG_BLOCKS,
         })
     }
 
@@ -155,32 +165,70 @@ impl Chain {
             .ok_or_else(|| OpError::Key("this command sends a transaction: give a key".into()))
     }
 
+    /// The logs `filter` matches from block `from` to `to`, in order, fetched in pages of
+    /// [`Chain::log_blocks`] blocks. A page the node refuses with an error answer (a range or result cap)
+    /// is halved and asked again, down to one block; a transport failure is an error at once.
+    pub async fn logs(&self, filter: &Filter, from: u64, to: u64) -> Result<Vec<Log>> {
+        let mut out = Vec::new();
+        let mut start = from;
+        let mut span = self.log_blocks.max(1);
+        while start <= to {
+            let end = to.min(start.saturating_add(span - 1));
+            let page = filter.clone().from_block(start).to_block(end);
+            match self.provider.get_logs(&page).await {
+                Ok(mut logs) => {
+                    out.append(&mut logs);
+                    if end == u64::MAX {
+                        break;
+                    }
+                    start = end + 1;
+                }
+                Err(e) if span > 1 && e.as_error_resp().is_some() => span = span.div_ceil(2),
+                Err(e) => {
+                    return Err(OpError::Rpc(format!(
+                        "eth_getLogs for blocks {start}..={end}: {e}"
+                    )))
+                }
+            }
+        }
+        Ok(out)
+    }
+
     /// Every source key registered up to block `at`, with its window as the registry holds it at `at`
-    /// (`SourceKeyRegistered` logs from the deployment block, then `keyOf` per key).
+    /// (`SourceKeyRegistered` logs from the deployment block, in pages, then `keyOf` for each distinct
+    /// key, several reads in flight).
     pub async fn key_book(&self, at: u64) -> Result<KeyBook> {
+        use futures::stream::{self, StreamExt, TryStreamExt};
         let reg = self.key_registry()?;
         let filter = Filter::new()
             .address(*reg.address())
-            .event_signature(SourceKeyRegistry::SourceKeyRegistered::SIGNATURE_HASH)
-            .from_block(self.net.deployment_block)
-            .to_block(at);
-        let logs = self
-            .provider
-            .get_logs(&filter)
-            .await
-            .map_err(OpError::rpc)?;
-        let mut book = KeyBook::new();
+            .event_signature(SourceKeyRegistry::SourceKeyRegistered::SIGNATURE_HASH);
+        let logs = self.logs(&filter, self.net.deployment_block, at).await?;
+        let mut pairs: Vec<(Address, Address)> = Vec::with_capacity(logs.len());
         for log in logs {
             let ev = log
                 .log_decode::<SourceKeyRegistry::SourceKeyRegistered>()
                 .map_err(OpError::rpc)?;
-            let (project, key) = (ev.inner.data.project, ev.inner.data.key);
-            let rec = reg
-                .keyOf(project, key)
-                .block(BlockId::number(at))
-                .call()
-                .await
-                .map_err(OpError::rpc)?;
+            let pair = (ev.inner.data.project, ev.inner.data.key);
+            if !pairs.contains(&pair) {
+                pairs.push(pair);
+            }
+        }
+        let records: Vec<_> = stream::iter(pairs.iter().map(|&(project, key)| {
+            let reg = &reg;
+            async move {
+                reg.keyOf(project, key)
+                    .block(BlockId::number(at))
+                    .call()
+                    .await
+                    .map_err(OpError::rpc)
+            }
+        }))
+        .buffered(KEY_READS_IN_FLIGHT)
+        .try_collect()
+        .await?;
+        let mut book = KeyBook::new();
+        for (&(project, key), rec) in pairs.iter().zip(records) {
             book.register(project, key, B256::from(rec.source), rec.registeredAt);
             if rec.revokedAt != 0 {
                 book.revoke(project, key, rec.revokedAt);
@@ -236,6 +284,149 @@ pub fn revert_reason(e: &alloy::contract::Error) -> String {
 mod tests {
     use super::*;
     use alloy::primitives::address;
+    use std::io::{Read, Write};
+    use std::sync::{Arc, Mutex};
+
+    /// A JSON-RPC node on 127.0.0.1 for chain 31337 that refuses `eth_getLogs` over more than 4 blocks
+    /// (as public providers cap ranges) and otherwise answers one log in each block divisible by 3. It
+    /// records every range asked for.
+    /// The block ranges a node was asked for.
+    type Asked = Arc<Mutex<Vec<(u64, u64)>>>;
+
+    fn capped_node() -> (String, Asked) {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let url = format!("http://{}", l.local_addr().unwrap());
+        let asked = Arc::new(Mutex::new(Vec::new()));
+        let seen = asked.clone();
+        std::thread::spawn(move || {
+            for s in l.incoming() {
+                let Ok(mut s) = s else { continue };
+                let mut req = Vec::new();
+                let mut buf = [0u8; 4096];
+                // Read the head, then the body its content-length names.
+                let body = loop {
+                    let n = s.read(&mut buf).unwrap_or(0);
+                    if n == 0 {
+                        break None;
+                    }
+                    req.extend_from_slice(&buf[..n]);
+                    let text = String::from_utf8_lossy(&req).to_string();
+                    if let Some(i) = text.find("\r\n\r\n") {
+                        let len = text[..i]
+                            .lines()
+                            .find_map(|h| {
+                                let (k, v) = h.split_once(':')?;
+                                k.eq_ignore_ascii_case("content-length")
+                                    .then(|| v.trim().parse::<usize>().ok())?
+                            })
+                            .unwrap_or(0);
+                        if req.len() >= i + 4 + len {
+                            break Some(text[i + 4..i + 4 + len].to_string());
+                        }
+                    }
+                };
+                let Some(body) = body else { continue };
+                let call: serde_json::Value = serde_json::from_str(&body).unwrap();
+                let hex = |v: &serde_json::Value| {
+                    u64::from_str_radix(v.as_str().unwrap().trim_start_matches("0x"), 16).unwrap()
+                };
+                let answer = match call["method"].as_str().unwrap() {
+                    "eth_chainId" => serde_json::json!({"result": "0x7a69"}),
+                    "eth_getLogs" => {
+                        let (from, to) = (
+                            hex(&call["params"][0]["fromBlock"]),
+                            hex(&call["params"][0]["toBlock"]),
+                        );
+                        seen.lock().unwrap().push((from, to));
+                        if to - from + 1 > 4 {
+                            serde_json::json!({"error": {"code": -32005, "message": "query exceeds max block range 4"}})
+                        } else {
+                            let logs: Vec<_> = (from..=to)
+                                .filter(|b| b % 3 == 0)
+                                .map(|b| {
+                                    serde_json::json!({
+                                        "address": format!("{:#x}", Address::repeat_byte(0xee)),
+                                        "topics": [format!("{:#x}", B256::repeat_byte(1))],
+                                        "data": "0x",
+                                        "blockNumber": format!("{b:#x}"),
+                                        "transactionHash": format!("{:#x}", B256::repeat_byte(2)),
+                                        "transactionIndex": "0x0",
+                                        "blockHash": format!("{:#x}", B256::repeat_byte(3)),
+                                        "logIndex": "0x0",
+                                        "removed": false
+                                    })
+                                })
+                                .collect();
+                            serde_json::json!({"result": logs})
+                        }
+                    }
+                    other => panic!("unexpected {other}"),
+                };
+                let mut answer = answer;
+                answer["jsonrpc"] = "2.0".into();
+                answer["id"] = call["id"].clone();
+                let b = answer.to_string();
+                let _ = s.write_all(
+                    format!("HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{b}", b.len())
+                        .as_bytes(),
+                );
+            }
+        });
+        (url, asked)
+    }
+
+    fn description(rpc: &str) -> NetworkDescription {
+        let a = |i: u8| Address::repeat_byte(i).to_checksum(None);
+        NetworkDescription::parse(
+            &serde_json::json!({
+                "format": "eden-network-v1",
+                "chainId": 31337,
+                "name": "capped",
+                "nativeCurrency": {"name": "Ether", "symbol": "ETH", "decimals": 18},
+                "rpcUrls": [rpc],
+                "contracts": {"epochRegistry": a(1), "holderDistributor": a(2), "launchpad": a(3),
+                              "launchLocker": a(4), "poolManager": a(5), "feeLanes": a(6)},
+                "deploymentBlock": 0,
+                "publications": ["http://127.0.0.1:9/"]
+            })
+            .to_string(),
+        )
+        .unwrap()
+    }
+
+    /// A range the node refuses is halved until it is served; every block is asked for once among
+    /// the served pages, and the logs come back in block order.
+    #[tokio::test]
+    async fn logs_are_paged_and_a_refused_range_is_halved() {
+        let (url, asked) = capped_node();
+        let mut chain = Chain::connect(description(&url), None, None).await.unwrap();
+        chain.log_blocks = 10;
+        let logs = chain.logs(&Filter::new(), 0, 20).await.unwrap();
+        let blocks: Vec<u64> = logs.iter().map(|l| l.block_number.unwrap()).collect();
+        assert_eq!(blocks, [0, 3, 6, 9, 12, 15, 18]);
+        let asked = asked.lock().unwrap().clone();
+        // 0..=9 and 0..=4 are refused; pages of 3 blocks from then on.
+        assert_eq!(&asked[..3], &[(0, 9), (0, 4), (0, 2)]);
+        let served: Vec<(u64, u64)> = asked.into_iter().filter(|(a, b)| b - a < 4).collect();
+        let covered: Vec<u64> = served.iter().flat_map(|&(a, b)| a..=b).collect();
+        assert_eq!(covered, (0..=20).collect::<Vec<_>>());
+        // A node that is gone is an error at once, naming the range.
+        let (gone, _) = {
+            let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+            let u = format!("http://{}", l.local_addr().unwrap());
+            drop(l);
+            (u, ())
+        };
+        chain.provider = ProviderBuilder::new()
+            .connect_http(gone.parse().unwrap())
+            .erased();
+        let e = chain
+            .logs(&Filter::new(), 0, 20)
+            .await
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("eth_getLogs for blocks 0..=9"), "{e}");
+    }
 
     /// The PBKDF2 test vector of the Web3 Secret Storage definition (password "testpassword").
     const SPEC_KEYSTORE: &str = r#"{

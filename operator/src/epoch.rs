@@ -6,7 +6,6 @@ use crate::config::{self, BadSubmission};
 use crate::error::{OpError, Result};
 use crate::refetch;
 use alloy::primitives::{Address, Bytes, B256, U256};
-use alloy::providers::Provider;
 use alloy::rpc::types::Filter;
 use alloy::signers::local::PrivateKeySigner;
 use alloy::sol_types::Eip712Domain;
@@ -500,12 +499,11 @@ async fn find_proposal(chain: &Chain, epoch: u64, root: B256) -> Result<Option<u
     let filter = Filter::new()
         .address(chain.net.contracts.epoch_registry)
         .event_signature(RootProposed::SIGNATURE_HASH)
-        .from_block(chain.net.deployment_block);
+        .topic1(B256::from(U256::from(epoch)));
+    let (head, _) = chain.head().await?;
     let logs = chain
-        .provider
-        .get_logs(&filter)
-        .await
-        .map_err(OpError::rpc)?;
+        .logs(&filter, chain.net.deployment_block, head)
+        .await?;
     for l in logs {
         if let Ok(ev) = l.log_decode::<RootProposed>() {
             if ev.inner.data.epoch == epoch && ev.inner.data.root == root {

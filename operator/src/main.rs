@@ -31,6 +31,9 @@ struct Cli {
     /// JSON-RPC URL (default: the network description's first).
     #[arg(long, global = true)]
     rpc_url: Option<String>,
+    /// Blocks per eth_getLogs request (a range the node refuses is halved and asked again).
+    #[arg(long, global = true, default_value_t = chain::LOG_BLOCKS, value_parser = clap::value_parser!(u64).range(1..))]
+    log_blocks: u64,
     /// A keystore file (password in EDEN_KEYSTORE_PASSWORD).
     #[arg(long, global = true)]
     keystore: Option<PathBuf>,
@@ -217,7 +220,9 @@ async fn connect(cli: &Cli, out: Out, with_key: bool) -> Result<Chain, OpError> 
         None
     };
     out.step(format!("chain {} ({})", net.chain_id, net.name));
-    Chain::connect(net, cli.rpc_url.as_deref(), key).await
+    let mut chain = Chain::connect(net, cli.rpc_url.as_deref(), key).await?;
+    chain.log_blocks = cli.log_blocks;
+    Ok(chain)
 }
 
 async fn run(cli: Cli, out: Out) -> Result<(), OpError> {

@@ -294,6 +294,9 @@ async fn an_epoch_from_attestations_to_final() {
             p(&dir.join("refetch.json")),
             "--out".into(),
             p(out),
+            // The key book's logs in pages of 3 blocks: several pages on this chain.
+            "--log-blocks".into(),
+            "3".into(),
         ];
         if let Some(prev) = previous {
             a.push("--previous".into());

@@ -17,7 +17,7 @@ pub mod human;
 pub mod inputs;
 
 use crate::chain::abi::IEpochRegistry;
-use crate::chain::rpc::Rpc;
+use crate::chain::rpc::{Rpc, RpcError};
 use crate::chain::world::{LightPublication, World, WorldError};
 use crate::error::{AppError, Context};
 use crate::fmt;
@@ -123,14 +123,24 @@ async fn previous_tie(w: &World, bundle: &EpochBundle, project: Address) -> Resu
                 "the project's published leaf in epoch {pe} does not reach that epoch's final root"
             )),
         },
-        Err(WorldError::Fetch(_)) if prev.is_zero() => Ok(format!(
+        // Only a host's "not found" says the epoch publishes no leaf for the project; a host that is
+        // down or failing leaves the tie unchecked, which is flagged rather than taken as "no leaf".
+        Err(WorldError::Fetch(RpcError::Http {
+            status: 404 | 410,
+            ..
+        })) if prev.is_zero() => Ok(format!(
             "0 (final epoch {pe} publishes no leaf for the project)"
         )),
-        Err(WorldError::Fetch(_)) => Err(format!(
+        Err(WorldError::Fetch(RpcError::Http {
+            status: 404 | 410,
+            ..
+        })) => Err(format!(
             "the bundle smooths from a previous score of {}, but final epoch {pe} publishes no leaf for the project",
             points(prev)
         )),
-        Err(e) => Err(format!("the previous epoch's publication: {e}")),
+        Err(e) => Err(format!(
+            "the previous score is not tied to final epoch {pe}: its publication could not be read ({e})"
+        )),
     }
 }
 
