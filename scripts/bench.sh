@@ -9,7 +9,8 @@
 #     three sources, every input attested, beside buildEpoch on the same inputs unsigned; signature checks per
 #     second beside k256's raw recover rate on one and on every core; the light packs' size and one project's
 #     light check, native (operator/examples/bench_build.rs); then in WASM: a 1,000-project cohort's
-#     attestations recovered and the light check (bench/attest.mjs).
+#     attestations recovered and the light check (bench/attest.mjs), and the cohort's attestations in headless
+#     Chromium on the page thread and on Web Workers (bench/attest-browser.mjs, when Chromium is installed).
 #  4. With --pages: the app's pages against deployments of 10, 100 and 500 launches (and 1, 10, 50 more
 #     epochs, positions and agents) through the RPC proxy at 0 and 100 ms added latency, in headless Chromium: HTTP requests,
 #     JSON-RPC calls and time to content per page, beside the launch list's pre-#13 reads (bench/pages.mjs).
@@ -48,3 +49,10 @@ cargo build --locked -q -p eden-operator --example bench_build --profile bench-n
 
 printf '\n==> Attestations and the light check: WASM in Node\n'
 node bench/attest.mjs
+
+printf '\n==> A cohort'"'"'s attestations in a browser: WASM in headless Chromium, page thread and Web Workers\n'
+if [ -x "${CHROMIUM:-/usr/bin/chromium}" ]; then
+  node bench/attest-browser.mjs
+else
+  echo "  skipped: no Chromium here (bash scripts/setup.sh browser installs it)"
+fi
