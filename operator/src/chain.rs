@@ -287,12 +287,12 @@ mod tests {
     use std::io::{Read, Write};
     use std::sync::{Arc, Mutex};
 
-    /// A JSON-RPC node on 127.0.0.1 for chain 31337 that refuses `eth_getLogs` over more than 4 blocks
-    /// (as public providers cap ranges) and otherwise answers one log in each block divisible by 3. It
-    /// records every range asked for.
     /// The block ranges a node was asked for.
     type Asked = Arc<Mutex<Vec<(u64, u64)>>>;
 
+    /// A JSON-RPC node on 127.0.0.1 for chain 31337 that refuses `eth_getLogs` over more than 4 blocks
+    /// (as public providers cap ranges) and otherwise answers one log in each block divisible by 3. It
+    /// records every range asked for.
     fn capped_node() -> (String, Asked) {
         let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
         let url = format!("http://{}", l.local_addr().unwrap());
