@@ -57,16 +57,12 @@ pub fn from_msgpack<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, CompactError
     }
     // The fast path without path tracking; a failure is decoded again to name the field.
     let mut rest = bytes;
-    let mut de = rmp_serde::Deserializer::new(&mut rest);
-    de.set_max_depth(MAX_DEPTH);
-    match T::deserialize(&mut de) {
+    match T::deserialize(&mut reader(&mut rest)) {
         Ok(value) if rest.is_empty() => Ok(value),
         Ok(_) => Err(CompactError::Trailing(rest.len())),
         Err(_) => {
             let mut again = bytes;
-            let mut de = rmp_serde::Deserializer::new(&mut again);
-            de.set_max_depth(MAX_DEPTH);
-            let e = match serde_path_to_error::deserialize::<_, T>(&mut de) {
+            let e = match serde_path_to_error::deserialize::<_, T>(&mut reader(&mut again)) {
                 Ok(_) => return Err(CompactError::Decode("unreadable".into())),
                 Err(e) => e,
             };
@@ -79,6 +75,15 @@ pub fn from_msgpack<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, CompactError
             }))
         }
     }
+}
+
+/// A MessagePack reader over `bytes` (advanced as it reads), nesting bounded by [`MAX_DEPTH`].
+fn reader<'a, 'b>(
+    bytes: &'a mut &'b [u8],
+) -> rmp_serde::Deserializer<rmp_serde::decode::ReadReader<&'a mut &'b [u8]>> {
+    let mut de = rmp_serde::Deserializer::new(bytes);
+    de.set_max_depth(MAX_DEPTH);
+    de
 }
 
 fn describe(e: rmp_serde::decode::Error) -> String {

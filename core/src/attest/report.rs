@@ -83,10 +83,15 @@ impl IntakeReport {
             let path = e.path().to_string();
             format!("{path}: {}", e.into_inner())
         })?;
-        if r.format != INTAKE_FORMAT {
-            return Err(format!("format: '{}' is not {INTAKE_FORMAT}", r.format));
+        r.with_known_format()
+    }
+
+    /// The report, if its format tag is [`INTAKE_FORMAT`].
+    fn with_known_format(self) -> Result<IntakeReport, String> {
+        if self.format != INTAKE_FORMAT {
+            return Err(format!("format: '{}' is not {INTAKE_FORMAT}", self.format));
         }
-        Ok(r)
+        Ok(self)
     }
 
     /// The report as a compact publication (C23: `epochs/<root>.intake.msgpack`).
@@ -108,11 +113,9 @@ impl IntakeReport {
                 .map_err(|e| format!("neither JSON (UTF-8) nor a compact publication: {e}"))?;
             return Self::from_json(text);
         }
-        let r: IntakeReport = crate::compact::from_msgpack(bytes).map_err(|e| e.to_string())?;
-        if r.format != INTAKE_FORMAT {
-            return Err(format!("format: '{}' is not {INTAKE_FORMAT}", r.format));
-        }
-        Ok(r)
+        crate::compact::from_msgpack::<IntakeReport>(bytes)
+            .map_err(|e| e.to_string())?
+            .with_known_format()
     }
 
     /// The project's part.
