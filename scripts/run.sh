@@ -9,7 +9,9 @@
 #  4. seeds a demo world through real transactions (scripts/seed-demo.mjs → public/demo/; its epochs through
 #     the operator's tool, target/debug/eden, which the seeder builds with cargo when it is missing or stale)
 #  5. builds and serves the app at http://127.0.0.1:8080 (EDEN_PORT changes it) and prints the URL
-# Ctrl-C (or any exit) stops everything it started: the app server and anvil, by PID.
+#  6. starts a watchtower beside them (`eden watch`, C24, dev account 5's key and bond; its log in
+#     .eden/watch.log): it checks every pending root against its publication and challenges a wrong one
+# Ctrl-C (or any exit) stops everything it started: the watchtower, the app server and anvil, by PID.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
@@ -31,12 +33,14 @@ rpc="http://127.0.0.1:$rpc_port"
 
 anvil_pid=""
 serve_pid=""
+watch_pid=""
 stop() {
   trap - EXIT INT TERM
+  if [ -n "$watch_pid" ]; then kill "$watch_pid" 2>/dev/null || true; fi
   if [ -n "$serve_pid" ]; then kill -TERM -- "-$serve_pid" 2>/dev/null || kill "$serve_pid" 2>/dev/null || true; fi
   if [ -n "$anvil_pid" ]; then kill "$anvil_pid" 2>/dev/null || true; fi
   wait 2>/dev/null || true
-  echo "stopped (app server${serve_pid:+ pid $serve_pid}, anvil${anvil_pid:+ pid $anvil_pid})"
+  echo "stopped (watchtower${watch_pid:+ pid $watch_pid}, app server${serve_pid:+ pid $serve_pid}, anvil${anvil_pid:+ pid $anvil_pid})"
 }
 trap stop EXIT
 trap 'exit 130' INT TERM
@@ -68,6 +72,11 @@ for _ in $(seq 1 600); do
   kill -0 "$serve_pid" 2>/dev/null || { echo "run.sh: the app server exited" >&2; exit 1; }
   sleep 0.5
 done
-printf '\n  Eden is running: http://127.0.0.1:%s/   (chain %s, anvil pid %s)\n  Ctrl-C stops everything.\n\n' \
-  "$app_port" "$rpc" "$anvil_pid"
+step "Starting a watchtower (eden watch, log in .eden/watch.log)"
+# Dev account 5 of the fixed dev mnemonic (a local chain only): its bond backs any challenge.
+EDEN_PRIVATE_KEY=0x8b3a350cf5c34c9194ca85829a2df0ec3153be0318b5e2d3348e872092edffba \
+  target/debug/eden --network .eden/network-31337.json --rpc-url "$rpc" watch --interval 15 > .eden/watch.log 2>&1 &
+watch_pid=$!
+printf '\n  Eden is running: http://127.0.0.1:%s/   (chain %s, anvil pid %s, watchtower pid %s)\n  Ctrl-C stops everything.\n\n' \
+  "$app_port" "$rpc" "$anvil_pid" "$watch_pid"
 wait "$serve_pid"

@@ -16,7 +16,8 @@
 //    `buildEpoch`, the first with the graded theses as quality leaves, the human envelope of the scored
 //    tokens and the pre-data replay of one project with no systematic score), roots signed with EIP-712 by the
 //    root signer (`epochRootSigningHash` + secp256k1) and proposed with the bond: two finalized epochs
-//    (72 h windows passed with evm_increaseTime), one pending and one challenged (dev account 4's bond);
+//    (72 h windows passed with evm_increaseTime), one pending and one proposed with a bent score, which the
+//    watchtower (`eden watch`, dev account 4's bond) challenges while leaving the pending one alone;
 //  - positions: each score proven (`epochProof`) against the first final epoch but one, left for the app
 //    (dev account 4 on GARD), the scored tokens'
 //    reward pools configured in their pair asset and funded (curve fees through the fee lanes, plus a
@@ -30,7 +31,8 @@
 //  - two duels with swaps across three rounds, the first one's last round closed, awaiting settlement;
 //  - ROOT for the dev accounts (scorer stake and burns), a fresh ETH/USD answer, published theses.
 // Publications written to <out>: epochs/<root>.json (each epoch bundle, named by the root it builds),
-// payouts/<root>.json (each holder payout round's tree, OpenZeppelin standard-v1 dump, named by its
+// payouts/<root>.json and payouts/<root>.snapshot.json (each holder payout round's tree, OpenZeppelin
+// standard-v1 dump, and its snapshot: block, balances, exclusions, by `eden payouts`; named by its
 // root), theses/<hash>.txt (each graded thesis's text, named by its keccak-256) and metadata.json (the
 // projects' names, unverified). DIR/world.json reports everything seeded (addresses, epochs, payouts,
 // duels, calls, scorer accounts and graded scores with their texts, pools, private inputs).
@@ -415,7 +417,31 @@ let latestFinalBundle = null; // the file of the latest final epoch's bundle (s(
 const QUALITY_K = 0;
 const MISMATCH = { k: 1, project: 0, metric: 'unique_counterparties' };
 let qualityBundle = null;
-async function proposeEpoch(k) {
+// The OpenZeppelin standard-v1 root over already hashed leaves (C5): sorted, laid out in one array, each
+// parent the keccak of its two children in sorted order.
+function standardRoot(leaves) {
+  const sorted = leaves.map((l) => Buffer.from(l.slice(2), 'hex')).sort(Buffer.compare);
+  const tree = new Array(2 * sorted.length - 1);
+  sorted.forEach((l, i) => { tree[tree.length - 1 - i] = l; });
+  for (let i = tree.length - 1 - sorted.length; i >= 0; i--) {
+    const [a, b] = [tree[2 * i + 1], tree[2 * i + 2]].sort(Buffer.compare);
+    tree[i] = Buffer.from(keccak256(Buffer.concat([a, b])));
+  }
+  return hex(tree[0]);
+}
+// A dishonest signer's edit of a built bundle: one public project's score raised by 1 wei and the tree
+// re-rooted, so the tree is consistent and only recomputing the score shows it (what a watchtower does, C24).
+function tamper(file) {
+  const b = JSON.parse(readFileSync(file, 'utf8'));
+  const rec = b.projects.find((p) => !p.private && BigInt(p.scoreWad) > 0n);
+  rec.scoreWad = String(BigInt(rec.scoreWad) + 1n);
+  rec.leaf = eden.scoreLeaf(rec.project, rec.scoreWad);
+  b.root = standardRoot([...b.projects, ...(b.theses ?? []), ...(b.human ?? [])].map((x) => x.leaf));
+  writeFileSync(file, JSON.stringify(b));
+  return rec.project;
+}
+let tampered = null;
+async function proposeEpoch(k, { tamperWith = false } = {}) {
   await warp(60);
   const epoch = firstEpoch + k;
   const rand = prng(1000 + k);
@@ -465,6 +491,7 @@ async function proposeEpoch(k) {
     build.push('--theses', join(dir, 'theses.json'), '--pre-data', join(dir, 'pre-data.json'));
   }
   const built = await edenCli(build);
+  if (tamperWith) tampered = { project: tamper(join(dir, 'bundle.json')) };
   // Each private project's own inputs file (what its owner keeps locally and picks on the Score page).
   for (const p of projects.filter((x) => x.private)) {
     const rel = `inputs/${p.address.toLowerCase()}-${epoch}.json`;
@@ -551,9 +578,27 @@ if (A.scorerRegistry && theses.length) {
 {
   const { epoch, bundle } = await proposeEpoch(2);
   log(`epoch ${epoch}: ${bundle.projects.length} projects, pending`);
-  const c = await proposeEpoch(3);
-  await send(DEV[4][0], A.epochRegistry, 'challenge(uint64)', [c.epoch], bond);
-  log(`epoch ${c.epoch}: challenged`);
+  // The next one is proposed with one score bent (signed by the real signer, published by its root): a
+  // watchtower (`eden watch`, C24, dev account 4's key and bond) reads every pending root's publication from
+  // a host serving the publications, leaves the correct pending root alone and challenges this one.
+  const c = await proposeEpoch(3, { tamperWith: true });
+  const host = createServer((req, res) => {
+    const path = decodeURIComponent((req.url ?? '/').split('?')[0]);
+    if (path.includes('..')) { res.writeHead(400); res.end(); return; }
+    try { const body = readFileSync(join(OUT, path)); res.writeHead(200); res.end(body); } catch { res.writeHead(404); res.end(); }
+  });
+  await new Promise((ok) => host.listen(0, '127.0.0.1', ok));
+  const reports = await edenCli(['watch', '--once', '--publication-grace', '0',
+    '--publications', `http://127.0.0.1:${host.address().port}/`], DEV[4][1]);
+  host.close();
+  const verdict = (e) => reports.find((r) => r.proposal.epoch === e);
+  const first = verdict(c.epoch)?.audit?.findings?.[0];
+  if (verdict(c.epoch)?.action?.result !== 'challenged' || verdict(epoch)?.action?.result !== 'leftAlone') {
+    throw new Error(`the watchtower did not challenge only the tampered root: ${JSON.stringify(reports)}`);
+  }
+  tampered = { ...tampered, epoch: c.epoch, challenger: DEV[4][0], finding: first,
+    leftAlone: epoch, tx: verdict(c.epoch).action.sent.tx };
+  log(`epoch ${c.epoch}: tampered root challenged by the watchtower (${first.kind} for ${first.project} at step ${first.step}); epoch ${epoch} left alone`);
 }
 
 
@@ -648,28 +693,25 @@ if (A.duelHook) {
 }
 
 // ---- Holder payouts on the graduated token ---------------------------------------------------
-const holders = [];
-for (const [who] of DEV.slice(1)) {
-  const b = word(await call(gard, 'balanceOf(address)', [who]));
-  if (b > 0n) holders.push({ account: who, balance: b.toString() });
-}
+// As an operator runs them (`eden payouts`, C18): a snapshot of GARD's balances at the latest block b from
+// its Transfer logs (each checked against balanceOf at b), the deployment's addresses excluded (pool
+// manager, curve, locker, hooks, distributor, fee lanes, 0x0, 0xdEaD); the pot funded, the root posted by
+// the distributor's poster, the tree (OpenZeppelin standard-v1 dump) and the snapshot published by root.
 const payouts = [];
 async function postPayout(epoch, totalWei) {
-  const alloc = eden.holderAllocation({
-    distributor: A.holderDistributor, chainId, token: gard, asset: ZERO, epoch, total: totalWei.toString(), balances: holders,
-    exclusions: { curve: A.launchpad, locker: A.launchLocker, pool: A.poolManager },
-  });
+  const block = Number(await rpc('eth_blockNumber'));
+  const dir = join(OPERATOR, `payout-${epoch}`);
+  const snap = await edenCli(['payouts', 'snapshot', '--token', gard, '--block', block, '--epoch', epoch,
+    '--total', totalWei.toString(), '--out', dir]);
   await send(deployer, A.holderDistributor, 'fund(address,address,uint256)', [gard, ZERO, totalWei], totalWei);
-  await send(deployer, A.holderDistributor, 'postRoot(address,address,uint64,bytes32,uint128)', [gard, ZERO, epoch, alloc.root, BigInt(alloc.total)]);
-  // The round's tree, published by its root in OpenZeppelin's standard-v1 dump format (written by
-  // OpenZeppelin's own library, so holders' tools read it as is).
-  const values = alloc.allocations.map((x) => [A.holderDistributor, String(chainId), gard, ZERO, String(epoch), x.account, x.amount]);
-  const tree = StandardMerkleTree.of(values, alloc.leafTypes);
-  if (tree.root !== alloc.root) throw new Error(`payout tree root ${tree.root} is not the allocation's ${alloc.root}`);
-  mkdirSync(join(OUT, 'payouts'), { recursive: true });
-  writeFileSync(join(OUT, 'payouts', `${tree.root.toLowerCase()}.json`), JSON.stringify(tree.dump()));
-  payouts.push({ token: gard, symbol: 'GARD', asset: ZERO, assetSymbol: 'ETH', assetDecimals: 18, epoch, total: alloc.total, root: alloc.root, leafTypes: alloc.leafTypes, allocations: alloc.allocations });
-  log(`payout round ${epoch}: ${alloc.allocations.length} leaves, total ${alloc.total} wei`);
+  await edenCli(['payouts', 'post', '--snapshot', join(dir, 'snapshot.json')], signerKey);
+  await edenCli(['payouts', 'publish', '--snapshot', join(dir, 'snapshot.json'), '--dir', OUT]);
+  // The published dump loads in OpenZeppelin's own library and has the posted root.
+  const tree = StandardMerkleTree.load(JSON.parse(readFileSync(join(OUT, 'payouts', `${snap.root.toLowerCase()}.json`), 'utf8')));
+  if (tree.root !== snap.root) throw new Error(`payout tree root ${tree.root} is not the snapshot's ${snap.root}`);
+  payouts.push({ token: gard, symbol: 'GARD', asset: ZERO, assetSymbol: 'ETH', assetDecimals: 18, epoch, block, total: snap.total,
+    root: snap.root, leafTypes: tree.leafEncoding, allocations: snap.holders, excluded: snap.excluded.filter((e) => e.balance !== '0') });
+  log(`payout round ${epoch}: snapshot at block ${block}, ${snap.holders.length} leaves, total ${snap.total} wei`);
 }
 await postPayout(firstEpoch, E(0.75));
 await warp(25 * 3600); // past the 24 h review: claimable now
@@ -723,6 +765,7 @@ const world = {
   scorer,
   launches,
   privateInputs,
+  tampered,
   projects: Object.fromEntries([...projects, { name: 'Pre Sprout', address: PRE, track: 'apps', private: false, preData: true }]
     .map((p) => [p.address.toLowerCase(), { name: p.name, track: p.track, private: p.private, ...(p.preData ? { preData: true } : {}) }])),
   devAccounts: DEV.map(([address], i) => ({ label: `anvil dev account ${i}`, address })),

@@ -15,3 +15,10 @@ alloy::sol!(
     SourceKeyRegistry,
     "../app/abi/SourceKeyRegistry.json"
 );
+
+alloy::sol!(
+    #[sol(rpc)]
+    #[derive(Debug)]
+    HolderDistributor,
+    "../app/abi/HolderDistributor.json"
+);

@@ -460,9 +460,19 @@ pub async fn propose(chain: &Chain, signed: &SignedRoot) -> Result<Proposed> {
         });
     }
     let next = reg.nextEpoch().call().await.map_err(OpError::rpc)?;
-    if signed.epoch != next {
+    // C7: the next epoch, or an earlier slot an upheld or lapsed challenge reopened (status None).
+    let reopened = signed.epoch < next
+        && signed.epoch >= reg.firstEpoch().call().await.map_err(OpError::rpc)?
+        && reg
+            .status(signed.epoch)
+            .call()
+            .await
+            .map_err(OpError::rpc)?
+            ._0
+            == 0;
+    if signed.epoch != next && !reopened {
         return Err(OpError::Refused(format!(
-            "the chain's next epoch is {next}, this root is for epoch {}",
+            "the chain's next epoch is {next}, this root is for epoch {} (whose slot is not open)",
             signed.epoch
         )));
     }
@@ -606,7 +616,7 @@ pub fn publish(bundle_path: &Path, intake_path: Option<&Path>, dir: &Path) -> Re
 }
 
 /// Writes `content` to `path` unless it is already there (`false`); a different file there is refused.
-fn write_once(path: &Path, content: &[u8]) -> Result<bool> {
+pub(crate) fn write_once(path: &Path, content: &[u8]) -> Result<bool> {
     match std::fs::read(path) {
         Ok(old) if old == content => Ok(false),
         Ok(_) => Err(OpError::Refused(format!(

@@ -1,8 +1,10 @@
-//! `eden`, the operator's tool (C21, C5–C7): verified inputs, epochs built, signed, proposed, published and
-//! finalized, on any deployment named by its network description (`eden-network-v1`).
+//! `eden`, the operator's tool (C21, C5–C7, C24): verified inputs, epochs built, signed, proposed, published
+//! and finalized, and the watchtower that checks and challenges anyone's proposed roots, on any deployment
+//! named by its network description (`eden-network-v1`).
 //!
 //! Layers, one way: [`abi`] (contract bindings) and [`config`] (files in) → [`chain`] (provider, signer,
-//! reads) → [`refetch`] (independent sources) → [`epoch`] and [`attest`] (the commands' work) → `main.rs`
+//! reads) and [`publication`] (publications read from the bases) → [`refetch`] (independent sources) →
+//! [`epoch`], [`attest`], [`watch`] and [`payouts`] (the commands' work) → `main.rs`
 //! (arguments and output). Every rule is `eden-core`'s; this crate only gathers inputs and sends
 //! transactions.
 
@@ -13,6 +15,9 @@ pub mod config;
 pub mod epoch;
 pub mod error;
 pub mod output;
+pub mod payouts;
+pub mod publication;
 pub mod refetch;
+pub mod watch;
 
 pub use error::OpError;

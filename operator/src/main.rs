@@ -6,6 +6,9 @@ use eden_core::attest::Attestation;
 use eden_operator::chain::{self, Chain, DEFAULT_KEY_ENV};
 use eden_operator::epoch::{self, BuildArgs, Finalized, Proposed, SignedRoot};
 use eden_operator::output::{eth, Out};
+use eden_operator::payouts::{self, Posted, SnapshotArgs};
+use eden_operator::publication::Publications;
+use eden_operator::watch::{self, Action, RootReport, WatchOpts};
 use eden_operator::{attest, config, OpError};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -31,6 +34,9 @@ struct Cli {
     /// JSON-RPC URL (default: the network description's first).
     #[arg(long, global = true)]
     rpc_url: Option<String>,
+    /// Publication base URL to read from instead of the network description's (repeat for several).
+    #[arg(long = "publications", global = true)]
+    publications: Vec<String>,
     /// Blocks per eth_getLogs request (a range the node refuses is halved and asked again).
     #[arg(long, global = true, default_value_t = chain::LOG_BLOCKS, value_parser = clap::value_parser!(u64).range(1..))]
     log_blocks: u64,
@@ -55,6 +61,75 @@ enum Cmd {
     /// Epochs: build, sign, propose, publish, finalize (C5–C7).
     #[command(subcommand)]
     Epoch(EpochCmd),
+    /// The watchtower: checks every pending root against its publication and challenges a wrong one with
+    /// the bond before its window closes (C24). A correct root is left alone; nothing is challenged twice.
+    Watch(WatchCli),
+    /// Holder payout rounds (C18): a snapshot at a past block, posted and published.
+    #[command(subcommand)]
+    Payouts(PayoutsCmd),
+}
+
+#[derive(Subcommand)]
+enum PayoutsCmd {
+    /// Balances at block B from the token's Transfer logs (each checked against balanceOf at B), the
+    /// deployment's and configured exclusions, the allocation and the round's tree.
+    Snapshot {
+        /// The token whose holders are paid.
+        #[arg(long)]
+        token: Address,
+        /// The snapshot block b (a past block).
+        #[arg(long)]
+        block: u64,
+        /// The round's epoch.
+        #[arg(long)]
+        epoch: u64,
+        /// The round's total T, in the asset's smallest unit (wei).
+        #[arg(long)]
+        total: alloy::primitives::U256,
+        /// The asset paid (default 0x0: ETH).
+        #[arg(long, default_value_t = Address::ZERO)]
+        asset: Address,
+        /// An escrow, vesting lock or vault to exclude (repeat).
+        #[arg(long)]
+        exclude: Vec<Address>,
+        /// Read the token's logs from this block (default: the deployment block).
+        #[arg(long)]
+        from_block: Option<u64>,
+        /// Output directory (snapshot.json, tree.json).
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Posts a snapshot's root to the HolderDistributor (its poster's key).
+    Post {
+        /// The snapshot (from `eden payouts snapshot`).
+        #[arg(long)]
+        snapshot: PathBuf,
+    },
+    /// Writes payouts/<root>.json (the tree, OpenZeppelin standard-v1 dump) and payouts/<root>.snapshot.json.
+    Publish {
+        /// The snapshot.
+        #[arg(long)]
+        snapshot: PathBuf,
+        /// The publication directory.
+        #[arg(long)]
+        dir: PathBuf,
+    },
+}
+
+#[derive(Args)]
+struct WatchCli {
+    /// One pass over the pending roots, then exit (default: run until stopped).
+    #[arg(long)]
+    once: bool,
+    /// Seconds between passes.
+    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..))]
+    interval: u64,
+    /// Check and report only: never send a transaction (no key needed).
+    #[arg(long)]
+    dry_run: bool,
+    /// Seconds after a proposal during which a missing publication is awaited rather than challenged.
+    #[arg(long, default_value_t = 3600)]
+    publication_grace: u64,
 }
 
 #[derive(Subcommand)]
@@ -213,7 +288,12 @@ async fn main() -> ExitCode {
 }
 
 async fn connect(cli: &Cli, out: Out, with_key: bool) -> Result<Chain, OpError> {
-    let net = config::network(&cli.network)?;
+    let mut net = config::network(&cli.network)?;
+    if !cli.publications.is_empty() {
+        net.publications = cli.publications.clone();
+        net.validate()
+            .map_err(|e| OpError::input("--publications", e))?;
+    }
     let key = if with_key {
         Some(chain::signer(cli.keystore.as_deref(), &cli.key_env)?)
     } else {
@@ -225,8 +305,187 @@ async fn connect(cli: &Cli, out: Out, with_key: bool) -> Result<Chain, OpError> 
     Ok(chain)
 }
 
+/// A watchtower report for people: one line, and the first reason when the root is wrong.
+fn watch_line(r: &RootReport) -> String {
+    let p = &r.proposal;
+    let what = match &r.action {
+        Action::LeftAlone => "correct, left alone".to_string(),
+        Action::Challenged { sent, bond } => format!(
+            "WRONG, challenged with {} ETH (tx {}, gas {})",
+            eth(*bond),
+            sent.tx,
+            sent.gas_used
+        ),
+        Action::WouldChallenge => "WRONG, would challenge (dry run or no key)".into(),
+        Action::AlreadyChallenged => "WRONG, already challenged by this account".into(),
+        Action::ChallengeLimit => "WRONG, but its challenges are used up".into(),
+        Action::AwaitingPublication { until } => {
+            format!("publication not there yet; awaited until {until}")
+        }
+        Action::TransactionPending => {
+            "WRONG, but a transaction of this account is pending; next pass".into()
+        }
+    };
+    let mut s = format!(
+        "epoch {} root {} (deadline {}): {what}",
+        p.epoch, p.root, p.deadline
+    );
+    if let Some(a) = &r.audit {
+        let t = &r.timings;
+        s += &format!(
+            "\n  {} projects ({} recomputed), {} theses, {} human; {} signatures in {} ms; fetch {} ms, audit {} ms, report wait {} ms, intake {} ms",
+            a.projects, a.recomputed, a.theses, a.human, t.signatures, t.signature_ms, t.fetch_ms, t.audit_ms, t.report_wait_ms, t.intake_ms
+        );
+        if a.findings.len() > 1 || a.omitted > 0 {
+            s += &format!("\n  {} findings", a.findings.len() + a.omitted);
+        }
+    }
+    if r.is_wrong() {
+        if let Some(why) = r.first_reason() {
+            s += &format!("\n  first: {why}");
+        }
+    }
+    s
+}
+
+async fn run_watch(cli: &Cli, w: &WatchCli, out: Out) -> Result<(), OpError> {
+    let chain = connect(cli, out, !w.dry_run).await?;
+    let pubs = Publications::new(chain.net.publication_bases());
+    let opts = WatchOpts {
+        dry_run: w.dry_run,
+        publication_grace: w.publication_grace,
+    };
+    let mut memory = watch::Memory::default();
+    if w.once {
+        let reports = watch::pass(&chain, &pubs, &opts, &mut memory).await?;
+        out.done(&reports, || {
+            if reports.is_empty() {
+                "no pending root".into()
+            } else {
+                reports
+                    .iter()
+                    .map(watch_line)
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            }
+        });
+        return Ok(());
+    }
+    out.step(format!(
+        "watching {} every {} s{}",
+        chain.net.contracts.epoch_registry,
+        w.interval,
+        if w.dry_run { " (dry run)" } else { "" }
+    ));
+    let mut backoff = w.interval;
+    let mut last: std::collections::HashMap<(u64, alloy::primitives::B256), String> =
+        Default::default();
+    loop {
+        match watch::pass(&chain, &pubs, &opts, &mut memory).await {
+            Ok(reports) => {
+                backoff = w.interval;
+                for r in &reports {
+                    // Each root's verdict is printed once, and again when the action changes.
+                    let line = watch_line(r);
+                    let key = (r.proposal.epoch, r.proposal.root);
+                    if last.get(&key) != Some(&line) {
+                        if out.json {
+                            println!("{}", serde_json::to_string(r).unwrap_or_default());
+                        } else {
+                            println!("{line}");
+                        }
+                        last.insert(key, line);
+                    }
+                }
+            }
+            Err(e) => {
+                backoff = (backoff * 2).min(600);
+                eprintln!("eden watch: {e}; next try in {backoff} s");
+            }
+        }
+        tokio::time::sleep(std::time::Duration::from_secs(backoff)).await;
+    }
+}
+
 async fn run(cli: Cli, out: Out) -> Result<(), OpError> {
     match &cli.cmd {
+        Cmd::Watch(w) => run_watch(&cli, w, out).await?,
+        Cmd::Payouts(PayoutsCmd::Snapshot {
+            token,
+            block,
+            epoch,
+            total,
+            asset,
+            exclude,
+            from_block,
+            out: dir,
+        }) => {
+            let chain = connect(&cli, out, false).await?;
+            out.step(format!(
+                "reading {token}'s Transfer logs up to block {block}"
+            ));
+            let snap = payouts::snapshot(
+                &chain,
+                &SnapshotArgs {
+                    token: *token,
+                    asset: *asset,
+                    epoch: *epoch,
+                    total: *total,
+                    block: *block,
+                    from_block: *from_block,
+                    exclude: exclude.clone(),
+                },
+            )
+            .await?;
+            let tree = payouts::tree(&snap)?;
+            config::write(
+                &dir.join("snapshot.json"),
+                serde_json::to_vec_pretty(&snap).map_err(|e| OpError::input("snapshot", e))?,
+            )?;
+            config::write(
+                &dir.join("tree.json"),
+                serde_json::to_vec(&tree.dump()).map_err(|e| OpError::input("tree", e))?,
+            )?;
+            out.done(&snap, || {
+                let mut s = format!(
+                    "round {} of {token} at block {block}: {} holders, root {}\n  total {} allocated {} dust {} (eligible supply {})",
+                    snap.epoch, snap.holders.len(), snap.root, snap.total, snap.allocated, snap.dust, snap.eligible_supply
+                );
+                for e in snap.excluded.iter().filter(|e| !e.balance.is_zero()) {
+                    s += &format!("\n  excluded {} ({}): {}", e.account, e.role, e.balance);
+                }
+                s += &format!("\n  wrote {}", dir.join("snapshot.json").display());
+                s
+            });
+        }
+        Cmd::Payouts(PayoutsCmd::Post { snapshot }) => {
+            let snap = payouts::read_snapshot(snapshot)?;
+            let chain = connect(&cli, out, true).await?;
+            let r = payouts::post(&chain, &snap).await?;
+            out.done(&r, || match &r {
+                Posted::Posted { epoch, sent } => format!(
+                    "round {epoch} posted (tx {}, gas {}); claimable after the 24 h review",
+                    sent.tx, sent.gas_used
+                ),
+                Posted::AlreadyPosted { epoch } => {
+                    format!("round {epoch} already has this root; nothing sent")
+                }
+            });
+        }
+        Cmd::Payouts(PayoutsCmd::Publish { snapshot, dir }) => {
+            let snap = payouts::read_snapshot(snapshot)?;
+            let r = payouts::publish(&snap, dir)?;
+            out.done(&r, || {
+                let mut s = String::new();
+                for w in &r.written {
+                    s += &format!("wrote {}\n", w.display());
+                }
+                for w in &r.unchanged {
+                    s += &format!("already published {}\n", w.display());
+                }
+                s.trim_end().to_string()
+            });
+        }
         Cmd::Attest(AttestCmd::Sign {
             project,
             epoch,

@@ -11,9 +11,11 @@ use eden_contracts_diff::{deploy, start_node, test_chain_id};
 use eden_core::scoring::EpochBundle;
 use serde_json::{json, Value};
 use std::io::{Read, Write};
-use std::net::TcpListener;
+use std::net::{Shutdown, TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 
 const KEY0: &str = "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80";
 /// Anvil accounts 1–3: three projects that are accounts (each its own controller).
@@ -86,6 +88,104 @@ fn serve(values: Vec<(Address, u64, u64)>) -> u16 {
     port
 }
 
+/// A static file server over `root` (as any publication host): `GET /<path>` → the file, else 404. While
+/// `down` is set it closes every connection unanswered (a host that is down).
+fn serve_dir(root: PathBuf) -> (u16, Arc<AtomicBool>) {
+    let l = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = l.local_addr().unwrap().port();
+    let down = Arc::new(AtomicBool::new(false));
+    let is_down = down.clone();
+    std::thread::spawn(move || {
+        for s in l.incoming() {
+            let Ok(mut s) = s else { continue };
+            if is_down.load(Ordering::SeqCst) {
+                continue;
+            }
+            let mut buf = [0u8; 4096];
+            let n = s.read(&mut buf).unwrap_or(0);
+            let req = String::from_utf8_lossy(&buf[..n]).to_string();
+            let path = req.split_whitespace().nth(1).unwrap_or("/").to_string();
+            let file = root.join(path.trim_start_matches('/'));
+            let ok = !path.contains("..") && file.is_file();
+            let _ = match ok.then(|| std::fs::read(&file).ok()).flatten() {
+                Some(body) => s
+                    .write_all(
+                        format!(
+                            "HTTP/1.1 200 OK\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
+                            body.len()
+                        )
+                        .as_bytes(),
+                    )
+                    .and_then(|_| s.write_all(&body)),
+                None => s.write_all(
+                    b"HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\nconnection: close\r\n\r\n",
+                ),
+            };
+        }
+    });
+    (port, down)
+}
+
+/// A TCP proxy to 127.0.0.1:`target` that can be cut: `cut(true)` drops every open connection and refuses
+/// new ones (an RPC that drops mid-run), `cut(false)` restores it.
+struct Proxy {
+    port: u16,
+    down: Arc<AtomicBool>,
+    open: Arc<Mutex<Vec<TcpStream>>>,
+}
+
+impl Proxy {
+    fn start(target: u16) -> Proxy {
+        let l = TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = l.local_addr().unwrap().port();
+        let down = Arc::new(AtomicBool::new(false));
+        let open: Arc<Mutex<Vec<TcpStream>>> = Arc::default();
+        let (is_down, conns) = (down.clone(), open.clone());
+        std::thread::spawn(move || {
+            for c in l.incoming() {
+                let Ok(c) = c else { continue };
+                if is_down.load(Ordering::SeqCst) {
+                    let _ = c.shutdown(Shutdown::Both);
+                    continue;
+                }
+                let Ok(u) = TcpStream::connect(("127.0.0.1", target)) else {
+                    continue;
+                };
+                conns.lock().unwrap().push(c.try_clone().unwrap());
+                conns.lock().unwrap().push(u.try_clone().unwrap());
+                let (mut c_in, mut u_out) = (c.try_clone().unwrap(), u.try_clone().unwrap());
+                let (mut u_in, mut c_out) = (u, c);
+                std::thread::spawn(move || {
+                    let _ = std::io::copy(&mut c_in, &mut u_out);
+                    let _ = u_out.shutdown(Shutdown::Both);
+                });
+                std::thread::spawn(move || {
+                    let _ = std::io::copy(&mut u_in, &mut c_out);
+                    let _ = c_out.shutdown(Shutdown::Both);
+                });
+            }
+        });
+        Proxy { port, down, open }
+    }
+
+    fn cut(&self, down: bool) {
+        self.down.store(down, Ordering::SeqCst);
+        if down {
+            for c in self.open.lock().unwrap().drain(..) {
+                let _ = c.shutdown(Shutdown::Both);
+            }
+        }
+    }
+}
+
+/// Anvil account 9, the deployment's adjudicator (Deploy.s.sol's default).
+const ADJUDICATOR: &str = "0x2a871d0798f97d79848a013d4936a73bf4cc922c825d33c1cf7073dff6d409c6";
+/// Two watchtowers (funded by the test).
+const WATCHER_KEYS: [&str; 2] = [
+    "0x47e179ec197488593b187f80a00eb0da91f1b9d0b13f8733639f19c30a34926a",
+    "0x8b3a350cf5c34c9194ca85829a2df0ec3134b87d4ee5c90c1b5a1a8da4b5d86e",
+];
+
 fn write(p: &Path, v: &Value) {
     std::fs::create_dir_all(p.parent().unwrap()).unwrap();
     std::fs::write(p, serde_json::to_string_pretty(v).unwrap()).unwrap();
@@ -98,6 +198,8 @@ async fn an_epoch_from_attestations_to_final() {
     let dir = std::env::temp_dir().join(format!("eden-op-{}", node.chain_id));
     let _ = std::fs::remove_dir_all(&dir);
     let network = dir.join("network.json");
+    let pubdir = dir.join("public");
+    let (host, host_down) = serve_dir(pubdir.clone());
     let j = &d.json;
     write(
         &network,
@@ -110,7 +212,7 @@ async fn an_epoch_from_attestations_to_final() {
                 "launchpad": j["launchpad"], "launchLocker": j["launchLocker"], "poolManager": j["poolManager"],
                 "sourceKeyRegistry": j["sourceKeyRegistry"],
             },
-            "deploymentBlock": j["startBlock"], "publications": ["http://127.0.0.1:1/"],
+            "deploymentBlock": j["startBlock"], "publications": ["http://127.0.0.1:1/", format!("http://127.0.0.1:{host}/")],
         }),
     );
     let eden = Eden { network };
@@ -393,7 +495,131 @@ async fn an_epoch_from_attestations_to_final() {
             .as_ref()
     );
 
-    // Sign (only the registry's signer may), propose, propose again.
+    // A wrong root proposed first, signed by the signer (a dishonest or compromised operator): one public
+    // project's score raised by 1 wei and the tree re-rooted, so only recomputing the score shows it. The
+    // watchtower challenges it (C24); every run below is a fresh process, so its state comes from the chain.
+    let bad_dir = dir.join("tampered");
+    let mut bad = bundle.clone();
+    let i = bad
+        .projects
+        .iter()
+        .position(|r| !r.private && r.score_wad > U256::ZERO)
+        .expect("a public project passed the gate");
+    let victim = bad.projects[i].project;
+    bad.projects[i].score_wad += U256::from(1u8);
+    bad.projects[i].leaf = eden_core::leaves::score_leaf(victim, bad.projects[i].score_wad);
+    bad.root = eden_core::check::full_tree(&bad, B256::ZERO).unwrap().0;
+    std::fs::create_dir_all(&bad_dir).unwrap();
+    std::fs::write(bad_dir.join("bundle.json"), bad.to_json().unwrap()).unwrap();
+    std::fs::copy(out.join("intake.json"), bad_dir.join("intake.json")).unwrap();
+    eden.ok(
+        Some(KEY0),
+        &[
+            "epoch",
+            "sign",
+            "--bundle",
+            &p(&bad_dir.join("bundle.json")),
+        ],
+    );
+    let r = eden.ok(
+        Some(KEY0),
+        &[
+            "epoch",
+            "propose",
+            "--signature",
+            &p(&bad_dir.join("signature.json")),
+        ],
+    );
+    assert_eq!(r["result"], "proposed", "{r}");
+    let watch = |key: Option<&str>, extra: &[&str]| -> Value {
+        let mut args = vec!["watch", "--once"];
+        args.extend_from_slice(extra);
+        eden.ok(key, &args)
+    };
+    for k in WATCHER_KEYS {
+        let tx = alloy::rpc::types::TransactionRequest::default()
+            .from(node.accounts[0])
+            .to(addr_of(k))
+            .value(U256::from(10u8).pow(U256::from(18u8)));
+        let sent = node.provider.send_transaction(tx).await.unwrap();
+        assert!(sent.get_receipt().await.unwrap().status());
+    }
+    let action = |v: &Value| v[0]["action"]["result"].as_str().unwrap_or("").to_string();
+    // Not published yet: awaited during the grace period, not challenged.
+    let v = watch(Some(WATCHER_KEYS[0]), &[]);
+    assert_eq!(action(&v), "awaitingPublication", "{v}");
+    eden.ok(
+        None,
+        &[
+            "epoch",
+            "publish",
+            "--bundle",
+            &p(&bad_dir.join("bundle.json")),
+            "--dir",
+            &p(&pubdir),
+        ],
+    );
+    // A dry run names the wrong record and sends nothing.
+    let v = watch(None, &["--dry-run", "--publication-grace", "0"]);
+    assert_eq!(action(&v), "wouldChallenge", "{v}");
+    let first = &v[0]["audit"]["findings"][0];
+    assert_eq!(first["kind"], "scoreDiffers", "{v}");
+    assert_eq!(
+        first["project"]
+            .as_str()
+            .unwrap()
+            .parse::<Address>()
+            .unwrap(),
+        victim
+    );
+    assert_eq!(first["step"], "published", "{v}");
+    assert!(
+        v[0]["timings"]["signatures"].as_u64().unwrap() > 0,
+        "attestations checked: {v}"
+    );
+    // The watchtower challenges with the bond.
+    let watcher = addr_of(WATCHER_KEYS[0]);
+    let v = watch(Some(WATCHER_KEYS[0]), &["--publication-grace", "0"]);
+    assert_eq!(action(&v), "challenged", "{v}");
+    // Restarted: the root is challenged, so nothing is pending and nothing is sent.
+    let nonce = node.provider.get_transaction_count(watcher).await.unwrap();
+    let v = watch(Some(WATCHER_KEYS[0]), &["--publication-grace", "0"]);
+    assert_eq!(v, json!([]));
+    // The adjudicator rejects the challenge (a fresh window opens): this watchtower never challenges twice,
+    // a second one does.
+    let adjudicator = addr_of(ADJUDICATOR);
+    let reg = eden_operator::abi::EpochRegistry::new(d.epoch_registry, node.provider.clone());
+    let resolve = |upheld: bool| {
+        let reg = reg.clone();
+        async move {
+            reg.resolve(epoch, upheld)
+                .from(adjudicator)
+                .send()
+                .await
+                .unwrap()
+                .get_receipt()
+                .await
+                .unwrap()
+        }
+    };
+    assert!(resolve(false).await.status());
+    let v = watch(Some(WATCHER_KEYS[0]), &["--publication-grace", "0"]);
+    assert_eq!(action(&v), "alreadyChallenged", "{v}");
+    assert_eq!(
+        node.provider.get_transaction_count(watcher).await.unwrap(),
+        nonce,
+        "no duplicate transaction"
+    );
+    let v = watch(Some(WATCHER_KEYS[1]), &["--publication-grace", "0"]);
+    assert_eq!(action(&v), "challenged", "{v}");
+    // Upheld: both bonds to the second watchtower, the slot reopens and the wrong root is struck.
+    assert!(resolve(true).await.status());
+    assert_eq!(
+        reg.credit(addr_of(WATCHER_KEYS[1])).call().await.unwrap(),
+        U256::from(2u8) * reg.bond().call().await.unwrap()
+    );
+
+    // Sign (only the registry's signer may), propose, propose again (into the reopened slot).
     let (ok, v, _) = eden.run(
         Some(PROJECT_KEYS[0]),
         &["epoch", "sign", "--bundle", &p(&out.join("bundle.json"))],
@@ -425,7 +651,6 @@ async fn an_epoch_from_attestations_to_final() {
     assert_eq!(r["result"], "alreadyProposed", "{r}");
 
     // Publish twice.
-    let pubdir = dir.join("public");
     let r = eden.ok(
         None,
         &[
@@ -507,6 +732,15 @@ async fn an_epoch_from_attestations_to_final() {
         assert!(pack.intake.is_some(), "its intake travels with it");
     }
 
+    // The watchtower checks the correct root (every public score, attestation and the tree) and leaves it.
+    let v = watch(Some(WATCHER_KEYS[0]), &[]);
+    assert_eq!(action(&v), "leftAlone", "{v}");
+    assert_eq!(v[0]["audit"]["findings"], json!([]), "{v}");
+    assert_eq!(
+        v[0]["audit"]["recomputed"].as_u64(),
+        Some(bundle.projects.iter().filter(|r| !r.private).count() as u64)
+    );
+
     // Finalize: refused inside the window, done after it, then nothing to do.
     let es = epoch.to_string();
     let (ok, v, _) = eden.run(Some(KEY0), &["epoch", "finalize", "--epoch", &es]);
@@ -554,6 +788,129 @@ async fn an_epoch_from_attestations_to_final() {
     assert_eq!(
         (v["epoch"].as_u64(), v["claimsUsed"].as_u64()),
         (Some(epoch + 1), Some(0))
+    );
+
+    // Faults (C24): a long-running watchtower whose RPC drops mid-run and whose publication host is down
+    // still challenges a wrong root in time, and a restarted one sends nothing twice. Epoch 2 is built right
+    // but proposed with one public score raised.
+    let e2 = dir.join("epoch-2");
+    let mut bad2 =
+        EpochBundle::from_json(&std::fs::read_to_string(e2.join("bundle.json")).unwrap()).unwrap();
+    let i = bad2.projects.iter().position(|r| !r.private).unwrap();
+    bad2.projects[i].score_wad += U256::from(1u8);
+    bad2.projects[i].leaf =
+        eden_core::leaves::score_leaf(bad2.projects[i].project, bad2.projects[i].score_wad);
+    bad2.root = eden_core::check::full_tree(&bad2, B256::ZERO).unwrap().0;
+    let bad2_dir = dir.join("tampered-2");
+    std::fs::create_dir_all(&bad2_dir).unwrap();
+    std::fs::write(bad2_dir.join("bundle.json"), bad2.to_json().unwrap()).unwrap();
+    std::fs::copy(e2.join("intake.json"), bad2_dir.join("intake.json")).unwrap();
+    eden.ok(
+        Some(KEY0),
+        &[
+            "epoch",
+            "sign",
+            "--bundle",
+            &p(&bad2_dir.join("bundle.json")),
+        ],
+    );
+    let r = eden.ok(
+        Some(KEY0),
+        &[
+            "epoch",
+            "propose",
+            "--signature",
+            &p(&bad2_dir.join("signature.json")),
+        ],
+    );
+    assert_eq!(r["result"], "proposed", "{r}");
+    eden.ok(
+        None,
+        &[
+            "epoch",
+            "publish",
+            "--bundle",
+            &p(&bad2_dir.join("bundle.json")),
+            "--dir",
+            &p(&pubdir),
+        ],
+    );
+    host_down.store(true, Ordering::SeqCst);
+    let anvil_port: u16 = node.url.rsplit(':').next().unwrap().parse().unwrap();
+    let rpc = Proxy::start(anvil_port);
+    let rpc_url = format!("http://127.0.0.1:{}", rpc.port);
+    let log = |name: &str| std::fs::File::create(dir.join(name)).unwrap();
+    let start_watcher = |name: &str| {
+        Command::new(env!("CARGO_BIN_EXE_eden"))
+            .args([
+                "--json",
+                "--network",
+                &p(&eden.network),
+                "--rpc-url",
+                &rpc_url,
+            ])
+            .args(["watch", "--interval", "1", "--publication-grace", "3600"])
+            .env("EDEN_PRIVATE_KEY", WATCHER_KEYS[0])
+            .stdout(log(&format!("{name}.out")))
+            .stderr(log(&format!("{name}.err")))
+            .spawn()
+            .unwrap()
+    };
+    let nonce0 = node.provider.get_transaction_count(watcher).await.unwrap();
+    let mut w = start_watcher("watch-1");
+    let read = |name: &str| std::fs::read_to_string(dir.join(name)).unwrap_or_default();
+    let wait_for = |what: &str, f: &dyn Fn() -> bool| {
+        let t = std::time::Instant::now();
+        while !f() {
+            assert!(t.elapsed().as_secs() < 90, "timed out waiting for {what}");
+            std::thread::sleep(std::time::Duration::from_millis(200));
+        }
+    };
+    // The host is down: the root is awaited, not challenged (within the grace period).
+    wait_for("awaitingPublication", &|| {
+        read("watch-1.out").contains("awaitingPublication")
+    });
+    // The RPC drops mid-run: the pass fails, the watchtower backs off and resumes.
+    rpc.cut(true);
+    wait_for("a failed pass", &|| {
+        read("watch-1.err").contains("next try in")
+    });
+    rpc.cut(false);
+    // The host comes back: the root is challenged.
+    host_down.store(false, Ordering::SeqCst);
+    let e2n = epoch + 1;
+    let t = std::time::Instant::now();
+    while reg.status(e2n).call().await.unwrap()._0 != 2 {
+        assert!(
+            t.elapsed().as_secs() < 90,
+            "not challenged: {}",
+            read("watch-1.err")
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    }
+    assert!(
+        read("watch-1.out").contains("\"challenged\""),
+        "{}",
+        read("watch-1.out")
+    );
+    let _ = w.kill();
+    let _ = w.wait();
+    // Restarted: it re-derives everything from the chain, sees the challenge, and sends nothing.
+    let mut w = start_watcher("watch-2");
+    wait_for("a pass", &|| read("watch-2.err").contains("watching"));
+    tokio::time::sleep(std::time::Duration::from_secs(3)).await;
+    let _ = w.kill();
+    let _ = w.wait();
+    assert_eq!(
+        node.provider.get_transaction_count(watcher).await.unwrap(),
+        nonce0 + 1,
+        "exactly one challenge sent: {}",
+        read("watch-2.out")
+    );
+    assert!(
+        !read("watch-2.err").contains("next try in"),
+        "{}",
+        read("watch-2.err")
     );
     let _ = node.provider.get_block_number().await;
     let _ = std::fs::remove_dir_all(&dir);

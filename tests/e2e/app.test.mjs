@@ -363,8 +363,15 @@ test("a project's verified inputs: its attestations' signers and keys checked in
   await page.unroute(packs);
 });
 
-test('an epoch under challenge shows as challenged, next to the pending one', async () => {
+test('the tampered epoch the watchtower challenged shows as challenged, next to the pending one it left alone', async () => {
   const last = chain.world.epochs[chain.world.epochs.length - 1].epoch;
+  // The seed's watchtower (`eden watch`, C24) named the bent score and challenged only that root.
+  const t = chain.world.tampered;
+  assert.equal(t.epoch, last);
+  assert.equal(t.leftAlone, last - 1);
+  assert.equal(t.finding.kind, 'scoreDiffers');
+  assert.equal(t.finding.step, 'published');
+  assert.equal(t.finding.project.toLowerCase(), t.project.toLowerCase());
   if (!(await page.$('#epochs'))) await page.click('nav >> text=Score');
   await page.waitForSelector(`#epochs tr[data-epoch="${last}"]`, T);
   assert.match(await page.textContent(`#epochs tr[data-epoch="${last}"]`), /challenged.*awaiting the adjudicator/);
@@ -515,6 +522,11 @@ test('a holder payout is checked and claimed', async () => {
   await first.locator('.claim-button').waitFor(T);
   assert.match(await page.textContent('#payouts'), /In review/);
   assert.match(await first.textContent(), /Proof checked in your browser/);
+  // The round's snapshot (`eden payouts snapshot`, C18): its block, the account's balance there and what was
+  // excluded, shown once the snapshot rebuilds the round's on-chain root.
+  const snap = first.locator('.snapshot.ok');
+  assert.equal(Number(await snap.getAttribute('data-block')), chain.world.payouts[0].block);
+  assert.match(await snap.textContent(), /Snapshot at block [\d,]+: your balance there [\d.,]+ GARD of [\d.,]+ eligible GARD \(\d+ holders\); excluded: .*poolManager.*rebuilds the round's on-chain root/);
   const n = await confirmedCount();
   await first.locator('.claim-button').click();
   await waitConfirmed(n);
@@ -526,6 +538,7 @@ test('a payout tree that does not match its on-chain root, or is missing, is nam
   const rounds = chain.world.payouts.length;
   // A host serving a tree with one amount changed: its values no longer hash to its leaves.
   await page.route('**/public/demo/payouts/*.json', async (route) => {
+    if (route.request().url().endsWith('.snapshot.json')) return route.continue();
     const res = await route.fetch();
     const dump = await res.json();
     dump.values[0].value[6] = (BigInt(dump.values[0].value[6]) + 1n).toString();

@@ -9,7 +9,7 @@ use crate::chain::rpc::{Rpc, RpcError};
 use crate::chain::tokens::TokenLabels;
 use crate::chain::world::{World, WorldError};
 use alloy_primitives::{Address, B256, U256};
-use eden_core::holders::{find_payout, FoundPayout, PayoutContext};
+use eden_core::holders::{find_payout, FoundPayout, PayoutContext, PayoutSnapshot};
 use eden_core::merkle::StandardMerkleTree;
 
 /// Where a payout round's tree is published under a base URL: `payouts/0x<64 hex>.json`.
@@ -17,11 +17,61 @@ pub fn tree_path(root: &B256) -> String {
     format!("payouts/{root}.json")
 }
 
+/// Where a payout round's snapshot is published: `payouts/0x<64 hex>.snapshot.json` (C18).
+pub fn snapshot_path(root: &B256) -> String {
+    format!("payouts/{root}.snapshot.json")
+}
+
+/// What a round's published snapshot says, once checked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SnapshotView {
+    /// It names this round and rebuilds its on-chain root: its block, exclusions and balances are the
+    /// ones the root commits to.
+    Checked(Box<PayoutSnapshot>),
+    /// No snapshot is published for this round (the host says not found).
+    NotPublished,
+    /// It could not be read, or it does not rebuild the round's root (in words).
+    Unusable(String),
+}
+
+/// `round`'s snapshot ([`snapshot_path`]), checked with `eden-core`: it must name this deployment's
+/// distributor and chain and this round's token, asset and epoch, and its balances must allocate to the
+/// round's on-chain root ([`PayoutSnapshot::tree`]).
+pub async fn snapshot_of(w: &World, round: &Round) -> SnapshotView {
+    let text = match w.fetch_publication(&snapshot_path(&round.root)).await {
+        Ok(t) => t,
+        Err(WorldError::Fetch(RpcError::Http {
+            status: 404 | 410, ..
+        })) => return SnapshotView::NotPublished,
+        Err(e) => return SnapshotView::Unusable(e.to_string()),
+    };
+    let snap = match PayoutSnapshot::from_json(&text) {
+        Ok(s) => s,
+        Err(e) => return SnapshotView::Unusable(e.to_string()),
+    };
+    if snap.context() != context(w, round) {
+        return SnapshotView::Unusable(format!(
+            "the snapshot is of round {} of {} on distributor {}, not this round",
+            snap.epoch, snap.token, snap.distributor
+        ));
+    }
+    match snap.tree() {
+        Ok(t) if t.root() == round.root => SnapshotView::Checked(Box::new(snap)),
+        Ok(t) => SnapshotView::Unusable(format!(
+            "the snapshot builds root {}, not the round's on-chain root {}",
+            t.root(),
+            round.root
+        )),
+        Err(e) => SnapshotView::Unusable(e.to_string()),
+    }
+}
+
 /// A payout round as the chain has it, with the symbols to show it by.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Round {
     pub token: Address,
     pub symbol: String,
+    pub token_decimals: u8,
     pub asset: Address,
     pub asset_symbol: String,
     pub asset_decimals: u8,
@@ -72,11 +122,12 @@ pub async fn discover(
     let mut out = Vec::with_capacity(posted.len());
     for (&(token, asset, epoch), slot) in posted.iter().zip(rounds) {
         let r = a.get(slot)?;
-        let (symbol, _) = labels.get(token);
+        let (symbol, token_decimals) = labels.get(token);
         let (asset_symbol, asset_decimals) = labels.get(asset);
         out.push(Round {
             token,
             symbol,
+            token_decimals,
             asset,
             asset_symbol,
             asset_decimals,
@@ -133,7 +184,8 @@ pub async fn payout_of(
 /// whether the leaf was claimed, and the rounds whose tree could not be used.
 #[derive(Debug, Clone, Default)]
 pub struct AccountPayouts {
-    pub found: Vec<(Round, FoundPayout, bool)>,
+    /// Round, payout, claimed, and the round's snapshot.
+    pub found: Vec<(Round, FoundPayout, bool, SnapshotView)>,
     pub problems: Vec<WorldError>,
 }
 
@@ -167,8 +219,9 @@ pub async fn payouts_of(w: &World, account: Address) -> Result<AccountPayouts, R
         .map(|(_, p)| b.add(dist, &IHolderDistributor::claimedCall { leaf: p.leaf }))
         .collect();
     let a = b.run(&rpc).await?;
-    for ((r, p), slot) in found.into_iter().zip(claimed) {
-        out.found.push((r, p, a.get(slot)?));
+    let snapshots = futures::future::join_all(found.iter().map(|(r, _)| snapshot_of(w, r))).await;
+    for (((r, p), slot), snap) in found.into_iter().zip(claimed).zip(snapshots) {
+        out.found.push((r, p, a.get(slot)?, snap));
     }
     Ok(out)
 }
@@ -182,6 +235,10 @@ mod tests {
         assert_eq!(
             tree_path(&B256::repeat_byte(1)),
             format!("payouts/0x{}.json", "01".repeat(32))
+        );
+        assert_eq!(
+            snapshot_path(&B256::repeat_byte(1)),
+            format!("payouts/0x{}.snapshot.json", "01".repeat(32))
         );
     }
 }

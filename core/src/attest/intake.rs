@@ -318,8 +318,9 @@ pub enum ClaimOutcome {
     },
 }
 
-/// One claim in the report.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// One claim in the report. Read by a hand-written `Deserialize` (`claim_de`) that does not buffer the
+/// flattened outcome; it reads exactly what this derived `Serialize` writes.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Claim {
     /// Index of the attestation in the submission.

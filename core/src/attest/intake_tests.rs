@@ -657,3 +657,138 @@ fn refetch_table_replaces_and_finds_by_borrowed_names() {
     t.clear();
     assert!(t.is_empty());
 }
+
+/// Every outcome and reason a claim can carry reads back from both encodings through the hand-written
+/// reader (`claim_de`), and a missing field or an unknown reason is named.
+#[test]
+fn every_claim_outcome_reads_back_from_json_and_compact() {
+    use crate::attest::{Claim, ClaimOutcome, FailReason, IgnoreReason};
+    let key = Address::repeat_byte(0x4b);
+    let outcomes = vec![
+        ClaimOutcome::Used {
+            value: U256::from(121u32),
+            refetched: true,
+        },
+        ClaimOutcome::Used {
+            value: U256::MAX,
+            refetched: false,
+        },
+        ClaimOutcome::Failed {
+            why: FailReason::BadSignature {
+                detail: "s too high".into(),
+            },
+        },
+        ClaimOutcome::Failed {
+            why: FailReason::UnregisteredKey { key },
+        },
+        ClaimOutcome::Failed {
+            why: FailReason::KeyForOtherSource { key },
+        },
+        ClaimOutcome::Failed {
+            why: FailReason::KeyNotValid {
+                key,
+                observed_at: 5,
+                registered_at: 6,
+                revoked_at: 0,
+            },
+        },
+        ClaimOutcome::Failed {
+            why: FailReason::ObservedOutsideWindow {
+                observed_at: 1,
+                window_start: 2,
+                snapshot: 3,
+            },
+        },
+        ClaimOutcome::Failed {
+            why: FailReason::ConflictingAttestations,
+        },
+        ClaimOutcome::Failed {
+            why: FailReason::RefetchMismatch {
+                refetched: U256::ZERO,
+                tolerance_bps: 500,
+            },
+        },
+        ClaimOutcome::Ignored {
+            why: IgnoreReason::OtherProject { project: key },
+        },
+        ClaimOutcome::Ignored {
+            why: IgnoreReason::OtherEpoch { epoch: 9 },
+        },
+        ClaimOutcome::Ignored {
+            why: IgnoreReason::UnknownSource,
+        },
+        ClaimOutcome::Ignored {
+            why: IgnoreReason::Duplicate,
+        },
+        ClaimOutcome::Ignored {
+            why: IgnoreReason::ForbiddenInput {
+                name: "price".into(),
+            },
+        },
+        ClaimOutcome::Ignored {
+            why: IgnoreReason::NotFromThisSource { name: "x".into() },
+        },
+        ClaimOutcome::Ignored {
+            why: IgnoreReason::NotInTrack {
+                name: "x".into(),
+                track: "apps".into(),
+            },
+        },
+        ClaimOutcome::Ignored {
+            why: IgnoreReason::DuplicateMetric { name: "x".into() },
+        },
+        ClaimOutcome::Ignored {
+            why: IgnoreReason::RefetchUnavailable {
+                detail: "HTTP 503".into(),
+            },
+        },
+    ];
+    let claims: Vec<Claim> = outcomes
+        .into_iter()
+        .enumerate()
+        .map(|(i, outcome)| Claim {
+            attestation: i,
+            source: "github".into(),
+            metric: "resolved_work".into(),
+            attested: U256::from(i as u64) << 200,
+            outcome,
+        })
+        .collect();
+    let json = serde_json::to_string(&claims).unwrap();
+    assert_eq!(serde_json::from_str::<Vec<Claim>>(&json).unwrap(), claims);
+    // A compact publication is a map (C23).
+    let wrapped = std::collections::BTreeMap::from([("claims".to_string(), claims.clone())]);
+    let packed = crate::compact::to_msgpack(&wrapped).unwrap();
+    assert_eq!(
+        crate::compact::from_msgpack::<std::collections::BTreeMap<String, Vec<Claim>>>(&packed)
+            .unwrap(),
+        wrapped
+    );
+    // Unknown fields are ignored; a missing one, a duplicate one or an unknown reason is named.
+    let first = serde_json::to_value(&claims[0]).unwrap();
+    let mut extra = first.clone();
+    extra["note"] = serde_json::json!({"any": [1, 2]});
+    assert_eq!(serde_json::from_value::<Claim>(extra).unwrap(), claims[0]);
+    let mut missing = first.clone();
+    missing.as_object_mut().unwrap().remove("value");
+    assert!(serde_json::from_value::<Claim>(missing)
+        .unwrap_err()
+        .to_string()
+        .contains("value"));
+    let dup = json.replacen(
+        "\"source\":\"github\"",
+        "\"source\":\"a\",\"source\":\"b\"",
+        1,
+    );
+    assert!(serde_json::from_str::<Vec<Claim>>(&dup)
+        .unwrap_err()
+        .to_string()
+        .contains("duplicate field `source`"));
+    let bad = serde_json::to_string(&claims[3])
+        .unwrap()
+        .replace("unregisteredKey", "madeUp");
+    assert!(serde_json::from_str::<Claim>(&bad)
+        .unwrap_err()
+        .to_string()
+        .contains("madeUp"));
+}

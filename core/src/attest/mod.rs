@@ -13,6 +13,7 @@
 //!
 //! [`ProjectData`]: crate::scoring::ProjectData
 
+mod claim_de;
 pub mod intake;
 pub mod keys;
 pub mod names;
@@ -26,7 +27,10 @@ pub use intake::{
 };
 pub use keys::{KeyBook, KeyRecord};
 pub use names::{forbidden_input, FORBIDDEN_INPUTS};
-pub use report::{recheck_project, reported_refetches, IntakeReport, ReportProject, INTAKE_FORMAT};
+pub use report::{
+    add_reported_refetches, recheck_project, reported_refetches, IntakeReport, ReportProject,
+    INTAKE_FORMAT,
+};
 pub use typed::{
     attestation_domain, attestation_signing_hash, recover_attestation_signer, source_id,
     Attestation, AttestationJsonError, Metric, SignedAttestation, ATTESTATION_DOMAIN_NAME,

@@ -127,6 +127,13 @@ impl IntakeReport {
 /// The re-fetch table a project's reported outcomes assert (the operator's word, see the module doc).
 pub fn reported_refetches(p: &ReportProject) -> RefetchTable {
     let mut t = RefetchTable::new();
+    add_reported_refetches(&mut t, p);
+    t
+}
+
+/// Adds the re-fetches a project's reported outcomes assert to `t` (a whole cohort's table, for re-running
+/// every public project's intake in one pass).
+pub fn add_reported_refetches(t: &mut RefetchTable, p: &ReportProject) {
     for c in &p.outcomes {
         let entry = match &c.outcome {
             ClaimOutcome::Used {
@@ -145,7 +152,6 @@ pub fn reported_refetches(p: &ReportProject) -> RefetchTable {
         };
         t.insert((p.project, c.source.clone(), c.metric.clone()), entry);
     }
-    t
 }
 
 /// Re-runs one public project's intake from the report, with `keys` read from the chain (the keys its

@@ -11,15 +11,21 @@
 //! | [`score`] | a project's systematic score: leaf, proof, root, the step-by-step recomputation (C1–C5) |
 //! | [`human`] | a project's human score: quality leaves, chain targets, the C9 envelope or the C10 replay |
 //! | [`light`] | one project's light publications (C22): its leaves' proofs, its track's bounds proven against committed columns |
+//! | [`epoch`] | a whole proposed epoch, as a watchtower checks it: every leaf, track, score, previous score, human record and public intake |
 //! | [`creator`] | the creator share and fee split FeeLanes pays on (C17) |
 
 pub mod creator;
+pub mod epoch;
 pub mod human;
 pub mod light;
 pub mod score;
 pub mod tree;
 
 pub use creator::{check_creator, CreatorCheck, CreatorFinding, LaneParams, LaneState};
+pub use epoch::{
+    audit_epoch, audit_intake, public_submissions, take_public_submissions, EpochAudit,
+    EpochFinding, IntakeAnchor, LeafKind, Previous, PreviousFinal, Proposal, TrackFault,
+};
 pub use human::{
     check_human, check_human_in, ChainTarget, HumanCheck, HumanDetail, HumanFinding, ScoredEvent,
     ThesisRow,

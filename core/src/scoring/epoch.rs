@@ -80,7 +80,7 @@ pub fn input_commitment(project: Address, data: &ProjectData, salt: B256) -> B25
 }
 
 /// `abi.encode(tag, project, trackHash, features, claims, failed, verifiedOutput, ageSecs, salt)` into `buf`.
-fn encode_commitment(
+pub(crate) fn encode_commitment(
     buf: &mut Vec<u8>,
     tag: &B256,
     project: Address,

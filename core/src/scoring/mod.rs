@@ -33,7 +33,7 @@ pub mod smooth;
 pub mod thesis;
 pub mod verify;
 
-mod tree;
+pub(crate) mod tree;
 pub use tree::EpochTree;
 
 pub use config::{ConfigError, Feature, ForgeryTier, TrackConfig};

@@ -10,7 +10,7 @@
 mod claim_to;
 
 use crate::chain::abi::IHolderDistributor;
-use crate::chain::payouts::{self, Round};
+use crate::chain::payouts::{self, Round, SnapshotView};
 use crate::chain::world::World;
 use crate::error::{AppError, Context};
 use crate::fmt;
@@ -31,6 +31,7 @@ pub(crate) struct Row {
     closes_at: u64,
     claimed: bool,
     settled: bool,
+    snapshot: SnapshotView,
 }
 
 /// The account's payouts, and the rounds whose tree could not be used (in words).
@@ -47,7 +48,8 @@ async fn load_rows(w: World, account: Address) -> Result<Payouts, AppError> {
         rows: read
             .found
             .into_iter()
-            .map(|(r, p, claimed)| Row {
+            .map(|(r, p, claimed, snapshot)| Row {
+                snapshot,
                 proof_ok: process_proof(p.leaf, &p.proof) == r.root,
                 amount: p.amount,
                 proof: p.proof,
@@ -61,6 +63,34 @@ async fn load_rows(w: World, account: Address) -> Result<Payouts, AppError> {
             .collect(),
         problems: read.problems.iter().map(ToString::to_string).collect(),
     })
+}
+
+/// The round's snapshot for people: its block, your balance there and what was excluded, once the snapshot
+/// rebuilds the round's on-chain root; otherwise why it is not shown.
+fn snapshot_line(s: &SnapshotView, account: Option<Address>, round: &Round) -> impl IntoView {
+    match s {
+        SnapshotView::Checked(snap) => {
+            let yours = account.and_then(|a| snap.balance_of(a)).map(|(b, _)| b);
+            let sym = &round.symbol;
+            let excluded: Vec<String> = snap
+                .excluded
+                .iter()
+                .filter(|e| !e.balance.is_zero())
+                .map(|e| format!("{} {}", e.role, fmt::short_addr(&e.account.to_string())))
+                .collect();
+            let text = format!(
+                "Snapshot at block {}: your balance there {} of {} eligible {sym} ({} holders); excluded: {}. It rebuilds the round's on-chain root. ✓",
+                fmt::thousands(snap.block),
+                yours.map_or("none".to_string(), |b| format!("{} {sym}", fmt::units(b, round.token_decimals, 6))),
+                fmt::units(snap.eligible_supply, round.token_decimals, 6),
+                snap.holders.len(),
+                if excluded.is_empty() { "none held tokens".to_string() } else { excluded.join(", ") }
+            );
+            view! { <p class="muted snapshot ok" data-block=snap.block>{text}</p> }.into_any()
+        }
+        SnapshotView::NotPublished => view! { <p class="muted snapshot none">"No snapshot is published for this round: its block and balances cannot be shown."</p> }.into_any(),
+        SnapshotView::Unusable(why) => view! { <p class="result error snapshot bad">{format!("The round's snapshot is not used: {why}")}</p> }.into_any(),
+    }
 }
 
 #[component]
@@ -164,6 +194,7 @@ fn PayoutsBody(world: World) -> impl IntoView {
                                         <strong>{format!("{} holders · round {}", r.round.symbol, r.round.epoch)}</strong>
                                         <span class="muted">" you receive "</span><Amount raw=r.amount decimals=r.round.asset_decimals unit=r.round.asset_symbol.clone() sig=6 />{r.round.asset.is_zero().then(|| view! { <Usd wei=r.amount /> })}
                                     </div>
+                                    {snapshot_line(&r.snapshot, ctx.wallet.get_untracked().account, &r.round)}
                                     <p class="muted">{if r.proof_ok { format!("Proof checked in your browser: {} hashes reach the round's on-chain root. ✓", r.proof.len()) } else { "The proof does NOT reach the on-chain root: do not claim with it.".to_string() }}</p>
                                     <div class="actions">
                                         <span class=move || format!("claim-status badge {}", status().0)>{move || status().1}</span>

@@ -1,0 +1,257 @@
+//! The whole-epoch audit: a correct epoch (public and private projects, columns, previous scores, theses,
+//! a pre-data replay) has no finding; each way a signer could bend it is named, the first wrong record first.
+
+use super::*;
+use crate::fixtures::{cohort, human_epoch, ENV, PRE};
+use crate::scoring::bundle::PreviousScore;
+use crate::scoring::epoch::EpochInput;
+use crate::scoring::{build_epoch, EpochBundle};
+
+fn proposal(b: &EpochBundle) -> Proposal {
+    Proposal {
+        epoch: b.epoch,
+        root: b.root,
+        inputs_root: b.inputs_root,
+    }
+}
+
+/// Epoch 6 (no previous) and epoch 7 built on its scores, as the operator builds them.
+fn two_epochs() -> (EpochBundle, EpochBundle) {
+    let mut first = cohort(30);
+    first.epoch = 6;
+    first.previous = vec![];
+    let b6 = build_epoch(&first).unwrap();
+    let mut second = cohort(30);
+    second.previous = b6
+        .projects
+        .iter()
+        .map(|p| PreviousScore {
+            project: p.project,
+            score_wad: p.score_wad,
+        })
+        .collect();
+    second.previous_epoch = Some(6);
+    let b7 = build_epoch(&second).unwrap();
+    (b6, b7)
+}
+
+fn prev(b6: &EpochBundle) -> Previous<'_> {
+    Previous::Final(PreviousFinal {
+        epoch: 6,
+        root: b6.root,
+        bundle: b6,
+    })
+}
+
+/// Re-roots a bundle after its values were changed, as a dishonest signer would before signing.
+fn reroot(b: &mut EpochBundle) {
+    b.root = crate::scoring::tree::root(b.recomputed_leaves().unwrap()).unwrap();
+}
+
+#[test]
+fn correct_epochs_have_no_finding() {
+    let (b6, b7) = two_epochs();
+    let a = audit_epoch(&b6, &proposal(&b6), Previous::NoFinalEpoch);
+    assert!(a.is_correct(), "{:?}", a.findings);
+    assert_eq!((a.projects, a.recomputed), (33, 18));
+    let a = audit_epoch(&b7, &proposal(&b7), prev(&b6));
+    assert!(a.is_correct(), "{:?}", a.findings);
+    assert!(b7.projects.iter().any(|p| !p.previous_score_wad.is_zero()));
+    assert!(
+        b7.tracks.iter().any(|t| !t.columns.is_empty()),
+        "the cohort is large enough for column commitments"
+    );
+    // theses, envelope and pre-data replay
+    let h = human_epoch();
+    let a = audit_epoch(&h, &proposal(&h), Previous::NoFinalEpoch);
+    assert!(a.is_correct(), "{:?}", a.findings);
+    assert_eq!((a.theses, a.human), (6, 2));
+}
+
+#[test]
+fn a_re_rooted_score_is_named_at_its_first_wrong_step() {
+    let (b6, mut b7) = two_epochs();
+    let i = b7
+        .projects
+        .iter()
+        .position(|p| !p.private && p.score_wad > U256::ZERO)
+        .unwrap();
+    let victim = b7.projects[i].project;
+    b7.projects[i].score_wad += U256::from(1u8);
+    b7.projects[i].leaf = crate::leaves::score_leaf(victim, b7.projects[i].score_wad);
+    reroot(&mut b7);
+    // The proposal is the tampered root: the tree is consistent, only the recomputation can tell.
+    let a = audit_epoch(&b7, &proposal(&b7), prev(&b6));
+    assert_eq!(a.findings.len(), 1, "{:?}", a.findings);
+    match &a.findings[0] {
+        EpochFinding::ScoreDiffers { project, step, .. } => {
+            assert_eq!((*project, *step), (victim, VerifyStep::Published));
+        }
+        f => panic!("{f:?}"),
+    }
+}
+
+#[test]
+fn a_changed_leaf_hash_or_another_root_is_named() {
+    let (b6, b7) = two_epochs();
+    let mut t = b7.clone();
+    t.projects[3].leaf = B256::repeat_byte(7);
+    let a = audit_epoch(&t, &proposal(&t), prev(&b6));
+    assert!(matches!(
+        a.findings[0],
+        EpochFinding::LeafDiffers {
+            leaf: LeafKind::Score,
+            index: 3,
+            ..
+        }
+    ));
+    let mut p = proposal(&b7);
+    p.root = B256::repeat_byte(1);
+    p.epoch += 1;
+    let a = audit_epoch(&b7, &p, prev(&b6));
+    assert!(matches!(a.findings[0], EpochFinding::EpochDiffers { .. }));
+    assert!(matches!(
+        a.findings[1],
+        EpochFinding::RootNotProposed { .. }
+    ));
+    assert_eq!(a.findings.len(), 2, "{:?}", a.findings);
+}
+
+#[test]
+fn bent_tracks_and_columns_are_named() {
+    let (b6, b7) = two_epochs();
+    let agents = b7
+        .tracks
+        .iter()
+        .position(|t| t.config.name == "agents")
+        .unwrap();
+    // Bounds moved: every agents score would change with them.
+    let mut t = b7.clone();
+    t.tracks[agents].bounds[0].hi += U256::from(1u8);
+    let a = audit_epoch(&t, &proposal(&t), prev(&b6));
+    assert_eq!(
+        a.findings,
+        vec![EpochFinding::TrackDiffers {
+            track: "agents".into(),
+            why: TrackFault::BoundsDiffer { feature: 0 }
+        }]
+    );
+    // A private value changed in a column (and the inputs root re-committed): the column no longer rebuilds.
+    let mut t = b7.clone();
+    t.tracks[agents].columns[1].private_values[0] += U256::from(1u8);
+    let a = audit_epoch(&t, &proposal(&t), prev(&b6));
+    assert!(matches!(
+        &a.findings[0],
+        EpochFinding::TrackDiffers {
+            why: TrackFault::ColumnDiffers { feature: 1, .. },
+            ..
+        }
+    ));
+    // A cohort size that is not the count.
+    let mut t = b7.clone();
+    t.tracks[agents].cohort_size -= 1;
+    let a = audit_epoch(&t, &proposal(&t), prev(&b6));
+    assert!(matches!(
+        &a.findings[0],
+        EpochFinding::TrackDiffers {
+            why: TrackFault::CohortSize {
+                published: 29,
+                counted: 30
+            },
+            ..
+        }
+    ));
+}
+
+#[test]
+fn a_previous_score_not_from_the_final_epoch_is_named() {
+    let (b6, mut b7) = two_epochs();
+    // A private project's smoothing started from another s(t-1): only the previous epoch shows it.
+    let i = b7.projects.iter().position(|p| p.private).unwrap();
+    b7.projects[i].previous_score_wad += U256::from(10u8).pow(U256::from(18u8));
+    let a = audit_epoch(&b7, &proposal(&b7), prev(&b6));
+    assert_eq!(
+        a.findings,
+        vec![EpochFinding::PreviousScoreDiffers {
+            project: b7.projects[i].project,
+            published: b7.projects[i].previous_score_wad,
+            previous_final: b6
+                .projects
+                .iter()
+                .find(|p| p.project == b7.projects[i].project)
+                .unwrap()
+                .score_wad,
+        }]
+    );
+    // Without the previous bundle, naming a previous epoch is itself a finding; a previous bundle that
+    // does not build the final root proves nothing.
+    let a = audit_epoch(&b7, &proposal(&b7), Previous::NoFinalEpoch);
+    assert!(matches!(
+        a.findings[0],
+        EpochFinding::PreviousEpochDiffers { named: Some(6), .. }
+    ));
+    let wrong = PreviousFinal {
+        epoch: 6,
+        root: B256::repeat_byte(9),
+        bundle: &b6,
+    };
+    let a = audit_epoch(&b7, &proposal(&b7), Previous::Final(wrong));
+    assert!(matches!(
+        a.findings.last(),
+        Some(EpochFinding::PreviousBundleWrong { .. })
+    ));
+}
+
+#[test]
+fn a_bent_human_layer_is_named() {
+    let h = human_epoch();
+    // The envelope project's human score raised and re-rooted.
+    let mut t = h.clone();
+    let k = t.human.iter().position(|r| r.project == ENV).unwrap();
+    t.human[k].score_wad += U256::from(1u8);
+    t.human[k].leaf = crate::leaves::human_leaf(ENV, t.human[k].score_wad);
+    reroot(&mut t);
+    let a = audit_epoch(&t, &proposal(&t), Previous::NoFinalEpoch);
+    assert_eq!(
+        a.findings,
+        vec![EpochFinding::HumanDiffers { project: ENV }]
+    );
+    // A thesis dropped from the pre-data replay's input: its record and the replay both differ.
+    let mut t = h.clone();
+    let k = t.theses.iter().position(|r| r.project == PRE).unwrap();
+    t.theses.remove(k);
+    reroot(&mut t);
+    let a = audit_epoch(&t, &proposal(&t), Previous::NoFinalEpoch);
+    assert!(a
+        .findings
+        .contains(&EpochFinding::HumanDiffers { project: PRE }));
+}
+
+#[test]
+fn public_inputs_must_be_published_and_findings_are_capped() {
+    let (b6, b7) = two_epochs();
+    let mut t = b7.clone();
+    let i = t.projects.iter().position(|p| !p.private).unwrap();
+    t.projects[i].inputs = None;
+    let a = audit_epoch(&t, &proposal(&t), prev(&b6));
+    assert!(a.findings.contains(&EpochFinding::InputsPublication {
+        project: t.projects[i].project,
+        private: false
+    }));
+    // Every leaf hash wrong: at most MAX_FINDINGS listed, the rest counted.
+    let mut big = build_epoch(&EpochInput {
+        previous: vec![],
+        ..cohort(100)
+    })
+    .unwrap();
+    for p in &mut big.projects {
+        p.leaf = B256::ZERO;
+    }
+    let a = audit_epoch(&big, &proposal(&big), Previous::NoFinalEpoch);
+    assert_eq!(a.findings.len(), MAX_FINDINGS);
+    assert_eq!(
+        a.findings.len() + a.omitted,
+        103,
+        "every leaf hash (the root rebuilds from the values, and every score from its inputs)"
+    );
+}

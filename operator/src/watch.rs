@@ -1,0 +1,484 @@
+//! `eden watch`: the watchtower (C7, C24). Anyone may run it: it follows the registry's proposals, checks
+//! each pending root against its publication, and challenges a wrong one with the bond before its window
+//! closes. A correct root is left alone.
+//!
+//! Everything it decides is re-derived from the chain on every pass (proposals, statuses, its own earlier
+//! challenges, the previous final epoch), never from a local file, so a restarted watchtower resumes where
+//! the chain is; and it never sends while a transaction of its account is still pending, so a restart
+//! cannot send a challenge twice.
+
+use crate::abi::EpochRegistry::{RootChallenged, RootFinalized, RootProposed};
+use crate::chain::{confirm, revert_reason, Chain, Sent};
+use crate::epoch::recover_all;
+use crate::error::{OpError, Result};
+use crate::publication::{Publications, Unavailable};
+use alloy::primitives::{Address, B256, U256};
+use alloy::providers::Provider;
+use alloy::rpc::types::{Filter, Log};
+use alloy::sol_types::SolEvent;
+use eden_core::attest::attestation_domain;
+use eden_core::check::{
+    audit_epoch, audit_intake, take_public_submissions, EpochAudit, EpochFinding, IntakeAnchor,
+    Previous, PreviousFinal, Proposal,
+};
+use serde::Serialize;
+use std::collections::{BTreeMap, HashMap};
+use std::time::Instant;
+
+/// The registry's `Status` codes.
+const PENDING: u8 = 1;
+/// At most this many challenges per proposal (`EpochRegistry.MAX_CHALLENGES`).
+const MAX_CHALLENGES: u8 = 2;
+
+/// How the watchtower acts.
+#[derive(Debug, Clone)]
+pub struct WatchOpts {
+    /// Check and report, never send.
+    pub dry_run: bool,
+    /// Seconds after a proposal during which a missing publication is awaited, not challenged (C24).
+    pub publication_grace: u64,
+}
+
+/// One proposal as the registry's `RootProposed` event states it.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Proposed {
+    /// Epoch.
+    pub epoch: u64,
+    /// Root.
+    pub root: B256,
+    /// Inputs root.
+    pub inputs_root: B256,
+    /// Proposer.
+    pub proposer: Address,
+    /// End of its challenge window.
+    pub deadline: u64,
+    /// Block of the proposal.
+    pub block: u64,
+    #[serde(skip)]
+    log_index: u64,
+}
+
+/// What the watchtower did about one pending root.
+#[derive(Debug, Clone, Serialize)]
+#[serde(
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase",
+    tag = "result"
+)]
+pub enum Action {
+    /// The root is correct: left alone.
+    LeftAlone,
+    /// The root is wrong: challenged with the bond.
+    Challenged {
+        /// The challenge transaction.
+        sent: Sent,
+        /// The bond (wei, a decimal string).
+        #[serde(serialize_with = "decimal")]
+        bond: U256,
+    },
+    /// The root is wrong; a dry run sends nothing.
+    WouldChallenge,
+    /// This account already challenged this root (the challenge may have been rejected): never twice.
+    AlreadyChallenged,
+    /// The root is wrong but its proposal has had every challenge it may have.
+    ChallengeLimit,
+    /// The publication is not there yet, within the grace period.
+    AwaitingPublication {
+        /// Until when it is awaited.
+        until: u64,
+    },
+    /// A transaction of this account is still pending: nothing is sent until it is mined.
+    TransactionPending,
+}
+
+/// Why the publication of a root could not be checked, as the report names it.
+#[derive(Debug, Clone, Serialize)]
+#[serde(
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase",
+    tag = "kind"
+)]
+pub enum PublicationFault {
+    /// The bundle is missing, unreachable or unreadable.
+    Bundle {
+        /// Why.
+        why: Unavailable,
+    },
+    /// The bundle has public projects but its intake report is missing or unreadable (C21: public numbers
+    /// must be re-checkable).
+    IntakeReport {
+        /// Why.
+        why: Unavailable,
+    },
+    /// The intake report's source keys were read at a block after the proposal.
+    KeysAfterProposal {
+        /// The report's key block.
+        key_block: u64,
+        /// The proposal's block.
+        proposal_block: u64,
+    },
+}
+
+/// How long each part of the check took (ms), signatures apart.
+#[derive(Debug, Clone, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Timings {
+    /// Fetching and decoding the bundle (and the previous final epoch's).
+    pub fetch_ms: u128,
+    /// Waiting for the intake report after the audit (it is fetched and decoded meanwhile).
+    pub report_wait_ms: u128,
+    /// Leaves, tree, tracks, every public score, previous scores, human layer.
+    pub audit_ms: u128,
+    /// Attestation signatures recovered.
+    pub signatures: usize,
+    /// Recovering them.
+    pub signature_ms: u128,
+    /// Re-running the intake (signatures apart).
+    pub intake_ms: u128,
+}
+
+/// The watchtower's report on one pending root.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RootReport {
+    /// The proposal.
+    pub proposal: Proposed,
+    /// What was done.
+    pub action: Action,
+    /// The publication could not be checked.
+    pub publication: Option<PublicationFault>,
+    /// The audit, when the bundle was read.
+    pub audit: Option<EpochAudit>,
+    /// Where the time went.
+    pub timings: Timings,
+}
+
+impl RootReport {
+    /// True when the root was found wrong (a finding or a publication fault).
+    pub fn is_wrong(&self) -> bool {
+        self.publication.is_some() || self.audit.as_ref().is_some_and(|a| !a.is_correct())
+    }
+
+    /// The first reason it is wrong, for people.
+    pub fn first_reason(&self) -> Option<String> {
+        if let Some(p) = &self.publication {
+            return Some(match p {
+                PublicationFault::Bundle { why } => format!("bundle: {why}"),
+                PublicationFault::IntakeReport { why } => format!("intake report: {why}"),
+                PublicationFault::KeysAfterProposal {
+                    key_block,
+                    proposal_block,
+                } => format!(
+                    "source keys read at block {key_block}, after the proposal (block {proposal_block})"
+                ),
+            });
+        }
+        let f = self.audit.as_ref()?.findings.first()?;
+        Some(describe(f))
+    }
+}
+
+/// A finding for people.
+pub fn describe(f: &EpochFinding) -> String {
+    serde_json::to_string(f).unwrap_or_else(|_| format!("{f:?}"))
+}
+
+/// A memory of audits by (epoch, root), so a long-running watchtower does not re-read a publication it
+/// has checked (decisions are still made from the chain on every pass).
+#[derive(Debug, Default)]
+pub struct Memory {
+    checked: HashMap<(u64, B256), Checked>,
+}
+
+/// One root's check: the publication fault, or the audit, and the time each part took.
+type Checked = (Option<PublicationFault>, Option<EpochAudit>, Timings);
+
+/// One pass: every root pending on chain now is checked and, if wrong, challenged (see the module doc).
+///
+/// # Errors
+/// Chain reads that fail (a pass is retried by the caller); a challenge that reverts.
+pub async fn pass(
+    chain: &Chain,
+    pubs: &Publications,
+    opts: &WatchOpts,
+    memory: &mut Memory,
+) -> Result<Vec<RootReport>> {
+    let reg = chain.registry();
+    let (head, now) = chain.head().await?;
+    let addr = chain.net.contracts.epoch_registry;
+    let from = chain.net.deployment_block;
+    let proposals = decode::<RootProposed>(
+        chain
+            .logs(
+                &Filter::new()
+                    .address(addr)
+                    .event_signature(RootProposed::SIGNATURE_HASH),
+                from,
+                head,
+            )
+            .await?,
+    )?;
+    // The current proposal of each epoch is its last.
+    let mut current: BTreeMap<u64, Proposed> = BTreeMap::new();
+    for (log, ev) in proposals {
+        current.insert(
+            ev.epoch,
+            Proposed {
+                epoch: ev.epoch,
+                root: ev.root,
+                inputs_root: ev.inputsRoot,
+                proposer: ev.proposer,
+                deadline: ev.deadline,
+                block: log.block_number.unwrap_or_default(),
+                log_index: log.log_index.unwrap_or_default(),
+            },
+        );
+    }
+    let mut pending = Vec::new();
+    for (epoch, p) in current {
+        let st = reg.status(epoch).call().await.map_err(OpError::rpc)?;
+        // Pending, this proposal (a re-proposal has a later deadline), and still challengeable.
+        if st._0 == PENDING && now < st.deadline {
+            pending.push(p);
+        }
+    }
+    if pending.is_empty() {
+        return Ok(vec![]);
+    }
+    let finals = decode::<RootFinalized>(
+        chain
+            .logs(
+                &Filter::new()
+                    .address(addr)
+                    .event_signature(RootFinalized::SIGNATURE_HASH),
+                from,
+                head,
+            )
+            .await?,
+    )?;
+    let mine = match chain.from {
+        Some(me) => decode::<RootChallenged>(
+            chain
+                .logs(
+                    &Filter::new()
+                        .address(addr)
+                        .event_signature(RootChallenged::SIGNATURE_HASH)
+                        .topic2(me.into_word()),
+                    from,
+                    head,
+                )
+                .await?,
+        )?
+        .into_iter()
+        .map(|(_, ev)| (ev.epoch, ev.root))
+        .collect(),
+        None => vec![],
+    };
+    let mut out = Vec::new();
+    for p in pending {
+        let key = (p.epoch, p.root);
+        if let std::collections::hash_map::Entry::Vacant(e) = memory.checked.entry(key) {
+            e.insert(check(chain, pubs, &p, &finals).await?);
+        }
+        let (publication, audit, timings) = memory.checked[&key].clone();
+        let mut report = RootReport {
+            proposal: p.clone(),
+            action: Action::LeftAlone,
+            publication,
+            audit,
+            timings,
+        };
+        if report.is_wrong() {
+            let missing = matches!(
+                &report.publication,
+                Some(PublicationFault::Bundle {
+                    why: Unavailable::NotFound { .. } | Unavailable::Unreachable { .. }
+                }) | Some(PublicationFault::IntakeReport {
+                    why: Unavailable::NotFound { .. } | Unavailable::Unreachable { .. }
+                })
+            );
+            let proposed_at = reg.proposedAt(p.epoch).call().await.map_err(OpError::rpc)?;
+            let until = proposed_at.saturating_add(opts.publication_grace);
+            report.action = if missing && now < until {
+                // Not an audit of the content: it is read again next pass.
+                memory.checked.remove(&key);
+                Action::AwaitingPublication { until }
+            } else if mine.contains(&key) {
+                Action::AlreadyChallenged
+            } else if reg
+                .challengeCount(p.epoch)
+                .call()
+                .await
+                .map_err(OpError::rpc)?
+                >= MAX_CHALLENGES
+            {
+                Action::ChallengeLimit
+            } else if opts.dry_run || chain.from.is_none() {
+                Action::WouldChallenge
+            } else {
+                challenge(chain, p.epoch).await?
+            };
+        }
+        out.push(report);
+    }
+    Ok(out)
+}
+
+/// Sends the challenge, unless a transaction of this account is still pending.
+async fn challenge(chain: &Chain, epoch: u64) -> Result<Action> {
+    let me = chain.sender()?;
+    let latest = chain
+        .provider
+        .get_transaction_count(me)
+        .latest()
+        .await
+        .map_err(OpError::rpc)?;
+    let pending = chain
+        .provider
+        .get_transaction_count(me)
+        .pending()
+        .await
+        .map_err(OpError::rpc)?;
+    if pending > latest {
+        return Ok(Action::TransactionPending);
+    }
+    let reg = chain.registry();
+    let bond = reg.bond().call().await.map_err(OpError::rpc)?;
+    let balance = chain.provider.get_balance(me).await.map_err(OpError::rpc)?;
+    if balance < bond {
+        return Err(OpError::Refused(format!(
+            "epoch {epoch} is wrong, but {me} holds {} ETH, less than the {} ETH bond",
+            crate::output::eth(balance),
+            crate::output::eth(bond)
+        )));
+    }
+    let tx = reg
+        .challenge(epoch)
+        .value(bond)
+        .send()
+        .await
+        .map_err(|e| OpError::Tx(revert_reason(&e)))?;
+    Ok(Action::Challenged {
+        sent: confirm(tx).await?,
+        bond,
+    })
+}
+
+/// Reads and audits one proposal's publication.
+async fn check(
+    chain: &Chain,
+    pubs: &Publications,
+    p: &Proposed,
+    finals: &[(Log, RootFinalized)],
+) -> Result<Checked> {
+    let mut t = Timings::default();
+    let t0 = Instant::now();
+    let (bundle, report) = pubs.epoch(&p.root).await;
+    let bundle = match bundle {
+        Ok(b) => b,
+        Err(why) => {
+            report.abort();
+            return Ok((Some(PublicationFault::Bundle { why }), None, t));
+        }
+    };
+    // The previous scores (C4) come from the latest epoch final before this proposal.
+    let before = finals
+        .iter()
+        .filter(|(l, ev)| {
+            ev.epoch < p.epoch
+                && (
+                    l.block_number.unwrap_or_default(),
+                    l.log_index.unwrap_or_default(),
+                ) < (p.block, p.log_index)
+        })
+        .map(|(_, ev)| (ev.epoch, ev.root))
+        .max_by_key(|(e, _)| *e);
+    let prev_bundle = match before {
+        Some((_, root)) => pubs.bundle(&root).await.ok(),
+        None => None,
+    };
+    t.fetch_ms = t0.elapsed().as_millis();
+    let previous = match before {
+        None => Previous::NoFinalEpoch,
+        Some((epoch, root)) => match &prev_bundle {
+            Some(bundle) => Previous::Final(PreviousFinal {
+                epoch,
+                root,
+                bundle,
+            }),
+            None => Previous::Unavailable { epoch },
+        },
+    };
+    let proposal = Proposal {
+        epoch: p.epoch,
+        root: p.root,
+        inputs_root: p.inputs_root,
+    };
+    let t1 = Instant::now();
+    // The bundle is audited while the intake report arrives.
+    let mut audit = tokio::task::block_in_place(|| audit_epoch(&bundle, &proposal, previous));
+    t.audit_ms = t1.elapsed().as_millis();
+    let t_wait = Instant::now();
+    let report = report.await.unwrap_or_else(|e| {
+        Err(Unavailable::Unreachable {
+            path: format!("epochs/{:#x}.intake", p.root),
+            detail: e.to_string(),
+        })
+    });
+    t.report_wait_ms = t_wait.elapsed().as_millis();
+    let has_public = bundle.projects.iter().any(|r| !r.private);
+    let report = match report {
+        Ok(r) => Some(r),
+        Err(why) if has_public => {
+            return Ok((Some(PublicationFault::IntakeReport { why }), Some(audit), t))
+        }
+        Err(_) => None,
+    };
+    if let Some(mut report) = report {
+        if report.key_block > p.block {
+            return Ok((
+                Some(PublicationFault::KeysAfterProposal {
+                    key_block: report.key_block,
+                    proposal_block: p.block,
+                }),
+                Some(audit),
+                t,
+            ));
+        }
+        let keys = chain.key_book(report.key_block).await?;
+        let registry = chain.net.contracts.source_key_registry.ok_or_else(|| {
+            OpError::Refused("the network description has no sourceKeyRegistry".into())
+        })?;
+        let anchor = IntakeAnchor {
+            chain_id: chain.net.chain_id,
+            source_key_registry: registry,
+        };
+        let subs = take_public_submissions(&mut report);
+        let domain = attestation_domain(report.chain_id, report.source_key_registry);
+        let t2 = Instant::now();
+        let signers = tokio::task::block_in_place(|| recover_all(&domain, &subs));
+        t.signatures = signers.iter().map(Vec::len).sum();
+        t.signature_ms = t2.elapsed().as_millis();
+        let t3 = Instant::now();
+        let findings = tokio::task::block_in_place(|| {
+            audit_intake(&report, &subs, &signers, &bundle, anchor, &keys)
+        });
+        t.intake_ms = t3.elapsed().as_millis();
+        audit.extend(findings);
+    }
+    Ok((None, Some(audit), t))
+}
+
+fn decimal<S: serde::Serializer>(v: &U256, s: S) -> std::result::Result<S::Ok, S::Error> {
+    s.collect_str(v)
+}
+
+fn decode<E: SolEvent>(logs: Vec<Log>) -> Result<Vec<(Log, E)>> {
+    logs.into_iter()
+        .map(|l| {
+            let ev = l.log_decode::<E>().map_err(OpError::rpc)?.inner.data;
+            Ok((l, ev))
+        })
+        .collect()
+}
