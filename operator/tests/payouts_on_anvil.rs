@@ -160,25 +160,28 @@ async fn a_snapshot_at_a_past_block_posted_published_and_claimed() {
     let (block, total) = (snap_block.to_string(), "1000000000000000000".to_string());
     let (tok, vlt) = (format!("{token:#x}"), format!("{vault:#x}"));
     let out = dir.join("round");
-    let snap = ok(
-        None,
-        &[
-            "payouts",
-            "snapshot",
-            "--token",
-            &tok,
-            "--block",
-            &block,
-            "--epoch",
-            "7",
-            "--total",
-            &total,
-            "--exclude",
-            &vlt,
-            "--out",
-            &p(&out),
-        ],
-    );
+    let snapshot_to = |to: &Path| {
+        ok(
+            None,
+            &[
+                "payouts",
+                "snapshot",
+                "--token",
+                &tok,
+                "--block",
+                &block,
+                "--epoch",
+                "7",
+                "--total",
+                &total,
+                "--exclude",
+                &vlt,
+                "--out",
+                &p(to),
+            ],
+        )
+    };
+    let snap = snapshot_to(&out);
     // The balances at b, from the logs, equal to balanceOf at b: later transfers ignored.
     let holders: Vec<(Address, U256)> = snap["holders"]
         .as_array()
@@ -233,25 +236,7 @@ async fn a_snapshot_at_a_past_block_posted_published_and_claimed() {
         );
     }
     // Deterministic: taken again, the same file.
-    let again = ok(
-        None,
-        &[
-            "payouts",
-            "snapshot",
-            "--token",
-            &tok,
-            "--block",
-            &block,
-            "--epoch",
-            "7",
-            "--total",
-            &total,
-            "--exclude",
-            &vlt,
-            "--out",
-            &p(&dir.join("again")),
-        ],
-    );
+    let again = snapshot_to(&dir.join("again"));
     assert_eq!(again, snap);
     // A block not mined yet is refused.
     let (okk, v, _) = eden(

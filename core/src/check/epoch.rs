@@ -896,13 +896,7 @@ pub fn public_submissions(report: &IntakeReport) -> Vec<Submission> {
         .projects
         .iter()
         .filter(|p| !p.private)
-        .map(|p| Submission {
-            project: p.project,
-            track: p.track.clone(),
-            private: false,
-            salt: B256::ZERO,
-            attestations: p.attestations.clone(),
-        })
+        .map(|p| public_submission(p, p.attestations.clone()))
         .collect()
 }
 
@@ -913,14 +907,25 @@ pub fn take_public_submissions(report: &mut IntakeReport) -> Vec<Submission> {
         .projects
         .iter_mut()
         .filter(|p| !p.private)
-        .map(|p| Submission {
-            project: p.project,
-            track: p.track.clone(),
-            private: false,
-            salt: B256::ZERO,
-            attestations: std::mem::take(&mut p.attestations),
+        .map(|p| {
+            let attestations = std::mem::take(&mut p.attestations);
+            public_submission(p, attestations)
         })
         .collect()
+}
+
+/// A public project's submission as its report part states it.
+fn public_submission(
+    p: &crate::attest::ReportProject,
+    attestations: Vec<crate::attest::SignedAttestation>,
+) -> Submission {
+    Submission {
+        project: p.project,
+        track: p.track.clone(),
+        private: false,
+        salt: B256::ZERO,
+        attestations,
+    }
 }
 
 /// Where the intake report must point: this deployment's chain and `SourceKeyRegistry`.
