@@ -424,7 +424,7 @@ async fn run(cli: Cli, out: Out) -> Result<(), OpError> {
             out.step(format!(
                 "reading {token}'s Transfer logs up to block {block}"
             ));
-            let snap = payouts::snapshot(
+            let (snap, tree) = payouts::snapshot(
                 &chain,
                 &SnapshotArgs {
                     token: *token,
@@ -437,7 +437,6 @@ async fn run(cli: Cli, out: Out) -> Result<(), OpError> {
                 },
             )
             .await?;
-            let tree = payouts::tree(&snap)?;
             config::write(
                 &dir.join("snapshot.json"),
                 serde_json::to_vec_pretty(&snap).map_err(|e| OpError::input("snapshot", e))?,

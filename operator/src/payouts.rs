@@ -80,7 +80,11 @@ pub fn deployment_exclusions(chain: &Chain) -> Vec<(Address, &'static str)> {
 }
 
 /// `eden payouts snapshot`: balances at `b` from the `Transfer` logs, checked against `balanceOf` at `b`.
-pub async fn snapshot(chain: &Chain, a: &SnapshotArgs) -> Result<PayoutSnapshot> {
+/// Returns the snapshot with the round's tree (built once here; `publish` and `post` rebuild it from the file).
+pub async fn snapshot(
+    chain: &Chain,
+    a: &SnapshotArgs,
+) -> Result<(PayoutSnapshot, eden_core::merkle::StandardMerkleTree)> {
     use futures::stream::{self, StreamExt, TryStreamExt};
     let (head, _) = chain.head().await?;
     if a.block > head {
@@ -184,7 +188,7 @@ pub async fn snapshot(chain: &Chain, a: &SnapshotArgs) -> Result<PayoutSnapshot>
     };
     let tree =
         payout_tree(context, &alloc).map_err(|e| OpError::Refused(format!("payout tree: {e}")))?;
-    Ok(PayoutSnapshot {
+    let snap = PayoutSnapshot {
         format: SNAPSHOT_FORMAT.into(),
         chain_id: chain.net.chain_id,
         distributor,
@@ -209,7 +213,8 @@ pub async fn snapshot(chain: &Chain, a: &SnapshotArgs) -> Result<PayoutSnapshot>
                 amount: h.amount,
             })
             .collect(),
-    })
+    };
+    Ok((snap, tree))
 }
 
 /// Reads a snapshot file.
