@@ -178,6 +178,16 @@ impl Proxy {
     }
 }
 
+/// A long-running `eden watch`, stopped when dropped (also when the test fails before stopping it).
+struct Watcher(std::process::Child);
+
+impl Drop for Watcher {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
 /// Anvil account 9, the deployment's adjudicator (Deploy.s.sol's default).
 const ADJUDICATOR: &str = "0x2a871d0798f97d79848a013d4936a73bf4cc922c825d33c1cf7073dff6d409c6";
 /// Two watchtowers (funded by the test).
@@ -854,10 +864,11 @@ async fn an_epoch_from_attestations_to_final() {
             .stdout(log(&format!("{name}.out")))
             .stderr(log(&format!("{name}.err")))
             .spawn()
+            .map(Watcher)
             .unwrap()
     };
     let nonce0 = node.provider.get_transaction_count(watcher).await.unwrap();
-    let mut w = start_watcher("watch-1");
+    let w = start_watcher("watch-1");
     let read = |name: &str| std::fs::read_to_string(dir.join(name)).unwrap_or_default();
     let wait_for = |what: &str, f: &dyn Fn() -> bool| {
         let t = std::time::Instant::now();
@@ -892,14 +903,12 @@ async fn an_epoch_from_attestations_to_final() {
     wait_for("the challenged report", &|| {
         read("watch-1.out").contains("\"challenged\"")
     });
-    let _ = w.kill();
-    let _ = w.wait();
+    drop(w);
     // Restarted: it re-derives everything from the chain, sees the challenge, and sends nothing.
-    let mut w = start_watcher("watch-2");
+    let w = start_watcher("watch-2");
     wait_for("a pass", &|| read("watch-2.err").contains("watching"));
     tokio::time::sleep(std::time::Duration::from_secs(3)).await;
-    let _ = w.kill();
-    let _ = w.wait();
+    drop(w);
     assert_eq!(
         node.provider.get_transaction_count(watcher).await.unwrap(),
         nonce0 + 1,
