@@ -11,7 +11,10 @@
 #  5. builds and serves the app at http://127.0.0.1:8080 (EDEN_PORT changes it) and prints the URL
 #  6. starts a watchtower beside them (`eden watch`, C24, dev account 5's key and bond; its log in
 #     .eden/watch.log): it checks every pending root against its publication and challenges a wrong one
-# Ctrl-C (or any exit) stops everything it started: the watchtower, the app server and anvil, by PID.
+#  7. starts a keeper beside them (`eden keep`, dev account 6's key; its log in .eden/keep.log): it finalizes
+#     roots past their window, records final scores in the fee lanes, collects and pulls fees, rolls over
+#     closed payout rounds, settles idle duel rounds and expires stale commits, each once, when due
+# Ctrl-C (or any exit) stops everything it started: the keeper, the watchtower, the app server and anvil, by PID.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
@@ -34,13 +37,15 @@ rpc="http://127.0.0.1:$rpc_port"
 anvil_pid=""
 serve_pid=""
 watch_pid=""
+keep_pid=""
 stop() {
   trap - EXIT INT TERM
+  if [ -n "$keep_pid" ]; then kill "$keep_pid" 2>/dev/null || true; fi
   if [ -n "$watch_pid" ]; then kill "$watch_pid" 2>/dev/null || true; fi
   if [ -n "$serve_pid" ]; then kill -TERM -- "-$serve_pid" 2>/dev/null || kill "$serve_pid" 2>/dev/null || true; fi
   if [ -n "$anvil_pid" ]; then kill "$anvil_pid" 2>/dev/null || true; fi
   wait 2>/dev/null || true
-  echo "stopped (watchtower${watch_pid:+ pid $watch_pid}, app server${serve_pid:+ pid $serve_pid}, anvil${anvil_pid:+ pid $anvil_pid})"
+  echo "stopped (keeper${keep_pid:+ pid $keep_pid}, watchtower${watch_pid:+ pid $watch_pid}, app server${serve_pid:+ pid $serve_pid}, anvil${anvil_pid:+ pid $anvil_pid})"
 }
 trap stop EXIT
 trap 'exit 130' INT TERM
@@ -77,6 +82,11 @@ step "Starting a watchtower (eden watch, log in .eden/watch.log)"
 EDEN_PRIVATE_KEY=0x8b3a350cf5c34c9194ca85829a2df0ec3153be0318b5e2d3348e872092edffba \
   target/debug/eden --network .eden/network-31337.json --rpc-url "$rpc" watch --interval 15 > .eden/watch.log 2>&1 &
 watch_pid=$!
-printf '\n  Eden is running: http://127.0.0.1:%s/   (chain %s, anvil pid %s, watchtower pid %s)\n  Ctrl-C stops everything.\n\n' \
-  "$app_port" "$rpc" "$anvil_pid" "$watch_pid"
+step "Starting a keeper (eden keep, log in .eden/keep.log)"
+# Dev account 6 of the fixed dev mnemonic (a local chain only): it pays the keeper duties' gas.
+EDEN_PRIVATE_KEY=0x92db14e403b83dfe3df233f83dfa3a0d7096f21ca9b0d6d6b8d88b2b4ec1564e \
+  target/debug/eden --network .eden/network-31337.json --rpc-url "$rpc" keep --interval 30 > .eden/keep.log 2>&1 &
+keep_pid=$!
+printf '\n  Eden is running: http://127.0.0.1:%s/   (chain %s, anvil pid %s, watchtower pid %s, keeper pid %s)\n  Ctrl-C stops everything.\n\n' \
+  "$app_port" "$rpc" "$anvil_pid" "$watch_pid" "$keep_pid"
 wait "$serve_pid"

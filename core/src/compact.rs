@@ -77,6 +77,171 @@ pub fn from_msgpack<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, CompactError
     }
 }
 
+/// Reads a compact publication whose top-level map has a large array field `field` (an intake report's
+/// `projects`): the array's elements are decoded on every core (with the `native` feature), the rest as
+/// [`from_msgpack`] does. The value is the same as [`from_msgpack`]'s; on any error this decodes again
+/// with [`from_msgpack`], so errors name the field's path just the same.
+///
+/// # Errors
+/// As [`from_msgpack`].
+pub fn from_msgpack_split<T, E>(
+    bytes: &[u8],
+    field: &str,
+    put: impl FnOnce(&mut T, Vec<E>),
+) -> Result<T, CompactError>
+where
+    T: DeserializeOwned,
+    E: DeserializeOwned + Send,
+{
+    let fast = || -> Option<T> {
+        let (shell, spans) = split_field(bytes, field)?;
+        let mut value = from_msgpack::<T>(&shell).ok()?;
+        let items = crate::par::map_init(
+            &spans,
+            || (),
+            |_, &(a, b)| from_msgpack::<E>(&bytes[a..b]).ok(),
+        );
+        let items: Option<Vec<E>> = items.into_iter().collect();
+        put(&mut value, items?);
+        Some(value)
+    };
+    match fast() {
+        Some(v) => Ok(v),
+        None => from_msgpack::<T>(bytes),
+    }
+}
+
+/// A value's bytes: `bytes[start..end]`.
+type Span = (usize, usize);
+
+/// The top-level map with `field`'s array emptied (re-encoded), and the byte span of each of its elements.
+/// `None` when the bytes are not such a map (the caller then decodes them whole and names the error).
+fn split_field(bytes: &[u8], field: &str) -> Option<(Vec<u8>, Vec<Span>)> {
+    let (entries, mut p) = match *bytes.first()? {
+        m @ 0x80..=0x8f => (usize::from(m & 0x0f), 1),
+        0xde => (
+            usize::from(u16::from_be_bytes(bytes.get(1..3)?.try_into().ok()?)),
+            3,
+        ),
+        0xdf => (
+            usize::try_from(u32::from_be_bytes(bytes.get(1..5)?.try_into().ok()?)).ok()?,
+            5,
+        ),
+        _ => return None,
+    };
+    let mut shell = bytes[..p].to_vec();
+    let mut spans = None;
+    for _ in 0..entries {
+        let key_end = skip(bytes, p)?;
+        let key = &bytes[p..key_end];
+        let value_end = skip(bytes, key_end)?;
+        shell.extend_from_slice(key);
+        if key_str(key) == Some(field) && spans.is_none() {
+            let (n, mut q) = array_header(bytes, key_end)?;
+            let mut v = Vec::with_capacity(n.min(bytes.len()));
+            for _ in 0..n {
+                let end = skip(bytes, q)?;
+                v.push((q, end));
+                q = end;
+            }
+            if q != value_end {
+                return None;
+            }
+            spans = Some(v);
+            shell.push(0x90); // an empty array
+        } else {
+            shell.extend_from_slice(&bytes[key_end..value_end]);
+        }
+        p = value_end;
+    }
+    (p == bytes.len()).then_some(())?;
+    Some((shell, spans?))
+}
+
+/// A MessagePack string's text (fixstr, str8/16/32).
+fn key_str(b: &[u8]) -> Option<&str> {
+    let body = match *b.first()? {
+        0xa0..=0xbf => b.get(1..)?,
+        0xd9 => b.get(2..)?,
+        0xda => b.get(3..)?,
+        0xdb => b.get(5..)?,
+        _ => return None,
+    };
+    std::str::from_utf8(body).ok()
+}
+
+/// An array's length and where its first element starts.
+fn array_header(b: &[u8], p: usize) -> Option<(usize, usize)> {
+    match *b.get(p)? {
+        m @ 0x90..=0x9f => Some((usize::from(m & 0x0f), p + 1)),
+        0xdc => Some((
+            usize::from(u16::from_be_bytes(b.get(p + 1..p + 3)?.try_into().ok()?)),
+            p + 3,
+        )),
+        0xdd => Some((
+            usize::try_from(u32::from_be_bytes(b.get(p + 1..p + 5)?.try_into().ok()?)).ok()?,
+            p + 5,
+        )),
+        _ => None,
+    }
+}
+
+/// Where the MessagePack value starting at `p` ends (`None` if it is malformed or runs past the end).
+/// Iterative: nesting costs no stack.
+fn skip(b: &[u8], mut p: usize) -> Option<usize> {
+    let be = |at: usize, n: usize| -> Option<usize> {
+        let s = b.get(at..at.checked_add(n)?)?;
+        let mut v: u64 = 0;
+        for &x in s {
+            v = (v << 8) | u64::from(x);
+        }
+        usize::try_from(v).ok()
+    };
+    let mut left: usize = 1;
+    while left > 0 {
+        left -= 1;
+        let m = *b.get(p)?;
+        let (head, body, more) = match m {
+            0x00..=0x7f | 0xe0..=0xff | 0xc0 | 0xc2 | 0xc3 => (1, 0, 0),
+            0x80..=0x8f => (1, 0, 2 * usize::from(m & 0x0f)),
+            0x90..=0x9f => (1, 0, usize::from(m & 0x0f)),
+            0xa0..=0xbf => (1, usize::from(m & 0x1f), 0),
+            0xc4 | 0xd9 => (2, be(p + 1, 1)?, 0),
+            0xc5 | 0xda => (3, be(p + 1, 2)?, 0),
+            0xc6 | 0xdb => (5, be(p + 1, 4)?, 0),
+            0xc7 => (3, be(p + 1, 1)?, 0),
+            0xc8 => (4, be(p + 1, 2)?, 0),
+            0xc9 => (6, be(p + 1, 4)?, 0),
+            0xca => (5, 0, 0),
+            0xcb => (9, 0, 0),
+            0xcc | 0xd0 => (2, 0, 0),
+            0xcd | 0xd1 => (3, 0, 0),
+            0xce | 0xd2 => (5, 0, 0),
+            0xcf | 0xd3 => (9, 0, 0),
+            0xd4 => (3, 0, 0),
+            0xd5 => (4, 0, 0),
+            0xd6 => (6, 0, 0),
+            0xd7 => (10, 0, 0),
+            0xd8 => (18, 0, 0),
+            0xdc => (3, 0, be(p + 1, 2)?),
+            0xdd => (5, 0, be(p + 1, 4)?),
+            0xde => (3, 0, 2 * be(p + 1, 2)?),
+            0xdf => (5, 0, be(p + 1, 4)?.checked_mul(2)?),
+            0xc1 => return None,
+        };
+        p = p.checked_add(head)?.checked_add(body)?;
+        if p > b.len() {
+            return None;
+        }
+        // Every element takes at least a byte: a count past the rest of the input is malformed.
+        left = left.checked_add(more)?;
+        if left > b.len() - p {
+            return None;
+        }
+    }
+    Some(p)
+}
+
 /// A MessagePack reader over `bytes` (advanced as it reads), nesting bounded by [`MAX_DEPTH`].
 fn reader<'a, 'b>(
     bytes: &'a mut &'b [u8],
@@ -96,6 +261,98 @@ fn describe(e: rmp_serde::decode::Error) -> String {
         }
         Error::DepthLimitExceeded => format!("nested more than {MAX_DEPTH} levels deep"),
         other => other.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod split_tests {
+    use super::*;
+    use proptest::prelude::*;
+    use serde::Deserialize;
+
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+    struct Item {
+        name: String,
+        n: i64,
+        data: Vec<u8>,
+        nested: Vec<Vec<Option<bool>>>,
+        x: f64,
+    }
+
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+    struct Doc {
+        format: String,
+        items: Vec<Item>,
+        after: u64,
+    }
+
+    fn item() -> impl Strategy<Value = Item> {
+        (
+            ".{0,40}",
+            any::<i64>(),
+            proptest::collection::vec(any::<u8>(), 0..300),
+            proptest::collection::vec(
+                proptest::collection::vec(any::<Option<bool>>(), 0..20),
+                0..20,
+            ),
+            any::<f64>().prop_filter("comparable", |x| !x.is_nan()),
+        )
+            .prop_map(|(name, n, data, nested, x)| Item {
+                name,
+                n,
+                data,
+                nested,
+                x,
+            })
+    }
+
+    fn split(b: &[u8]) -> Result<Doc, CompactError> {
+        from_msgpack_split::<Doc, Item>(b, "items", |d, items| d.items = items)
+    }
+
+    proptest! {
+        /// The split decode gives what the whole decode gives, for any document.
+        #[test]
+        fn split_decode_equals_whole_decode(items in proptest::collection::vec(item(), 0..40), after in any::<u64>()) {
+            let d = Doc { format: "x".into(), items, after };
+            let b = to_msgpack(&d).unwrap();
+            prop_assert_eq!(split(&b).unwrap(), d);
+            // Every value's span is the value: skipping the document ends at its end.
+            prop_assert_eq!(skip(&b, 0), Some(b.len()));
+        }
+
+        /// Any bytes: the split decode never panics and errs exactly when the whole decode errs, with the
+        /// same message.
+        #[test]
+        fn split_decode_of_any_bytes_is_the_whole_decodes(b in proptest::collection::vec(any::<u8>(), 0..200)) {
+            prop_assert_eq!(split(&b), from_msgpack::<Doc>(&b));
+        }
+
+        /// A cut or corrupted document: the same result as the whole decode (an error naming the same path).
+        #[test]
+        fn damaged_documents_read_as_the_whole_decode_reads_them(
+            items in proptest::collection::vec(item(), 1..10),
+            cut in any::<prop::sample::Index>(),
+            flip in any::<prop::sample::Index>(),
+            byte in any::<u8>(),
+        ) {
+            let b = to_msgpack(&Doc { format: "x".into(), items, after: 1 }).unwrap();
+            let short = &b[..cut.index(b.len())];
+            prop_assert_eq!(split(short), from_msgpack::<Doc>(short));
+            let mut bad = b.clone();
+            bad[flip.index(b.len())] = byte;
+            prop_assert_eq!(split(&bad), from_msgpack::<Doc>(&bad));
+        }
+    }
+
+    #[test]
+    fn huge_counts_are_refused_without_allocating() {
+        // A map whose `items` claims 2^32 − 1 elements in a few bytes.
+        let mut b = vec![0x81, 0xa5];
+        b.extend_from_slice(b"items");
+        b.extend_from_slice(&[0xdd, 0xff, 0xff, 0xff, 0xff]);
+        assert_eq!(skip(&b, 0), None);
+        assert!(split(&b).is_err());
     }
 }
 

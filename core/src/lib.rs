@@ -28,6 +28,7 @@ pub mod scoring;
 pub mod check;
 pub mod compact;
 pub mod network;
+pub mod registry;
 
 pub mod calls;
 pub mod curve;

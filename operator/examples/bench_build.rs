@@ -456,7 +456,7 @@ fn watchtower(bundle: &EpochBundle, report: &IntakeReport, book: &KeyBook, regis
         report.to_msgpack().unwrap(),
     )
     .unwrap();
-    let port = serve_dir(dir.clone());
+    let (port, _) = eden_contracts_diff::serve_dir(dir.clone());
     let pubs =
         eden_operator::publication::Publications::new(vec![format!("http://127.0.0.1:{port}/")]);
     let rt = tokio::runtime::Runtime::new().unwrap();
@@ -531,38 +531,6 @@ fn watchtower(bundle: &EpochBundle, report: &IntakeReport, book: &KeyBook, regis
         sig_s,
         checked as f64 / sig_s
     );
-}
-
-/// A static file server over `root` on 127.0.0.1 (the publication host).
-fn serve_dir(root: std::path::PathBuf) -> u16 {
-    use std::io::{Read, Write};
-    let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    let port = l.local_addr().unwrap().port();
-    std::thread::spawn(move || {
-        for s in l.incoming() {
-            let Ok(mut s) = s else { continue };
-            let mut buf = [0u8; 4096];
-            let n = s.read(&mut buf).unwrap_or(0);
-            let req = String::from_utf8_lossy(&buf[..n]).to_string();
-            let path = req.split_whitespace().nth(1).unwrap_or("/").to_string();
-            let file = root.join(path.trim_start_matches('/'));
-            let _ = match std::fs::read(&file).ok().filter(|_| !path.contains("..")) {
-                Some(body) => s
-                    .write_all(
-                        format!(
-                            "HTTP/1.1 200 OK\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
-                            body.len()
-                        )
-                        .as_bytes(),
-                    )
-                    .and_then(|_| s.write_all(&body)),
-                None => s.write_all(
-                    b"HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\nconnection: close\r\n\r\n",
-                ),
-            };
-        }
-    });
-    port
 }
 
 /// Prints a publication's JSON and compact sizes and the best-of-three encode and decode times, after

@@ -22,3 +22,38 @@ alloy::sol!(
     HolderDistributor,
     "../app/abi/HolderDistributor.json"
 );
+
+alloy::sol!(
+    #[sol(rpc)]
+    #[derive(Debug)]
+    Launchpad,
+    "../app/abi/Launchpad.json"
+);
+
+alloy::sol!(
+    #[sol(rpc)]
+    #[derive(Debug)]
+    FeeLanes,
+    "../app/abi/FeeLanes.json"
+);
+
+alloy::sol!(
+    #[sol(rpc)]
+    #[derive(Debug)]
+    ScorerRegistry,
+    "../app/abi/ScorerRegistry.json"
+);
+
+alloy::sol!(
+    #[sol(rpc)]
+    #[derive(Debug)]
+    DuelHook,
+    "../app/abi/DuelHook.json"
+);
+
+alloy::sol!(
+    #[sol(rpc)]
+    #[derive(Debug)]
+    CallLedger,
+    "../app/abi/CallLedger.json"
+);

@@ -86,6 +86,20 @@ pub struct Chain {
     pub from: Option<Address>,
     /// Blocks per `eth_getLogs` request ([`LOG_BLOCKS`] unless set; `--log-blocks`).
     pub log_blocks: u64,
+    /// Logs read by [`Chain::logs_since_deployment`], per filter, up to a block [`REORG_DEPTH`] under the head
+    /// of the scan that read them (a long-running command reads only the new blocks on each pass).
+    log_cache: std::sync::Mutex<std::collections::HashMap<String, ScannedLogs>>,
+}
+
+/// Blocks under the head below which a log is taken as settled and kept between passes (deeper than any
+/// reorganisation seen on the chains Eden targets; the blocks above are read again on every pass).
+pub const REORG_DEPTH: u64 = 64;
+
+/// The settled logs of one filter: every log up to block `through`.
+#[derive(Clone, Default)]
+struct ScannedLogs {
+    through: Option<u64>,
+    logs: Vec<Log>,
 }
 
 impl Chain {
@@ -128,6 +142,7 @@ impl Chain {
             provider,
             from,
             log_blocks: LOG_BLOCKS,
+            log_cache: Default::default(),
         })
     }
 
@@ -157,6 +172,24 @@ impl Chain {
             .map_err(OpError::rpc)?
             .ok_or_else(|| OpError::Rpc("no latest block".into()))?;
         Ok((b.header.number, b.header.timestamp))
+    }
+
+    /// True when a transaction of `account` is waiting in the node's pool (its pending nonce is ahead of its
+    /// latest): a command that must not send twice waits until it is mined.
+    pub async fn has_pending_tx(&self, account: Address) -> Result<bool> {
+        let latest = self
+            .provider
+            .get_transaction_count(account)
+            .latest()
+            .await
+            .map_err(OpError::rpc)?;
+        let pending = self
+            .provider
+            .get_transaction_count(account)
+            .pending()
+            .await
+            .map_err(OpError::rpc)?;
+        Ok(pending > latest)
     }
 
     /// The sending account, or an error saying a key is needed.
@@ -189,6 +222,45 @@ impl Chain {
                         "eth_getLogs for blocks {start}..={end}: {e}"
                     )))
                 }
+            }
+        }
+        Ok(out)
+    }
+
+    /// The logs `filter` matches from the deployment block to `head`, in order, as [`Chain::logs`] reads them;
+    /// the part at least [`REORG_DEPTH`] blocks under `head` is kept, so the next call asks the node only for
+    /// the blocks after it. Nothing is kept across runs: a restarted command reads from the deployment block.
+    pub async fn logs_since_deployment(&self, filter: &Filter, head: u64) -> Result<Vec<Log>> {
+        let key = serde_json::to_string(filter).unwrap_or_default();
+        let cached = self
+            .log_cache
+            .lock()
+            .map(|c| c.get(&key).cloned().unwrap_or_default())
+            .unwrap_or_default();
+        let from = cached
+            .through
+            .map_or(self.net.deployment_block, |b| b + 1)
+            .max(self.net.deployment_block);
+        let fresh = if from <= head {
+            self.logs(filter, from, head).await?
+        } else {
+            Vec::new()
+        };
+        let settled = head.saturating_sub(REORG_DEPTH);
+        let mut keep = cached;
+        let mut out = keep.logs.clone();
+        for l in fresh {
+            let b = l.block_number.unwrap_or_default();
+            if b <= settled {
+                keep.logs.push(l.clone());
+            }
+            out.push(l);
+        }
+        // Blocks from..=settled were read just now: they join the kept part.
+        if settled >= from {
+            keep.through = Some(settled);
+            if let Ok(mut c) = self.log_cache.lock() {
+                c.insert(key, keep);
             }
         }
         Ok(out)
@@ -426,6 +498,50 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("eth_getLogs for blocks 0..=9"), "{e}");
+    }
+
+    /// The settled part of a scan is kept: the next scan asks only for the blocks after it, and the logs
+    /// returned are the same as a full scan's.
+    #[tokio::test]
+    async fn logs_since_deployment_reads_only_new_blocks() {
+        let (url, asked) = capped_node();
+        let mut chain = Chain::connect(description(&url), None, None).await.unwrap();
+        chain.log_blocks = 4;
+        let blocks =
+            |logs: Vec<Log>| -> Vec<u64> { logs.iter().map(|l| l.block_number.unwrap()).collect() };
+        let first = chain
+            .logs_since_deployment(&Filter::new(), 100)
+            .await
+            .unwrap();
+        assert_eq!(
+            blocks(first),
+            (0..=100).filter(|b| b % 3 == 0).collect::<Vec<_>>()
+        );
+        asked.lock().unwrap().clear();
+        // 100 − 64 = 36 is settled: the next scan starts at 37.
+        let second = chain
+            .logs_since_deployment(&Filter::new(), 110)
+            .await
+            .unwrap();
+        assert_eq!(
+            blocks(second),
+            (0..=110).filter(|b| b % 3 == 0).collect::<Vec<_>>()
+        );
+        let asked_now = asked.lock().unwrap().clone();
+        assert_eq!(asked_now.first(), Some(&(37, 40)), "{asked_now:?}");
+        // Another filter has its own scan.
+        asked.lock().unwrap().clear();
+        let other = Filter::new().address(Address::repeat_byte(0xee));
+        chain.logs_since_deployment(&other, 110).await.unwrap();
+        assert_eq!(asked.lock().unwrap().first(), Some(&(0, 3)));
+        // A head that has not moved past the settled part asks for its unsettled blocks only.
+        asked.lock().unwrap().clear();
+        let third = chain
+            .logs_since_deployment(&Filter::new(), 110)
+            .await
+            .unwrap();
+        assert_eq!(third.len(), (0..=110).filter(|b| b % 3 == 0).count());
+        assert_eq!(asked.lock().unwrap().first(), Some(&(47, 50)));
     }
 
     /// The PBKDF2 test vector of the Web3 Secret Storage definition (password "testpassword").

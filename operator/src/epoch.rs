@@ -20,6 +20,7 @@ use eden_core::eip712::SignatureError;
 use eden_core::eip712::{
     eden_domain, epoch_root_signing_hash, recover_epoch_root_signer, EpochRoot,
 };
+use eden_core::registry::EpochStatus;
 use eden_core::scoring::bundle::{GradedThesis, PreDataProject, PreviousScore};
 use eden_core::scoring::{build_epoch, EpochBundle, EpochInput};
 use rayon::prelude::*;
@@ -463,13 +464,13 @@ pub async fn propose(chain: &Chain, signed: &SignedRoot) -> Result<Proposed> {
     // C7: the next epoch, or an earlier slot an upheld or lapsed challenge reopened (status None).
     let reopened = signed.epoch < next
         && signed.epoch >= reg.firstEpoch().call().await.map_err(OpError::rpc)?
-        && reg
-            .status(signed.epoch)
-            .call()
-            .await
-            .map_err(OpError::rpc)?
-            ._0
-            == 0;
+        && EpochStatus::from_code(
+            reg.status(signed.epoch)
+                .call()
+                .await
+                .map_err(OpError::rpc)?
+                ._0,
+        ) == EpochStatus::NotProposed;
     if signed.epoch != next && !reopened {
         return Err(OpError::Refused(format!(
             "the chain's next epoch is {next}, this root is for epoch {} (whose slot is not open)",
@@ -666,22 +667,24 @@ pub async fn finalize(chain: &Chain, epoch: u64) -> Result<Finalized> {
     let reg = chain.registry();
     let st = reg.status(epoch).call().await.map_err(OpError::rpc)?;
     let (_, now) = chain.head().await?;
-    match st._0 {
-        3 => return Ok(Finalized::AlreadyFinal { epoch }),
-        1 if now >= st.deadline => {}
-        1 => {
+    match EpochStatus::from_code(st._0) {
+        EpochStatus::Final => return Ok(Finalized::AlreadyFinal { epoch }),
+        EpochStatus::Pending if now >= st.deadline => {}
+        EpochStatus::Pending => {
             return Err(OpError::Refused(format!(
                 "epoch {epoch} is pending until {} ({} s from now)",
                 st.deadline,
                 st.deadline - now
             )))
         }
-        2 => {
+        EpochStatus::Challenged => {
             return Err(OpError::Refused(format!(
                 "epoch {epoch} is challenged: the adjudicator rules first"
             )))
         }
-        _ => return Err(OpError::Refused(format!("epoch {epoch} has no proposal"))),
+        EpochStatus::NotProposed => {
+            return Err(OpError::Refused(format!("epoch {epoch} has no proposal")))
+        }
     }
     let pending = reg
         .finalize(epoch)

@@ -1,10 +1,10 @@
 //! `eden`, the operator's tool (C21, C5–C7, C24): verified inputs, epochs built, signed, proposed, published
-//! and finalized, and the watchtower that checks and challenges anyone's proposed roots, on any deployment
+//! and finalized, the watchtower that checks and challenges anyone's proposed roots, and the keepers, on any deployment
 //! named by its network description (`eden-network-v1`).
 //!
 //! Layers, one way: [`abi`] (contract bindings) and [`config`] (files in) → [`chain`] (provider, signer,
 //! reads) and [`publication`] (publications read from the bases) → [`refetch`] (independent sources) →
-//! [`epoch`], [`attest`], [`watch`] and [`payouts`] (the commands' work) → `main.rs`
+//! [`epoch`], [`attest`], [`watch`], [`keep`] and [`payouts`] (the commands' work) → `main.rs`
 //! (arguments and output). Every rule is `eden-core`'s; this crate only gathers inputs and sends
 //! transactions.
 
@@ -14,6 +14,7 @@ pub mod chain;
 pub mod config;
 pub mod epoch;
 pub mod error;
+pub mod keep;
 pub mod output;
 pub mod payouts;
 pub mod publication;

@@ -5,6 +5,7 @@ use clap::{Args, Parser, Subcommand};
 use eden_core::attest::Attestation;
 use eden_operator::chain::{self, Chain, DEFAULT_KEY_ENV};
 use eden_operator::epoch::{self, BuildArgs, Finalized, Proposed, SignedRoot};
+use eden_operator::keep::{self, Done, Duty, KeepOpts, Outcome};
 use eden_operator::output::{eth, Out};
 use eden_operator::payouts::{self, Posted, SnapshotArgs};
 use eden_operator::publication::Publications;
@@ -67,6 +68,32 @@ enum Cmd {
     /// Holder payout rounds (C18): a snapshot at a past block, posted and published.
     #[command(subcommand)]
     Payouts(PayoutsCmd),
+    /// The keepers: finalize roots, record scores in the fee lanes, collect and pull fees, sweep, roll over
+    /// payout rounds, settle idle duel rounds, expire stale commits, each when due (and, where it moves ETH,
+    /// worth its gas). Runs until stopped; `--once` or a duty's name does one pass.
+    Keep(KeepCli),
+}
+
+#[derive(Args)]
+struct KeepCli {
+    /// One duty, one pass (default: every duty, until stopped).
+    #[command(subcommand)]
+    duty: Option<Duty>,
+    /// One pass over every duty, then exit.
+    #[arg(long, global = true)]
+    once: bool,
+    /// Seconds between passes.
+    #[arg(long, global = true, default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..))]
+    interval: u64,
+    /// Simulate and report only: never send a transaction (no key needed).
+    #[arg(long, global = true)]
+    dry_run: bool,
+    /// Send an ETH-moving call only when the ETH it moves is at least this many times its gas cost.
+    #[arg(long, global = true, default_value_t = 2)]
+    min_gain: u64,
+    /// Slippage allowed on a liquidity sweep's swap, in basis points below its simulated output.
+    #[arg(long, global = true, default_value_t = 100, value_parser = clap::value_parser!(u64).range(0..=10_000))]
+    slippage_bps: u64,
 }
 
 #[derive(Subcommand)]
@@ -407,9 +434,88 @@ async fn run_watch(cli: &Cli, w: &WatchCli, out: Out) -> Result<(), OpError> {
     }
 }
 
+/// A keeper action for people: one line.
+fn keep_line(d: &Done) -> String {
+    let what = match &d.outcome {
+        Outcome::Sent { sent } => format!("done (tx {}, gas {})", sent.tx, sent.gas_used),
+        Outcome::WouldSend => "due; not sent (dry run or no key)".into(),
+        Outcome::NotWorthIt { amount, cost } => format!(
+            "not worth it yet: moves {} ETH for {} ETH of gas",
+            eth(*amount),
+            eth(*cost)
+        ),
+        Outcome::WouldRevert { reason } => format!("not sent: it would revert ({reason})"),
+        Outcome::Unavailable { reason } => format!("not possible now: {reason}"),
+        Outcome::Failed { error } => format!("FAILED: {error}"),
+    };
+    format!("{} {}: {what}; because {}", d.call, d.target, d.why)
+}
+
+async fn run_keep(cli: &Cli, k: &KeepCli, out: Out) -> Result<(), OpError> {
+    let chain = connect(cli, out, !k.dry_run).await?;
+    let pubs = Publications::new(chain.net.publication_bases());
+    let opts = KeepOpts {
+        dry_run: k.dry_run,
+        min_gain: k.min_gain,
+        slippage_bps: k.slippage_bps,
+        duties: match k.duty {
+            Some(d) => vec![d],
+            None => Duty::ALL.to_vec(),
+        },
+    };
+    let mut memory = keep::Memory::default();
+    if k.once || k.duty.is_some() {
+        let r = keep::pass(&chain, &pubs, &opts, &mut memory).await?;
+        out.done(&r, || {
+            if r.transaction_pending {
+                "a transaction of this account is pending: nothing done".into()
+            } else if r.done.is_empty() {
+                "nothing due".into()
+            } else {
+                r.done.iter().map(keep_line).collect::<Vec<_>>().join("\n")
+            }
+        });
+        return Ok(());
+    }
+    out.step(format!(
+        "keeping {} every {} s{}",
+        chain.net.name,
+        k.interval,
+        if k.dry_run { " (dry run)" } else { "" }
+    ));
+    let mut backoff = k.interval;
+    // What was last said about each (call, target), so a standing "not worth it" is said once.
+    let mut last: std::collections::HashMap<(&'static str, String), String> = Default::default();
+    loop {
+        match keep::pass(&chain, &pubs, &opts, &mut memory).await {
+            Ok(r) => {
+                backoff = k.interval;
+                for d in &r.done {
+                    let line = keep_line(d);
+                    let key = (d.call, d.target.clone());
+                    if d.sent() || last.get(&key) != Some(&line) {
+                        if out.json {
+                            println!("{}", serde_json::to_string(d).unwrap_or_default());
+                        } else {
+                            println!("{line}");
+                        }
+                        last.insert(key, line);
+                    }
+                }
+            }
+            Err(e) => {
+                backoff = (backoff * 2).min(600);
+                eprintln!("eden keep: {e}; next try in {backoff} s");
+            }
+        }
+        tokio::time::sleep(std::time::Duration::from_secs(backoff)).await;
+    }
+}
+
 async fn run(cli: Cli, out: Out) -> Result<(), OpError> {
     match &cli.cmd {
         Cmd::Watch(w) => run_watch(&cli, w, out).await?,
+        Cmd::Keep(k) => run_keep(&cli, k, out).await?,
         Cmd::Payouts(PayoutsCmd::Snapshot {
             token,
             block,

@@ -3,7 +3,8 @@
 //! closes. A correct root is left alone.
 //!
 //! Everything it decides is re-derived from the chain on every pass (proposals, statuses, its own earlier
-//! challenges, the previous final epoch), never from a local file, so a restarted watchtower resumes where
+//! challenges, the previous final epoch; logs settled `REORG_DEPTH` blocks deep are kept in memory for the
+//! run, so a pass reads only the new blocks), never from a local file, so a restarted watchtower resumes where
 //! the chain is; and it never sends while a transaction of its account is still pending, so a restart
 //! cannot send a challenge twice.
 
@@ -21,14 +22,10 @@ use eden_core::check::{
     audit_epoch, audit_intake, take_public_submissions, EpochAudit, EpochFinding, IntakeAnchor,
     Previous, PreviousFinal, Proposal,
 };
+use eden_core::registry::{EpochStatus, MAX_CHALLENGES};
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
 use std::time::Instant;
-
-/// The registry's `Status` codes.
-const PENDING: u8 = 1;
-/// At most this many challenges per proposal (`EpochRegistry.MAX_CHALLENGES`).
-const MAX_CHALLENGES: u8 = 2;
 
 /// How the watchtower acts.
 #[derive(Debug, Clone)]
@@ -207,14 +204,12 @@ pub async fn pass(
     let reg = chain.registry();
     let (head, now) = chain.head().await?;
     let addr = chain.net.contracts.epoch_registry;
-    let from = chain.net.deployment_block;
     let proposals = decode::<RootProposed>(
         chain
-            .logs(
+            .logs_since_deployment(
                 &Filter::new()
                     .address(addr)
                     .event_signature(RootProposed::SIGNATURE_HASH),
-                from,
                 head,
             )
             .await?,
@@ -239,7 +234,7 @@ pub async fn pass(
     for (epoch, p) in current {
         let st = reg.status(epoch).call().await.map_err(OpError::rpc)?;
         // Pending, this proposal (a re-proposal has a later deadline), and still challengeable.
-        if st._0 == PENDING && now < st.deadline {
+        if EpochStatus::from_code(st._0) == EpochStatus::Pending && now < st.deadline {
             pending.push(p);
         }
     }
@@ -248,11 +243,10 @@ pub async fn pass(
     }
     let finals = decode::<RootFinalized>(
         chain
-            .logs(
+            .logs_since_deployment(
                 &Filter::new()
                     .address(addr)
                     .event_signature(RootFinalized::SIGNATURE_HASH),
-                from,
                 head,
             )
             .await?,
@@ -260,12 +254,11 @@ pub async fn pass(
     let mine = match chain.from {
         Some(me) => decode::<RootChallenged>(
             chain
-                .logs(
+                .logs_since_deployment(
                     &Filter::new()
                         .address(addr)
                         .event_signature(RootChallenged::SIGNATURE_HASH)
                         .topic2(me.into_word()),
-                    from,
                     head,
                 )
                 .await?,
@@ -328,19 +321,7 @@ pub async fn pass(
 /// Sends the challenge, unless a transaction of this account is still pending.
 async fn challenge(chain: &Chain, epoch: u64) -> Result<Action> {
     let me = chain.sender()?;
-    let latest = chain
-        .provider
-        .get_transaction_count(me)
-        .latest()
-        .await
-        .map_err(OpError::rpc)?;
-    let pending = chain
-        .provider
-        .get_transaction_count(me)
-        .pending()
-        .await
-        .map_err(OpError::rpc)?;
-    if pending > latest {
+    if chain.has_pending_tx(me).await? {
         return Ok(Action::TransactionPending);
     }
     let reg = chain.registry();

@@ -7,7 +7,7 @@
 
 use alloy::primitives::{Address, B256, U256};
 use alloy::providers::Provider;
-use eden_contracts_diff::{deploy, start_node, test_chain_id};
+use eden_contracts_diff::{deploy, serve_dir, start_node, test_chain_id};
 use eden_core::scoring::EpochBundle;
 use serde_json::{json, Value};
 use std::io::{Read, Write};
@@ -86,44 +86,6 @@ fn serve(values: Vec<(Address, u64, u64)>) -> u16 {
         }
     });
     port
-}
-
-/// A static file server over `root` (as any publication host): `GET /<path>` → the file, else 404. While
-/// `down` is set it closes every connection unanswered (a host that is down).
-fn serve_dir(root: PathBuf) -> (u16, Arc<AtomicBool>) {
-    let l = TcpListener::bind("127.0.0.1:0").unwrap();
-    let port = l.local_addr().unwrap().port();
-    let down = Arc::new(AtomicBool::new(false));
-    let is_down = down.clone();
-    std::thread::spawn(move || {
-        for s in l.incoming() {
-            let Ok(mut s) = s else { continue };
-            if is_down.load(Ordering::SeqCst) {
-                continue;
-            }
-            let mut buf = [0u8; 4096];
-            let n = s.read(&mut buf).unwrap_or(0);
-            let req = String::from_utf8_lossy(&buf[..n]).to_string();
-            let path = req.split_whitespace().nth(1).unwrap_or("/").to_string();
-            let file = root.join(path.trim_start_matches('/'));
-            let ok = !path.contains("..") && file.is_file();
-            let _ = match ok.then(|| std::fs::read(&file).ok()).flatten() {
-                Some(body) => s
-                    .write_all(
-                        format!(
-                            "HTTP/1.1 200 OK\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
-                            body.len()
-                        )
-                        .as_bytes(),
-                    )
-                    .and_then(|_| s.write_all(&body)),
-                None => s.write_all(
-                    b"HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\nconnection: close\r\n\r\n",
-                ),
-            };
-        }
-    });
-    (port, down)
 }
 
 /// A TCP proxy to 127.0.0.1:`target` that can be cut: `cut(true)` drops every open connection and refuses

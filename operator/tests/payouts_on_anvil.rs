@@ -3,6 +3,9 @@
 //! the root is posted once, the tree is published as OpenZeppelin's `standard-v1` dump, and a holder claims
 //! its amount on chain with a proof from the published tree.
 
+mod common;
+use common::eden;
+
 use alloy::primitives::{Address, U256};
 use alloy::providers::Provider;
 use alloy::rpc::types::TransactionRequest;
@@ -12,30 +15,12 @@ use eden_core::holders::{find_payout, DEAD_ADDRESS};
 use eden_core::merkle::StandardMerkleTree;
 use serde_json::{json, Value};
 use std::path::Path;
-use std::process::Command;
 
 const KEY0: &str = "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80";
 
 alloy::sol! {
     function mint(address to, uint256 amount);
     function transfer(address to, uint256 amount) returns (bool);
-}
-
-fn eden(network: &Path, key: Option<&str>, args: &[&str]) -> (bool, Value, String) {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_eden"));
-    c.arg("--json").arg("--network").arg(network).args(args);
-    c.env_remove("EDEN_PRIVATE_KEY");
-    if let Some(k) = key {
-        c.env("EDEN_PRIVATE_KEY", k);
-    }
-    let o = c.output().expect("run eden");
-    let stdout = String::from_utf8_lossy(&o.stdout).to_string();
-    let v = serde_json::from_str(&stdout).unwrap_or(Value::Null);
-    (
-        o.status.success(),
-        v,
-        String::from_utf8_lossy(&o.stderr).to_string(),
-    )
 }
 
 #[tokio::test(flavor = "multi_thread")]

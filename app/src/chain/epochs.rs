@@ -39,8 +39,7 @@ pub struct ChainEpoch {
     pub challenges: u8,
 }
 
-/// `EpochRegistry.MAX_CHALLENGES`: challenges one proposal may have (C7).
-pub const MAX_CHALLENGES: u8 = 2;
+pub use eden_core::registry::{EpochStatus, MAX_CHALLENGES};
 
 /// The registry's epochs and what anyone may do with them (C7): the bond a challenge matches, the
 /// adjudicator who rules on one, and the bonds credited to an account, withdrawable.
@@ -136,41 +135,6 @@ pub async fn discover(
         adjudicator: a.get(adjudicator)?,
         credit: credit.map(|c| a.get(c)).transpose()?.unwrap_or_default(),
     })
-}
-
-/// An epoch slot's status on chain (`EpochRegistry.Status`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum EpochStatus {
-    /// Not proposed yet (0, or an unknown code).
-    NotProposed,
-    /// Proposed, in its challenge window.
-    Pending,
-    /// Challenged, awaiting the adjudicator.
-    Challenged,
-    /// Final.
-    Final,
-}
-
-impl EpochStatus {
-    /// From the contract's `uint8`.
-    pub fn from_code(s: u8) -> Self {
-        match s {
-            1 => Self::Pending,
-            2 => Self::Challenged,
-            3 => Self::Final,
-            _ => Self::NotProposed,
-        }
-    }
-
-    /// In words.
-    pub fn name(self) -> &'static str {
-        match self {
-            Self::NotProposed => "not proposed",
-            Self::Pending => "pending",
-            Self::Challenged => "challenged",
-            Self::Final => "final",
-        }
-    }
 }
 
 /// What the chain says about an epoch's proposal.

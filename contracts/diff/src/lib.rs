@@ -239,6 +239,17 @@ impl Deployment {
 /// Deploys are serialised across processes with a lock file (the script's addresses merge is a
 /// read-modify-write).
 pub fn deploy(node: &Node, env: &[(&str, String)]) -> Deployment {
+    deploy_halves(node, env, false)
+}
+
+/// [`deploy`], then the second half (`scripts/deploy-local-ii.sh`: the call ledger, ROOT and its price
+/// oracle, the scorer registry wired to the fee lanes, the duel hook with a duel), as the demo deploys.
+/// Its addresses are in [`Deployment::json`] (`callLedger`, `scorerRegistry`, `duelHook`, `duelId`, …).
+pub fn deploy_full(node: &Node, env: &[(&str, String)]) -> Deployment {
+    deploy_halves(node, env, true)
+}
+
+fn deploy_halves(node: &Node, env: &[(&str, String)], second: bool) -> Deployment {
     let root = repo_root();
     let eden = root.join(".eden");
     std::fs::create_dir_all(&eden).expect("create .eden");
@@ -246,23 +257,30 @@ pub fn deploy(node: &Node, env: &[(&str, String)]) -> Deployment {
         .expect("create .eden/diff-deploy.lock");
     lock.lock().expect("lock .eden/diff-deploy.lock");
 
-    let mut cmd = Command::new("bash");
-    cmd.arg(root.join("scripts/deploy-local.sh"))
-        .arg("--rpc-url")
-        .arg(&node.url)
-        .current_dir(&root);
-    for (k, v) in env {
-        cmd.env(k, v);
+    let scripts: &[&str] = if second {
+        &["scripts/deploy-local.sh", "scripts/deploy-local-ii.sh"]
+    } else {
+        &["scripts/deploy-local.sh"]
+    };
+    for script in scripts {
+        let mut cmd = Command::new("bash");
+        cmd.arg(root.join(script))
+            .arg("--rpc-url")
+            .arg(&node.url)
+            .current_dir(&root);
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        let out = cmd.output().unwrap_or_else(|e| panic!("run {script}: {e}"));
+        assert!(
+            out.status.success(),
+            "{script} --rpc-url {} failed ({}):\n{}\n{}",
+            node.url,
+            out.status,
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
     }
-    let out = cmd.output().expect("run scripts/deploy-local.sh");
-    assert!(
-        out.status.success(),
-        "scripts/deploy-local.sh --rpc-url {} failed ({}):\n{}\n{}",
-        node.url,
-        out.status,
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
     let file = eden.join(format!("deploy-{}.json", node.chain_id));
     let text =
         std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("read {}: {e}", file.display()));
@@ -291,10 +309,11 @@ pub fn deploy(node: &Node, env: &[(&str, String)]) -> Deployment {
         }
     }
     let _ = std::fs::remove_file(&file);
-    let _ = std::fs::remove_dir_all(root.join(format!(
-        "contracts/broadcast/Deploy.s.sol/{}",
-        node.chain_id
-    )));
+    for script in ["Deploy.s.sol", "DeployII.s.sol"] {
+        let _ = std::fs::remove_dir_all(
+            root.join(format!("contracts/broadcast/{script}/{}", node.chain_id)),
+        );
+    }
     drop(lock);
 
     let d = Deployment::from_json(json);
@@ -537,4 +556,44 @@ impl Rng {
     pub fn pick<'a, T>(&mut self, xs: &'a [T]) -> &'a T {
         &xs[self.below(xs.len() as u64) as usize]
     }
+}
+
+/// A static file server on 127.0.0.1 over `root`, as any publication host: `GET /<path>` → the file, else
+/// 404. While the returned flag is set it closes every connection unanswered (a host that is down).
+pub fn serve_dir(root: PathBuf) -> (u16, std::sync::Arc<std::sync::atomic::AtomicBool>) {
+    use std::io::{Read, Write};
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let l = std::net::TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1");
+    let port = l.local_addr().expect("local address").port();
+    let down = std::sync::Arc::new(AtomicBool::new(false));
+    let is_down = down.clone();
+    std::thread::spawn(move || {
+        for s in l.incoming() {
+            let Ok(mut s) = s else { continue };
+            if is_down.load(Ordering::SeqCst) {
+                continue;
+            }
+            let mut buf = [0u8; 4096];
+            let n = s.read(&mut buf).unwrap_or(0);
+            let req = String::from_utf8_lossy(&buf[..n]).to_string();
+            let path = req.split_whitespace().nth(1).unwrap_or("/").to_string();
+            let file = root.join(path.trim_start_matches('/'));
+            let ok = !path.contains("..") && file.is_file();
+            let _ = match ok.then(|| std::fs::read(&file).ok()).flatten() {
+                Some(body) => s
+                    .write_all(
+                        format!(
+                            "HTTP/1.1 200 OK\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
+                            body.len()
+                        )
+                        .as_bytes(),
+                    )
+                    .and_then(|_| s.write_all(&body)),
+                None => s.write_all(
+                    b"HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\nconnection: close\r\n\r\n",
+                ),
+            };
+        }
+    });
+    (port, down)
 }

@@ -113,9 +113,14 @@ impl IntakeReport {
                 .map_err(|e| format!("neither JSON (UTF-8) nor a compact publication: {e}"))?;
             return Self::from_json(text);
         }
-        crate::compact::from_msgpack::<IntakeReport>(bytes)
-            .map_err(|e| e.to_string())?
-            .with_known_format()
+        // The projects, most of the report, are decoded on every core (`native`).
+        crate::compact::from_msgpack_split::<IntakeReport, ReportProject>(
+            bytes,
+            "projects",
+            |r, projects| r.projects = projects,
+        )
+        .map_err(|e| e.to_string())?
+        .with_known_format()
     }
 
     /// The project's part.

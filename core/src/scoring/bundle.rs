@@ -475,7 +475,13 @@ impl EpochBundle {
     /// What is wrong, with the field's path for the compact encoding.
     pub fn from_bytes(bytes: &[u8]) -> Result<EpochBundle, String> {
         let b: EpochBundle = if crate::compact::is_msgpack(bytes) {
-            crate::compact::from_msgpack(bytes).map_err(|e| e.to_string())?
+            // The project records, most of the bundle, are decoded on every core (`native`).
+            crate::compact::from_msgpack_split::<EpochBundle, ProjectRecord>(
+                bytes,
+                "projects",
+                |b, projects| b.projects = projects,
+            )
+            .map_err(|e| e.to_string())?
         } else {
             serde_json::from_slice(bytes).map_err(|e| e.to_string())?
         };
