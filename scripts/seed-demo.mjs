@@ -529,6 +529,11 @@ if (A.feeLanes) {
       [token, latestFinal.epoch, BigInt(rec.scoreWad), eden.epochProof(latestFinal.bundle, rec.leaf)]);
   }
   log(`fee lanes: creator scores recorded from epoch ${latestFinal.epoch}`);
+  // §4.4: the registry's adjudicator (anvil account 9, never the signer) grants MEAD the Verified badge: its
+  // creator's floor rises to f_backed. Only the adjudicator can (FeeLanes refuses the owner and anyone else).
+  const adjudicator = addrAt(await call(A.epochRegistry, 'adjudicator()'));
+  await send(adjudicator, A.feeLanes, 'setVerified(address,bool)', [mead, true]);
+  log(`fee lanes: MEAD verified by the adjudicator ${adjudicator}`);
 }
 
 // ---- Positions: pools configured, every score proven against the final epoch, pools funded -------
@@ -663,11 +668,13 @@ if (A.duelHook) {
   const swap = (token, ethIn) => send(deployer, driver, `swapExactIn(${KEY},bool,uint256)`, [key(token), true, E(ethIn)]);
   const sellTok = (token, amount) => send(deployer, driver, `swapExactIn(${KEY},bool,uint256)`, [key(token), false, amount]);
   await send(DEV[1][0], A.duelHook, 'fund(uint256)', [duelId], E(2));
-  // A second duel, created here: two more test tokens, their ETH pools on the same hook, liquidity, a pot.
-  const tokC = await deploy(['TestERC20.sol', 'TestERC20.json'], ['string', 'string', 'uint8'], ['Duel C (local)', 'DUELC', 18]);
-  const tokD = await deploy(['TestERC20.sol', 'TestERC20.json'], ['string', 'string', 'uint8'], ['Duel D (local)', 'DUELD', 18]);
+  // A second duel, created here: two launch tokens (the launchpad's burnable LaunchToken, the whole supply to the
+  // pool driver), their ETH pools on the same hook, liquidity, a pot. Its buybacks burn (totalSupply falls);
+  // the first duel's test tokens have no burn, so theirs go to 0xdEaD.
+  const launchToken = (name, symbol) => deploy(['LaunchToken.sol', 'LaunchToken.json'], ['string', 'string', 'uint256', 'address'], [name, symbol, 10n ** 27n, driver]);
+  const tokC = await launchToken('Duel C (local)', 'DUELC');
+  const tokD = await launchToken('Duel D (local)', 'DUELD');
   for (const t of [tokC, tokD]) {
-    await send(deployer, t, 'mint(address,uint256)', [driver, 10n ** 27n]);
     await send(deployer, A.poolManager, `initialize(${KEY},uint160)`, [key(t), 1000n << 96n]);
     await send(deployer, driver, `addFullRange(${KEY},uint128)`, [key(t), 10n ** 20n]);
   }

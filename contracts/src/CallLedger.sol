@@ -39,7 +39,12 @@ import {CallMath} from "./libraries/CallMath.sol";
 /// `getQuoteAtTick(avgTick, 1e18, stock, USDG) * 1e12` (WAD USDG per whole stock token, both token orders). An asset
 /// with no pool may use prices pushed by a named updater; a pool, once set, always wins and cannot be replaced or
 /// removed. Decided: a call is resolved from the source its entry came from (a call priced by pushes keeps pushes;
-/// the pushed price at `t` is the last one pushed at or before `t`).
+/// the pushed price at `t` is the last one pushed at or before `t`). Decided after the review (A5): a call entered on
+/// pushes whose `closesAt` is after the pool was set never resolves on pushes (pushes stop at the pool, so the last
+/// push would be a stale exit) nor on the pool (an entry and an exit from two sources would let an agent who sees
+/// the pool coming bet on the gap): resolved in time it is void, late it is a miss like any other.
+/// A pool is accepted only with room for at least `MIN_OBSERVATIONS` (1,800) observations (its
+/// `observationCardinalityNext`; the seed's launch pools carry 1,800 to 6,000), so `closesAt` stays covered for days.
 ///
 /// Stake (decided): any amount may be added at any time; an agent with open calls (committed or revealed, not yet
 /// resolved or expired) cannot withdraw, so a stake cannot leave while it backs a pending call.
@@ -60,6 +65,8 @@ contract CallLedger is Ownable2Step, ReentrancyGuardTransient {
     uint64 public constant RESOLVE_GRACE = 3_600;
     /// @notice Open (committed or revealed) calls an agent may have at once.
     uint64 public constant MAX_OPEN_CALLS = 16;
+    /// @notice The fewest observations a pool must have room for (`observationCardinalityNext`) to be set (A5).
+    uint16 public constant MIN_OBSERVATIONS = 1_800;
 
     enum Status {
         None,
@@ -131,6 +138,7 @@ contract CallLedger is Ownable2Step, ReentrancyGuardTransient {
         address pool; // v3 pool (stock/USDG); once set, it wins
         bool stockIsToken0;
         address updater; // who may push prices while there is no pool
+        uint64 poolSetAt; // when the pool was set (0: no pool); pushed calls closing after it are void
     }
 
     /// @notice Token agents stake.
@@ -210,6 +218,7 @@ contract CallLedger is Ownable2Step, ReentrancyGuardTransient {
     error UpdaterNotAllowed(address asset);
     error NoPriceSource(address asset);
     error PriceUnavailable(address asset);
+    error TooFewObservations(address pool, uint16 cardinalityNext, uint16 minimum);
 
     constructor(address owner_, IERC20 stakeToken_, address usdg_, uint256 minStake_, bool oneVotePerAgent_)
         Ownable(owner_)
@@ -242,7 +251,10 @@ contract CallLedger is Ownable2Step, ReentrancyGuardTransient {
         bool stockIsToken0;
         if (t0 == asset && t1 == usdg) stockIsToken0 = true;
         else if (!(t0 == usdg && t1 == asset)) revert PoolNotForAsset(pool, asset);
+        (,,,, uint16 cardinalityNext,,) = IUniswapV3PoolOracle(pool).slot0();
+        if (cardinalityNext < MIN_OBSERVATIONS) revert TooFewObservations(pool, cardinalityNext, MIN_OBSERVATIONS);
         s.pool = pool;
+        s.poolSetAt = uint64(block.timestamp);
         s.stockIsToken0 = stockIsToken0;
         emit PoolSet(asset, pool, stockIsToken0);
     }
@@ -348,17 +360,20 @@ contract CallLedger is Ownable2Step, ReentrancyGuardTransient {
         if (block.timestamp < c.closesAt) revert NotClosedYet(block.timestamp, c.closesAt);
         bool ok;
         uint256 exit;
-        if (block.timestamp <= _resolveDeadline(c.closesAt)) {
-            (ok, exit) = _priceAt(c.asset, c.closesAt, c.pushedPrice);
-        }
-        if (!ok) {
-            outcome = Outcome.Miss; // resolved too late, or the exit price is gone: against the agent
-        } else if (exit == c.entryPrice) {
-            outcome = Outcome.Void;
-        } else if ((exit > c.entryPrice) == (c.direction == CallMath.UP)) {
-            outcome = Outcome.Hit;
+        bool inTime = block.timestamp <= _resolveDeadline(c.closesAt);
+        if (inTime && c.pushedPrice && _supersededAt(c.asset, c.closesAt)) {
+            outcome = Outcome.Void; // entered on pushes, closing after the pool was set: no single source (A5)
         } else {
-            outcome = Outcome.Miss;
+            if (inTime) (ok, exit) = _priceAt(c.asset, c.closesAt, c.pushedPrice);
+            if (!ok) {
+                outcome = Outcome.Miss; // resolved too late, or the exit price is gone: against the agent
+            } else if (exit == c.entryPrice) {
+                outcome = Outcome.Void;
+            } else if ((exit > c.entryPrice) == (c.direction == CallMath.UP)) {
+                outcome = Outcome.Hit;
+            } else {
+                outcome = Outcome.Miss;
+            }
         }
         c.status = Status.Resolved;
         c.outcome = outcome;
@@ -553,6 +568,13 @@ contract CallLedger is Ownable2Step, ReentrancyGuardTransient {
             r.misses += 1;
             r.streak = 0;
         }
+    }
+
+    /// @dev A5: whether a pool was set for `asset` before `closesAt` (pushes end there, so a pushed call closing
+    /// later has no pushed exit price).
+    function _supersededAt(address asset, uint64 closesAt) private view returns (bool) {
+        uint64 setAt = _sources[asset].poolSetAt;
+        return setAt != 0 && closesAt > setAt;
     }
 
     /// @dev Entry price now: the pool's TWAP when a pool is set, else the latest pushed price.

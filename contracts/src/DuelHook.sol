@@ -18,6 +18,11 @@ import {BeforeSwapDelta, BeforeSwapDeltaLibrary} from "@uniswap/v4-core/src/type
 import {SwapParams} from "@uniswap/v4-core/src/types/PoolOperation.sol";
 import {DuelMath} from "./libraries/DuelMath.sol";
 
+/// @notice The burn of OpenZeppelin's `ERC20Burnable` (launch tokens have it).
+interface IERC20Burnable {
+    function burn(uint256 value) external;
+}
+
 /// @title DuelHook: Uniswap v4 hook that runs duels between two tokens' ETH pools (B1-B7, seed 004).
 /// @notice One hook serves many duels; each duel is a pair of native-ETH pools (ETH is currency0) whose hook is this
 /// contract (address permission bits: exactly beforeSwap and afterSwap, mined with CREATE2). Mirrors eden-core `duel`.
@@ -31,8 +36,10 @@ import {DuelMath} from "./libraries/DuelMath.sol";
 ///   held up to the close; `settle(duelId)` does the same when nobody trades. Rounds with no swap are skipped (an idle
 ///   duel wakes in the current round); the held `d` carries into the new round (B4: the split carries on).
 /// - B5: with a winner, the pot buys the winner in its ETH pool up to `cap = min(EMA30, price) * 1.10` (swap with
-///   `sqrtPriceLimitX96` at the cap, never past the full-range bound), the bought tokens are burned (sent to
-///   0x...dEaD, tokens need no burn function), and the unspent ETH rolls over. The EMA of each token is updated at
+///   `sqrtPriceLimitX96` at the cap, never past the full-range bound), the bought tokens are burned, and the unspent
+///   ETH rolls over. Decided after the review (seed 004: the winner's supply shrinks): the hook takes the tokens and
+///   calls `burn(amount)` (launch tokens are `ERC20Burnable`), so `totalSupply` falls; a token without `burn` (a duel
+///   the owner set up on another token) is sent to 0x...dEaD instead, and `BurnedTo` says which happened. The EMA of each token is updated at
 ///   each swap in its pool with the price held since its last update; the winner's EMA is brought up to the
 ///   settlement instant before the cap is taken. Decided: the buyback's own swap moves the price (the new held `d`)
 ///   but is not round activity, so a buyback alone never makes the next round count.
@@ -112,6 +119,9 @@ contract DuelHook is IUnlockCallback, Ownable2Step {
     );
     event RoundsSkipped(uint256 indexed duelId, uint64 fromRound, uint64 count);
     event BuybackFailed(uint256 indexed duelId, uint64 indexed round, uint256 pot);
+    /// @notice B5: `amount` of the winner `token` bought back was burned (`to` = 0: `totalSupply` fell) or, for a
+    /// token without `burn`, sent to 0x...dEaD.
+    event BurnedTo(address indexed token, address indexed to, uint256 amount);
 
     error BadHookAddress(address hook);
     error OnlyPoolManager(address caller);
@@ -400,6 +410,20 @@ contract DuelHook is IUnlockCallback, Ownable2Step {
         bought = uint256(uint128(delta.amount1()));
         d.pot -= spent;
         poolManager.settle{value: spent}();
-        if (bought != 0) poolManager.take(key.currency1, BURN_ADDRESS, bought);
+        if (bought != 0) {
+            address token = Currency.unwrap(key.currency1);
+            poolManager.take(key.currency1, address(this), bought);
+            _burn(token, bought);
+        }
+    }
+
+    /// @dev B5: burns `amount` of `token` held by this hook: `burn` (supply falls), else a transfer to 0x...dEaD.
+    function _burn(address token, uint256 amount) private {
+        try IERC20Burnable(token).burn(amount) {
+            emit BurnedTo(token, address(0), amount);
+        } catch {
+            IERC20(token).safeTransfer(BURN_ADDRESS, amount);
+            emit BurnedTo(token, BURN_ADDRESS, amount);
+        }
     }
 }

@@ -114,6 +114,7 @@ contract FeeLanes is ICurveFeeSink, Ownable2Step, ReentrancyGuardTransient {
     error LaunchpadAlreadySet();
     error NotLaunchpad(address caller);
     error NotAuthorized(address caller);
+    error NotAdjudicator(address caller);
     error WrongValue(uint256 sent, uint256 expected);
     error StaleScore(uint64 epoch, uint64 latest);
     error NotLatestFinal(uint64 epoch, uint64 latestFinal);
@@ -132,7 +133,7 @@ contract FeeLanes is ICurveFeeSink, Ownable2Step, ReentrancyGuardTransient {
     }
 
     // ------------------------------------------------------------------------------------------------
-    // Configuration (owner)
+    // Configuration (owner; the Verified badge: the adjudicator)
 
     /// @notice One-time link to the launchpad whose fees this contract splits.
     function setLaunchpad(Launchpad launchpad_) external onlyOwner {
@@ -153,7 +154,13 @@ contract FeeLanes is ICurveFeeSink, Ownable2Step, ReentrancyGuardTransient {
         emit ReceiversSet(scorerRewards_, buyback_, keeper_);
     }
 
-    function setVerified(address token, bool isVerified) external onlyOwner {
+    /// @notice §4.4: the registry's adjudicator (never a signer; rotated only by the registry's timelocked owner)
+    /// sets or revokes a project's manual Verified badge. Verified never changes a score; it lifts the creator's
+    /// floor from `fUnverified` to `fBacked` (C17) and, in the epochs, the pre-data cap from 50 to 100 (C10).
+    /// Decided after the review: the owner no longer can; the adjudicator alone holds this power.
+    function setVerified(address token, bool isVerified) external {
+        if (msg.sender != registry.adjudicator()) revert NotAdjudicator(msg.sender);
+        if (token == address(0)) revert ZeroAddress();
         verified[token] = isVerified;
         emit VerifiedSet(token, isVerified);
     }

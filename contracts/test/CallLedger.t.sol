@@ -516,6 +516,7 @@ contract CallLedgerV3Test is CallLedgerFixture {
     IV3Pool internal poolHigh;
 
     int24 internal constant TICK_100 = -230_259; // stock token0: 100.110275 USDG (core vector)
+    uint16 internal constant MIN_OBS = 1_800; // CallLedger.MIN_OBSERVATIONS
 
     function setUp() public override {
         super.setUp();
@@ -526,8 +527,8 @@ contract CallLedgerV3Test is CallLedgerFixture {
             if (address(t) < address(usdg) && address(stockLow) == address(0)) stockLow = t;
             else if (address(t) > address(usdg) && address(stockHigh) == address(0)) stockHigh = t;
         }
-        poolLow = _pool(stockLow, TICK_100, 100);
-        poolHigh = _pool(stockHigh, -TICK_100, 100); // stock is token1: the mirrored tick is the same price
+        poolLow = _pool(stockLow, TICK_100, MIN_OBS);
+        poolHigh = _pool(stockHigh, -TICK_100, MIN_OBS); // stock is token1: the mirrored tick is the same price
         vm.startPrank(owner);
         ledger.setPool(address(stockLow), address(poolLow));
         ledger.setPool(address(stockHigh), address(poolHigh));
@@ -559,6 +560,25 @@ contract CallLedgerV3Test is CallLedgerFixture {
         assertEq(s.pool, address(poolLow));
         assertTrue(s.stockIsToken0);
         assertFalse(ledger.priceSource(address(stockHigh)).stockIsToken0);
+        assertGt(s.poolSetAt, 0);
+        assertEq(ledger.MIN_OBSERVATIONS(), MIN_OBS);
+    }
+
+    /// A5 (seed: launch pools carry 1,800 to 6,000 observations): a pool with room for fewer is refused, and
+    /// accepted once grown; the time it is set is recorded.
+    function test_setPoolNeedsRoomFor1800Observations() public {
+        TestERC20 short_ = new TestERC20{salt: bytes32(uint256(77))}("Short", "S", 18);
+        IV3Pool p = _pool(short_, 0, MIN_OBS - 1);
+        vm.prank(owner);
+        vm.expectRevert(
+            abi.encodeWithSelector(CallLedger.TooFewObservations.selector, address(p), MIN_OBS - 1, MIN_OBS)
+        );
+        ledger.setPool(address(short_), address(p));
+        p.increaseObservationCardinalityNext(MIN_OBS);
+        vm.warp(block.timestamp + 5);
+        vm.prank(owner);
+        ledger.setPool(address(short_), address(p));
+        assertEq(ledger.priceSource(address(short_)).poolSetAt, block.timestamp);
     }
 
     function test_poolAlwaysWinsOverPushes() public {
@@ -568,7 +588,11 @@ contract CallLedgerV3Test is CallLedgerFixture {
         _push(address(mixed), 90 * ONE);
         uint256 early = _call(1, address(mixed), UP, HOUR); // priced by pushes
         assertTrue(ledger.getCall(early).pushedPrice);
-        IV3Pool p = _pool(mixed, TICK_100, 10);
+        uint256 done = _call(3, address(mixed), UP, 600); // priced by pushes, closes before the pool
+        vm.warp(block.timestamp + 300);
+        _push(address(mixed), 95 * ONE);
+        vm.warp(block.timestamp + 300);
+        IV3Pool p = _pool(mixed, TICK_100, MIN_OBS);
         vm.prank(owner);
         ledger.setPool(address(mixed), address(p));
         vm.prank(updater);
@@ -582,10 +606,41 @@ contract CallLedgerV3Test is CallLedgerFixture {
         uint256 late = _call(2, address(mixed), UP, HOUR);
         assertFalse(ledger.getCall(late).pushedPrice);
         assertEq(ledger.getCall(late).entryPrice, 100110275000000000000);
-        // The early call resolves from the pushed history it was priced by: no push since, so it voids.
-        vm.warp(block.timestamp + HOUR);
+        // A pushed call that closed when the pool was set resolves from the pushes (the history up to then is final).
+        assertEq(uint8(ledger.resolve(done)), uint8(CallLedger.Outcome.Hit));
+        assertEq(ledger.getCall(done).exitPrice, 95 * ONE);
+        // The early call closes after the pool was set: never from pushes (the last push would be stale), never from
+        // the pool (a different source): void, with no exit price, and counted as a void.
+        vm.warp(ledger.getCall(early).closesAt);
         assertEq(uint8(ledger.resolve(early)), uint8(CallLedger.Outcome.Void));
-        assertEq(ledger.getCall(early).exitPrice, 90 * ONE);
+        assertEq(ledger.getCall(early).exitPrice, 0);
+        assertEq(_rec(1).voids, 1);
+        assertEq(_rec(1).misses, 0);
+    }
+
+    /// Attack: the updater's last push before the pool is set is far from the market (or an agent sees the pool's
+    /// price coming). A pushed call closing after the pool is set gains nothing either way, and left unresolved past
+    /// the grace it is a miss like any other.
+    function test_supersededPushedCallCannotBeWonAndLateIsAMiss() public {
+        TestERC20 gap = new TestERC20{salt: bytes32(uint256(4343))}("Gap", "G", 18);
+        vm.prank(owner);
+        ledger.setUpdater(address(gap), updater);
+        _push(address(gap), 10 * ONE); // far below the pool's 100.11
+        uint256 up = _call(1, address(gap), UP, HOUR);
+        uint256 late = _call(2, address(gap), UP, HOUR);
+        IV3Pool p = _pool(gap, TICK_100, MIN_OBS);
+        vm.warp(block.timestamp + 1);
+        vm.prank(owner);
+        ledger.setPool(address(gap), address(p));
+        vm.warp(ledger.getCall(up).closesAt);
+        (bool ok, uint256 now_) = ledger.priceAt(address(gap), uint64(block.timestamp));
+        assertTrue(ok);
+        assertGt(now_, 10 * ONE); // the pool would have made it a hit
+        assertEq(uint8(ledger.resolve(up)), uint8(CallLedger.Outcome.Void));
+        vm.warp(ledger.getCall(late).closesAt + ledger.RESOLVE_GRACE() + 1);
+        assertEq(uint8(ledger.resolve(late)), uint8(CallLedger.Outcome.Miss));
+        assertEq(_rec(1).hits, 0);
+        assertEq(_rec(2).misses, 1);
     }
 
     function test_entryPriceIsTheCoreVectorInBothOrders() public {
@@ -597,7 +652,7 @@ contract CallLedgerV3Test is CallLedgerFixture {
 
     function test_entryRevertsWhenThePoolIsTooYoung() public {
         TestERC20 fresh = new TestERC20{salt: bytes32(uint256(999))}("Fresh", "F", 18);
-        IV3Pool p = _pool(fresh, 0, 1);
+        IV3Pool p = _pool(fresh, 0, MIN_OBS);
         vm.prank(owner);
         ledger.setPool(address(fresh), address(p));
         vm.warp(block.timestamp + 10); // only 10 s of history
@@ -662,7 +717,7 @@ contract CallLedgerV3Test is CallLedgerFixture {
     /// Decided after the review: an exit price that can no longer be read is a miss, never a void.
     function test_missWhenTheObservationBufferNoLongerCoversClosesAt() public {
         TestERC20 thin = new TestERC20{salt: bytes32(uint256(1234))}("Thin", "T", 18);
-        IV3Pool p = _pool(thin, 1_000, 1); // cardinality 1: only the latest observation is kept
+        IV3Pool p = _pool(thin, 1_000, MIN_OBS); // the fewest observations a pool may keep
         vm.prank(owner);
         ledger.setPool(address(thin), address(p));
         vm.warp(block.timestamp + 600);
@@ -671,8 +726,13 @@ contract CallLedgerV3Test is CallLedgerFixture {
         // At closesAt with no trade since, the latest observation is older: still covered (extrapolated).
         (bool ok,) = ledger.priceAt(address(thin), uint64(block.timestamp));
         assertTrue(ok);
-        vm.warp(block.timestamp + 100);
-        driver.swapExactIn(p, false, 1e20); // writes an observation after closesAt over the only slot
+        // A tick-moving swap every second after closesAt (v3 writes an observation only when the tick moves), one
+        // more than the buffer holds, overwrites every observation at or before it (the attack the review found,
+        // now 1,800 swaps long).
+        for (uint256 i; i <= MIN_OBS; ++i) {
+            vm.warp(block.timestamp + 1);
+            driver.swapExactIn(p, i % 2 == 0, 1e21);
+        }
         vm.warp(block.timestamp + 100);
         (ok,) = ledger.priceAt(address(thin), ledger.getCall(a).closesAt);
         assertFalse(ok);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 pragma solidity 0.8.26;
 
-import {Test} from "forge-std/Test.sol";
+import {Test, Vm} from "forge-std/Test.sol";
 import {Ownable} from "@openzeppelin/contracts/access/Ownable.sol";
 import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
 import {IPoolManager} from "@uniswap/v4-core/src/interfaces/IPoolManager.sol";
@@ -13,6 +13,7 @@ import {StateLibrary} from "@uniswap/v4-core/src/libraries/StateLibrary.sol";
 import {TickMath} from "@uniswap/v4-core/src/libraries/TickMath.sol";
 import {DuelHook} from "../src/DuelHook.sol";
 import {DuelMath} from "../src/libraries/DuelMath.sol";
+import {LaunchToken} from "../src/LaunchToken.sol";
 import {HookSalt} from "../script/HookSalt.sol";
 import {V4Deployer} from "./utils/V4Deployer.sol";
 import {V4PoolDriver} from "./utils/V4PoolDriver.sol";
@@ -471,6 +472,54 @@ contract DuelHookTest is Test {
         vm.warp(CLOSE0 + 4 * H);
         hook.settle(id);
         assertGt(hook.result(id, 1).ethSpent, 0);
+    }
+
+    /// Seed 004 ("the winner's supply shrinks"): a launch token (ERC20Burnable) bought back is burned, so its
+    /// `totalSupply` falls by exactly what the round bought and nothing sits at 0xdEaD; the hook keeps none.
+    function test_launchTokenBuybackLowersTotalSupply() public {
+        LaunchToken win = new LaunchToken("Win", "WIN", 1e40, address(driver));
+        TestERC20 other = new TestERC20("O", "O", 18);
+        other.mint(address(driver), 1e40);
+        PoolKey memory kw = _pool(TestERC20(address(win)), SQRT_1M);
+        PoolKey memory ko = _pool(other, SQRT_1M);
+        uint256 id = _fundedDuel(kw, ko, 5 ether);
+        driver.swapExactIn(kw, true, 0.01 ether); // WIN leads the round
+        uint256 supplyBefore = win.totalSupply();
+        vm.warp(CLOSE0);
+        vm.recordLogs();
+        hook.settle(id);
+        DuelHook.RoundResult memory res = hook.result(id, 0);
+        assertEq(uint8(res.winner), uint8(DuelHook.Winner.A));
+        assertGt(res.tokensBurned, 0);
+        assertEq(win.totalSupply(), supplyBefore - res.tokensBurned);
+        assertEq(win.balanceOf(hook.BURN_ADDRESS()), 0);
+        assertEq(win.balanceOf(address(hook)), 0);
+        bool seen;
+        Vm.Log[] memory logs = vm.getRecordedLogs();
+        for (uint256 i; i < logs.length; ++i) {
+            if (logs[i].topics[0] == DuelHook.BurnedTo.selector) {
+                assertEq(address(uint160(uint256(logs[i].topics[1]))), address(win));
+                assertEq(address(uint160(uint256(logs[i].topics[2]))), address(0));
+                assertEq(abi.decode(logs[i].data, (uint256)), res.tokensBurned);
+                seen = true;
+            }
+        }
+        assertTrue(seen);
+    }
+
+    /// A token without `burn` (TestERC20) is sent to 0xdEaD instead, and the event says so.
+    function test_tokenWithoutBurnGoesToDead() public {
+        vm.deal(address(this), 10 ether);
+        hook.fund{value: 1 ether}(duelId);
+        vm.warp(START + 2 * H);
+        _swap(keyA, true, 0.05 ether);
+        vm.warp(CLOSE0);
+        uint256 supplyBefore = tokenA.totalSupply();
+        hook.settle(duelId);
+        DuelHook.RoundResult memory res = hook.result(duelId, 0);
+        assertGt(res.tokensBurned, 0);
+        assertEq(tokenA.totalSupply(), supplyBefore);
+        assertEq(tokenA.balanceOf(hook.BURN_ADDRESS()), res.tokensBurned);
     }
 
     /// Review finding 7: near v4's minimum price (tick spacing 1, so the full-range bound is MIN_SQRT_PRICE itself)

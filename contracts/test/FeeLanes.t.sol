@@ -137,9 +137,33 @@ contract FeeLanesTest is LaunchpadFixture {
         vm.expectRevert(abi.encodeWithSelector(Ownable.OwnableUnauthorizedAccount.selector, address(this)));
         lanes.setReceivers(address(1), address(2), address(3));
         vm.expectRevert(abi.encodeWithSelector(Ownable.OwnableUnauthorizedAccount.selector, address(this)));
-        lanes.setVerified(token, true);
-        vm.expectRevert(abi.encodeWithSelector(Ownable.OwnableUnauthorizedAccount.selector, address(this)));
         lanes.setLaunchpad(pad);
+    }
+
+    /// §4.4: only the registry's adjudicator sets or revokes Verified: not the lanes' owner, not the signer, not
+    /// anyone; rotating the adjudicator (the registry owner's, behind the timelock) moves the power at once.
+    function test_verified_onlyTheAdjudicator() public {
+        address signer = vm.addr(SIGNER_PK);
+        for (uint256 i; i < 3; ++i) {
+            address who = i == 0 ? lanesOwner : i == 1 ? signer : address(0xBAD);
+            vm.prank(who);
+            vm.expectRevert(abi.encodeWithSelector(FeeLanes.NotAdjudicator.selector, who));
+            lanes.setVerified(token, true);
+        }
+        assertEq(reg.adjudicator(), address(this));
+        vm.expectEmit(address(lanes));
+        emit FeeLanes.VerifiedSet(token, true);
+        lanes.setVerified(token, true);
+        assertTrue(lanes.verified(token));
+        vm.expectRevert(FeeLanes.ZeroAddress.selector);
+        lanes.setVerified(address(0), true);
+        address next = address(0xAD1);
+        reg.setAdjudicator(next);
+        vm.expectRevert(abi.encodeWithSelector(FeeLanes.NotAdjudicator.selector, address(this)));
+        lanes.setVerified(token, false);
+        vm.prank(next);
+        lanes.setVerified(token, false);
+        assertFalse(lanes.verified(token));
     }
 
     // ---------------------------------------------------------------- creator ramp (eden-core creator vectors)
@@ -147,13 +171,11 @@ contract FeeLanesTest is LaunchpadFixture {
     function test_creatorShare_ramp() public {
         address p = address(0x1234);
         assertEq(lanes.creatorShare(p), 0.1e18); // S = 0, unverified
-        vm.prank(lanesOwner);
-        lanes.setVerified(p, true);
+        lanes.setVerified(p, true); // this test is the registry's adjudicator
         assertEq(lanes.creatorShare(p), 0.2e18); // Verified floor
         bytes32[] memory proof = _finalScore(FIRST, p, 50e18);
         lanes.updateScore(p, FIRST, 50e18, proof);
         assertEq(lanes.creatorShare(p), 0.3e18);
-        vm.prank(lanesOwner);
         lanes.setVerified(p, false);
         assertEq(lanes.creatorShare(p), 0.25e18);
         proof = _finalScore(FIRST + 1, p, 100e18);
@@ -345,7 +367,6 @@ contract FeeLanesTest is LaunchpadFixture {
             bytes32[] memory proof = _finalScore(FIRST, p, score);
             lanes.updateScore(p, FIRST, score, proof);
         }
-        vm.prank(lanesOwner);
         lanes.setVerified(p, isVerified);
         FeeLanes.Split memory s = lanes.previewSplit(p, fee);
         assertEq(s.toCreator + s.toLiquidity + s.toScorers + s.toHolders + s.toBuyback, fee);

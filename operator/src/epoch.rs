@@ -84,6 +84,40 @@ pub struct BuildReport {
     pub failures: Vec<(Address, String)>,
     /// Files written.
     pub written: Vec<PathBuf>,
+    /// Pre-data projects whose Verified flag the chain set differently from the file (§4.4: the
+    /// adjudicator's badge in `FeeLanes` wins), with the flag used.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub verified_from_chain: Vec<(Address, bool)>,
+}
+
+/// §4.4, C10: a pre-data project's Verified badge (its replay cap, 100 instead of 50) is the
+/// adjudicator's, read from `FeeLanes.verified` at the build's block, so the bundle says what the
+/// chain says (the Score page and the watchtower compare the two); a file's different flag is
+/// replaced and reported. A deployment without `FeeLanes` keeps the file's flags.
+async fn verified_from_chain(
+    chain: &Chain,
+    block: u64,
+    mut list: Vec<PreDataProject>,
+) -> Result<(Vec<PreDataProject>, Vec<(Address, bool)>)> {
+    use alloy::eips::BlockId;
+    let Some(at) = chain.net.contracts.fee_lanes else {
+        return Ok((list, Vec::new()));
+    };
+    let lanes = crate::abi::FeeLanes::new(at, &chain.provider);
+    let mut changed = Vec::new();
+    for p in &mut list {
+        let on_chain = lanes
+            .verified(p.project)
+            .block(BlockId::number(block))
+            .call()
+            .await
+            .map_err(OpError::rpc)?;
+        if on_chain != p.verified {
+            p.verified = on_chain;
+            changed.push((p.project, on_chain));
+        }
+    }
+    Ok((list, changed))
 }
 
 /// `eden epoch build`.
@@ -137,6 +171,7 @@ pub async fn build(chain: &Chain, a: &BuildArgs) -> Result<BuildReport> {
         Some(p) => config::load(p)?,
         None => vec![],
     };
+    let (pre_data, verified_changed) = verified_from_chain(chain, block, pre_data).await?;
 
     let t1 = Instant::now();
     let params = IntakeParams {
@@ -232,6 +267,7 @@ pub async fn build(chain: &Chain, a: &BuildArgs) -> Result<BuildReport> {
         bad_files,
         failures,
         written,
+        verified_from_chain: verified_changed,
     })
 }
 

@@ -711,6 +711,12 @@ async fn run(cli: Cli, out: Out) -> Result<(), OpError> {
                 for f in &r.bad_files {
                     s += &format!("\n  unreadable submission {}: {}", f.file.display(), f.error);
                 }
+                for (p, v) in &r.verified_from_chain {
+                    s += &format!(
+                        "\n  pre-data {p}: {} in FeeLanes (the adjudicator's badge), used instead of the file's flag",
+                        if *v { "Verified" } else { "not Verified" }
+                    );
+                }
                 for w in &r.written {
                     s += &format!("\n  wrote {}", w.display());
                 }

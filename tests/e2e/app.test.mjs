@@ -490,6 +490,12 @@ test("a project's human envelope is recomputed, its leaf verified against the fi
     assert.doesNotMatch(await page.textContent('#split-summary'), /1 ETH/);
     assert.match(await page.textContent('#split-summary'), /equals FeeLanes\.previewSplit ✓/);
   }
+  // §4.4: the demo's adjudicator granted MEAD the Verified badge: its creator's floor is f_backed, and FeeLanes
+  // agrees; only the adjudicator's account is offered the badge's button (the burner is not the adjudicator).
+  await verifyEpoch('Mid Meadow', c.epoch);
+  await page.waitForFunction(() => /(^|[^t] )Verified project: floor/.test(document.querySelector('#creator-share.ok')?.textContent ?? ''), null, T);
+  assert.match(await page.textContent('#creator-share'), /FeeLanes agrees\. Verified project: floor 20(\.0+)? %/);
+  assert.equal(await page.locator('#set-verified').count(), 0);
 });
 
 test('a pre-data project shows its replay path, capped, verified against the final root', async (t) => {
@@ -649,6 +655,20 @@ test('a duel round awaiting settlement is settled from its page', async () => {
     assert.match(await page.textContent('#mean-check'), /matches the hook/);
     assert.match(await page.getAttribute('#live-split', 'title'), /the hook holds the same/);
     if (d.duelId === 0) assert.ok(hook.awaiting && hook.mean !== 0, 'the seeded duel 0 awaits settlement with a nonzero mean');
+    // B5: each side's supply as the chain has it; the second duel's launch tokens were burned by its buybacks, so
+    // their supplies fell by exactly what the page counts as bought back (both were minted 10^27).
+    let supplies = 0n, burned = 0n;
+    for (const [side, token] of [['a', d.tokenA], ['b', d.tokenB]]) {
+      const supply = BigInt(await call('eth_call', [{ to: token, data: '0x18160ddd' }, block]));
+      assert.equal(BigInt(await page.getAttribute('#supply-' + side, 'data-supply')), supply, `duel ${d.duelId} ${side}: the supply shown is the token's`);
+      supplies += supply;
+      burned += BigInt(await page.getAttribute('#supply-' + side, 'data-burned'));
+    }
+    if (d.duelId === 1) {
+      assert.ok(burned > 0n, 'the second duel burned its winners');
+      assert.equal(supplies, 2n * 10n ** 27n - burned, 'burned launch tokens left the supply');
+      assert.match(await page.textContent('#supply-a') + await page.textContent('#supply-b'), /the supply fell by it/);
+    }
   }
   await page.goto(server.url + 'duel/0');
   await page.waitForSelector('#awaiting', T);

@@ -163,6 +163,9 @@ pub struct LedgerRead {
     pub windows: Vec<(u64, ICallLedger::consensusReturn)>,
     /// The last 20 rounds of the consensus log, newest first.
     pub log: Vec<ICallLedger::ConsensusRecord>,
+    /// When the asset's pool was set (`priceSource(asset).poolSetAt`, A5): a call entered on pushed
+    /// prices and closing after it resolves void.
+    pub pool_set_at: u64,
 }
 
 /// Reads the ledger for `agents` in two batched round trips whatever their number (after the
@@ -196,6 +199,7 @@ pub async fn read_ledger(
     let quorum = b.add(c.ledger, &ICallLedger::consensusQuorumCall {});
     let threshold = b.add(c.ledger, &ICallLedger::consensusThresholdBpsCall {});
     let log_len = b.add(c.ledger, &ICallLedger::consensusLogLengthCall {});
+    let source = b.add(c.ledger, &ICallLedger::priceSourceCall { asset: c.asset });
     let per_agent: Vec<_> = agents
         .iter()
         .map(|&a| {
@@ -271,5 +275,6 @@ pub async fn read_ledger(
             .into_iter()
             .map(|s| second.get(s))
             .collect::<Result<_, _>>()?,
+        pool_set_at: first.get(source)?.poolSetAt,
     })
 }

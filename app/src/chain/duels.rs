@@ -109,11 +109,27 @@ pub struct DuelRead {
     /// Both pools' current `sqrtPriceX96` (their `Slot0` words through `extsload`).
     pub sqrt_price_a: U256,
     pub sqrt_price_b: U256,
+    /// Each token's supply (B5: a buyback burns, so a burnable token's supply falls) and what
+    /// `0xdEaD` holds of it (where a token without `burn` goes).
+    pub supply_a: Supply,
+    pub supply_b: Supply,
     /// The replay's logs; failing to read them leaves the rest of the duel readable.
     pub replay: Result<ReplayLogs, RpcError>,
     /// The settled rounds, oldest first.
     pub settled: Vec<IDuelHook::RoundSettled>,
 }
+
+/// A duel token's supply at the read block.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Supply {
+    /// `totalSupply()`.
+    pub total: U256,
+    /// `balanceOf(0x…dEaD)`.
+    pub at_dead: U256,
+}
+
+/// The burn address of tokens without `burn` (`DuelHook.BURN_ADDRESS`).
+pub const DEAD: Address = alloy_primitives::address!("000000000000000000000000000000000000dEaD");
 
 /// Reads duel `r` (logs from `from_block`) in three round trips: the latest block; the duel and
 /// the hook's pending result at that block; then at once both pools' prices, the settled rounds,
@@ -153,6 +169,14 @@ pub async fn read_duel(
         b.add(pool_manager, &slot0(&duel.keyA)),
         b.add(pool_manager, &slot0(&duel.keyB)),
     );
+    // ETH is currency0 of both pools: each side's token is currency1.
+    let mut supply_of = |key: &IDuelHook::PoolKey| {
+        (
+            b.add(key.currency1, &IERC20::totalSupplyCall {}),
+            b.add(key.currency1, &IERC20::balanceOfCall { account: DEAD }),
+        )
+    };
+    let (supply_a, supply_b) = (supply_of(&duel.keyA), supply_of(&duel.keyB));
     let (prices, settled, replay) = futures::join!(
         b.run(rpc),
         rpc.get_logs(&settled, from_block, latest),
@@ -160,8 +184,16 @@ pub async fn read_duel(
     );
     let prices = prices?;
     let sqrt = |word: B256| state::Slot0::from_word(word).sqrt_price_x96;
+    let supply = |(total, at_dead)| -> Result<Supply, RpcError> {
+        Ok(Supply {
+            total: prices.get(total)?,
+            at_dead: prices.get(at_dead)?,
+        })
+    };
     Ok(DuelRead {
         now,
+        supply_a: supply(supply_a)?,
+        supply_b: supply(supply_b)?,
         sqrt_price_a: sqrt(prices.get(a)?),
         sqrt_price_b: sqrt(prices.get(b_slot)?),
         settled: decode_events::<IDuelHook::RoundSettled>(settled?)?

@@ -16,6 +16,8 @@ pub struct LaneRead {
     pub state: LaneState,
     /// `creatorBalance(token)`: earned by the creator, not yet paid (the launch's quote asset).
     pub owed: U256,
+    /// The registry's adjudicator: the only account that sets or revokes Verified (§4.4).
+    pub adjudicator: Address,
 }
 use eden_core::check::{LaneParams, LaneState};
 use eden_core::creator::{CreatorShareParams, LaneSplit};
@@ -47,6 +49,7 @@ pub async fn lane_state(
     let latest_final = b.add(registry, &IEpochRegistry::latestFinalEpochCall {});
     let chain_share = b.add(lanes, &IFeeLanes::creatorShareCall { token });
     let owed = b.add(lanes, &IFeeLanes::creatorBalanceCall { token });
+    let adjudicator = b.add(registry, &IEpochRegistry::adjudicatorCall {});
     let a = b.run(rpc).await?;
     let quote = a.get(launch).ok().map(|l| l.quote).filter(|q| !q.is_zero());
     let (fee_symbol, fee_decimals) = match quote {
@@ -98,5 +101,6 @@ pub async fn lane_state(
     Ok(LaneRead {
         state,
         owed: a.get(owed)?,
+        adjudicator: a.get(adjudicator)?,
     })
 }

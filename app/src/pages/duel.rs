@@ -78,7 +78,42 @@ struct DuelData {
     current: Result<Recomputed, AppError>,
     price_a: U256,
     price_b: U256,
+    supply_a: duels::Supply,
+    supply_b: duels::Supply,
     history: Vec<Settled>,
+}
+
+impl DuelData {
+    /// What this duel's settled rounds burned of side A and of side B (B5).
+    fn burned(&self) -> (U256, U256) {
+        self.history
+            .iter()
+            .fold((U256::ZERO, U256::ZERO), |(a, b), h| match h.winner {
+                1 => (a.saturating_add(h.burned), b),
+                2 => (a, b.saturating_add(h.burned)),
+                _ => (a, b),
+            })
+    }
+}
+
+/// One side's supply row: the supply now, what this duel burned of it, and what sits at 0xdEaD (B5: a
+/// burnable token's supply falls; one without `burn` is sent there instead).
+fn supply_row(side: &str, sym: &str, s: duels::Supply, burned: U256) -> impl IntoView {
+    let note = if s.at_dead.is_zero() {
+        "burned: the supply fell by it".to_string()
+    } else {
+        format!(
+            "{} at 0xdEaD (tokens without burn are sent there)",
+            fmt::units(s.at_dead, 18, 4)
+        )
+    };
+    view! {
+        <dt>{format!("Supply {sym}")}</dt>
+        <dd id=format!("supply-{side}") data-supply=s.total.to_string() data-burned=burned.to_string()>
+            <Amount raw=s.total decimals=18 sig=6 />
+            <span class="muted">{format!(" · this duel bought back {} · {note}", fmt::units(burned, 18, 4))}</span>
+        </dd>
+    }
 }
 
 fn to_i64(v: I256) -> i64 {
@@ -192,6 +227,8 @@ async fn load(w: World, r: DuelRef) -> Result<DuelData, AppError> {
         current,
         price_a: duel::token_price_wad(read.sqrt_price_a, true)?,
         price_b: duel::token_price_wad(read.sqrt_price_b, true)?,
+        supply_a: read.supply_a,
+        supply_b: read.supply_b,
         history,
         d,
     })
@@ -379,6 +416,8 @@ fn DuelBody(world: World, duel: DuelRef) -> impl IntoView {
                             <dd>{cap(cap_a, r.symbol_a.clone())}</dd>
                             <dt>{format!("Buyback cap {}", r.symbol_b)}</dt>
                             <dd>{cap(cap_b, r.symbol_b.clone())}</dd>
+                            {supply_row("a", &r.symbol_a, x.supply_a, x.burned().0)}
+                            {supply_row("b", &r.symbol_b, x.supply_b, x.burned().1)}
                             <dt>"Streaks (best)"</dt>
                             <dd id="streaks">{format!("{} {} ({}) · {} {} ({})", r.symbol_a, x.d.streakA, x.d.bestA, r.symbol_b, x.d.streakB, x.d.bestB)}</dd>
                         </dl>

@@ -8,6 +8,20 @@ interface IUniswapV3PoolOracle {
     function token0() external view returns (address);
     function token1() external view returns (address);
 
+    /// @notice The pool's slot0 (`IUniswapV3PoolState.slot0`); the ledger reads `observationCardinalityNext`.
+    function slot0()
+        external
+        view
+        returns (
+            uint160 sqrtPriceX96,
+            int24 tick,
+            uint16 observationIndex,
+            uint16 observationCardinality,
+            uint16 observationCardinalityNext,
+            uint8 feeProtocol,
+            bool unlocked
+        );
+
     /// @notice Tick cumulatives (and seconds-per-liquidity cumulatives) `secondsAgos[i]` seconds ago.
     /// Reverts ("OLD") when the observation buffer does not reach that far back.
     function observe(uint32[] calldata secondsAgos)

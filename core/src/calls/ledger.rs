@@ -20,6 +20,9 @@
 //!    `closesAt + resolveGrace` ([`DEFAULT_RESOLVE_GRACE_SECS`], 1 hour), or with no exit price,
 //!    the call is a **miss**, never a void: an agent cannot void a losing call by leaving it
 //!    unresolved or by pushing the pool's observation buffer past it.
+//!    **decided** (after the review, A5): a call entered on pushed prices whose `closesAt` is
+//!    after the asset's pool was set resolves from neither source ([`pushed_call_superseded`],
+//!    [`CallLedger::resolve_superseded`]): void in time, a miss when late.
 //! 4. **Expire** (`expire`): a commit not revealed by its deadline (`now > committedAt +
 //!    revealDeadline`) expires and counts as a miss (A2).
 //! 5. **Overdue calls count at once** (decided after the review): [`CallLedger::score_at`]
@@ -56,6 +59,20 @@ pub const DEFAULT_MIN_WINDOW_SECS: u64 = 300;
 pub const DEFAULT_RESOLVE_GRACE_SECS: u64 = 3_600;
 /// Open (committed or revealed) calls one agent may have at once (decided: 16).
 pub const DEFAULT_MAX_OPEN_CALLS: u64 = 16;
+
+/// The fewest observations a call-ledger pool must have room for (`observationCardinalityNext`)
+/// before the ledger takes it (A5; the seed's launch pools carry 1,800 to 6,000).
+pub const MIN_POOL_OBSERVATIONS: u16 = 1_800;
+
+/// Whether a call entered on pushed prices has no exit price of its own (A5, decided after the
+/// review): pushes stop when the asset's pool is set (`pool_set_at`, 0 = no pool), so a pushed
+/// call closing after that would resolve on a stale last push, and resolving it on the pool would
+/// mix two sources an agent could bet on. Such a call is void (a miss when resolved late).
+/// `CallLedger._supersededAt` on chain.
+#[must_use]
+pub fn pushed_call_superseded(pushed_price: bool, closes_at: u64, pool_set_at: u64) -> bool {
+    pushed_price && pool_set_at != 0 && closes_at > pool_set_at
+}
 
 /// Whether an open call already counts as a miss at `now` (decided after the contract review):
 /// committed and past its reveal deadline (`committedAt + revealDeadline`), or revealed and past
@@ -694,6 +711,43 @@ impl CallLedger {
         Ok(outcome)
     }
 
+    /// Step 3 for a pushed call closing after its asset's pool was set
+    /// ([`pushed_call_superseded`]): void when resolved within the grace, a miss after it, with no
+    /// exit price either way.
+    ///
+    /// # Errors
+    /// As [`CallLedger::resolve`].
+    pub fn resolve_superseded(&mut self, id: u64, now: u64) -> Result<CallOutcome, LedgerError> {
+        let call = *self.call(id).ok_or(LedgerError::UnknownCall(id))?;
+        expect_state(id, &call, "revealed", |s| matches!(s, CallStatus::Revealed))?;
+        let reveal = call.reveal.ok_or(LedgerError::WrongState {
+            id,
+            actual: "committed",
+            expected: "revealed",
+        })?;
+        if now < reveal.closes_at {
+            return Err(LedgerError::NotClosedYet {
+                now,
+                closes_at: reveal.closes_at,
+            });
+        }
+        let in_time = now
+            <= reveal
+                .closes_at
+                .saturating_add(self.config.resolve_grace_secs);
+        let outcome = if in_time {
+            CallOutcome::Void
+        } else {
+            CallOutcome::Miss
+        };
+        self.apply_outcome(call.agent, outcome)?;
+        self.call_mut(id)?.status = CallStatus::Resolved {
+            outcome,
+            exit_price: None,
+        };
+        Ok(outcome)
+    }
+
     /// Step 3 from the pool (A5): resolves call `id` with the pool's tick cumulatives at
     /// `closesAt − 300` and `closesAt` (`None` when the observation buffer no longer covers
     /// `closesAt`: a miss). `stock_is_token0` is the pool's token order.
@@ -1281,6 +1335,35 @@ mod tests {
                 exit_price: None
             }
         );
+    }
+
+    #[test]
+    fn a_pushed_call_closing_after_the_pool_was_set_is_void_or_late_a_miss() {
+        // Closing at or before the pool was set: the pushes up to then are final.
+        assert!(!pushed_call_superseded(true, 1_000, 1_000));
+        assert!(pushed_call_superseded(true, 1_001, 1_000));
+        assert!(!pushed_call_superseded(true, 1_001, 0)); // no pool
+        assert!(!pushed_call_superseded(false, 1_001, 1_000)); // priced by the pool
+        let mut l = ledger();
+        let (a, _) = call(&mut l, 1, Direction::Up, 100 * ONE, T0);
+        let (b, _) = call(&mut l, 2, Direction::Up, 100 * ONE, T0);
+        let closes = l.call(a).unwrap().reveal.unwrap().closes_at;
+        assert_eq!(
+            l.resolve_superseded(a, closes - 1),
+            Err(LedgerError::NotClosedYet {
+                now: closes - 1,
+                closes_at: closes
+            })
+        );
+        assert_eq!(l.resolve_superseded(a, closes), Ok(CallOutcome::Void));
+        let late = closes + DEFAULT_RESOLVE_GRACE_SECS + 1;
+        assert_eq!(l.resolve_superseded(b, late), Ok(CallOutcome::Miss));
+        assert_eq!(l.record(agent(1)).unwrap().voids, 1);
+        assert_eq!(l.record(agent(2)).unwrap().misses, 1);
+        assert!(matches!(
+            l.resolve_superseded(a, late),
+            Err(LedgerError::WrongState { .. })
+        ));
     }
 
     #[test]

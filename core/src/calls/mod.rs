@@ -28,9 +28,10 @@ pub use consensus::{
     DEFAULT_CONSENSUS_QUORUM, DEFAULT_CONSENSUS_THRESHOLD_BPS,
 };
 pub use ledger::{
-    call_commitment, call_overdue, open_call_step, Call, CallLedger, CallStatus, LedgerConfig,
-    LedgerError, OpenCallStep, Reveal, DEFAULT_MAX_OPEN_CALLS, DEFAULT_MIN_WINDOW_SECS,
-    DEFAULT_RESOLVE_GRACE_SECS, DEFAULT_REVEAL_DEADLINE_SECS,
+    call_commitment, call_overdue, open_call_step, pushed_call_superseded, Call, CallLedger,
+    CallStatus, LedgerConfig, LedgerError, OpenCallStep, Reveal, DEFAULT_MAX_OPEN_CALLS,
+    DEFAULT_MIN_WINDOW_SECS, DEFAULT_RESOLVE_GRACE_SECS, DEFAULT_REVEAL_DEADLINE_SECS,
+    MIN_POOL_OBSERVATIONS,
 };
 pub use outcome::{call_outcome, CallOutcome, Direction};
 pub use price::{call_price_wad, exit_price_wad, stock_is_token0, twap_covered, TickCumulatives};

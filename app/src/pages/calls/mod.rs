@@ -117,7 +117,14 @@ async fn load(w: World, c: CallsRef, me: Option<Address>) -> Result<CallsData, A
     let mut open = Vec::new();
     let mut mine = None;
     for (a, r, calls) in read.agents {
-        open.extend(calls.iter().map(|(id, call)| open::OpenRow::new(*id, call)));
+        open.extend(calls.iter().map(|(id, call)| {
+            let pool_set_at = if call.asset == c.asset {
+                read.pool_set_at
+            } else {
+                0
+            };
+            open::OpenRow::new(*id, call, pool_set_at)
+        }));
         if Some(a) == me {
             mine = read.wallet.map(|(balance, allowance)| stake::MyStake {
                 stake: r.stake,

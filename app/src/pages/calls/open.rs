@@ -10,7 +10,7 @@ use crate::state::Ctx;
 use alloy_primitives::{Address, B256, U256};
 use alloy_sol_types::SolCall;
 use eden_core::calls::{
-    open_call_step, Direction, OpenCallStep, DEFAULT_RESOLVE_GRACE_SECS,
+    open_call_step, pushed_call_superseded, Direction, OpenCallStep, DEFAULT_RESOLVE_GRACE_SECS,
     DEFAULT_REVEAL_DEADLINE_SECS,
 };
 use leptos::prelude::*;
@@ -27,11 +27,16 @@ pub struct OpenRow {
     pub up: Option<bool>,
     pub window: u64,
     pub commitment: B256,
+    /// Entered on pushed prices (no pool then).
+    pub pushed: bool,
+    /// Entered on pushed prices and closing after the asset's pool was set: resolves void (A5,
+    /// [`pushed_call_superseded`]).
+    pub superseded: bool,
 }
 
 impl OpenRow {
-    /// The row of open call `id`.
-    pub fn new(id: U256, c: &ICallLedger::Call) -> Self {
+    /// The row of open call `id`; `pool_set_at` is when its asset's pool was set (0: none known).
+    pub fn new(id: U256, c: &ICallLedger::Call, pool_set_at: u64) -> Self {
         let revealed = c.revealedAt != 0;
         Self {
             id,
@@ -41,6 +46,8 @@ impl OpenRow {
             up: revealed.then_some(c.direction == 1),
             window: c.window,
             commitment: c.commitment,
+            pushed: revealed && c.pushedPrice,
+            superseded: revealed && pushed_call_superseded(c.pushedPrice, c.closesAt, pool_set_at),
         }
     }
 
@@ -90,6 +97,8 @@ pub fn OpenCalls(
                             OpenCallStep::AwaitReveal { deadline } => format!("committed; its agent may reveal it for {}", fmt::duration(deadline.saturating_sub(ctx.chain_now()))),
                             OpenCallStep::Expire => "not revealed in time: counts as a miss until expired".into(),
                             OpenCallStep::Running { closes_at } => format!("closes in {}", fmt::duration(closes_at.saturating_sub(ctx.chain_now()))),
+                            OpenCallStep::Resolve { late: false } if r2.superseded => "closed: priced by pushes, and the pool was set before it closed, so it resolves void (A5)".into(),
+                            OpenCallStep::Resolve { late: false } if r2.pushed => "closed: resolve it to score it from the pushed prices it was priced by".into(),
                             OpenCallStep::Resolve { late: false } => "closed: resolve it to score it from the pool's TWAP".into(),
                             OpenCallStep::Resolve { late: true } => "closed over an hour ago: resolves as a miss".into(),
                         }}</td>

@@ -37,6 +37,8 @@ pub struct CreatorCheck {
     pub owed: U256,
     /// The selected epoch's verified score leaf, when FeeLanes would record it now.
     pub record: Option<RecordScore>,
+    /// The registry's adjudicator, who alone sets or revokes Verified (§4.4).
+    pub adjudicator: Address,
 }
 
 /// A final score leaf FeeLanes does not hold yet: `updateScore(token, epoch, score, proof)`.
@@ -94,6 +96,7 @@ pub fn check_creator(
         token: Address::ZERO,
         owed: U256::ZERO,
         record: None,
+        adjudicator: Address::ZERO,
     })
 }
 
@@ -230,7 +233,28 @@ fn CreatorActions(c: CreatorCheck, on_done: Callback<()>) -> impl IntoView {
                 <button class="secondary" id="claim-creator" title="Anyone may send it; FeeLanes pays the launch's creator" on:click=move |_| run(label.clone(), data.clone())>"Pay the creator"</button></p>
         }.into_any()
     };
-    view! { {record}{claim} }
+    // §4.4: the adjudicator (and only it: FeeLanes refuses anyone else) grants or revokes Verified.
+    let verified = c.state.verified;
+    let adjudicator = c.adjudicator;
+    let badge = move || {
+        (ctx.wallet.with(|w| w.account) == Some(adjudicator) && !adjudicator.is_zero()).then(|| {
+            let (label, text) = if verified {
+                ("Revoke Verified (adjudicator)".to_string(), "Revoke Verified")
+            } else {
+                ("Grant Verified (adjudicator)".to_string(), "Grant Verified")
+            };
+            let data = IFeeLanes::setVerifiedCall {
+                token,
+                isVerified: !verified,
+            }
+            .abi_encode();
+            view! {
+                <p id="verified-row">"You are the registry's adjudicator: Verified lifts the creator's floor and the pre-data cap, and never changes a score (§4.4). "
+                    <button class="secondary" id="set-verified" data-verified=verified.to_string() on:click=move |_| run(label.clone(), data.clone())>{text}</button></p>
+            }
+        })
+    };
+    view! { {record}{claim}{badge} }
 }
 
 #[cfg(test)]

@@ -415,6 +415,7 @@ async fn run_check(
                 lanes: lanes_at,
                 token: project,
                 owed: l.owed,
+                adjudicator: l.adjudicator,
                 record,
                 ..c
             })
