@@ -132,7 +132,7 @@ async function grow(chain, n) {
     const thesisHash = hex(keccak256(Buffer.from(text)));
     const targetScoreWad = 70n * WAD;
     await send(SCORER, A.root, 'approve(address,uint256)', [c.scorerRegistry, BURN_CAP]);
-    await send(SCORER, c.scorerRegistry, 'score(address,uint256,bytes32,uint256)', [token, targetScoreWad, thesisHash, BURN_CAP]);
+    await send(SCORER, c.scorerRegistry, 'score(address,uint256,string,uint256)', [token, targetScoreWad, text, BURN_CAP]);
     const scoreId = Number((await word(c.scorerRegistry, 'scoreCount()')) - 1n);
     // The operator's epoch after it: one cohort project and this grade (a C5 quality leaf), signed, bonded,
     // published by its root where the app fetches bundles, and final after the challenge window.

@@ -29,11 +29,11 @@
 //  - agents (dev accounts 1-4) staked in the CallLedger with three resolved rounds of calls on the test
 //    stock (hits and misses from real v3 swaps, commitments by `callCommitment`) and a last round at consensus;
 //  - two duels with swaps across three rounds, the first one's last round closed, awaiting settlement;
-//  - ROOT for the dev accounts (scorer stake and burns), a fresh ETH/USD answer, published theses.
+//  - ROOT for the dev accounts (scorer stake and burns), a fresh ETH/USD answer; theses on chain (in `Scored`).
 // Publications written to <out>: epochs/<root>.json (each epoch bundle, named by the root it builds),
 // payouts/<root>.json and payouts/<root>.snapshot.json (each holder payout round's tree, OpenZeppelin
 // standard-v1 dump, and its snapshot: block, balances, exclusions, by `eden payouts`; named by its
-// root), theses/<hash>.txt (each graded thesis's text, named by its keccak-256) and metadata.json (the
+// root) and metadata.json (the
 // projects' names, unverified). DIR/world.json reports everything seeded (addresses, epochs, payouts,
 // duels, calls, scorer accounts and graded scores with their texts, pools, private inputs).
 // the root signer's key is anvil account 0 (the deploy default).
@@ -339,14 +339,14 @@ if (A.scorerRegistry) {
     for (const [r, s, token, target, permille, text] of PLAN) {
       if (r !== round) continue;
       const who = SCORERS[s];
+      // The text goes on chain (§4): the registry hashes it and emits it in `Scored`.
       const thesisHash = hex(keccak256(Buffer.from(text)));
-      // The text is off chain: published by its hash (the app checks keccak-256(text) against it).
-      mkdirSync(join(OUT, 'theses'), { recursive: true });
-      writeFileSync(join(OUT, 'theses', `${thesisHash.toLowerCase()}.txt`), text);
       const targetScoreWad = BigInt(target) * WAD;
       await send(who, A.root, 'approve(address,uint256)', [R, BURN_CAP]);
-      await send(who, R, 'score(address,uint256,bytes32,uint256)', [token, targetScoreWad, thesisHash, BURN_CAP]);
+      await send(who, R, 'score(address,uint256,string,uint256)', [token, targetScoreWad, text, BURN_CAP]);
       const scoreId = Number(word(await call(R, 'scoreCount()')) - 1n);
+      const onChain = '0x' + (await call(R, 'getScore(uint256)', [BigInt(scoreId)])).slice(2 + 64 * 5, 2 + 64 * 6);
+      if (onChain.toLowerCase() !== thesisHash.toLowerCase()) throw new Error(`score #${scoreId}: the registry hashed the thesis to ${onChain}, not ${thesisHash}`);
       const check = eden.copyCheck(text, theses.map((t) => ({ hash: t.thesisHash, text: t.text })));
       const t = {
         scoreId, scorer: who, token, symbol: sym(token), text, thesisHash, targetScoreWad: targetScoreWad.toString(),
@@ -729,8 +729,8 @@ let scorer = null;
 if (A.scorerRegistry) {
   for (const [who] of DEV.slice(1)) await send(deployer, A.root, 'transfer(address,uint256)', [who, 10_000n * 10n ** 18n]);
   await send(deployer, A.ethUsdFeed, 'setAnswer(int256)', [3_000n * 10n ** 8n]);
-  // Published theses: the seeded scorers' (their hashes are on chain with the scores); the app checks
-  // drafts against them locally.
+  // The seeded scorers' theses (on chain, in their `Scored` events); the app checks drafts against them
+  // locally.
   const published = theses.map((t) => t.text);
   scorer = { registry: A.scorerRegistry, root: A.root, oracle: A.rootPriceOracle, feed: A.ethUsdFeed,
     tokens: launches.map(({ token, symbol }) => ({ token, symbol })), theses: published,

@@ -37,7 +37,7 @@ interface IBurnable {
 /// @title ScorerRegistry: scorers, scores, positions and per-token reward pools (C11-C16, seed §5-§6).
 /// @notice
 /// Scorers (C15): `register` stakes `SCORER_STAKE` (2,500 ROOT) and burns `REGISTER_BURN_USD` ($100) of ROOT once
-/// (per registration); `score(token, targetScore, thesisHash)` burns $100 of ROOT (or the planned
+/// (per registration); `score(token, targetScore, thesis)` burns $100 of ROOT (or the planned
 /// `max($100, ceil(0.415 * R))` whole dollars when governance published an estimate `R` for the token), at most once
 /// every `SCORE_INTERVAL` (14 days) across all tokens; `requestUnstake` ends every open position at once and
 /// `withdrawStake` returns the stake `UNSTAKE_COOLDOWN` (7 days) later. ROOT amounts come from the C16 price, rounded
@@ -77,6 +77,9 @@ contract ScorerRegistry is Ownable2Step, ReentrancyGuardTransient {
     /// registry's worst-case finality of a grading root, 23 days with both challenges, plus the grading lag).
     uint64 public constant PROVE_WINDOW = 30 days;
     uint256 public constant MAX_TARGET_SCORE = 100e18;
+    /// @notice The longest thesis (its sources included), in UTF-8 bytes (decided: 16 KiB; calldata and log data
+    /// cost about 24 gas a byte, so the longest thesis costs about 400,000 gas more than a short one).
+    uint256 public constant MAX_THESIS_BYTES = 16_384;
     uint256 public constant CAP_BPS = RewardMath.CAP_BPS;
     uint64 public constant DRIP_DURATION = RewardMath.DRIP_DURATION;
 
@@ -158,7 +161,8 @@ contract ScorerRegistry is Ownable2Step, ReentrancyGuardTransient {
         address indexed token,
         uint256 targetScore,
         bytes32 thesisHash,
-        uint256 burnedRoot
+        uint256 burnedRoot,
+        string thesis
     );
     event PositionOpened(
         address indexed token, address indexed scorer, uint256 indexed scoreId, uint64 epoch, uint256 weight, uint64 end
@@ -192,6 +196,7 @@ contract ScorerRegistry is Ownable2Step, ReentrancyGuardTransient {
     error EpochNotAfterScore(uint64 epoch, uint64 proposedAt, uint64 scoredAt);
     error ProofTooLate(uint256 scoreId, uint64 deadline);
     error NotAdjudicator(address caller);
+    error ThesisLength(uint256 length, uint256 max);
     error NotLatestScore(uint256 scoreId, uint256 latest);
     error InvalidProof();
     error PoolNotConfigured(address token);
@@ -274,14 +279,21 @@ contract ScorerRegistry is Ownable2Step, ReentrancyGuardTransient {
         emit Registered(msg.sender, SCORER_STAKE, burnAmount);
     }
 
-    /// @notice Scores `token` with a target (points WAD in [0, 100]) and a thesis hash; burns the score burn in ROOT.
-    function score(address token, uint256 targetScore, bytes32 thesisHash, uint256 maxBurnRoot)
+    /// @notice Scores `token` with a target (points WAD in [0, 100]) and its thesis (§4: the text, its sources
+    /// included, 1 to `MAX_THESIS_BYTES` bytes); burns the score burn in ROOT. Decided after the review: the text is
+    /// on chain, in `Scored`, and its hash is computed here (`keccak256` of its UTF-8 bytes, eden-core
+    /// `thesis_hash`), so anyone can grade it, every scorer's copy check sees every earlier thesis, and the
+    /// submission order (C8's copy-detection order) is the score id order.
+    function score(address token, uint256 targetScore, string calldata thesis, uint256 maxBurnRoot)
         external
         nonReentrant
         returns (uint256 scoreId)
     {
         Scorer storage s = _staked(msg.sender);
         if (targetScore > MAX_TARGET_SCORE) revert TargetOutOfRange(targetScore);
+        uint256 len = bytes(thesis).length;
+        if (len == 0 || len > MAX_THESIS_BYTES) revert ThesisLength(len, MAX_THESIS_BYTES);
+        bytes32 thesisHash = keccak256(bytes(thesis));
         if (s.lastScoreAt != 0) {
             uint64 nextAt = s.lastScoreAt + SCORE_INTERVAL;
             if (block.timestamp < nextAt) revert ScoreTooSoon(nextAt);
@@ -306,7 +318,7 @@ contract ScorerRegistry is Ownable2Step, ReentrancyGuardTransient {
         _latestScore[msg.sender][token] = scoreId + 1;
         root.safeTransferFrom(msg.sender, address(this), burnAmount);
         IBurnable(address(root)).burn(burnAmount);
-        emit Scored(scoreId, msg.sender, token, targetScore, thesisHash, burnAmount);
+        emit Scored(scoreId, msg.sender, token, targetScore, thesisHash, burnAmount, thesis);
     }
 
     /// @notice Proves score `scoreId`'s grade (its quality leaf) against the final root of `epoch` and opens its

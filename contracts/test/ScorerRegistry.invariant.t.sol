@@ -74,7 +74,7 @@ contract ScorerHandler is Test {
         address token = tokens[t % 2];
         feed.setAnswer(3_000e8);
         rootToken.mint(s, 100e18);
-        bytes32 thesis = keccak256(abi.encode(s, block.timestamp));
+        string memory thesis = vm.toString(keccak256(abi.encode(s, block.timestamp)));
         vm.prank(s);
         uint256 id = reg.score(token, 50e18, thesis, type(uint256).max);
         if (prove % 8 == 0) return; // mostly proven

@@ -10,6 +10,7 @@ import {RewardMath} from "../src/libraries/RewardMath.sol";
 import {EpochRegistry} from "../src/EpochRegistry.sol";
 import {MerkleBuilder} from "./utils/MerkleBuilder.sol";
 import {ScorerFixture} from "./utils/ScorerFixture.sol";
+import {Vm} from "forge-std/Vm.sol";
 
 contract RewardMathHarness {
     function classOf(uint256 x) external pure returns (uint256) {
@@ -185,16 +186,50 @@ contract ScorerRegistryTest is ScorerFixture {
         assertFalse(reg.scorer(bob).registered);
     }
 
+    /// §4 (theses on chain): the text is in `Scored`, its hash is computed by the registry (keccak256 of the UTF-8
+    /// bytes, eden-core `thesis_hash`), an empty or over-long thesis is refused, and the score id is the order.
+    function test_thesisOnChain() public {
+        _register(alice);
+        _register(bob);
+        _freshFeed();
+        rootToken.mint(alice, 1_000e18);
+        vm.prank(alice);
+        vm.expectRevert(abi.encodeWithSelector(ScorerRegistry.ThesisLength.selector, 0, 16_384));
+        reg.score(TOKEN_E, 50e18, "", type(uint256).max);
+        bytes memory long = new bytes(16_385);
+        vm.prank(alice);
+        vm.expectRevert(abi.encodeWithSelector(ScorerRegistry.ThesisLength.selector, 16_385, 16_384));
+        reg.score(TOKEN_E, 50e18, string(long), type(uint256).max);
+        string memory text = unicode"Revenue doubled in Q3 — see the ledger.\n\nSources:\nhttps://example.org/q3";
+        vm.recordLogs();
+        uint256 id = _score(alice, TOKEN_E, text);
+        Vm.Log[] memory logs = vm.getRecordedLogs();
+        bool seen;
+        for (uint256 i; i < logs.length; ++i) {
+            if (logs[i].emitter != address(reg) || logs[i].topics[0] != ScorerRegistry.Scored.selector) continue;
+            (, bytes32 h,, string memory emitted) = abi.decode(logs[i].data, (uint256, bytes32, uint256, string));
+            assertEq(uint256(logs[i].topics[1]), id);
+            assertEq(h, keccak256(bytes(text)));
+            assertEq(emitted, text);
+            seen = true;
+        }
+        assertTrue(seen);
+        assertEq(reg.getScore(id).thesisHash, keccak256(bytes(text)));
+        // The longest thesis is accepted; a later score has a later id.
+        uint256 id2 = _score(bob, TOKEN_E, string(new bytes(16_384)));
+        assertEq(id2, id + 1);
+    }
+
     function test_scoreRules() public {
         vm.prank(alice);
         vm.expectRevert(abi.encodeWithSelector(ScorerRegistry.NotRegistered.selector, alice));
-        reg.score(TOKEN_E, 50e18, bytes32("t"), type(uint256).max);
+        reg.score(TOKEN_E, 50e18, "t", type(uint256).max);
         _register(alice);
         vm.prank(alice);
         vm.expectRevert(abi.encodeWithSelector(ScorerRegistry.TargetOutOfRange.selector, 100e18 + 1));
-        reg.score(TOKEN_E, 100e18 + 1, bytes32("t"), type(uint256).max);
+        reg.score(TOKEN_E, 100e18 + 1, "t", type(uint256).max);
         uint256 supply = rootToken.totalSupply();
-        uint256 id = _score(alice, TOKEN_E, bytes32("t1"));
+        uint256 id = _score(alice, TOKEN_E, "t1");
         assertEq(rootToken.totalSupply(), supply + 1_000e18 - BURN_100);
         ScorerRegistry.Score memory sc = reg.getScore(id);
         assertEq(sc.scorer, alice);
@@ -207,9 +242,9 @@ contract ScorerRegistryTest is ScorerFixture {
         _freshFeed();
         vm.prank(alice);
         vm.expectRevert(abi.encodeWithSelector(ScorerRegistry.ScoreTooSoon.selector, uint64(T0 + 14 days)));
-        reg.score(TOKEN_U, 50e18, bytes32("t2"), type(uint256).max);
+        reg.score(TOKEN_U, 50e18, "t2", type(uint256).max);
         vm.warp(T0 + 14 days);
-        _score(alice, TOKEN_U, bytes32("t2"));
+        _score(alice, TOKEN_U, "t2");
         assertEq(reg.scoreCount(), 2);
         vm.expectRevert(abi.encodeWithSelector(ScorerRegistry.UnknownScore.selector, 2));
         reg.getScore(2);
@@ -254,7 +289,7 @@ contract ScorerRegistryTest is ScorerFixture {
         _freshFeed();
         vm.prank(alice);
         vm.expectRevert(abi.encodeWithSelector(ScorerRegistry.Unstaking.selector, alice));
-        reg.score(TOKEN_E, 1, bytes32("x"), type(uint256).max);
+        reg.score(TOKEN_E, 1, "x", type(uint256).max);
         vm.warp(T0 + 21 days - 1);
         vm.prank(alice);
         vm.expectRevert(abi.encodeWithSelector(ScorerRegistry.CooldownActive.selector, uint64(T0 + 21 days)));
@@ -277,7 +312,7 @@ contract ScorerRegistryTest is ScorerFixture {
 
     function test_proveRules() public {
         _register(alice);
-        uint256 id = _score(alice, TOKEN_E, bytes32("thesis"));
+        uint256 id = _score(alice, TOKEN_E, "thesis");
         bytes32[] memory none = new bytes32[](0);
         vm.expectRevert(ScorerRegistry.InvalidProof.selector);
         reg.prove(id, 7, 0.8e18, 0, bytes32(0), none);
@@ -297,9 +332,9 @@ contract ScorerRegistryTest is ScorerFixture {
         assertEq(p.scoreId, id);
         // Only the latest score on a token can be proven.
         vm.warp(T0 + 14 days);
-        uint256 id2 = _score(alice, TOKEN_E, bytes32("thesis2"));
+        uint256 id2 = _score(alice, TOKEN_E, "thesis2");
         vm.warp(T0 + 28 days);
-        uint256 id3 = _score(alice, TOKEN_E, bytes32("thesis3"));
+        uint256 id3 = _score(alice, TOKEN_E, "thesis3");
         _grade(7, id2, 0.5e18, 0);
         vm.expectRevert(abi.encodeWithSelector(ScorerRegistry.NotLatestScore.selector, id2, id3));
         reg.prove(id2, 7, 0.5e18, 0, bytes32(0), none);
@@ -308,13 +343,13 @@ contract ScorerRegistryTest is ScorerFixture {
         vm.expectRevert(abi.encodeWithSelector(ScorerRegistry.ProofTooLate.selector, id2, uint64(T0 + 44 days)));
         reg.prove(id2, 7, 0.5e18, 0, bytes32(0), none);
         // A token without a pool cannot open positions.
-        uint256 id4 = _score(alice, address(0xF00), bytes32("t4"));
+        uint256 id4 = _score(alice, address(0xF00), "t4");
         _grade(7, id4, 0.5e18, 0);
         vm.expectRevert(abi.encodeWithSelector(ScorerRegistry.PoolNotConfigured.selector, address(0xF00)));
         reg.prove(id4, 7, 0.5e18, 0, bytes32(0), none);
         // An unstaking scorer's score cannot be proven.
         _register(bob);
-        uint256 id5 = _score(bob, TOKEN_E, bytes32("t5"));
+        uint256 id5 = _score(bob, TOKEN_E, "t5");
         vm.prank(bob);
         reg.requestUnstake();
         _grade(7, id5, 0.5e18, 0);
@@ -366,7 +401,7 @@ contract ScorerRegistryTest is ScorerFixture {
         assertEq(reg.owedStored(TOKEN_E, alice), 1 days * 1_000 / 20);
         // Re-score at day 14, proven at day 15: the old position earns until day 15.
         vm.warp(T0 + 14 days);
-        uint256 id = _score(alice, TOKEN_E, bytes32("again"));
+        uint256 id = _score(alice, TOKEN_E, "again");
         assertTrue(reg.position(TOKEN_E, alice).open);
         vm.warp(T0 + 15 days);
         _fundEth(TOKEN_E, 7 * DAY * 1_000);
@@ -496,7 +531,7 @@ contract ScorerRegistryTest is ScorerFixture {
         vm.startPrank(alice);
         rootToken.approve(address(r2), type(uint256).max);
         r2.register(type(uint256).max);
-        uint256 id = r2.score(TOKEN_E, 70e18, keccak256("my thesis"), type(uint256).max);
+        uint256 id = r2.score(TOKEN_E, 70e18, "my thesis", type(uint256).max);
         vm.stopPrank();
         vm.warp(block.timestamp + 1); // the grading epoch is proposed after the score
         bytes32[] memory leaves = new bytes32[](3);
@@ -554,7 +589,7 @@ contract ScorerRegistryReviewTest is ScorerFixture {
         vm.deal(address(this), 1_000 ether);
     }
 
-    function _scoreOn(address who, address token, bytes32 thesis) internal returns (uint256 id) {
+    function _scoreOn(address who, address token, string memory thesis) internal returns (uint256 id) {
         _freshFeed();
         vm.prank(who);
         id = r2.score(token, 70e18, thesis, type(uint256).max);
@@ -579,7 +614,7 @@ contract ScorerRegistryReviewTest is ScorerFixture {
 
     /// Finding 1: mallory copies alice's public thesis hash onto a richer token and proves it with alice's leaf.
     function test_review1_aCopiedThesisHashInheritsNothing() public {
-        bytes32 thesis = keccak256("alice's thesis");
+        string memory thesis = "alice's thesis";
         uint256 aliceId = _scoreOn(alice, TOKEN_E, thesis);
         vm.warp(block.timestamp + 1);
         bytes32[] memory leaves = _two(r2.qualityLeaf(aliceId, 0.9e18, 0, bytes32(0)), er.scoreLeaf(TOKEN_E, 1));
@@ -602,9 +637,9 @@ contract ScorerRegistryReviewTest is ScorerFixture {
     /// Finding 1: a grade committed before the score existed (the next score id predicted) is refused.
     function test_review1_aGradeFromAnEpochBeforeTheScoreIsRefused() public {
         uint256 predicted = r2.scoreCount();
-        bytes32 thesis = keccak256("later");
+        string memory thesis = "later";
         bytes32 leaf = er.qualityLeaf(
-            EdenLeaves.Grade(address(r2), predicted, alice, TOKEN_E, thesis, 1e18, 0, bytes32(0))
+            EdenLeaves.Grade(address(r2), predicted, alice, TOKEN_E, keccak256(bytes(thesis)), 1e18, 0, bytes32(0))
         );
         bytes32[] memory leaves = _two(leaf, er.scoreLeaf(TOKEN_E, 1));
         uint64 e1 = _final(leaves);
@@ -618,8 +653,8 @@ contract ScorerRegistryReviewTest is ScorerFixture {
     /// Fuzz, finding 1: a grade opens no score but its own (any other id, or the right id with another token,
     /// scorer or thesis, is not in the root).
     function testFuzz_review1_aGradeProvesOnlyItsOwnScore(uint256 seed) public {
-        uint256 a = _scoreOn(alice, TOKEN_E, keccak256(abi.encode("a", seed)));
-        uint256 m = _scoreOn(mallory, TOKEN_E, keccak256(abi.encode("m", seed)));
+        uint256 a = _scoreOn(alice, TOKEN_E, string(abi.encode("a", seed)));
+        uint256 m = _scoreOn(mallory, TOKEN_E, string(abi.encode("m", seed)));
         vm.warp(block.timestamp + 1);
         uint256 q = bound(seed, 0.3e18, 1e18);
         bytes32[] memory leaves = _two(r2.qualityLeaf(a, q, 0, bytes32(0)), er.scoreLeaf(TOKEN_E, seed));
@@ -634,7 +669,7 @@ contract ScorerRegistryReviewTest is ScorerFixture {
     /// weight 0; the earliest epoch's grade now wins and anyone restores it. The adjudicator's override wins over every
     /// leaf and re-weights the open position from then on.
     function test_review2_earliestGradeWinsAndTheOverrideWinsOverAll() public {
-        uint256 id = _scoreOn(alice, TOKEN_E, keccak256("victim"));
+        uint256 id = _scoreOn(alice, TOKEN_E, "victim");
         vm.warp(block.timestamp + 1);
         bytes32[] memory good = _two(r2.qualityLeaf(id, 0.8e18, 0, bytes32(0)), er.scoreLeaf(TOKEN_E, 1));
         uint64 e1 = _final(good);
@@ -675,7 +710,7 @@ contract ScorerRegistryReviewTest is ScorerFixture {
     /// Finding 2: a scorer held an unproven score and proved it when the pool was richest; proofs are now bounded to
     /// PROVE_WINDOW after the score.
     function test_review2_aScoreCannotBeProvenLate() public {
-        uint256 id = _scoreOn(alice, TOKEN_E, keccak256("held back"));
+        uint256 id = _scoreOn(alice, TOKEN_E, "held back");
         vm.warp(block.timestamp + 1);
         bytes32[] memory leaves = _two(r2.qualityLeaf(id, 0.8e18, 0, bytes32(0)), er.scoreLeaf(TOKEN_E, 1));
         uint64 e = _final(leaves);

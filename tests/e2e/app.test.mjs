@@ -470,6 +470,11 @@ test("a project's human envelope is recomputed, its leaf verified against the fi
   assert.equal(await page.locator('#theses tbody tr').count(), c.theses.length);
   assert.match(await page.textContent('#theses'), /Scored event ✓/);
   assert.equal(await page.locator('#theses tbody tr:has-text("in the final root ✓")').count(), c.theses.length);
+  // §4: each thesis's text, read from its Scored event on chain (not from a publication).
+  assert.equal(await page.locator('#theses details.thesis-text').count(), c.theses.length, 'every graded thesis shows its on-chain text');
+  const seededTexts = chain.world.scorer.theses;
+  const shown = await page.$$eval('#theses .thesis-body', (ps) => ps.map((p) => p.textContent));
+  assert.ok(shown.every((t) => seededTexts.includes(t)), 'the texts are the ones scored');
   assert.match(await page.textContent('#human-score'), /the bundle's ✓/);
   assert.equal(wei(await exact('#human-score .amount')), BigInt(c.human.scoreWad));
   assert.equal(wei(await exact('#envelope .amount')), BigInt(c.human.envelopeWad));
@@ -769,6 +774,17 @@ test('a copied thesis is caught locally before paying; an original one is submit
   }
   await page.waitForFunction(() => /Next score allowed in 1[34] d/.test(document.querySelector('#score-countdown')?.textContent ?? ''), null, T);
   await page.screenshot({ path: join(SHOTS, 'scorer-submitted.png'), fullPage: true });
+  // §4: the text itself went on chain, in the registry's `Scored` event, exactly as written (thesis and sources);
+  // the registry hashed it. `Scored`'s data is the only one of the registry's with a string (5+ words).
+  const rpcCall = async (method, params) => (await (await fetch(chain.rpc, { method: 'POST', headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })).json()).result;
+  const logs = await rpcCall('eth_getLogs', [{ address: chain.network.contracts.scorerRegistry, fromBlock: '0x0', toBlock: 'latest' }]);
+  const scored = logs.filter((l) => l.topics.length === 4 && l.data.length - 2 >= 64 * 5).at(-1);
+  const d = scored.data.slice(2);
+  const off = Number(BigInt('0x' + d.slice(192, 256))) * 2;
+  const len = Number(BigInt('0x' + d.slice(off, off + 64)));
+  assert.equal(Buffer.from(d.slice(off + 64, off + 64 + len * 2), 'hex').toString('utf8'),
+    'Mid Meadow trades on a thin curve, yet its creator published audited contracts and a public treasury report; I expect steady holder growth over the next epochs.\n\nSources:\nhttps://example.org/meadow-audit\nhttps://example.org/meadow-treasury');
   // Unstaking starts the 7-day cooldown; the withdrawal waits for it.
   const m = await confirmedCount();
   await page.click('#request-unstake');

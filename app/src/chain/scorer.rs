@@ -1,8 +1,8 @@
 //! The scorer registry (C11–C14), discovered from the chain: the registry and the ROOT price
 //! oracle come from the network description, ROOT and the ETH/USD feed from them, the tokens a
-//! thesis can be about from the launchpad, and the graded theses from the registry's `Scored`
-//! events. A thesis text is off chain: it is the publication `theses/<hash>.txt`, used only when its
-//! keccak-256 is the hash on chain. No Leptos here.
+//! thesis can be about from the launchpad, and every thesis from the registry's `Scored` events,
+//! which carry its text (§4: theses are on chain; the registry computes the hash, and a text is used
+//! only when its keccak-256 is that hash). No Leptos here.
 
 use crate::chain::abi::{IAggregatorV3, ILaunchpad, IRootPriceOracle, IScorerRegistry, IERC20};
 use crate::chain::multicall::Batch;
@@ -12,11 +12,6 @@ use alloy_primitives::{Address, B256, U256};
 use eden_core::check::ScoredEvent;
 use eden_core::scoring::copy_detect::thesis_hash;
 
-/// Where a thesis text is published under a base URL, by its hash: `theses/0x<64 hex>.txt`.
-pub fn thesis_path(hash: &B256) -> String {
-    format!("theses/{hash}.txt")
-}
-
 /// A token a thesis can be about.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TokenRef {
@@ -24,7 +19,7 @@ pub struct TokenRef {
     pub symbol: String,
 }
 
-/// A graded thesis whose text was published (and matches its on-chain hash).
+/// A scored thesis's text, from its `Scored` event (it matches the hash the registry computed).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PublishedThesis {
     pub thesis_hash: B256,
@@ -40,14 +35,15 @@ pub struct ScorerRef {
     pub feed: Address,
     /// The launchpad's tokens, in launch order.
     pub tokens: Vec<TokenRef>,
-    /// Every graded thesis's text that was published, in scoring order (the copy check's corpus).
+    /// Every scored thesis's text, in submission (score id) order: the copy check's corpus and
+    /// order (C8). A text scored twice is listed once, at its first score.
     pub theses: Vec<PublishedThesis>,
-    /// How many graded theses have no (matching) published text.
+    /// How many scored theses' texts do not hash to their on-chain hash (none from an honest node).
     pub unpublished: usize,
 }
 
 impl ScorerRef {
-    /// The published text of the thesis with `hash`.
+    /// The text of the thesis with `hash`.
     pub fn thesis(&self, hash: &B256) -> Option<String> {
         self.theses
             .iter()
@@ -76,7 +72,7 @@ pub async fn discover(w: &World) -> Result<Option<ScorerRef>, RpcError> {
     let n = u64::try_from(a.get(count)?).unwrap_or(0);
     let (tokens, theses) = futures::join!(
         launch_tokens(&rpc, pad, n),
-        published_theses(w, &rpc, registry)
+        scored_theses(&rpc, registry, w.deployment_block)
     );
     let (tokens, (theses, unpublished)) = (tokens?, theses?);
     Ok(Some(ScorerRef {
@@ -203,60 +199,101 @@ pub async fn scored_events(
     registry: Address,
     from_block: u64,
 ) -> Result<Vec<ScoredEvent>, RpcError> {
-    Ok(rpc
-        .events::<IScorerRegistry::Scored>(registry, None, from_block)
+    Ok(scored_with_texts(rpc, registry, from_block)
         .await?
         .into_iter()
-        .map(|(e, _)| ScoredEvent {
-            score_id: e.scoreId,
-            scorer: e.scorer,
-            token: e.token,
-            thesis_hash: e.thesisHash,
-            target: e.targetScore,
-        })
+        .map(|(e, _)| e)
         .collect())
 }
 
-/// The texts of every graded thesis (`Scored` events), fetched at once; a text is kept only when
-/// its hash is the one on chain.
-async fn published_theses(
-    w: &World,
+/// Every `Scored` event of `registry` since `from_block` with its thesis text (§4: on chain), in
+/// score id order (the submission order).
+///
+/// # Errors
+/// When the logs cannot be read or do not decode.
+pub async fn scored_with_texts(
     rpc: &Rpc,
     registry: Address,
+    from_block: u64,
+) -> Result<Vec<(ScoredEvent, String)>, RpcError> {
+    let mut out: Vec<(ScoredEvent, String)> = rpc
+        .events::<IScorerRegistry::Scored>(registry, None, from_block)
+        .await?
+        .into_iter()
+        .map(|(e, _)| {
+            (
+                ScoredEvent {
+                    score_id: e.scoreId,
+                    scorer: e.scorer,
+                    token: e.token,
+                    thesis_hash: e.thesisHash,
+                    target: e.targetScore,
+                },
+                e.thesis,
+            )
+        })
+        .collect();
+    out.sort_by_key(|(e, _)| e.score_id);
+    Ok(out)
+}
+
+/// The texts of every scored thesis, from the `Scored` events (§4: on chain), first score first; a
+/// text is kept only when its keccak-256 is the hash the registry computed.
+async fn scored_theses(
+    rpc: &Rpc,
+    registry: Address,
+    from_block: u64,
 ) -> Result<(Vec<PublishedThesis>, usize), RpcError> {
-    let mut hashes: Vec<B256> = Vec::new();
-    for e in scored_events(rpc, registry, w.deployment_block).await? {
-        if !hashes.contains(&e.thesis_hash) {
-            hashes.push(e.thesis_hash);
+    Ok(corpus(scored_with_texts(rpc, registry, from_block).await?))
+}
+
+/// The copy check's corpus from scored theses in score id order: each hash once (its first
+/// score), a text whose hash differs from the event's left out and counted.
+fn corpus(scored: Vec<(ScoredEvent, String)>) -> (Vec<PublishedThesis>, usize) {
+    let mut out: Vec<PublishedThesis> = Vec::new();
+    let mut mismatched = 0;
+    for (e, text) in scored {
+        if out.iter().any(|t| t.thesis_hash == e.thesis_hash) {
+            continue;
         }
-    }
-    let texts = futures::future::join_all(
-        hashes
-            .iter()
-            .map(|h| async move { w.fetch_publication(&thesis_path(h)).await.ok() }),
-    )
-    .await;
-    let mut out = Vec::new();
-    for (h, text) in hashes.iter().zip(texts) {
-        if let Some(t) = text.filter(|t| thesis_hash(t) == *h) {
+        if thesis_hash(&text) == e.thesis_hash {
             out.push(PublishedThesis {
-                thesis_hash: *h,
-                thesis: t,
+                thesis_hash: e.thesis_hash,
+                thesis: text,
             });
+        } else {
+            mismatched += 1;
         }
     }
-    let unpublished = hashes.len() - out.len();
-    Ok((out, unpublished))
+    (out, mismatched)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn ev(id: u64, text: &str) -> ScoredEvent {
+        ScoredEvent {
+            score_id: U256::from(id),
+            scorer: Address::ZERO,
+            token: Address::ZERO,
+            thesis_hash: thesis_hash(text),
+            target: U256::ZERO,
+        }
+    }
+
     #[test]
-    fn theses_are_named_by_their_hash() {
-        let h = thesis_hash("a thesis");
-        assert_eq!(thesis_path(&h), format!("theses/{h}.txt"));
-        assert!(thesis_path(&h).starts_with("theses/0x"));
+    fn the_corpus_is_every_text_once_in_score_order_and_refuses_a_wrong_text() {
+        let mut forged = ev(3, "what the chain hashed");
+        forged.thesis_hash = thesis_hash("what the chain hashed");
+        let (theses, mismatched) = corpus(vec![
+            (ev(0, "first"), "first".into()),
+            (ev(1, "second"), "second".into()),
+            (ev(2, "first"), "first".into()),
+            (forged, "another text".into()),
+        ]);
+        let texts: Vec<_> = theses.iter().map(|t| t.thesis.as_str()).collect();
+        assert_eq!(texts, ["first", "second"]);
+        assert_eq!(mismatched, 1);
     }
 }

@@ -98,7 +98,7 @@ abstract contract ScorerFixture is Test {
         vm.stopPrank();
     }
 
-    function _score(address who, address token, bytes32 thesis) internal returns (uint256 id) {
+    function _score(address who, address token, string memory thesis) internal returns (uint256 id) {
         _freshFeed();
         rootToken.mint(who, 1_000e18);
         vm.prank(who);
@@ -116,7 +116,7 @@ abstract contract ScorerFixture is Test {
     }
 
     function _scoreAndProve(address who, address token, uint256 q, uint8 verdict) internal returns (uint256 id) {
-        id = _score(who, token, keccak256(abi.encode(who, token, block.timestamp)));
+        id = _score(who, token, vm.toString(keccak256(abi.encode(who, token, block.timestamp))));
         _prove(id, q, verdict);
     }
 

@@ -22,7 +22,11 @@
 //! Limits: homoglyphs (e.g. Cyrillic `а` for Latin `a`) and texts without spaces (CJK) are
 //! not handled specially; reworded paraphrase is not a copy by this measure.
 
-use alloy_primitives::{keccak256, B256};
+use alloy_primitives::{keccak256, B256, U256};
+
+/// The longest thesis a `ScorerRegistry` takes, its sources included, in UTF-8 bytes (§4, decided:
+/// 16 KiB; `ScorerRegistry.MAX_THESIS_BYTES`). The text is on chain, in `Scored`.
+pub const MAX_THESIS_BYTES: usize = 16_384;
 
 /// Words per shingle.
 pub const SHINGLE_WORDS: usize = 5;
@@ -215,6 +219,27 @@ pub fn detect_in_order(theses: &[(B256, &str)]) -> Vec<CopyResult> {
         .collect()
 }
 
+/// C8 in the chain's order (§4: theses are on chain, so the submission order is the
+/// `ScorerRegistry` score id): the copy check of score `score_id`'s text against every text scored
+/// before it (a lower score id), whatever the order of `scored` (`(score id, thesis hash, text)`,
+/// from the `Scored` events). `None` when `score_id` is not in `scored`. A text whose keccak-256 is
+/// not its hash is left out (it is not what the registry hashed).
+pub fn verdict_in_chain_order(score_id: U256, scored: &[(U256, B256, &str)]) -> Option<CopyResult> {
+    let genuine = |(_, h, t): &&(U256, B256, &str)| thesis_hash(t) == *h;
+    let (_, _, text) = scored
+        .iter()
+        .filter(genuine)
+        .find(|(id, ..)| *id == score_id)?;
+    let mut earlier: Vec<&(U256, B256, &str)> = scored
+        .iter()
+        .filter(genuine)
+        .filter(|(id, ..)| *id < score_id)
+        .collect();
+    earlier.sort_by_key(|(id, ..)| *id);
+    let earlier: Vec<(B256, &str)> = earlier.into_iter().map(|(_, h, t)| (*h, *t)).collect();
+    Some(copy_check(text, &earlier))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -222,6 +247,30 @@ mod tests {
 
     const A: &str = "Revenue grew steadily for eight weeks because the agent resolved more support tickets \
         than any other project in the track, and the settlement data from the processor agrees with the claims.";
+
+    #[test]
+    fn the_chain_order_decides_who_copied_whom() {
+        let b = "A completely different thesis about holder growth and the audited treasury report of the project.";
+        let (ha, hb) = (thesis_hash(A), thesis_hash(b));
+        let id = U256::from;
+        // Given out of order: score 7 (A again) is compared with scores 3 (A) and 5 (b) only.
+        let scored = [(id(7), ha, A), (id(5), hb, b), (id(3), ha, A)];
+        let later = verdict_in_chain_order(id(7), &scored).unwrap();
+        assert_eq!(later.verdict, Verdict::Copy);
+        assert_eq!(later.matched_thesis, ha);
+        // The first score of A has nothing before it but b: original.
+        let first = verdict_in_chain_order(id(3), &scored).unwrap();
+        assert_eq!(first.verdict, Verdict::Original);
+        assert_eq!(first.matched_thesis, B256::ZERO);
+        assert!(verdict_in_chain_order(id(4), &scored).is_none());
+        // A text that is not what the registry hashed is not used, neither as the thesis nor as earlier.
+        let forged = [(id(1), hb, A), (id(2), ha, A)];
+        assert_eq!(
+            verdict_in_chain_order(id(2), &forged).unwrap().verdict,
+            Verdict::Original
+        );
+        assert!(verdict_in_chain_order(id(1), &forged).is_none());
+    }
 
     #[test]
     fn normalisation() {

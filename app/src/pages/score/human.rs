@@ -31,6 +31,9 @@ pub struct HumanCheck {
     pub registry_says: Option<Result<bool, AppError>>,
     /// Why the bundle's human part is not trusted, in words; empty when everything matches.
     pub flags: Vec<String>,
+    /// Each graded thesis's text, from its `Scored` event (§4: on chain), when its keccak-256 is
+    /// the hash the registry computed.
+    pub texts: std::collections::BTreeMap<B256, String>,
 }
 
 impl std::ops::Deref for HumanCheck {
@@ -41,6 +44,18 @@ impl std::ops::Deref for HumanCheck {
 }
 
 impl HumanCheck {
+    /// Keeps the texts of this check's theses from the scored events (first score of a hash wins).
+    pub fn set_texts(&mut self, scored: &[(ScoredEvent, String)]) {
+        for r in &self.check.rows {
+            if let Some((_, t)) = scored.iter().find(|(e, t)| {
+                e.thesis_hash == r.thesis_hash
+                    && eden_core::scoring::copy_detect::thesis_hash(t) == r.thesis_hash
+            }) {
+                self.texts.insert(r.thesis_hash, t.clone());
+            }
+        }
+    }
+
     /// Everything matches and the leaf reaches an on-chain final root.
     pub fn verified(&self) -> bool {
         self.flags.is_empty()
@@ -145,6 +160,7 @@ pub fn check_human(
         check,
         registry_says: None,
         flags,
+        texts: Default::default(),
     }))
 }
 
@@ -209,6 +225,7 @@ pub fn HumanView(check: Result<Option<HumanCheck>, AppError>, status: u8) -> imp
     };
     let envelope_mode = matches!(c.detail, HumanDetail::Envelope { .. });
     let rows = c.rows.clone();
+    let texts = c.texts.clone();
     view! {
         <div class=class id="human-result" role="status" data-mode=if envelope_mode { "envelope" } else { "preData" }>
             <strong>{headline}</strong>
@@ -223,7 +240,10 @@ pub fn HumanView(check: Result<Option<HumanCheck>, AppError>, status: u8) -> imp
                         <tbody>
                         {rows.into_iter().map(|r| view! {
                             <tr>
-                                <td><code title=r.thesis_hash.to_string()>{short(r.thesis_hash)}</code></td>
+                                <td>{match texts.get(&r.thesis_hash) {
+                                    Some(t) => view! { <details class="thesis-text"><summary><code title=r.thesis_hash.to_string()>{short(r.thesis_hash)}</code></summary><p class="thesis-body">{t.clone()}</p></details> }.into_any(),
+                                    None => view! { <code title=r.thesis_hash.to_string()>{short(r.thesis_hash)}</code> }.into_any(),
+                                }}</td>
                                 <td><Amount raw=r.target decimals=18 sig=4 /></td>
                                 <td><Amount raw=r.quality decimals=18 sig=3 /></td>
                                 <td>{r.verdict.name()}" → "<Amount raw=r.multiplier decimals=18 sig=2 /></td>

@@ -246,13 +246,48 @@ pub struct EpochCheck {
     pub inputs: Option<Result<InputsCheck, AppError>>,
 }
 
-/// The ScorerRegistry's `Scored` events, for the targets' cross-check.
-async fn scored_events(rpc: &Rpc, w: &World) -> Result<Vec<ScoredEvent>, AppError> {
+/// C8 in the chain's order (§4): each of `project`'s graded theses has the verdict and matched
+/// thesis that the copy check of its on-chain text against every earlier scored text gives
+/// (`eden_core::scoring::copy_detect::verdict_in_chain_order`); a difference is a flag.
+fn copy_verdict_flags(
+    bundle: &eden_core::scoring::EpochBundle,
+    project: Address,
+    scored: &[(ScoredEvent, String)],
+) -> Vec<String> {
+    use eden_core::scoring::copy_detect::verdict_in_chain_order;
+    let corpus: Vec<(U256, B256, &str)> = scored
+        .iter()
+        .map(|(e, t)| (e.score_id, e.thesis_hash, t.as_str()))
+        .collect();
+    bundle
+        .theses
+        .iter()
+        .filter(|t| t.project == project)
+        .filter_map(|t| {
+            let r = verdict_in_chain_order(t.score_id, &corpus)?;
+            (u8::from(r.verdict) != t.verdict || r.matched_thesis != t.matched_thesis).then(|| {
+                format!(
+                    "thesis {}: the bundle grades it {} (matching {}), but the copy check of its on-chain text against every earlier score gives {} ({} similar to {})",
+                    human::short(t.thesis_hash),
+                    eden_core::leaves::Verdict::name_of_code(t.verdict),
+                    human::short(t.matched_thesis),
+                    r.verdict.name(),
+                    crate::fmt::percent_bps(r.similarity_bps()),
+                    human::short(r.matched_thesis)
+                )
+            })
+        })
+        .collect()
+}
+
+/// The ScorerRegistry's `Scored` events, for the targets' cross-check, each with its thesis text
+/// (§4: on chain).
+async fn scored_events(rpc: &Rpc, w: &World) -> Result<Vec<(ScoredEvent, String)>, AppError> {
     let reg = w
         .contracts
         .scorer_registry
         .ok_or_else(|| AppError::missing("no ScorerRegistry on this network"))?;
-    Ok(crate::chain::scorer::scored_events(rpc, reg, w.deployment_block).await?)
+    Ok(crate::chain::scorer::scored_with_texts(rpc, reg, w.deployment_block).await?)
 }
 
 /// One project checked against one epoch. The bundle, the epoch's proposal on chain (final root,
@@ -363,12 +398,16 @@ async fn run_check(
     } else {
         None
     };
-    let events = scored
+    let events: Option<Vec<ScoredEvent>> = scored
         .as_ref()
         .and_then(|r| r.as_ref().ok())
-        .map(Vec::as_slice);
-    let mut human = check_human(&tree, project, onchain, events, chain_verified);
+        .map(|v| v.iter().map(|(e, _)| *e).collect());
+    let mut human = check_human(&tree, project, onchain, events.as_deref(), chain_verified);
     if let Ok(Some(h)) = &mut human {
+        if let Some(Ok(list)) = &scored {
+            h.set_texts(list);
+            h.flags.extend(copy_verdict_flags(bundle, project, list));
+        }
         if let Some(Err(e)) = &scored {
             h.flags.push(format!(
                 "the targets could not be checked against the ScorerRegistry: {e}"

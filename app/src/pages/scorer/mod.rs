@@ -22,7 +22,7 @@ use eden_core::burns::{
     next_score_at, root_for_usd_up, unstake_ready_at, RootAmountBounds, REGISTER_BURN_USD,
 };
 use eden_core::rewards::SCORER_STAKE;
-use eden_core::scoring::copy_detect::{copy_check, thesis_hash, Verdict};
+use eden_core::scoring::copy_detect::{copy_check, Verdict, MAX_THESIS_BYTES};
 use leptos::prelude::*;
 use positions::MyPositions;
 use unproven::Unproven;
@@ -320,7 +320,13 @@ fn ThesisEditor(scorer: ScorerRef, price_usd: U256, next: u64, draft: Draft) -> 
         if text.trim().is_empty() {
             return error.set(Some("Write the thesis first.".into()));
         }
-        let hash = thesis_hash(&text);
+        if text.len() > MAX_THESIS_BYTES {
+            return error.set(Some(format!(
+                "The thesis and its sources are {} bytes; the registry takes at most {} (they go on chain).",
+                fmt::thousands(text.len() as u64),
+                fmt::thousands(MAX_THESIS_BYTES as u64)
+            )));
+        }
         leptos::task::spawn_local(async move {
             let Load::Ready(w) = ctx.world.get_untracked() else {
                 return;
@@ -341,7 +347,7 @@ fn ThesisEditor(scorer: ScorerRef, price_usd: U256, next: u64, draft: Draft) -> 
             let data = IScorerRegistry::scoreCall {
                 token: tok,
                 targetScore: target_wad,
-                thesisHash: hash,
+                thesis: text,
                 maxBurnRoot: max_burn,
             }
             .abi_encode();
@@ -374,7 +380,7 @@ fn ThesisEditor(scorer: ScorerRef, price_usd: U256, next: u64, draft: Draft) -> 
                 }),
             }}</p>
             {(unpublished > 0).then(|| view! {
-                <p class="muted" id="unpublished-theses">{format!("{unpublished} graded thesis text(s) are not published by this deployment (or do not match their on-chain hash): the copy check cannot compare with them.")}</p>
+                <p class="muted" id="unpublished-theses">{format!("{unpublished} scored thesis text(s) from the node do not match the hash the registry computed: the copy check cannot compare with them.")}</p>
             })}
             <button class="primary" id="submit-score" on:click=submit
                 disabled=move || ctx.chain_now() < next || check.get().is_some_and(|c| c.verdict == Verdict::Copy)>"Pay the burn and submit"</button>
