@@ -208,6 +208,19 @@ await buy(DEV[1][0], gard, 0.4);
 await sell(DEV[3][0], gard, 0.25);
 await buy(DEV[4][0], gard, 4); // crosses G: clamped, refunded, graduates
 log('GARD graduated');
+// #14: a graduated token's pool fees feed its lanes. Two buys in GARD's v4 pool (a pool driver pays from its own
+// ETH) earn the locked position fees, left uncollected: anyone collects them (the Score page, the keeper), and
+// FeeLanes splits them like curve fees while the token side is burned.
+{
+  const KEY = '(address,address,uint24,int24,address)';
+  const k = await call(A.launchpad, 'poolKeyOf(address)', [gard]);
+  const key = [addrAt(k, 0), addrAt(k, 1), word(k, 2), word(k, 3), addrAt(k, 4)];
+  const poolDriver = await deploy(['V4PoolDriver.sol', 'V4PoolDriver.json'], ['address'], [A.poolManager]);
+  await rpc('eth_sendTransaction', [{ from: deployer, to: poolDriver, value: '0x' + (2n * 10n ** 18n).toString(16) }]);
+  await send(deployer, poolDriver, `swapExactIn(${KEY},bool,uint256)`, [key, true, E(0.5)]);
+  await send(deployer, poolDriver, `swapExactIn(${KEY},bool,uint256)`, [key, true, E(0.3)]);
+  log('GARD traded in its pool: its locked position earned fees');
+}
 
 const near = await launch(DEV[2][0], 'Nearly There', 'NEAR');
 await warp(20);

@@ -17,11 +17,7 @@ import {BalanceDelta} from "@uniswap/v4-core/src/types/BalanceDelta.sol";
 import {BeforeSwapDelta, BeforeSwapDeltaLibrary} from "@uniswap/v4-core/src/types/BeforeSwapDelta.sol";
 import {SwapParams} from "@uniswap/v4-core/src/types/PoolOperation.sol";
 import {DuelMath} from "./libraries/DuelMath.sol";
-
-/// @notice The burn of OpenZeppelin's `ERC20Burnable` (launch tokens have it).
-interface IERC20Burnable {
-    function burn(uint256 value) external;
-}
+import {IERC20Burnable} from "./interfaces/IERC20Burnable.sol";
 
 /// @title DuelHook: Uniswap v4 hook that runs duels between two tokens' ETH pools (B1-B7, seed 004).
 /// @notice One hook serves many duels; each duel is a pair of native-ETH pools (ETH is currency0) whose hook is this

@@ -13,11 +13,20 @@ import {ModifyLiquidityParams, SwapParams} from "@uniswap/v4-core/src/types/Pool
 import {TickMath} from "@uniswap/v4-core/src/libraries/TickMath.sol";
 import {StateLibrary} from "@uniswap/v4-core/src/libraries/StateLibrary.sol";
 import {LiquidityAmounts} from "@uniswap/v4-core/test/utils/LiquidityAmounts.sol";
+import {IERC20Burnable} from "./interfaces/IERC20Burnable.sol";
 
 /// @title LaunchLocker: owns every graduation position forever (C20, §9.2-9.3).
 /// @notice Liquidity can be added, never withdrawn: this contract has no code path that passes a negative
-/// `liquidityDelta` to the PoolManager and none that transfers an asset anywhere except into the
-/// PoolManager to pay for an add. Tokens and quote it holds (the locked 0.04·S, rounding dust) stay here.
+/// `liquidityDelta` to the PoolManager, and none that transfers an asset anywhere except into the
+/// PoolManager to pay for an add and the position's fees to the launchpad (`collectFees`). Tokens and quote it
+/// holds (the locked 0.04·S, rounding dust) stay here.
+///
+/// Fees (decided after the review, #14): `collectFees` pokes the full-range position with a zero
+/// `liquidityDelta` (v4 pays out exactly the fees it earned; its liquidity is untouched), sends the quote side to
+/// the launchpad, which splits it through the fee lanes like a curve fee, and burns the token side (launch tokens
+/// are `ERC20Burnable`): no swap, so nothing to sandwich, and the token's holders are the ones it benefits. A
+/// growth add pokes the same position, so fees accrued since the last collection are folded into that add (locked
+/// liquidity); the keeper collects before it sweeps.
 ///
 /// It is also the pools' hook, with only the `beforeInitialize` permission (address bits
 /// `& 0x3FFF == 0x2000`): v4 skips a hook's callbacks when the hook itself is the caller, so only this
@@ -30,7 +39,8 @@ contract LaunchLocker is IUnlockCallback {
 
     enum Action {
         Add,
-        Grow
+        Grow,
+        Collect
     }
 
     /// @notice v4 Hooks.BEFORE_INITIALIZE_FLAG; the only permission bit this hook's address has.
@@ -43,6 +53,7 @@ contract LaunchLocker is IUnlockCallback {
     event LiquidityGrown(
         PoolId indexed poolId, uint256 quoteIn, uint256 quoteSwapped, uint256 tokensBought, uint128 liquidity
     );
+    event FeesCollected(PoolId indexed poolId, address indexed to, uint256 quoteFees, uint256 tokensBurned);
     event LiquidityLocked(
         PoolId indexed poolId, int24 tickLower, int24 tickUpper, uint128 liquidity, uint256 paid0, uint256 paid1
     );
@@ -112,6 +123,23 @@ contract LaunchLocker is IUnlockCallback {
         emit LiquidityGrown(key.toId(), quoteIn, quoteIn / 2, tokensBought, liquidity);
     }
 
+    /// @notice Collects the fees the locker's full-range position in `key`'s pool earned (a zero-liquidity poke:
+    /// the liquidity never moves), sends the quote side to `to` and burns the token side.
+    function collectFees(PoolKey calldata key, bool quoteIsCurrency0, address to)
+        external
+        onlyLaunchpad
+        returns (uint256 quoteFees, uint256 tokensBurned)
+    {
+        if (address(key.hooks) != address(this)) revert NotLockerPool();
+        (quoteFees, tokensBurned) = abi.decode(
+            poolManager.unlock(abi.encode(Action.Collect, abi.encode(key, quoteIsCurrency0, to))), (uint256, uint256)
+        );
+        if (tokensBurned != 0) {
+            IERC20Burnable(Currency.unwrap(quoteIsCurrency0 ? key.currency1 : key.currency0)).burn(tokensBurned);
+        }
+        emit FeesCollected(key.toId(), to, quoteFees, tokensBurned);
+    }
+
     /// @inheritdoc IUnlockCallback
     function unlockCallback(bytes calldata data) external returns (bytes memory) {
         if (msg.sender != address(poolManager)) revert OnlyPoolManager(msg.sender);
@@ -121,6 +149,10 @@ contract LaunchLocker is IUnlockCallback {
                 abi.decode(inner, (PoolKey, int24, int24, uint128));
             BalanceDelta delta = _add(key, tickLower, tickUpper, liquidity);
             return abi.encode(_settle(key.currency0, delta.amount0()), _settle(key.currency1, delta.amount1()));
+        }
+        if (action == Action.Collect) {
+            (PoolKey memory ck, bool q0, address to) = abi.decode(inner, (PoolKey, bool, address));
+            return _collect(ck, q0, to);
         }
         (PoolKey memory k, bool quoteIs0, uint256 quoteIn) = abi.decode(inner, (PoolKey, bool, uint256));
         return _grow(k, quoteIs0, quoteIn);
@@ -148,6 +180,28 @@ contract LaunchLocker is IUnlockCallback {
         _settle(key.currency0, total.amount0());
         _settle(key.currency1, total.amount1());
         return abi.encode(liquidity, tokensBought);
+    }
+
+    /// @dev A zero-liquidity poke of the full-range position: the deltas are its fees, both `>= 0`. The quote side
+    /// is taken to `to`, the token side into this locker (burned by the caller frame).
+    function _collect(PoolKey memory key, bool quoteIs0, address to) private returns (bytes memory) {
+        (BalanceDelta fees,) = poolManager.modifyLiquidity(
+            key,
+            ModifyLiquidityParams({
+                tickLower: TickMath.minUsableTick(key.tickSpacing),
+                tickUpper: TickMath.maxUsableTick(key.tickSpacing),
+                liquidityDelta: 0,
+                salt: bytes32(0)
+            }),
+            ""
+        );
+        uint256 f0 = uint256(uint128(fees.amount0()));
+        uint256 f1 = uint256(uint128(fees.amount1()));
+        (uint256 quoteFees, uint256 tokenFees) = quoteIs0 ? (f0, f1) : (f1, f0);
+        (Currency quote, Currency token) = quoteIs0 ? (key.currency0, key.currency1) : (key.currency1, key.currency0);
+        if (quoteFees != 0) poolManager.take(quote, to, quoteFees);
+        if (tokenFees != 0) poolManager.take(token, address(this), tokenFees);
+        return abi.encode(quoteFees, tokenFees);
     }
 
     /// @dev Full-range liquidity the amounts buy at the pool's current price (rounded down).

@@ -115,6 +115,9 @@ contract Launchpad is Ownable2Step, ReentrancyGuardTransient {
         uint256 tokensLocked
     );
     event FeesCollected(address indexed token, address indexed asset, address indexed sink, uint256 amount);
+    event PoolFeesCollected(
+        address indexed token, address indexed asset, address indexed sink, uint256 amount, uint256 tokensBurned
+    );
 
     error InvalidConfig(string field);
     error QuoteAssetNotAllowed(address asset);
@@ -126,6 +129,7 @@ contract Launchpad is Ownable2Step, ReentrancyGuardTransient {
     error TokensOutBelowMin(uint256 tokensOut, uint256 minTokensOut);
     error QuoteOutBelowMin(uint256 quoteOut, uint256 minQuoteOut);
     error NothingToCollect(address token);
+    error UnexpectedEth(address from);
     error EthTransferFailed(address to, uint256 amount);
     error NotFeeSink(address caller);
 
@@ -261,6 +265,32 @@ contract Launchpad is Ownable2Step, ReentrancyGuardTransient {
             IERC20(l.quote).safeTransfer(sink, amount);
             ICurveFeeSink(sink).onCurveFees(token, l.quote, amount);
         }
+    }
+
+    /// @notice A graduated launch's pool fees (decided after the review, #14: §5, §7, §8 pay on every fee, curve or
+    /// pool). Anyone may call. The locker pokes its locked full-range position (liquidity untouched, LaunchLocker),
+    /// the quote side is split by the fee sink exactly like a curve fee (`onCurveFees`), and the token side is
+    /// burned. Reverts `NothingToCollect` when the position has earned nothing since the last collection.
+    function collectPoolFees(address token) external nonReentrant returns (uint256 amount, uint256 tokensBurned) {
+        Launch storage l = _existing(token);
+        if (!l.graduated) revert NotGraduated(token);
+        (amount, tokensBurned) = locker.collectFees(_poolKey(token, l.quote), l.quote < token, address(this));
+        if (amount == 0 && tokensBurned == 0) revert NothingToCollect(token);
+        address sink = feeSink;
+        emit PoolFeesCollected(token, l.quote, sink, amount, tokensBurned);
+        if (amount == 0) return (amount, tokensBurned);
+        if (l.quote == address(0)) {
+            ICurveFeeSink(sink).onCurveFees{value: amount}(token, address(0), amount);
+        } else {
+            IERC20(l.quote).safeTransfer(sink, amount);
+            ICurveFeeSink(sink).onCurveFees(token, l.quote, amount);
+        }
+    }
+
+    /// @notice Takes the ETH side of pool fees, which the PoolManager sends here inside `collectPoolFees`; nothing
+    /// else may send ETH (a buy sends it with `buy`).
+    receive() external payable {
+        if (msg.sender != address(poolManager)) revert UnexpectedEth(msg.sender);
     }
 
     /// @notice Liquidity growth (§9.3), driven by the fee sink: `quoteIn` of the launch's quote asset, already

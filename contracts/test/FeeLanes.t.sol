@@ -128,7 +128,7 @@ contract FeeLanesTest is LaunchpadFixture {
         FeeLanes fresh = new FeeLanes(lanesOwner, reg, dist, _defaults());
         vm.prank(lanesOwner);
         vm.expectRevert(FeeLanes.ZeroAddress.selector);
-        fresh.setLaunchpad(Launchpad(address(0)));
+        fresh.setLaunchpad(Launchpad(payable(address(0))));
         vm.expectRevert(FeeLanes.ZeroAddress.selector);
         new FeeLanes(lanesOwner, EpochRegistry(address(0)), dist, _defaults());
     }

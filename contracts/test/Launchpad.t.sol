@@ -522,6 +522,83 @@ contract LaunchpadTest is LaunchpadFixture {
         assertEq(sink.received(t), 10e6);
     }
 
+    // ---------------------------------------------------------------- pool fees after graduation (#14)
+
+    /// Graduates `token` and trades `rounds` round trips of `eth` in its pool; returns the pool key.
+    function _graduateAndTrade(uint256 eth, uint256 rounds) internal returns (PoolKey memory key) {
+        _buy(bob, 50 ether, 40);
+        key = pad.poolKeyOf(token);
+        TestSwapper sw = new TestSwapper(pm);
+        vm.startPrank(alice);
+        for (uint256 i; i < rounds; ++i) {
+            BalanceDelta d = sw.swapExactIn{value: eth}(key, true, eth);
+            uint256 got = uint256(uint128(d.amount1()));
+            IERC20(token).approve(address(sw), got);
+            sw.swapExactIn(key, false, got);
+        }
+        vm.stopPrank();
+    }
+
+    /// The locked position's fees reach the fee sink like curve fees (quote side) and the token side is burned; the
+    /// position's liquidity never moves, and a second collection finds nothing.
+    function test_collectPoolFees_routesTheQuoteAndBurnsTheToken() public {
+        PoolKey memory key = _graduateAndTrade(1 ether, 3);
+        PoolId id = key.toId();
+        uint128 liquidityBefore = pm.getLiquidity(id);
+        uint256 sinkBefore = sink.received(token);
+        uint256 supplyBefore = IERC20(token).totalSupply();
+        (uint256 quote, uint256 burned) = pad.collectPoolFees(token);
+        // 3 buys of 1 ETH at 0.3 %: the full-range position holds all the liquidity, so it earned all the fees but
+        // v4's rounding (fee growth per liquidity rounds down).
+        assertApproxEqAbs(quote, 3 * 0.003 ether, 10);
+        assertLe(quote, 3 * 0.003 ether);
+        assertGt(burned, 0);
+        assertEq(sink.received(token) - sinkBefore, quote);
+        assertEq(IERC20(token).totalSupply(), supplyBefore - burned);
+        assertEq(pm.getLiquidity(id), liquidityBefore, "liquidity never moves");
+        assertEq(address(pad).balance, pad.launchOf(token).feesAccrued, "nothing stays in the launchpad");
+        vm.expectRevert(abi.encodeWithSelector(Launchpad.NothingToCollect.selector, token));
+        pad.collectPoolFees(token);
+    }
+
+    function test_collectPoolFees_rules() public {
+        vm.expectRevert(abi.encodeWithSelector(Launchpad.NotGraduated.selector, token));
+        pad.collectPoolFees(token);
+        _graduateAndTrade(0.5 ether, 1);
+        // Only the launchpad drives the locker, and only the PoolManager may send the launchpad ETH.
+        LaunchLocker locker = pad.locker();
+        PoolKey memory key = pad.poolKeyOf(token);
+        vm.expectRevert(abi.encodeWithSelector(LaunchLocker.OnlyLaunchpad.selector, address(this)));
+        locker.collectFees(key, true, address(this));
+        vm.deal(address(this), 1 ether);
+        (bool ok, bytes memory err) = address(pad).call{value: 1}("");
+        assertFalse(ok);
+        assertEq(err, abi.encodeWithSelector(Launchpad.UnexpectedEth.selector, address(this)));
+        // Anyone may collect; the proceeds go to the sink, never to the caller.
+        uint256 before = bob.balance;
+        vm.prank(bob);
+        pad.collectPoolFees(token);
+        assertEq(bob.balance, before);
+    }
+
+    /// Fuzz: whatever is traded, a collection pays the sink exactly what the position earned (v4's own fee
+    /// accounting, read back through the quote the call returns), burns the token side, and never changes the
+    /// pool's liquidity; collecting twice in a row never pays twice.
+    function testFuzz_collectPoolFees_neverTwiceNeverLiquidity(uint96 eth, uint8 rounds) public {
+        eth = uint96(bound(eth, 1e12, 5 ether));
+        rounds = uint8(bound(rounds, 1, 4));
+        PoolKey memory key = _graduateAndTrade(eth, rounds);
+        uint128 liquidityBefore = pm.getLiquidity(key.toId());
+        uint256 sinkBefore = sink.received(token);
+        (uint256 quote,) = pad.collectPoolFees(token);
+        // At most 0.3 % of the ETH paid in; v4 rounds each swap's fee up, by a wei or two.
+        assertLe(quote, uint256(eth) * rounds * 3 / 1000 + 2 * uint256(rounds));
+        assertEq(sink.received(token) - sinkBefore, quote);
+        assertEq(pm.getLiquidity(key.toId()), liquidityBefore);
+        vm.expectRevert(abi.encodeWithSelector(Launchpad.NothingToCollect.selector, token));
+        pad.collectPoolFees(token);
+    }
+
     // ---------------------------------------------------------------- locker
 
     function test_locker_onlyLaunchpadAndPoolManager() public {

@@ -587,6 +587,22 @@ impl Keeper<'_> {
         let tokens = self.tokens(memory).await?;
         for &token in &tokens {
             let l = pad.launchOf(token).call().await.map_err(OpError::rpc)?;
+            if l.graduated {
+                // #14: the locked position's pool fees, split like curve fees (the token side burned).
+                let call = Launchpad::collectPoolFeesCall { token };
+                let target = format!("token {token}");
+                let not_due = [Launchpad::NothingToCollect::SELECTOR];
+                self.attempt(
+                    Duty::Fees,
+                    pad_at,
+                    call,
+                    &target,
+                    "its pool position earned fees",
+                    &not_due,
+                    |r| l.quote.is_zero().then_some(r.amount),
+                )
+                .await?;
+            }
             if l.feesAccrued.is_zero() {
                 continue;
             }

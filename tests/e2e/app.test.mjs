@@ -501,6 +501,18 @@ test("a project's human envelope is recomputed, its leaf verified against the fi
   await page.waitForFunction(() => /(^|[^t] )Verified project: floor/.test(document.querySelector('#creator-share.ok')?.textContent ?? ''), null, T);
   assert.match(await page.textContent('#creator-share'), /FeeLanes agrees\. Verified project: floor 20(\.0+)? %/);
   assert.equal(await page.locator('#set-verified').count(), 0);
+  // #14: GARD graduated and was traded in its pool; its locked position's fees wait for anyone to collect them
+  // into the lanes (the quote split like a curve fee, the token side burned). Collected here, they are gone.
+  await verifyEpoch('Graduated Garden', c.epoch);
+  await page.waitForSelector('#pool-fees', T);
+  assert.ok(BigInt(await page.getAttribute('#pool-fees', 'data-quote')) > 0n, 'the pool earned ETH fees');
+  assert.ok(BigInt(await page.getAttribute('#pool-fees', 'data-burn')) > 0n, 'and token fees, to burn');
+  if (!/Burner #/.test(await page.textContent('#wallet-button'))) await connectBurner(2);
+  const n = await confirmedCount();
+  await page.click('#collect-pool-fees');
+  await waitConfirmed(n);
+  await page.waitForSelector('#pool-fees', { state: 'detached', timeout: 30_000 });
+  await page.waitForSelector('#creator-share.ok', T);
 });
 
 test('a pre-data project shows its replay path, capped, verified against the final root', async (t) => {

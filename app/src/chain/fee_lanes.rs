@@ -18,6 +18,13 @@ pub struct LaneRead {
     pub owed: U256,
     /// The registry's adjudicator: the only account that sets or revokes Verified (§4.4).
     pub adjudicator: Address,
+    /// The launchpad that routes the launch's fees into the lanes.
+    pub launchpad: Address,
+    /// Curve fees accrued and not yet collected into the lanes (`launchOf(token).feesAccrued`).
+    pub curve_fees: U256,
+    /// A graduated launch's pool fees not yet collected (#14): `collectPoolFees` simulated now,
+    /// `(quote for the lanes, tokens it would burn)`; `None` before graduation or with nothing earned.
+    pub pool_fees: Option<(U256, U256)>,
 }
 use eden_core::check::{LaneParams, LaneState};
 use eden_core::creator::{CreatorShareParams, LaneSplit};
@@ -51,7 +58,17 @@ pub async fn lane_state(
     let owed = b.add(lanes, &IFeeLanes::creatorBalanceCall { token });
     let adjudicator = b.add(registry, &IEpochRegistry::adjudicatorCall {});
     let a = b.run(rpc).await?;
-    let quote = a.get(launch).ok().map(|l| l.quote).filter(|q| !q.is_zero());
+    let launch = a.get(launch).ok();
+    let quote = launch.as_ref().map(|l| l.quote).filter(|q| !q.is_zero());
+    // What anyone's `collectPoolFees` would move now (an eth_call; it reverts with nothing to collect).
+    let pool_fees = match launch.as_ref().filter(|l| l.graduated) {
+        Some(_) => rpc
+            .call(launchpad, &ILaunchpad::collectPoolFeesCall { token })
+            .await
+            .ok()
+            .map(|r| (r.amount, r.tokensBurned)),
+        None => None,
+    };
     let (fee_symbol, fee_decimals) = match quote {
         Some(q) => TokenLabels::read(rpc, [q]).await?.get(q),
         None => ("ETH".to_string(), 18),
@@ -102,5 +119,8 @@ pub async fn lane_state(
         state,
         owed: a.get(owed)?,
         adjudicator: a.get(adjudicator)?,
+        launchpad,
+        curve_fees: launch.map_or(U256::ZERO, |l| l.feesAccrued),
+        pool_fees,
     })
 }

@@ -14,7 +14,7 @@
 //! and the rest pro rata to the lane weights, buyback taking the dust), computed by
 //! `eden_core::creator::lane_split` and cross-checked against `previewSplit`.
 
-use crate::chain::abi::IFeeLanes;
+use crate::chain::abi::{IFeeLanes, ILaunchpad};
 use crate::error::AppError;
 use crate::state::Ctx;
 use alloy_primitives::{Address, B256, U256};
@@ -39,6 +39,19 @@ pub struct CreatorCheck {
     pub record: Option<RecordScore>,
     /// The registry's adjudicator, who alone sets or revokes Verified (§4.4).
     pub adjudicator: Address,
+    /// The launch's fees not yet in the lanes.
+    pub pending: PendingFees,
+}
+
+/// A launch's fees not yet collected into the lanes: anyone may collect them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct PendingFees {
+    pub launchpad: Address,
+    /// Curve fees (`Launchpad.collectFees`).
+    pub curve: U256,
+    /// A graduated launch's pool fees (`Launchpad.collectPoolFees`, simulated): quote for the
+    /// lanes and the tokens it burns (#14).
+    pub pool: Option<(U256, U256)>,
 }
 
 /// A final score leaf FeeLanes does not hold yet: `updateScore(token, epoch, score, proof)`.
@@ -97,6 +110,7 @@ pub fn check_creator(
         owed: U256::ZERO,
         record: None,
         adjudicator: Address::ZERO,
+        pending: PendingFees::default(),
     })
 }
 
@@ -233,6 +247,34 @@ fn CreatorActions(c: CreatorCheck, on_done: Callback<()>) -> impl IntoView {
                 <button class="secondary" id="claim-creator" title="Anyone may send it; FeeLanes pays the launch's creator" on:click=move |_| run(label.clone(), data.clone())>"Pay the creator"</button></p>
         }.into_any()
     };
+    // Fees not in the lanes yet: curve fees, and a graduated launch's pool fees (#14), split by FeeLanes
+    // like every fee once anyone collects them.
+    let pend = c.pending;
+    let pad = pend.launchpad;
+    let collect = move |label: String, data: Vec<u8>| {
+        leptos::task::spawn_local(async move {
+            if crate::send::send(ctx, label, TxRequest::call(pad, data)).await {
+                on_done.run(());
+            }
+        });
+    };
+    let curve = (!pend.curve.is_zero()).then(|| {
+        let data = ILaunchpad::collectFeesCall { token }.abi_encode();
+        let label = format!("Collect {} {} of curve fees into the lanes", crate::fmt::units(pend.curve, dec, 6), sym);
+        view! {
+            <p id="curve-fees">"Curve fees not yet in the lanes: "<Amount raw=pend.curve decimals=dec unit=sym.clone() sig=6 />" "
+                <button class="secondary" id="collect-curve-fees" on:click=move |_| collect(label.clone(), data.clone())>"Collect into the lanes"</button></p>
+        }
+    });
+    let pool = pend.pool.map(|(quote, burned)| {
+        let data = ILaunchpad::collectPoolFeesCall { token }.abi_encode();
+        let label = format!("Collect {} {} of pool fees into the lanes", crate::fmt::units(quote, dec, 6), sym);
+        view! {
+            <p id="pool-fees" data-quote=quote.to_string() data-burn=burned.to_string()>"The graduated pool's fees, not yet in the lanes: "<Amount raw=quote decimals=dec unit=sym.clone() sig=6 />
+                {format!(" (and {} of the token, burned when collected) ", crate::fmt::units(burned, 18, 6))}
+                <button class="secondary" id="collect-pool-fees" on:click=move |_| collect(label.clone(), data.clone())>"Collect into the lanes"</button></p>
+        }
+    });
     // §4.4: the adjudicator (and only it: FeeLanes refuses anyone else) grants or revokes Verified.
     let verified = c.state.verified;
     let adjudicator = c.adjudicator;
@@ -254,7 +296,7 @@ fn CreatorActions(c: CreatorCheck, on_done: Callback<()>) -> impl IntoView {
             }
         })
     };
-    view! { {record}{claim}{badge} }
+    view! { {record}{claim}{curve}{pool}{badge} }
 }
 
 #[cfg(test)]

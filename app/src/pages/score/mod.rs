@@ -24,6 +24,7 @@ use crate::fmt;
 use crate::state::{Ctx, Load};
 use crate::ui::{caught, with_world, Amount, Loading};
 use alloy_primitives::{Address, B256, U256};
+use creator::PendingFees;
 use creator::{check_creator, record_now, CreatorCheck, CreatorView, RecordScore};
 use eden_core::check::{
     self, check_score_in, BundleTree, LightFinding, LightProofs, OwnInputs, ScoreFinding,
@@ -455,6 +456,11 @@ async fn run_check(
                 token: project,
                 owed: l.owed,
                 adjudicator: l.adjudicator,
+                pending: PendingFees {
+                    launchpad: l.launchpad,
+                    curve: l.curve_fees,
+                    pool: l.pool_fees,
+                },
                 record,
                 ..c
             })
