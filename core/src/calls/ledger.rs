@@ -681,23 +681,7 @@ impl CallLedger {
         exit_price: Option<U256>,
         now: u64,
     ) -> Result<CallOutcome, LedgerError> {
-        let call = *self.call(id).ok_or(LedgerError::UnknownCall(id))?;
-        expect_state(id, &call, "revealed", |s| matches!(s, CallStatus::Revealed))?;
-        let reveal = call.reveal.ok_or(LedgerError::WrongState {
-            id,
-            actual: "committed",
-            expected: "revealed",
-        })?;
-        if now < reveal.closes_at {
-            return Err(LedgerError::NotClosedYet {
-                now,
-                closes_at: reveal.closes_at,
-            });
-        }
-        let in_time = now
-            <= reveal
-                .closes_at
-                .saturating_add(self.config.resolve_grace_secs);
+        let (call, reveal, in_time) = self.closed_call(id, now)?;
         let exit_price = exit_price.filter(|_| in_time);
         let outcome = match exit_price {
             None => CallOutcome::Miss,
@@ -711,13 +695,8 @@ impl CallLedger {
         Ok(outcome)
     }
 
-    /// Step 3 for a pushed call closing after its asset's pool was set
-    /// ([`pushed_call_superseded`]): void when resolved within the grace, a miss after it, with no
-    /// exit price either way.
-    ///
-    /// # Errors
-    /// As [`CallLedger::resolve`].
-    pub fn resolve_superseded(&mut self, id: u64, now: u64) -> Result<CallOutcome, LedgerError> {
+    /// Revealed call `id` once closed at `now`, and whether `now` is within its resolve grace.
+    fn closed_call(&self, id: u64, now: u64) -> Result<(Call, Reveal, bool), LedgerError> {
         let call = *self.call(id).ok_or(LedgerError::UnknownCall(id))?;
         expect_state(id, &call, "revealed", |s| matches!(s, CallStatus::Revealed))?;
         let reveal = call.reveal.ok_or(LedgerError::WrongState {
@@ -735,6 +714,17 @@ impl CallLedger {
             <= reveal
                 .closes_at
                 .saturating_add(self.config.resolve_grace_secs);
+        Ok((call, reveal, in_time))
+    }
+
+    /// Step 3 for a pushed call closing after its asset's pool was set
+    /// ([`pushed_call_superseded`]): void when resolved within the grace, a miss after it, with no
+    /// exit price either way.
+    ///
+    /// # Errors
+    /// As [`CallLedger::resolve`].
+    pub fn resolve_superseded(&mut self, id: u64, now: u64) -> Result<CallOutcome, LedgerError> {
+        let (call, _, in_time) = self.closed_call(id, now)?;
         let outcome = if in_time {
             CallOutcome::Void
         } else {
