@@ -416,6 +416,12 @@ async fn check(
         }
         Err(_) => None,
     };
+    // §4.4, C10: pre-data caps against the adjudicator's badge, read where the build read it (the report's key
+    // block, checked below to be before the proposal; the proposal's block without a report).
+    let badge_block = report
+        .as_ref()
+        .map_or(p.block, |r| r.key_block.min(p.block));
+    audit.extend(verified_at(chain, &bundle, badge_block).await?);
     if let Some(mut report) = report {
         if report.key_block > p.block {
             return Ok((
@@ -449,6 +455,32 @@ async fn check(
         audit.extend(findings);
     }
     Ok((None, Some(audit), t))
+}
+
+/// The bundle's pre-data Verified flags against `FeeLanes.verified` at `block` (nothing without FeeLanes).
+async fn verified_at(
+    chain: &Chain,
+    bundle: &eden_core::scoring::EpochBundle,
+    block: u64,
+) -> Result<Vec<EpochFinding>> {
+    use alloy::eips::BlockId;
+    let Some(at) = chain.net.contracts.fee_lanes else {
+        return Ok(Vec::new());
+    };
+    let lanes = crate::abi::FeeLanes::new(at, &chain.provider);
+    let mut flags = HashMap::new();
+    for h in bundle.human.iter().filter(|h| h.verified.is_some()) {
+        let v = lanes
+            .verified(h.project)
+            .block(BlockId::number(block))
+            .call()
+            .await
+            .map_err(OpError::rpc)?;
+        flags.insert(h.project, v);
+    }
+    Ok(eden_core::check::verified_findings(bundle, |p| {
+        flags.get(&p).copied()
+    }))
 }
 
 fn decimal<S: serde::Serializer>(v: &U256, s: S) -> std::result::Result<S::Ok, S::Error> {

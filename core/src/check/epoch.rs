@@ -303,6 +303,16 @@ pub enum EpochFinding {
         /// The project.
         project: Address,
     },
+    /// A pre-data project's Verified flag (its C10 cap) is not the adjudicator's badge on chain
+    /// (`FeeLanes.verified` at the proposal's block, §4.4).
+    VerifiedDiffers {
+        /// The project.
+        project: Address,
+        /// The bundle's flag.
+        published: bool,
+        /// The chain's.
+        chain: bool,
+    },
     /// The intake report is not the one of this epoch and deployment.
     IntakeReportDiffers {
         /// The field.
@@ -374,6 +384,29 @@ impl EpochAudit {
             self.push(f);
         }
     }
+}
+
+/// §4.4, C10: every pre-data human record's Verified flag (its replay cap, 50 or 100) against the
+/// adjudicator's badge on chain, `chain_verified(project)` (`FeeLanes.verified` at the proposal's
+/// block; `None` when the deployment has no `FeeLanes`, then nothing is compared). An operator who
+/// lifts a project's cap without the badge is caught here.
+pub fn verified_findings(
+    bundle: &EpochBundle,
+    chain_verified: impl Fn(Address) -> Option<bool>,
+) -> Vec<EpochFinding> {
+    bundle
+        .human
+        .iter()
+        .filter_map(|h| {
+            let published = h.verified?;
+            let chain = chain_verified(h.project)?;
+            (published != chain).then_some(EpochFinding::VerifiedDiffers {
+                project: h.project,
+                published,
+                chain,
+            })
+        })
+        .collect()
 }
 
 /// Checks a whole published epoch against its proposal (steps 1–8 of the module doc). `previous` is what the

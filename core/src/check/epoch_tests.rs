@@ -228,6 +228,25 @@ fn a_bent_human_layer_is_named() {
 }
 
 #[test]
+fn a_pre_data_cap_without_the_adjudicators_badge_is_named() {
+    let h = human_epoch();
+    let pre = h.human.iter().find(|r| r.project == PRE).unwrap();
+    let flag = pre.verified.unwrap();
+    // The chain agrees, or has no FeeLanes: nothing.
+    assert!(verified_findings(&h, |_| Some(flag)).is_empty());
+    assert!(verified_findings(&h, |_| None).is_empty());
+    // The chain says otherwise: named, with both flags.
+    assert_eq!(
+        verified_findings(&h, |p| (p == PRE).then_some(!flag)),
+        vec![EpochFinding::VerifiedDiffers {
+            project: PRE,
+            published: flag,
+            chain: !flag
+        }]
+    );
+}
+
+#[test]
 fn public_inputs_must_be_published_and_findings_are_capped() {
     let (b6, b7) = two_epochs();
     let mut t = b7.clone();

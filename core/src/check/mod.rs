@@ -23,8 +23,9 @@ pub mod tree;
 
 pub use creator::{check_creator, CreatorCheck, CreatorFinding, LaneParams, LaneState};
 pub use epoch::{
-    audit_epoch, audit_intake, public_submissions, take_public_submissions, EpochAudit,
-    EpochFinding, IntakeAnchor, LeafKind, Previous, PreviousFinal, Proposal, TrackFault,
+    audit_epoch, audit_intake, public_submissions, take_public_submissions, verified_findings,
+    EpochAudit, EpochFinding, IntakeAnchor, LeafKind, Previous, PreviousFinal, Proposal,
+    TrackFault,
 };
 pub use human::{
     check_human, check_human_in, ChainTarget, HumanCheck, HumanDetail, HumanFinding, ScoredEvent,
