@@ -111,7 +111,7 @@ async function grow(chain, n) {
 
   const tokens = [];
   for (let i = 0; i < Math.max(0, n - 5); i++) {
-    const r = await send(CREATORS[i % CREATORS.length], c.launchpad, 'launch(string,string,address)', [`Bench Launch ${i}`, `B${i}`, ZERO]);
+    const r = await send(CREATORS[i % CREATORS.length], c.launchpad, 'launch(string,string,address,uint64)', [`Bench Launch ${i}`, `B${i}`, ZERO, 0n]);
     tokens.push('0x' + r.logs.find((l) => l.address.toLowerCase() === c.launchpad.toLowerCase()).topics[1].slice(26));
   }
 

@@ -180,8 +180,9 @@ const [deployer, signerKey] = DEV[0];
 
 // ---- Launches --------------------------------------------------------------------------------
 const launches = [];
-async function launch(creator, name, symbol, quote = ZERO) {
-  const r = await send(creator, A.launchpad, 'launch(string,string,address)', [name, symbol, quote]);
+/** Launches `symbol` from `creator`; `ownBuyback` (WAD) of the creator's payout buys back and burns it (§7). */
+async function launch(creator, name, symbol, quote = ZERO, ownBuyback = 0n) {
+  const r = await send(creator, A.launchpad, 'launch(string,string,address,uint64)', [name, symbol, quote, ownBuyback]);
   const topic = hex(keccak256(Buffer.from('Launched(address,address,address,string,string,uint256,uint256)')));
   const ev = r.logs.find((l) => l.topics[0] === topic);
   const token = '0x' + ev.topics[1].slice(26);
@@ -200,7 +201,8 @@ async function sell(who, token, fraction) {
   return send(who, A.launchpad, 'sell(address,uint256,uint256,uint256)', [token, amount, 0n, far()]);
 }
 
-const gard = await launch(DEV[1][0], 'Graduated Garden', 'GARD');
+// GARD's creator fixes a 20 % own-token buyback at launch (§7).
+const gard = await launch(DEV[1][0], 'Graduated Garden', 'GARD', ZERO, E(0.2));
 await warp(20);
 await buy(DEV[2][0], gard, 1.2);
 await buy(DEV[3][0], gard, 0.9);
@@ -589,6 +591,24 @@ if (A.scorerRegistry && theses.length) {
   await warp(6 * 3600); // six hours of drip: every position has accrued rewards (30-day positions stay open)
   positions = { epoch: qEpoch, tokens: scoredTokens.map((token) => ({ token, symbol: sym(token), asset: assetOf(token) })) };
   log(`positions: ${theses.length - 1} proven against epoch ${qEpoch}, ${scoredTokens.length} pools funded`);
+}
+
+// §7: the lanes' keeper (the deployer here) sweeps GARD's own-token buyback once, as `eden keep sweep` does: the
+// swap's output probed with a minimum no swap meets (the locker's BuybackBelowMin names it), then sent with 1 %
+// less as its minimum. GARD is bought in its pool and burned; the fees collected later fill the escrow again.
+if (A.feeLanes) {
+  try { await send(deployer, A.launchpad, 'collectFees(address)', [gard]); } catch { /* collected above */ }
+  const sig = 'sweepOwnBuyback(address,uint256)';
+  let bought = 0n;
+  try {
+    await rpc('eth_call', [{ from: deployer, to: A.feeLanes, data: calldata(sig, [gard, 2n ** 256n - 1n]) }, 'latest']);
+  } catch (e) {
+    const m = e.message.match(new RegExp(selector('BuybackBelowMin(uint256,uint256)').slice(2) + '([0-9a-f]{64})', 'i'));
+    if (m) bought = BigInt('0x' + m[1]);
+  }
+  if (bought === 0n) throw new Error('GARD has no own-token buyback to sweep');
+  await send(deployer, A.feeLanes, sig, [gard, (bought * 99n) / 100n]);
+  log(`GARD own-token buyback: ${bought} GARD bought in its pool and burned`);
 }
 
 // One epoch pending, the next one challenged (C7: a new epoch may be proposed while the previous one

@@ -1,4 +1,4 @@
-//! A launch's name and symbol, checked before any transaction (D4). The launchpad takes any
+//! A launch's name, symbol and own-token buyback share, checked before any transaction (D4, §7). The launchpad takes any
 //! strings; the app asks for what wallets, explorers and pool interfaces show well, and says what
 //! is wrong in words. No Leptos here.
 
@@ -22,6 +22,31 @@ pub enum LaunchInputError {
     SymbolTooLong(usize),
     #[error("the symbol may hold only letters A–Z and digits, not '{0}'")]
     SymbolChar(char),
+    #[error("the own-token buyback share: {0}")]
+    BuybackShare(crate::fmt::InputError),
+    #[error("the own-token buyback share is at most 50 % of the creator's payout")]
+    BuybackShareTooHigh,
+}
+
+/// The most an own-token buyback share may be, in percent (`Launchpad.MAX_OWN_BUYBACK_SHARE`).
+pub const MAX_OWN_BUYBACK_PERCENT: u8 = 50;
+
+/// The own-token buyback share (§7) as the launchpad takes it: a percent of the creator's payout typed
+/// by a person ("12.5"; empty is none), at most [`MAX_OWN_BUYBACK_PERCENT`] and 16 decimals, as WAD.
+///
+/// # Errors
+/// Not a number, too many decimals, or above the maximum.
+pub fn own_buyback_share(input: &str) -> Result<u64, LaunchInputError> {
+    if input.trim().is_empty() {
+        return Ok(0);
+    }
+    let wad = crate::fmt::parse_units(input.trim().trim_end_matches('%'), 16)
+        .map_err(LaunchInputError::BuybackShare)?;
+    let max = eden_core::creator::MAX_OWN_BUYBACK_SHARE;
+    if wad > max {
+        return Err(LaunchInputError::BuybackShareTooHigh);
+    }
+    Ok(wad.to::<u64>())
 }
 
 /// The name as launched: trimmed, 1 to [`MAX_NAME_CHARS`] characters, no control characters.
@@ -65,6 +90,7 @@ pub fn symbol(input: &str) -> Result<String, LaunchInputError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use alloy_primitives::U256;
 
     #[test]
     fn names_are_trimmed_and_bounded() {
@@ -91,6 +117,29 @@ mod tests {
         assert_eq!(symbol("ABCDEFGHIJK"), Ok("ABCDEFGHIJK".into()));
     }
 
+    #[test]
+    fn own_buyback_shares_are_percents_up_to_half() {
+        assert_eq!(own_buyback_share(""), Ok(0));
+        assert_eq!(own_buyback_share(" 12.5 "), Ok(125_000_000_000_000_000));
+        assert_eq!(own_buyback_share("50%"), Ok(500_000_000_000_000_000));
+        assert_eq!(
+            own_buyback_share("50.01"),
+            Err(LaunchInputError::BuybackShareTooHigh)
+        );
+        assert!(matches!(
+            own_buyback_share("ten"),
+            Err(LaunchInputError::BuybackShare(_))
+        ));
+        assert!(own_buyback_share("1.00000000000000001").is_err());
+        assert_eq!(
+            u8::try_from(
+                eden_core::creator::MAX_OWN_BUYBACK_SHARE / U256::from(10u64).pow(U256::from(16u8))
+            )
+            .unwrap(),
+            MAX_OWN_BUYBACK_PERCENT
+        );
+    }
+
     /// Any input (a deterministic sweep of 20,000 strings over letters, digits, spaces, control,
     /// multi-byte and zero-width characters): no panic, and whatever is accepted keeps the rules.
     #[test]
@@ -108,6 +157,9 @@ mod tests {
             if let Ok(n) = name(&s) {
                 assert!((1..=MAX_NAME_CHARS).contains(&n.chars().count()));
                 assert!(!n.chars().any(char::is_control) && n == n.trim());
+            }
+            if let Ok(w) = own_buyback_share(&s) {
+                assert!(U256::from(w) <= eden_core::creator::MAX_OWN_BUYBACK_SHARE);
             }
             if let Ok(sym) = symbol(&s) {
                 assert!((1..=MAX_SYMBOL_CHARS).contains(&sym.len()));

@@ -139,6 +139,7 @@ mod tests {
             launchTime: launch_time,
             graduated: false,
             creator: Address::ZERO,
+            ownBuybackShare: 0,
             virtualQuote: curve::state::ETH_VIRTUAL_QUOTE,
             quoteRaised: U256::ZERO,
             tokenReserve: curve::state::DEFAULT_TOTAL_SUPPLY,

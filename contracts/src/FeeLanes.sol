@@ -25,13 +25,18 @@ import {Launchpad, ICurveFeeSink} from "./Launchpad.sol";
 ///   `holder = ⌊R × wH / W⌋`, `buyback = R − scorer − holder` (`W = wS + wH + wB`; the buyback lane takes
 ///   rounding dust). Weights and the ceiling sum to exactly 1 (WAD).
 /// - Of the creator amount, `⌊creatorAmount × lpShare⌋` (φ_LP) is escrowed for the token's pool
-///   (liquidity growth, §9.3); the rest is claimable by the launch's creator.
+///   (liquidity growth, §9.3); of the creator's payout that remains, the launch-time own-token buyback share
+///   (`Launchpad.ownBuybackShareOf`, §7) is escrowed as `⌊payout × share⌋` to buy back and burn the token
+///   (decided #14: a share of the payout after φ_LP, so the two never exceed the creator amount whatever φ_LP
+///   becomes); the rest is claimable by the launch's creator.
 /// - The holder lane is pushed into the `HolderDistributor` pot of (token, asset) at once; the scorer
 ///   and buyback lanes accrue here and are pulled by their configured receivers (scorer rewards contract,
 ///   ROOT buyback executor).
 /// - `sweepLiquidity` (keeper) sends a graduated token's escrow to the locker, which swaps half for the
 ///   token in its pool and adds both legs as locked full-range liquidity. Escrow earned before
 ///   graduation waits for the first sweep after it.
+/// - `sweepOwnBuyback` (keeper) sends a graduated token's own-buyback escrow to the locker, which buys the token in
+///   its pool (at least `minTokensOut`) and burns it. Escrow earned before graduation waits likewise.
 ///
 /// The project of a launch is the token address (score leaves are keyed by it). The Tokenomics values are
 /// configuration; the deploy script's defaults are placeholders, not protocol facts (C17 decided).
@@ -58,6 +63,7 @@ contract FeeLanes is ICurveFeeSink, Ownable2Step, ReentrancyGuardTransient {
         uint256 unearned;
         uint256 toCreator;
         uint256 toLiquidity;
+        uint256 toOwnBuyback;
         uint256 toScorers;
         uint256 toHolders;
         uint256 toBuyback;
@@ -83,6 +89,8 @@ contract FeeLanes is ICurveFeeSink, Ownable2Step, ReentrancyGuardTransient {
     mapping(address token => uint256) public creatorBalance;
     /// @notice Liquidity-growth escrow per launch, in the launch's quote asset.
     mapping(address token => uint256) public liquidityEscrow;
+    /// @notice The creator's own-token buyback escrow per launch (§7), in the launch's quote asset.
+    mapping(address token => uint256) public ownBuybackEscrow;
     /// @notice Scorer-pool lane per (token, asset), pulled by `scorerRewards`.
     mapping(address token => mapping(address asset => uint256)) public scorerPool;
     /// @notice ROOT-buyback lane per asset, pulled by `buyback`.
@@ -100,6 +108,7 @@ contract FeeLanes is ICurveFeeSink, Ownable2Step, ReentrancyGuardTransient {
         uint256 creatorShare,
         uint256 toCreator,
         uint256 toLiquidity,
+        uint256 toOwnBuyback,
         uint256 toScorers,
         uint256 toHolders,
         uint256 toBuyback
@@ -108,6 +117,7 @@ contract FeeLanes is ICurveFeeSink, Ownable2Step, ReentrancyGuardTransient {
     event ScorerPoolPulled(address indexed token, address indexed asset, address to, uint256 amount);
     event BuybackPulled(address indexed asset, address to, uint256 amount);
     event LiquiditySwept(address indexed token, uint256 quoteIn, uint128 liquidity);
+    event OwnBuybackSwept(address indexed token, uint256 quoteIn, uint256 tokensBurned);
 
     error InvalidParams(string field);
     error ZeroAddress();
@@ -206,6 +216,11 @@ contract FeeLanes is ICurveFeeSink, Ownable2Step, ReentrancyGuardTransient {
         return floor + Math.mulDiv(p.ceiling - floor, currentScore(token), HUNDRED_POINTS);
     }
 
+    /// @notice The launch's own-token buyback share (WAD of the creator's payout, §7); 0 for a non-launch.
+    function ownBuybackShare(address token) public view returns (uint256) {
+        return address(launchpad) == address(0) ? 0 : launchpad.ownBuybackShareOf(token);
+    }
+
     /// @notice How a fee of `fee` on `token` would be split now.
     function previewSplit(address token, uint256 fee) public view returns (Split memory s) {
         Params memory p = params;
@@ -213,7 +228,9 @@ contract FeeLanes is ICurveFeeSink, Ownable2Step, ReentrancyGuardTransient {
         s.creatorAmount = Math.mulDiv(fee, s.creatorShare, WAD);
         s.unearned = Math.mulDiv(fee, p.ceiling, WAD) - s.creatorAmount;
         s.toLiquidity = Math.mulDiv(s.creatorAmount, p.lpShare, WAD);
-        s.toCreator = s.creatorAmount - s.toLiquidity;
+        uint256 payout = s.creatorAmount - s.toLiquidity;
+        s.toOwnBuyback = Math.mulDiv(payout, ownBuybackShare(token), WAD);
+        s.toCreator = payout - s.toOwnBuyback;
         uint256 rest = fee - s.creatorAmount;
         uint256 w = uint256(p.scorerWeight) + p.holderWeight + p.buybackWeight;
         s.toScorers = Math.mulDiv(rest, p.scorerWeight, w);
@@ -233,10 +250,20 @@ contract FeeLanes is ICurveFeeSink, Ownable2Step, ReentrancyGuardTransient {
         Split memory s = previewSplit(token, amount);
         creatorBalance[token] += s.toCreator;
         liquidityEscrow[token] += s.toLiquidity;
+        if (s.toOwnBuyback != 0) ownBuybackEscrow[token] += s.toOwnBuyback;
         scorerPool[token][asset] += s.toScorers;
         buybackPool[asset] += s.toBuyback;
         emit FeesSplit(
-            token, asset, amount, s.creatorShare, s.toCreator, s.toLiquidity, s.toScorers, s.toHolders, s.toBuyback
+            token,
+            asset,
+            amount,
+            s.creatorShare,
+            s.toCreator,
+            s.toLiquidity,
+            s.toOwnBuyback,
+            s.toScorers,
+            s.toHolders,
+            s.toBuyback
         );
         if (s.toHolders != 0) {
             if (asset == address(0)) {
@@ -292,6 +319,22 @@ contract FeeLanes is ICurveFeeSink, Ownable2Step, ReentrancyGuardTransient {
         _pay(launchpad.launchOf(token).quote, locker, amount);
         liquidity = launchpad.growLiquidity(token, amount, minTokensOut);
         emit LiquiditySwept(token, amount, liquidity);
+    }
+
+    /// @notice The creator's own-token buyback (§7): spends a graduated token's own-buyback escrow buying the token
+    /// in its pool and burns it. Keeper or owner only (the swap takes `minTokensOut` against sandwiching).
+    function sweepOwnBuyback(address token, uint256 minTokensOut)
+        external
+        nonReentrant
+        returns (uint256 tokensBurned)
+    {
+        if (msg.sender != keeper && msg.sender != owner()) revert NotAuthorized(msg.sender);
+        uint256 amount = ownBuybackEscrow[token];
+        if (amount == 0) revert NothingToPay();
+        ownBuybackEscrow[token] = 0;
+        _pay(launchpad.launchOf(token).quote, address(launchpad.locker()), amount);
+        tokensBurned = launchpad.buyBackOwnToken(token, amount, minTokensOut);
+        emit OwnBuybackSwept(token, amount, tokensBurned);
     }
 
     function _pay(address asset, address to, uint256 amount) private {

@@ -18,7 +18,7 @@ import {IERC20Burnable} from "./interfaces/IERC20Burnable.sol";
 /// @title LaunchLocker: owns every graduation position forever (C20, §9.2-9.3).
 /// @notice Liquidity can be added, never withdrawn: this contract has no code path that passes a negative
 /// `liquidityDelta` to the PoolManager, and none that transfers an asset anywhere except into the
-/// PoolManager to pay for an add and the position's fees to the launchpad (`collectFees`). Tokens and quote it
+/// PoolManager to pay for an add or an own-token buyback and the position's fees to the launchpad (`collectFees`). Tokens and quote it
 /// holds (the locked 0.04·S, rounding dust) stay here.
 ///
 /// Fees (decided after the review, #14): `collectFees` pokes the full-range position with a zero
@@ -27,6 +27,9 @@ import {IERC20Burnable} from "./interfaces/IERC20Burnable.sol";
 /// are `ERC20Burnable`): no swap, so nothing to sandwich, and the token's holders are the ones it benefits. A
 /// growth add pokes the same position, so fees accrued since the last collection are folded into that add (locked
 /// liquidity); the keeper collects before it sweeps.
+///
+/// The creator's own-token buyback (§7, decided #14): `buyAndBurn` swaps quote the fee lanes sent here for the
+/// token in its pool (exact input, a caller's minimum out) and burns every token bought.
 ///
 /// It is also the pools' hook, with only the `beforeInitialize` permission (address bits
 /// `& 0x3FFF == 0x2000`): v4 skips a hook's callbacks when the hook itself is the caller, so only this
@@ -40,7 +43,8 @@ contract LaunchLocker is IUnlockCallback {
     enum Action {
         Add,
         Grow,
-        Collect
+        Collect,
+        BuyBurn
     }
 
     /// @notice v4 Hooks.BEFORE_INITIALIZE_FLAG; the only permission bit this hook's address has.
@@ -54,6 +58,7 @@ contract LaunchLocker is IUnlockCallback {
         PoolId indexed poolId, uint256 quoteIn, uint256 quoteSwapped, uint256 tokensBought, uint128 liquidity
     );
     event FeesCollected(PoolId indexed poolId, address indexed to, uint256 quoteFees, uint256 tokensBurned);
+    event OwnTokenBoughtAndBurned(PoolId indexed poolId, uint256 quoteIn, uint256 tokensBurned);
     event LiquidityLocked(
         PoolId indexed poolId, int24 tickLower, int24 tickUpper, uint128 liquidity, uint256 paid0, uint256 paid1
     );
@@ -65,6 +70,7 @@ contract LaunchLocker is IUnlockCallback {
     error ZeroLiquidity();
     error BadHookAddress(address hook);
     error GrowthBelowMin(uint256 tokensBought, uint256 minTokensOut);
+    error BuybackBelowMin(uint256 tokensBought, uint256 minTokensOut);
 
     constructor(IPoolManager poolManager_) {
         if (uint160(address(this)) & ALL_HOOK_MASK != HOOK_FLAGS) revert BadHookAddress(address(this));
@@ -140,6 +146,24 @@ contract LaunchLocker is IUnlockCallback {
         emit FeesCollected(key.toId(), to, quoteFees, tokensBurned);
     }
 
+    /// @notice The creator's own-token buyback (§7): swaps all of `quoteIn` quote (already sent to this locker) for
+    /// the token in the pool and burns what it bought. Reverts when that is fewer than `minTokensOut` tokens.
+    function buyAndBurn(PoolKey calldata key, bool quoteIsCurrency0, uint256 quoteIn, uint256 minTokensOut)
+        external
+        onlyLaunchpad
+        returns (uint256 tokensBurned)
+    {
+        if (address(key.hooks) != address(this)) revert NotLockerPool();
+        tokensBurned = abi.decode(
+            poolManager.unlock(abi.encode(Action.BuyBurn, abi.encode(key, quoteIsCurrency0, quoteIn))), (uint256)
+        );
+        if (tokensBurned < minTokensOut) revert BuybackBelowMin(tokensBurned, minTokensOut);
+        if (tokensBurned != 0) {
+            IERC20Burnable(Currency.unwrap(quoteIsCurrency0 ? key.currency1 : key.currency0)).burn(tokensBurned);
+        }
+        emit OwnTokenBoughtAndBurned(key.toId(), quoteIn, tokensBurned);
+    }
+
     /// @inheritdoc IUnlockCallback
     function unlockCallback(bytes calldata data) external returns (bytes memory) {
         if (msg.sender != address(poolManager)) revert OnlyPoolManager(msg.sender);
@@ -155,7 +179,7 @@ contract LaunchLocker is IUnlockCallback {
             return _collect(ck, q0, to);
         }
         (PoolKey memory k, bool quoteIs0, uint256 quoteIn) = abi.decode(inner, (PoolKey, bool, uint256));
-        return _grow(k, quoteIs0, quoteIn);
+        return action == Action.Grow ? _grow(k, quoteIs0, quoteIn) : _buy(k, quoteIs0, quoteIn);
     }
 
     /// @dev Swap half the quote for tokens, then add both legs full range; net deltas are settled once.
@@ -180,6 +204,22 @@ contract LaunchLocker is IUnlockCallback {
         _settle(key.currency0, total.amount0());
         _settle(key.currency1, total.amount1());
         return abi.encode(liquidity, tokensBought);
+    }
+
+    /// @dev Exact-input swap of `quoteIn` quote for the token; pays the quote, takes the tokens into this locker.
+    function _buy(PoolKey memory key, bool quoteIs0, uint256 quoteIn) private returns (bytes memory) {
+        BalanceDelta d = poolManager.swap(
+            key,
+            SwapParams({
+                zeroForOne: quoteIs0,
+                amountSpecified: -int256(quoteIn),
+                sqrtPriceLimitX96: quoteIs0 ? TickMath.MIN_SQRT_PRICE + 1 : TickMath.MAX_SQRT_PRICE - 1
+            }),
+            ""
+        );
+        _settle(key.currency0, d.amount0());
+        _settle(key.currency1, d.amount1());
+        return abi.encode(uint256(uint128(quoteIs0 ? d.amount1() : d.amount0())));
     }
 
     /// @dev A zero-liquidity poke of the full-range position: the deltas are its fees, both `>= 0`. The quote side

@@ -35,7 +35,8 @@ interface ICurveFeeSink {
 /// After graduation the curve refuses trades and `poolOf` names the pool.
 ///
 /// Fees (quote units) accrue per launch, outside Q, and `collectFees` forwards them to the fee sink
-/// (the fee lanes). Configuration (S, τ, Φ per asset, pool fee, tick spacing) is set at deployment;
+/// (the fee lanes). The creator fixes at launch the share of their payout that buys back and burns their own
+/// token once it trades in its pool (§7, `ownBuybackShareOf`, at most `MAX_OWN_BUYBACK_SHARE`; decided #14). Configuration (S, τ, Φ per asset, pool fee, tick spacing) is set at deployment;
 /// the defaults used by the deploy script are placeholders, not protocol facts (C19 decided).
 contract Launchpad is Ownable2Step, ReentrancyGuardTransient {
     using SafeERC20 for IERC20;
@@ -56,11 +57,16 @@ contract Launchpad is Ownable2Step, ReentrancyGuardTransient {
         uint64 launchTime;
         bool graduated;
         address creator;
+        uint64 ownBuybackShare; // §7: WAD of the creator's payout buying back and burning the token, fixed at launch
         uint256 virtualQuote; // Φ, fixed at launch
         uint256 quoteRaised; // Q (G once graduated)
         uint256 tokenReserve; // Y (S/5 once graduated, then moved to the locker)
         uint256 feesAccrued; // uncollected fees, quote units
     }
+
+    /// @notice The largest own-token buyback share a creator may choose (WAD, of the creator's payout; decided #14:
+    /// at least half of what the creator earns is always paid out).
+    uint64 public constant MAX_OWN_BUYBACK_SHARE = 0.5e18;
 
     IPoolManager public immutable poolManager;
     LaunchLocker public immutable locker;
@@ -132,6 +138,7 @@ contract Launchpad is Ownable2Step, ReentrancyGuardTransient {
     error UnexpectedEth(address from);
     error EthTransferFailed(address to, uint256 amount);
     error NotFeeSink(address caller);
+    error OwnBuybackShareTooHigh(uint64 share, uint64 max);
 
     constructor(address owner_, Config memory c) Ownable(owner_) {
         if (address(c.poolManager) == address(0)) revert InvalidConfig("poolManager");
@@ -178,20 +185,26 @@ contract Launchpad is Ownable2Step, ReentrancyGuardTransient {
     // ------------------------------------------------------------------------------------------------
     // Launch and trade
 
-    /// @notice Launches a token whose whole supply `S` sits on a fresh curve against `quote`.
-    function launch(string calldata name, string calldata symbol, address quote)
+    /// @notice Launches a token whose whole supply `S` sits on a fresh curve against `quote`. `ownBuybackShare`
+    /// (WAD, 0 to `MAX_OWN_BUYBACK_SHARE`) of the creator's payout will buy back and burn the token (§7); it can
+    /// never change.
+    function launch(string calldata name, string calldata symbol, address quote, uint64 ownBuybackShare)
         external
         nonReentrant
         returns (address token)
     {
         uint256 phi = virtualQuoteOf[quote];
         if (phi == 0) revert QuoteAssetNotAllowed(quote);
+        if (ownBuybackShare > MAX_OWN_BUYBACK_SHARE) {
+            revert OwnBuybackShareTooHigh(ownBuybackShare, MAX_OWN_BUYBACK_SHARE);
+        }
         token = address(new LaunchToken(name, symbol, supply, address(this)));
         _launches[token] = Launch({
             quote: quote,
             launchTime: uint64(block.timestamp),
             graduated: false,
             creator: msg.sender,
+            ownBuybackShare: ownBuybackShare,
             virtualQuote: phi,
             quoteRaised: 0,
             tokenReserve: supply,
@@ -306,11 +319,31 @@ contract Launchpad is Ownable2Step, ReentrancyGuardTransient {
         liquidity = locker.growLiquidity(_poolKey(token, l.quote), l.quote < token, quoteIn, minTokensOut);
     }
 
+    /// @notice The creator's own-token buyback (§7), driven by the fee sink: `quoteIn` of the launch's quote asset,
+    /// already sent to the locker, buys the token in its pool and every token bought is burned.
+    function buyBackOwnToken(address token, uint256 quoteIn, uint256 minTokensOut)
+        external
+        nonReentrant
+        returns (uint256 tokensBurned)
+    {
+        if (msg.sender != feeSink) revert NotFeeSink(msg.sender);
+        Launch storage l = _existing(token);
+        if (!l.graduated) revert NotGraduated(token);
+        tokensBurned = locker.buyAndBurn(_poolKey(token, l.quote), l.quote < token, quoteIn, minTokensOut);
+    }
+
     // ------------------------------------------------------------------------------------------------
     // Reads
 
     function launchOf(address token) external view returns (Launch memory) {
         return _existing(token);
+    }
+
+    /// @notice §7: the share (WAD) of the creator's payout that buys back and burns the token, fixed at launch; 0 for
+    /// an address that is not a launch. The fee lanes escrow it (`FeeLanes.ownBuybackEscrow`) until the token trades
+    /// in its pool.
+    function ownBuybackShareOf(address token) external view returns (uint64) {
+        return _launches[token].ownBuybackShare;
     }
 
     function launchCount() external view returns (uint256) {

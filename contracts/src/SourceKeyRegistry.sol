@@ -8,6 +8,7 @@ interface ILaunchCreators {
         uint64 launchTime;
         bool graduated;
         address creator;
+        uint64 ownBuybackShare;
         uint256 virtualQuote;
         uint256 quoteRaised;
         uint256 tokenReserve;

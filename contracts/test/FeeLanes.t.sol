@@ -15,6 +15,8 @@ import {LaunchpadFixture} from "./utils/LaunchpadFixture.sol";
 import {V4Deployer} from "./utils/V4Deployer.sol";
 import {MerkleBuilder} from "./utils/MerkleBuilder.sol";
 import {TestERC20} from "./utils/TestERC20.sol";
+import {V4PoolDriver} from "./utils/V4PoolDriver.sol";
+import {PoolKey} from "@uniswap/v4-core/src/types/PoolKey.sol";
 
 contract FeeLanesTest is LaunchpadFixture {
     using StateLibrary for IPoolManager;
@@ -58,7 +60,7 @@ contract FeeLanesTest is LaunchpadFixture {
         lanes.setReceivers(scorers, buybackBot, keeperBot);
         vm.stopPrank();
         vm.prank(creator);
-        token = pad.launch("Lane", "LANE", address(0));
+        token = pad.launch("Lane", "LANE", address(0), 0);
         vm.deal(trader, 1_000 ether);
         vm.deal(address(this), 100 ether);
     }
@@ -300,7 +302,7 @@ contract FeeLanesTest is LaunchpadFixture {
         vm.prank(padOwner);
         pad.setQuoteAsset(address(usd), 3_125e6);
         vm.prank(creator);
-        address t = pad.launch("S", "S", address(usd));
+        address t = pad.launch("S", "S", address(usd), 0);
         usd.mint(trader, 10_000e6);
         vm.warp(block.timestamp + 20);
         vm.startPrank(trader);
@@ -357,6 +359,145 @@ contract FeeLanesTest is LaunchpadFixture {
         pad.growLiquidity(token, 1, 0);
     }
 
+
+    // ---------------------------------------------------------------- the creator's own-token buyback (§7)
+
+    /// A launch whose creator fixed `share` of their payout for buying back their own token.
+    function _launchWithBuyback(uint64 share) internal returns (address t) {
+        vm.prank(creator);
+        t = pad.launch("Own", "OWN", address(0), share);
+    }
+
+    function _tradeOn(address t, uint256 x) internal {
+        vm.warp(block.timestamp + 20);
+        vm.prank(trader);
+        pad.buy{value: x}(t, x, 0, block.timestamp);
+    }
+
+    function test_launch_ownBuybackShare_fixedAndBounded() public {
+        uint64 max = pad.MAX_OWN_BUYBACK_SHARE();
+        vm.prank(creator);
+        vm.expectRevert(abi.encodeWithSelector(Launchpad.OwnBuybackShareTooHigh.selector, max + 1, max));
+        pad.launch("Too", "TOO", address(0), max + 1);
+        address t = _launchWithBuyback(max);
+        assertEq(pad.ownBuybackShareOf(t), max);
+        assertEq(lanes.ownBuybackShare(t), max);
+        assertEq(pad.ownBuybackShareOf(token), 0);
+        assertEq(lanes.ownBuybackShare(address(0xbeef)), 0, "not a launch: no buyback");
+    }
+
+    /// The share is of the creator's payout after φ_LP: 0.01 ETH fee, creator(0) = 10 %, φ_LP 25 %, share 30 %.
+    function test_split_ownBuyback_ofThePayoutAfterLiquidity() public {
+        address t = _launchWithBuyback(0.3e18);
+        FeeLanes.Split memory s = lanes.previewSplit(t, 0.01 ether);
+        assertEq(s.creatorAmount, 0.001 ether);
+        assertEq(s.toLiquidity, 0.00025 ether);
+        assertEq(s.toOwnBuyback, 0.000225 ether);
+        assertEq(s.toCreator, 0.000525 ether);
+        assertEq(s.toCreator + s.toLiquidity + s.toOwnBuyback, s.creatorAmount);
+        _tradeOn(t, 1 ether);
+        pad.collectFees(t);
+        assertEq(lanes.ownBuybackEscrow(t), 0.000225 ether);
+        assertEq(lanes.creatorBalance(t), 0.000525 ether);
+        assertEq(address(lanes).balance, 0.01 ether - s.toHolders, "everything but the holders' pot stays here");
+        // A launch without a share escrows nothing for it.
+        _trade(1 ether);
+        pad.collectFees(token);
+        assertEq(lanes.ownBuybackEscrow(token), 0);
+    }
+
+    function test_sweepOwnBuyback_rules() public {
+        address t = _launchWithBuyback(0.5e18);
+        vm.prank(keeperBot);
+        vm.expectRevert(FeeLanes.NothingToPay.selector);
+        lanes.sweepOwnBuyback(t, 0);
+        _tradeOn(t, 1 ether);
+        pad.collectFees(t);
+        vm.prank(keeperBot);
+        vm.expectRevert(abi.encodeWithSelector(Launchpad.NotGraduated.selector, t));
+        lanes.sweepOwnBuyback(t, 0);
+        vm.expectRevert(abi.encodeWithSelector(FeeLanes.NotAuthorized.selector, address(this)));
+        lanes.sweepOwnBuyback(t, 0);
+        // Only the fee sink drives the launchpad's buyback, and only the launchpad the locker's.
+        vm.expectRevert(abi.encodeWithSelector(Launchpad.NotFeeSink.selector, address(this)));
+        pad.buyBackOwnToken(t, 1, 0);
+        PoolKey memory key = pad.poolKeyOf(t);
+        LaunchLocker locker = pad.locker();
+        vm.expectRevert(abi.encodeWithSelector(LaunchLocker.OnlyLaunchpad.selector, address(this)));
+        locker.buyAndBurn(key, true, 1, 0);
+    }
+
+    /// After graduation the escrow (earned before and after) buys the token in its pool and every token bought is
+    /// burned: supply falls by exactly that, the pool's liquidity is untouched, the escrow is paid once.
+    function test_sweepOwnBuyback_buysAndBurns() public {
+        address t = _launchWithBuyback(0.5e18);
+        _tradeOn(t, 1 ether);
+        pad.collectFees(t);
+        uint256 before = lanes.ownBuybackEscrow(t);
+        _tradeOn(t, 20 ether); // graduates
+        pad.collectFees(t);
+        uint256 escrow = lanes.ownBuybackEscrow(t);
+        assertGt(escrow, before);
+        (PoolKey memory key, PoolId id) = pad.poolOf(t);
+        uint128 liquidity = pm.getLiquidity(id);
+        uint256 supply = IERC20(t).totalSupply();
+        uint256 lockerTokens = IERC20(t).balanceOf(address(pad.locker()));
+        uint256 lanesEth = address(lanes).balance;
+        uint256 lockerEth = address(pad.locker()).balance;
+        vm.expectEmit(true, false, false, false, address(lanes));
+        emit FeeLanes.OwnBuybackSwept(t, escrow, 0);
+        vm.prank(keeperBot);
+        uint256 burned = lanes.sweepOwnBuyback(t, 1);
+        assertGt(burned, 0);
+        assertEq(IERC20(t).totalSupply(), supply - burned, "supply falls by what was bought");
+        assertEq(IERC20(t).balanceOf(address(pad.locker())), lockerTokens, "the locked 4 % is untouched");
+        assertEq(pm.getLiquidity(id), liquidity, "liquidity never moves");
+        assertEq(address(lanes).balance, lanesEth - escrow);
+        assertEq(lanes.ownBuybackEscrow(t), 0);
+        assertEq(address(pad.locker()).balance, lockerEth, "all the quote was spent in the pool");
+        assertTrue(key.currency0.isAddressZero());
+        vm.prank(keeperBot);
+        vm.expectRevert(FeeLanes.NothingToPay.selector);
+        lanes.sweepOwnBuyback(t, 0);
+    }
+
+    /// Attack: a searcher sees the keeper's sweep, buys first to raise the price, and wants to sell into the
+    /// buyback. The keeper's minimum (the output before the attack, less its slippage) makes the sweep revert; the
+    /// escrow stays for a later sweep, nothing is lost.
+    function test_sweepOwnBuyback_sandwichReverts() public {
+        address t = _launchWithBuyback(0.5e18);
+        _tradeOn(t, 20 ether);
+        pad.collectFees(t);
+        uint256 escrow = lanes.ownBuybackEscrow(t);
+        uint256 snap = vm.snapshotState();
+        vm.prank(keeperBot);
+        uint256 fair = lanes.sweepOwnBuyback(t, 0);
+        vm.revertToState(snap);
+        PoolKey memory key = pad.poolKeyOf(t);
+        V4PoolDriver searcher = new V4PoolDriver(pm);
+        vm.deal(address(searcher), 5 ether);
+        searcher.swapExactIn(key, true, 5 ether); // front-run: ETH -> token
+        vm.prank(keeperBot);
+        vm.expectPartialRevert(LaunchLocker.BuybackBelowMin.selector);
+        lanes.sweepOwnBuyback(t, fair * 99 / 100);
+        assertEq(lanes.ownBuybackEscrow(t), escrow, "the escrow waits");
+    }
+
+    function testFuzz_split_ownBuyback_addsUp(uint256 fee, uint64 share, uint256 score) public {
+        share = uint64(bound(share, 0, pad.MAX_OWN_BUYBACK_SHARE()));
+        fee = bound(fee, 0, 1e40);
+        score = bound(score, 0, 100e18);
+        address t = _launchWithBuyback(share);
+        if (score > 0) {
+            bytes32[] memory proof = _finalScore(FIRST, t, score);
+            lanes.updateScore(t, FIRST, score, proof);
+        }
+        FeeLanes.Split memory s = lanes.previewSplit(t, fee);
+        assertEq(s.toCreator + s.toLiquidity + s.toOwnBuyback + s.toScorers + s.toHolders + s.toBuyback, fee);
+        assertEq(s.toOwnBuyback, (s.creatorAmount - s.toLiquidity) * share / 1e18);
+        assertGe(s.toCreator, s.toOwnBuyback, "at least half the payout is paid out");
+    }
+
     // ---------------------------------------------------------------- fuzz
 
     function testFuzz_split_addsUpExactly(uint256 fee, uint256 score, bool isVerified) public {
@@ -369,7 +510,7 @@ contract FeeLanesTest is LaunchpadFixture {
         }
         lanes.setVerified(p, isVerified);
         FeeLanes.Split memory s = lanes.previewSplit(p, fee);
-        assertEq(s.toCreator + s.toLiquidity + s.toScorers + s.toHolders + s.toBuyback, fee);
+        assertEq(s.toCreator + s.toLiquidity + s.toOwnBuyback + s.toScorers + s.toHolders + s.toBuyback, fee);
         assertLe(s.creatorShare, 0.4e18);
         assertGe(s.creatorShare, isVerified ? 0.2e18 : 0.1e18);
         assertEq(s.creatorAmount + s.unearned, fee * 0.4e18 / 1e18);

@@ -22,7 +22,7 @@ contract GasTableTest is LaunchpadFixture {
         _deployLaunchpad();
         reg = new EpochRegistry(address(this), vm.addr(SIGNER_PK), address(this), 1 ether, 1);
         dist = new HolderDistributor(address(this), address(this));
-        token = pad.launch("Gas", "GAS", address(0));
+        token = pad.launch("Gas", "GAS", address(0), 0);
         vm.deal(trader, 1_000 ether);
         vm.deal(address(this), 5_000 ether);
         vm.warp(block.timestamp + 60);
@@ -82,7 +82,7 @@ contract GasTableSellTest is LaunchpadFixture {
     function setUp() public {
         vm.warp(1_700_000_000);
         _deployLaunchpad();
-        token = pad.launch("Gas", "GAS", address(0));
+        token = pad.launch("Gas", "GAS", address(0), 0);
         vm.deal(trader, 10 ether);
         vm.warp(block.timestamp + 60);
         vm.startPrank(trader);

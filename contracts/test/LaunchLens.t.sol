@@ -74,11 +74,11 @@ contract LaunchLensTest is LaunchpadFixture {
         vm.stopPrank();
         vm.deal(alice, 100 ether);
         vm.startPrank(alice);
-        launched.push(pad.launch("Eden One", "ONE", address(0)));
-        launched.push(pad.launch("Eden Two", "TWO", address(usd)));
-        launched.push(pad.launch("Eden Three", "THREE", address(0)));
-        launched.push(pad.launch("Eden Four", "FOUR", address(usd)));
-        launched.push(pad.launch("Eden Five", "FIVE", address(hostile)));
+        launched.push(pad.launch("Eden One", "ONE", address(0), 0));
+        launched.push(pad.launch("Eden Two", "TWO", address(usd), 0));
+        launched.push(pad.launch("Eden Three", "THREE", address(0), 0));
+        launched.push(pad.launch("Eden Four", "FOUR", address(usd), 0));
+        launched.push(pad.launch("Eden Five", "FIVE", address(hostile), 0));
         pad.buy{value: 1 ether}(launched[2], 1 ether, 0, block.timestamp);
         vm.stopPrank();
     }
@@ -202,7 +202,7 @@ contract LaunchLensTest is LaunchpadFixture {
         vm.pauseGasMetering();
         vm.startPrank(alice);
         for (uint256 i = 5; i < 500; ++i) {
-            pad.launch("Eden Many", "MANY", i % 2 == 0 ? address(0) : address(usd));
+            pad.launch("Eden Many", "MANY", i % 2 == 0 ? address(0) : address(usd), 0);
         }
         vm.stopPrank();
         _coolAll();

@@ -145,7 +145,7 @@ contract LaunchpadInvariantTest is LaunchpadFixture {
     function setUp() public {
         vm.warp(1_700_000_000);
         _deployLaunchpad();
-        token = pad.launch("Inv", "INV", address(0));
+        token = pad.launch("Inv", "INV", address(0), 0);
         handler = new LaunchpadHandler(pad, token);
         targetContract(address(handler));
         ethTotal = _ethEverywhere();

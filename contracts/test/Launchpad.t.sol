@@ -36,7 +36,7 @@ contract LaunchpadTest is LaunchpadFixture {
         vm.deal(alice, 10_000 ether);
         vm.deal(bob, 10_000 ether);
         vm.prank(alice);
-        token = pad.launch("Eden Test", "EDT", address(0));
+        token = pad.launch("Eden Test", "EDT", address(0), 0);
         t0 = block.timestamp;
     }
 
@@ -125,7 +125,7 @@ contract LaunchpadTest is LaunchpadFixture {
         pad.setQuoteAsset(address(7), 0);
         vm.stopPrank();
         vm.expectRevert(abi.encodeWithSelector(Launchpad.QuoteAssetNotAllowed.selector, address(7)));
-        pad.launch("x", "x", address(7));
+        pad.launch("x", "x", address(7), 0);
     }
 
     function test_setFeeSink() public {
@@ -416,7 +416,7 @@ contract LaunchpadTest is LaunchpadFixture {
         // path 1: one big taxed buy at launch; path 2: many buys and a sell
         _buy(bob, 1_000 ether, 0); // net 10 ETH after the 99 % tax: crosses G
         vm.prank(alice);
-        address t2 = pad.launch("Two", "TWO", address(0));
+        address t2 = pad.launch("Two", "TWO", address(0), 0);
         uint256 start = block.timestamp;
         address saved = token;
         token = t2;
@@ -445,7 +445,7 @@ contract LaunchpadTest is LaunchpadFixture {
         usd = TestERC20(at);
         vm.prank(padOwner);
         pad.setQuoteAsset(at, 3_125e6);
-        t = pad.launch("Stable", "STB", at);
+        t = pad.launch("Stable", "STB", at, 0);
         usd.mint(alice, 100_000e6);
         vm.prank(alice);
         usd.approve(address(pad), type(uint256).max);

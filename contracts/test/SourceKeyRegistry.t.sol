@@ -21,7 +21,7 @@ contract SourceKeyRegistryTest is LaunchpadFixture {
         _deployLaunchpad();
         reg = new SourceKeyRegistry(ILaunchCreators(address(pad)));
         vm.prank(creator);
-        token = pad.launch("Token", "TKN", address(0));
+        token = pad.launch("Token", "TKN", address(0), 0);
         vm.warp(1_000_000);
     }
 

@@ -218,10 +218,12 @@ pub struct LaneSplit {
     pub creator_amount: U256,
     /// `⌊fee × ceiling⌋ − creator_amount` (already inside the other lanes' amounts).
     pub unearned: U256,
-    /// `creator_amount − to_liquidity`: paid to the creator.
+    /// `payout − to_own_buyback`, `payout = creator_amount − to_liquidity`: paid to the creator.
     pub to_creator: U256,
     /// `⌊creator_amount × φ_LP⌋`: escrowed as liquidity.
     pub to_liquidity: U256,
+    /// `⌊payout × own-buyback share⌋`: escrowed to buy back and burn the creator's own token (§7).
+    pub to_own_buyback: U256,
     /// `⌊rest × scorer / Σw⌋`, `rest = fee − creator_amount`.
     pub to_scorers: U256,
     /// `⌊rest × holder / Σw⌋`.
@@ -230,21 +232,34 @@ pub struct LaneSplit {
     pub to_buyback: U256,
 }
 
+/// The largest own-token buyback share a creator may fix at launch (`Launchpad.MAX_OWN_BUYBACK_SHARE`,
+/// WAD of the creator's payout; decided #14: at least half of what the creator earns is paid out).
+pub const MAX_OWN_BUYBACK_SHARE: U256 = U256::from_limbs([500_000_000_000_000_000, 0, 0, 0]);
+
 /// C17 with the lanes: the split of `fee` at score `score_points` (every part rounds down except the
-/// buyback, which takes the dust, so the parts add up to `fee` exactly).
+/// buyback, which takes the dust, so the parts add up to `fee` exactly). `own_buyback_share` (WAD) is the
+/// launch's own-token buyback share (§7, fixed at launch): of the creator's payout after the φ_LP escrow,
+/// `⌊payout × share⌋` is escrowed to buy back and burn the token (decided #14), the rest is the creator's.
 ///
 /// # Errors
-/// As [`creator_share_down`]; a zero total lane weight or `φ_LP > 1` is [`CreatorError::InvalidLanes`].
+/// As [`creator_share_down`]; a zero total lane weight, `φ_LP > 1` or an own-buyback share above 1 is
+/// [`CreatorError::InvalidLanes`].
 pub fn lane_split(
     params: &CreatorShareParams,
     lanes: &LaneWeights,
     score_points: U256,
     verified: bool,
     fee: U256,
+    own_buyback_share: U256,
 ) -> Result<LaneSplit, CreatorError> {
     if lanes.lp_share > WAD {
         return Err(CreatorError::InvalidLanes(
             "lpShare: must be at most 1 (10^18)",
+        ));
+    }
+    if own_buyback_share > WAD {
+        return Err(CreatorError::InvalidLanes(
+            "ownBuybackShare: must be at most 1 (10^18)",
         ));
     }
     let weights = lanes
@@ -259,6 +274,9 @@ pub fn lane_split(
     let m = |context| move |source| CreatorError::Math { context, source };
     let to_liquidity =
         mul_div_down(c.creator_amount, lanes.lp_share, WAD).map_err(m("creator amount × φ_LP"))?;
+    let payout = c.creator_amount - to_liquidity; // φ_LP ≤ 1
+    let to_own_buyback = mul_div_down(payout, own_buyback_share, WAD)
+        .map_err(m("creator payout × own-buyback share"))?;
     let rest = fee - c.creator_amount; // creator(S) ≤ ceiling ≤ 1
     let to_scorers =
         mul_div_down(rest, lanes.scorer, weights).map_err(m("rest × scorer weight"))?;
@@ -268,8 +286,9 @@ pub fn lane_split(
         creator_share: c.creator_share,
         creator_amount: c.creator_amount,
         unearned: c.unearned_amount,
-        to_creator: c.creator_amount - to_liquidity,
+        to_creator: payout - to_own_buyback,
         to_liquidity,
+        to_own_buyback,
         to_scorers,
         to_holders,
         to_buyback: rest - to_scorers - to_holders,
@@ -355,13 +374,14 @@ mod tests {
     fn lane_split_adds_up_and_follows_the_ramp() {
         let p = CreatorShareParams::default();
         // S = 50 points, unverified: 10 % + 30 % × 0.5 = 25 %.
-        let s = lane_split(&p, &lanes(), pts(50), false, WAD).unwrap();
+        let s = lane_split(&p, &lanes(), pts(50), false, WAD, U256::ZERO).unwrap();
         assert_eq!(
             (s.creator_share, s.creator_amount, s.unearned),
             (pct(25), pct(25), pct(15))
         );
         assert_eq!(s.to_liquidity, U256::from(62_500_000_000_000_000u64));
         assert_eq!(s.to_liquidity + s.to_creator, s.creator_amount);
+        assert_eq!(s.to_own_buyback, U256::ZERO);
         // The rest (75 %) pro rata 2 : 3 : 1.
         assert_eq!(
             (s.to_scorers, s.to_holders),
@@ -372,7 +392,7 @@ mod tests {
             WAD
         );
         // Dust goes to the buyback: 7 wei at 1/6, 3/6, 2/6 of 7 − 1.
-        let d = lane_split(&p, &lanes(), U256::ZERO, false, U256::from(7u8)).unwrap();
+        let d = lane_split(&p, &lanes(), U256::ZERO, false, U256::from(7u8), U256::ZERO).unwrap();
         assert_eq!(
             (d.to_scorers, d.to_holders, d.to_buyback),
             (U256::from(2u8), U256::from(3u8), U256::from(2u8))
@@ -383,7 +403,7 @@ mod tests {
             buyback: U256::ZERO,
             ..lanes()
         };
-        assert!(lane_split(&p, &bad, U256::ZERO, false, WAD)
+        assert!(lane_split(&p, &bad, U256::ZERO, false, WAD, U256::ZERO)
             .unwrap_err()
             .to_string()
             .starts_with("lanes.scorer + holder + buyback"));
@@ -391,19 +411,49 @@ mod tests {
             lp_share: WAD + U256::from(1u8),
             ..lanes()
         };
-        assert!(lane_split(&p, &lp, U256::ZERO, false, WAD)
+        assert!(lane_split(&p, &lp, U256::ZERO, false, WAD, U256::ZERO)
             .unwrap_err()
             .to_string()
             .starts_with("lanes.lpShare"));
+        assert!(
+            lane_split(&p, &lanes(), U256::ZERO, false, WAD, WAD + U256::from(1u8))
+                .unwrap_err()
+                .to_string()
+                .starts_with("lanes.ownBuybackShare")
+        );
+    }
+
+    /// §7 (decided #14), mirrored by FeeLanes.t.sol `test_split_ownBuyback_ofThePayoutAfterLiquidity`: a
+    /// 0.01 ETH fee at S = 0, unverified (10 %), φ_LP 25 %, a 30 % own-buyback share: of the 0.001 ETH creator
+    /// amount, 0.00025 is escrowed as liquidity, 0.000225 buys back the token, 0.000525 is the creator's.
+    #[test]
+    fn own_buyback_takes_its_share_of_the_payout_after_liquidity() {
+        let finney = |n: u64| U256::from(n) * U256::from(1_000_000_000_000u64); // 10^-6 ETH
+        let s = lane_split(
+            &CreatorShareParams::default(),
+            &lanes(),
+            U256::ZERO,
+            false,
+            finney(10_000),
+            pct(30),
+        )
+        .unwrap();
+        assert_eq!(s.creator_amount, finney(1_000));
+        assert_eq!(
+            (s.to_liquidity, s.to_own_buyback, s.to_creator),
+            (finney(250), finney(225), finney(525))
+        );
+        assert_eq!(MAX_OWN_BUYBACK_SHARE, pct(50));
     }
 
     proptest::proptest! {
         /// Every fee is split into parts that add up to it exactly, whatever the weights and score.
         #[test]
-        fn lane_split_conserves_the_fee(fee in proptest::num::u128::ANY, score in 0u64..=100, w in proptest::array::uniform3(0u64..1_000_000), lp in 0u64..=100, verified: bool) {
+        fn lane_split_conserves_the_fee(fee in proptest::num::u128::ANY, score in 0u64..=100, w in proptest::array::uniform3(0u64..1_000_000), lp in 0u64..=100, own in 0u64..=50, verified: bool) {
             let lanes = LaneWeights { scorer: U256::from(w[0]), holder: U256::from(w[1]), buyback: U256::from(w[2]) + U256::from(1u8), lp_share: pct(lp) };
-            let s = lane_split(&CreatorShareParams::default(), &lanes, pts(score), verified, U256::from(fee)).unwrap();
-            proptest::prop_assert_eq!(s.to_creator + s.to_liquidity + s.to_scorers + s.to_holders + s.to_buyback, U256::from(fee));
+            let s = lane_split(&CreatorShareParams::default(), &lanes, pts(score), verified, U256::from(fee), pct(own)).unwrap();
+            proptest::prop_assert_eq!(s.to_creator + s.to_liquidity + s.to_own_buyback + s.to_scorers + s.to_holders + s.to_buyback, U256::from(fee));
+            proptest::prop_assert!(s.to_creator >= s.to_own_buyback);
             proptest::prop_assert!(s.creator_amount + s.unearned <= U256::from(fee));
         }
     }

@@ -6,7 +6,7 @@
 //! | `finalize` | `EpochRegistry.finalize`, `lapse` | a pending root's window has passed (C7); a challenge has had no ruling for 7 days |
 //! | `scores` | `FeeLanes.updateScore` | a launch's recorded score is not the latest final epoch's (C17: only ever the latest) |
 //! | `fees` | `Launchpad.collectFees`, `ScorerRegistry.pullFees` | curve fees accrued; a scorer lane holds fees (C11) |
-//! | `sweep` | `ScorerRegistry.sweepReturned`, `FeeLanes.sweepLiquidity` | returned rewards wait; a graduated launch's liquidity escrow is full (§9.3) |
+//! | `sweep` | `ScorerRegistry.sweepReturned`, `FeeLanes.sweepLiquidity`, `FeeLanes.sweepOwnBuyback` | returned rewards wait; a graduated launch's liquidity escrow (§9.3) or own-token buyback escrow (§7) holds quote |
 //! | `rollover` | `HolderDistributor.rollover` | a payout round's claim period is over (C18) |
 //! | `duels` | `DuelHook.settle` | a duel round closed and nobody traded since (B7) |
 //! | `calls` | `CallLedger.expire` | a committed call was not revealed in time |
@@ -45,6 +45,61 @@ alloy::sol! {
     /// `LaunchLocker`'s bound on a liquidity growth's swap (the keeper's probe reads the swap's output from it).
     #[derive(Debug)]
     error GrowthBelowMin(uint256 tokensBought, uint256 minTokensOut);
+    /// `LaunchLocker`'s bound on an own-token buyback's swap (§7), probed the same way.
+    #[derive(Debug)]
+    error BuybackBelowMin(uint256 tokensBought, uint256 minTokensOut);
+}
+
+/// A graduated launch's escrow that a sweep spends in its pool.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Escrow {
+    /// φ_LP of the creator's amount, added as locked liquidity (§9.3).
+    Liquidity,
+    /// The launch-time share of the creator's payout, buying the token back and burning it (§7).
+    OwnBuyback,
+}
+
+impl Escrow {
+    fn noun(self) -> &'static str {
+        match self {
+            Escrow::Liquidity => "liquidity escrow",
+            Escrow::OwnBuyback => "own-token buyback escrow",
+        }
+    }
+
+    fn signature(self) -> &'static str {
+        match self {
+            Escrow::Liquidity => FeeLanes::sweepLiquidityCall::SIGNATURE,
+            Escrow::OwnBuyback => FeeLanes::sweepOwnBuybackCall::SIGNATURE,
+        }
+    }
+
+    fn calldata(self, token: Address, min: U256) -> Vec<u8> {
+        match self {
+            Escrow::Liquidity => FeeLanes::sweepLiquidityCall {
+                token,
+                minTokensOut: min,
+            }
+            .abi_encode(),
+            Escrow::OwnBuyback => FeeLanes::sweepOwnBuybackCall {
+                token,
+                minTokensOut: min,
+            }
+            .abi_encode(),
+        }
+    }
+
+    /// What the swap would buy, from the locker's revert to an unmeetable minimum.
+    fn bought(self, revert: &[u8]) -> Option<U256> {
+        match self {
+            Escrow::Liquidity => GrowthBelowMin::abi_decode(revert)
+                .ok()
+                .map(|e| e.tokensBought),
+            Escrow::OwnBuyback => BuybackBelowMin::abi_decode(revert)
+                .ok()
+                .map(|e| e.tokensBought),
+        }
+    }
 }
 
 /// How long a sent call is awaited before the pass reports it and moves on.
@@ -265,9 +320,12 @@ struct Keeper<'a> {
 
 impl Keeper<'_> {
     fn tx(&self, to: Address, call: &impl SolCall) -> TransactionRequest {
-        let t = TransactionRequest::default()
-            .to(to)
-            .input(call.abi_encode().into());
+        self.tx_data(to, call.abi_encode())
+    }
+
+    /// A transaction of already encoded calldata from the keeper's account.
+    fn tx_data(&self, to: Address, data: Vec<u8>) -> TransactionRequest {
+        let t = TransactionRequest::default().to(to).input(data.into());
         match self.me {
             Some(me) => t.from(me),
             None => t,
@@ -698,67 +756,108 @@ impl Keeper<'_> {
         let owner = lanes.owner().call().await.map_err(OpError::rpc)?;
         let allowed = self.me.is_some_and(|me| me == keeper || me == owner);
         for &token in &tokens {
-            let escrow = lanes
+            let liquidity = lanes
                 .liquidityEscrow(token)
                 .call()
                 .await
                 .map_err(OpError::rpc)?;
-            if escrow.is_zero() {
+            let own = lanes
+                .ownBuybackEscrow(token)
+                .call()
+                .await
+                .map_err(OpError::rpc)?;
+            if liquidity.is_zero() && own.is_zero() {
                 continue;
             }
             let l = pad.launchOf(token).call().await.map_err(OpError::rpc)?;
             if !l.graduated {
                 continue;
             }
-            let target = format!("token {token}");
-            let why = format!("{escrow} waits in its liquidity escrow");
-            if !allowed {
-                self.record(
-                    Duty::Sweep,
-                    FeeLanes::sweepLiquidityCall::SIGNATURE,
-                    &target,
-                    &why,
-                    Outcome::WouldRevert {
-                        reason: format!(
-                            "only FeeLanes' keeper ({keeper}) or owner ({owner}) may sweep liquidity"
-                        ),
-                    },
-                );
-                continue;
+            let auth = (allowed, keeper, owner);
+            for (escrow, kind) in [(liquidity, Escrow::Liquidity), (own, Escrow::OwnBuyback)] {
+                if !escrow.is_zero() {
+                    self.sweep_escrow(lanes_at, token, kind, escrow, l.quote, auth)
+                        .await?;
+                }
             }
-            // The swap's output now, read from the locker's own bound: a minimum no swap can meet.
-            let probe = FeeLanes::sweepLiquidityCall {
-                token,
-                minTokensOut: U256::MAX,
-            };
-            let bought = match self.simulate(&self.tx(lanes_at, &probe)).await? {
-                Sim::Revert { data, message } => match GrowthBelowMin::abi_decode(&data) {
-                    Ok(e) => e.tokensBought,
-                    Err(_) => {
-                        let reason = reason(&data).unwrap_or(message);
-                        self.record(
-                            Duty::Sweep,
-                            FeeLanes::sweepLiquidityCall::SIGNATURE,
-                            &target,
-                            &why,
-                            Outcome::WouldRevert { reason },
-                        );
-                        continue;
-                    }
-                },
-                Sim::Ok(_) => continue,
-            };
-            let call = FeeLanes::sweepLiquidityCall {
-                token,
-                minTokensOut: min_out_rounded_up(bought, self.opts.slippage_bps),
-            };
-            let not_due = [FeeLanes::NothingToPay::SELECTOR];
-            self.attempt(Duty::Sweep, lanes_at, call, &target, &why, &not_due, |_| {
-                l.quote.is_zero().then_some(escrow)
-            })
-            .await?;
         }
         Ok(())
+    }
+
+    /// One of a graduated launch's escrows into its pool (§9.3 liquidity, §7 own-token buyback): the lanes'
+    /// keeper or owner only; the swap's output is probed with a minimum no swap can meet (the locker's error
+    /// names what it would buy) and the call sent with that output less the slippage as its minimum.
+    async fn sweep_escrow(
+        &mut self,
+        lanes_at: Address,
+        token: Address,
+        kind: Escrow,
+        escrow: U256,
+        quote: Address,
+        (allowed, keeper, owner): (bool, Address, Address),
+    ) -> Result<()> {
+        let target = format!("token {token}");
+        let why = format!("{escrow} waits in its {}", kind.noun());
+        if !allowed {
+            self.record(
+                Duty::Sweep,
+                kind.signature(),
+                &target,
+                &why,
+                Outcome::WouldRevert {
+                    reason: format!(
+                        "only FeeLanes' keeper ({keeper}) or owner ({owner}) may sweep the {}",
+                        kind.noun()
+                    ),
+                },
+            );
+            return Ok(());
+        }
+        let bought = match self
+            .simulate(&self.tx_data(lanes_at, kind.calldata(token, U256::MAX)))
+            .await?
+        {
+            Sim::Revert { data, message } => match kind.bought(&data) {
+                Some(b) => b,
+                None => {
+                    let reason = reason(&data).unwrap_or(message);
+                    self.record(
+                        Duty::Sweep,
+                        kind.signature(),
+                        &target,
+                        &why,
+                        Outcome::WouldRevert { reason },
+                    );
+                    return Ok(());
+                }
+            },
+            Sim::Ok(_) => return Ok(()),
+        };
+        let min = min_out_rounded_up(bought, self.opts.slippage_bps);
+        let not_due = [FeeLanes::NothingToPay::SELECTOR];
+        let eth = quote.is_zero().then_some(escrow);
+        match kind {
+            Escrow::Liquidity => {
+                let call = FeeLanes::sweepLiquidityCall {
+                    token,
+                    minTokensOut: min,
+                };
+                self.attempt(Duty::Sweep, lanes_at, call, &target, &why, &not_due, |_| {
+                    eth
+                })
+                .await
+            }
+            Escrow::OwnBuyback => {
+                let call = FeeLanes::sweepOwnBuybackCall {
+                    token,
+                    minTokensOut: min,
+                };
+                self.attempt(Duty::Sweep, lanes_at, call, &target, &why, &not_due, |_| {
+                    eth
+                })
+                .await
+            }
+        }
     }
 
     /// C18: return the unclaimed remainder of every closed payout round to its pot.
@@ -917,6 +1016,9 @@ fn reason(data: &[u8]) -> Option<String> {
         CallLedger::CallLedgerErrors
     );
     if let Ok(e) = GrowthBelowMin::abi_decode(data) {
+        return Some(format!("{e:?}"));
+    }
+    if let Ok(e) = BuybackBelowMin::abi_decode(data) {
         return Some(format!("{e:?}"));
     }
     alloy::sol_types::decode_revert_reason(data)

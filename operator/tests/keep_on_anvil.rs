@@ -19,6 +19,13 @@ use eden_operator::abi::{
 };
 use serde_json::{json, Value};
 use std::path::Path;
+
+alloy::sol! {
+    #[sol(rpc)]
+    interface LaunchToken {
+        function totalSupply() external view returns (uint256);
+    }
+}
 use std::process::Command;
 
 /// Anvil account 0: the deployer (root signer, poster, the fee lanes' keeper and owner).
@@ -106,12 +113,15 @@ async fn each_keeper_duty_happens_once() {
         addr(&j["duelHook"]),
     );
 
-    // Two ETH launches: T is bought once, U is bought to graduation.
-    for (who, name) in [(a[1], "Keep T"), (a[2], "Keep U")] {
+    // Two ETH launches: T is bought once, U is bought to graduation; U's creator fixed a 25 % own-token
+    // buyback (§7).
+    let quarter = 250_000_000_000_000_000u64;
+    for (who, name, share) in [(a[1], "Keep T", 0), (a[2], "Keep U", quarter)] {
         let call = Launchpad::launchCall {
             name: name.into(),
             symbol: "KEEP".into(),
             quote: Address::ZERO,
+            ownBuybackShare: share,
         };
         send(&node, who, d.launchpad, call, U256::ZERO).await;
     }
@@ -315,11 +325,14 @@ async fn each_keeper_duty_happens_once() {
     want.sort();
     assert_eq!(sent, want, "{r}");
     assert_eq!(node.nonce(keeper).await, before + want.len() as u64);
-    // The liquidity sweep is the fee lanes' keeper's: named, not sent.
+    // The liquidity and own-token buyback sweeps are the fee lanes' keeper's: named, not sent.
     let refused = with_result(&r, "wouldRevert");
     assert_eq!(
         refused,
-        vec![("sweepLiquidity".to_string(), ut.clone())],
+        vec![
+            ("sweepLiquidity".to_string(), ut.clone()),
+            ("sweepOwnBuyback".to_string(), ut.clone())
+        ],
         "{r}"
     );
     for d in r["done"].as_array().unwrap() {
@@ -393,26 +406,68 @@ async fn each_keeper_duty_happens_once() {
     assert!(with_result(&again, "sent").is_empty(), "{again}");
     assert_eq!(node.nonce(keeper).await, before + want.len() as u64);
 
-    // The fee lanes' keeper sweeps U's escrow into its pool, once.
+    // The fee lanes' keeper sweeps U's escrows into its pool, once each: liquidity added, and the own-token
+    // buyback buys U and burns it (the supply falls by what it bought).
     assert!(!lanes.liquidityEscrow(u).call().await.unwrap().is_zero());
+    let own = lanes.ownBuybackEscrow(u).call().await.unwrap();
+    assert!(!own.is_zero());
+    let u_token = LaunchToken::new(u, pv);
+    let supply = u_token.totalSupply().call().await.unwrap();
     let s = ok(&network, Some(KEY0), &["keep", "sweep"]);
     assert_eq!(
         with_result(&s, "sent"),
-        vec![("sweepLiquidity".to_string(), ut.clone())],
+        vec![
+            ("sweepLiquidity".to_string(), ut.clone()),
+            ("sweepOwnBuyback".to_string(), ut.clone())
+        ],
         "{s}"
     );
-    eprintln!("sweepLiquidity: gas {}", s["done"][0]["sent"]["gasUsed"]);
+    for d in s["done"].as_array().unwrap() {
+        if d["result"] == "sent" {
+            eprintln!("{}: gas {}", d["call"], d["sent"]["gasUsed"]);
+        }
+    }
     assert!(lanes.liquidityEscrow(u).call().await.unwrap().is_zero());
+    assert!(lanes.ownBuybackEscrow(u).call().await.unwrap().is_zero());
+    let swept_tx = s["done"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["call"] == "sweepOwnBuyback")
+        .unwrap()["sent"]["tx"]
+        .as_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    let receipt = node.receipt(swept_tx).await;
+    let swept = receipt
+        .inner
+        .logs()
+        .iter()
+        .find_map(|l| l.log_decode::<FeeLanes::OwnBuybackSwept>().ok())
+        .unwrap_or_else(|| panic!("{s} {receipt:?}"))
+        .inner
+        .data;
+    assert_eq!(swept.quoteIn, own);
+    assert!(!swept.tokensBurned.is_zero());
+    assert_eq!(
+        u_token.totalSupply().call().await.unwrap(),
+        supply - swept.tokensBurned
+    );
     let s = ok(&network, Some(KEY0), &["keep", "sweep"]);
     assert!(with_result(&s, "sent").is_empty(), "{s}");
 
     // A tiny fee waits until it is worth its gas; asked to weigh nothing, the keeper collects it.
     let tiny = U256::from(10_000_000_000u64);
     send(&node, a[3], d.launchpad, buy(t, tiny), tiny).await;
+    // (The sweeps' swaps paid U's pool its fee: that small amount waits too.)
     let f = ok(&network, Some(KEY7), &["keep", "fees"]);
     assert_eq!(
         with_result(&f, "notWorthIt"),
-        vec![("collectFees".to_string(), tt.clone())],
+        vec![
+            ("collectFees".to_string(), tt.clone()),
+            ("collectPoolFees".to_string(), ut.clone())
+        ],
         "{f}"
     );
     assert!(with_result(&f, "sent").is_empty(), "{f}");

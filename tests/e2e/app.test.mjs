@@ -277,9 +277,9 @@ test('a fresh launch shows its anti-snipe countdown and the tax in the quote', a
   const { world, rpc } = chain;
   const call = async (method, params) => (await (await fetch(rpc, { method: 'POST', headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })).json()).result;
-  // launch("Snipe Test", "SNIP", address(0)) from dev account 3, ABI-encoded by hand.
+  // launch("Snipe Test", "SNIP", address(0), 0) from dev account 3, ABI-encoded by hand.
   const enc = (s) => Buffer.from(s).toString('hex').padEnd(64, '0');
-  const data = '0x229b79e5' + [ (96).toString(16), (160).toString(16), '0' ].map((x) => x.padStart(64, '0')).join('')
+  const data = '0x7c7986cc' + [ (128).toString(16), (192).toString(16), '0', '0' ].map((x) => x.padStart(64, '0')).join('')
     + (10).toString(16).padStart(64, '0') + enc('Snipe Test') + (4).toString(16).padStart(64, '0') + enc('SNIP');
   const hash = await call('eth_sendTransaction', [{ from: '0x90F79bf6EB2c4f870365E785982E1f101E93b906', to: world.addresses.launchpad, data, gas: '0x2dc6c0' }]);
   let receipt = null;
@@ -504,6 +504,12 @@ test("a project's human envelope is recomputed, its leaf verified against the fi
   // #14: GARD graduated and was traded in its pool; its locked position's fees wait for anyone to collect them
   // into the lanes (the quote split like a curve fee, the token side burned). Collected here, they are gone.
   await verifyEpoch('Graduated Garden', c.epoch);
+  // §7: GARD's creator fixed a 20 % own-token buyback at launch; the demo's keeper swept it once (tokens bought in
+  // the pool and burned), and the split shown (with that lane) equals FeeLanes.previewSplit.
+  await page.waitForSelector('#own-buyback', T);
+  assert.equal(await page.getAttribute('#own-buyback', 'data-share'), '200000000000000000');
+  assert.ok(BigInt(await page.getAttribute('#own-buyback', 'data-burned')) > 0n, 'a buyback burned GARD');
+  assert.match(await page.textContent('#own-buyback'), /20 % of the creator's payout.*One buyback so far/s);
   await page.waitForSelector('#pool-fees', T);
   assert.ok(BigInt(await page.getAttribute('#pool-fees', 'data-quote')) > 0n, 'the pool earned ETH fees');
   assert.ok(BigInt(await page.getAttribute('#pool-fees', 'data-burn')) > 0n, 'and token fees, to burn');
@@ -513,6 +519,9 @@ test("a project's human envelope is recomputed, its leaf verified against the fi
   await waitConfirmed(n);
   await page.waitForSelector('#pool-fees', { state: 'detached', timeout: 30_000 });
   await page.waitForSelector('#creator-share.ok', T);
+  // The collected pool fees fed GARD's lanes, its own-token buyback escrow among them.
+  await page.waitForFunction(() => BigInt(document.querySelector('#own-buyback')?.dataset.escrow ?? '0') > 0n, null, T);
+  assert.match(await page.textContent('#own-buyback'), /Waiting for the keeper's sweep/);
 });
 
 test('a pre-data project shows its replay path, capped, verified against the final root', async (t) => {
@@ -1208,6 +1217,13 @@ test('a token is launched from the form: name, symbol and pair checked first, it
   await page.waitForFunction(() => /about [\d.]+ ETH now/.test(document.querySelector('#launch-cost')?.textContent ?? ''), null, T);
   assert.match(await page.textContent('#launch-pair'), /ETH/);
   assert.match(await page.textContent('#launch-terms'), /Graduates at\s*5 ETH raised/);
+  // §7: the own-token buyback share, at most 50 % of the creator's payout, fixed at launch.
+  await page.fill('#launch-own-buyback', '60');
+  await page.waitForSelector('#launch-own-buyback-error', T);
+  assert.match(await page.textContent('#launch-own-buyback-error'), /at most 50 %/);
+  assert.equal(await page.isDisabled('#launch-button'), true);
+  await page.fill('#launch-own-buyback', '12.5');
+  await page.waitForSelector('#launch-own-buyback-error', { state: 'detached', timeout: 10_000 });
   await page.screenshot({ path: join(SHOTS, 'launch-form.png'), fullPage: true });
   const n = await confirmedCount();
   await page.click('#launch-button');
@@ -1218,6 +1234,8 @@ test('a token is launched from the form: name, symbol and pair checked first, it
   const price = page.locator('.amount[title$="ETH / token"]').first();
   assert.equal(await price.textContent(), '0.0₈125 ETH / token');
   assert.equal(await price.getAttribute('title'), '0.00000000125 ETH / token');
+  assert.equal(await page.getAttribute('#own-buyback-share', 'data-share'), '125000000000000000');
+  assert.match(await page.textContent('#own-buyback-share'), /12\.5 % of the creator's payout/);
   await page.click('nav >> text=Launch');
   await page.waitForSelector('.launch-row[data-symbol="E2EG"]', T);
   assert.match(await page.textContent('.launch-row[data-symbol="E2EG"]'), /E2E Garden.*anti-snipe window/);

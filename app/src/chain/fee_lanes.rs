@@ -16,6 +16,10 @@ pub struct LaneRead {
     pub state: LaneState,
     /// `creatorBalance(token)`: earned by the creator, not yet paid (the launch's quote asset).
     pub owed: U256,
+    /// `ownBuybackEscrow(token)`: the creator's own-token buyback waiting for the keeper's sweep (§7).
+    pub own_buyback_escrow: U256,
+    /// Every own-token buyback swept so far (`OwnBuybackSwept` logs): quote spent and tokens burned.
+    pub own_buybacks: OwnBuybacks,
     /// The registry's adjudicator: the only account that sets or revokes Verified (§4.4).
     pub adjudicator: Address,
     /// The launchpad that routes the launch's fees into the lanes.
@@ -27,13 +31,35 @@ pub struct LaneRead {
     pub pool_fees: Option<(U256, U256)>,
 }
 use eden_core::check::{LaneParams, LaneState};
+
+/// The creator's own-token buybacks done so far (§7), summed from `FeeLanes.OwnBuybackSwept`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct OwnBuybacks {
+    pub sweeps: usize,
+    /// Quote spent, in the launch's quote asset.
+    pub quote_in: U256,
+    /// Tokens bought in the pool and burned.
+    pub burned: U256,
+}
+
+impl OwnBuybacks {
+    /// The sum of the sweeps' logs.
+    pub fn sum<'a>(sweeps: impl IntoIterator<Item = &'a IFeeLanes::OwnBuybackSwept>) -> Self {
+        sweeps.into_iter().fold(Self::default(), |acc, e| Self {
+            sweeps: acc.sweeps + 1,
+            quote_in: acc.quote_in + e.quoteIn,
+            burned: acc.burned + e.tokensBurned,
+        })
+    }
+}
 use eden_core::creator::{CreatorShareParams, LaneSplit};
 
 /// `token`'s state in the fee lanes `lanes` (with the epoch registry `registry` and the launchpad
 /// `launchpad`): (1) one batch of the launch's quote asset, the parameters, the token's flags and
 /// score, the creator share and the latest final epoch; (2) the quote's decimals when it is not
 /// ETH; (3) `previewSplit` of one whole unit of it. A token that is not a launch gets the ETH
-/// example. The creator's unpaid balance comes in the first batch.
+/// example. The creator's unpaid balance comes in the first batch; the own-token buybacks done so far
+/// from the lanes' `OwnBuybackSwept` logs since `from_block`, read alongside.
 ///
 /// # Errors
 /// When a batch fails or one of its reads reverts.
@@ -43,6 +69,7 @@ pub async fn lane_state(
     registry: Address,
     launchpad: Address,
     token: Address,
+    from_block: u64,
 ) -> Result<LaneRead, RpcError> {
     let mut b = Batch::new();
     let launch = b.add(launchpad, &ILaunchpad::launchOfCall { token });
@@ -56,8 +83,15 @@ pub async fn lane_state(
     let latest_final = b.add(registry, &IEpochRegistry::latestFinalEpochCall {});
     let chain_share = b.add(lanes, &IFeeLanes::creatorShareCall { token });
     let owed = b.add(lanes, &IFeeLanes::creatorBalanceCall { token });
+    let own_escrow = b.add(lanes, &IFeeLanes::ownBuybackEscrowCall { token });
+    let own_share = b.add(launchpad, &ILaunchpad::ownBuybackShareOfCall { token });
     let adjudicator = b.add(registry, &IEpochRegistry::adjudicatorCall {});
-    let a = b.run(rpc).await?;
+    let (a, swept) = futures::join!(
+        b.run(rpc),
+        rpc.events::<IFeeLanes::OwnBuybackSwept>(lanes, Some(token.into_word()), from_block)
+    );
+    let a = a?;
+    let own_buybacks = OwnBuybacks::sum(swept?.iter().map(|(e, _)| e));
     let launch = a.get(launch).ok();
     let quote = launch.as_ref().map(|l| l.quote).filter(|q| !q.is_zero());
     // What anyone's `collectPoolFees` would move now (an eth_call; it reverts with nothing to collect).
@@ -92,6 +126,7 @@ pub async fn lane_state(
             lp_share: wad64(p.lpShare),
         },
         verified: a.get(verified)?,
+        own_buyback_share: U256::from(a.get(own_share)?),
         stored_score: a.get(stored_score)?,
         stored_epoch: a.get(stored_epoch)?,
         recorded: a.get(recorded)?,
@@ -110,6 +145,7 @@ pub async fn lane_state(
             unearned: s.unearned,
             to_creator: s.toCreator,
             to_liquidity: s.toLiquidity,
+            to_own_buyback: s.toOwnBuyback,
             to_scorers: s.toScorers,
             to_holders: s.toHolders,
             to_buyback: s.toBuyback,
@@ -118,6 +154,8 @@ pub async fn lane_state(
     Ok(LaneRead {
         state,
         owed: a.get(owed)?,
+        own_buyback_escrow: a.get(own_escrow)?,
+        own_buybacks,
         adjudicator: a.get(adjudicator)?,
         launchpad,
         curve_fees: launch.map_or(U256::ZERO, |l| l.feesAccrued),

@@ -70,6 +70,8 @@ pub struct LaunchInfo {
     pub creator: Address,
     pub graduated: bool,
     pub state: CurveState,
+    /// §7: the share (WAD) of the creator's payout that buys back and burns the token, fixed at launch.
+    pub own_buyback_share: U256,
 }
 
 impl LaunchInfo {
@@ -152,6 +154,7 @@ pub async fn launches(
                 quote_decimals,
                 creator: l.creator,
                 graduated: l.graduated,
+                own_buyback_share: U256::from(l.ownBuybackShare),
                 state: curve_state(&l, p.supply, u32::from(p.fee_bps))?,
             })
         })

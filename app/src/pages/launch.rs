@@ -440,6 +440,7 @@ pub fn TokenPage() -> impl IntoView {
                             <div><span class="k">"Progress"</span><span class="v" id="progress">{fmt::percent_bps(i.progress_bps())}</span></div>
                             <div><span class="k">{if i.graduated { "Curve price at graduation" } else { "Price" }}</span><span class="v"><Amount raw=spot decimals=18 unit=format!("{qs} / token") sig=4 compact=true /></span></div>
                             <div><span class="k">"Market cap"</span><span class="v" id="market-cap"><Amount raw=cap decimals=18 unit=qs.clone() sig=4 />{eth.then(|| view! { <Usd wei=cap /> })}</span></div>
+                            <div title="§7: fixed at launch; the fee lanes escrow it and the keeper spends it in the token's pool after graduation, burning what it buys"><span class="k">"Own-token buyback"</span><span class="v" id="own-buyback-share" data-share=i.own_buyback_share.to_string()>{if i.own_buyback_share.is_zero() { "none".to_string() } else { format!("{} of the creator's payout", fmt::percent_wad(i.own_buyback_share, 4)) }}</span></div>
                             {(!i.graduated).then(|| view! { <div><span class="k">"Tokens left on the curve"</span><span class="v"><Amount raw=s.token_reserve decimals=18 sig=4 /></span></div> })}
                         </div>
                         <Progress bps=i.progress_bps() />

@@ -41,7 +41,7 @@ async fn setup(w: &World) -> Result<Setup, AppError> {
     })
 }
 
-/// The network fee of `launch(name, symbol, quote)` from `from`: the node's estimate times its
+/// The network fee of `launch(name, symbol, quote, ownBuybackShare)` from `from`: the node's estimate times its
 /// gas price (wei).
 async fn network_fee(w: &World, from: Option<Address>, data: Bytes) -> Result<U256, AppError> {
     let rpc = w.rpc();
@@ -76,6 +76,7 @@ fn LaunchFields(
     let navigate = use_navigate();
     let name = RwSignal::new(String::new());
     let symbol = RwSignal::new(String::new());
+    let own_share = RwSignal::new(String::new());
     let pair = RwSignal::new(Address::ZERO);
     let w1 = world.clone();
     let setup = LocalResource::new(move || {
@@ -88,16 +89,24 @@ fn LaunchFields(
     });
     let checked_name = Memo::new(move |_| launch_input::name(&name.get()));
     let checked_symbol = Memo::new(move |_| launch_input::symbol(&symbol.get()));
-    let call = Memo::new(move |_| match (checked_name.get(), checked_symbol.get()) {
-        (Ok(name), Ok(symbol)) => Some(
-            ILaunchpad::launchCall {
-                name,
-                symbol,
-                quote: pair.get(),
-            }
-            .abi_encode(),
-        ),
-        _ => None,
+    let checked_share = Memo::new(move |_| launch_input::own_buyback_share(&own_share.get()));
+    let call = Memo::new(move |_| {
+        match (
+            checked_name.get(),
+            checked_symbol.get(),
+            checked_share.get(),
+        ) {
+            (Ok(name), Ok(symbol), Ok(share)) => Some(
+                ILaunchpad::launchCall {
+                    name,
+                    symbol,
+                    quote: pair.get(),
+                    ownBuybackShare: share,
+                }
+                .abi_encode(),
+            ),
+            _ => None,
+        }
     });
     let w2 = world.clone();
     // The fee of this very call, re-estimated when the inputs or the account change.
@@ -155,6 +164,12 @@ fn LaunchFields(
                 {move || checked_symbol.get().ok().filter(|s| existing.get().contains(s)).map(|s| view! {
                     <span class="warn" id="launch-symbol-taken">{format!("Another launch already uses the symbol {s}: people may confuse the two.")}</span>
                 })}
+            </label>
+            <label class="field">
+                <span class="label">"Own-token buyback (% of your payout)"</span>
+                <input id="launch-own-buyback" inputmode="decimal" autocomplete="off" placeholder="0" prop:value=move || own_share.get() on:input=move |ev| own_share.set(event_target_value(&ev)) />
+                {move || error_of(checked_share.get().map(|w| w.to_string()), !own_share.get().is_empty()).map(|e| view! { <span class="bad" id="launch-own-buyback-error">{e}</span> })}
+                <span class="hint">{format!("Fixed forever at launch, 0 to {} %: this share of what you earn buys your token in its pool once it graduates, and burns it.", launch_input::MAX_OWN_BUYBACK_PERCENT)}</span>
             </label>
             <Transition fallback=|| view! { <Loading what="Reading the launchpad's pairs…" /> }>
             <ErrorBoundary fallback=caught>

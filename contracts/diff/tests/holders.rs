@@ -390,6 +390,7 @@ mod diff {
             name: "Held".into(),
             symbol: "HELD".into(),
             quote: Address::ZERO,
+            ownBuybackShare: 0,
         };
         node.send_mined(tx(creator, d.launchpad, launch.abi_encode()))
             .await;

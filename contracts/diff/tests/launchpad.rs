@@ -656,6 +656,7 @@ mod diff {
                 name: "Diff".into(),
                 symbol: "DIFF".into(),
                 quote,
+                ownBuybackShare: 0,
             };
             txs.push((
                 tx(self.creator, pad_addr, call.abi_encode()).gas_limit(GRADUATE_GAS),

@@ -41,12 +41,26 @@ impl LaneParams {
         }
     }
 
-    /// The split of `fee` over every lane at `score` (C17 and the lane weights).
+    /// The split of `fee` over every lane at `score` (C17 and the lane weights), with the launch's
+    /// own-token buyback share `own_buyback_share` (§7).
     ///
     /// # Errors
     /// Invalid parameters or a score above 100 points.
-    pub fn split(&self, score: U256, verified: bool, fee: U256) -> Result<LaneSplit, CreatorError> {
-        lane_split(&self.share, &self.weights(), score, verified, fee)
+    pub fn split(
+        &self,
+        score: U256,
+        verified: bool,
+        fee: U256,
+        own_buyback_share: U256,
+    ) -> Result<LaneSplit, CreatorError> {
+        lane_split(
+            &self.share,
+            &self.weights(),
+            score,
+            verified,
+            fee,
+            own_buyback_share,
+        )
     }
 }
 
@@ -57,6 +71,8 @@ pub struct LaneState {
     pub params: LaneParams,
     /// `verified(token)`.
     pub verified: bool,
+    /// `Launchpad.ownBuybackShareOf(token)`: the launch-time own-token buyback share (WAD, §7).
+    pub own_buyback_share: U256,
     /// `scoreOf(token)`, WAD points.
     pub stored_score: U256,
     /// `scoreEpochOf(token)`.
@@ -151,7 +167,7 @@ pub fn check_creator(
         .transpose()
         .map_err(err(" at this epoch's score"))?;
     let split = p
-        .split(current, state.verified, state.fee)
+        .split(current, state.verified, state.fee, state.own_buyback_share)
         .map_err(err(" split"))?;
     let mut findings = Vec::new();
     if share_now != state.chain_share {

@@ -151,6 +151,7 @@ fn record(l: lens_abi::Launchpad::Launch) -> ILaunchpad::Launch {
         launchTime: l.launchTime,
         graduated: l.graduated,
         creator: l.creator,
+        ownBuybackShare: l.ownBuybackShare,
         virtualQuote: l.virtualQuote,
         quoteRaised: l.quoteRaised,
         tokenReserve: l.tokenReserve,
@@ -184,6 +185,7 @@ pub fn infos(rows: Vec<LaunchLens::Row>, p: PadParams) -> Result<Vec<LaunchInfo>
                 quote_decimals: r.quoteDecimals,
                 creator: l.creator,
                 graduated: l.graduated,
+                own_buyback_share: U256::from(l.ownBuybackShare),
                 state: curve_state(&l, p.supply, u32::from(p.fee_bps))?,
             })
         })
@@ -252,6 +254,7 @@ mod tests {
             launchTime: 1_700_000_000,
             graduated: false,
             creator: Address::repeat_byte(2),
+            ownBuybackShare: 300_000_000_000_000_000,
             virtualQuote: U256::from(1_250_000_000u64),
             quoteRaised: U256::ZERO,
             tokenReserve: supply,
@@ -275,6 +278,10 @@ mod tests {
         );
         assert_eq!(read[0].state.virtual_quote, launch.virtualQuote);
         assert_eq!(read[0].progress_bps(), 0);
+        assert_eq!(
+            read[0].own_buyback_share,
+            U256::from(300_000_000_000_000_000u64)
+        );
         let none = Launch {
             launchTime: 0,
             ..launch

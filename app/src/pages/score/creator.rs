@@ -15,6 +15,7 @@
 //! `eden_core::creator::lane_split` and cross-checked against `previewSplit`.
 
 use crate::chain::abi::{IFeeLanes, ILaunchpad};
+use crate::chain::fee_lanes::OwnBuybacks;
 use crate::error::AppError;
 use crate::state::Ctx;
 use alloy_primitives::{Address, B256, U256};
@@ -35,6 +36,10 @@ pub struct CreatorCheck {
     pub token: Address,
     /// `FeeLanes.creatorBalance`: what the creator has earned and not been paid yet.
     pub owed: U256,
+    /// `FeeLanes.ownBuybackEscrow`: the creator's own-token buyback waiting for the keeper (§7).
+    pub own_escrow: U256,
+    /// The own-token buybacks swept so far.
+    pub own_done: OwnBuybacks,
     /// The selected epoch's verified score leaf, when FeeLanes would record it now.
     pub record: Option<RecordScore>,
     /// The registry's adjudicator, who alone sets or revokes Verified (§4.4).
@@ -108,6 +113,8 @@ pub fn check_creator(
         lanes: Address::ZERO,
         token: Address::ZERO,
         owed: U256::ZERO,
+        own_escrow: U256::ZERO,
+        own_done: OwnBuybacks::default(),
         record: None,
         adjudicator: Address::ZERO,
         pending: PendingFees::default(),
@@ -187,13 +194,15 @@ pub fn CreatorView(
                     {paid_now_note(&c.state)}
                     {if c.share_now == c.state.chain_share { " = FeeLanes.creatorShare ✓" } else { " ≠ FeeLanes.creatorShare" }}</dd>
             </dl>
+            <OwnBuyback share=c.state.own_buyback_share escrow=c.own_escrow done=c.own_done decimals=dec symbol=c.state.fee_symbol.clone() />
             <CreatorActions c=c.clone() on_done=on_done />
             <details>
                 <summary id="split-summary">{format!("Split of an example fee of 1 {} now{}", c.state.fee_symbol, if c.split == c.state.preview { ": equals FeeLanes.previewSplit ✓" } else { ": differs from FeeLanes.previewSplit" })}</summary>
                 <dl>
                     {lane("To the creator", s.to_creator)}
                     {lane("Liquidity escrow (φ_LP of the creator's)", s.to_liquidity)}
-                                        {lane("Scorer pool", s.to_scorers)}
+                    {lane("Own-token buyback (the launch's share of the creator's payout)", s.to_own_buyback)}
+                    {lane("Scorer pool", s.to_scorers)}
                     {lane("Holder pot", s.to_holders)}
                     {lane("ROOT buyback", s.to_buyback)}
                     {lane("of which unearned by the creator (ceiling − share)", s.unearned)}
@@ -202,6 +211,34 @@ pub fn CreatorView(
         </div>
     }
     .into_any()
+}
+
+/// §7: the share of the creator's payout that buys back and burns the token, fixed at launch, and what waits
+/// in its escrow for the lanes' keeper (`FeeLanes.sweepOwnBuyback`, after graduation, with a minimum out).
+#[component]
+fn OwnBuyback(
+    share: U256,
+    escrow: U256,
+    done: OwnBuybacks,
+    decimals: u8,
+    symbol: String,
+) -> impl IntoView {
+    use crate::fmt::percent_wad;
+    use crate::ui::Amount;
+    let text = if share.is_zero() {
+        "No own-token buyback: the creator chose none at launch.".to_string()
+    } else {
+        format!(
+            "Own-token buyback: {} of the creator's payout (after the liquidity escrow) buys the token in its pool and burns it; fixed at launch. ",
+            percent_wad(share, 4)
+        )
+    };
+    let sym = symbol.clone();
+    view! {
+        <p id="own-buyback" data-share=share.to_string() data-escrow=escrow.to_string() data-burned=done.burned.to_string()>{text}
+            {(done.sweeps > 0).then(|| view! { {format!("{} so far: ", if done.sweeps == 1 { "One buyback".to_string() } else { format!("{} buybacks", done.sweeps) })}<Amount raw=done.quote_in decimals=decimals unit=sym.clone() sig=6 />{format!(" spent, {} tokens bought and burned. ", crate::fmt::units(done.burned, 18, 6))}})}
+            {(!escrow.is_zero()).then(|| view! { "Waiting for the keeper's sweep: "<Amount raw=escrow decimals=decimals unit=symbol.clone() sig=6 />"." })}</p>
+    }
 }
 
 /// Anyone records the verified latest final score in FeeLanes (`updateScore`, so the split pays on
@@ -332,7 +369,9 @@ mod tests {
     fn split_adds_up_and_follows_the_ramp() {
         let p = params();
         // S = 50 points, unverified: 10 % + 30 % × 0.5 = 25 %.
-        let s = p.split(U256::from(50u8) * WAD, false, EXAMPLE_FEE).unwrap();
+        let s = p
+            .split(U256::from(50u8) * WAD, false, EXAMPLE_FEE, U256::ZERO)
+            .unwrap();
         assert_eq!(s.creator_share, pct(25));
         assert_eq!(s.creator_amount, pct(25));
         assert_eq!(s.unearned, pct(15));
@@ -349,10 +388,12 @@ mod tests {
     #[test]
     fn a_contract_that_disagrees_is_flagged() {
         let p = params();
-        let preview = p.split(U256::ZERO, true, EXAMPLE_FEE).unwrap();
+        // A launch whose creator fixed a 30 % own-token buyback (§7).
+        let preview = p.split(U256::ZERO, true, EXAMPLE_FEE, pct(30)).unwrap();
         let state = LaneState {
             params: p,
             verified: true,
+            own_buyback_share: pct(30),
             stored_score: U256::ZERO,
             stored_epoch: 0,
             recorded: false,
@@ -394,6 +435,16 @@ mod tests {
         let c6 = check_creator(stale.clone(), 7, None, false).unwrap();
         assert_eq!((c6.current, c6.share_now), (U256::ZERO, pct(20)));
         assert!(paid_now_note(&stale).contains("no longer the latest"));
+        assert_eq!(c.split.to_own_buyback, pct(15) * pct(30) / WAD);
+        // A preview that ignores the launch's own-buyback share is flagged.
+        let ignored = LaneState {
+            own_buyback_share: U256::ZERO,
+            ..state.clone()
+        };
+        assert_eq!(
+            check_creator(ignored, 7, None, false).unwrap().flags.len(),
+            1
+        );
         let mut bad = state;
         bad.chain_share = pct(21);
         bad.preview.to_buyback += U256::from(1u8);
@@ -418,6 +469,7 @@ mod tests {
         let state = LaneState {
             params: params(),
             verified: false,
+            own_buyback_share: U256::ZERO,
             stored_score: U256::ZERO,
             stored_epoch: 0,
             recorded: false,
@@ -426,7 +478,9 @@ mod tests {
             fee: EXAMPLE_FEE,
             fee_symbol: "ETH".into(),
             fee_decimals: 18,
-            preview: params().split(U256::ZERO, false, EXAMPLE_FEE).unwrap(),
+            preview: params()
+                .split(U256::ZERO, false, EXAMPLE_FEE, U256::ZERO)
+                .unwrap(),
         };
         let leaf = |epoch| {
             Some(RecordScore {

@@ -309,9 +309,16 @@ async fn run_check(
             // C17: FeeLanes' parameters and the project's Verified flag (which also sets the C10 cap).
             match w.contracts.fee_lanes {
                 Some(fl) => Some(
-                    fee_lanes::lane_state(&rpc, fl, reg, w.contracts.launchpad, project)
-                        .await
-                        .context("reading the creator share from FeeLanes"),
+                    fee_lanes::lane_state(
+                        &rpc,
+                        fl,
+                        reg,
+                        w.contracts.launchpad,
+                        project,
+                        w.deployment_block,
+                    )
+                    .await
+                    .context("reading the creator share from FeeLanes"),
                 ),
                 None => None,
             }
@@ -455,6 +462,8 @@ async fn run_check(
                 lanes: lanes_at,
                 token: project,
                 owed: l.owed,
+                own_escrow: l.own_buyback_escrow,
+                own_done: l.own_buybacks,
                 adjudicator: l.adjudicator,
                 pending: PendingFees {
                     launchpad: l.launchpad,
