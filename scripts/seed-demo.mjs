@@ -221,7 +221,10 @@ log('GARD graduated');
   await rpc('eth_sendTransaction', [{ from: deployer, to: poolDriver, value: '0x' + (2n * 10n ** 18n).toString(16) }]);
   await send(deployer, poolDriver, `swapExactIn(${KEY},bool,uint256)`, [key, true, E(0.5)]);
   await send(deployer, poolDriver, `swapExactIn(${KEY},bool,uint256)`, [key, true, E(0.3)]);
-  log('GARD traded in its pool: its locked position earned fees');
+  // And a sale of part of what it bought: a v4 fee is paid in the input currency, so the position also earns GARD,
+  // which the collection burns.
+  await send(deployer, poolDriver, `swapExactIn(${KEY},bool,uint256)`, [key, false, 10n ** 24n]);
+  log('GARD traded in its pool both ways: its locked position earned ETH and GARD fees');
 }
 
 const near = await launch(DEV[2][0], 'Nearly There', 'NEAR');
