@@ -20,6 +20,7 @@ export const CONTRACTS = [
   ['DuelHook.sol', 'DuelHook'],
   ['CallLedger.sol', 'CallLedger'],
   ['RootPriceOracle.sol', 'RootPriceOracle'],
+  ['RootBuyback.sol', 'RootBuyback'],
   ['ScorerRegistry.sol', 'ScorerRegistry'],
   ['SwapRouter.sol', 'SwapRouter'],
   ['SourceKeyRegistry.sol', 'SourceKeyRegistry'],

@@ -776,6 +776,24 @@ if (A.scorerRegistry) {
     scores: theses.map(({ text, ...t }) => ({ ...t, thesis: text })) };
 }
 
+// ---- C26: the ROOT buyback, run by anyone (dev account 3) for each pair asset its lane holds ------------
+// The fee lanes' buyback receiver is the RootBuyback: it pulls its lane, buys ROOT in ROOT's pool (USDC first
+// sold for ETH), never below the oracle's minimum, burns two thirds and locks the rest in ROOT's pool.
+let buyback = null;
+if (A.feeLanes) {
+  const rb = addrAt(await call(A.feeLanes, 'buyback()'));
+  let runs = 0;
+  for (const asset of [ZERO, A.stablecoin]) {
+    if (BigInt(await call(rb, 'pending(address)', [asset])) === 0n) continue;
+    await send(DEV[3][0], rb, 'run(address)', [asset]);
+    runs += 1;
+  }
+  const burned = BigInt(await call(rb, 'totalRootBurned()'));
+  if (runs === 0 || burned === 0n) throw new Error('the ROOT buyback had nothing to run');
+  buyback = { address: rb, runs, burned: burned.toString() };
+  log(`ROOT buyback ${rb}: ${runs} runs, ${burned} ROOT wei burned, the rest locked in ROOT's pool`);
+}
+
 // ---- Governance: the 48 h timelock takes over ------------------------------------------------
 // The deploy scripts made the TimelockController every contract's pending owner and scheduled the
 // acceptance batches (contracts/script/Governance.sol); the seed's own time has passed their delay, so
@@ -806,6 +824,7 @@ const world = {
   duels,
   calls,
   scorer,
+  buyback,
   launches,
   privateInputs,
   tampered,

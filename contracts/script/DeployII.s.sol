@@ -13,6 +13,7 @@ import {ScorerRegistry, IQualityVerifier, IRootBurnPricer, IScorerFeeSource} fro
 import {RootPriceOracle} from "../src/RootPriceOracle.sol";
 import {AggregatorV3Interface} from "../src/interfaces/AggregatorV3Interface.sol";
 import {RootOracleHook} from "../src/RootOracleHook.sol";
+import {RootBuyback, IBuybackLane} from "../src/RootBuyback.sol";
 import {DuelHook} from "../src/DuelHook.sol";
 import {MockAggregatorV3} from "../src/mocks/MockAggregatorV3.sol";
 import {MockRoot} from "../src/mocks/MockRoot.sol";
@@ -47,6 +48,11 @@ contract DeployII is Script {
     int256 internal constant ETH_USD = 3_000e8; // PLACEHOLDER local ETH/USD answer (8 decimals)
     uint24 internal constant POOL_FEE = 3_000; // PLACEHOLDER
     int24 internal constant TICK_SPACING = 60; // PLACEHOLDER
+    int24 internal constant USDC_ETH_TICK = -196_256; // PLACEHOLDER ~3,000 test USDC (6 decimals) per ETH
+    uint256 internal constant BUYBACK_SLIPPAGE_BPS = 300; // PLACEHOLDER (C26)
+    uint24 internal constant BUYBACK_MAX_TICK_DEVIATION = 300; // PLACEHOLDER (C26, ~3 %)
+    uint256 internal constant BUYBACK_ETH_PER_CALL = 0.5 ether; // PLACEHOLDER (C26)
+    uint256 internal constant BUYBACK_USDC_PER_CALL = 1_500e6; // PLACEHOLDER (C26)
 
     struct Out {
         address v3Factory;
@@ -58,6 +64,7 @@ contract DeployII is Script {
         address rootOracleHook;
         address ethUsdFeed;
         address rootPriceOracle;
+        address rootBuyback;
         address scorerRegistry;
         address duelHook;
         address duelTokenA;
@@ -77,13 +84,14 @@ contract DeployII is Script {
         vm.startBroadcast(pk);
         _calls(o, deployer);
         _root(o, deployer, pm);
+        _buyback(o, deployer, pm, lanes, vm.parseJsonAddress(prev, ".stablecoin"));
         ScorerRegistry reg = new ScorerRegistry(
-            deployer, IERC20(o.root), IQualityVerifier(registry), IRootBurnPricer(o.rootPriceOracle), deployer
+            deployer, IERC20(o.root), IQualityVerifier(registry), IRootBurnPricer(o.rootPriceOracle), o.rootBuyback
         );
         o.scorerRegistry = address(reg);
         reg.setFeeSource(IScorerFeeSource(lanes));
         IFeeLanesReceivers fl = IFeeLanesReceivers(lanes);
-        fl.setReceivers(address(reg), fl.buyback(), fl.keeper());
+        fl.setReceivers(address(reg), o.rootBuyback, fl.keeper());
         _duel(o, deployer, pm);
         // Governance: the same 48 h timelock takes over this half too (scheduled when the deployer is its proposer).
         TimelockController tl = TimelockController(payable(vm.parseJsonAddress(prev, ".timelock")));
@@ -97,8 +105,8 @@ contract DeployII is Script {
 
     /// @notice The contracts of this half that the timelock takes over.
     function handoverTargets(Out memory o) internal pure returns (address[] memory t) {
-        t = new address[](3);
-        (t[0], t[1], t[2]) = (o.callLedger, o.scorerRegistry, o.duelHook);
+        t = new address[](4);
+        (t[0], t[1], t[2], t[3]) = (o.callLedger, o.scorerRegistry, o.duelHook, o.rootBuyback);
     }
 
     function _calls(Out memory o, address deployer) internal {
@@ -155,6 +163,31 @@ contract DeployII is Script {
         o.rootPriceOracle = address(new RootPriceOracle(hook, feed, AggregatorV3Interface(address(0))));
     }
 
+    /// @notice C26: the ROOT buyback (ROOT's genesis liquidity holder), with a route for the test stablecoin through
+    /// a plain v4 ETH/USDC pool seeded here.
+    function _buyback(Out memory o, address deployer, IPoolManager pm, address lanes, address stablecoin) internal {
+        RootBuyback rb = new RootBuyback(
+            deployer,
+            pm,
+            RootPriceOracle(o.rootPriceOracle),
+            RootOracleHook(o.rootOracleHook),
+            IBuybackLane(lanes),
+            BUYBACK_SLIPPAGE_BPS,
+            BUYBACK_MAX_TICK_DEVIATION,
+            BUYBACK_ETH_PER_CALL
+        );
+        o.rootBuyback = address(rb);
+        PoolKey memory usdcEth =
+            PoolKey(Currency.wrap(address(0)), Currency.wrap(stablecoin), 500, 10, IHooks(address(0)));
+        pm.initialize(usdcEth, TickMath.getSqrtPriceAtTick(USDC_ETH_TICK));
+        V4PoolDriver driver = new V4PoolDriver(pm);
+        TestERC20(stablecoin).mint(address(driver), 1e12 * 1e6);
+        (bool ok,) = address(driver).call{value: 10 ether}("");
+        require(ok, "DeployII: fund driver");
+        driver.addFullRange(usdcEth, 4e14); // about 7.3 ETH and 21,900 USDC
+        rb.setRoute(stablecoin, usdcEth, BUYBACK_USDC_PER_CALL);
+    }
+
     function _duel(Out memory o, address deployer, IPoolManager pm) internal {
         bytes memory init = abi.encodePacked(type(DuelHook).creationCode, abi.encode(pm, deployer));
         (bytes32 salt, address expected) = HookSalt.find(CREATE2_FACTORY, keccak256(init), (1 << 7) | (1 << 6));
@@ -196,6 +229,7 @@ contract DeployII is Script {
         vm.serializeAddress(k, "rootOracleHook", o.rootOracleHook);
         vm.serializeAddress(k, "ethUsdFeed", o.ethUsdFeed);
         vm.serializeAddress(k, "rootPriceOracle", o.rootPriceOracle);
+        vm.serializeAddress(k, "rootBuyback", o.rootBuyback);
         vm.serializeAddress(k, "scorerRegistry", o.scorerRegistry);
         vm.serializeAddress(k, "duelHook", o.duelHook);
         vm.serializeAddress(k, "duelTokenA", o.duelTokenA);

@@ -19,6 +19,7 @@ import {HookSalt} from "../script/HookSalt.sol";
 import {V4Deployer} from "./utils/V4Deployer.sol";
 import {V4PoolDriver} from "./utils/V4PoolDriver.sol";
 import {OracleMath} from "../src/libraries/OracleMath.sol";
+import {BuybackMath} from "../src/libraries/BuybackMath.sol";
 import {AggregatorV3Interface} from "../src/interfaces/AggregatorV3Interface.sol";
 import {RootPriceOracle} from "../src/RootPriceOracle.sol";
 import {IRootTickOracle} from "../src/interfaces/IRootTickOracle.sol";
@@ -429,6 +430,30 @@ contract CoreDiffPricesTest is Test {
         uint256[] memory p = vm.parseJsonUintArray(json, ".calls.priceWad");
         for (uint256 i; i < p.length; ++i) {
             assertEq(OracleMath.twapPriceWad(int56(c0[i]), int56(c1[i]), 300, t0[i] == 1), p[i], "call price");
+        }
+    }
+
+    /// C26: the buyback's split, buy value, minimum out and burn, as eden-core `burns::buyback` computed them.
+    function test_buybackMath() public view {
+        uint256[] memory a = vm.parseJsonUintArray(json, ".buyback.amount");
+        uint256[] memory d = vm.parseJsonUintArray(json, ".buyback.decimals");
+        uint256[] memory p = vm.parseJsonUintArray(json, ".buyback.price");
+        uint256[] memory sl = vm.parseJsonUintArray(json, ".buyback.slippageBps");
+        uint256[] memory r = vm.parseJsonUintArray(json, ".buyback.rootBought");
+        uint256[] memory buy = vm.parseJsonUintArray(json, ".buyback.buy");
+        uint256[] memory keep = vm.parseJsonUintArray(json, ".buyback.keep");
+        uint256[] memory v = vm.parseJsonUintArray(json, ".buyback.buyValue");
+        uint256[] memory m = vm.parseJsonUintArray(json, ".buyback.minRootOut");
+        uint256[] memory b = vm.parseJsonUintArray(json, ".buyback.burn");
+        assertGt(a.length, 0);
+        for (uint256 i; i < a.length; ++i) {
+            (uint256 bu, uint256 ke) = BuybackMath.splitEth(a[i]);
+            assertEq(bu, buy[i], "buy");
+            assertEq(ke, keep[i], "keep");
+            uint256 value = BuybackMath.buyValue(BuybackMath.usdWad(a[i], uint8(d[i])));
+            assertEq(value, v[i], "buy value");
+            assertEq(BuybackMath.minRootOutUp(value, p[i], sl[i]), m[i], "min out");
+            assertEq(BuybackMath.burnShare(r[i]), b[i], "burn");
         }
     }
 

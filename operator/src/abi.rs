@@ -57,3 +57,10 @@ alloy::sol!(
     CallLedger,
     "../app/abi/CallLedger.json"
 );
+
+alloy::sol!(
+    #[sol(rpc)]
+    #[derive(Debug)]
+    RootBuyback,
+    "../app/abi/RootBuyback.json"
+);

@@ -7,6 +7,7 @@
 //! | `scores` | `FeeLanes.updateScore` | a launch's recorded score is not the latest final epoch's (C17: only ever the latest) |
 //! | `fees` | `Launchpad.collectFees`, `ScorerRegistry.pullFees` | curve fees accrued; a scorer lane holds fees (C11) |
 //! | `sweep` | `ScorerRegistry.sweepReturned`, `FeeLanes.sweepLiquidity`, `FeeLanes.sweepOwnBuyback` | returned rewards wait; a graduated launch's liquidity escrow (§9.3) or own-token buyback escrow (§7) holds quote |
+//! | `buyback` | `RootBuyback.run` | the buyback lane or the buyback contract holds a pair asset (C26) |
 //! | `rollover` | `HolderDistributor.rollover` | a payout round's claim period is over (C18) |
 //! | `duels` | `DuelHook.settle` | a duel round closed and nobody traded since (B7) |
 //! | `calls` | `CallLedger.expire` | a committed call was not revealed in time |
@@ -26,7 +27,8 @@
 //! pending, so a restart or a slow node cannot make it send a duty twice.
 
 use crate::abi::{
-    CallLedger, DuelHook, EpochRegistry, FeeLanes, HolderDistributor, Launchpad, ScorerRegistry,
+    CallLedger, DuelHook, EpochRegistry, FeeLanes, HolderDistributor, Launchpad, RootBuyback,
+    ScorerRegistry,
 };
 use crate::chain::{confirm, Chain, Sent};
 use crate::error::{OpError, Result};
@@ -117,6 +119,8 @@ pub enum Duty {
     Fees,
     /// Sweep returned scorer rewards to the buyback; sweep liquidity escrows into graduated pools.
     Sweep,
+    /// Run the ROOT buyback for every pair asset it holds or its fee lane holds.
+    Buyback,
     /// Roll over payout rounds whose claim period is over.
     Rollover,
     /// Settle duel rounds that closed with no trade since.
@@ -127,11 +131,12 @@ pub enum Duty {
 
 impl Duty {
     /// Every duty, in the order a pass runs them.
-    pub const ALL: [Duty; 7] = [
+    pub const ALL: [Duty; 8] = [
         Duty::Finalize,
         Duty::Scores,
         Duty::Fees,
         Duty::Sweep,
+        Duty::Buyback,
         Duty::Rollover,
         Duty::Duels,
         Duty::Calls,
@@ -298,6 +303,7 @@ pub async fn pass(
             Duty::Scores => k.scores(pubs, memory).await?,
             Duty::Fees => k.fees(memory).await?,
             Duty::Sweep => k.sweep(memory).await?,
+            Duty::Buyback => k.buyback(memory).await?,
             Duty::Rollover => k.rollover().await?,
             Duty::Duels => k.duels().await?,
             Duty::Calls => k.calls().await?,
@@ -780,6 +786,54 @@ impl Keeper<'_> {
                         .await?;
                 }
             }
+        }
+        Ok(())
+    }
+
+    /// C26: `RootBuyback.run` for ETH and every launch's quote asset the buyback could spend now. The buyback is
+    /// the fee lanes' `buyback` receiver; a receiver that is not a `RootBuyback` (an account) is left alone. A run
+    /// the oracle guards refuse (price off the TWAP, stale feed) is reported and retried next pass.
+    async fn buyback(&mut self, memory: &mut Memory) -> Result<()> {
+        let Some(lanes_at) = self.chain.net.contracts.fee_lanes else {
+            return Ok(());
+        };
+        let lanes = FeeLanes::new(lanes_at, &self.chain.provider);
+        let at = lanes.buyback().call().await.map_err(OpError::rpc)?;
+        let rb = RootBuyback::new(at, &self.chain.provider);
+        let pad = Launchpad::new(self.chain.net.contracts.launchpad, &self.chain.provider);
+        let mut assets = BTreeSet::from([Address::ZERO]);
+        for token in self.tokens(memory).await? {
+            assets.insert(
+                pad.launchOf(token)
+                    .call()
+                    .await
+                    .map_err(OpError::rpc)?
+                    .quote,
+            );
+        }
+        for asset in assets {
+            // Not a RootBuyback (or no route for the asset): nothing this duty can do.
+            let Ok(pending) = rb.pending(asset).call().await else {
+                return Ok(());
+            };
+            if pending.is_zero() {
+                continue;
+            }
+            let target = if asset.is_zero() {
+                "ETH".to_string()
+            } else {
+                format!("asset {asset}")
+            };
+            let why = format!("{pending} of the pair asset waits to buy ROOT");
+            let not_due = [
+                RootBuyback::NothingToBuy::SELECTOR,
+                RootBuyback::NoRoute::SELECTOR,
+            ];
+            let call = RootBuyback::runCall { asset };
+            self.attempt(Duty::Buyback, at, call, &target, &why, &not_due, |o| {
+                asset.is_zero().then_some(o.ethSpent)
+            })
+            .await?;
         }
         Ok(())
     }

@@ -1,7 +1,7 @@
 //! `eden keep` on anvil with the whole deployment (both halves, as the demo deploys): every keeper duty is made
 //! due for real (a root past its window, a challenge nobody ruled on, launches with curve fees and a final
 //! score, a graduated launch with a liquidity escrow, a scorer lane, a closed payout round, a duel round
-//! nobody traded through, a commit never revealed), then a keeper that is nobody in particular does each one
+//! nobody traded through, a commit never revealed, ETH in the ROOT buyback's lane), then a keeper that is nobody in particular does each one
 //! exactly once: a second pass sends nothing. A dry run sends nothing; liquidity sweeps are the fee lanes'
 //! keeper's, and a small fee is left until it is worth its gas.
 
@@ -15,7 +15,7 @@ use eden_core::fixtures::cohort;
 use eden_core::registry::EpochStatus;
 use eden_core::scoring::build_epoch;
 use eden_operator::abi::{
-    CallLedger, DuelHook, EpochRegistry, FeeLanes, HolderDistributor, Launchpad,
+    CallLedger, DuelHook, EpochRegistry, FeeLanes, HolderDistributor, Launchpad, RootBuyback,
 };
 use serde_json::{json, Value};
 use std::path::Path;
@@ -36,6 +36,7 @@ const KEY7: &str = "0x4bbbf85ce3377467afe5d46f804f221813b2bb87f24d81f60f1fcdbf7c
 alloy::sol! {
     function mint(address to, uint256 amount);
     function approve(address spender, uint256 amount) returns (bool);
+    function setAnswer(int256 answer);
 }
 
 fn ok(network: &Path, key: Option<&str>, args: &[&str]) -> Value {
@@ -287,6 +288,18 @@ async fn each_keeper_duty_happens_once() {
     // 91 days pass: every window is over, and nobody trades through the duel.
     node.increase_time(91 * 86_400).await;
     node.mine().await;
+    // The local ETH/USD feed answers again (the ROOT price fails closed on an answer older than 25 h).
+    let feed = addr(&j["ethUsdFeed"]);
+    send(
+        &node,
+        deployer,
+        feed,
+        setAnswerCall {
+            answer: alloy::primitives::I256::try_from(300_000_000_000_i64).unwrap(),
+        },
+        U256::ZERO,
+    )
+    .await;
 
     // A dry run finds every duty and sends nothing.
     let dry = ok(&network, None, &["keep", "--once", "--dry-run"]);
@@ -322,6 +335,9 @@ async fn each_keeper_duty_happens_once() {
         ("updateScore".into(), ut.clone()),
         ("pullFees".into(), tt.clone()),
     ]);
+    if !want.contains(&("run".to_string(), "ETH".to_string())) {
+        want.push(("run".to_string(), "ETH".to_string())); // the buyback lane the fee collections filled
+    }
     want.sort();
     assert_eq!(sent, want, "{r}");
     assert_eq!(node.nonce(keeper).await, before + want.len() as u64);
@@ -400,6 +416,49 @@ async fn each_keeper_duty_happens_once() {
         .await
         .unwrap();
     assert!(duel.activeRound > 0);
+
+    // C26: the buyback pulled its lane, bought ROOT, burned two thirds and locked the rest in ROOT's pool.
+    let rb = RootBuyback::new(lanes.buyback().call().await.unwrap(), pv);
+    assert_eq!(rb.address(), &addr(&j["rootBuyback"]));
+    assert!(lanes
+        .buybackPool(Address::ZERO)
+        .call()
+        .await
+        .unwrap()
+        .is_zero());
+    let run_tx = r["done"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["call"] == "run")
+        .unwrap()["sent"]["tx"]
+        .as_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    let bought = node
+        .receipt(run_tx)
+        .await
+        .inner
+        .logs()
+        .iter()
+        .find_map(|l| l.log_decode::<RootBuyback::RootBoughtBack>().ok())
+        .unwrap()
+        .inner
+        .data;
+    assert!(bought.rootBought >= bought.minRootOut && !bought.rootBurned.is_zero());
+    assert_eq!(
+        rb.totalRootBurned().call().await.unwrap(),
+        bought.rootBurned
+    );
+    assert_eq!(
+        rb.positionLiquidity().call().await.unwrap(),
+        bought.liquidity
+    );
+    eprintln!(
+        "buyback: {} wei in, {} ROOT wei bought, {} burned, liquidity {}",
+        bought.amountIn, bought.rootBought, bought.rootBurned, bought.liquidity
+    );
 
     // Again: nothing is due, nothing is sent.
     let again = ok(&network, Some(KEY7), &["keep", "--once"]);
@@ -510,8 +569,14 @@ async fn each_keeper_duty_happens_once() {
         tokio::time::sleep(std::time::Duration::from_millis(250)).await;
     }
     tokio::time::sleep(std::time::Duration::from_secs(3)).await;
-    assert_eq!(node.nonce(keeper).await, n + 2, "nothing more was due");
     let text = std::fs::read_to_string(&log).unwrap();
+    // The buyback lane those fees filled is run too when it is worth its gas.
+    let runs = text.matches("run ETH: done").count() as u64;
+    assert_eq!(
+        node.nonce(keeper).await,
+        n + 2 + runs,
+        "nothing more was due: {text}"
+    );
     assert!(
         text.contains("collectFees token") && text.contains("pullFees token"),
         "{text}"

@@ -895,6 +895,35 @@ test('a graded thesis is proven from the Scorer page: its grade found in a final
   await page.waitForSelector('.unproven-row:has(.prove-button)', { state: 'detached', timeout: 30_000 });
 });
 
+test('the ROOT buyback shows what it burned and locked, read from the chain, and anyone runs it', async () => {
+  // C26: the seed ran the buyback (dev account 3); the page finds it as the fee lanes' buyback receiver.
+  const b = chain.world.buyback;
+  const call = async (method, params) => (await (await fetch(chain.rpc, { method: 'POST', headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })).json()).result;
+  await page.click('nav >> text=Scorer');
+  await page.waitForSelector('#root-buyback', T);
+  const card = () => page.$eval('#root-buyback', (e) => ({ address: e.dataset.address, runs: Number(e.dataset.runs), burned: e.dataset.burned, liquidity: e.dataset.liquidity }));
+  const before = await card();
+  assert.equal(before.address.toLowerCase(), b.address.toLowerCase());
+  assert.ok(before.runs >= b.runs, `runs ${before.runs}`);
+  const burned = BigInt(await call('eth_call', [{ to: b.address, data: '0x8508c971' }, 'latest'])); // totalRootBurned()
+  assert.ok(BigInt(before.burned) >= BigInt(b.burned) && BigInt(before.burned) > 0n, `burned ${before.burned}`);
+  assert.equal(BigInt(before.burned), burned, "the page shows the contract's total");
+  assert.ok(BigInt(before.liquidity) > 0n, 'genesis liquidity locked');
+  assert.match(await page.textContent('#root-buyback-totals'), /ROOT burned by the buyback: [\d,.]+ ROOT in \d+ runs?; locked in ROOT's pool: [\d,.]+ ROOT and [\d,.]+ ETH/);
+  assert.ok(await page.locator('.buyback-run').count() >= 1);
+  await page.screenshot({ path: join(SHOTS, 'root-buyback.png'), fullPage: true });
+  // What ETH waits (the liquidity's dust, fees since) is spent by anyone's run, from the page.
+  const run = page.locator(`.buyback-asset[data-asset="${'0x' + '0'.repeat(40)}"] .run-buyback`);
+  if (await run.count()) {
+    if (!/Burner #/.test(await page.textContent('#wallet-button'))) await connectBurner(2);
+    const n = await confirmedCount();
+    await run.click();
+    await waitConfirmed(n);
+    await page.waitForFunction((r) => Number(document.querySelector('#root-buyback')?.dataset.runs) === r + 1, before.runs, T);
+  }
+});
+
 test('every page in dark and light mode (the system setting), at 1280 px and at 360 px where nothing scrolls sideways: screenshots', async () => {
   const gard = chain.world.launches.find((l) => l.symbol === 'GARD').token;
   const pages = [['', '.launch-row'], [`launch/${gard}`, '#pool-price'], ['score', '#epochs tr[data-epoch]'], ['payouts', '#payouts, #no-payouts'],

@@ -27,6 +27,8 @@ sol!(CallLedger, "abi/CallLedger.json");
 pub use CallLedger as ICallLedger;
 sol!(RootPriceOracle, "abi/RootPriceOracle.json");
 pub use RootPriceOracle as IRootPriceOracle;
+sol!(RootBuyback, "abi/RootBuyback.json");
+pub use RootBuyback as IRootBuyback;
 sol!(ScorerRegistry, "abi/ScorerRegistry.json");
 pub use ScorerRegistry as IScorerRegistry;
 sol!(SwapRouter, "abi/SwapRouter.json");
@@ -81,6 +83,7 @@ pub fn revert_reason(data: &[u8]) -> String {
     use HolderDistributor::HolderDistributorErrors as H;
     use LaunchToken::LaunchTokenErrors as T;
     use Launchpad::LaunchpadErrors as L;
+    use RootBuyback::RootBuybackErrors as B;
     use RootPriceOracle::RootPriceOracleErrors as O;
     use ScorerRegistry::ScorerRegistryErrors as S;
     use SwapRouter::SwapRouterErrors as R;
@@ -152,6 +155,19 @@ pub fn revert_reason(data: &[u8]) -> String {
         )),
         _ => None,
     })
+    .or_else(|| match B::abi_decode(data) {
+        Ok(B::BuybackBelowMin(x)) => Some(format!(
+            "the pool would pay {} ROOT units, below the oracle's minimum {}: its price is off the TWAP (a sandwich?), try later",
+            x.rootBought, x.minRootOut
+        )),
+        Ok(B::PriceOffOracle(x)) => Some(format!(
+            "ROOT's pool would end at tick {}, too far from its 30-minute TWAP tick {}: try later",
+            x.tick, x.twapTick
+        )),
+        Ok(B::NothingToBuy(_)) => Some("the buyback holds nothing of this asset".into()),
+        Ok(B::NoRoute(x)) => Some(format!("the buyback has no route for {}", x.asset)),
+        _ => None,
+    })
     .or_else(|| match S::abi_decode(data) {
         Ok(S::AlreadyRegistered(_)) => Some("this account is already registered as a scorer".into()),
         Ok(S::NotRegistered(_)) => Some("this account is not registered as a scorer".into()),
@@ -203,6 +219,7 @@ fn error_signature(data: &[u8]) -> Option<&'static str> {
         .or_else(|| FeeLanes::FeeLanesErrors::signature_by_selector(selector))
         .or_else(|| CallLedger::CallLedgerErrors::signature_by_selector(selector))
         .or_else(|| RootPriceOracle::RootPriceOracleErrors::signature_by_selector(selector))
+        .or_else(|| RootBuyback::RootBuybackErrors::signature_by_selector(selector))
         .or_else(|| ScorerRegistry::ScorerRegistryErrors::signature_by_selector(selector))
         .or_else(|| DuelHook::DuelHookErrors::signature_by_selector(selector))
         .or_else(|| SwapRouter::SwapRouterErrors::signature_by_selector(selector))
@@ -228,6 +245,19 @@ mod tests {
         assert_eq!(revert_reason(&r.abi_encode()), "nope");
         assert!(revert_reason(&[]).contains("no reason"));
         assert!(revert_reason(&[1, 2, 3, 4]).contains("0x01020304"));
+        // The ROOT buyback's guards, in words (C26).
+        let e = RootBuyback::PriceOffOracle {
+            tick: alloy_primitives::aliases::I24::try_from(75_000).unwrap(),
+            twapTick: alloy_primitives::aliases::I24::try_from(76_013).unwrap(),
+        };
+        assert!(
+            revert_reason(&e.abi_encode()).contains("too far from its 30-minute TWAP tick 76013")
+        );
+        let e = RootBuyback::BuybackBelowMin {
+            rootBought: U256::from(5),
+            minRootOut: U256::from(7),
+        };
+        assert!(revert_reason(&e.abi_encode()).contains("below the oracle's minimum 7"));
         // Any other custom error of the contracts is named by its Solidity signature.
         let e = ScorerRegistry::PoolNotConfigured {
             token: alloy_primitives::Address::ZERO,

@@ -22,6 +22,7 @@ pub mod payouts;
 pub mod pool;
 pub mod positions;
 pub mod provable;
+pub mod root_buyback;
 pub mod rpc;
 pub mod scorer;
 pub mod sources;

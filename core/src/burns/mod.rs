@@ -7,8 +7,10 @@
 //!
 //! USD amounts are WADs (`$100 = 100 × 10^18`). **Decided:** the ceiling in `⌈0.415 × R̂⌉` is to
 //! a whole dollar ([`PLANNED_BURN_STEP_USD`]), like the `$100` floor it is compared with.
-//! The ROOT amount for a USD amount is [`price::root_for_usd_up`] (rounded up).
+//! The ROOT amount for a USD amount is [`price::root_for_usd_up`] (rounded up). The ROOT
+//! buyback's arithmetic (C26) is [`buyback`].
 
+pub mod buyback;
 pub mod price;
 
 pub use crate::rewards::SCORER_STAKE;

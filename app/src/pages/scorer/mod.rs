@@ -5,6 +5,7 @@
 //! (`eden_core::burns::next_score_at`), and the account's open positions with their accrued rewards
 //! ([`super::positions`]).
 
+pub mod buyback;
 pub mod positions;
 pub mod unproven;
 
@@ -67,6 +68,9 @@ pub fn ScorerPage() -> impl IntoView {
             <h1>"Scorer"</h1>
             <p class="lede">"Scorers stake ROOT and burn $100 of ROOT to register; each score burns again and may be made at most once every 14 days."</p>
             {with_world(|w| view! { <ScorerFound world=w /> })}
+        </section>
+        <section class="card">
+            {with_world(|w| view! { <buyback::RootBuybackCard world=w /> })}
         </section>
     }
 }

@@ -623,7 +623,50 @@ fn prices_fixture(seed: u64) -> Value {
         "calls": {"cumStart": c0, "cumEnd": c1, "stockIsToken0": t0, "priceWad": p},
         "root": {"now": s(now), "poolAge": age, "cumNow": cn, "cumShort": cs, "cumAnchor": ca, "rootIsToken0": tok0,
                  "answer": ans, "decimals": dec, "priceUsd": usd, "rootFor100Usd": root},
+        "buyback": buyback_cases(&mut rng),
     })
+}
+
+/// C26: random run inputs (an amount of ETH or of a stablecoin with its decimals, a price, a slippage, the ROOT
+/// bought) -> the ETH split, the buy value, the minimum out and the burn, by eden-core `burns::buyback`.
+fn buyback_cases(rng: &mut Rng) -> Value {
+    use eden_core::burns::buyback::{
+        burn_share, buy_value, min_root_out_up, split_eth, usd_wad, BPS,
+    };
+    let (mut amount, mut decimals, mut price, mut slip, mut bought) =
+        (vec![], vec![], vec![], vec![], vec![]);
+    let (mut buy, mut keep, mut value, mut min_out, mut burn) =
+        (vec![], vec![], vec![], vec![], vec![]);
+    for i in 0..96u64 {
+        // Amounts from one wei to 2^120; prices from one wei to 2^100 per whole ROOT.
+        let a = U256::from(rng.next()) << rng.below(57) as usize;
+        let d = if i % 3 == 0 {
+            18u8
+        } else {
+            [6u8, 8, 18][rng.below(3) as usize]
+        };
+        let p = (U256::from(rng.next()) << rng.below(37) as usize) + U256::from(1u8);
+        let sl = if i % 4 == 0 {
+            [0, BPS, 300][rng.below(3) as usize]
+        } else {
+            rng.below(1_001)
+        };
+        let r = U256::from(rng.next()) << rng.below(65) as usize;
+        let v = buy_value(usd_wad(a, d).unwrap());
+        let split = split_eth(a);
+        amount.push(s(a));
+        decimals.push(s(d));
+        price.push(s(p));
+        slip.push(s(sl));
+        bought.push(s(r));
+        buy.push(s(split.buy));
+        keep.push(s(split.keep));
+        value.push(s(v));
+        min_out.push(s(min_root_out_up(v, p, sl).unwrap()));
+        burn.push(s(burn_share(r)));
+    }
+    json!({"amount": amount, "decimals": decimals, "price": price, "slippageBps": slip, "rootBought": bought,
+           "buy": buy, "keep": keep, "buyValue": value, "minRootOut": min_out, "burn": burn})
 }
 
 fn main() {
