@@ -303,7 +303,7 @@ pub async fn pass(
             Duty::Scores => k.scores(pubs, memory).await?,
             Duty::Fees => k.fees(memory).await?,
             Duty::Sweep => k.sweep(memory).await?,
-            Duty::Buyback => k.buyback(memory).await?,
+            Duty::Buyback => k.buyback().await?,
             Duty::Rollover => k.rollover().await?,
             Duty::Duels => k.duels().await?,
             Duty::Calls => k.calls().await?,
@@ -790,27 +790,25 @@ impl Keeper<'_> {
         Ok(())
     }
 
-    /// C26: `RootBuyback.run` for ETH and every launch's quote asset the buyback could spend now. The buyback is
+    /// C26: `RootBuyback.run` for ETH and every asset the buyback has a route for, when it could spend some now. The buyback is
     /// the fee lanes' `buyback` receiver; a receiver that is not a `RootBuyback` (an account) is left alone. A run
     /// the oracle guards refuse (price off the TWAP, stale feed) is reported and retried next pass.
-    async fn buyback(&mut self, memory: &mut Memory) -> Result<()> {
+    async fn buyback(&mut self) -> Result<()> {
         let Some(lanes_at) = self.chain.net.contracts.fee_lanes else {
             return Ok(());
         };
         let lanes = FeeLanes::new(lanes_at, &self.chain.provider);
         let at = lanes.buyback().call().await.map_err(OpError::rpc)?;
         let rb = RootBuyback::new(at, &self.chain.provider);
-        let pad = Launchpad::new(self.chain.net.contracts.launchpad, &self.chain.provider);
+        // The assets it has a route for, from its `RouteSet` logs (as the app finds them); ETH always. An asset
+        // without a route has nothing pending, so no launch needs to be read for its quote.
         let mut assets = BTreeSet::from([Address::ZERO]);
-        for token in self.tokens(memory).await? {
-            assets.insert(
-                pad.launchOf(token)
-                    .call()
-                    .await
-                    .map_err(OpError::rpc)?
-                    .quote,
-            );
-        }
+        assets.extend(
+            self.logs::<RootBuyback::RouteSet>(at)
+                .await?
+                .into_iter()
+                .map(|(_, e)| e.asset),
+        );
         for asset in assets {
             // Not a RootBuyback (or no route for the asset): nothing this duty can do.
             let Ok(pending) = rb.pending(asset).call().await else {
