@@ -324,7 +324,7 @@ const SCORER_STAKE = 2_500n * WAD;
 const BURN_CAP = 5_000n * WAD; // generous cap on each $100 burn (the price is read on chain)
 const SCORERS = [DEV[1][0], DEV[3][0], DEV[4][0], DEV[0][0]];
 // A pre-data project (C10): no systematic score yet (not in the cohort), two theses by dev account 0,
-// replayed in the first final epoch's human leaf (80 at q 0.9, then 60 at q 1: 0 → 18 → 23 points).
+// replayed in the first final epoch as its score leaf (C27: its published score) (80 at q 0.9, then 60 at q 1: 0 → 18 → 23 points).
 const PRE = '0x' + Buffer.from(keccak256(Buffer.from('eden.demo.predata'))).toString('hex').slice(24);
 const sym = (t) => launches.find((l) => l.token === t)?.symbol ?? 'PRE';
 const PLAN = [
@@ -451,10 +451,18 @@ function standardRoot(leaves) {
 // re-rooted, so the tree is consistent and only recomputing the score shows it (what a watchtower does, C24).
 function tamper(file) {
   const b = JSON.parse(readFileSync(file, 'utf8'));
-  const rec = b.projects.find((p) => !p.private && BigInt(p.scoreWad) > 0n);
+  // A project whose published score is its systematic one (C27: no human move, so no systematic leaf).
+  const rec = b.projects.find((p) => !p.private && BigInt(p.scoreWad) > 0n && !p.systematicLeaf);
   rec.scoreWad = String(BigInt(rec.scoreWad) + 1n);
+  rec.publishedWad = rec.scoreWad;
   rec.leaf = eden.scoreLeaf(rec.project, rec.scoreWad);
-  b.root = standardRoot([...b.projects, ...(b.theses ?? []), ...(b.human ?? [])].map((x) => x.leaf));
+  const leaves = [
+    ...b.projects.map((p) => p.leaf),
+    ...b.projects.filter((p) => p.systematicLeaf).map((p) => p.systematicLeaf),
+    ...(b.human ?? []).filter((h) => h.mode === 'preData').map((h) => h.leaf),
+    ...(b.theses ?? []).map((t) => t.leaf),
+  ];
+  b.root = standardRoot(leaves);
   writeFileSync(file, JSON.stringify(b));
   return rec.project;
 }
@@ -537,14 +545,15 @@ for (let k = 0; k < 2; k++) {
   latestFinalBundle = file;
   log(`epoch ${epoch}: ${bundle.projects.length} projects, ${built.claimsUsed} claims used, ${built.claimsFailed} failed${k === QUALITY_K ? `, ${theses.length} quality leaves` : ''}, final`);
 }
-// The fee lanes record each launch token's latest final score (C17: the creator share it buys). Anyone may
-// post it with the score leaf's proof; GARD's, NEAR's and MEAD's are posted here, SPRT's is left for the app.
+// The fee lanes record each launch token's latest final score (C17: the creator share it buys): its published
+// score (C27), the one score leaf per project. Anyone may post it with the leaf's proof; GARD's, NEAR's and
+// MEAD's are posted here, SPRT's is left for the app.
 if (A.feeLanes) {
   for (const token of [gard, near, mead]) {
     const rec = latestFinal.bundle.projects.find((p) => p.project.toLowerCase() === token.toLowerCase());
     if (!rec) continue;
     await send(deployer, A.feeLanes, 'updateScore(address,uint64,uint256,bytes32[])',
-      [token, latestFinal.epoch, BigInt(rec.scoreWad), eden.epochProof(latestFinal.bundle, rec.leaf)]);
+      [token, latestFinal.epoch, BigInt(rec.publishedWad), eden.epochProof(latestFinal.bundle, rec.leaf)]);
   }
   log(`fee lanes: creator scores recorded from epoch ${latestFinal.epoch}`);
   // §4.4: the registry's adjudicator (anvil account 9, never the signer) grants MEAD the Verified badge: its

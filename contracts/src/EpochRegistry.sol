@@ -31,9 +31,9 @@ import {EdenLeaves} from "./libraries/EdenLeaves.sol";
 ///   then returned. A proposal is final at the latest `CHALLENGE_WINDOW + MAX_CHALLENGES * (ADJUDICATION_TIMEOUT
 ///   + CHALLENGE_WINDOW)` after it was made (23 days).
 /// - C5: leaves are OpenZeppelin StandardMerkleTree leaves (`EdenLeaves`): score `(address project, uint256
-///   scoreWad)`, quality `(bytes32 T_q, address scorerRegistry, uint256 scoreId, address scorer, address project,
-///   bytes32 thesisHash, uint256 qualityWad, uint8 verdict, bytes32 matchedThesis)`, human `(bytes32 T_h, address
-///   project, uint256 scoreWad)`.
+///   scoreWad)` (the published score, one per project, C27: what `FeeLanes` and every consumer read), quality `(bytes32 T_q, address scorerRegistry, uint256 scoreId, address scorer, address project,
+///   bytes32 thesisHash, uint256 qualityWad, uint8 verdict, bytes32 matchedThesis)`, systematic `(bytes32 T_s,
+///   address project, uint256 scoreWad)` (the systematic score where a human move set the published one, C27).
 ///
 /// Decided here (beyond the notes): bonds are paid out by pull (`withdraw`), so a reverting recipient can
 /// never block a transition; `firstEpoch` is a constructor parameter (epochs are numbered by the off-chain
@@ -66,8 +66,8 @@ contract EpochRegistry is EIP712, Ownable2Step {
         keccak256("EpochRoot(uint64 epoch,bytes32 root,bytes32 inputsRoot,address proposer,uint64 expiry)");
     /// @notice Domain tag of quality leaves, T_q = keccak256("eden.leaf.quality") (C5).
     bytes32 public constant QUALITY_LEAF_TAG = EdenLeaves.QUALITY_LEAF_TAG;
-    /// @notice Domain tag of human (pre-data) leaves, T_h = keccak256("eden.leaf.human") (C5).
-    bytes32 public constant HUMAN_LEAF_TAG = EdenLeaves.HUMAN_LEAF_TAG;
+    /// @notice Domain tag of systematic leaves, T_s = keccak256("eden.leaf.systematic") (C5, C27).
+    bytes32 public constant SYSTEMATIC_LEAF_TAG = EdenLeaves.SYSTEMATIC_LEAF_TAG;
     /// @notice T_c = 72 h (C7).
     uint64 public constant CHALLENGE_WINDOW = 72 hours;
     /// @notice At most this many challenges per proposal (C7, decided): finality in bounded time.
@@ -336,7 +336,8 @@ contract EpochRegistry is EIP712, Ownable2Step {
         return s.inputsRoot;
     }
 
-    /// @notice True when the score leaf (project, scoreWad) is in the final root of `epoch` (C5).
+    /// @notice True when the score leaf (project, scoreWad) is in the final root of `epoch` (C5): `scoreWad` is then
+    /// the project's published score that epoch (C27; an epoch has one score leaf per project).
     function verifyScore(uint64 epoch, address project, uint256 scoreWad, bytes32[] calldata proof)
         external
         view
@@ -359,13 +360,14 @@ contract EpochRegistry is EIP712, Ownable2Step {
         return MerkleProof.verifyCalldata(proof, finalRoot(epoch), leaf);
     }
 
-    /// @notice True when the human (pre-data) leaf (project, scoreWad) is in the final root of `epoch` (C5).
-    function verifyHuman(uint64 epoch, address project, uint256 scoreWad, bytes32[] calldata proof)
+    /// @notice True when the systematic leaf (project, scoreWad) is in the final root of `epoch` (C5, C27): the
+    /// project's systematic score where a human move set its published score.
+    function verifySystematic(uint64 epoch, address project, uint256 scoreWad, bytes32[] calldata proof)
         external
         view
         returns (bool)
     {
-        return MerkleProof.verifyCalldata(proof, finalRoot(epoch), humanLeaf(project, scoreWad));
+        return MerkleProof.verifyCalldata(proof, finalRoot(epoch), systematicLeaf(project, scoreWad));
     }
 
     /// @notice The EIP-712 digest the signer signs for a root (C6).
@@ -393,9 +395,9 @@ contract EpochRegistry is EIP712, Ownable2Step {
         return EdenLeaves.qualityLeaf(g);
     }
 
-    /// @notice Human (pre-data) leaf, OZ StandardMerkleTree encoding of (bytes32, address, uint256) (C5).
-    function humanLeaf(address project, uint256 scoreWad) public pure returns (bytes32) {
-        return EdenLeaves.humanLeaf(project, scoreWad);
+    /// @notice Systematic leaf, OZ StandardMerkleTree encoding of (bytes32, address, uint256) (C5, C27).
+    function systematicLeaf(address project, uint256 scoreWad) public pure returns (bytes32) {
+        return EdenLeaves.systematicLeaf(project, scoreWad);
     }
 
     function _credit(address account, uint256 amount) private {

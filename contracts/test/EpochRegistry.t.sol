@@ -129,7 +129,7 @@ contract EpochRegistryTest is RegistryBase {
         assertEq(reg.owner(), owner);
         assertEq(reg.CHALLENGE_WINDOW(), 72 hours);
         assertEq(reg.QUALITY_LEAF_TAG(), keccak256("eden.leaf.quality"));
-        assertEq(reg.HUMAN_LEAF_TAG(), keccak256("eden.leaf.human"));
+        assertEq(reg.SYSTEMATIC_LEAF_TAG(), keccak256("eden.leaf.systematic"));
         assertEq(
             reg.EPOCH_ROOT_TYPEHASH(),
             keccak256("EpochRoot(uint64 epoch,bytes32 root,bytes32 inputsRoot,address proposer,uint64 expiry)")
@@ -531,7 +531,7 @@ contract EpochRegistryTest is RegistryBase {
         vm.expectRevert(abi.encodeWithSelector(EpochRegistry.NotFinal.selector, FIRST, EpochRegistry.Status.Challenged));
         reg.finalRoot(FIRST);
         vm.expectRevert(abi.encodeWithSelector(EpochRegistry.NotFinal.selector, FIRST, EpochRegistry.Status.Challenged));
-        reg.verifyHuman(FIRST, address(1), 1, new bytes32[](0));
+        reg.verifySystematic(FIRST, address(1), 1, new bytes32[](0));
         vm.expectRevert(abi.encodeWithSelector(EpochRegistry.NotFinal.selector, FIRST, EpochRegistry.Status.Challenged));
         reg.verifyLeaf(FIRST, 0, new bytes32[](0));
     }
@@ -618,7 +618,7 @@ contract EpochRegistryTest is RegistryBase {
         string memory json = vm.readFile("test/fixtures/epoch-tree.json");
         bytes32 root = vm.parseJsonBytes32(json, ".root");
         assertEq(vm.parseJsonBytes32(json, ".tq"), reg.QUALITY_LEAF_TAG());
-        assertEq(vm.parseJsonBytes32(json, ".th"), reg.HUMAN_LEAF_TAG());
+        assertEq(vm.parseJsonBytes32(json, ".ts"), reg.SYSTEMATIC_LEAF_TAG());
         _propose(FIRST, root);
         vm.warp(block.timestamp + 72 hours);
         reg.finalize(FIRST);
@@ -631,7 +631,7 @@ contract EpochRegistryTest is RegistryBase {
             assertEq(reg.scoreLeaf(project, scoreWad), vm.parseJsonBytes32(json, string.concat(p, ".leaf")));
             assertTrue(reg.verifyScore(FIRST, project, scoreWad, proof));
             assertFalse(reg.verifyScore(FIRST, project, scoreWad + 1, proof));
-            assertFalse(reg.verifyHuman(FIRST, project, scoreWad, proof)); // domain tags separate kinds
+            assertFalse(reg.verifySystematic(FIRST, project, scoreWad, proof)); // domain tags separate kinds
         }
         for (uint256 i; i < 3; ++i) {
             string memory p = string.concat(".quality[", vm.toString(i), "]");
@@ -659,12 +659,12 @@ contract EpochRegistryTest is RegistryBase {
             assertFalse(reg.verifyQuality(FIRST, g, proof));
         }
         for (uint256 i; i < 2; ++i) {
-            string memory p = string.concat(".human[", vm.toString(i), "]");
+            string memory p = string.concat(".systematic[", vm.toString(i), "]");
             address project = vm.parseJsonAddress(json, string.concat(p, ".project"));
             uint256 scoreWad = vm.parseJsonUint(json, string.concat(p, ".scoreWad"));
             bytes32[] memory proof = vm.parseJsonBytes32Array(json, string.concat(p, ".proof"));
-            assertEq(reg.humanLeaf(project, scoreWad), vm.parseJsonBytes32(json, string.concat(p, ".leaf")));
-            assertTrue(reg.verifyHuman(FIRST, project, scoreWad, proof));
+            assertEq(reg.systematicLeaf(project, scoreWad), vm.parseJsonBytes32(json, string.concat(p, ".leaf")));
+            assertTrue(reg.verifySystematic(FIRST, project, scoreWad, proof));
             assertFalse(reg.verifyScore(FIRST, project, scoreWad, proof));
         }
     }
@@ -672,8 +672,8 @@ contract EpochRegistryTest is RegistryBase {
     function test_leaves_areDoubleHashedAbiEncodings() public view {
         assertEq(reg.scoreLeaf(address(7), 9), keccak256(bytes.concat(keccak256(abi.encode(address(7), uint256(9))))));
         assertEq(
-            reg.humanLeaf(address(7), 9),
-            keccak256(bytes.concat(keccak256(abi.encode(keccak256("eden.leaf.human"), address(7), uint256(9)))))
+            reg.systematicLeaf(address(7), 9),
+            keccak256(bytes.concat(keccak256(abi.encode(keccak256("eden.leaf.systematic"), address(7), uint256(9)))))
         );
         assertEq(
             reg.qualityLeaf(
@@ -718,7 +718,7 @@ contract EpochRegistryTest is RegistryBase {
         uint256 score = uint256(keccak256(abi.encode(k, seed)));
         assertTrue(reg.verifyScore(FIRST, project, score, proof));
         assertFalse(reg.verifyScore(FIRST, project, score ^ 1, proof));
-        assertFalse(reg.verifyHuman(FIRST, project, score, proof));
+        assertFalse(reg.verifySystematic(FIRST, project, score, proof));
     }
 
     function testFuzz_propose_onlyAuthorisedSignerAccepted(uint256 pk) public {

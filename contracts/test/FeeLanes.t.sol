@@ -219,6 +219,33 @@ contract FeeLanesTest is LaunchpadFixture {
         lanes.updateScore(p, FIRST, 50e18, proof);
     }
 
+    /// C27: a project whose theses moved its score down has one score leaf (the published score) and a
+    /// systematic leaf with its higher systematic score. The creator cannot record the higher one: the systematic
+    /// leaf's proof does not verify as a score leaf (domain tag), under either value.
+    function test_c27_onlyThePublishedScoreIsRecordable() public {
+        uint256 published = 40e18;
+        uint256 systematic = 60e18;
+        bytes32[] memory leaves = new bytes32[](3);
+        leaves[0] = reg.scoreLeaf(token, published);
+        leaves[1] = reg.systematicLeaf(token, systematic);
+        leaves[2] = reg.scoreLeaf(address(0xbeef), 1);
+        bytes32 root = MerkleBuilder.root(leaves);
+        uint64 expiry = uint64(block.timestamp);
+        (uint8 v, bytes32 r, bytes32 s) = vm.sign(SIGNER_PK, reg.epochRootDigest(FIRST, root, 0, address(this), expiry));
+        reg.propose{value: 1 ether}(FIRST, root, 0, expiry, abi.encodePacked(r, s, v));
+        vm.warp(block.timestamp + 72 hours);
+        reg.finalize(FIRST);
+        bytes32[] memory sysProof = MerkleBuilder.proof(leaves, 1);
+        assertTrue(reg.verifySystematic(FIRST, token, systematic, sysProof));
+        vm.prank(creator);
+        vm.expectRevert(abi.encodeWithSelector(FeeLanes.InvalidScoreProof.selector, token, FIRST, systematic));
+        lanes.updateScore(token, FIRST, systematic, sysProof);
+        vm.expectRevert(abi.encodeWithSelector(FeeLanes.InvalidScoreProof.selector, token, FIRST, published));
+        lanes.updateScore(token, FIRST, published, sysProof);
+        lanes.updateScore(token, FIRST, published, MerkleBuilder.proof(leaves, 0));
+        assertEq(lanes.currentScore(token), published);
+    }
+
     /// Review finding 8: a creator kept a favourable older score by never recording the newer, lower one (and
     /// epoch 0 could be recorded twice). Only the latest final epoch's score counts now, whoever records it.
     function test_review8_anOlderFavourableScoreStopsCountingOnceANewerEpochIsFinal() public {

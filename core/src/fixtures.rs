@@ -3,7 +3,7 @@
 //! home, so no test imports another module's tests.
 
 use crate::check::{full_tree, ScoredEvent};
-use crate::leaves::{human_leaf, score_leaf, Verdict};
+use crate::leaves::{score_leaf, systematic_leaf, Verdict};
 use crate::scoring::epoch::{build_epoch, EpochInput, PreviousScore, ProjectData, ProjectInput};
 use crate::scoring::human_layer::{GradedThesis, PreDataProject};
 use crate::scoring::{EpochBundle, TrackConfig};
@@ -88,14 +88,16 @@ pub fn c9_example() -> EpochBundle {
     let mut b = human_epoch();
     if let Some(p) = b.projects.iter_mut().find(|p| p.project == ENV) {
         p.score_wad = w(60, 0);
-        p.leaf = score_leaf(ENV, w(60, 0));
+        p.published_wad = w(6384, 2);
+        p.leaf = score_leaf(ENV, w(6384, 2));
+        p.systematic_leaf = Some(systematic_leaf(ENV, w(60, 0)));
     }
     if let Some(h) = b.human.iter_mut().find(|h| h.project == ENV) {
         h.systematic_wad = Some(w(60, 0));
         h.envelope_wad = Some(w(96, 2));
         h.delta_wad = Some(I256::from_raw(w(64, 3)));
         h.score_wad = w(6384, 2);
-        h.leaf = human_leaf(ENV, h.score_wad);
+        h.leaf = score_leaf(ENV, h.score_wad);
     }
     b.root = full_tree(&b, B256::ZERO).expect("leaves").0;
     b

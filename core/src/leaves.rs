@@ -1,20 +1,20 @@
-//! Protocol Merkle leaves (C5): score, quality and human leaves with their domain tags.
+//! Protocol Merkle leaves (C5, C27): score, quality and systematic leaves with their domain tags.
 //!
 //! Every leaf follows the OpenZeppelin `StandardMerkleTree` (`standard-v1`) convention:
 //! `leaf = keccak256(bytes.concat(keccak256(abi.encode(values))))`. The values are:
 //!
 //! | leaf    | encoding                                                     | values                                                   |
 //! |---------|--------------------------------------------------------------|----------------------------------------------------------|
-//! | score   | `(address, uint256)`                                         | `(project, scoreWad)`                                    |
+//! | score   | `(address, uint256)`                                         | `(project, scoreWad)`: the published score (C27)         |
 //! | quality | `(bytes32, address, uint256, address, address, bytes32, uint256, uint8, bytes32)` | `(T_Q, scorerRegistry, scoreId, scorer, project, thesisHash, qualityWad, verdict, matchedThesis)` |
-//! | human   | `(bytes32, address, uint256)`                                | `(T_H, project, scoreWad)`                               |
+//! | systematic | `(bytes32, address, uint256)`                             | `(T_S, project, scoreWad)`: the systematic score where a human move replaced it (C27) |
 //!
 //! A quality leaf names the one score it grades (the `ScorerRegistry`, the score id, the scorer, the
 //! scored project and the thesis hash; decided after the contract review, C5): a copied thesis hash
 //! inherits nothing, and `ScorerRegistry.prove` rebuilds the leaf from the score it proves.
 //!
 //! with the domain tags `T_Q = keccak256("eden.leaf.quality")` and
-//! `T_H = keccak256("eden.leaf.human")` ([`T_Q`], [`T_H`]), and the verdict codes
+//! `T_S = keccak256("eden.leaf.systematic")` ([`T_Q`], [`T_S`]), and the verdict codes
 //! 0 original, 1 similar, 2 derivative, 3 copy ([`Verdict`]).
 //!
 //! The encodings and value lists are exposed ([`SCORE_LEAF_ENCODING`], [`ScoreLeaf::values`], …)
@@ -27,13 +27,13 @@ use alloy_sol_types::{sol_data, SolType, SolValue};
 
 /// The domain string hashed into [`T_Q`].
 pub const T_Q_PREIMAGE: &str = "eden.leaf.quality";
-/// The domain string hashed into [`T_H`].
-pub const T_H_PREIMAGE: &str = "eden.leaf.human";
+/// The domain string hashed into [`T_S`].
+pub const T_S_PREIMAGE: &str = "eden.leaf.systematic";
 
 /// Quality-leaf domain tag `T_q = keccak256("eden.leaf.quality")` (C5).
 pub const T_Q: B256 = b256!("66edac3aa94af227ba1c51c825eb4d0cc0cceac81a8d5ee749bb1ee8e18d2b80");
-/// Human-leaf domain tag `T_h = keccak256("eden.leaf.human")` (C5).
-pub const T_H: B256 = b256!("01ade8c17d7ed58f3dd4d0b0bee6d08e642e2c42bf624f60c301ec0613a66afa");
+/// Systematic-leaf domain tag `T_s = keccak256("eden.leaf.systematic")` (C5, C27).
+pub const T_S: B256 = b256!("4e056bcfd063db654dc37cf78201a3ba134ef1a169194858e421294c3aa1d0f1");
 
 /// Leaf encoding (OZ `leafEncoding`) of the score leaf `(address project, uint256 scoreWad)`.
 pub const SCORE_LEAF_ENCODING: [&str; 2] = ["address", "uint256"];
@@ -46,8 +46,8 @@ pub const QUALITY_LEAF_ENCODING: [&str; 9] = [
 /// Leaf encoding of the epoch's inputs-tree leaf `(address project, bytes32 commitment)` (the
 /// `inputsRoot` of the C6 `EpochRoot`).
 pub const INPUTS_LEAF_ENCODING: [&str; 2] = ["address", "bytes32"];
-/// Leaf encoding of the human (pre-data) leaf `(bytes32 T_h, address project, uint256 scoreWad)`.
-pub const HUMAN_LEAF_ENCODING: [&str; 3] = ["bytes32", "address", "uint256"];
+/// Leaf encoding of the systematic leaf `(bytes32 T_s, address project, uint256 scoreWad)`.
+pub const SYSTEMATIC_LEAF_ENCODING: [&str; 3] = ["bytes32", "address", "uint256"];
 
 /// Originality verdict of a thesis (C5 codes).
 #[derive(
@@ -265,20 +265,22 @@ impl QualityLeaf {
     }
 }
 
-/// Human (pre-data) leaf `(bytes32 T_h, address project, uint256 scoreWad)` (C5).
+/// Systematic leaf `(bytes32 T_s, address project, uint256 scoreWad)` (C5, C27): a project's
+/// systematic score `S` where the epoch publishes a human-moved score in its score leaf, so the
+/// next epoch's smoothing start (C4) is committed to by the root.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct HumanLeaf {
+pub struct SystematicLeaf {
     /// The project.
     pub project: Address,
-    /// Its human score (WAD).
+    /// Its systematic score (WAD points).
     pub score_wad: U256,
 }
 
-impl HumanLeaf {
-    /// The leaf's values in [`HUMAN_LEAF_ENCODING`] order, tag first.
+impl SystematicLeaf {
+    /// The leaf's values in [`SYSTEMATIC_LEAF_ENCODING`] order, tag first.
     pub fn values(&self) -> Vec<DynSolValue> {
         vec![
-            DynSolValue::FixedBytes(T_H, 32),
+            DynSolValue::FixedBytes(T_S, 32),
             DynSolValue::Address(self.project),
             DynSolValue::Uint(self.score_wad, 256),
         ]
@@ -287,7 +289,7 @@ impl HumanLeaf {
     /// The values as `@openzeppelin/merkle-tree` takes them (hex, decimal strings).
     pub fn oz_values(&self) -> Vec<String> {
         vec![
-            T_H.to_string(),
+            T_S.to_string(),
             self.project.to_checksum(None),
             self.score_wad.to_string(),
         ]
@@ -295,7 +297,7 @@ impl HumanLeaf {
 
     /// The leaf hash.
     pub fn hash(&self) -> B256 {
-        standard_leaf_hash(&(T_H, self.project, self.score_wad).abi_encode_params())
+        standard_leaf_hash(&(T_S, self.project, self.score_wad).abi_encode_params())
     }
 }
 
@@ -314,9 +316,9 @@ pub fn quality_leaf(leaf: &QualityLeaf) -> B256 {
     leaf.hash()
 }
 
-/// Human leaf hash of `(T_h, project, scoreWad)` (C5).
-pub fn human_leaf(project: Address, score_wad: U256) -> B256 {
-    HumanLeaf { project, score_wad }.hash()
+/// Systematic leaf hash of `(T_s, project, scoreWad)` (C5, C27).
+pub fn systematic_leaf(project: Address, score_wad: U256) -> B256 {
+    SystematicLeaf { project, score_wad }.hash()
 }
 
 #[cfg(test)]
@@ -332,7 +334,7 @@ mod tests {
     #[test]
     fn tags_are_keccak_of_their_domain_strings() {
         assert_eq!(T_Q, keccak256(T_Q_PREIMAGE));
-        assert_eq!(T_H, keccak256(T_H_PREIMAGE));
+        assert_eq!(T_S, keccak256(T_S_PREIMAGE));
     }
 
     // Vectors from `@openzeppelin/merkle-tree` 1.0.8:
@@ -369,14 +371,14 @@ mod tests {
     }
 
     #[test]
-    fn human_leaf_matches_openzeppelin() {
-        let leaf = human_leaf(
+    fn systematic_leaf_matches_openzeppelin() {
+        let leaf = systematic_leaf(
             address!("2222222222222222222222222222222222222222"),
             wad("42000000000000000000"),
         );
         assert_eq!(
             leaf,
-            b256!("36d6909cb133a74c09c901f1e73ffbf89b09bb1bd6ea2faf569af6606e1c00f6")
+            b256!("8b028ce89ed45f7de3525d4d6579f928416860f67828591c56622e05402a283e")
         );
     }
 
@@ -408,11 +410,11 @@ mod tests {
             score_wad: U256::from(5u8),
         };
         check(&SCORE_LEAF_ENCODING, s.values(), s.oz_values());
-        let h = HumanLeaf {
+        let h = SystematicLeaf {
             project: p,
             score_wad: U256::from(5u8),
         };
-        check(&HUMAN_LEAF_ENCODING, h.values(), h.oz_values());
+        check(&SYSTEMATIC_LEAF_ENCODING, h.values(), h.oz_values());
         let q = QualityLeaf {
             scorer_registry: p,
             score_id: U256::from(3u8),
@@ -442,11 +444,11 @@ mod tests {
     }
 
     #[test]
-    fn tags_separate_human_from_score_leaves() {
+    fn tags_separate_systematic_from_score_leaves() {
         let p = address!("2222222222222222222222222222222222222222");
         assert_ne!(
             score_leaf(p, U256::from(1u8)),
-            human_leaf(p, U256::from(1u8))
+            systematic_leaf(p, U256::from(1u8))
         );
     }
 
@@ -460,7 +462,7 @@ mod tests {
             let amount = U256::from_limbs(s);
             let hash_values = |vals: Vec<DynSolValue>| standard_leaf_hash(&DynSolValue::Tuple(vals).abi_encode_params());
             prop_assert_eq!(hash_values(ScoreLeaf { project, score_wad: amount }.values()), score_leaf(project, amount));
-            prop_assert_eq!(hash_values(HumanLeaf { project, score_wad: amount }.values()), human_leaf(project, amount));
+            prop_assert_eq!(hash_values(SystematicLeaf { project, score_wad: amount }.values()), systematic_leaf(project, amount));
             let q = QualityLeaf {
                 scorer_registry: project, score_id: amount, scorer: Address::from(t[..20].try_into().unwrap_or([0u8; 20])), project,
                 thesis_hash: B256::from(t), quality_wad: amount,

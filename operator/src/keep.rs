@@ -4,7 +4,7 @@
 //! | duty | call | due when |
 //! |---|---|---|
 //! | `finalize` | `EpochRegistry.finalize`, `lapse` | a pending root's window has passed (C7); a challenge has had no ruling for 7 days |
-//! | `scores` | `FeeLanes.updateScore` | a launch's recorded score is not the latest final epoch's (C17: only ever the latest) |
+//! | `scores` | `FeeLanes.updateScore` | a launch's recorded score is not its published score (C27) in the latest final epoch (C17: only ever the latest) |
 //! | `fees` | `Launchpad.collectFees`, `ScorerRegistry.pullFees` | curve fees accrued; a scorer lane holds fees (C11) |
 //! | `sweep` | `ScorerRegistry.sweepReturned`, `FeeLanes.sweepLiquidity`, `FeeLanes.sweepOwnBuyback` | returned rewards wait; a graduated launch's liquidity escrow (§9.3) or own-token buyback escrow (§7) holds quote |
 //! | `buyback` | `RootBuyback.run` | the buyback lane or the buyback contract holds a pair asset (C26) |
@@ -239,7 +239,7 @@ pub struct Memory {
     finals: HashMap<(u64, B256), Arc<FinalScores>>,
 }
 
-/// A final epoch's score leaves, checked against its final root.
+/// A final epoch's score leaves (one per project: its published score, C27), checked against its final root.
 struct FinalScores {
     tree: EpochTree,
     scores: HashMap<Address, (U256, B256)>,
@@ -1029,11 +1029,11 @@ async fn final_scores(
         let leaves = bundle
             .recomputed_leaves()
             .map_err(|(h, e)| format!("thesis {h}: {e}"))?;
+        // C27: each project's one score leaf, its published score (pre-data projects included).
         let scores: HashMap<Address, (U256, B256)> = bundle
-            .projects
-            .iter()
-            .zip(&leaves)
-            .map(|(p, l)| (p.project, (p.score_wad, *l)))
+            .score_leaves()
+            .into_iter()
+            .map(|(p, s)| (p, (s, eden_core::leaves::score_leaf(p, s))))
             .collect();
         let tree = EpochTree::new(leaves).ok_or("the bundle has no leaves")?;
         if tree.root() != root {

@@ -479,6 +479,7 @@ async fn an_epoch_from_attestations_to_final() {
         .expect("a public project passed the gate");
     let victim = bad.projects[i].project;
     bad.projects[i].score_wad += U256::from(1u8);
+    bad.projects[i].published_wad = bad.projects[i].score_wad;
     bad.projects[i].leaf = eden_core::leaves::score_leaf(victim, bad.projects[i].score_wad);
     bad.root = eden_core::check::full_tree(&bad, B256::ZERO).unwrap().0;
     std::fs::create_dir_all(&bad_dir).unwrap();
@@ -731,13 +732,13 @@ async fn an_epoch_from_attestations_to_final() {
         "alreadyFinal"
     );
 
-    // Every score leaf verifies on chain.
+    // Every score leaf (the published score, C27) verifies on chain.
     let reg = eden_operator::abi::EpochRegistry::new(d.epoch_registry, node.provider.clone());
     for rec in &bundle.projects {
-        let leaf = eden_core::leaves::score_leaf(rec.project, rec.score_wad);
+        let leaf = eden_core::leaves::score_leaf(rec.project, rec.published_wad);
         let proof = bundle.proof(&leaf).unwrap();
         assert!(reg
-            .verifyScore(epoch, rec.project, rec.score_wad, proof)
+            .verifyScore(epoch, rec.project, rec.published_wad, proof)
             .call()
             .await
             .unwrap());
@@ -770,6 +771,7 @@ async fn an_epoch_from_attestations_to_final() {
         EpochBundle::from_json(&std::fs::read_to_string(e2.join("bundle.json")).unwrap()).unwrap();
     let i = bad2.projects.iter().position(|r| !r.private).unwrap();
     bad2.projects[i].score_wad += U256::from(1u8);
+    bad2.projects[i].published_wad = bad2.projects[i].score_wad;
     bad2.projects[i].leaf =
         eden_core::leaves::score_leaf(bad2.projects[i].project, bad2.projects[i].score_wad);
     bad2.root = eden_core::check::full_tree(&bad2, B256::ZERO).unwrap().0;

@@ -206,7 +206,7 @@ async fn each_keeper_duty_happens_once() {
             .iter()
             .find(|r| r.project == x)
             .unwrap()
-            .score_wad
+            .published_wad
     };
     let bond = reg.bond().call().await.unwrap();
     send(

@@ -534,7 +534,9 @@ test('a pre-data project shows its replay path, capped, verified against the fin
   assert.equal(path.split('→').length, c.human.path.length + 1);
   assert.match(await page.textContent('#verify-human'), /true ✓/);
   assert.match(await page.textContent('#score-result'), /no systematic score in this epoch's bundle: its human score below comes from its graded theses alone/);
-  assert.match(await page.textContent('#share-at-epoch'), /would buy|FeeLanes records final score leaves only/);
+  // C27: a pre-data score is the project's published score, in its one score leaf: FeeLanes records it like any other.
+  assert.match(await page.textContent('#share-at-epoch'), /of every fee at S = /);
+  assert.doesNotMatch(await page.textContent('#share-at-epoch'), /score leaves only/);
   await page.screenshot({ path: join(SHOTS, 'score-predata.png'), fullPage: true });
 });
 

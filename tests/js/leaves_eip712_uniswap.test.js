@@ -17,7 +17,7 @@ const eden = require('../../core/pkg-node');
 
 const hex = (b) => '0x' + bytesToHex(b);
 const T_Q = hex(keccak256(utf8ToBytes('eden.leaf.quality')));
-const T_H = hex(keccak256(utf8ToBytes('eden.leaf.human')));
+const T_S = hex(keccak256(utf8ToBytes('eden.leaf.systematic')));
 const QUALITY_ENCODING = ['bytes32', 'address', 'uint256', 'address', 'address', 'bytes32', 'uint256', 'uint8', 'bytes32'];
 
 // Deterministic pseudo-random bytes (xorshift32), so failures reproduce.
@@ -32,15 +32,15 @@ const randBytes = (n) => Uint8Array.from({ length: n }, randByte);
 const randHex = (n) => hex(randBytes(n));
 const randUint = (bytes) => BigInt(randHex(bytes)).toString();
 
-test('scoreLeaf, qualityLeaf and humanLeaf equal OpenZeppelin leafHash', () => {
+test('scoreLeaf, qualityLeaf and systematicLeaf equal OpenZeppelin leafHash', () => {
   for (let i = 0; i < 200; i++) {
     const project = randHex(20);
     const score = randUint(1 + (i % 32));
     const s = [project, score];
     assert.equal(eden.scoreLeaf(project, score), StandardMerkleTree.of([s], ['address', 'uint256']).leafHash(s));
-    const h = [T_H, project, score];
+    const h = [T_S, project, score];
     assert.equal(
-      eden.humanLeaf(project, score),
+      eden.systematicLeaf(project, score),
       StandardMerkleTree.of([h], ['bytes32', 'address', 'uint256']).leafHash(h),
     );
     const thesis = randHex(32);
@@ -63,7 +63,7 @@ test('leaf inputs are validated', () => {
   assert.throws(() => eden.scoreLeaf('0x1234', '1'), /project/);
   assert.throws(() => eden.scoreLeaf(p, '-1'), /scoreWad/);
   assert.throws(() => eden.scoreLeaf(p, '1e18'), /scoreWad/);
-  assert.throws(() => eden.humanLeaf(p, (2n ** 256n).toString()), /scoreWad/);
+  assert.throws(() => eden.systematicLeaf(p, (2n ** 256n).toString()), /scoreWad/);
   const g = { scorerRegistry: p, scoreId: 1, scorer: p, project: p, thesisHash: b, qualityWad: '1', verdict: 0, matchedThesis: b };
   eden.qualityLeaf(g);
   assert.throws(() => eden.qualityLeaf({ ...g, verdict: 4 }), /verdict: 4/);

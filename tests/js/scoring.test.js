@@ -64,7 +64,7 @@ function input(n) {
 test('buildEpoch: roots equal @openzeppelin/merkle-tree, commitments equal abi.encode', () => {
   const inp = input(60);
   const b = eden.buildEpoch(inp);
-  assert.equal(b.format, 'eden-epoch-bundle-v1');
+  assert.equal(b.format, 'eden-epoch-bundle-v2');
   assert.equal(b.projects.length, 60);
   const scores = StandardMerkleTree.of(b.projects.map((p) => [p.project, p.scoreWad]), ['address', 'uint256']);
   assert.equal(b.root, scores.root);
@@ -129,19 +129,37 @@ test('buildEpoch: theses and pre-data projects share the root (OZ SimpleMerkleTr
   inp.preData = [{ project: fresh }];
   const bundle = eden.buildEpoch(inp);
   const TQ = h('eden.leaf.quality');
-  const TH = h('eden.leaf.human');
+  const TS = h('eden.leaf.systematic');
   const QE = ['bytes32', 'address', 'uint256', 'address', 'address', 'bytes32', 'uint256', 'uint8', 'bytes32'];
   const q = StandardMerkleTree.of([[TQ, reg, '0', reg, reg, zero, '0', 0, zero]], QE);
   for (const t of bundle.theses) {
     assert.equal(t.leaf, q.leafHash([TQ, t.scorerRegistry, t.scoreId, t.scorer, t.project, t.thesisHash, t.qualityWad, t.verdict, t.matchedThesis]));
     assert.equal(t.leaf, eden.qualityLeaf(t));
   }
-  const hu = StandardMerkleTree.of([[TH, fresh, '0']], ['bytes32', 'address', 'uint256']);
-  for (const r of bundle.human) assert.equal(r.leaf, hu.leafHash([TH, r.project, r.scoreWad]));
+  // C27: a human score is the project's published score, in its one score leaf; where it moved an
+  // envelope project, the systematic score is kept in a systematic leaf.
+  const sc = StandardMerkleTree.of([[fresh, '0']], ['address', 'uint256']);
+  const sy = StandardMerkleTree.of([[TS, fresh, '0']], ['bytes32', 'address', 'uint256']);
+  for (const r of bundle.human) {
+    assert.equal(r.leaf, sc.leafHash([r.project, r.scoreWad]));
+    const p = bundle.projects.find((x) => x.project === r.project);
+    if (r.mode === 'envelope') {
+      assert.equal(p.publishedWad, r.scoreWad);
+      assert.equal(p.leaf, r.leaf);
+      assert.equal(p.systematicLeaf, sy.leafHash([TS, p.project, p.scoreWad]));
+      assert.equal(p.systematicLeaf, eden.systematicLeaf(p.project, p.scoreWad));
+    } else assert.equal(p, undefined);
+  }
+  for (const p of bundle.projects.filter((x) => !x.systematicLeaf)) assert.equal(p.publishedWad, p.scoreWad);
   const pre = bundle.human.find((r) => r.mode === 'preData');
   assert.deepEqual(pre.path, ['18', '23', '20.5'].map(wad), 'C10 worked example');
   assert.equal(bundle.human.filter((r) => r.mode === 'envelope').length, 2);
-  const all = [...bundle.projects.map((p) => p.leaf), ...bundle.theses.map((t) => t.leaf), ...bundle.human.map((r) => r.leaf)];
+  const all = [
+    ...bundle.projects.map((p) => p.leaf),
+    ...bundle.projects.filter((p) => p.systematicLeaf).map((p) => p.systematicLeaf),
+    ...bundle.human.filter((r) => r.mode === 'preData').map((r) => r.leaf),
+    ...bundle.theses.map((t) => t.leaf),
+  ];
   const tree = SimpleMerkleTree.of(all);
   assert.equal(bundle.root, tree.root);
   for (const [i, l] of all.entries()) assert.deepEqual(eden.epochProof(bundle, l), tree.getProof(i));

@@ -209,12 +209,12 @@ pub async fn intake_window(
     Ok((start, a.get(this)?))
 }
 
-/// `EpochRegistry.verifyHuman`: does `proof` prove `project`'s human score `score_wad` against
-/// final epoch `epoch`'s root?
+/// `EpochRegistry.verifyScore`: does `proof` prove `project`'s published score `score_wad` (C27: the
+/// one score leaf per project, what FeeLanes reads) against final epoch `epoch`'s root?
 ///
 /// # Errors
 /// When the call cannot be made (it reverts for an epoch that is not final).
-pub async fn verify_human(
+pub async fn verify_score(
     rpc: &Rpc,
     registry: Address,
     epoch: u64,
@@ -224,7 +224,7 @@ pub async fn verify_human(
 ) -> Result<bool, RpcError> {
     rpc.call(
         registry,
-        &IEpochRegistry::verifyHumanCall {
+        &IEpochRegistry::verifyScoreCall {
             epoch,
             project,
             scoreWad: score_wad,

@@ -483,15 +483,17 @@ mod diff {
         .ok();
     }
 
-    /// The human layer (C5, C9, C10): a cohort plus graded theses and pre-data projects; core's one epoch
-    /// root is proposed and finalized, then every score, quality and human leaf verifies on-chain
-    /// (`verifyScore` / `verifyQuality` / `verifyHuman`) with core's proof (`EpochBundle::proof`), the
-    /// contract's leaf hashes equal core's, and tampered values are refused by both.
+    /// The human layer (C5, C9, C10, C27): a cohort plus graded theses and pre-data projects; core's one
+    /// epoch root is proposed and finalized, then every score (the published score, one per project),
+    /// quality and systematic leaf verifies on-chain (`verifyScore` / `verifyQuality` /
+    /// `verifySystematic`) with core's proof (`EpochBundle::proof`), the contract's leaf hashes equal
+    /// core's, and tampered values are refused by both: a project's systematic score does not verify as
+    /// its published score where a human move changed it.
     #[tokio::test(flavor = "current_thread")]
     async fn registry_verifies_the_human_layer() {
         use eden_core::leaves::Verdict;
         use eden_core::merkle::tree::process_proof;
-        use eden_core::scoring::human_layer::{GradedThesis, PreDataProject};
+        use eden_core::scoring::human_layer::{GradedThesis, HumanMode, PreDataProject};
         let started = Instant::now();
         let seed = Rng::seed_from_env(0xEDE0_0002);
         let mut rng = Rng::new(seed);
@@ -586,10 +588,10 @@ mod diff {
             );
             p
         };
-        let mut checked = [0usize; 4]; // score, quality, human, tampered
+        let mut checked = [0usize; 4]; // score, quality, systematic, tampered
         for rec in &bundle.projects {
             assert!(
-                reg.verifyScore(EPOCH, rec.project, rec.score_wad, proof(&rec.leaf))
+                reg.verifyScore(EPOCH, rec.project, rec.published_wad, proof(&rec.leaf))
                     .call()
                     .await
                     .unwrap(),
@@ -597,6 +599,41 @@ mod diff {
                 rec.project
             );
             checked[0] += 1;
+            let Some(sys) = rec.systematic_leaf else {
+                assert_eq!(rec.published_wad, rec.score_wad);
+                continue;
+            };
+            assert_eq!(
+                reg.systematicLeaf(rec.project, rec.score_wad)
+                    .call()
+                    .await
+                    .unwrap(),
+                sys,
+                "systematicLeaf"
+            );
+            let p = proof(&sys);
+            assert!(
+                reg.verifySystematic(EPOCH, rec.project, rec.score_wad, p.clone())
+                    .call()
+                    .await
+                    .unwrap(),
+                "verifySystematic {}",
+                rec.project
+            );
+            // The systematic score is not a score leaf (domain tag): FeeLanes cannot be given it
+            // instead of the published score, nor the systematic leaf's value under the other tag.
+            assert!(!reg
+                .verifyScore(EPOCH, rec.project, rec.score_wad, p.clone())
+                .call()
+                .await
+                .unwrap());
+            assert!(!reg
+                .verifySystematic(EPOCH, rec.project, rec.published_wad, proof(&rec.leaf))
+                .call()
+                .await
+                .unwrap());
+            checked[2] += 1;
+            checked[3] += 2;
         }
         for t in &bundle.theses {
             let grade = |t: &eden_core::scoring::human_layer::ThesisRecord| Grade {
@@ -657,37 +694,33 @@ mod diff {
             checked[3] += 2;
         }
         for h in &bundle.human {
+            // The human score is the published one: an envelope project's score leaf, a pre-data
+            // project's only leaf.
             assert_eq!(
-                reg.humanLeaf(h.project, h.score_wad).call().await.unwrap(),
+                reg.scoreLeaf(h.project, h.score_wad).call().await.unwrap(),
                 h.leaf,
-                "humanLeaf"
+                "scoreLeaf of a human score"
             );
             let p = proof(&h.leaf);
             assert!(
-                reg.verifyHuman(EPOCH, h.project, h.score_wad, p.clone())
+                reg.verifyScore(EPOCH, h.project, h.score_wad, p.clone())
                     .call()
                     .await
                     .unwrap(),
-                "verifyHuman {}",
+                "verifyScore {}",
                 h.project
             );
-            // A human leaf is not a score leaf (domain tag), and its value is bound.
             assert!(!reg
-                .verifyScore(EPOCH, h.project, h.score_wad, p.clone())
+                .verifyScore(EPOCH, h.project, h.score_wad + U256::from(1u8), p)
                 .call()
                 .await
                 .unwrap());
-            assert!(!reg
-                .verifyHuman(EPOCH, h.project, h.score_wad + U256::from(1u8), p)
-                .call()
-                .await
-                .unwrap());
-            checked[2] += 1;
-            checked[3] += 2;
+            checked[0] += usize::from(h.mode == HumanMode::PreData);
+            checked[3] += 1;
         }
         writeln!(
             std::io::stderr(),
-            "registry human layer: {} score, {} quality and {} human leaves ({} pre-data) verified on-chain under one root, \
+            "registry human layer: {} score, {} quality and {} systematic leaves ({} pre-data) verified on-chain under one root, \
              {} tampered values rejected, seed {seed:#x}, {:.1}s",
             checked[0], checked[1], checked[2], fresh.len(), checked[3], started.elapsed().as_secs_f64()
         )

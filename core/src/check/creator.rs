@@ -128,7 +128,8 @@ pub struct CreatorCheck {
     pub epoch_score: Option<U256>,
     /// `creator(S)` at the selected epoch's score.
     pub share_at_epoch: Option<U256>,
-    /// The epoch's score is a pre-data human score (C10), which FeeLanes does not record.
+    /// The epoch's score is a pre-data score (C10): published in the project's score leaf, so FeeLanes
+    /// records it like any other (C27).
     pub pre_data: bool,
     /// The selected epoch.
     pub epoch: u64,

@@ -32,7 +32,7 @@ use crate::attest::{
     attestation_domain, Cohort, IntakeParams, IntakeReport, KeyBook, RefetchTable, Submission,
 };
 use crate::eip712::SignatureError;
-use crate::leaves::{human_leaf, quality_leaf};
+use crate::leaves::{quality_leaf, systematic_leaf};
 use crate::scoring::bundle::ProjectRecord;
 use crate::scoring::bundle::{GradedThesis, HumanMode, PreDataProject};
 use crate::scoring::columns::{column_leaves, column_root};
@@ -98,8 +98,10 @@ pub enum LeafKind {
     Score,
     /// A graded thesis's quality leaf.
     Quality,
-    /// A project's human leaf.
+    /// A human record's score leaf (C27: the project's published score).
     Human,
+    /// A project's systematic leaf (C27: present exactly when its published score is the envelope's).
+    Systematic,
 }
 
 /// Why a track record is wrong.
@@ -212,6 +214,18 @@ pub enum EpochFinding {
         published: B256,
         /// Hashed from the values.
         recomputed: B256,
+    },
+    /// A project record's published score is not the one C27 names: its envelope human record's
+    /// score when it has one, else its systematic score.
+    PublishedDiffers {
+        /// Index in the projects.
+        index: usize,
+        /// The project.
+        project: Address,
+        /// Published (`publishedWad`).
+        published: U256,
+        /// What C27 names.
+        expected: U256,
     },
     /// A thesis's verdict code is not 0–3.
     InvalidVerdict {
@@ -479,9 +493,39 @@ fn leaves_and_root(bundle: &EpochBundle, a: &mut EpochAudit) {
     let score_leaves = crate::par::map_init(
         &bundle.projects,
         || (),
-        |_, p| tree::score_leaf(p.project, p.score_wad),
+        |_, p| tree::score_leaf(p.project, p.published_wad),
     );
+    // C27: the published score is the envelope's where the epoch grades theses on the project.
+    let envelope = |project: &Address| {
+        bundle
+            .human
+            .binary_search_by_key(project, |h| h.project)
+            .ok()
+            .map(|k| &bundle.human[k])
+            .filter(|h| h.mode == HumanMode::Envelope)
+            .map(|h| h.score_wad)
+    };
     for ((i, p), leaf) in bundle.projects.iter().enumerate().zip(score_leaves) {
+        let moved = envelope(&p.project);
+        let systematic = moved.map(|_| systematic_leaf(p.project, p.score_wad));
+        if p.systematic_leaf != systematic {
+            a.push(EpochFinding::LeafDiffers {
+                leaf: LeafKind::Systematic,
+                index: i,
+                published: p.systematic_leaf.unwrap_or_default(),
+                recomputed: systematic.unwrap_or_default(),
+            });
+        }
+        leaves.extend(systematic);
+        let expected = moved.unwrap_or(p.score_wad);
+        if p.published_wad != expected {
+            a.push(EpochFinding::PublishedDiffers {
+                index: i,
+                project: p.project,
+                published: p.published_wad,
+                expected,
+            });
+        }
         if leaf != p.leaf {
             a.push(EpochFinding::LeafDiffers {
                 leaf: LeafKind::Score,
@@ -513,7 +557,7 @@ fn leaves_and_root(bundle: &EpochBundle, a: &mut EpochAudit) {
         }
     }
     for (i, h) in bundle.human.iter().enumerate() {
-        let leaf = human_leaf(h.project, h.score_wad);
+        let leaf = tree::score_leaf(h.project, h.score_wad);
         if leaf != h.leaf {
             a.push(EpochFinding::LeafDiffers {
                 leaf: LeafKind::Human,
@@ -522,7 +566,10 @@ fn leaves_and_root(bundle: &EpochBundle, a: &mut EpochAudit) {
                 recomputed: leaf,
             });
         }
-        leaves.push(leaf);
+        // An envelope project's score leaf is its project record's (in the tree once).
+        if h.mode == HumanMode::PreData {
+            leaves.push(leaf);
+        }
     }
     let rebuilt = tree::root(leaves).unwrap_or(B256::ZERO);
     if rebuilt != bundle.root {
@@ -757,7 +804,16 @@ fn scores(bundle: &EpochBundle, tracks_ok: &[bool], a: &mut EpochAudit) -> usize
                 inputs_root: &|c: B256| (rec.commitment.to_string(), c.to_string()),
                 root: &|leaf: B256| (rec.leaf.to_string(), leaf.to_string()),
             };
-            let report = verify_record(rec, Some(tr), tr.cohort_size, data, B256::ZERO, &anchors);
+            let envelope = bundle.envelope_score(rec.project);
+            let report = verify_record(
+                rec,
+                Some(tr),
+                tr.cohort_size,
+                data,
+                B256::ZERO,
+                envelope,
+                &anchors,
+            );
             let step = report.steps.iter().find(|s| !s.ok)?;
             Some(EpochFinding::ScoreDiffers {
                 project: rec.project,

@@ -78,6 +78,7 @@ fn a_re_rooted_score_is_named_at_its_first_wrong_step() {
         .unwrap();
     let victim = b7.projects[i].project;
     b7.projects[i].score_wad += U256::from(1u8);
+    b7.projects[i].published_wad = b7.projects[i].score_wad;
     b7.projects[i].leaf = crate::leaves::score_leaf(victim, b7.projects[i].score_wad);
     reroot(&mut b7);
     // The proposal is the tampered root: the tree is consistent, only the recomputation can tell.
@@ -209,7 +210,11 @@ fn a_bent_human_layer_is_named() {
     let mut t = h.clone();
     let k = t.human.iter().position(|r| r.project == ENV).unwrap();
     t.human[k].score_wad += U256::from(1u8);
-    t.human[k].leaf = crate::leaves::human_leaf(ENV, t.human[k].score_wad);
+    t.human[k].leaf = crate::leaves::score_leaf(ENV, t.human[k].score_wad);
+    // … and published in the project's score leaf, as a forger would (C27).
+    let j = t.projects.iter().position(|r| r.project == ENV).unwrap();
+    t.projects[j].published_wad = t.human[k].score_wad;
+    t.projects[j].leaf = t.human[k].leaf;
     reroot(&mut t);
     let a = audit_epoch(&t, &proposal(&t), Previous::NoFinalEpoch);
     assert_eq!(
@@ -273,4 +278,58 @@ fn public_inputs_must_be_published_and_findings_are_capped() {
         103,
         "every leaf hash (the root rebuilds from the values, and every score from its inputs)"
     );
+}
+
+/// C27: a project with an envelope publishes the envelope's score in its one score leaf and keeps its
+/// systematic score in a systematic leaf; a root that publishes the systematic score instead (the
+/// higher of the two, say), or drops the systematic leaf, is named.
+#[test]
+fn the_published_score_is_the_envelopes_and_the_systematic_leaf_is_kept() {
+    let h = human_epoch();
+    let a = audit_epoch(&h, &proposal(&h), Previous::NoFinalEpoch);
+    assert!(a.is_correct(), "{:?}", a.findings);
+    let j = h.projects.iter().position(|r| r.project == ENV).unwrap();
+    let rec = &h.projects[j];
+    let (sys, published) = (rec.score_wad, rec.published_wad);
+    assert_eq!(h.envelope_score(ENV), Some(published));
+    assert_eq!(
+        rec.systematic_leaf,
+        Some(crate::leaves::systematic_leaf(ENV, sys))
+    );
+    // Each project has exactly one score leaf in the tree, the pre-data one included.
+    let leaves = h.leaves();
+    for p in h.projects.iter().map(|p| (p.project, p.published_wad)) {
+        let n = leaves
+            .iter()
+            .filter(|l| **l == crate::leaves::score_leaf(p.0, p.1))
+            .count();
+        assert_eq!(n, 1);
+    }
+    let pre = h.human.iter().find(|r| r.project == PRE).unwrap();
+    assert!(leaves.contains(&crate::leaves::score_leaf(PRE, pre.score_wad)));
+    // Another score published than the envelope's, re-rooted.
+    let bent = published + crate::fixtures::w(1, 0);
+    let mut t = h.clone();
+    t.projects[j].published_wad = bent;
+    t.projects[j].leaf = crate::leaves::score_leaf(ENV, bent);
+    reroot(&mut t);
+    let a = audit_epoch(&t, &proposal(&t), Previous::NoFinalEpoch);
+    assert!(a.findings.contains(&EpochFinding::PublishedDiffers {
+        index: j,
+        project: ENV,
+        published: bent,
+        expected: published,
+    }));
+    // The systematic leaf dropped, re-rooted.
+    let mut t = h.clone();
+    t.projects[j].systematic_leaf = None;
+    t.root = crate::scoring::tree::root(t.leaves()).unwrap();
+    let a = audit_epoch(&t, &proposal(&t), Previous::NoFinalEpoch);
+    assert!(a.findings.iter().any(|f| matches!(
+        f,
+        EpochFinding::LeafDiffers {
+            leaf: LeafKind::Systematic,
+            ..
+        }
+    )));
 }

@@ -3,7 +3,7 @@
 //! recomputed by the C9 envelope (a project with a systematic score `S`) or the C10 pre-data replay
 //! (from 0, capped at 50, or 100 for a Verified project); each thesis' target cross-checked against
 //! the ScorerRegistry's `Scored` events (same score id, scorer, token and thesis hash); every leaf
-//! recomputed from its values and the human leaf's proof walked to the on-chain final root. A pending
+//! recomputed from its values and the project's score leaf's proof walked (C27) to the on-chain final root. A pending
 //! or challenged epoch has no final root (C7): its numbers are recomputed, not verified.
 
 use super::tree::{BundleTree, CheckError};
@@ -11,7 +11,7 @@ use crate::human::{
     human_envelope, pre_data_replay, PreDataSubmission, Thesis, CAP_UNVERIFIED_POINTS,
     CAP_VERIFIED_POINTS, COUNTING_QUALITY,
 };
-use crate::leaves::{human_leaf, quality_leaf, Verdict};
+use crate::leaves::{quality_leaf, score_leaf, Verdict};
 use crate::math::points::POINTS_PER_UNIT_U256;
 use crate::merkle::process_proof;
 use crate::scoring::human_layer::{HumanMode, ThesisRecord};
@@ -213,8 +213,18 @@ pub enum HumanFinding {
         #[serde(with = "crate::serde_dec::u256")]
         recomputed: U256,
     },
-    /// The human leaf does not hash from the project and its score.
-    HumanLeafMismatch,
+    /// The human record's leaf is not the score leaf of the project and its human score (C27).
+    LeafMismatch,
+    /// The project record's published score (its score leaf's value) is not the recomputed
+    /// envelope score (C27).
+    PublishedDiffers {
+        /// The project record's `publishedWad`.
+        #[serde(with = "crate::serde_dec::u256")]
+        published: U256,
+        /// Recomputed.
+        #[serde(with = "crate::serde_dec::u256")]
+        recomputed: U256,
+    },
     /// The bundle's leaves build another root than the one it claims.
     RootDiffers {
         /// Rebuilt from the leaves.
@@ -229,7 +239,7 @@ pub enum HumanFinding {
         /// Rebuilt.
         rebuilt: B256,
     },
-    /// The human leaf's proof does not reach the on-chain root.
+    /// The score leaf's proof does not reach the on-chain root.
     ProofDoesNotReachChain,
 }
 
@@ -242,13 +252,13 @@ pub struct HumanCheck {
     pub detail: HumanDetail,
     /// Every graded thesis of the project, in submission order.
     pub rows: Vec<ThesisRow>,
-    /// The bundle's human score (the value in the human leaf), WAD points.
+    /// The bundle's human score (its published score, in its score leaf, C27), WAD points.
     #[serde(with = "crate::serde_dec::u256")]
     pub bundle_score: U256,
     /// The human score recomputed here, WAD points.
     #[serde(with = "crate::serde_dec::u256")]
     pub recomputed: U256,
-    /// The human leaf.
+    /// The project's score leaf of the human score (C27).
     pub leaf: B256,
     /// Its proof in the full epoch tree.
     pub proof: Vec<B256>,
@@ -256,7 +266,7 @@ pub struct HumanCheck {
     pub full_root: B256,
     /// The on-chain final root, when the epoch is final.
     pub onchain_root: Option<B256>,
-    /// The human leaf's proof reaches the on-chain final root.
+    /// The score leaf's proof reaches the on-chain final root.
     pub reaches_chain: bool,
     /// Why the bundle's human part is not trusted; empty when everything matches.
     pub findings: Vec<HumanFinding>,
@@ -504,9 +514,23 @@ pub fn check_human_in(
             recomputed,
         });
     }
-    let leaf = human_leaf(project, rec.score_wad);
+    if rec.mode == HumanMode::Envelope {
+        let published = bundle
+            .projects
+            .iter()
+            .find(|p| p.project == project)
+            .map(|p| p.published_wad);
+        if let Some(published) = published.filter(|p| *p != recomputed) {
+            findings.push(HumanFinding::PublishedDiffers {
+                published,
+                recomputed,
+            });
+        }
+    }
+    // C27: the human score is the project's published score, in its score leaf.
+    let leaf = score_leaf(project, rec.score_wad);
     if rec.leaf != leaf {
-        findings.push(HumanFinding::HumanLeafMismatch);
+        findings.push(HumanFinding::LeafMismatch);
     }
     let (full_root, proof) = tree.root_and_proof(leaf)?;
     let proof = proof.unwrap_or_default();

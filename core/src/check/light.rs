@@ -1,7 +1,7 @@
 //! Light publications (C22): what one project's check needs, published beside the full bundle, so a
 //! person checking their own score downloads kilobytes, not the cohort.
 //!
-//! - `epochs/<root>/projects/<address>.json` ([`ProjectPack`], `eden-project-pack-v1`): the project's
+//! - `epochs/<root>/projects/<address>.json` ([`ProjectPack`], `eden-project-pack-v2`): the project's
 //!   score record and its proof to `root`, its inputs leaf's proof to `inputsRoot`, its graded theses and
 //!   human record with their proofs, and its own intake (claims and public attestations).
 //! - `epochs/<root>/tracks/<keccak256(track)>.json` ([`TrackPack`], `eden-track-pack-v1`): the track's
@@ -25,7 +25,7 @@
 
 use super::tree::{BundleTree, CheckError};
 use crate::attest::IntakeReport;
-use crate::leaves::{human_leaf, quality_leaf};
+use crate::leaves::{quality_leaf, score_leaf, systematic_leaf};
 use crate::merkle::process_proof;
 use crate::scoring::bundle::{HumanRecord, ProjectRecord, ThesisRecord, TrackRecord};
 use crate::scoring::columns::{
@@ -38,7 +38,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 
 /// Format tag of a project pack.
-pub const PROJECT_PACK_FORMAT: &str = "eden-project-pack-v1";
+pub const PROJECT_PACK_FORMAT: &str = "eden-project-pack-v2";
 /// Format tag of a track pack.
 pub const TRACK_PACK_FORMAT: &str = "eden-track-pack-v1";
 
@@ -110,13 +110,16 @@ pub struct ProjectPack {
     /// The score leaf's proof to `root`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub score_proof: Vec<B256>,
+    /// The systematic leaf's proof to `root`, when the record has one (C27).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub systematic_proof: Vec<B256>,
     /// The inputs leaf's proof to `inputsRoot`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub inputs_proof: Vec<B256>,
     /// Its graded theses, in submission order, each with its quality leaf's proof.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub theses: Vec<(ThesisRecord, Vec<B256>)>,
-    /// Its human record and the human leaf's proof.
+    /// Its human record and its leaf's proof (the project's score leaf, C27).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub human: Option<(HumanRecord, Vec<B256>)>,
     /// Its intake: the report's header and its own entry (claims, public attestations).
@@ -144,12 +147,19 @@ impl ProjectPack {
         Ok(p)
     }
 
-    /// The project's score in this epoch when its leaf's proof reaches `root` (the pack's own, or the
-    /// chain's): the previous score a later epoch must start from (C4).
+    /// The project's systematic score in this epoch when its leaf's proof reaches `root` (the pack's
+    /// own, or the chain's): the previous score a later epoch must start from (C4). That is the
+    /// score leaf's value, or the systematic leaf's where a human move set the published score (C27).
     pub fn proven_score(&self, root: B256) -> Option<U256> {
         let r = self.record.as_ref()?;
-        let leaf = crate::leaves::score_leaf(r.project, r.score_wad);
-        (process_proof(leaf, &self.score_proof) == root).then_some(r.score_wad)
+        let (leaf, proof) = match r.systematic_leaf {
+            Some(_) => (
+                systematic_leaf(r.project, r.score_wad),
+                &self.systematic_proof,
+            ),
+            None => (score_leaf(r.project, r.score_wad), &self.score_proof),
+        };
+        (process_proof(leaf, proof) == root).then_some(r.score_wad)
     }
 }
 
@@ -235,6 +245,7 @@ pub fn build_packs(
         project,
         record: None,
         score_proof: vec![],
+        systematic_proof: vec![],
         inputs_proof: vec![],
         theses: vec![],
         human: None,
@@ -246,7 +257,10 @@ pub fn build_packs(
         let p = by_project
             .entry(r.project)
             .or_insert_with(|| blank(r.project));
-        p.score_proof = proof(crate::leaves::score_leaf(r.project, r.score_wad));
+        p.score_proof = proof(score_leaf(r.project, r.published_wad));
+        if r.systematic_leaf.is_some() {
+            p.systematic_proof = proof(systematic_leaf(r.project, r.score_wad));
+        }
         p.inputs_proof = inputs_tree
             .proof(&crate::leaves::inputs_leaf(r.project, r.commitment))
             .unwrap_or_default();
@@ -268,7 +282,7 @@ pub fn build_packs(
         let p = by_project
             .entry(h.project)
             .or_insert_with(|| blank(h.project));
-        p.human = Some((h.clone(), proof(human_leaf(h.project, h.score_wad))));
+        p.human = Some((h.clone(), proof(score_leaf(h.project, h.score_wad))));
     }
     if let Some(report) = intake {
         let header = IntakeReport {
@@ -387,9 +401,15 @@ impl LightProofs {
         let mut proofs = HashMap::new();
         if let Some(r) = &pack.record {
             proofs.insert(
-                crate::leaves::score_leaf(r.project, r.score_wad),
+                score_leaf(r.project, r.published_wad),
                 pack.score_proof.clone(),
             );
+            if r.systematic_leaf.is_some() {
+                proofs.insert(
+                    systematic_leaf(r.project, r.score_wad),
+                    pack.systematic_proof.clone(),
+                );
+            }
         }
         for (t, p) in &pack.theses {
             if let Ok(l) = t.quality_leaf() {
@@ -397,7 +417,7 @@ impl LightProofs {
             }
         }
         if let Some((h, p)) = &pack.human {
-            proofs.insert(human_leaf(h.project, h.score_wad), p.clone());
+            proofs.insert(score_leaf(h.project, h.score_wad), p.clone());
         }
         let mut tracks = Vec::new();
         if let Some(tp) = track {
@@ -419,7 +439,7 @@ impl LightProofs {
             tracks,
             projects: pack.record.iter().cloned().collect(),
             quality_leaf_encoding: vec![],
-            human_leaf_encoding: vec![],
+            systematic_leaf_encoding: vec![],
             theses: pack.theses.iter().map(|(t, _)| t.clone()).collect(),
             human: pack.human.iter().map(|(h, _)| h.clone()).collect(),
         };
@@ -576,10 +596,8 @@ mod tests {
         bad.record.as_mut().unwrap().score_wad += U256::from(1u8);
         let lp = LightProofs::new(&bad, track_of(&packs, pack));
         let c = check_score_in(&lp.tree(), pack.project, Some(b.root), None).unwrap();
-        assert!(c
-            .findings
-            .iter()
-            .any(|f| matches!(f, ScoreFinding::OnchainRootDiffers { .. })));
+        assert!(!c.leaf_reaches_chain);
+        assert!(c.findings.contains(&ScoreFinding::LeafMismatch));
         // a changed inputs proof fails the recomputation at inputsRoot
         let mut bad = pack.clone();
         bad.inputs_proof[0] = B256::repeat_byte(1);

@@ -5,7 +5,7 @@
 //! inputs.
 
 use super::tree::{BundleTree, CheckError};
-use crate::leaves::score_leaf;
+use crate::leaves::{score_leaf, systematic_leaf};
 use crate::merkle::process_proof;
 use crate::scoring::epoch::ProjectData;
 use crate::scoring::{EpochBundle, VerifyReport, VerifyStep};
@@ -81,16 +81,20 @@ pub enum ScoreFinding {
 #[cfg_attr(feature = "js", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct ScoreCheck {
-    /// The bundle's score, WAD points.
+    /// The bundle's systematic score `S`, WAD points.
     #[serde(with = "crate::serde_dec::u256")]
     pub score_wad: U256,
+    /// The project's published score `P` (C27), WAD points: `S`, or the human layer's where the epoch
+    /// grades theses on the project (its own check proves that one).
+    #[serde(with = "crate::serde_dec::u256")]
+    pub published_wad: U256,
     /// The on-chain final root, when the epoch is final.
     pub onchain_root: Option<B256>,
     /// The root the bundle claims.
     pub bundle_root: B256,
     /// The root rebuilt from every leaf's values.
     pub rebuilt_root: B256,
-    /// The score leaf.
+    /// The leaf carrying `S`: the score leaf, or the systematic leaf where `P` differs (C27).
     pub leaf: B256,
     /// Its proof in the full tree.
     pub proof: Vec<B256>,
@@ -138,8 +142,13 @@ pub fn check_score_in(
         .iter()
         .find(|p| p.project == project)
         .ok_or(CheckError::NoSystematicScore)?;
-    let leaf = score_leaf(rec.project, rec.score_wad);
-    // C5: the epoch root covers every score, quality and human leaf.
+    // C27: S is in the score leaf, or in the systematic leaf where a human move set the published
+    // score (the human layer's check covers that one).
+    let (leaf, listed) = match rec.systematic_leaf {
+        Some(l) => (systematic_leaf(rec.project, rec.score_wad), l),
+        None => (score_leaf(rec.project, rec.score_wad), rec.leaf),
+    };
+    // C5: the epoch root covers every score, quality and systematic leaf.
     let (rebuilt_root, proof) = tree.root_and_proof(leaf)?;
     let proof = proof.unwrap_or_default();
     let reached = process_proof(leaf, &proof);
@@ -149,7 +158,7 @@ pub fn check_score_in(
             claimed: bundle.root,
         });
     }
-    if rec.leaf != leaf {
+    if listed != leaf || (rec.systematic_leaf.is_none() && rec.published_wad != rec.score_wad) {
         findings.push(ScoreFinding::LeafMismatch);
     }
     let leaf_reaches_chain = onchain_root.is_some_and(|r| r == reached);
@@ -177,6 +186,7 @@ pub fn check_score_in(
     }
     Ok(ScoreCheck {
         score_wad: rec.score_wad,
+        published_wad: rec.published_wad,
         onchain_root,
         bundle_root: bundle.root,
         rebuilt_root,

@@ -112,6 +112,21 @@ fn changed_numbers_and_chain_reads_are_findings() {
         .findings
         .iter()
         .any(|f| matches!(f, HumanFinding::ScoreDiffers { .. })));
+    // C27: the tree's score leaf still carries the published 63.84; the bent record's is not in it.
+    assert!(c.findings.contains(&HumanFinding::LeafMismatch));
+    // Bent in the project's score leaf too and re-rooted: the published score is named.
+    let mut t = b.clone();
+    let p = t.projects.iter_mut().find(|p| p.project == ENV).unwrap();
+    p.published_wad += w(1, 0);
+    p.leaf = crate::leaves::score_leaf(ENV, p.published_wad);
+    t.root = full_tree(&t, B256::ZERO).unwrap().0;
+    let c = check_human(&t, ENV, Some(b.root), None, None)
+        .unwrap()
+        .unwrap();
+    assert!(c.findings.contains(&HumanFinding::PublishedDiffers {
+        published: w(6484, 2),
+        recomputed: w(6384, 2),
+    }));
     assert!(c
         .findings
         .iter()

@@ -1,4 +1,4 @@
-//! The full epoch tree (C5) rebuilt from a bundle: every score, quality and human leaf
+//! The full epoch tree (C5) rebuilt from a bundle: every score, quality and systematic leaf
 //! **recomputed from its values** ([`EpochBundle::recomputed_leaves`]), so a record whose published
 //! leaf hash was changed cannot hide.
 
@@ -211,6 +211,7 @@ impl<'a> BundleTree<'a> {
             counted,
             inputs,
             salt,
+            b.envelope_score(project),
             &Anchors {
                 inputs_root: &inputs_root,
                 root: &root,

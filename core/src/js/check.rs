@@ -48,7 +48,7 @@ pub fn check_project_score_js(
 /// `null` when the bundle has no human score for the project: every graded thesis (target, `q`,
 /// verdict, `c`, whether it counts), the C9 envelope or C10 replay recomputed, each target against
 /// the ScorerRegistry's `scored` events (`[{scoreId, scorer, token, thesisHash, target}]`; omit when
-/// not read), the pre-data cap against FeeLanes' `chainVerified`, and the human leaf's proof
+/// not read), the pre-data cap against FeeLanes' `chainVerified`, and the score leaf's proof
 /// against `onchainRoot`.
 #[wasm_bindgen(js_name = checkHumanScore, unchecked_return_type = "HumanCheck | null")]
 pub fn check_human_score_js(

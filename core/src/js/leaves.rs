@@ -1,10 +1,10 @@
-//! JS exports for `crate::leaves` (C5): `scoreLeaf`, `qualityLeaf`, `humanLeaf` → 0x-hex leaf
+//! JS exports for `crate::leaves` (C5): `scoreLeaf`, `qualityLeaf`, `systematicLeaf` → 0x-hex leaf
 //! hash (OpenZeppelin `standard-v1` leaf hash of the C5 values).
 
 use wasm_bindgen::prelude::*;
 
 use super::{from_js, parse_address};
-use crate::leaves::{human_leaf, quality_leaf, score_leaf, QualityLeaf};
+use crate::leaves::{quality_leaf, score_leaf, systematic_leaf, QualityLeaf};
 
 /// `scoreLeaf(project, scoreWad)`: leaf of `(address project, uint256 scoreWad)`.
 #[wasm_bindgen(js_name = scoreLeaf)]
@@ -31,14 +31,14 @@ pub fn quality_leaf_js(
     Ok(quality_leaf(&leaf).to_string())
 }
 
-/// `humanLeaf(project, scoreWad)`: leaf of `(bytes32 T_h, address project, uint256 scoreWad)`.
-#[wasm_bindgen(js_name = humanLeaf)]
-pub fn human_leaf_js(
+/// `systematicLeaf(project, scoreWad)`: leaf of `(bytes32 T_s, address project, uint256 scoreWad)` (C27).
+#[wasm_bindgen(js_name = systematicLeaf)]
+pub fn systematic_leaf_js(
     #[wasm_bindgen(unchecked_param_type = "string")] project: JsValue,
     #[wasm_bindgen(unchecked_param_type = "IntegerLike")] score_wad: JsValue,
 ) -> Result<String, JsValue> {
     let project: &str = &super::text_from_js("project", &project)?;
     let score = super::uint_from_js("scoreWad", &score_wad)?;
     let project = parse_address("project", project)?;
-    Ok(human_leaf(project, score).to_string())
+    Ok(systematic_leaf(project, score).to_string())
 }

@@ -5,7 +5,7 @@
 //! - `trackPreset(name)` → a track configuration object ("agents", "research", "apps"; PLACEHOLDER features).
 //! - `buildEpoch(input)` → bundle object.
 //! - `verifyProjectScore(bundle, project, inputs, salt)` → report object.
-//! - `epochProof(bundle, leafHash)` → the proof of a score, quality or human leaf in the epoch tree.
+//! - `epochProof(bundle, leafHash)` → the proof of a score, quality or systematic leaf in the epoch tree.
 //! - `copyCheck(thesisText, earlier)` → `{verdict, verdictCode, matchedThesis, similarityBps, shared, union}`.
 //!
 //! Integer fields (`epoch`, `claims`, `failed`, `ageSecs`) are safe-integer numbers or decimal strings
@@ -135,7 +135,7 @@ pub(crate) fn bundle_from_js(v: JsValue) -> Result<EpochBundle, JsValue> {
 }
 
 /// `epochProof(bundle, leafHash): string[]`: the proof of any leaf of the bundle (score, quality or
-/// human) in the epoch tree its `root` commits to; throws when the bundle has no such leaf.
+/// systematic) in the epoch tree its `root` commits to; throws when the bundle has no such leaf.
 #[wasm_bindgen(js_name = epochProof, unchecked_return_type = "string[]")]
 pub fn epoch_proof_js(
     #[wasm_bindgen(unchecked_param_type = "EpochBundle | string")] bundle: JsValue,

@@ -1,7 +1,7 @@
 //! The epoch bundle's data (C5): what one epoch is computed from ([`EpochInput`]) and the
 //! publishable, deterministic bundle it produces ([`EpochBundle`]), with the graded theses and human
 //! records of the human layer, and the epoch's input errors. The pipeline that fills them is
-//! [`super::epoch`] (systematic scores) and [`super::human_layer`] (quality and human leaves); this
+//! [`super::epoch`] (systematic scores) and [`super::human_layer`] (quality leaves and human scores); this
 //! module depends on neither, so both can use it.
 
 use super::columns::ColumnRecord;
@@ -9,13 +9,13 @@ use super::config::{ConfigError, TrackConfig};
 use super::gate::GateCheck;
 use super::normalise::Bounds;
 use super::tree;
-use crate::leaves::{human_leaf, quality_leaf, InvalidVerdict, QualityLeaf, Verdict};
+use crate::leaves::{quality_leaf, systematic_leaf, InvalidVerdict, QualityLeaf, Verdict};
 use crate::serde_dec;
 use alloy_primitives::{Address, B256, I256, U256};
 use serde::{Deserialize, Serialize};
 
 /// Format tag of the bundle.
-pub const BUNDLE_FORMAT: &str = "eden-epoch-bundle-v1";
+pub const BUNDLE_FORMAT: &str = "eden-epoch-bundle-v2";
 
 /// A project's own verified inputs for one epoch.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -94,7 +94,7 @@ pub struct EpochInput {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "js", tsify(optional))]
     pub previous_epoch: Option<u64>,
-    /// Graded theses, in on-chain submission order (their quality leaves and the human leaves).
+    /// Graded theses, in on-chain submission order (their quality leaves and the human scores).
     #[serde(default)]
     #[cfg_attr(feature = "js", tsify(optional))]
     pub theses: Vec<GradedThesis>,
@@ -218,17 +218,29 @@ pub struct ProjectRecord {
     /// `g`, WAD.
     #[serde(with = "serde_dec::u256")]
     pub gated_wad: U256,
-    /// Last epoch's published score, WAD points.
+    /// Last epoch's systematic score `S_{t−1}` (its `scoreWad`), WAD points: C4 smooths the
+    /// systematic score, never the published one, so a human move does not compound (C27).
     #[serde(with = "serde_dec::u256")]
     pub previous_score_wad: U256,
     /// `s_t`, WAD in `[0, 1]`.
     #[serde(with = "serde_dec::u256")]
     pub smoothed_wad: U256,
-    /// Published `S = 100·s`, WAD points: the score leaf's value.
+    /// The systematic score `S = 100·s`, WAD points (the next epoch smooths from it, C4).
     #[serde(with = "serde_dec::u256")]
     pub score_wad: U256,
-    /// The score leaf hash.
+    /// The project's published score `P` (C27), WAD points: its human record's score when the
+    /// epoch grades theses on it (the C9 envelope), else `score_wad`. The score leaf's value, the
+    /// one score every consumer reads (fee lanes, creator share, the app).
+    #[serde(with = "serde_dec::u256")]
+    pub published_wad: U256,
+    /// The score leaf hash: `(project, published_wad)`.
     pub leaf: B256,
+    /// When the published score is the envelope's (the epoch grades theses on the project), the
+    /// systematic leaf `(T_s, project, score_wad)`: the root then commits to `S` too, the next
+    /// epoch's smoothing start (C4, C27). Absent otherwise (the score leaf already carries `S`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "js", tsify(optional))]
+    pub systematic_leaf: Option<B256>,
 }
 
 /// A graded thesis as the epoch takes it (input order = on-chain submission order): the grade of
@@ -354,7 +366,9 @@ pub enum HumanMode {
     PreData,
 }
 
-/// A project's human score in the bundle, with its human leaf.
+/// A project's human score in the bundle. It is the project's published score (C27): an envelope
+/// project's score leaf carries it (its [`ProjectRecord::published_wad`]); a pre-data project's one
+/// score leaf is this record's.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "js", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
@@ -363,10 +377,11 @@ pub struct HumanRecord {
     pub project: Address,
     /// Envelope or pre-data.
     pub mode: HumanMode,
-    /// The human score, WAD points (the human leaf's value).
+    /// The human score, WAD points: the project's published score (C27).
     #[serde(with = "serde_dec::u256")]
     pub score_wad: U256,
-    /// The C5 human leaf hash.
+    /// The project's score leaf `(project, score_wad)` (C5, C27). For an envelope project it is its
+    /// project record's leaf (in the tree once); for a pre-data project it is its only leaf.
     pub leaf: B256,
     /// Envelope mode: the systematic score `S`, WAD points.
     #[serde(
@@ -431,13 +446,13 @@ pub struct EpochBundle {
     /// OZ leaf encoding of quality leaves (only with theses).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub quality_leaf_encoding: Vec<String>,
-    /// OZ leaf encoding of human leaves (only with human records).
+    /// OZ leaf encoding of systematic leaves (only when a project has one, C27).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub human_leaf_encoding: Vec<String>,
+    pub systematic_leaf_encoding: Vec<String>,
     /// Graded theses with their quality leaves, in submission order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub theses: Vec<ThesisRecord>,
-    /// Human scores with their human leaves, by address.
+    /// Human scores (envelope and pre-data), by address.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub human: Vec<HumanRecord>,
 }
@@ -491,20 +506,53 @@ impl EpochBundle {
         Ok(b)
     }
 
-    /// The score leaf values `(project, scoreWad)` in bundle order.
+    /// The score leaf values `(project, publishedWad)`: the cohort's in bundle order, then the
+    /// pre-data projects' (C27: one per project).
     pub fn score_leaves(&self) -> Vec<(Address, U256)> {
         self.projects
             .iter()
-            .map(|p| (p.project, p.score_wad))
+            .map(|p| (p.project, p.published_wad))
+            .chain(self.pre_data().map(|h| (h.project, h.score_wad)))
             .collect()
     }
 
-    /// Every leaf under `root`: score, quality and human leaves (see [`super::human_layer`]).
+    /// The envelope score of `project` (C9), when the epoch grades theses on it: its published score
+    /// (C27). Human records are by address; a bundle whose records are out of order is scanned.
+    pub fn envelope_score(&self, project: Address) -> Option<U256> {
+        let h = match self.human.binary_search_by_key(&project, |h| h.project) {
+            Ok(i) => Some(&self.human[i]),
+            Err(_) => self.human.iter().find(|h| h.project == project),
+        };
+        h.filter(|h| h.mode == HumanMode::Envelope)
+            .map(|h| h.score_wad)
+    }
+
+    /// The pre-data projects' human records (each one's score leaf is its only leaf).
+    pub fn pre_data(&self) -> impl Iterator<Item = &HumanRecord> {
+        self.human.iter().filter(|h| h.mode == HumanMode::PreData)
+    }
+
+    /// The project's published score `P` and its score leaf (C27), when the epoch scores it: the one
+    /// value every consumer reads.
+    pub fn published(&self, project: Address) -> Option<(U256, B256)> {
+        if let Ok(i) = self.projects.binary_search_by_key(&project, |p| p.project) {
+            let p = &self.projects[i];
+            return Some((p.published_wad, p.leaf));
+        }
+        self.pre_data()
+            .find(|h| h.project == project)
+            .map(|h| (h.score_wad, h.leaf))
+    }
+
+    /// Every leaf under `root`: one score leaf per project (the cohort's, then the pre-data
+    /// projects'), the systematic leaves of projects whose published score a human move set, then
+    /// the quality leaves (see [`super::human_layer`]).
     pub fn leaves(&self) -> Vec<B256> {
         let mut v = Vec::with_capacity(self.projects.len() + self.theses.len() + self.human.len());
         v.extend(self.projects.iter().map(|p| p.leaf));
+        v.extend(self.projects.iter().filter_map(|p| p.systematic_leaf));
+        v.extend(self.pre_data().map(|h| h.leaf));
         v.extend(self.theses.iter().map(|t| t.leaf));
-        v.extend(self.human.iter().map(|h| h.leaf));
         v
     }
 
@@ -514,27 +562,34 @@ impl EpochBundle {
         epoch_tree(self.leaves(), leaf)?.1
     }
 
-    /// Every leaf under `root` **recomputed from its values** (score, quality, human), for checking a
+    /// Every leaf under `root` **recomputed from its values** (score, quality), for checking a
     /// bundle someone else built: a record whose published `leaf` hash was changed cannot hide here.
     ///
     /// # Errors
     /// The hash of a thesis whose verdict code is not 0–3.
     pub fn recomputed_leaves(&self) -> Result<Vec<B256>, (B256, InvalidVerdict)> {
         let mut v = Vec::with_capacity(self.projects.len() + self.theses.len() + self.human.len());
+        // In the order of [`Self::leaves`]. `S` is bound either way: a record whose systematic
+        // score is not its published one gets its systematic leaf recomputed, listed or not (C27).
         v.extend(
             self.projects
                 .iter()
-                .map(|p| tree::score_leaf(p.project, p.score_wad)),
+                .map(|p| tree::score_leaf(p.project, p.published_wad)),
+        );
+        v.extend(
+            self.projects
+                .iter()
+                .filter(|p| p.systematic_leaf.is_some() || p.published_wad != p.score_wad)
+                .map(|p| systematic_leaf(p.project, p.score_wad)),
+        );
+        v.extend(
+            self.pre_data()
+                .map(|h| tree::score_leaf(h.project, h.score_wad)),
         );
         for t in &self.theses {
             let leaf = t.quality_leaf().map_err(|e| (t.thesis_hash, e))?;
             v.push(quality_leaf(&leaf));
         }
-        v.extend(
-            self.human
-                .iter()
-                .map(|h| human_leaf(h.project, h.score_wad)),
-        );
         Ok(v)
     }
 }

@@ -7,9 +7,10 @@
 //! previous published score (C4), publish `S = 100·s` as WAD points. The cohort of a track is
 //! every project submitted for it this epoch (including projects the gate then zeroes).
 //!
-//! **Epoch tree** (C5): one OpenZeppelin `standard-v1` leaf `(address project, uint256 scoreWad)` per
-//! project, `scoreWad` = published WAD points, plus the human layer's quality and human leaves
-//! ([`super::human_layer`]); its root is `root`.
+//! **Epoch tree** (C5, C27): one OpenZeppelin `standard-v1` leaf `(address project, uint256 scoreWad)`
+//! per project, `scoreWad` = its published score in WAD points (the systematic `S`, or the human
+//! layer's where it moved it, with `S` then in a systematic leaf), plus the human layer's quality
+//! leaves ([`super::human_layer`]); its root is `root`.
 //!
 //! **Input commitments** (decided here; `inputsRoot` of the C6 `EpochRoot`): per project
 //!
@@ -44,13 +45,14 @@ pub use super::bundle::{
 use super::columns::{column_leaves, column_root, ColumnRecord};
 use super::config::{ForgeryTier, TrackConfig};
 use super::gate::{gate_check, GateCheck};
-use super::human_layer::build_human_layer;
+use super::human_layer::{build_human_layer, HumanMode};
 use super::normalise::{normalise_wad_u128, Bounds, N_MIN};
 use super::raw::weighted_down;
 use super::smooth::{smooth_u128, unit_from_points, POINTS_PER_UNIT};
 use super::tree;
 use crate::leaves::{
-    HUMAN_LEAF_ENCODING, INPUTS_LEAF_ENCODING, QUALITY_LEAF_ENCODING, SCORE_LEAF_ENCODING,
+    systematic_leaf, INPUTS_LEAF_ENCODING, QUALITY_LEAF_ENCODING, SCORE_LEAF_ENCODING,
+    SYSTEMATIC_LEAF_ENCODING,
 };
 use alloy_primitives::{keccak256, Address, B256, U256};
 
@@ -422,22 +424,40 @@ pub fn build_epoch(input: &EpochInput) -> Result<EpochBundle, EpochError> {
                 previous_score_wad: U256::from(prev_s) * U256::from(POINTS_PER_UNIT),
                 smoothed_wad: U256::from(st.smoothed),
                 score_wad: st.points,
+                // The systematic score until the human layer moves it (below).
+                published_wad: st.points,
                 leaf,
+                systematic_leaf: None,
             };
             (record, tree::inputs_leaf(p.project, commitment))
         },
     );
     let mut records = Vec::with_capacity(order.len());
-    let mut score_leaves = Vec::with_capacity(order.len());
     let mut input_leaves = Vec::with_capacity(order.len());
     for (record, input_leaf) in scored {
-        score_leaves.push(record.leaf);
         input_leaves.push(input_leaf);
         records.push(record);
     }
     let (theses, human) = build_human_layer(&input.theses, &input.pre_data, &records)?;
+    // C27: a project the epoch grades theses on publishes its envelope score in its one score leaf.
+    for h in human.iter().filter(|h| h.mode == HumanMode::Envelope) {
+        if let Ok(i) = records.binary_search_by_key(&h.project, |r| r.project) {
+            let r = &mut records[i];
+            r.published_wad = h.score_wad;
+            r.leaf = h.leaf;
+            r.systematic_leaf = Some(systematic_leaf(r.project, r.score_wad));
+        }
+    }
+    let mut score_leaves = Vec::with_capacity(records.len() + human.len() + theses.len());
+    score_leaves.extend(records.iter().map(|r| r.leaf));
+    score_leaves.extend(records.iter().filter_map(|r| r.systematic_leaf));
+    score_leaves.extend(
+        human
+            .iter()
+            .filter(|h| h.mode == HumanMode::PreData)
+            .map(|h| h.leaf),
+    );
     score_leaves.extend(theses.iter().map(|t| t.leaf));
-    score_leaves.extend(human.iter().map(|h| h.leaf));
     let root = tree::root(score_leaves).ok_or(EpochError::NoProjects)?;
     for tr in &track_records {
         input_leaves.extend(column_leaves(tr));
@@ -452,7 +472,10 @@ pub fn build_epoch(input: &EpochInput) -> Result<EpochBundle, EpochError> {
     };
     Ok(EpochBundle {
         quality_leaf_encoding: encoding(&QUALITY_LEAF_ENCODING, !theses.is_empty()),
-        human_leaf_encoding: encoding(&HUMAN_LEAF_ENCODING, !human.is_empty()),
+        systematic_leaf_encoding: encoding(
+            &SYSTEMATIC_LEAF_ENCODING,
+            records.iter().any(|r| r.systematic_leaf.is_some()),
+        ),
         theses,
         human,
         format: BUNDLE_FORMAT.into(),

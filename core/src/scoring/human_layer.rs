@@ -1,21 +1,23 @@
-//! The epoch's human layer (C5, C8–C10): the graded theses' quality leaves and each project's human
-//! leaf, committed under the same epoch root as the score leaves.
+//! The epoch's human layer (C5, C8–C10, C27): the graded theses' quality leaves and each project's
+//! human score, which is the project's published score.
 //!
 //! **One root per epoch** (decided here): the `root` the signer signs (C6) is the `standard-v1` root over
-//! *every* leaf of the epoch — score leaves `(address, uint256)`, quality leaves (the grade of one
-//! score: `(bytes32 T_q, address scorerRegistry, uint256 scoreId, address scorer, address project,
-//! bytes32 thesisHash, uint256, uint8, bytes32)`) and human leaves `(bytes32 T_h, address, uint256)` —
-//! sorted by hash, pairs hashed sorted. The domain tags keep the three kinds apart, and
-//! `EpochRegistry.verifyScore / verifyQuality / verifyHuman` all verify against that one final root.
-//! An epoch without theses or pre-data projects has exactly the score tree's root, as before.
+//! *every* leaf of the epoch — one score leaf `(address, uint256)` per project and the quality leaves
+//! (the grade of one score: `(bytes32 T_q, address scorerRegistry, uint256 scoreId, address scorer,
+//! address project, bytes32 thesisHash, uint256, uint8, bytes32)`) — sorted by hash, pairs hashed
+//! sorted. The tag keeps the two kinds apart, and `EpochRegistry.verifyScore / verifyQuality` verify
+//! against that one final root. An epoch without theses or pre-data projects has exactly the score
+//! tree's root, as before.
 //!
-//! **Human leaves** (decided here, from C9/C10):
+//! **Human scores** (decided here, from C9/C10), each the project's **published score** (C27), carried
+//! by its one score leaf:
 //! - *envelope* — every scored project with at least one graded thesis this epoch: `s_sys = S/100`
-//!   from its score leaf, each thesis `(q, c(verdict), y/100)` in submission order, `s` by
-//!   [`human_envelope`](crate::human::envelope::human_envelope); the human leaf's `scoreWad = 100·s`.
+//!   from its systematic score, each thesis `(q, c(verdict), y/100)` in submission order, `s` by
+//!   [`human_envelope`](crate::human::envelope::human_envelope); `P = 100·s` replaces `S` in the
+//!   project's score leaf (`S` stays in its record: the next epoch smooths from it, C4).
 //! - *preData* — every project listed as pre-data (no systematic score yet, so not in the cohort):
-//!   the C10 replay of its theses in submission order, `scoreWad` = the last point (0 without one);
-//!   the replay's cap is 100 points for a Verified project, else 50.
+//!   the C10 replay of its theses in submission order, `P` = the last point (0 without one);
+//!   the replay's cap is 100 points for a Verified project, else 50. Its score leaf is its only leaf.
 //!
 //! A submitted target `y` is in WAD points `[0, 100]` (as `ScorerRegistry.score` takes it); its
 //! `y/100` for the envelope rounds down (it is exact for every target with a whole number of wei·100).
@@ -25,7 +27,7 @@ pub use super::bundle::{GradedThesis, HumanMode, HumanRecord, PreDataProject, Th
 use super::bundle::{EpochError, ProjectRecord};
 use crate::human::envelope::{human_envelope, Thesis};
 use crate::human::predata::{pre_data_replay, PreDataSubmission, MAX_POINTS};
-use crate::leaves::{human_leaf, quality_leaf};
+use crate::leaves::{quality_leaf, score_leaf};
 use crate::math::WAD;
 use crate::scoring::smooth::POINTS_PER_UNIT;
 use alloy_primitives::{Address, U256};
@@ -191,7 +193,7 @@ fn envelope_record(
         project,
         mode: HumanMode::Envelope,
         score_wad,
-        leaf: human_leaf(project, score_wad),
+        leaf: score_leaf(project, score_wad),
         systematic_wad: Some(systematic),
         envelope_wad: Some(r.envelope),
         delta_wad: Some(r.delta),
@@ -222,7 +224,7 @@ fn pre_data_record(
         project,
         mode: HumanMode::PreData,
         score_wad,
-        leaf: human_leaf(project, score_wad),
+        leaf: score_leaf(project, score_wad),
         systematic_wad: None,
         envelope_wad: None,
         delta_wad: None,
@@ -236,7 +238,7 @@ fn pre_data_record(
 mod tests {
     use super::*;
     use crate::fixtures::{addr, cohort};
-    use crate::leaves::Verdict;
+    use crate::leaves::{systematic_leaf, Verdict};
     use crate::math::parse_wad;
     use crate::merkle::tree::process_proof;
     use crate::scoring::epoch::{build_epoch, EpochBundle};
@@ -280,7 +282,7 @@ mod tests {
         assert_eq!(r.delta_wad, Some(I256::from_raw(w("0.064"))));
         assert_eq!(r.score_wad, w("63.84"));
         assert_eq!(r.counted, Some(2));
-        assert_eq!(r.leaf, human_leaf(p, w("63.84")));
+        assert_eq!(r.leaf, score_leaf(p, w("63.84")));
     }
 
     /// C10's worked example: 80 (q 0.9), 60 (q 1), 10 (q 0.5) → 18, 23, 20.5.
@@ -375,7 +377,25 @@ mod tests {
         plain.pre_data.clear();
         let p = build_epoch(&plain).unwrap();
         assert_ne!(p.root, b.root);
-        assert_eq!(p.projects, b.projects);
+        // C27: the systematic scores are the same; a project with an envelope publishes the
+        // envelope's score in its score leaf and keeps S in its systematic leaf.
+        for (old, new) in p.projects.iter().zip(&b.projects) {
+            assert_eq!(old.score_wad, new.score_wad);
+            match b.envelope_score(new.project) {
+                Some(s) => {
+                    assert_eq!(
+                        (new.published_wad, new.leaf),
+                        (s, score_leaf(new.project, s))
+                    );
+                    assert_eq!(
+                        new.systematic_leaf,
+                        Some(systematic_leaf(new.project, new.score_wad))
+                    );
+                }
+                None => assert_eq!(old, new),
+            }
+        }
+        assert!(b.projects.iter().any(|p| p.published_wad != p.score_wad));
         assert!(
             !p.to_json().unwrap().contains("theses"),
             "no new keys without a human layer"

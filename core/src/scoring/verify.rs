@@ -15,7 +15,9 @@
 //! 7. `gate`: the gate outcome and `g`;
 //! 8. `smoothed`: `s_t` from the record's previous published score;
 //! 9. `published`: `S = 100·s`, WAD points;
-//! 10. `leaf`: the score leaf `(project, S)`;
+//! 10. `leaf`: the score leaf `(project, P)`, `P` the published score (C27): the bundle's envelope
+//!     score for the project when the epoch grades theses on it (checked by the human layer's own
+//!     check), else `S`;
 //! 11. `root`: the score tree of the bundle's leaves (this project's recomputed) has root `root`,
 //!     and this leaf's Merkle proof reaches it.
 //!
@@ -258,8 +260,9 @@ pub fn verify_project_score(
                 .iter()
                 .map(|p| if p.project == project { leaf } else { p.leaf })
                 .collect();
+            leaves.extend(bundle.projects.iter().filter_map(|p| p.systematic_leaf));
+            leaves.extend(bundle.pre_data().map(|h| h.leaf));
             leaves.extend(bundle.theses.iter().map(|t| t.leaf));
-            leaves.extend(bundle.human.iter().map(|h| h.leaf));
             let (root, included) = tree::root_and_inclusion(leaves, &leaf);
             (
                 format!("{} (leaf included true)", bundle.root),
@@ -267,7 +270,8 @@ pub fn verify_project_score(
             )
         },
     };
-    verify_record(rec, tr, counted, inputs, salt, &anchors)
+    let envelope = bundle.envelope_score(project);
+    verify_record(rec, tr, counted, inputs, salt, envelope, &anchors)
 }
 
 /// What steps 4 (`inputsRoot`) and 11 (`root`) compare against: the whole bundle's trees, or a light
@@ -280,13 +284,15 @@ pub(crate) struct Anchors<'a> {
 }
 
 /// Steps 1–11 for one record: `tr` is its track as published (`None` when missing), `counted` the
-/// projects seen in that track (the bundle's count, or the published cohort size for a light check).
+/// projects seen in that track (the bundle's count, or the published cohort size for a light check),
+/// `envelope` the project's envelope score when the epoch grades theses on it (C27).
 pub(crate) fn verify_record(
     rec: &ProjectRecord,
     tr: Option<&TrackRecord>,
     counted: u64,
     inputs: &ProjectData,
     salt: B256,
+    envelope: Option<U256>,
     anchors: &Anchors<'_>,
 ) -> VerifyReport {
     let project = rec.project;
@@ -384,8 +390,8 @@ pub(crate) fn verify_record(
     };
     // 9. published
     r.check(VerifyStep::Published, rec.score_wad, st.points);
-    // 10. leaf
-    let leaf = tree::score_leaf(project, st.points);
+    // 10. leaf (C27: the published score)
+    let leaf = tree::score_leaf(project, envelope.unwrap_or(st.points));
     r.check(VerifyStep::Leaf, rec.leaf, leaf);
     // 11. root
     let (want, got) = (anchors.root)(leaf);

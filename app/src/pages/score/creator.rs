@@ -122,11 +122,9 @@ pub fn check_creator(
 }
 
 /// Where the selected epoch's score stands in FeeLanes, which records and pays only the latest final
-/// epoch's score.
-pub fn epoch_note(pre_data: bool, epoch: u64, state: &LaneState) -> String {
-    if pre_data {
-        " (FeeLanes records final score leaves only, so not before the project has a systematic score)".into()
-    } else if state.latest_final != Some(epoch) {
+/// epoch's score: the project's published score (C27), a pre-data one included.
+pub fn epoch_note(epoch: u64, state: &LaneState) -> String {
+    if state.latest_final != Some(epoch) {
         match state.latest_final {
             Some(l) => {
                 format!(" (not the latest final epoch: FeeLanes pays only on epoch {l}'s score)")
@@ -188,7 +186,7 @@ pub fn CreatorView(
             <ul class="flags">{c.flags.iter().map(|f| view! { <li>{f.clone()}</li> }).collect_view()}</ul>
             <dl>
                 {c.share_at_epoch.zip(c.epoch_score).map(|(sh, sc)| view! {
-                    <dt>{if c.pre_data { "This epoch's pre-data score would buy" } else { "This epoch's score buys" }}</dt><dd id="share-at-epoch"><span title=crate::fmt::units_exact(sh, 16)>{percent_wad(sh, 5)}</span>" of every fee at S = "<Amount raw=sc decimals=18 unit="points" sig=5 />{epoch_note(c.pre_data, c.epoch, &c.state)}</dd>
+                    <dt>{if c.pre_data { "This epoch's pre-data score buys" } else { "This epoch's published score buys" }}</dt><dd id="share-at-epoch"><span title=crate::fmt::units_exact(sh, 16)>{percent_wad(sh, 5)}</span>" of every fee at S = "<Amount raw=sc decimals=18 unit="points" sig=5 />{epoch_note(c.epoch, &c.state)}</dd>
                 })}
                 <dt>"Paid now"</dt><dd id="share-now"><span title=crate::fmt::units_exact(c.share_now, 16)>{percent_wad(c.share_now, 5)}</span>
                     {paid_now_note(&c.state)}
@@ -410,21 +408,20 @@ mod tests {
         // Verified: 20 % + 20 % × 0.8 = 36 %.
         assert_eq!(c.share_at_epoch, Some(pct(36)));
         assert_eq!(
-            epoch_note(false, 7, &state),
+            epoch_note(7, &state),
             " (once FeeLanes.updateScore records it; until then FeeLanes pays the floor)"
         );
         let later = LaneState {
             latest_final: Some(8),
             ..state.clone()
         };
-        assert!(epoch_note(false, 7, &later).contains("only on epoch 8"));
+        assert!(epoch_note(7, &later).contains("only on epoch 8"));
         let held = LaneState {
             recorded: true,
             stored_epoch: 7,
             ..state.clone()
         };
-        assert!(epoch_note(false, 7, &held).contains("holds"));
-        assert!(epoch_note(true, 7, &state).contains("score leaves only"));
+        assert!(epoch_note(7, &held).contains("holds"));
         // A recorded score of an older epoch pays the floor, like FeeLanes.currentScore.
         let stale = LaneState {
             recorded: true,

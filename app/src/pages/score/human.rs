@@ -9,7 +9,7 @@
 //!
 //! Targets are cross-checked against the ScorerRegistry's `Scored` events on chain (same token and
 //! thesis hash). Every leaf (score, quality, human) is recomputed from its values, the full epoch
-//! tree (C5: score ∪ quality ∪ human leaves, sorted leaves, sorted pairs) is rebuilt, and the human
+//! tree (C5: score ∪ quality ∪ systematic leaves, sorted leaves, sorted pairs) is rebuilt, and the human
 //! leaf's proof is walked to the on-chain final root. A pending or challenged epoch has no final root
 //! (C7): its numbers are shown, labelled not final.
 
@@ -27,7 +27,7 @@ use leptos::prelude::*;
 pub struct HumanCheck {
     /// Core's report.
     pub check: check::HumanCheck,
-    /// `EpochRegistry.verifyHuman` on the same proof (final epochs only).
+    /// `EpochRegistry.verifyScore` of the human (published) score on the same proof (final epochs only).
     pub registry_says: Option<Result<bool, AppError>>,
     /// Why the bundle's human part is not trusted, in words; empty when everything matches.
     pub flags: Vec<String>,
@@ -123,9 +123,14 @@ pub fn human_finding_words(f: &HumanFinding) -> String {
         HumanFinding::ScoreDiffers { bundle, recomputed } => {
             format!("the bundle's human score {bundle} differs from the recomputed {recomputed}")
         }
-        HumanFinding::HumanLeafMismatch => {
-            "the human leaf in the bundle does not hash from the project and its score".into()
+        HumanFinding::LeafMismatch => {
+            "the human record's leaf in the bundle is not the project's score leaf of its human score".into()
         }
+        HumanFinding::PublishedDiffers { published, recomputed } => format!(
+            "the project's score leaf publishes {}, not its recomputed human score {} (C27)",
+            crate::fmt::units_exact(*published, 18),
+            crate::fmt::units_exact(*recomputed, 18)
+        ),
         HumanFinding::RootDiffers { rebuilt, claimed } => format!(
             "the bundle's leaves build root {rebuilt}, not the root {claimed} the bundle claims"
         ),
@@ -133,7 +138,7 @@ pub fn human_finding_words(f: &HumanFinding) -> String {
             format!("the on-chain final root is {onchain}; this bundle builds {rebuilt}")
         }
         HumanFinding::ProofDoesNotReachChain => {
-            "the human leaf's proof does not reach the on-chain root".into()
+            "the score leaf's proof does not reach the on-chain root".into()
         }
     }
 }
@@ -281,8 +286,8 @@ pub fn HumanView(check: Result<Option<HumanCheck>, AppError>, status: u8) -> imp
                     }.into_any(),
                 }}
                 <dt>"Human score, recomputed"</dt><dd id="human-score"><Amount raw=c.recomputed decimals=18 unit="points" sig=6 />{if c.recomputed == c.bundle_score { " = the bundle's ✓".to_string() } else { format!(" ≠ the bundle's {}", crate::fmt::units_exact(c.bundle_score, 18)) }}</dd>
-                <dt>"Human leaf"</dt><dd><code title=c.leaf.to_string()>{short(c.leaf)}</code>{format!(" · proof of {} hashes in the full epoch tree; {}", c.proof.len(), if c.reaches_chain { "reaches the on-chain final root" } else if not_final { "no final root on chain yet" } else { "does not reach the on-chain root" })}</dd>
-                <dt>"EpochRegistry.verifyHuman"</dt><dd id="verify-human">{match &c.registry_says {
+                <dt>"Score leaf (the published score, C27)"</dt><dd><code title=c.leaf.to_string()>{short(c.leaf)}</code>{format!(" · proof of {} hashes in the full epoch tree; {}", c.proof.len(), if c.reaches_chain { "reaches the on-chain final root" } else if not_final { "no final root on chain yet" } else { "does not reach the on-chain root" })}</dd>
+                <dt>"EpochRegistry.verifyScore"</dt><dd id="verify-human">{match &c.registry_says {
                     Some(Ok(true)) => "true ✓".to_string(),
                     Some(Ok(false)) => "false".to_string(),
                     Some(Err(e)) => format!("not asked: {e}"),
@@ -492,7 +497,9 @@ mod tests {
             c.flags
         );
         assert!(
-            c.flags.iter().any(|f| f.contains("on-chain final root")),
+            c.flags
+                .iter()
+                .any(|f| f.contains("not the project's score leaf")),
             "{:?}",
             c.flags
         );

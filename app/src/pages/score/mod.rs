@@ -2,7 +2,7 @@
 //! challenged / final, with the challenge-window countdown) with what anyone may do about it
 //! (challenge with the bond, finalize, withdraw credited bonds; the adjudicator's ruling:
 //! [`epoch_table`]), and verify the project's score in the
-//! browser: the full epoch tree (score, quality and human leaves, each recomputed from its values) is
+//! browser: the full epoch tree (score, quality and systematic leaves, each recomputed from its values) is
 //! rebuilt and its root compared with the **on-chain final root**, the project's leaf proof is walked
 //! to that root, public inputs are recomputed step by step
 //! (`eden_core::scoring::verify_project_score`), and the root's EIP-712 signature (read from the
@@ -293,7 +293,7 @@ async fn scored_events(rpc: &Rpc, w: &World) -> Result<Vec<(ScoredEvent, String)
 
 /// One project checked against one epoch. The bundle, the epoch's proposal on chain (final root,
 /// signer, proposing transaction) and the fee lanes are read at once; then the `Scored` events
-/// when the bundle grades theses on the project, and `verifyHuman` for a final epoch.
+/// when the bundle grades theses on the project, and `verifyScore` of the published score for a final epoch.
 async fn run_check(
     w: World,
     row: EpochRow,
@@ -424,7 +424,7 @@ async fn run_check(
         h.flags.extend(signer_flags.iter().cloned());
         if onchain.is_some() {
             h.registry_says = Some(
-                epochs::verify_human(
+                epochs::verify_score(
                     &rpc,
                     reg,
                     row.epoch,
@@ -437,21 +437,27 @@ async fn run_check(
             );
         }
     }
-    let epoch_score = match (&score, &human) {
-        (Ok(c), _) => Some(c.score_wad),
-        (Err(_), Ok(Some(h))) => Some(h.bundle_score),
+    // C27: the published score, the one FeeLanes records and the creator share follows: the human
+    // layer's where the epoch grades theses on the project (or it is pre-data), else the systematic one.
+    let moved = bundle.envelope_score(project).is_some();
+    let published = match (&human, &score) {
+        (Ok(Some(h)), _) => Some((h.bundle_score, h.proof.clone(), h.reaches_chain)),
+        (_, Ok(c)) if !moved => Some((
+            c.check.score_wad,
+            c.check.proof.clone(),
+            c.check.leaf_reaches_chain,
+        )),
         _ => None,
     };
+    let epoch_score = published.as_ref().map(|p| p.0);
     let pre_data = score.is_err() && epoch_score.is_some();
-    // The systematic score leaf FeeLanes records (C17), once its proof reaches the final root.
-    let leaf = match &score {
-        Ok(c) if c.check.leaf_reaches_chain && c.check.onchain_root.is_some() => {
-            Some(RecordScore {
-                epoch: row.epoch,
-                score_wad: c.check.score_wad,
-                proof: c.check.proof.clone(),
-            })
-        }
+    // The score leaf FeeLanes records (C17), once its proof reaches the final root.
+    let leaf = match published {
+        Some((score_wad, proof, true)) if onchain.is_some() => Some(RecordScore {
+            epoch: row.epoch,
+            score_wad,
+            proof,
+        }),
         _ => None,
     };
     let lanes_at = w.contracts.fee_lanes.unwrap_or_default();
@@ -730,10 +736,12 @@ fn score_view(c: ScoreCheck, name: String) -> impl IntoView {
         "result bad"
     };
     let score = c.score_wad;
+    let moved = (c.published_wad != score).then_some(c.published_wad);
     view! {
         <div class=class id="score-result" role="status">
             <strong>{if ok { "Verified against the chain. ".to_string() } else if pending && c.flags.is_empty() { "Not final yet. ".to_string() } else { "Flagged: this bundle does not match the chain. ".to_string() }}</strong>
-            {format!("{name}: score ")}<Amount raw=score decimals=18 unit="points" sig=5 />
+            {format!("{name}: {}score ", if moved.is_some() { "systematic " } else { "" })}<Amount raw=score decimals=18 unit="points" sig=5 />
+            {moved.map(|p| view! { <p id="published-score">"Published score (what FeeLanes and the creator share read, C27): "<Amount raw=p decimals=18 unit="points" sig=5 />" — the human layer's, checked below. The systematic score is kept in its own leaf: the next epoch smooths from it."</p> })}
             <ul class="flags">{c.flags.iter().map(|f| view! { <li>{f.clone()}</li> }).collect_view()}</ul>
             <dl>
                 <dt>"Checked from"</dt><dd id="check-source">{match c.source {
