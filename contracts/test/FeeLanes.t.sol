@@ -76,13 +76,18 @@ contract FeeLanesTest is LaunchpadFixture {
         leaves[0] = reg.scoreLeaf(project, scoreWad);
         leaves[1] = reg.scoreLeaf(address(0xbeef), 1);
         leaves[2] = reg.scoreLeaf(address(0xcafe), 2);
+        _finalRoot(epoch, leaves);
+        proof = MerkleBuilder.proof(leaves, 0);
+    }
+
+    /// Proposes the root of `leaves` for `epoch`, signed, and finalizes it once its window has passed.
+    function _finalRoot(uint64 epoch, bytes32[] memory leaves) internal {
         bytes32 root = MerkleBuilder.root(leaves);
         uint64 expiry = uint64(block.timestamp);
         (uint8 v, bytes32 r, bytes32 s) = vm.sign(SIGNER_PK, reg.epochRootDigest(epoch, root, 0, address(this), expiry));
         reg.propose{value: 1 ether}(epoch, root, 0, expiry, abi.encodePacked(r, s, v));
         vm.warp(block.timestamp + 72 hours);
         reg.finalize(epoch);
-        proof = MerkleBuilder.proof(leaves, 0);
     }
 
     // ---------------------------------------------------------------- configuration
@@ -229,12 +234,7 @@ contract FeeLanesTest is LaunchpadFixture {
         leaves[0] = reg.scoreLeaf(token, published);
         leaves[1] = reg.systematicLeaf(token, systematic);
         leaves[2] = reg.scoreLeaf(address(0xbeef), 1);
-        bytes32 root = MerkleBuilder.root(leaves);
-        uint64 expiry = uint64(block.timestamp);
-        (uint8 v, bytes32 r, bytes32 s) = vm.sign(SIGNER_PK, reg.epochRootDigest(FIRST, root, 0, address(this), expiry));
-        reg.propose{value: 1 ether}(FIRST, root, 0, expiry, abi.encodePacked(r, s, v));
-        vm.warp(block.timestamp + 72 hours);
-        reg.finalize(FIRST);
+        _finalRoot(FIRST, leaves);
         bytes32[] memory sysProof = MerkleBuilder.proof(leaves, 1);
         assertTrue(reg.verifySystematic(FIRST, token, systematic, sysProof));
         vm.prank(creator);
