@@ -495,18 +495,9 @@ fn leaves_and_root(bundle: &EpochBundle, a: &mut EpochAudit) {
         || (),
         |_, p| tree::score_leaf(p.project, p.published_wad),
     );
-    // C27: the published score is the envelope's where the epoch grades theses on the project.
-    let envelope = |project: &Address| {
-        bundle
-            .human
-            .binary_search_by_key(project, |h| h.project)
-            .ok()
-            .map(|k| &bundle.human[k])
-            .filter(|h| h.mode == HumanMode::Envelope)
-            .map(|h| h.score_wad)
-    };
     for ((i, p), leaf) in bundle.projects.iter().enumerate().zip(score_leaves) {
-        let moved = envelope(&p.project);
+        // C27: the published score is the envelope's where the epoch grades theses on the project.
+        let moved = bundle.envelope_score(p.project);
         let systematic = moved.map(|_| systematic_leaf(p.project, p.score_wad));
         if p.systematic_leaf != systematic {
             a.push(EpochFinding::LeafDiffers {

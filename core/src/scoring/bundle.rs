@@ -517,14 +517,15 @@ impl EpochBundle {
     }
 
     /// The envelope score of `project` (C9), when the epoch grades theses on it: its published score
-    /// (C27). Human records are by address; a bundle whose records are out of order is scanned.
+    /// (C27). Human records are by address (a bundle whose records are out of order misses here, and
+    /// the audit names its published scores).
     pub fn envelope_score(&self, project: Address) -> Option<U256> {
-        let h = match self.human.binary_search_by_key(&project, |h| h.project) {
-            Ok(i) => Some(&self.human[i]),
-            Err(_) => self.human.iter().find(|h| h.project == project),
-        };
-        h.filter(|h| h.mode == HumanMode::Envelope)
-            .map(|h| h.score_wad)
+        let i = self
+            .human
+            .binary_search_by_key(&project, |h| h.project)
+            .ok()?;
+        let h = &self.human[i];
+        (h.mode == HumanMode::Envelope).then_some(h.score_wad)
     }
 
     /// The pre-data projects' human records (each one's score leaf is its only leaf).
@@ -532,21 +533,9 @@ impl EpochBundle {
         self.human.iter().filter(|h| h.mode == HumanMode::PreData)
     }
 
-    /// The project's published score `P` and its score leaf (C27), when the epoch scores it: the one
-    /// value every consumer reads.
-    pub fn published(&self, project: Address) -> Option<(U256, B256)> {
-        if let Ok(i) = self.projects.binary_search_by_key(&project, |p| p.project) {
-            let p = &self.projects[i];
-            return Some((p.published_wad, p.leaf));
-        }
-        self.pre_data()
-            .find(|h| h.project == project)
-            .map(|h| (h.score_wad, h.leaf))
-    }
-
-    /// Every leaf under `root`: one score leaf per project (the cohort's, then the pre-data
-    /// projects'), the systematic leaves of projects whose published score a human move set, then
-    /// the quality leaves (see [`super::human_layer`]).
+    /// Every leaf under `root`: one score leaf per project (the cohort's first, in bundle order), the
+    /// systematic leaves of projects whose published score a human move set, the pre-data projects'
+    /// score leaves, then the quality leaves (see [`super::human_layer`]).
     pub fn leaves(&self) -> Vec<B256> {
         let mut v = Vec::with_capacity(self.projects.len() + self.theses.len() + self.human.len());
         v.extend(self.projects.iter().map(|p| p.leaf));

@@ -448,17 +448,6 @@ pub fn build_epoch(input: &EpochInput) -> Result<EpochBundle, EpochError> {
             r.systematic_leaf = Some(systematic_leaf(r.project, r.score_wad));
         }
     }
-    let mut score_leaves = Vec::with_capacity(records.len() + human.len() + theses.len());
-    score_leaves.extend(records.iter().map(|r| r.leaf));
-    score_leaves.extend(records.iter().filter_map(|r| r.systematic_leaf));
-    score_leaves.extend(
-        human
-            .iter()
-            .filter(|h| h.mode == HumanMode::PreData)
-            .map(|h| h.leaf),
-    );
-    score_leaves.extend(theses.iter().map(|t| t.leaf));
-    let root = tree::root(score_leaves).ok_or(EpochError::NoProjects)?;
     for tr in &track_records {
         input_leaves.extend(column_leaves(tr));
     }
@@ -470,7 +459,7 @@ pub fn build_epoch(input: &EpochInput) -> Result<EpochBundle, EpochError> {
             Vec::new()
         }
     };
-    Ok(EpochBundle {
+    let mut bundle = EpochBundle {
         quality_leaf_encoding: encoding(&QUALITY_LEAF_ENCODING, !theses.is_empty()),
         systematic_leaf_encoding: encoding(
             &SYSTEMATIC_LEAF_ENCODING,
@@ -481,13 +470,16 @@ pub fn build_epoch(input: &EpochInput) -> Result<EpochBundle, EpochError> {
         format: BUNDLE_FORMAT.into(),
         epoch: input.epoch,
         previous_epoch: input.previous_epoch,
-        root,
+        root: B256::ZERO,
         inputs_root,
         score_leaf_encoding: encoding(&SCORE_LEAF_ENCODING, true),
         inputs_leaf_encoding: encoding(&INPUTS_LEAF_ENCODING, true),
         tracks: track_records,
         projects: records,
-    })
+    };
+    // The signed root is over the bundle's own leaf list (one definition of the epoch's leaves).
+    bundle.root = tree::root(bundle.leaves()).ok_or(EpochError::NoProjects)?;
+    Ok(bundle)
 }
 
 #[cfg(test)]

@@ -255,14 +255,13 @@ pub fn verify_project_score(
         // are taken as published: whatever they are, they cannot change what the root commits for
         // this project) and the human layer's leaves has root `root`, and this leaf's proof reaches it.
         root: &|leaf: B256| {
-            let mut leaves: Vec<B256> = bundle
-                .projects
-                .iter()
-                .map(|p| if p.project == project { leaf } else { p.leaf })
-                .collect();
-            leaves.extend(bundle.projects.iter().filter_map(|p| p.systematic_leaf));
-            leaves.extend(bundle.pre_data().map(|h| h.leaf));
-            leaves.extend(bundle.theses.iter().map(|t| t.leaf));
+            // The bundle's leaves, the project records' first, with this project's recomputed.
+            let mut leaves = bundle.leaves();
+            for (l, p) in leaves.iter_mut().zip(&bundle.projects) {
+                if p.project == project {
+                    *l = leaf;
+                }
+            }
             let (root, included) = tree::root_and_inclusion(leaves, &leaf);
             (
                 format!("{} (leaf included true)", bundle.root),
