@@ -17,14 +17,14 @@ use eden_core::attest::{
     IntakeParams, KeyBook, Metric, MetricRule, Refetch, RefetchTable, SignedAttestation,
     SourceRule, Submission,
 };
-use eden_core::attest::{IntakeReport, INTAKE_FORMAT};
+use eden_core::attest::{IntakeReport, ReportProject, INTAKE_FORMAT};
 use eden_core::check::{build_packs, check_score_in, LightProofs};
 use eden_core::math::WAD;
 use eden_core::scoring::epoch::{build_epoch, EpochInput, ProjectData, ProjectInput};
 use eden_core::scoring::EpochBundle;
 use eden_core::scoring::{Feature, ForgeryTier, TrackConfig};
 use eden_operator::chain::sign_digest;
-use eden_operator::epoch::{recover_all, report_project, take_in_all};
+use eden_operator::epoch::{recover_all, take_in_all};
 use k256::ecdsa::{RecoveryId, Signature, VerifyingKey};
 use rayon::prelude::*;
 use std::time::Instant;
@@ -415,7 +415,7 @@ fn main() {
             .projects
             .iter()
             .zip(&subs)
-            .map(|(p, s)| report_project(p, s))
+            .map(|(p, s)| ReportProject::of(p, s))
             .collect(),
     };
     println!("\n  the full publications (C23), for the watchtower: JSON and compact (MessagePack)");

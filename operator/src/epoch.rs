@@ -12,7 +12,7 @@ use alloy::sol_types::Eip712Domain;
 use alloy::sol_types::SolEvent;
 use eden_core::attest::{
     attestation_domain, ClaimOutcome, Cohort, Intake, IntakeError, IntakeParams, IntakeReport,
-    ProjectIntake, RefetchTable, ReportProject, SignedAttestation, Submission, INTAKE_FORMAT,
+    RefetchTable, ReportProject, SignedAttestation, Submission, INTAKE_FORMAT,
 };
 use eden_core::check::OwnInputs;
 use eden_core::check::{build_packs, project_pack_path, track_pack_path};
@@ -211,7 +211,7 @@ pub async fn build(chain: &Chain, a: &BuildArgs) -> Result<BuildReport> {
                 ));
             }
         }
-        report_projects.push(report_project(p, s));
+        report_projects.push(ReportProject::of(p, s));
     }
     let report = IntakeReport {
         format: INTAKE_FORMAT.into(),
@@ -269,23 +269,6 @@ pub async fn build(chain: &Chain, a: &BuildArgs) -> Result<BuildReport> {
         written,
         verified_from_chain: verified_changed,
     })
-}
-
-/// One project's part of the intake report: its outcomes, and its attestations when it is public.
-pub fn report_project(p: &ProjectIntake, s: &eden_core::attest::Submission) -> ReportProject {
-    ReportProject {
-        project: p.input.project,
-        track: p.input.data.track.clone(),
-        private: p.input.private,
-        claims: p.input.data.claims,
-        failed: p.input.data.failed,
-        outcomes: p.claims.clone(),
-        attestations: if p.input.private {
-            vec![]
-        } else {
-            s.attestations.clone()
-        },
-    }
 }
 
 /// Every attestation's signer (C21), recovered on every core: one flat parallel pass over the cohort's

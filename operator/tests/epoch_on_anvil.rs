@@ -407,19 +407,13 @@ async fn an_epoch_from_attestations_to_final() {
     let report: Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("intake.json")).unwrap()).unwrap();
     let p0 = &report["projects"][0];
-    let used0 = p0["outcomes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|c| c["metric"] == "resolved_work")
-        .unwrap();
+    // A public project's entry states its re-fetched values (the operator's word), not its outcomes,
+    // which its re-run gives (C21, eden-intake-v2).
+    assert_eq!(report["format"], "eden-intake-v2");
+    assert_eq!(p0["outcomes"].as_array().map(Vec::len), Some(0));
     assert_eq!(
-        (
-            used0["outcome"].as_str(),
-            used0["value"].as_str(),
-            used0["refetched"].as_bool()
-        ),
-        (Some("used"), Some("121"), Some(true))
+        p0["refetches"],
+        serde_json::json!([{"source": "github", "values": {"resolved_work": "121", "unique_counterparties": "10"}}])
     );
     assert_eq!(
         p0["attestations"].as_array().unwrap().len(),
@@ -449,8 +443,26 @@ async fn an_epoch_from_attestations_to_final() {
             .find(|r| r.project == rp.project)
             .unwrap();
         assert_eq!(rec.inputs.as_ref(), Some(&again.input.data));
-        assert_eq!(again.claims, rp.outcomes);
+        assert_eq!(
+            (again.input.data.claims, again.input.data.failed),
+            (rp.claims, rp.failed)
+        );
     }
+    // The re-run gives each claim's outcome: the re-fetched value used where the report states one.
+    let again =
+        eden_core::attest::recheck_project(&report, &report.projects[0], &tracks, &keys).unwrap();
+    let used0 = again
+        .claims
+        .iter()
+        .find(|c| c.metric == "resolved_work")
+        .unwrap();
+    assert_eq!(
+        used0.outcome,
+        eden_core::attest::ClaimOutcome::Used {
+            value: U256::from(121u32),
+            refetched: true
+        }
+    );
     // A changed number in a published attestation no longer recovers to a registered key.
     let mut forged = report.clone();
     forged.projects[0].attestations[0].attestation.metrics[0].value += U256::from(1u8);

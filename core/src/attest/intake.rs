@@ -170,6 +170,19 @@ impl RefetchTable {
     }
 }
 
+/// Where the intake finds a claim's re-fetch (§2.1 check 2): the operator's own [`RefetchTable`], or, for a
+/// re-run, what a published report states ([`crate::attest::ReportProject`]).
+pub trait Refetches: Sync {
+    /// What `(project, source, metric)`'s re-fetch returned, if it was fetched.
+    fn refetch(&self, project: Address, source: &str, metric: &str) -> Option<&Refetch>;
+}
+
+impl Refetches for RefetchTable {
+    fn refetch(&self, project: Address, source: &str, metric: &str) -> Option<&Refetch> {
+        self.get(project, source, metric)
+    }
+}
+
 /// Why a claim failed (it counts against the project).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
 #[serde(rename_all = "camelCase", tag = "reason")]
@@ -508,7 +521,7 @@ pub fn intake(
     p: &IntakeParams<'_>,
     submissions: &[Submission],
     signers: &[Vec<Result<Address, SignatureError>>],
-    refetch: &RefetchTable,
+    refetch: &dyn Refetches,
 ) -> Result<Intake, IntakeError> {
     let cohort = Cohort::check(p, submissions, signers)?;
     let projects = (0..submissions.len())
@@ -595,7 +608,42 @@ impl<'a> Cohort<'a> {
     ///
     /// # Panics
     /// When `i` is not below [`Cohort::len`].
-    pub fn take(&self, i: usize, refetch: &RefetchTable) -> ProjectIntake {
+    pub fn take(&self, i: usize, refetch: &dyn Refetches) -> ProjectIntake {
+        let n = self.submissions[i]
+            .attestations
+            .iter()
+            .map(|s| s.attestation.metrics.len())
+            .sum();
+        let mut claims = Vec::with_capacity(n);
+        let input = self.take_each(i, refetch, &mut |j, source, m, outcome| {
+            claims.push(Claim {
+                attestation: j,
+                source: source.to_owned(),
+                metric: m.name.clone(),
+                attested: m.value,
+                outcome,
+            });
+        });
+        ProjectIntake { input, claims }
+    }
+
+    /// Submission `i`'s input alone, as [`Cohort::take`] gives it, without listing its claims (a watchtower
+    /// comparing a whole cohort's inputs with a bundle's).
+    ///
+    /// # Panics
+    /// When `i` is not below [`Cohort::len`].
+    pub fn take_input(&self, i: usize, refetch: &dyn Refetches) -> ProjectInput {
+        self.take_each(i, refetch, &mut |_, _, _, _| {})
+    }
+
+    /// Submission `i` taken in, each claim handed to `each` (attestation index, source, metric, outcome) as
+    /// it is decided.
+    fn take_each(
+        &self,
+        i: usize,
+        refetch: &dyn Refetches,
+        each: &mut ClaimSink<'_>,
+    ) -> ProjectInput {
         take_project(
             self.p,
             &self.submissions[i],
@@ -603,9 +651,13 @@ impl<'a> Cohort<'a> {
             &self.signers[i],
             &self.sources,
             refetch,
+            each,
         )
     }
 }
+
+/// Where [`take_project`] hands each claim: attestation index, source name, metric, outcome.
+type ClaimSink<'a> = dyn FnMut(usize, &str, &super::typed::Metric, ClaimOutcome) + 'a;
 
 fn take_project(
     p: &IntakeParams<'_>,
@@ -613,8 +665,9 @@ fn take_project(
     track: &TrackConfig,
     signers: &[Result<Address, SignatureError>],
     sources: &HashMap<&str, (&SourceRule, B256)>,
-    refetch: &RefetchTable,
-) -> ProjectIntake {
+    refetch: &dyn Refetches,
+    each: &mut ClaimSink<'_>,
+) -> ProjectInput {
     // Each attestation's source rule and registry id, looked up once.
     let rules: Vec<Option<&(&SourceRule, B256)>> = sub
         .attestations
@@ -658,12 +711,8 @@ fn take_project(
         }
     }
 
-    let mut claims = Vec::with_capacity(
-        sub.attestations
-            .iter()
-            .map(|s| s.attestation.metrics.len())
-            .sum(),
-    );
+    let mut features = vec![None::<U256>; track.features.len()];
+    let (mut counted, mut failed) = (0u64, 0u64);
     for (j, s) in sub.attestations.iter().enumerate() {
         let a = &s.attestation;
         let whole: Option<ClaimOutcome> = if a.project != sub.project {
@@ -722,32 +771,21 @@ fn take_project(
                     name: m.name.clone(),
                 })
             };
-            claims.push(Claim {
-                attestation: j,
-                source: a.source.clone(),
-                metric: m.name.clone(),
-                attested: m.value,
-                outcome,
-            });
-        }
-    }
-
-    let mut features = vec![None::<U256>; track.features.len()];
-    let (mut counted, mut failed) = (0u64, 0u64);
-    for c in &claims {
-        match &c.outcome {
-            ClaimOutcome::Used { value, .. } => {
-                counted += 1;
-                if let Some(k) = track.features.iter().position(|f| f.name == c.metric) {
-                    let v = &mut features[k];
-                    *v = Some(v.map_or(*value, |old| old.min(*value)));
+            match &outcome {
+                ClaimOutcome::Used { value, .. } => {
+                    counted += 1;
+                    if let Some(k) = track.features.iter().position(|f| f.name == m.name) {
+                        let v = &mut features[k];
+                        *v = Some(v.map_or(*value, |old| old.min(*value)));
+                    }
                 }
+                ClaimOutcome::Failed { .. } => {
+                    counted += 1;
+                    failed += 1;
+                }
+                ClaimOutcome::Ignored { .. } => {}
             }
-            ClaimOutcome::Failed { .. } => {
-                counted += 1;
-                failed += 1;
-            }
-            ClaimOutcome::Ignored { .. } => {}
+            each(j, &a.source, m, outcome);
         }
     }
     let features: Vec<U256> = features
@@ -764,21 +802,18 @@ fn take_project(
         .keys
         .first_registered_at(sub.project)
         .map_or(0, |first| p.snapshot.saturating_sub(first));
-    ProjectIntake {
-        input: ProjectInput {
-            project: sub.project,
-            data: ProjectData {
-                track: track.name.clone(),
-                features,
-                claims: counted,
-                failed,
-                verified_output,
-                age_secs,
-            },
-            salt: if sub.private { sub.salt } else { B256::ZERO },
-            private: sub.private,
+    ProjectInput {
+        project: sub.project,
+        data: ProjectData {
+            track: track.name.clone(),
+            features,
+            claims: counted,
+            failed,
+            verified_output,
+            age_secs,
         },
-        claims,
+        salt: if sub.private { sub.salt } else { B256::ZERO },
+        private: sub.private,
     }
 }
 
@@ -828,9 +863,9 @@ fn reconcile(
     source: &str,
     rule: &MetricRule,
     attested: U256,
-    table: &RefetchTable,
+    table: &dyn Refetches,
 ) -> ClaimOutcome {
-    match table.get(project, source, &rule.name) {
+    match table.refetch(project, source, &rule.name) {
         None => ignored(IgnoreReason::RefetchUnavailable {
             detail: "not fetched".into(),
         }),

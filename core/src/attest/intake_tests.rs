@@ -564,18 +564,28 @@ proptest! {
     }
 }
 
-#[test]
-fn a_published_report_round_trips_and_re_runs_to_the_same_inputs() {
-    use crate::attest::report::{recheck_project, IntakeReport, ReportProject, INTAKE_FORMAT};
-    let r = Run::new();
-    let mut atts = honest();
-    atts.push(sign(
-        &key(1),
-        att(P, "github", 6_001, &[("resolved_work", 900)]),
-    )); // conflicts with atts[0]
-    let subs = [sub(P, atts)];
+/// A cohort of a public project `P` (github re-fetched: one value, one unreachable) and a private `Q`, taken
+/// in, and its published report.
+fn published() -> (Run, [Submission; 2], Intake, crate::attest::IntakeReport) {
+    use crate::attest::report::{IntakeReport, ReportProject, INTAKE_FORMAT};
+    let mut r = Run::new();
+    r.refetch.insert(
+        (P, "github".into(), "unique_counterparties".into()),
+        Refetch::Unavailable {
+            reason: "HTTP 503".into(),
+        },
+    );
+    let mut q = sub(
+        Q,
+        vec![sign(
+            &key(2),
+            att(Q, "github", 6_000, &[("resolved_work", 50)]),
+        )],
+    );
+    q.private = true;
+    q.salt = B256::repeat_byte(7);
+    let subs = [sub(P, honest()), q];
     let i = r.go(&subs).unwrap();
-    let p = &i.projects[0];
     let report = IntakeReport {
         format: INTAKE_FORMAT.into(),
         epoch: EPOCH,
@@ -585,21 +595,55 @@ fn a_published_report_round_trips_and_re_runs_to_the_same_inputs() {
         snapshot: 10_000,
         key_block: 1,
         config: r.config.clone(),
-        projects: vec![ReportProject {
-            project: P,
-            track: "agents".into(),
-            private: false,
-            claims: p.input.data.claims,
-            failed: p.input.data.failed,
-            outcomes: p.claims.clone(),
-            attestations: subs[0].attestations.clone(),
-        }],
+        projects: i
+            .projects
+            .iter()
+            .zip(&subs)
+            .map(|(p, s)| ReportProject::of(p, s))
+            .collect(),
     };
-    let back = IntakeReport::from_json(&serde_json::to_string(&report).unwrap()).unwrap();
-    assert_eq!(back, report);
-    // The compact encoding (C23) reads back the same report (the flattened outcomes keep decimal text),
-    // from_bytes takes either form, and the compact one is smaller.
+    (r, subs, i, report)
+}
+
+#[test]
+fn a_published_report_round_trips_and_re_runs_to_the_same_inputs() {
+    use crate::attest::report::{recheck_project, IntakeReport, SourceRefetches, INTAKE_FORMAT};
+    let (r, subs, i, report) = published();
+    // The public entry states its attestations and re-fetches, not its outcomes (its re-run gives them);
+    // the private one its outcomes only.
+    let (p, q) = (&report.projects[0], &report.projects[1]);
+    assert!(p.outcomes.is_empty());
+    assert_eq!(p.attestations, subs[0].attestations);
+    assert_eq!(
+        p.refetches,
+        vec![SourceRefetches {
+            source: "github".into(),
+            values: vec![
+                (
+                    "resolved_work".into(),
+                    Refetch::Value {
+                        value: U256::from(400u32)
+                    }
+                ),
+                (
+                    "unique_counterparties".into(),
+                    Refetch::Unavailable {
+                        reason: "HTTP 503".into()
+                    }
+                ),
+            ],
+        }]
+    );
+    assert_eq!(q.outcomes, i.projects[1].claims);
+    assert!(q.attestations.is_empty() && q.refetches.is_empty());
     let json = serde_json::to_string(&report).unwrap();
+    assert!(json.contains(
+        r#""refetches":[{"source":"github","values":{"resolved_work":"400","unique_counterparties":{"unavailable":"HTTP 503"}}}]"#
+    ), "{json}");
+    let back = IntakeReport::from_json(&json).unwrap();
+    assert_eq!(back, report);
+    // The compact encoding (C23) reads back the same report, from_bytes takes either form, and the compact
+    // one is smaller.
     let packed = report.to_msgpack().unwrap();
     assert_eq!(IntakeReport::from_bytes(&packed).unwrap(), report);
     assert_eq!(IntakeReport::from_bytes(json.as_bytes()).unwrap(), report);
@@ -610,23 +654,27 @@ fn a_published_report_round_trips_and_re_runs_to_the_same_inputs() {
         json.len()
     );
     let mut other = report.clone();
-    other.format = "eden-intake-v0".into();
+    other.format = "eden-intake-v1".into();
     assert!(IntakeReport::from_bytes(&other.to_msgpack().unwrap())
         .unwrap_err()
         .starts_with("format"));
+    // The re-run from the report alone gives the operator's inputs and every claim's outcome, the
+    // re-fetched value used and the unreachable one not a claim.
     let again = recheck_project(&back, &back.projects[0], &r.tracks, &r.keys).unwrap();
-    assert_eq!(again.input.data, p.input.data);
-    assert_eq!(again.claims, p.claims);
+    assert_eq!(again.input.data, i.projects[0].input.data);
+    assert_eq!(again.claims, i.projects[0].claims);
+    assert!(again.claims.iter().any(|c| c.outcome
+        == ClaimOutcome::Ignored {
+            why: IgnoreReason::RefetchUnavailable {
+                detail: "HTTP 503".into()
+            }
+        }));
     // a wrong format tag, or a field of the wrong type, is named
-    let bad = serde_json::to_string(&report)
-        .unwrap()
-        .replace(INTAKE_FORMAT, "eden-intake-v0");
+    let bad = json.replace(INTAKE_FORMAT, "eden-intake-v1");
     assert!(IntakeReport::from_json(&bad)
         .unwrap_err()
         .starts_with("format"));
-    let bad = serde_json::to_string(&report)
-        .unwrap()
-        .replace("\"snapshot\":10000", "\"snapshot\":\"x\"");
+    let bad = json.replace("\"snapshot\":10000", "\"snapshot\":\"x\"");
     assert!(
         IntakeReport::from_json(&bad)
             .unwrap_err()
@@ -634,6 +682,137 @@ fn a_published_report_round_trips_and_re_runs_to_the_same_inputs() {
         "{}",
         IntakeReport::from_json(&bad).unwrap_err()
     );
+}
+
+#[test]
+fn a_report_entry_of_the_wrong_shape_is_refused_and_named() {
+    use crate::attest::report::{IntakeReport, SourceRefetches};
+    let (_, subs, i, report) = published();
+    // In either encoding.
+    let refused = |b: &IntakeReport| {
+        let json = IntakeReport::from_json(&serde_json::to_string(b).unwrap()).unwrap_err();
+        let packed = IntakeReport::from_bytes(&b.to_msgpack().unwrap()).unwrap_err();
+        assert_eq!(json, packed);
+        json
+    };
+    let mut b = report.clone();
+    b.projects[0].outcomes = i.projects[0].claims.clone();
+    assert!(refused(&b).starts_with("projects[0].outcomes: a public project's outcomes follow"));
+    let mut b = report.clone();
+    b.projects[1].attestations = subs[1].attestations.clone();
+    assert!(refused(&b).starts_with("projects[1].attestations: a private project's"));
+    let mut b = report.clone();
+    b.projects[1].refetches = report.projects[0].refetches.clone();
+    assert!(refused(&b).starts_with("projects[1].refetches: a private project's"));
+    let mut b = report.clone();
+    b.projects[0].refetches.push(SourceRefetches {
+        source: "github".into(),
+        values: vec![],
+    });
+    assert_eq!(
+        refused(&b),
+        "projects[0].refetches[1].source: 'github' is listed twice"
+    );
+    // A metric re-fetched twice, or an unreachable source stated otherwise, in the JSON text.
+    let json = serde_json::to_string(&report).unwrap();
+    for (from, to, why) in [
+        (
+            r#""resolved_work":"400""#,
+            r#""resolved_work":"400","resolved_work":"401""#,
+            "'resolved_work' is listed twice",
+        ),
+        (
+            r#"{"unavailable":"HTTP 503"}"#,
+            r#"{"unavailable":"HTTP 503","why":"x"}"#,
+            "unknown field `why`",
+        ),
+        (
+            r#"{"unavailable":"HTTP 503"}"#,
+            "{}",
+            "missing field `unavailable`",
+        ),
+        (
+            r#""resolved_work":"400""#,
+            r#""resolved_work":"-4""#,
+            "decimal",
+        ),
+    ] {
+        let e = IntakeReport::from_json(&json.replace(from, to)).unwrap_err();
+        assert!(
+            e.starts_with("projects[0].refetches[0].values") && e.contains(why),
+            "{e}"
+        );
+    }
+}
+
+/// The published report's JSON and compact bytes, made once.
+fn published_bytes() -> &'static (Vec<u8>, Vec<u8>) {
+    static BYTES: std::sync::OnceLock<(Vec<u8>, Vec<u8>)> = std::sync::OnceLock::new();
+    BYTES.get_or_init(|| {
+        let report = published().3;
+        (
+            serde_json::to_vec(&report).unwrap(),
+            report.to_msgpack().unwrap(),
+        )
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+    /// A damaged report (a byte changed, or cut short), in either encoding, is read or refused, never a
+    /// panic; what is read writes back to bytes that read the same.
+    #[test]
+    fn a_damaged_report_is_read_or_refused(at in any::<prop::sample::Index>(), byte in any::<u8>(), cut in any::<bool>(), json in any::<bool>()) {
+        use crate::attest::report::IntakeReport;
+        let (j, m) = published_bytes();
+        let mut b = if json { j.clone() } else { m.clone() };
+        let k = at.index(b.len());
+        if cut { b.truncate(k) } else { b[k] = byte }
+        if let Ok(r) = IntakeReport::from_bytes(&b) {
+            prop_assert_eq!(IntakeReport::from_bytes(&r.to_msgpack().unwrap()).unwrap(), r.clone());
+            prop_assert_eq!(IntakeReport::from_json(&serde_json::to_string(&r).unwrap()).unwrap(), r);
+        }
+    }
+}
+
+#[test]
+fn the_watchtower_audit_re_runs_every_public_intake_against_the_bundle() {
+    use crate::check::{audit_intake, public_submissions, EpochFinding, IntakeAnchor};
+    let (r, _, i, report) = published();
+    let bundle = build_epoch(&EpochInput {
+        epoch: EPOCH,
+        tracks: r.tracks.clone(),
+        projects: i.inputs(),
+        ..Default::default()
+    })
+    .unwrap();
+    let anchor = IntakeAnchor {
+        chain_id: 31_337,
+        source_key_registry: REG,
+    };
+    let audit = |report: &crate::attest::IntakeReport| {
+        let subs = public_submissions(report);
+        let signers = recover_signers(&attestation_domain(31_337, REG), &subs);
+        audit_intake(report, &subs, &signers, &bundle, anchor, &r.keys)
+    };
+    assert_eq!(audit(&report), vec![]);
+    // A re-fetched value the operator did not use, its counts, a changed attested number: each is named.
+    let differs = |what| vec![EpochFinding::IntakeDiffers { project: P, what }];
+    let mut b = report.clone();
+    b.projects[0].refetches[0].values[0].1 = Refetch::Value {
+        value: U256::from(398u32),
+    };
+    assert_eq!(audit(&b), differs("inputs"));
+    let mut b = report.clone();
+    b.projects[0].failed += 1;
+    assert_eq!(audit(&b), differs("counts"));
+    let mut b = report.clone();
+    b.projects[0].attestations[1].attestation.metrics[0].value += U256::from(1u8);
+    assert_eq!(audit(&b), differs("inputs"));
+    // A public project the report leaves out.
+    let mut b = report.clone();
+    b.projects.remove(0);
+    assert_eq!(audit(&b), vec![EpochFinding::IntakeMissing { project: P }]);
 }
 
 #[test]

@@ -7,7 +7,8 @@
 //!   metric of that source in it) and its JSON wire form, [`SignedAttestation`].
 //! - [`keys`]: the registered source keys ([`KeyBook`]), as `SourceKeyRegistry` holds them on chain.
 //! - [`names`]: the inputs that are never inputs (token price, trading volume, holder counts, liquidity).
-//! - [`report`]: the intake report published beside the bundle, and one project's re-run from it.
+//! - [`report`]: the intake report published beside the bundle (a public project's attestations and
+//!   re-fetches, a private project's outcomes), and one project's re-run from it.
 //! - [`intake`]: from a cohort's attestations and re-fetches to each project's [`ProjectData`], with a
 //!   per-claim report of what was used, what failed and why, and what was ignored and why.
 //!
@@ -17,20 +18,18 @@ mod claim_de;
 pub mod intake;
 pub mod keys;
 pub mod names;
+mod refetch_wire;
 pub mod report;
 pub mod typed;
 
 pub use intake::{
     intake, recover_signers, within_tolerance, Claim, ClaimOutcome, Cohort, FailReason,
     IgnoreReason, Intake, IntakeConfig, IntakeError, IntakeParams, MetricRule, ProjectIntake,
-    Refetch, RefetchTable, SourceRule, Submission,
+    Refetch, RefetchTable, Refetches, SourceRule, Submission,
 };
 pub use keys::{KeyBook, KeyRecord};
 pub use names::{forbidden_input, FORBIDDEN_INPUTS};
-pub use report::{
-    add_reported_refetches, recheck_project, reported_refetches, IntakeReport, ReportProject,
-    INTAKE_FORMAT,
-};
+pub use report::{recheck_project, IntakeReport, ReportProject, SourceRefetches, INTAKE_FORMAT};
 pub use typed::{
     attestation_domain, attestation_signing_hash, recover_attestation_signer, source_id,
     Attestation, AttestationJsonError, Metric, SignedAttestation, ATTESTATION_DOMAIN_NAME,

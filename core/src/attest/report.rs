@@ -1,7 +1,11 @@
 //! The intake report an epoch publishes beside its bundle (C21): `epochs/<root>.intake.json`, format
-//! `eden-intake-v1`. It carries every claim's outcome and the public projects' attestations (signatures
-//! included), so anyone can re-run one project's intake from it ([`recheck_project`]) with the source keys
-//! read from the chain, and compare the result with the bundle's public inputs.
+//! `eden-intake-v2`. It publishes what the bundle's inputs follow from and nobody else could recompute:
+//! a public project's attestations (signatures included) and the operator's re-fetched values, and a
+//! private project's claim outcomes. Anyone re-runs a public project's intake from it ([`recheck_project`])
+//! with the source keys read from the chain, and compares the result with the bundle's public inputs; the
+//! re-run gives every claim's outcome, so a public project's outcomes are not published beside it (v1
+//! published them too, and a watchtower had to read and compare 1.2 million of them for a 100,000-project
+//! epoch).
 //!
 //! What the re-run proves: each public number in the bundle follows from attestations signed by keys the
 //! project registered (valid when observed), under the published rules and configuration. What it takes on
@@ -9,7 +13,7 @@
 
 use super::intake::{
     intake, Claim, ClaimOutcome, FailReason, IgnoreReason, IntakeConfig, IntakeError, IntakeParams,
-    ProjectIntake, Refetch, RefetchTable, Submission,
+    ProjectIntake, Refetch, Refetches, Submission,
 };
 use super::keys::KeyBook;
 use super::typed::{attestation_domain, SignedAttestation};
@@ -19,7 +23,20 @@ use alloy_primitives::{Address, B256};
 use serde::{Deserialize, Serialize};
 
 /// The report's format tag.
-pub const INTAKE_FORMAT: &str = "eden-intake-v1";
+pub const INTAKE_FORMAT: &str = "eden-intake-v2";
+
+/// One source's re-fetched values for a public project (§2.1 check 2), by metric name: the operator's
+/// word. Wire form: `{"source":"github","values":{"resolved_work":"412","unique_counterparties":
+/// {"unavailable":"HTTP 503"}}}` (a value as a `uint256`, an unreachable source as its reason).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SourceRefetches {
+    /// Source name.
+    pub source: String,
+    /// Per metric, what its re-fetch returned (each name once).
+    #[serde(with = "super::refetch_wire")]
+    pub values: Vec<(String, Refetch)>,
+}
 
 /// One project's part of the report.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -37,17 +54,129 @@ pub struct ReportProject {
     /// Failed claims.
     #[serde(with = "serde_dec::int")]
     pub failed: u64,
-    /// Every claim with its outcome.
+    /// A private project's claims with their outcomes; empty for a public project, whose outcomes its
+    /// re-run gives.
     pub outcomes: Vec<Claim>,
-    /// The public attestations, signatures included (empty for a private project).
+    /// A public project's re-fetched values, per source (empty for a private project).
+    pub refetches: Vec<SourceRefetches>,
+    /// A public project's attestations, signatures included (empty for a private project).
     pub attestations: Vec<SignedAttestation>,
+}
+
+impl ReportProject {
+    /// A project's part of the report, from its intake and its submission: a private project's claim
+    /// outcomes; a public project's attestations and the re-fetches its outcomes used (a claim used at a
+    /// re-fetched value or failed against one: that value; a re-fetch that could not be made: its reason).
+    pub fn of(p: &ProjectIntake, s: &Submission) -> ReportProject {
+        let private = p.input.private;
+        ReportProject {
+            project: p.input.project,
+            track: p.input.data.track.clone(),
+            private,
+            claims: p.input.data.claims,
+            failed: p.input.data.failed,
+            outcomes: if private { p.claims.clone() } else { vec![] },
+            refetches: if private {
+                vec![]
+            } else {
+                refetches_of(&p.claims)
+            },
+            attestations: if private {
+                vec![]
+            } else {
+                s.attestations.clone()
+            },
+        }
+    }
+
+    /// What the report states is wrong with this entry's shape, naming the field.
+    fn shape_error(&self) -> Option<String> {
+        if self.private {
+            if !self.attestations.is_empty() {
+                return Some(
+                    "attestations: a private project's attestations are not published".into(),
+                );
+            }
+            if !self.refetches.is_empty() {
+                return Some("refetches: a private project's re-fetches are not published".into());
+            }
+        } else if !self.outcomes.is_empty() {
+            return Some(
+                "outcomes: a public project's outcomes follow from its attestations (re-run them) and are not published"
+                    .into(),
+            );
+        }
+        let mut seen: Vec<&str> = Vec::with_capacity(self.refetches.len());
+        for (k, r) in self.refetches.iter().enumerate() {
+            if seen.contains(&r.source.as_str()) {
+                return Some(format!(
+                    "refetches[{k}].source: '{}' is listed twice",
+                    r.source
+                ));
+            }
+            seen.push(&r.source);
+        }
+        None
+    }
+}
+
+impl Refetches for ReportProject {
+    fn refetch(&self, project: Address, source: &str, metric: &str) -> Option<&Refetch> {
+        if project != self.project {
+            return None;
+        }
+        self.refetches
+            .iter()
+            .find(|r| r.source == source)?
+            .values
+            .iter()
+            .find(|(m, _)| m == metric)
+            .map(|(_, v)| v)
+    }
+}
+
+/// The re-fetches a project's claim outcomes used, per source in the order the claims name them.
+fn refetches_of(claims: &[Claim]) -> Vec<SourceRefetches> {
+    let mut out: Vec<SourceRefetches> = Vec::new();
+    for c in claims {
+        let entry = match &c.outcome {
+            ClaimOutcome::Used {
+                value,
+                refetched: true,
+            } => Refetch::Value { value: *value },
+            ClaimOutcome::Failed {
+                why: FailReason::RefetchMismatch { refetched, .. },
+            } => Refetch::Value { value: *refetched },
+            ClaimOutcome::Ignored {
+                why: IgnoreReason::RefetchUnavailable { detail },
+            } => Refetch::Unavailable {
+                reason: detail.clone(),
+            },
+            _ => continue,
+        };
+        let k = match out.iter().position(|r| r.source == c.source) {
+            Some(k) => k,
+            None => {
+                out.push(SourceRefetches {
+                    source: c.source.clone(),
+                    values: vec![],
+                });
+                out.len() - 1
+            }
+        };
+        let values = &mut out[k].values;
+        if !values.iter().any(|(m, _)| *m == c.metric) {
+            values.push((c.metric.clone(), entry));
+        }
+    }
+    out
 }
 
 /// The whole report.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct IntakeReport {
-    /// `eden-intake-v1`.
+    /// `eden-intake-v2`.
     pub format: String,
     /// Epoch.
     #[serde(with = "serde_dec::int")]
@@ -86,10 +215,16 @@ impl IntakeReport {
         r.with_known_format()
     }
 
-    /// The report, if its format tag is [`INTAKE_FORMAT`].
+    /// The report, if its format tag is [`INTAKE_FORMAT`] and each project's entry has its shape (a
+    /// private project's outcomes only; a public project's re-fetches and attestations, each source once).
     fn with_known_format(self) -> Result<IntakeReport, String> {
         if self.format != INTAKE_FORMAT {
             return Err(format!("format: '{}' is not {INTAKE_FORMAT}", self.format));
+        }
+        for (i, p) in self.projects.iter().enumerate() {
+            if let Some(e) = p.shape_error() {
+                return Err(format!("projects[{i}].{e}"));
+            }
         }
         Ok(self)
     }
@@ -129,40 +264,10 @@ impl IntakeReport {
     }
 }
 
-/// The re-fetch table a project's reported outcomes assert (the operator's word, see the module doc).
-pub fn reported_refetches(p: &ReportProject) -> RefetchTable {
-    let mut t = RefetchTable::new();
-    add_reported_refetches(&mut t, p);
-    t
-}
-
-/// Adds the re-fetches a project's reported outcomes assert to `t` (a whole cohort's table, for re-running
-/// every public project's intake in one pass).
-pub fn add_reported_refetches(t: &mut RefetchTable, p: &ReportProject) {
-    for c in &p.outcomes {
-        let entry = match &c.outcome {
-            ClaimOutcome::Used {
-                value,
-                refetched: true,
-            } => Refetch::Value { value: *value },
-            ClaimOutcome::Failed {
-                why: FailReason::RefetchMismatch { refetched, .. },
-            } => Refetch::Value { value: *refetched },
-            ClaimOutcome::Ignored {
-                why: IgnoreReason::RefetchUnavailable { detail },
-            } => Refetch::Unavailable {
-                reason: detail.clone(),
-            },
-            _ => continue,
-        };
-        t.insert((p.project, c.source.clone(), c.metric.clone()), entry);
-    }
-}
-
 /// Re-runs one public project's intake from the report, with `keys` read from the chain (the keys its
 /// attestations recover to, [`SignedAttestation::signer`], and the project's `firstRegisteredAt`). The
-/// result's `input.data` must equal the bundle's public inputs of the project, and its claims the reported
-/// outcomes.
+/// result's `input.data` must equal the bundle's public inputs of the project (its claims and failures
+/// included), and its claims are every claim's outcome, re-fetches taken as the report states them.
 ///
 /// # Errors
 /// [`IntakeError`] when the report's configuration or the project's track is unusable.
@@ -190,6 +295,6 @@ pub fn recheck_project(
         config: &report.config,
         keys,
     };
-    let mut out = intake(&params, &[sub], &signers, &reported_refetches(p))?;
+    let mut out = intake(&params, &[sub], &signers, p)?;
     Ok(out.projects.remove(0))
 }

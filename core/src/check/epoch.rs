@@ -28,9 +28,7 @@
 //! A finding names the first wrong record and why; findings are capped at [`MAX_FINDINGS`] (the rest are
 //! counted), so a wholly wrong publication still gives a short report.
 
-use crate::attest::{
-    attestation_domain, Cohort, IntakeParams, IntakeReport, KeyBook, RefetchTable, Submission,
-};
+use crate::attest::{attestation_domain, Cohort, IntakeParams, IntakeReport, KeyBook, Submission};
 use crate::eip712::SignatureError;
 use crate::leaves::{quality_leaf, systematic_leaf};
 use crate::scoring::bundle::ProjectRecord;
@@ -346,12 +344,13 @@ pub enum EpochFinding {
         /// Why.
         why: String,
     },
-    /// Re-running a project's intake gives other inputs than the bundle publishes, or other outcomes than
-    /// the report states (an attestation that does not recover to a registered key is one cause).
+    /// Re-running a project's intake gives other inputs than the bundle publishes (an attestation that does
+    /// not recover to a registered key is one cause), or other claim and failure counts than the report
+    /// states.
     IntakeDiffers {
         /// The project.
         project: Address,
-        /// `"inputs"` or `"outcomes"`.
+        /// `"inputs"` or `"counts"`.
         what: &'static str,
     },
 }
@@ -1018,7 +1017,7 @@ pub struct IntakeAnchor {
 }
 
 /// Re-runs every public project's intake from `report` (C21) with `keys` read from the chain, and compares
-/// it with `bundle`'s public inputs and the report's outcomes. `subs` are [`public_submissions`]`(report)`
+/// it with `bundle`'s public inputs and the report's counts. `subs` are [`public_submissions`]`(report)`
 /// and `signers` their recovered signers (the attestations may have been moved out of `report` by
 /// [`take_public_submissions`]).
 pub fn audit_intake(
@@ -1056,11 +1055,6 @@ pub fn audit_intake(
     let tracks: Vec<TrackConfig> = bundle.tracks.iter().map(|t| t.config.clone()).collect();
     let public: Vec<&crate::attest::ReportProject> =
         report.projects.iter().filter(|p| !p.private).collect();
-    // The operator's re-fetched values, as the report states them (a watchtower may re-fetch to check).
-    let mut table = RefetchTable::new();
-    for p in &public {
-        crate::attest::add_reported_refetches(&mut table, p);
-    }
     let domain = attestation_domain(report.chain_id, report.source_key_registry);
     let params = IntakeParams {
         epoch: report.epoch,
@@ -1099,16 +1093,17 @@ pub fn audit_intake(
         |_, &i| -> Option<EpochFinding> {
             let project = public[i].project;
             let rec = records.get(&project).filter(|r| !r.private)?;
-            let got = cohort.take(i, &table);
-            if rec.inputs.as_ref() != Some(&got.input.data) {
+            // The operator's re-fetched values, as the report states them (a watchtower may re-fetch to check).
+            let got = cohort.take_input(i, public[i]);
+            if rec.inputs.as_ref() != Some(&got.data) {
                 Some(EpochFinding::IntakeDiffers {
                     project,
                     what: "inputs",
                 })
-            } else if got.claims != public[i].outcomes {
+            } else if (public[i].claims, public[i].failed) != (got.data.claims, got.data.failed) {
                 Some(EpochFinding::IntakeDiffers {
                     project,
-                    what: "outcomes",
+                    what: "counts",
                 })
             } else {
                 None
