@@ -17,6 +17,7 @@ use super::intake::{
 };
 use super::keys::KeyBook;
 use super::typed::{attestation_domain, SignedAttestation};
+use crate::scoring::epoch::ProjectData;
 use crate::scoring::TrackConfig;
 use crate::serde_dec;
 use alloy_primitives::{Address, B256};
@@ -89,6 +90,12 @@ impl ReportProject {
         }
     }
 
+    /// Whether the entry's claim and failure counts are those of `data`, its intake's re-run (C21: a
+    /// public entry states its counts; its re-run must give them).
+    pub fn counts_match(&self, data: &ProjectData) -> bool {
+        (self.claims, self.failed) == (data.claims, data.failed)
+    }
+
     /// What the report states is wrong with this entry's shape, naming the field.
     fn shape_error(&self) -> Option<String> {
         if self.private {
@@ -106,17 +113,12 @@ impl ReportProject {
                     .into(),
             );
         }
-        let mut seen: Vec<&str> = Vec::with_capacity(self.refetches.len());
-        for (k, r) in self.refetches.iter().enumerate() {
-            if seen.contains(&r.source.as_str()) {
-                return Some(format!(
-                    "refetches[{k}].source: '{}' is listed twice",
-                    r.source
-                ));
-            }
-            seen.push(&r.source);
-        }
-        None
+        self.refetches.iter().enumerate().find_map(|(k, r)| {
+            self.refetches[..k]
+                .iter()
+                .any(|e| e.source == r.source)
+                .then(|| format!("refetches[{k}].source: '{}' is listed twice", r.source))
+        })
     }
 }
 

@@ -1100,7 +1100,7 @@ pub fn audit_intake(
                     project,
                     what: "inputs",
                 })
-            } else if (public[i].claims, public[i].failed) != (got.data.claims, got.data.failed) {
+            } else if !public[i].counts_match(&got.data) {
                 Some(EpochFinding::IntakeDiffers {
                     project,
                     what: "counts",
