@@ -61,6 +61,14 @@ pub enum AppError {
         /// Why it does not decode.
         message: String,
     },
+    /// An epoch publishes no score for an address (D9: said as such, naming both).
+    #[error("no score for {project} in epoch {epoch}: the epoch publishes no leaf for this address (a project scored in a later epoch, or not a project)")]
+    NoScore {
+        /// The address checked.
+        project: alloy_primitives::Address,
+        /// The epoch.
+        epoch: u64,
+    },
     /// What the page needs is not on chain or not published.
     #[error("{0}")]
     Missing(String),

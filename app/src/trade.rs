@@ -122,8 +122,42 @@ pub fn snipe_seconds_left(state: &CurveState, now: u64) -> u64 {
     fee::SNIPE_WINDOW_SECONDS.saturating_sub(state.seconds_since_launch(now))
 }
 
+/// A trade button's words, repeating what leaves the wallet (D8): "Buy with 0.1 ETH", "Sell 1,000 GARD";
+/// the bare verb until the amount reads.
+pub fn trade_label(side: &str, pays: Option<U256>, decimals: u8, symbol: &str) -> String {
+    let verb = if side == "buy" { "Buy" } else { "Sell" };
+    match pays {
+        Some(a) if side == "buy" => format!(
+            "{verb} with {} {symbol}",
+            crate::fmt::units_exact(a, decimals)
+        ),
+        Some(a) => format!("{verb} {} {symbol}", crate::fmt::units_exact(a, decimals)),
+        None => verb.to_owned(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn a_trade_button_repeats_what_leaves_the_wallet() {
+        let tenth = U256::from(100_000_000_000_000_000u128);
+        assert_eq!(
+            trade_label("buy", Some(tenth), 18, "ETH"),
+            "Buy with 0.1 ETH"
+        );
+        assert_eq!(
+            trade_label("sell", Some(U256::from(1_000_000_000u64)), 6, "USDC"),
+            "Sell 1000 USDC"
+        );
+        assert_eq!(trade_label("buy", None, 18, "ETH"), "Buy");
+        // The review's comma, read by the one parser, is what the button repeats.
+        let typed = crate::fmt::parse_units("0,1", 18).unwrap();
+        assert_eq!(
+            trade_label("buy", Some(typed), 18, "ETH"),
+            "Buy with 0.1 ETH"
+        );
+    }
     use super::*;
     use crate::chain::abi::ILaunchpad;
     use crate::chain::launchpad::curve_state;

@@ -173,6 +173,31 @@ test('buy and sell on a curve with the burner wallet: balances move', async () =
   assert.ok(units(await exact('#token-balance .amount')) < afterBuy);
 });
 
+test('a decimal comma is the decimal mark, never a multiplier, and the button repeats what leaves the wallet (D8)', async () => {
+  await page.goto(server.url + 'launch');
+  await page.click('.launch-row[data-symbol="MEAD"] a');
+  await page.waitForSelector('#buy-amount', T);
+  await page.fill('#buy-amount', '0.1');
+  await page.waitForSelector('#buy-out .amount', T);
+  const withPoint = await exact('#buy-out .amount');
+  assert.equal((await page.textContent('#buy-button')).trim(), 'Buy with 0.1 ETH');
+  // The review's case: 0,1 quoted a 1 ETH buy.
+  await page.fill('#buy-amount', '0,1');
+  await until(async () => (await page.textContent('#buy-button')).trim() === 'Buy with 0.1 ETH', 'the button repeating 0.1 ETH for 0,1');
+  assert.equal(await exact('#buy-out .amount'), withPoint);
+  await page.fill('#buy-amount', '1,5');
+  await until(async () => (await page.textContent('#buy-button')).trim() === 'Buy with 1.5 ETH', 'the button repeating 1.5 ETH for 1,5');
+  // A lone three-digit group is a thousands group or decimals: in this (en-US) browser it is refused, naming both.
+  await page.fill('#buy-amount', '1,000');
+  await until(async () => /could mean 1000 or 1\.000/.test(await page.textContent('#buy-preview')), 'the ambiguity named');
+  assert.ok(await page.isDisabled('#buy-button'));
+  assert.equal((await page.textContent('#buy-button')).trim(), 'Buy');
+  await page.fill('#sell-amount', '1,00,0');
+  await until(async () => /groups of three/.test(await page.textContent('#sell-preview')), 'a malformed grouping refused');
+  await page.fill('#buy-amount', '');
+  await page.fill('#sell-amount', '');
+});
+
 test('a transaction that would revert is stopped before signing, with the reason', async () => {
   await connectBurner(1); // dev account 1 holds no MEAD
   await page.waitForFunction(() => document.querySelector('#token-balance .amount')?.title === '0 MEAD', null, T);
@@ -538,6 +563,35 @@ test('a pre-data project shows its replay path, capped, verified against the fin
   assert.match(await page.textContent('#share-at-epoch'), /of every fee at S = /);
   assert.doesNotMatch(await page.textContent('#share-at-epoch'), /score leaves only/);
   await page.screenshot({ path: join(SHOTS, 'score-predata.png'), fullPage: true });
+});
+
+test('the Score page verifies the project named (D9): a symbol finds its launch, an unknown name picks nothing, an address without a score says so', async () => {
+  await page.goto(server.url + 'launch');
+  const gard = (await page.getAttribute('.launch-row[data-symbol="GARD"] a', 'href')).split('/').pop().toLowerCase();
+  await page.click('nav >> text=Score');
+  await page.waitForSelector('#epochs', T);
+  // The review's case: GARD typed, the list's default verified.
+  await page.fill('#project-query', 'GARD');
+  await until(async () => /GARD/.test(await page.textContent('#project-query-result')), 'GARD resolved');
+  assert.match(await page.textContent('#verify-score'), /^Verify Graduated Garden/);
+  await page.click('#verify-score');
+  await page.waitForSelector('#score-result', T);
+  const shown = (await page.textContent('#score-result')).toLowerCase();
+  assert.ok(shown.includes('graduated garden (gard) (' + gard), shown.slice(0, 200));
+  // A name nobody has picks nothing: no project to verify, and why.
+  await page.fill('#project-query', 'no such project');
+  await page.waitForSelector('#project-query-error', T);
+  assert.ok(await page.isDisabled('#verify-score'));
+  assert.equal(await page.locator('#score-result').count(), 0);
+  await page.fill('#project-query', 'GAR');
+  await page.fill('#project-query', '0x1234');
+  await until(async () => /is not an address/.test(await page.textContent('#project-query-error')), 'a short address refused');
+  assert.ok(await page.isDisabled('#verify-score'));
+  // An address the epoch does not score: said as such, never a parse error.
+  await page.fill('#project-query', '0x000000000000000000000000000000000000dEaD');
+  await page.click('#verify-score');
+  await until(async () => /no score for 0x000000000000000000000000000000000000dEaD in epoch \d+/.test(await page.textContent('#score-result')), 'no score named');
+  await page.fill('#project-query', '');
 });
 
 test('a project without graded theses says so', async () => {

@@ -53,9 +53,27 @@ pub async fn fetch_text(url: &str) -> Result<String, RpcError> {
             status: resp.status(),
         });
     }
+    // Every document fetched here is JSON. A static host that serves a single-page app answers an
+    // unknown path with the app's own index.html and status 200: that page is "not found", never a
+    // document that failed to parse.
+    if is_html(resp.headers().get("content-type").as_deref()) {
+        return Err(RpcError::Http {
+            url: url.to_owned(),
+            status: 404,
+        });
+    }
     resp.text()
         .await
         .map_err(|e| RpcError::Network(e.to_string()))
+}
+
+/// Whether a `content-type` names an HTML page (a static host's fallback, not a JSON document).
+fn is_html(content_type: Option<&str>) -> bool {
+    content_type.is_some_and(|t| {
+        t.trim_start()
+            .get(..9)
+            .is_some_and(|m| m.eq_ignore_ascii_case("text/html"))
+    })
 }
 
 /// POSTs a JSON body and returns the parsed JSON answer (gloo-net's `fetch`).
@@ -796,6 +814,15 @@ fn batch_answers(v: &Value, n: usize) -> Result<Vec<Result<Value, RpcError>>, Rp
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn an_html_answer_is_a_fallback_page_not_a_document() {
+        assert!(is_html(Some("text/html; charset=utf-8")));
+        assert!(is_html(Some("TEXT/HTML")));
+        assert!(!is_html(Some("application/json")));
+        assert!(!is_html(Some("text/plain")));
+        assert!(!is_html(None));
+    }
     use super::*;
 
     #[test]

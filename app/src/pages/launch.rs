@@ -487,6 +487,7 @@ pub fn TokenPage() -> impl IntoView {
                 let (bal_qd, bal_qsym, bal_tsym) = (i.quote_decimals, i.quote_symbol.clone(), i.symbol.clone());
                 let qs = i.quote_symbol.clone();
                 let sym = i.symbol.clone();
+                let (qs_b, sym_b) = (qs.clone(), sym.clone());
                 view! {
                     <section class="card trade">
                         <h2>"Trade"</h2>
@@ -536,7 +537,10 @@ pub fn TokenPage() -> impl IntoView {
                                         })}
                                     }.into_any(),
                                 })}</div>
-                                <button class="primary" id="buy-button" disabled=move || busy.get() || !connected() || !matches!(buy_preview(), Some(Ok(_))) on:click=click_buy>"Buy"</button>
+                                <button class="primary" id="buy-button" disabled=move || busy.get() || !connected() || !matches!(buy_preview(), Some(Ok(_))) on:click=click_buy>{move || {
+                                    let paid = buy_preview().and_then(Result::ok).and_then(|(i, _)| fmt::parse_units(&buy_amount.get(), i.quote_decimals).ok());
+                                    trade::trade_label("buy", paid, bal_qd, &qs_b)
+                                }}</button>
                                 <ImpactConfirm side="buy" armed=buy_armed gate=buy_gate on_go=Callback::new(move |()| do_buy()) />
                             </div>
                             <div class="side">
@@ -557,7 +561,10 @@ pub fn TokenPage() -> impl IntoView {
                                         </dl>
                                     }.into_any(),
                                 })}</div>
-                                <button class="primary" id="sell-button" disabled=move || busy.get() || !connected() || !matches!(sell_preview(), Some(Ok(_))) on:click=click_sell>"Sell"</button>
+                                <button class="primary" id="sell-button" disabled=move || busy.get() || !connected() || !matches!(sell_preview(), Some(Ok(_))) on:click=click_sell>{move || {
+                                    let sold = sell_preview().and_then(Result::ok).and_then(|_| fmt::parse_units(&sell_amount.get(), 18).ok());
+                                    trade::trade_label("sell", sold, 18, &sym_b)
+                                }}</button>
                                 <ImpactConfirm side="sell" armed=sell_armed gate=sell_gate on_go=Callback::new(move |()| do_sell()) />
                             </div>
                         </div>

@@ -241,6 +241,7 @@ pub fn PoolTrade(
             _ => false,
         };
         let side_v = side.clone();
+        let side_b = side.clone();
         let connected = move || ctx.wallet.get().account.is_some();
         view! {
             <div class="side">
@@ -270,7 +271,10 @@ pub fn PoolTrade(
                     })
                 }}</div>
                 {move || over().then(|| view! { <p class="bad" id=format!("{id_prefix}-{}-over", side.name)>{"You hold less than this."}</p> })}
-                <button class="primary" id=id("button") disabled=move || busy.get() || !connected() || over() || !matches!(current(), Some(Ok(_))) on:click=click>{if side.name == "buy" { "Buy" } else { "Sell" }}</button>
+                <button class="primary" id=id("button") disabled=move || busy.get() || !connected() || over() || !matches!(current(), Some(Ok(_))) on:click=click>{
+                    let side = side_b.clone();
+                    move || crate::trade::trade_label(side.name, current().and_then(Result::ok).map(|p| p.amount), side.pay_decimals, &side.pay_symbol)
+                }</button>
                 <ImpactConfirm side=format!("{id_prefix}-{}", side.name) armed=armed gate=gate on_go=Callback::new(move |()| go()) />
             </div>
         }

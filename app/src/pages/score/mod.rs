@@ -15,6 +15,7 @@ pub mod creator;
 pub mod epoch_table;
 pub mod human;
 pub mod inputs;
+pub mod pick;
 
 use crate::chain::abi::IEpochRegistry;
 use crate::chain::rpc::{Rpc, RpcError};
@@ -233,6 +234,8 @@ fn proposal_signer(
 /// Everything checked for one project in one epoch.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EpochCheck {
+    /// The project checked (D9: the one the person picked or named; the result names it).
+    pub project: Address,
     /// The epoch's status on chain (C7).
     pub status: u8,
     /// The systematic score (C1–C5); an error when the project has none this epoch (pre-data).
@@ -325,11 +328,30 @@ async fn run_check(
         },
     );
     // C22: the project's light publication when the deployment publishes one; else the whole bundle.
+    let no_score = || AppError::NoScore {
+        project,
+        epoch: row.epoch,
+    };
     let loaded = match light {
         Ok(l) => Loaded::Light(Box::new((LightProofs::new(&l.pack, l.track.as_ref()), l))),
-        Err(WorldError::Fetch(_)) => {
-            Loaded::Full(Box::new(w.fetch_bundle(&bundle_path(&row.root)).await?))
-        }
+        Err(WorldError::Fetch(light_err)) => match w.fetch_bundle(&bundle_path(&row.root)).await {
+            Ok(b) => Loaded::Full(Box::new(b)),
+            // Neither the project's pack nor the whole bundle is published, and the pack's host said
+            // "not found": the epoch has no leaf for this address.
+            Err(WorldError::Fetch(RpcError::Http {
+                status: 404 | 410, ..
+            })) if matches!(
+                light_err,
+                RpcError::Http {
+                    status: 404 | 410,
+                    ..
+                }
+            ) =>
+            {
+                return Err(no_score())
+            }
+            Err(e) => return Err(e.into()),
+        },
         Err(e) => return Err(e.into()),
     };
     let (tree, source, intake) = match &loaded {
@@ -341,6 +363,12 @@ async fn run_check(
         Loaded::Full(b) => (BundleTree::new(b), CheckSource::Full, None),
     };
     let bundle = tree.bundle();
+    let scored_here = bundle.projects.iter().any(|p| p.project == project)
+        || bundle.envelope_score(project).is_some()
+        || bundle.theses.iter().any(|t| t.project == project);
+    if !scored_here {
+        return Err(no_score());
+    }
     if bundle.epoch != row.epoch {
         return Err(AppError::Missing(format!(
             "the bundle is for epoch {}, not {}",
@@ -482,6 +510,7 @@ async fn run_check(
         })
     });
     Ok(EpochCheck {
+        project,
         status: row.status,
         score,
         signer,
@@ -553,7 +582,25 @@ fn ScoreBody(world: World) -> impl IntoView {
         .collect();
     names.sort();
     let has_names = !names.is_empty();
-    let address_error = RwSignal::new(None::<String>);
+    // D9: the search knows the named projects and the launches' symbols (one deployless call).
+    let (wl, named) = (world.clone(), names.clone());
+    let launches = LocalResource::new(move || {
+        let w = wl.clone();
+        async move {
+            crate::chain::launchpad::all(&w.rpc(), w.contracts.launchpad)
+                .await
+                .unwrap_or_default()
+        }
+    });
+    let known = Memo::new(move |_| {
+        let l = launches.get().unwrap_or_default();
+        pick::candidates(
+            named.iter().map(|(n, a)| (*a, n.clone())),
+            l.into_iter().map(|i| (i.token, i.name, i.symbol)),
+        )
+    });
+    let query = RwSignal::new(String::new());
+    let picked = Memo::new(move |_| pick::resolve(&query.get(), &known.get()));
     let me = ctx
         .wallet
         .get_untracked()
@@ -566,6 +613,18 @@ fn ScoreBody(world: World) -> impl IntoView {
         run_check(w.clone(), row.clone(), *p, mine.clone())
     });
     let check = CheckSlot(check_action);
+    // A query names the project, or nothing: never the list's earlier choice (D9).
+    Effect::new(move |_| match picked.get() {
+        Some(pick::Pick::Project(a)) if project.get_untracked() != Some(a) => {
+            project.set(Some(a));
+            check.clear();
+        }
+        None | Some(pick::Pick::Project(_)) => {}
+        Some(_) => {
+            project.set(None);
+            check.clear();
+        }
+    });
     let own: RwSignal<Option<Result<OwnInputs, AppError>>> = RwSignal::new(None);
     // Connecting (or switching to) an account that is a project picks it.
     let w0 = world.clone();
@@ -623,24 +682,28 @@ fn ScoreBody(world: World) -> impl IntoView {
     view! {
         <label class="field">
             <span class="label">"Project"</span>
-            <select id="project" on:change=move |ev| { project.set(event_target_value(&ev).parse().ok()); check.clear(); }>
+            <select id="project" on:change=move |ev| { query.set(String::new()); project.set(event_target_value(&ev).parse().ok()); check.clear(); }>
+                <option value="" disabled=true selected=move || project.get().is_none()>"— none picked —"</option>
                 {names.into_iter().map(|(n, a)| view! { <option value=a.to_string() selected=move || project.get() == Some(a)>{n}" · "{fmt::short_addr(&a.to_checksum(None))}</option> }).collect_view()}
             </select>
             <span class="hint">{if has_names { "Names come from the deployment's metadata file and are not verified: the address is what is checked." } else { "This deployment publishes no project names: type the project's address." }}</span>
         </label>
         <label class="field">
-            <span class="label">"Or any project address"</span>
-            <input id="project-address" placeholder="0x…" spellcheck="false" on:input=move |ev| {
-                let v = event_target_value(&ev);
-                let t = v.trim();
-                address_error.set(None);
-                if t.is_empty() { return; }
-                match t.parse::<Address>() {
-                    Ok(a) => { project.set(Some(a)); check.clear(); }
-                    Err(_) => address_error.set(Some(format!("'{t}' is not an address (0x and 40 hex digits)"))),
+            <span class="label">"Or find a project: its name, symbol or address"</span>
+            <input id="project-query" placeholder="GARD, Acorn, 0x…" spellcheck="false" autocomplete="off" prop:value=move || query.get() on:input=move |ev| query.set(event_target_value(&ev)) />
+            {move || {
+                let label = |a: Address| known.get().into_iter().find(|c| c.address == a).map(|c| c.label());
+                match picked.get()? {
+                    pick::Pick::Project(a) => Some(view! { <span class="muted" id="project-query-result">{format!("→ {} · {}", label(a).unwrap_or_else(|| "an unnamed address".into()), a.to_checksum(None))}</span> }.into_any()),
+                    pick::Pick::Choices(cs) => Some(view! {
+                        <span class="warn" id="project-query-result">"Several projects match; pick one: "
+                            {cs.into_iter().map(|c| { let a = c.address; view! { <button class="secondary project-choice" data-address=a.to_string() on:click=move |_| query.set(a.to_checksum(None))>{c.label()}</button>" " } }).collect_view()}
+                        </span>
+                    }.into_any()),
+                    pick::Pick::NoMatch(q) => Some(view! { <span class="bad" id="project-query-error">{format!("No project is named '{q}', and no launch has that symbol. Type a name, a symbol or a full address (0x and 40 hex digits).")}</span> }.into_any()),
+                    pick::Pick::NotAnAddress(q) => Some(view! { <span class="bad" id="project-query-error">{format!("'{q}' is not an address: an address is 0x and 40 hex digits.")}</span> }.into_any()),
                 }
-            } />
-            {move || address_error.get().map(|e| view! { <span class="bad" id="project-address-error">{e}</span> })}
+            }}
         </label>
         <label class="field">
             <span class="label">"Your inputs file (optional)"</span>
@@ -679,14 +742,20 @@ fn ScoreBody(world: World) -> impl IntoView {
         </ErrorBoundary>
         </Transition>
         <div class="actions">
-            <button class="primary" id="verify-score" on:click=move |_| verify()>"Verify the selected epoch"</button>
+            <button class="primary" id="verify-score" disabled=move || project.get().is_none() on:click=move |_| verify()>{move || match project.get() {
+                None => "Pick a project to verify".to_string(),
+                Some(a) => format!("Verify {} in the selected epoch", known.get().into_iter().find(|c| c.address == a).map_or_else(|| fmt::short_addr(&a.to_checksum(None)), |c| c.name)),
+            }}</button>
         </div>
         {move || check.get().map(|c| match c {
             Load::Loading => view! { <Loading what="Fetching the bundle and checking it against the chain…" /> }.into_any(),
             Load::Failed(e) => view! { <div class="result bad" id="score-result" role="alert">{e.to_string()}</div> }.into_any(),
             Load::Ready(e) => {
-                let name = project.get_untracked().and_then(|a| world_for_names.project_name(&a)).unwrap_or_default();
-                let EpochCheck { status, score, signer, expected_signer, human, creator, inputs } = e;
+                // The result names the project it is about (D9), from the check itself.
+                let checked = e.project;
+                let name = known.get_untracked().into_iter().find(|c| c.address == checked).map(|c| c.label()).or_else(|| world_for_names.project_name(&checked)).unwrap_or_else(|| "Unnamed project".into());
+                let name = format!("{name} ({})", checked.to_checksum(None));
+                let EpochCheck { project: _, status, score, signer, expected_signer, human, creator, inputs } = e;
                 view! {
                     {match score {
                         Ok(c) => score_view(c, name).into_any(),

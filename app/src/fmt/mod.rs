@@ -164,62 +164,9 @@ pub fn duration(secs: u64) -> String {
     }
 }
 
-/// Why a typed amount is not one.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum InputError {
-    /// Nothing typed.
-    #[error("enter an amount")]
-    Empty,
-    /// Not a decimal number.
-    #[error("'{0}' is not a number")]
-    NotANumber(String),
-    /// More decimals than the unit has.
-    #[error("at most {0} decimals")]
-    TooManyDecimals(u8),
-    /// Beyond 2^256 − 1 smallest units.
-    #[error("the amount is too large")]
-    TooLarge,
-    /// A slippage that is not one.
-    #[error("slippage: {0}")]
-    Slippage(Box<InputError>),
-    /// A slippage above the maximum.
-    #[error("slippage: at most 50 %")]
-    SlippageAboveMax,
-}
+mod amount;
 
-/// Parses a decimal amount typed by a person (`"1.5"`, `"1,000.25"`, `".5"`) into smallest units.
-///
-/// # Errors
-/// A readable message: not a number, too many decimals, or too large.
-pub fn parse_units(s: &str, decimals: u8) -> Result<U256, InputError> {
-    let t: String = s
-        .trim()
-        .chars()
-        .filter(|c| *c != ',' && *c != '_' && !c.is_whitespace())
-        .collect();
-    if t.is_empty() {
-        return Err(InputError::Empty);
-    }
-    let (int, frac) = t.split_once('.').unwrap_or((t.as_str(), ""));
-    if !int.bytes().all(|b| b.is_ascii_digit())
-        || !frac.bytes().all(|b| b.is_ascii_digit())
-        || (int.is_empty() && frac.is_empty())
-    {
-        return Err(InputError::NotANumber(s.trim().to_owned()));
-    }
-    if frac.len() > usize::from(decimals) {
-        return Err(InputError::TooManyDecimals(decimals));
-    }
-    let digits = format!(
-        "{int}{frac}{}",
-        "0".repeat(usize::from(decimals) - frac.len())
-    );
-    let digits = digits.trim_start_matches('0');
-    if digits.is_empty() {
-        return Ok(U256::ZERO);
-    }
-    U256::from_str_radix(digits, 10).map_err(|_| InputError::TooLarge)
-}
+pub use amount::{parse_units, InputError};
 
 #[cfg(test)]
 mod tests {
@@ -271,31 +218,6 @@ mod tests {
         assert_eq!(percent_pips(990_000), "99 %");
         assert_eq!(percent_pips(10_000), "1 %");
         assert_eq!(percent_wad(u(425_000_000_000_000_000), 4), "42.5 %");
-    }
-
-    #[test]
-    fn parsing_amounts() {
-        assert_eq!(
-            parse_units("1.5", 18).unwrap(),
-            u(1_500_000_000_000_000_000)
-        );
-        assert_eq!(parse_units(".5", 6).unwrap(), u(500_000));
-        assert_eq!(parse_units("1,000", 6).unwrap(), u(1_000_000_000));
-        assert_eq!(parse_units("0", 18).unwrap(), U256::ZERO);
-        assert!(parse_units("1.0000001", 6)
-            .unwrap_err()
-            .to_string()
-            .contains("6 decimals"));
-        assert!(parse_units("abc", 18)
-            .unwrap_err()
-            .to_string()
-            .contains("not a number"));
-        assert!(parse_units("", 18).is_err());
-        assert!(parse_units("-1", 18).is_err());
-        assert!(parse_units(".", 18).is_err());
-        for raw in [u(1), u(123_456_789), u(10u128.pow(30))] {
-            assert_eq!(parse_units(&units_exact(raw, 18), 18).unwrap(), raw);
-        }
     }
 
     #[test]
