@@ -112,6 +112,9 @@ contract Deploy is Script {
         // Last, so that every address above stays where it was before the router existed.
         d.swapRouter = address(new SwapRouter(IPoolManager(d.poolManager)));
         d.sourceKeyRegistry = address(new SourceKeyRegistry(ILaunchCreators(d.launchpad)));
+        // C18: the payout guardian revokes a bad root inside its 24 h review, which the 48 h timelock
+        // cannot; never the poster (the deployer here).
+        HolderDistributor(d.distributor).setGuardian(vm.envOr("EDEN_PAYOUT_GUARDIAN", ANVIL_ACCOUNT_9));
         vm.stopBroadcast();
 
         _write(d, deployer, signer, bond, firstEpoch);

@@ -26,7 +26,12 @@ import {SignatureChecker} from "@openzeppelin/contracts/utils/cryptography/Signa
 ///   all leaf amounts) out of the pot into the round; reverts if `total > pot`. Epochs of a pair strictly
 ///   increase. The round opens `CLAIM_DELAY` (24 h) after posting and closes `CLAIM_PERIOD` (90 days)
 ///   after opening: claims succeed for `opensAt <= now < closesAt`.
-/// - During the 24 h review the owner may `revokeRoot`: the whole `total` returns to the pot.
+/// - During the 24 h review the owner or the guardian may `revokeRoot`: the whole `total` returns to the
+///   pot (C18, decided after the second review). The owner is the deployment's 48 h timelock, which can
+///   never act inside a 24 h review, so the guardian is what stops a bad root before anyone claims it: an
+///   account set by the owner that can do nothing but revoke during a review, and is never the poster (a
+///   poster cannot clear its own root). The worst a guardian can do is delay a round: its total returns
+///   to the pot and the poster posts again.
 /// - A leaf pays once (its hash is marked claimed), only to its `account` (or, with `claimTo`, to a
 ///   recipient the account signs for with EIP-712 `ClaimTo`, ERC-1271 accounts included), and never
 ///   more than the round's unclaimed `total`.
@@ -58,6 +63,8 @@ contract HolderDistributor is EIP712, Ownable2Step, ReentrancyGuardTransient {
 
     /// @notice The account allowed to post roots.
     address public poster;
+    /// @notice The account that may revoke a root during its review besides the owner; never the poster.
+    address public guardian;
 
     /// @notice Unallocated holder pot per (token, asset).
     mapping(address token => mapping(address asset => uint256)) public pot;
@@ -82,11 +89,14 @@ contract HolderDistributor is EIP712, Ownable2Step, ReentrancyGuardTransient {
     event ClaimedTo(address indexed account, address indexed recipient, bytes32 leaf);
     event RolledOver(address indexed token, address indexed asset, uint64 indexed epoch, uint256 remainder);
     event PosterChanged(address indexed previous, address indexed current);
+    event GuardianChanged(address indexed previous, address indexed current);
 
     error ZeroAddress();
     error ZeroAmount();
     error WrongValue(uint256 sent, uint256 expected);
     error NotPoster(address caller);
+    error NotRevoker(address caller);
+    error GuardianIsPoster(address account);
     error EmptyRoot();
     error EpochNotAfter(uint64 epoch, uint64 last);
     error InsufficientPot(uint256 total, uint256 available);
@@ -146,8 +156,12 @@ contract HolderDistributor is EIP712, Ownable2Step, ReentrancyGuardTransient {
         emit RootPosted(token, asset, epoch, root, total, opensAt, closesAt);
     }
 
-    /// @notice Owner may withdraw a root during its 24 h review; its whole total returns to the pot.
-    function revokeRoot(address token, address asset, uint64 epoch) external onlyOwner {
+    /// @notice The owner or the guardian may withdraw a root during its 24 h review; its whole total returns
+    /// to the pot.
+    function revokeRoot(address token, address asset, uint64 epoch) external {
+        if (msg.sender != owner() && (msg.sender != guardian || guardian == address(0))) {
+            revert NotRevoker(msg.sender);
+        }
         Round storage r = _existing(token, asset, epoch);
         if (r.settled) revert AlreadySettled(token, asset, epoch);
         if (block.timestamp >= r.opensAt) revert ReviewOver(r.opensAt, block.timestamp);
@@ -244,8 +258,16 @@ contract HolderDistributor is EIP712, Ownable2Step, ReentrancyGuardTransient {
         );
     }
 
+    /// @notice Sets the revoke-only guardian (address(0): none). Never the poster.
+    function setGuardian(address guardian_) external onlyOwner {
+        if (guardian_ != address(0) && guardian_ == poster) revert GuardianIsPoster(guardian_);
+        emit GuardianChanged(guardian, guardian_);
+        guardian = guardian_;
+    }
+
     function setPoster(address poster_) external onlyOwner {
         if (poster_ == address(0)) revert ZeroAddress();
+        if (poster_ == guardian) revert GuardianIsPoster(poster_);
         emit PosterChanged(poster, poster_);
         poster = poster_;
     }

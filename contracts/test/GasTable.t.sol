@@ -71,6 +71,16 @@ contract GasTableTest is LaunchpadFixture {
         vm.warp(block.timestamp + 24 hours);
         dist.claim(token, address(0), 1, address(uint160(0x1000 + 7)), 1 ether + 7, MerkleBuilder.proof(leaves, 7));
     }
+
+    /// C18: the payout guardian revokes a root inside its review (issue 35 item 4).
+    function test_gas_revokeRoot() public {
+        address guardian = makeAddr("guardian");
+        dist.setGuardian(guardian);
+        dist.fund{value: 1 ether}(token, address(0), 1 ether);
+        dist.postRoot(token, address(0), 1, keccak256("bad root"), 1 ether);
+        vm.prank(guardian);
+        dist.revokeRoot(token, address(0), 1);
+    }
 }
 
 /// Sell measured cold (the buy and approval happen in setUp, a separate transaction).

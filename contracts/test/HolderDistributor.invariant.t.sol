@@ -21,6 +21,10 @@ contract DistributorHandler is Test {
     bytes32[] public allLeaves;
     uint256 public totalPaid;
     uint256 public totalFunded;
+    /// ghost: rounds the guardian revoked, and what they paid before (nothing: a revoke is in the review)
+    mapping(uint64 => bool) public revoked;
+    mapping(uint64 => uint256) public paidIn;
+    address public constant GUARDIAN = address(0x6A2D);
 
     constructor(HolderDistributor d, address poster_) {
         dist = d;
@@ -62,11 +66,21 @@ contract DistributorHandler is Test {
         dist.claim(TOKEN, address(0), ep, holders[i], amount, MerkleBuilder.proof(leaves, i));
         paidCount[leaves[i]]++;
         totalPaid += amount;
+        paidIn[ep] += amount;
     }
 
     function rollover(uint256 e) external {
         if (epoch == 0) return;
         dist.rollover(TOKEN, address(0), uint64(bound(e, 1, epoch)));
+    }
+
+    /// The guardian revokes a round (C18): only inside its review, so never one that has paid.
+    function revoke(uint256 e) external {
+        if (epoch == 0) return;
+        uint64 ep = uint64(bound(e, 1, epoch));
+        vm.prank(GUARDIAN);
+        dist.revokeRoot(TOKEN, address(0), ep);
+        revoked[ep] = true;
     }
 
     function warp(uint256 dt) external {
@@ -86,6 +100,7 @@ contract HolderDistributorInvariantTest is Test {
         vm.warp(1_700_000_000);
         dist = new HolderDistributor(address(this), address(0x9057));
         handler = new DistributorHandler(dist, address(0x9057));
+        dist.setGuardian(handler.GUARDIAN());
         targetContract(address(handler));
     }
 
@@ -107,6 +122,13 @@ contract HolderDistributorInvariantTest is Test {
         }
         assertEq(held, handler.totalPaid());
         assertEq(address(dist).balance + handler.totalPaid(), handler.totalFunded());
+    }
+
+    /// A revoked round never paid anything: the guardian acts only before claims open.
+    function invariant_revokedRoundNeverPaid() public view {
+        for (uint64 e = 1; e <= handler.epoch(); ++e) {
+            if (handler.revoked(e)) assertEq(handler.paidIn(e), 0);
+        }
     }
 
     /// The contract always holds at least the pot plus every live round's unclaimed remainder.

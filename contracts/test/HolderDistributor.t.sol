@@ -6,6 +6,7 @@ import {Ownable} from "@openzeppelin/contracts/access/Ownable.sol";
 import {HolderDistributor} from "../src/HolderDistributor.sol";
 import {MerkleBuilder} from "./utils/MerkleBuilder.sol";
 import {TestERC20} from "./utils/TestERC20.sol";
+import {TimelockController} from "@openzeppelin/contracts/governance/TimelockController.sol";
 
 contract HolderDistributorTest is Test {
     HolderDistributor internal dist;
@@ -296,7 +297,7 @@ contract HolderDistributorTest is Test {
     function test_revoke_duringReviewOnly() public {
         (address[] memory a, uint256[] memory m, bytes32[] memory leaves) = _round3(ETH, 1);
         uint256 total = m[0] + m[1] + m[2];
-        vm.expectRevert(abi.encodeWithSelector(Ownable.OwnableUnauthorizedAccount.selector, address(this)));
+        vm.expectRevert(abi.encodeWithSelector(HolderDistributor.NotRevoker.selector, address(this)));
         dist.revokeRoot(token, ETH, 1);
         vm.expectEmit(address(dist));
         emit HolderDistributor.RootRevoked(token, ETH, 1, total);
@@ -437,5 +438,99 @@ contract HolderDistributorClaimToTest is Test {
         vm.warp(deadline + 1);
         vm.expectRevert(abi.encodeWithSelector(HolderDistributor.SignatureExpired.selector, deadline, deadline + 1));
         dist.claimTo(token, address(0), 1, holder, 1 ether, proof, recipient, deadline, sig);
+    }
+}
+
+/// Second review, item 4: under the deployed governance (the 48 h timelock owns the distributor) a bad
+/// root could not be revoked before claims opened 24 h after it. The guardian stops it in the review.
+contract HolderDistributorGuardianTest is Test {
+    HolderDistributor internal dist;
+    TimelockController internal timelock;
+    address internal poster = makeAddr("poster");
+    address internal guardian = makeAddr("guardian");
+    address internal thief = makeAddr("thief");
+    address internal token = makeAddr("token");
+    address internal constant ETH = address(0);
+
+    function setUp() public {
+        address[] memory who = new address[](1);
+        who[0] = address(this);
+        timelock = new TimelockController(48 hours, who, who, address(0));
+        dist = new HolderDistributor(address(timelock), poster);
+        vm.prank(address(timelock));
+        dist.setGuardian(guardian);
+        vm.deal(address(this), 10 ether);
+        dist.fund{value: 10 ether}(token, ETH, 10 ether);
+    }
+
+    /// A root paying the whole pot to one account.
+    function _badRoot() internal returns (bytes32 leaf) {
+        leaf = keccak256(
+            bytes.concat(keccak256(abi.encode(address(dist), block.chainid, token, ETH, uint64(1), thief, uint256(10 ether))))
+        );
+        vm.prank(poster);
+        dist.postRoot(token, ETH, 1, leaf, 10 ether);
+    }
+
+    function test_attack_timelockAloneCannotRevokeInTime_guardianDoes() public {
+        _badRoot();
+        // The owner's path: a revocation scheduled in the root's own block executes only after claims open.
+        bytes memory call = abi.encodeCall(HolderDistributor.revokeRoot, (token, ETH, 1));
+        timelock.schedule(address(dist), 0, call, bytes32(0), bytes32(0), 48 hours);
+        // The guardian, in the review: the whole total returns to the pot.
+        vm.warp(block.timestamp + 23 hours);
+        vm.prank(guardian);
+        dist.revokeRoot(token, ETH, 1);
+        assertEq(dist.pot(token, ETH), 10 ether);
+        // The thief's claim once the round would have opened: refused, nothing paid.
+        vm.warp(block.timestamp + 1 hours);
+        vm.expectRevert(abi.encodeWithSelector(HolderDistributor.AlreadySettled.selector, token, ETH, uint64(1)));
+        dist.claim(token, ETH, 1, thief, 10 ether, new bytes32[](0));
+        assertEq(thief.balance, 0);
+        // The timelock's own revocation arrives too late in any case (and here finds it revoked).
+        vm.warp(block.timestamp + 25 hours);
+        vm.expectRevert();
+        timelock.execute(address(dist), 0, call, bytes32(0), bytes32(0));
+    }
+
+    function test_guardianOnlyRevokes_andIsNeverThePoster() public {
+        _badRoot();
+        vm.startPrank(guardian);
+        vm.expectRevert(abi.encodeWithSelector(HolderDistributor.NotPoster.selector, guardian));
+        dist.postRoot(token, ETH, 2, bytes32(uint256(1)), 1);
+        vm.expectRevert();
+        dist.setPoster(guardian);
+        vm.expectRevert();
+        dist.setGuardian(thief);
+        vm.stopPrank();
+        // Nobody else revokes.
+        vm.prank(thief);
+        vm.expectRevert(abi.encodeWithSelector(HolderDistributor.NotRevoker.selector, thief));
+        dist.revokeRoot(token, ETH, 1);
+        // The poster cannot be made guardian, nor the guardian poster.
+        vm.startPrank(address(timelock));
+        vm.expectRevert(abi.encodeWithSelector(HolderDistributor.GuardianIsPoster.selector, poster));
+        dist.setGuardian(poster);
+        vm.expectRevert(abi.encodeWithSelector(HolderDistributor.GuardianIsPoster.selector, guardian));
+        dist.setPoster(guardian);
+        // No guardian: only the owner revokes, and the zero address never can.
+        dist.setGuardian(address(0));
+        vm.stopPrank();
+        vm.prank(guardian);
+        vm.expectRevert(abi.encodeWithSelector(HolderDistributor.NotRevoker.selector, guardian));
+        dist.revokeRoot(token, ETH, 1);
+        vm.prank(address(0));
+        vm.expectRevert(abi.encodeWithSelector(HolderDistributor.NotRevoker.selector, address(0)));
+        dist.revokeRoot(token, ETH, 1);
+    }
+
+    /// After the review even the guardian cannot take a root back: claims are final.
+    function test_guardianCannotRevokeAfterTheReview() public {
+        _badRoot();
+        uint64 opensAt = uint64(block.timestamp + 24 hours);
+        vm.warp(opensAt);
+        vm.prank(guardian);
+        vm.expectRevert(abi.encodeWithSelector(HolderDistributor.ReviewOver.selector, opensAt, opensAt));
+        dist.revokeRoot(token, ETH, 1);
     }
 }
