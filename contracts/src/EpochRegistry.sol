@@ -19,17 +19,19 @@ import {EdenLeaves} from "./libraries/EdenLeaves.sol";
 ///   mempool or a publication cannot make anyone else the proposer). Recovery is OpenZeppelin ECDSA: 65-byte
 ///   signatures only, `v` in {27, 28}, low `s` only.
 /// - C7: a proposal is accepted when the signature recovers to `signer` for `msg.sender` as proposer, the epoch
-///   is the next one (`nextEpoch`) or a slot reopened by an upheld or lapsed challenge, `block.timestamp <=
+///   is the next one (`nextEpoch`) or a slot reopened by an upheld challenge, `block.timestamp <=
 ///   expiry`, and `msg.value == bond`. It is then pending for `CHALLENGE_WINDOW` (72 h). While pending, anyone
 ///   may challenge with an equal bond (strictly before the deadline), at most `MAX_CHALLENGES` times per
 ///   proposal. The adjudicator then either upholds the challenge (both bonds to the challenger, the slot
 ///   reopens so a corrected root may be proposed, and the struck (epoch, root) pair can never be proposed
 ///   again) or rejects it (the challenger's bond is forfeited to `treasury`, never to the proposer, so a
 ///   self-challenge costs its bond; a fresh 72 h window starts). A challenge the adjudicator has not ruled on
-///   within `ADJUDICATION_TIMEOUT` lapses (anyone may call `lapse`): no ruling, both bonds are returned and the
-///   slot reopens without striking the root. From the deadline on, anyone may finalize; the proposer's bond is
-///   then returned. A proposal is final at the latest `CHALLENGE_WINDOW + MAX_CHALLENGES * (ADJUDICATION_TIMEOUT
-///   + CHALLENGE_WINDOW)` after it was made (23 days).
+///   within `ADJUDICATION_TIMEOUT` lapses (anyone may call `lapse`): no ruling, the challenger's bond is returned
+///   and the proposal is pending again with a fresh window, its challenge count kept (decided after the second
+///   review: a lapse that reopened the slot let one challenger restart the count forever, free). From the deadline
+///   on, anyone may finalize; the proposer's bond is then returned. A proposal is final at the latest
+///   `CHALLENGE_WINDOW + MAX_CHALLENGES * (ADJUDICATION_TIMEOUT + CHALLENGE_WINDOW)` after it was made (23 days),
+///   whatever the adjudicator does or fails to do.
 /// - C5: leaves are OpenZeppelin StandardMerkleTree leaves (`EdenLeaves`): score `(address project, uint256
 ///   scoreWad)` (the published score, one per project, C27: what `FeeLanes` and every consumer read), quality `(bytes32 T_q, address scorerRegistry, uint256 scoreId, address scorer, address project,
 ///   bytes32 thesisHash, uint256 qualityWad, uint8 verdict, bytes32 matchedThesis)`, systematic `(bytes32 T_s,
@@ -155,7 +157,7 @@ contract EpochRegistry is EIP712, Ownable2Step {
 
     /// @notice Proposes `root` for `epoch` with the signer's EIP-712 signature naming the caller as proposer, and
     /// escrows `bond` (C7).
-    /// @dev Accepts the next new epoch, or an earlier epoch whose slot an upheld or lapsed challenge reopened.
+    /// @dev Accepts the next new epoch, or an earlier epoch whose slot an upheld challenge reopened.
     function propose(uint64 epoch, bytes32 root, bytes32 inputsRoot, uint64 expiry, bytes calldata signature)
         external
         payable
@@ -230,21 +232,23 @@ contract EpochRegistry is EIP712, Ownable2Step {
         }
     }
 
-    /// @notice Ends a challenge the adjudicator has not ruled on within `ADJUDICATION_TIMEOUT` (C7, decided): no
-    /// ruling, so both bonds are returned and the slot reopens; the root is not struck (the signer may have it
-    /// proposed again). Anyone may call.
+    /// @notice Ends a challenge the adjudicator has not ruled on within `ADJUDICATION_TIMEOUT` (C7, decided after
+    /// the second review): no ruling, so the challenger's bond is returned (the adjudicator's silence is not the
+    /// challenger's fault) and the proposal is pending again with a fresh `CHALLENGE_WINDOW`, its challenge count
+    /// kept: at most `MAX_CHALLENGES` challenges per proposal, lapsed or ruled, so finality stays within 23 days of
+    /// the proposal. The proposer's bond stays escrowed until finalization. Anyone may call.
     function lapse(uint64 epoch) external {
         Slot storage s = _slots[epoch];
         if (s.status != Status.Challenged) revert NotChallenged(epoch, s.status);
         uint64 until = s.challengedAt + ADJUDICATION_TIMEOUT;
         if (block.timestamp < until) revert AdjudicationOpen(epoch, until);
-        bytes32 root = s.root;
         address challenger = s.challenger;
-        address proposer = s.proposer;
-        delete _slots[epoch];
-        _credit(proposer, bond);
+        s.status = Status.Pending;
+        s.deadline = uint64(block.timestamp) + CHALLENGE_WINDOW;
+        s.challenger = address(0);
+        s.challengedAt = 0;
         _credit(challenger, bond);
-        emit ChallengeLapsed(epoch, root, challenger);
+        emit ChallengeLapsed(epoch, s.root, challenger);
     }
 
     /// @notice Makes a pending root final once its window has passed; returns the proposer's bond. Anyone may call.

@@ -19,6 +19,9 @@ contract RegistryHandler is Test {
     uint256 public escrowed; // bonds held for pending/challenged slots
     uint256 public credited; // sum of credits not yet withdrawn
     uint256 public calls;
+    /// ghost: challenges made against an epoch since its last upheld challenge, across proposals (C7, second
+    /// review item 3: a lapse must not let a re-proposal restart the count)
+    mapping(uint64 => uint256) public challengesSinceUpheld;
 
     constructor(EpochRegistry reg_, address adjudicator_) {
         reg = reg_;
@@ -68,6 +71,7 @@ contract RegistryHandler is Test {
         vm.prank(actors[actor % 3]);
         reg.challenge{value: bond}(epoch);
         escrowed += bond;
+        challengesSinceUpheld[epoch]++;
     }
 
     function resolve(uint256 seed, bool upheld) external {
@@ -79,6 +83,7 @@ contract RegistryHandler is Test {
             escrowed -= 2 * bond;
             credited += 2 * bond;
             liveRoot[epoch] = 0;
+            challengesSinceUpheld[epoch] = 0;
         } else {
             escrowed -= bond;
             credited += bond; // forfeited to the treasury
@@ -89,9 +94,9 @@ contract RegistryHandler is Test {
         calls++;
         uint64 epoch = _pick(seed);
         reg.lapse(epoch);
-        escrowed -= 2 * bond;
-        credited += 2 * bond;
-        liveRoot[epoch] = 0;
+        // C7 (second review): the challenger's bond returns; the proposal is pending again, its root kept.
+        escrowed -= bond;
+        credited += bond;
     }
 
     function finalize(uint256 seed) external {
@@ -157,6 +162,15 @@ contract EpochRegistryInvariantTest is Test {
         (uint64 first, uint64 next) = (reg.firstEpoch(), reg.nextEpoch());
         for (uint64 e = first; e < next; ++e) {
             assertLe(reg.challengeCount(e), reg.MAX_CHALLENGES());
+        }
+    }
+
+    /// C7 (second review, item 3): however lapses and re-proposals interleave, an epoch is challenged at most
+    /// `MAX_CHALLENGES` times between upheld challenges, so finality is bounded whatever the adjudicator does.
+    function invariant_lapsesNeverRestartTheCount() public view {
+        (uint64 first, uint64 next) = (reg.firstEpoch(), reg.nextEpoch());
+        for (uint64 e = first; e < next; ++e) {
+            assertLe(handler.challengesSinceUpheld(e), reg.MAX_CHALLENGES());
         }
     }
 

@@ -821,7 +821,8 @@ contract EpochRegistryTest is RegistryBase {
     }
 
     /// Finding 6: an absent adjudicator left an epoch challenged and both bonds locked forever. After
-    /// ADJUDICATION_TIMEOUT the challenge lapses: both bonds return, the slot reopens, the root is not struck.
+    /// ADJUDICATION_TIMEOUT the challenge lapses: the challenger's bond returns and the proposal is pending again with a
+    /// fresh window and its challenge count kept (second review, item 3); the root is not struck.
     function test_review6_aChallengeLapsesWhenTheAdjudicatorIsAbsent() public {
         _propose(FIRST, ROOT);
         vm.prank(challenger);
@@ -834,17 +835,48 @@ contract EpochRegistryTest is RegistryBase {
         vm.expectEmit(address(reg));
         emit EpochRegistry.ChallengeLapsed(FIRST, ROOT, challenger);
         reg.lapse(FIRST); // anyone
-        assertEq(uint8(_status(FIRST)), uint8(EpochRegistry.Status.None));
-        assertEq(reg.credit(proposer), BOND);
+        assertEq(uint8(_status(FIRST)), uint8(EpochRegistry.Status.Pending));
+        assertEq(reg.credit(proposer), 0); // escrowed until finalization
         assertEq(reg.credit(challenger), BOND);
         assertFalse(reg.struck(keccak256(abi.encode(FIRST, ROOT))));
-        // The adjudicator can no longer rule; the same root may be proposed again with a fresh signature.
+        assertEq(reg.challengeCount(FIRST), 1);
+        // The adjudicator can no longer rule on it; the proposal finalizes after its fresh window.
         vm.prank(adjudicator);
-        vm.expectRevert(abi.encodeWithSelector(EpochRegistry.NotChallenged.selector, FIRST, EpochRegistry.Status.None));
+        vm.expectRevert(abi.encodeWithSelector(EpochRegistry.NotChallenged.selector, FIRST, EpochRegistry.Status.Pending));
         reg.resolve(FIRST, true);
+        vm.warp(until + 72 hours);
+        reg.finalize(FIRST);
+        assertEq(reg.finalRoot(FIRST), ROOT);
+        assertEq(reg.credit(proposer), BOND);
+    }
+
+    /// Second review, item 3: a lapse deleted the slot, so re-proposing the same root restarted the count at zero and
+    /// one challenger, waiting out an absent adjudicator, kept any root from finality for free (5 cycles, 35 days).
+    /// Now the count survives the lapse: after `MAX_CHALLENGES` the root is final within 23 days of its proposal.
+    function test_secondReview3_lapsesCannotDelayFinalityPastTheBound() public {
+        uint64 proposed = uint64(block.timestamp);
         _propose(FIRST, ROOT);
-        assertEq(uint8(_status(FIRST)), uint8(EpochRegistry.Status.Pending));
-        assertEq(reg.challengeCount(FIRST), 0);
+        for (uint256 i; i < reg.MAX_CHALLENGES(); ++i) {
+            vm.prank(challenger);
+            reg.challenge{value: BOND}(FIRST);
+            vm.warp(block.timestamp + reg.ADJUDICATION_TIMEOUT());
+            reg.lapse(FIRST);
+            // The slot was never reopened: nobody can re-propose to restart the count.
+            assertEq(uint8(_status(FIRST)), uint8(EpochRegistry.Status.Pending));
+        }
+        vm.prank(challenger);
+        vm.expectRevert(abi.encodeWithSelector(EpochRegistry.ChallengeLimit.selector, FIRST, reg.MAX_CHALLENGES()));
+        reg.challenge{value: BOND}(FIRST);
+        (, uint64 deadline) = reg.status(FIRST);
+        uint64 bound = proposed + reg.CHALLENGE_WINDOW()
+            + reg.MAX_CHALLENGES() * (reg.ADJUDICATION_TIMEOUT() + reg.CHALLENGE_WINDOW());
+        assertLe(deadline, bound);
+        assertEq(bound - proposed, 23 days);
+        vm.warp(deadline);
+        reg.finalize(FIRST);
+        assertEq(reg.finalRoot(FIRST), ROOT);
+        // The challenger paid nothing for the lapses (the adjudicator's silence is not its fault).
+        assertEq(reg.credit(challenger), uint256(reg.MAX_CHALLENGES()) * BOND);
     }
 
     /// Finding 9 (part): the adjudicator is never the signer, at construction or after a rotation.

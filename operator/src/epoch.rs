@@ -480,7 +480,7 @@ pub async fn propose(chain: &Chain, signed: &SignedRoot) -> Result<Proposed> {
         });
     }
     let next = reg.nextEpoch().call().await.map_err(OpError::rpc)?;
-    // C7: the next epoch, or an earlier slot an upheld or lapsed challenge reopened (status None).
+    // C7: the next epoch, or an earlier slot an upheld challenge reopened (status None).
     let reopened = signed.epoch < next
         && signed.epoch >= reg.firstEpoch().call().await.map_err(OpError::rpc)?
         && EpochStatus::from_code(

@@ -361,8 +361,11 @@ async fn each_keeper_duty_happens_once() {
     // The chain agrees, and the split of T's fees used the score recorded just before.
     let st = reg.status(first).call().await.unwrap();
     assert_eq!(EpochStatus::from_code(st._0), EpochStatus::Final);
+    // C7 (second review): a lapsed challenge returns the proposal to pending with a fresh window and its
+    // challenge count kept; nothing reopens the slot.
     let st2 = reg.status(first + 1).call().await.unwrap();
-    assert_eq!(EpochStatus::from_code(st2._0), EpochStatus::NotProposed);
+    assert_eq!(EpochStatus::from_code(st2._0), EpochStatus::Pending);
+    assert_eq!(reg.challengeCount(first + 1).call().await.unwrap(), 1);
     for x in [t, u] {
         assert_eq!(lanes.scoreEpochOf(x).call().await.unwrap(), first);
         assert_eq!(lanes.scoreOf(x).call().await.unwrap(), score_of(x));

@@ -47,10 +47,10 @@ pub fn EpochTable(
             {reg.epochs.into_iter().map(|r| {
                 let e = r.epoch;
                 // A proposed epoch whose slot is empty again: its challenge was upheld (the root
-                // struck) or lapsed; a new root may be proposed.
+                // struck); a new root may be proposed.
                 let name = if r.status == 0 { "reopened" } else { status_name(r.status) };
                 let window = move || match r.status {
-                    0 => "challenge upheld or lapsed: awaiting a new root".to_string(),
+                    0 => "challenge upheld: awaiting a new root".to_string(),
                     2 => "awaiting the adjudicator".to_string(),
                     1 => {
                         let now = ctx.chain_now();
