@@ -14,7 +14,7 @@ import {CallMath} from "./libraries/CallMath.sol";
 ///
 /// 1. `stake` the stake token; `commit(commitment)` needs `stake >= minStake`, where
 ///    `commitment = keccak256(abi.encode(address agent, address asset, uint8 direction, uint64 window, bytes32 salt))`,
-///    direction 0 = down, 1 = up. A commitment can be posted once.
+///    direction 0 = down, 1 = up. An agent can post a commitment once.
 /// 2. `reveal` at `committedAt <= now <= committedAt + revealDeadline` (decided: `REVEAL_DEADLINE` = 3600 s).
 ///    The entry price is the 300 s TWAP ending now, `closesAt = now + window` with `window >= MIN_WINDOW` (the TWAP
 ///    window, 300 s: the exit window `[closesAt - 300, closesAt]` starts at or after the reveal, so no swap made at or
@@ -23,7 +23,11 @@ import {CallMath} from "./libraries/CallMath.sol";
 ///    (WAD, the score at reveal) to round `(asset, window, closesAt / window)` (A4), which may emit `Consensus`.
 /// 3. `resolve(id)` by anyone at `now >= closesAt`: the exit price is the 300 s TWAP ending at `closesAt`, read from the
 ///    same accumulator. Hit when the direction matches the sign of `exit - entry`, miss when opposite, void when equal
-///    (A3). Decided after the review: a call resolved after `closesAt + RESOLVE_GRACE` (1 h), or whose exit price can
+///    (A3). Decided after the second review: on a pool price the move must cover the call's band, `|exit - entry| >=
+///    ceil(entry * band / 1e6)` with `band = max(pool fee, MIN_BAND_PIPS)` fixed when the pool is set (`bandPips`),
+///    else the call is void: a push smaller than the pool's fee is never arbitraged back, so an agent could hold the
+///    exit mean one tick its way for the cost of that fee. Pushed prices (the named updater's, which no agent moves)
+///    keep a band of zero. Decided after the review: a call resolved after `closesAt + RESOLVE_GRACE` (1 h), or whose exit price can
 ///    no longer be computed (the pool's observation buffer no longer covers `closesAt - 300`), is a miss: an agent
 ///    cannot turn a losing call into a void by leaving it unresolved or by pushing the buffer past it.
 /// 4. `expire(id)` by anyone at `now > committedAt + revealDeadline`: a commit never revealed counts as a miss (A2).
@@ -67,6 +71,9 @@ contract CallLedger is Ownable2Step, ReentrancyGuardTransient {
     uint64 public constant MAX_OPEN_CALLS = 16;
     /// @notice The fewest observations a pool must have room for (`observationCardinalityNext`) to be set (A5).
     uint16 public constant MIN_OBSERVATIONS = 1_800;
+    /// @notice The narrowest band a pool-priced call's move must cover (A3, decided: 100 pips = 0.01 %, about one
+    /// tick), for a pool whose fee is lower.
+    uint24 public constant MIN_BAND_PIPS = 100;
 
     enum Status {
         None,
@@ -155,7 +162,12 @@ contract CallLedger is Ownable2Step, ReentrancyGuardTransient {
 
     mapping(address agent => AgentRecord) private _agents;
     Call[] private _calls;
-    mapping(bytes32 commitment => bool) public commitmentUsed;
+    /// @notice Commitments each agent has posted (decided after the second review: per agent, so a commitment hash
+    /// copied from the mempool and posted first by another account cannot make the victim's `commit` revert; the
+    /// copier's call can never be revealed, since the commitment hashes the victim's address).
+    mapping(address agent => mapping(bytes32 commitment => bool)) public commitmentUsed;
+    /// @notice A3: the band of `asset`'s pool-priced calls, in pips (`max(fee, MIN_BAND_PIPS)`), set with its pool.
+    mapping(address asset => uint24) public bandPips;
     mapping(bytes32 roundKey => Round) private _rounds;
     mapping(bytes32 roundKey => mapping(address agent => bool)) public votedInRound;
     ConsensusRecord[] private _consensusLog;
@@ -256,6 +268,8 @@ contract CallLedger is Ownable2Step, ReentrancyGuardTransient {
         s.pool = pool;
         s.poolSetAt = uint64(block.timestamp);
         s.stockIsToken0 = stockIsToken0;
+        uint24 fee = IUniswapV3PoolOracle(pool).fee();
+        bandPips[asset] = fee > MIN_BAND_PIPS ? fee : MIN_BAND_PIPS;
         emit PoolSet(asset, pool, stockIsToken0);
     }
 
@@ -309,8 +323,8 @@ contract CallLedger is Ownable2Step, ReentrancyGuardTransient {
         AgentRecord storage r = _agents[msg.sender];
         if (r.stake < minStake) revert InsufficientStake(r.stake, minStake);
         if (r.openCalls >= MAX_OPEN_CALLS) revert TooManyOpenCalls(r.openCalls);
-        if (commitmentUsed[commitment]) revert DuplicateCommitment(commitment);
-        commitmentUsed[commitment] = true;
+        if (commitmentUsed[msg.sender][commitment]) revert DuplicateCommitment(commitment);
+        commitmentUsed[msg.sender][commitment] = true;
         id = _calls.length;
         Call storage c = _calls.push();
         c.agent = msg.sender;
@@ -367,12 +381,8 @@ contract CallLedger is Ownable2Step, ReentrancyGuardTransient {
             if (inTime) (ok, exit) = _priceAt(c.asset, c.closesAt, c.pushedPrice);
             if (!ok) {
                 outcome = Outcome.Miss; // resolved too late, or the exit price is gone: against the agent
-            } else if (exit == c.entryPrice) {
-                outcome = Outcome.Void;
-            } else if ((exit > c.entryPrice) == (c.direction == CallMath.UP)) {
-                outcome = Outcome.Hit;
             } else {
-                outcome = Outcome.Miss;
+                outcome = Outcome(CallMath.outcomeOf(c.entryPrice, exit, c.direction, callBandPips(id)));
             }
         }
         c.status = Status.Resolved;
@@ -395,6 +405,12 @@ contract CallLedger is Ownable2Step, ReentrancyGuardTransient {
     }
 
     // ------------------------------------------------------------------ views
+
+    /// @notice A3: the band call `id`'s move must cover, in pips: its pool's (`bandPips`), zero on pushed prices.
+    function callBandPips(uint256 id) public view returns (uint24) {
+        Call storage c = _existing(id);
+        return c.pushedPrice ? 0 : bandPips[c.asset];
+    }
 
     /// @notice A1: `floor(hits² * stake * 1e18 / (minStake * (hits + misses + 1)))`.
     function computeScore(uint64 hits, uint64 misses, uint256 stake_, uint256 minStake_) public pure returns (uint256) {

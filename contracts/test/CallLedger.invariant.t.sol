@@ -59,7 +59,7 @@ contract CallLedgerHandler is Test {
         uint64 w = uint64(bound(window, ledger.MIN_WINDOW(), 4 hours));
         uint8 d = up ? 1 : 0;
         bytes32 c = ledger.callCommitment(a, ASSET, d, w, salt);
-        if (ledger.commitmentUsed(c)) return;
+        if (ledger.commitmentUsed(a, c)) return;
         vm.prank(a);
         ledger.commit(c);
         salts.push(salt);

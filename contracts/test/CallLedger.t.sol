@@ -225,11 +225,28 @@ contract CallLedgerTest is CallLedgerFixture {
         ledger.getCall(999);
     }
 
+    /// Second review (check): `commitmentUsed` was global, so a commitment hash copied from the mempool and posted first
+    /// by another staked account made the victim's `commit` revert. Now it is per agent: the victim commits, and the
+    /// copier's call can never be revealed (the commitment hashes the victim's address).
+    function test_secondReview_aCopiedCommitmentCannotBlockItsAgent() public {
+        bytes32 salt = _salt(7);
+        bytes32 c = ledger.callCommitment(agents[1], ASSET, UP, HOUR, salt);
+        vm.prank(agents[2]); // the front-runner
+        uint256 copied = ledger.commit(c);
+        vm.prank(agents[1]);
+        uint256 id = ledger.commit(c);
+        vm.prank(agents[1]);
+        ledger.reveal(id, ASSET, UP, HOUR, salt);
+        vm.prank(agents[2]);
+        vm.expectRevert(CallLedger.CommitmentMismatch.selector);
+        ledger.reveal(copied, ASSET, UP, HOUR, salt);
+    }
+
     function test_revealRules() public {
         bytes32 salt = _salt(1);
         uint256 id = _commit(1, ASSET, UP, HOUR, salt);
         bytes32 c = ledger.callCommitment(agents[1], ASSET, UP, HOUR, salt);
-        assertTrue(ledger.commitmentUsed(c));
+        assertTrue(ledger.commitmentUsed(agents[1], c));
         vm.prank(agents[1]);
         vm.expectRevert(abi.encodeWithSelector(CallLedger.DuplicateCommitment.selector, c));
         ledger.commit(c);
@@ -752,6 +769,77 @@ contract CallLedgerV3Test is CallLedgerFixture {
         driver.swapExactIn(poolHigh, zeroForOne, amountIn);
         vm.warp(block.timestamp + 1);
         assertEq(ledger.priceNow(address(stockHigh)), _expected(poolHigh, 0, false));
+    }
+
+    // ---------------------------------------------------------------- second review, item 2 (attack)
+
+    /// Second review, item 2: the agent reveals and, in the same block, moves the pool a few ticks its way, less than
+    /// the 0.3 % fee, so no arbitrageur undoes it. With nothing else trading, the exit mean is held past the entry for
+    /// the cost of that fee: before, a hit; now the move is inside the pool's fee band and the call is void.
+    function test_secondReview2_aPushInsideTheFeeBandIsVoid() public {
+        assertEq(ledger.bandPips(address(stockLow)), 3000);
+        uint256 id = _call(1, address(stockLow), UP, HOUR);
+        (, int24 t0,,,,,) = poolLow.slot0();
+        driver.swapExactIn(poolLow, false, 2e15); // the agent's push, in the reveal block
+        (, int24 t1,,,,,) = poolLow.slot0();
+        assertGt(t1, t0);
+        assertLt(t1 - t0, 30); // inside the fee: never arbitraged
+        CallLedger.Call memory c = ledger.getCall(id);
+        vm.warp(c.closesAt);
+        uint256 exit = _expected(poolLow, 0, true);
+        assertGt(exit, c.entryPrice); // the exit TWAP is past the entry: the old rule's hit
+        assertLt(exit - c.entryPrice, CallMath.bandThresholdUp(c.entryPrice, 3000));
+        assertEq(uint8(ledger.resolve(id)), uint8(CallLedger.Outcome.Void));
+        CallLedger.AgentRecord memory r = _rec(1);
+        assertEq(r.hits, 0);
+        assertEq(r.voids, 1);
+        // Ten such calls farm nothing: the score stays zero.
+        for (uint256 i; i < 10; ++i) {
+            uint256 k = _call(1, address(stockLow), UP, HOUR);
+            driver.swapExactIn(poolLow, false, 2e15);
+            vm.warp(ledger.getCall(k).closesAt);
+            assertEq(uint8(ledger.resolve(k)), uint8(CallLedger.Outcome.Void));
+        }
+        assertEq(ledger.score(agents[1]), 0);
+    }
+
+    /// The band is the pool's fee, at least `MIN_BAND_PIPS`; a call's band is its pool's, zero on pushed prices.
+    function test_bandIsThePoolFeeAndZeroOnPushes() public {
+        TestERC20 cheap = new TestERC20{salt: bytes32(uint256(505))}("Cheap", "C", 18);
+        IV3Pool p = IV3Pool(factory.createPool(address(cheap), address(usdg), 500));
+        p.initialize(TickMath.getSqrtPriceAtTick(TICK_100));
+        p.increaseObservationCardinalityNext(MIN_OBS);
+        vm.prank(owner);
+        ledger.setPool(address(cheap), address(p));
+        assertEq(ledger.bandPips(address(cheap)), 500);
+        assertEq(ledger.MIN_BAND_PIPS(), 100);
+        uint256 pushed = _call(1, ASSET, UP, HOUR);
+        uint256 pooled = _call(2, address(stockLow), UP, HOUR);
+        assertEq(ledger.callBandPips(pushed), 0);
+        assertEq(ledger.callBandPips(pooled), 3000);
+        // On pushes, any move still decides (the updater's prices are no agent's to hold).
+        _push(ASSET, 150 * ONE + 1);
+        vm.warp(ledger.getCall(pushed).closesAt);
+        assertEq(uint8(ledger.resolve(pushed)), uint8(CallLedger.Outcome.Hit));
+    }
+
+    /// Property: a pool-priced call whose exit moved less than its band is void, whatever the direction; one that
+    /// moved at least the band is a hit or a miss by direction.
+    function testFuzz_outcomeFollowsTheBand(uint96 amountIn, bool up, bool callUp) public {
+        amountIn = uint96(bound(amountIn, 1e12, 1e26));
+        uint8 dir = callUp ? UP : DOWN;
+        uint256 id = _call(3, address(stockLow), dir, HOUR);
+        driver.swapExactIn(poolLow, !up, amountIn);
+        CallLedger.Call memory c = ledger.getCall(id);
+        vm.warp(c.closesAt);
+        uint256 exit = _expected(poolLow, 0, true);
+        uint256 moved = exit > c.entryPrice ? exit - c.entryPrice : c.entryPrice - exit;
+        CallLedger.Outcome o = ledger.resolve(id);
+        if (moved < CallMath.bandThresholdUp(c.entryPrice, 3000)) {
+            assertEq(uint8(o), uint8(CallLedger.Outcome.Void));
+        } else {
+            assertEq(uint8(o), uint8((exit > c.entryPrice) == callUp ? CallLedger.Outcome.Hit : CallLedger.Outcome.Miss));
+        }
     }
 
     // ---------------------------------------------------------------- review findings 4 and 5 (attacks)

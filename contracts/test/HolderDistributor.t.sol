@@ -472,7 +472,7 @@ contract HolderDistributorGuardianTest is Test {
         dist.postRoot(token, ETH, 1, leaf, 10 ether);
     }
 
-    function test_attack_timelockAloneCannotRevokeInTime_guardianDoes() public {
+    function test_secondReview4_timelockAloneCannotRevokeInTime_guardianDoes() public {
         _badRoot();
         // The owner's path: a revocation scheduled in the root's own block executes only after claims open.
         bytes memory call = abi.encodeCall(HolderDistributor.revokeRoot, (token, ETH, 1));

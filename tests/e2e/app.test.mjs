@@ -803,6 +803,9 @@ test('agents are ranked, consensus is shown, and a call is committed then reveal
   await page.waitForSelector('.agent-row', T);
   assert.ok((await page.locator('.agent-row').count()) >= 4, 'the seeded agents are on the leaderboard');
   assert.match(await page.textContent('#consensus'), /Last consensus, round \d+: (up|down) · strength [\d.]+ %/);
+  // A3's band (second review): the pool's 0.3 % fee, read from the ledger, said before anyone calls.
+  assert.equal(await page.getAttribute('#call-band', 'data-band-pips'), '3000');
+  assert.match(await page.textContent('#call-band'), /moves at least 0\.3 % between entry and exit/);
   await page.selectOption('#call-direction', 'up');
   let n = await confirmedCount();
   await page.click('#commit-button');

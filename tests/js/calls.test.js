@@ -115,6 +115,13 @@ test('callOutcome', () => {
   assert.equal(eden.callOutcome('down', '100', null), 'void');
   assert.equal(eden.callOutcome('down', '100'), 'void');
   assert.throws(() => eden.callOutcome('flat', '1', '2'), /direction/);
+  // A3 band (second review): inside the band a move is void; the band's threshold rounds up.
+  assert.equal(eden.callOutcome('up', '1000000', '1002999', 3000), 'void');
+  assert.equal(eden.callOutcome('up', '1000000', '1003000', 3000), 'hit');
+  assert.equal(eden.callOutcome('down', '1000000', '1003000', '3000'), 'miss');
+  assert.equal(eden.callOutcome('up', '1000001', '1003001', 3000), 'void');
+  assert.equal(eden.callOutcome('up', '100', '101', 0), 'hit');
+  assert.throws(() => eden.callOutcome('up', '1', '2', -1), /bandPips/);
   assert.throws(() => eden.callOutcome('up', '1', 2), /exitWad/);
 });
 

@@ -166,6 +166,9 @@ pub struct LedgerRead {
     /// When the asset's pool was set (`priceSource(asset).poolSetAt`, A5): a call entered on pushed
     /// prices and closing after it resolves void.
     pub pool_set_at: u64,
+    /// The band a pool-priced call's move must cover, in pips (`bandPips(asset)`, A3: the pool's fee,
+    /// at least 100); 0 while the asset has no pool.
+    pub band_pips: u32,
 }
 
 /// Reads the ledger for `agents` in two batched round trips whatever their number (after the
@@ -200,6 +203,7 @@ pub async fn read_ledger(
     let threshold = b.add(c.ledger, &ICallLedger::consensusThresholdBpsCall {});
     let log_len = b.add(c.ledger, &ICallLedger::consensusLogLengthCall {});
     let source = b.add(c.ledger, &ICallLedger::priceSourceCall { asset: c.asset });
+    let band = b.add(c.ledger, &ICallLedger::bandPipsCall { asset: c.asset });
     let per_agent: Vec<_> = agents
         .iter()
         .map(|&a| {
@@ -276,5 +280,6 @@ pub async fn read_ledger(
             .map(|s| second.get(s))
             .collect::<Result<_, _>>()?,
         pool_set_at: first.get(source)?.poolSetAt,
+        band_pips: first.get(band)?.to::<u32>(),
     })
 }

@@ -7,6 +7,8 @@ pragma solidity 0.8.26;
 interface IUniswapV3PoolOracle {
     function token0() external view returns (address);
     function token1() external view returns (address);
+    /// @notice The pool's swap fee in hundredths of a bip (`IUniswapV3PoolImmutables.fee`: 3000 = 0.3 %).
+    function fee() external view returns (uint24);
 
     /// @notice The pool's slot0 (`IUniswapV3PoolState.slot0`); the ledger reads `observationCardinalityNext`.
     function slot0()

@@ -85,4 +85,20 @@ library CallMath {
     function bucketForRevealAt(uint64 now_, uint64 window) internal pure returns (uint64) {
         return uint64((uint256(now_) + window) / window);
     }
+
+    /// @notice A3 band (decided after the second review): the smallest move a call's exit TWAP must make
+    /// from its entry to be a hit or a miss, `ceil(entry * bandPips / 1e6)` (rounded up: a move must cover
+    /// the whole band). Mirrors eden-core `calls::outcome::band_threshold_up`.
+    function bandThresholdUp(uint256 entry, uint24 bandPips) internal pure returns (uint256) {
+        return Math.mulDiv(entry, bandPips, 1e6, Math.Rounding.Ceil);
+    }
+
+    /// @notice A3: 1 hit, 2 miss, 3 void (`CallLedger.Outcome`): void when the exit moved less than the band
+    /// from the entry (or not at all), else a hit when it moved the called way. Mirrors eden-core
+    /// `calls::outcome::call_outcome`.
+    function outcomeOf(uint256 entry, uint256 exit, uint8 direction, uint24 bandPips) internal pure returns (uint8) {
+        uint256 moved = exit > entry ? exit - entry : entry - exit;
+        if (moved == 0 || moved < bandThresholdUp(entry, bandPips)) return 3;
+        return (exit > entry) == (direction == UP) ? 1 : 2;
+    }
 }

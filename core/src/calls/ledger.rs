@@ -40,7 +40,7 @@ use super::consensus::{
     consensus_bucket, round_for_reveal_now, vote_weight, ConsensusError, ConsensusEvent,
     ConsensusParams, ConsensusRound, ConsensusState, RoundKey,
 };
-use super::outcome::{call_outcome, CallOutcome, Direction};
+use super::outcome::{call_outcome, pool_band_pips, CallOutcome, Direction};
 use super::price::{exit_price_wad, TickCumulatives};
 use super::score::ScoreError;
 use super::streak::{AgentRecord, RecordOverflow};
@@ -391,7 +391,8 @@ pub struct CallLedger {
     config: LedgerConfig,
     agents: BTreeMap<Address, AgentRecord>,
     calls: Vec<Call>,
-    commitments: BTreeSet<B256>,
+    /// Commitments posted, per agent (a copied hash cannot block its agent).
+    commitments: BTreeSet<(Address, B256)>,
     rounds: BTreeMap<RoundKey, ConsensusRound>,
     round_voters: BTreeSet<(RoundKey, Address)>,
     consensus_log: Vec<ConsensusEvent>,
@@ -565,11 +566,11 @@ impl CallLedger {
         if open >= self.config.max_open_calls {
             return Err(LedgerError::TooManyOpenCalls(open));
         }
-        if self.commitments.contains(&commitment) {
+        if self.commitments.contains(&(agent, commitment)) {
             return Err(LedgerError::DuplicateCommitment(commitment));
         }
         let id = u64::try_from(self.calls.len()).map_err(|_| LedgerError::TooManyCalls)?;
-        self.commitments.insert(commitment);
+        self.commitments.insert((agent, commitment));
         self.calls.push(Call {
             agent,
             commitment,
@@ -667,10 +668,10 @@ impl CallLedger {
         Ok(event)
     }
 
-    /// Step 3: resolves revealed call `id` at `now ≥ closesAt` with the exit TWAP ending at
-    /// `closesAt` (`None` when the observation buffer no longer covers it). Anyone may call.
-    /// After `closesAt + resolveGrace`, or with no exit price, the call is a miss (the exit is
-    /// then not recorded).
+    /// Step 3 on pushed prices (band 0, A3): resolves revealed call `id` at `now ≥ closesAt` with
+    /// the exit price at `closesAt` (`None` when it cannot be read). Anyone may call. After
+    /// `closesAt + resolveGrace`, or with no exit price, the call is a miss (the exit is then not
+    /// recorded).
     ///
     /// # Errors
     /// [`LedgerError::UnknownCall`], [`LedgerError::WrongState`], [`LedgerError::NotClosedYet`],
@@ -681,11 +682,25 @@ impl CallLedger {
         exit_price: Option<U256>,
         now: u64,
     ) -> Result<CallOutcome, LedgerError> {
+        self.resolve_in_band(id, exit_price, 0, now)
+    }
+
+    /// Step 3 with the call's band (A3): a move smaller than `band_pips` of the entry is void.
+    ///
+    /// # Errors
+    /// As [`CallLedger::resolve`].
+    pub fn resolve_in_band(
+        &mut self,
+        id: u64,
+        exit_price: Option<U256>,
+        band_pips: u32,
+        now: u64,
+    ) -> Result<CallOutcome, LedgerError> {
         let (call, reveal, in_time) = self.closed_call(id, now)?;
         let exit_price = exit_price.filter(|_| in_time);
         let outcome = match exit_price {
             None => CallOutcome::Miss,
-            Some(_) => call_outcome(reveal.direction, reveal.entry_price, exit_price),
+            Some(_) => call_outcome(reveal.direction, reveal.entry_price, exit_price, band_pips),
         };
         self.apply_outcome(call.agent, outcome)?;
         self.call_mut(id)?.status = CallStatus::Resolved {
@@ -740,7 +755,8 @@ impl CallLedger {
 
     /// Step 3 from the pool (A5): resolves call `id` with the pool's tick cumulatives at
     /// `closesAt − 300` and `closesAt` (`None` when the observation buffer no longer covers
-    /// `closesAt`: a miss). `stock_is_token0` is the pool's token order.
+    /// `closesAt`: a miss). `stock_is_token0` is the pool's token order; `fee_pips` its swap fee,
+    /// which sets the call's band ([`pool_band_pips`], A3).
     ///
     /// # Errors
     /// As [`CallLedger::resolve`]; [`LedgerError::Price`] when the cumulatives give no price.
@@ -749,10 +765,11 @@ impl CallLedger {
         id: u64,
         exit_cumulatives: Option<TickCumulatives>,
         stock_is_token0: bool,
+        fee_pips: u32,
         now: u64,
     ) -> Result<CallOutcome, LedgerError> {
         let exit = exit_price_wad(exit_cumulatives, stock_is_token0)?;
-        self.resolve(id, exit, now)
+        self.resolve_in_band(id, exit, pool_band_pips(fee_pips), now)
     }
 
     /// Step 4: expires committed call `id` at `now` past its reveal deadline (a miss, A2).
@@ -992,6 +1009,41 @@ mod tests {
         ));
         assert_eq!(l.resolve(999, None, T0), Err(LedgerError::UnknownCall(999)));
         assert_eq!(l.expire(999, T0), Err(LedgerError::UnknownCall(999)));
+    }
+
+    /// Second review (check): a commitment hash copied by another agent and posted first does not block
+    /// its own agent, and the copy can never be revealed.
+    #[test]
+    fn a_copied_commitment_cannot_block_its_agent() {
+        let mut l = ledger();
+        let c = call_commitment(agent(1), ASSET, Direction::Up, HOUR, salt(1));
+        let copied = l.commit(agent(2), c, T0).unwrap();
+        let id = l.commit(agent(1), c, T0).unwrap();
+        assert!(l
+            .reveal(
+                id,
+                agent(1),
+                ASSET,
+                Direction::Up,
+                HOUR,
+                salt(1),
+                w(ONE),
+                T0
+            )
+            .is_ok());
+        assert_eq!(
+            l.reveal(
+                copied,
+                agent(2),
+                ASSET,
+                Direction::Up,
+                HOUR,
+                salt(1),
+                w(ONE),
+                T0
+            ),
+            Err(LedgerError::CommitmentMismatch)
+        );
     }
 
     #[test]
@@ -1261,12 +1313,23 @@ mod tests {
         let id = l.commit(agent(1), c, T0).unwrap();
         l.reveal(id, agent(1), ASSET, Direction::Up, HOUR, s, entry, T0)
             .unwrap();
-        let exit = TickCumulatives {
+        // One tick up is inside a 0.3 % pool's band (A3): void, not the hit a held push would farm.
+        let mut spare = l.clone();
+        let one_tick = TickCumulatives {
             start: 7,
             end: 7 + 300 * -224_999,
         };
         assert_eq!(
-            l.resolve_from_pool(id, Some(exit), true, T0 + HOUR),
+            spare.resolve_from_pool(id, Some(one_tick), true, 3_000, T0 + HOUR),
+            Ok(CallOutcome::Void)
+        );
+        // Forty ticks (≈ 0.4 %) cover it: a hit.
+        let exit = TickCumulatives {
+            start: 7,
+            end: 7 + 300 * -224_960,
+        };
+        assert_eq!(
+            l.resolve_from_pool(id, Some(exit), true, 3_000, T0 + HOUR),
             Ok(CallOutcome::Hit)
         );
         // A second call whose exit is no longer covered: a miss.
@@ -1279,12 +1342,12 @@ mod tests {
             end: i64::MAX,
         };
         assert!(matches!(
-            l.resolve_from_pool(id, Some(bad), true, T0 + HOUR),
+            l.resolve_from_pool(id, Some(bad), true, 3_000, T0 + HOUR),
             Err(LedgerError::Price(_))
         ));
         assert_eq!(l.call(id).unwrap().status, CallStatus::Revealed);
         assert_eq!(
-            l.resolve_from_pool(id, None, true, T0 + HOUR),
+            l.resolve_from_pool(id, None, true, 3_000, T0 + HOUR),
             Ok(CallOutcome::Miss)
         );
     }

@@ -33,7 +33,9 @@ pub use ledger::{
     DEFAULT_MIN_WINDOW_SECS, DEFAULT_RESOLVE_GRACE_SECS, DEFAULT_REVEAL_DEADLINE_SECS,
     MIN_POOL_OBSERVATIONS,
 };
-pub use outcome::{call_outcome, CallOutcome, Direction};
+pub use outcome::{
+    band_threshold_up, call_outcome, pool_band_pips, CallOutcome, Direction, MIN_BAND_PIPS,
+};
 pub use price::{call_price_wad, exit_price_wad, stock_is_token0, twap_covered, TickCumulatives};
 pub use score::{track_record_score, ScoreError};
 pub use streak::{AgentRecord, RecordOverflow};

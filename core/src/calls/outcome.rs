@@ -4,13 +4,39 @@
 //!   (up: `exit > entry`; down: `exit < entry`), a **miss** when it is the opposite sign, and
 //!   **void** when `exit == entry`. A call whose exit price cannot be computed (the pool's
 //!   observation buffer no longer covers `closesAt`) is also void.
+//! - A3 band (decided after the second review): the move must also cover the call's band,
+//!   `|exit − entry| ≥ ⌈entry · band / 10⁶⌉` ([`band_threshold_up`]), else the call is void. A
+//!   pool-priced call's band is its pool's fee in pips, at least [`MIN_BAND_PIPS`] (a push smaller
+//!   than the fee is never arbitraged back, so without the band an agent holds the exit mean one
+//!   tick its way for the cost of that fee); a call on pushed prices has a band of zero. Mirrors
+//!   `CallMath.outcomeOf`.
 //! - A2 (pinned): a commit never revealed in time is **expired** and counts as a miss; a void
 //!   counts as nothing.
 //!
 //! Prices are WAD USDG per whole stock token (A5), taken as inputs.
 
-use crate::math::U256;
+use crate::math::{mul_div_up, U256};
 use serde::{Deserialize, Serialize};
+
+/// A3: the narrowest band of a pool-priced call, in pips (100 = 0.01 %, about one tick), for a pool
+/// whose fee is lower (`CallLedger.MIN_BAND_PIPS`).
+pub const MIN_BAND_PIPS: u32 = 100;
+
+/// A3: the band of a call priced by a pool with swap fee `fee_pips`: `max(fee, MIN_BAND_PIPS)`.
+pub const fn pool_band_pips(fee_pips: u32) -> u32 {
+    if fee_pips > MIN_BAND_PIPS {
+        fee_pips
+    } else {
+        MIN_BAND_PIPS
+    }
+}
+
+/// A3: the smallest move from `entry` a call with band `band_pips` must make to be decided,
+/// `⌈entry · band / 10⁶⌉`, rounded **up** (a move must cover the whole band). `U256::MAX` if it does
+/// not fit (no move then decides).
+pub fn band_threshold_up(entry: U256, band_pips: u32) -> U256 {
+    mul_div_up(entry, U256::from(band_pips), U256::from(1_000_000u32)).unwrap_or(U256::MAX)
+}
 
 /// The direction an agent calls.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -108,14 +134,24 @@ impl CallOutcome {
     }
 }
 
-/// A3: the outcome of a revealed call from its entry TWAP and its exit TWAP at `closesAt`.
+/// A3: the outcome of a revealed call from its entry TWAP and its exit TWAP at `closesAt`, with the
+/// call's band in pips (0 on pushed prices, [`pool_band_pips`] of its pool's fee otherwise).
 ///
 /// `exit = None` means the exit price cannot be computed (the observation buffer no longer
 /// covers `closesAt`): the call is void. Returns `Hit`, `Miss` or `Void`, never `Expired`.
-pub fn call_outcome(direction: Direction, entry: U256, exit: Option<U256>) -> CallOutcome {
+pub fn call_outcome(
+    direction: Direction,
+    entry: U256,
+    exit: Option<U256>,
+    band_pips: u32,
+) -> CallOutcome {
     let Some(exit) = exit else {
         return CallOutcome::Void;
     };
+    let moved = exit.abs_diff(entry);
+    if moved < band_threshold_up(entry, band_pips) {
+        return CallOutcome::Void;
+    }
     match (direction, exit.cmp(&entry)) {
         (_, std::cmp::Ordering::Equal) => CallOutcome::Void,
         (Direction::Up, std::cmp::Ordering::Greater)
@@ -134,19 +170,19 @@ mod tests {
     fn up_and_down() {
         let entry = w(150 * ONE);
         assert_eq!(
-            call_outcome(Direction::Up, entry, Some(entry + w(1))),
+            call_outcome(Direction::Up, entry, Some(entry + w(1)), 0),
             CallOutcome::Hit
         );
         assert_eq!(
-            call_outcome(Direction::Up, entry, Some(entry - w(1))),
+            call_outcome(Direction::Up, entry, Some(entry - w(1)), 0),
             CallOutcome::Miss
         );
         assert_eq!(
-            call_outcome(Direction::Down, entry, Some(entry - w(1))),
+            call_outcome(Direction::Down, entry, Some(entry - w(1)), 0),
             CallOutcome::Hit
         );
         assert_eq!(
-            call_outcome(Direction::Down, entry, Some(entry + w(1))),
+            call_outcome(Direction::Down, entry, Some(entry + w(1)), 0),
             CallOutcome::Miss
         );
     }
@@ -155,24 +191,27 @@ mod tests {
     fn equal_prices_void() {
         let entry = w(150 * ONE);
         assert_eq!(
-            call_outcome(Direction::Up, entry, Some(entry)),
+            call_outcome(Direction::Up, entry, Some(entry), 0),
             CallOutcome::Void
         );
         assert_eq!(
-            call_outcome(Direction::Down, entry, Some(entry)),
+            call_outcome(Direction::Down, entry, Some(entry), 0),
             CallOutcome::Void
         );
         assert_eq!(
-            call_outcome(Direction::Up, U256::ZERO, Some(U256::ZERO)),
+            call_outcome(Direction::Up, U256::ZERO, Some(U256::ZERO), 0),
             CallOutcome::Void
         );
     }
 
     #[test]
     fn exit_not_computable_voids() {
-        assert_eq!(call_outcome(Direction::Up, w(ONE), None), CallOutcome::Void);
         assert_eq!(
-            call_outcome(Direction::Down, w(ONE), None),
+            call_outcome(Direction::Up, w(ONE), None, 0),
+            CallOutcome::Void
+        );
+        assert_eq!(
+            call_outcome(Direction::Down, w(ONE), None, 0),
             CallOutcome::Void
         );
     }
@@ -180,15 +219,15 @@ mod tests {
     #[test]
     fn extremes() {
         assert_eq!(
-            call_outcome(Direction::Up, U256::ZERO, Some(U256::MAX)),
+            call_outcome(Direction::Up, U256::ZERO, Some(U256::MAX), 0),
             CallOutcome::Hit
         );
         assert_eq!(
-            call_outcome(Direction::Down, U256::MAX, Some(U256::ZERO)),
+            call_outcome(Direction::Down, U256::MAX, Some(U256::ZERO), 0),
             CallOutcome::Hit
         );
         assert_eq!(
-            call_outcome(Direction::Down, U256::ZERO, Some(U256::MAX)),
+            call_outcome(Direction::Down, U256::ZERO, Some(U256::MAX), 0),
             CallOutcome::Miss
         );
     }
@@ -211,12 +250,60 @@ mod tests {
         assert_eq!(Direction::from_up(true).opposite(), Direction::Down);
     }
 
+    /// The second review's attack: a 0.3 % pool, the exit TWAP one tick (≈ 0.01 %) past the entry.
+    #[test]
+    fn a_move_inside_the_band_is_void() {
+        let entry = w(100 * ONE);
+        let one_tick = entry + entry / w(10_000);
+        let band = pool_band_pips(3_000);
+        assert_eq!(band, 3_000);
+        assert_eq!(band_threshold_up(entry, band), w(3 * ONE / 10));
+        assert_eq!(
+            call_outcome(Direction::Up, entry, Some(one_tick), band),
+            CallOutcome::Void
+        );
+        // Exactly the band decides; one wei less does not.
+        let at_band = entry + w(3 * ONE / 10);
+        assert_eq!(
+            call_outcome(Direction::Up, entry, Some(at_band), band),
+            CallOutcome::Hit
+        );
+        assert_eq!(
+            call_outcome(Direction::Down, entry, Some(at_band), band),
+            CallOutcome::Miss
+        );
+        assert_eq!(
+            call_outcome(Direction::Up, entry, Some(at_band - w(1)), band),
+            CallOutcome::Void
+        );
+        // A pool cheaper than the floor still has the floor's band; the threshold rounds up.
+        assert_eq!(pool_band_pips(500), 500);
+        assert_eq!(pool_band_pips(100), MIN_BAND_PIPS);
+        assert_eq!(pool_band_pips(0), MIN_BAND_PIPS);
+        assert_eq!(band_threshold_up(w(1), 1), w(1));
+        assert_eq!(band_threshold_up(w(1), 0), U256::ZERO);
+    }
+
     proptest! {
+        /// Inside the band a call is void whatever its direction; outside it the band changes nothing.
+        #[test]
+        fn the_band_only_voids(entry in any::<u128>(), exit in any::<u128>(), band in 0u32..=16_777_215) {
+            let (entry, exit) = (U256::from(entry), U256::from(exit));
+            let banded = call_outcome(Direction::Up, entry, Some(exit), band);
+            let bare = call_outcome(Direction::Up, entry, Some(exit), 0);
+            if exit.abs_diff(entry) < band_threshold_up(entry, band) {
+                prop_assert_eq!(banded, CallOutcome::Void);
+                prop_assert_eq!(call_outcome(Direction::Down, entry, Some(exit), band), CallOutcome::Void);
+            } else {
+                prop_assert_eq!(banded, bare);
+            }
+        }
+
         #[test]
         fn opposite_directions_mirror(entry in any::<[u64; 4]>(), exit in any::<[u64; 4]>()) {
             let (entry, exit) = (U256::from_limbs(entry), U256::from_limbs(exit));
-            let up = call_outcome(Direction::Up, entry, Some(exit));
-            let down = call_outcome(Direction::Down, entry, Some(exit));
+            let up = call_outcome(Direction::Up, entry, Some(exit), 0);
+            let down = call_outcome(Direction::Down, entry, Some(exit), 0);
             match up {
                 CallOutcome::Hit => prop_assert_eq!(down, CallOutcome::Miss),
                 CallOutcome::Miss => prop_assert_eq!(down, CallOutcome::Hit),
@@ -224,7 +311,7 @@ mod tests {
                 CallOutcome::Expired => prop_assert!(false, "call_outcome never returns Expired"),
             }
             // Swapping entry and exit swaps hit and miss for the same direction.
-            let swapped = call_outcome(Direction::Up, exit, Some(entry));
+            let swapped = call_outcome(Direction::Up, exit, Some(entry), 0);
             prop_assert_eq!(swapped, down);
         }
     }

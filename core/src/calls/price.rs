@@ -113,17 +113,26 @@ mod tests {
         let entry0 = call_price_wad(flat(0, t_entry), true).unwrap();
         let exit0 = exit_price_wad(Some(flat(9_999, t_exit)), true).unwrap();
         assert!(exit0.unwrap() > entry0);
-        assert_eq!(call_outcome(Direction::Up, entry0, exit0), CallOutcome::Hit);
+        assert_eq!(
+            call_outcome(Direction::Up, entry0, exit0, 0),
+            CallOutcome::Hit
+        );
         let entry1 = call_price_wad(flat(0, -t_entry), false).unwrap();
         let exit1 = exit_price_wad(Some(flat(0, -t_exit)), false).unwrap();
-        assert_eq!(call_outcome(Direction::Up, entry1, exit1), CallOutcome::Hit);
         assert_eq!(
-            call_outcome(Direction::Down, entry1, exit1),
+            call_outcome(Direction::Up, entry1, exit1, 0),
+            CallOutcome::Hit
+        );
+        assert_eq!(
+            call_outcome(Direction::Down, entry1, exit1, 0),
             CallOutcome::Miss
         );
         // Not covered: void.
         assert_eq!(exit_price_wad(None, true), Ok(None));
-        assert_eq!(call_outcome(Direction::Up, entry0, None), CallOutcome::Void);
+        assert_eq!(
+            call_outcome(Direction::Up, entry0, None, 0),
+            CallOutcome::Void
+        );
     }
 
     #[test]

@@ -90,22 +90,31 @@ pub fn consensus_state_js(
     to_js(&s)
 }
 
-/// A3: `callOutcome(direction, entryWad, exitWad)` → `"hit"`, `"miss"` or `"void"`.
+/// A3: `callOutcome(direction, entryWad, exitWad, bandPips?)` → `"hit"`, `"miss"` or `"void"`.
 /// `direction` is `"up"` or `"down"`; `exitWad` may be `null`/`undefined` when the exit price
-/// cannot be computed (void).
+/// cannot be computed (void); `bandPips` is the call's band (its pool's fee, at least 100; 0, the
+/// default, on pushed prices): a move smaller than it is void.
 #[wasm_bindgen(js_name = callOutcome)]
 pub fn call_outcome_js(
     #[wasm_bindgen(unchecked_param_type = "string")] direction: JsValue,
     #[wasm_bindgen(unchecked_param_type = "IntegerLike")] entry_wad: JsValue,
     #[wasm_bindgen(unchecked_param_type = "string | null | undefined")] exit_wad: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "IntegerLike | undefined")] band_pips: JsValue,
 ) -> Result<String, JsValue> {
+    let band = if band_pips.is_undefined() || band_pips.is_null() {
+        0
+    } else {
+        super::u32_from_js("bandPips", &band_pips)?
+    };
     let direction: &str = &super::text_from_js("direction", &direction)?;
     let entry = super::uint_from_js("entryWad", &entry_wad)?;
     let direction = parse_direction("direction", direction)?;
     let exit: Option<U256> = super::opt_text_from_js("exitWad", &exit_wad)?
         .map(|s| parse_u256("exitWad", &s))
         .transpose()?;
-    Ok(call_outcome(direction, entry, exit).as_str().to_string())
+    Ok(call_outcome(direction, entry, exit, band)
+        .as_str()
+        .to_string())
 }
 
 /// A4: `consensusBucket(closesAt, window)` → `floor(closesAt / window)` as a JS number.

@@ -97,6 +97,21 @@ struct CallsData {
     open: Vec<open::OpenRow>,
     /// The connected account as an agent: its stake, open calls and stake-token wallet.
     me: Option<stake::MyStake>,
+    /// The asset's band in pips (A3): a smaller move between entry and exit is void; 0 on pushes.
+    band_pips: u32,
+}
+
+/// What decides a call on this asset (A3), in words: its band, or any move on pushed prices.
+pub(crate) fn band_words(band_pips: u32) -> String {
+    if band_pips == 0 {
+        "Priced by the asset's named updater: any move between entry and exit decides a call."
+            .into()
+    } else {
+        format!(
+            "A call is decided only when the price moves at least {} between entry and exit (the pool's fee, so a push too small for anyone to arbitrage decides nothing); a smaller move is void.",
+            fmt::percent_pips(band_pips)
+        )
+    }
 }
 
 /// The ledger ([`calls::read_ledger`], two batched round trips whatever the number of agents, calls
@@ -219,6 +234,7 @@ async fn load(w: World, c: CallsRef, me: Option<Address>) -> Result<CallsData, A
         min_stake,
         open,
         me: mine,
+        band_pips: read.band_pips,
     })
 }
 
@@ -429,6 +445,7 @@ fn CallsBody(world: World, calls: CallsRef) -> impl IntoView {
                             }).collect_view()}
                         </ul>
                         <h2>"Open calls"</h2>
+                        <p class="muted" id="call-band" data-band-pips=d.band_pips.to_string()>{band_words(d.band_pips)}</p>
                         <OpenCalls ledger=ledger rows=d.open.clone() me=me on_expired=on_expired />
                         {stake_form}
                     }.into_any()
@@ -471,4 +488,15 @@ fn CallsBody(world: World, calls: CallsRef) -> impl IntoView {
                 })
             }}
         }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_band_is_said_in_words() {
+        assert!(band_words(3_000).contains("0.3 %"), "{}", band_words(3_000));
+        assert!(band_words(0).contains("any move"));
+    }
 }
