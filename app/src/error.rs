@@ -39,6 +39,9 @@ pub enum AppError {
     /// A protocol computation in eden-core refused its inputs (a curve, a duel, a call, a price…).
     #[error(transparent)]
     Protocol(#[from] ProtocolError),
+    /// A trade form refuses the amount (more than held, more than the curve sold), in words.
+    #[error(transparent)]
+    Trade(#[from] crate::trade::TradeRefusal),
     /// A value the person typed is not valid (the message says what to type).
     #[error(transparent)]
     Input(#[from] crate::fmt::InputError),

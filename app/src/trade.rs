@@ -136,8 +136,114 @@ pub fn trade_label(side: &str, pays: Option<U256>, decimals: u8, symbol: &str) -
     }
 }
 
+/// Why a trade form refuses an amount, in a person's words (issue 42: never a raw curve error).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TradeRefusal {
+    /// More than the connected account holds.
+    #[error("you hold {held} {symbol}: you cannot {verb} more than that")]
+    MoreThanHeld {
+        /// The balance, formatted.
+        held: String,
+        /// Its unit.
+        symbol: String,
+        /// "pay" or "sell".
+        verb: &'static str,
+    },
+    /// A sale larger than everything the curve has sold.
+    #[error("the curve has sold {sold} {symbol} in all: no sale back to it can be larger")]
+    MoreThanSold {
+        /// What the curve has sold, formatted.
+        sold: String,
+        /// The token's symbol.
+        symbol: String,
+    },
+    /// Anything else the curve refuses, in its own words.
+    #[error("{0}")]
+    Curve(String),
+}
+
+/// A curve refusal in words for the token `symbol` (tokens have 18 decimals).
+pub fn curve_refusal(e: &CurveError, symbol: &str) -> TradeRefusal {
+    match e {
+        CurveError::ExceedsSold { sold, .. } => TradeRefusal::MoreThanSold {
+            sold: crate::fmt::units(*sold, 18, 6),
+            symbol: symbol.to_owned(),
+        },
+        CurveError::ZeroAmount(_) => {
+            TradeRefusal::Curve("enter an amount greater than zero".into())
+        }
+        other => TradeRefusal::Curve(other.to_string()),
+    }
+}
+
+/// [`TradeRefusal::MoreThanHeld`] when `amount` is more than `held` (the account's balance of the
+/// asset paid, `decimals` and `symbol` its own).
+pub fn over_balance(
+    amount: U256,
+    held: U256,
+    decimals: u8,
+    symbol: &str,
+    verb: &'static str,
+) -> Option<TradeRefusal> {
+    (amount > held).then(|| TradeRefusal::MoreThanHeld {
+        held: crate::fmt::units_exact(held, decimals),
+        symbol: symbol.to_owned(),
+        verb,
+    })
+}
+
+/// A slippage tolerance worth a word before trading (issue 42): one so tight a trade may fail, or so
+/// loose that a front-runner can take the difference. The setting is this browser's, for every token.
+pub fn slippage_warning(bps: u32) -> Option<String> {
+    if bps < 10 {
+        Some(format!(
+            "{} is very tight: the trade fails if the price moves at all before it is mined. This setting applies to every trade in this browser.",
+            crate::fmt::percent_bps(bps)
+        ))
+    } else if bps > 500 {
+        Some(format!(
+            "{} is unusually loose: the trade may fill up to that much worse than quoted, and a front-runner can take the difference. This setting applies to every trade in this browser.",
+            crate::fmt::percent_bps(bps)
+        ))
+    } else {
+        None
+    }
+}
+
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn refusals_are_words() {
+        let sold = U256::from(5u128 * 10u128.pow(21));
+        let e = CurveError::ExceedsSold {
+            tokens_in: U256::from(10u128.pow(30)),
+            sold,
+        };
+        let w = curve_refusal(&e, "MEAD").to_string();
+        assert_eq!(
+            w,
+            "the curve has sold 5,000 MEAD in all: no sale back to it can be larger"
+        );
+        assert!(!w.contains("tokensIn"));
+        let held = U256::from(10u128.pow(17));
+        assert_eq!(
+            over_balance(U256::from(10u128.pow(18)), held, 18, "ETH", "pay")
+                .unwrap()
+                .to_string(),
+            "you hold 0.1 ETH: you cannot pay more than that"
+        );
+        assert_eq!(over_balance(held, held, 18, "ETH", "pay"), None);
+    }
+
+    #[test]
+    fn unusual_slippage_is_named() {
+        assert!(slippage_warning(0).unwrap().contains("very tight"));
+        assert!(slippage_warning(5_000).unwrap().contains("50 %"));
+        assert_eq!(slippage_warning(100), None);
+        assert_eq!(slippage_warning(500), None);
+        assert!(slippage_warning(501).is_some());
+    }
 
     #[test]
     fn a_trade_button_repeats_what_leaves_the_wallet() {

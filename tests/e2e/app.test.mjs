@@ -194,6 +194,10 @@ test('a decimal comma is the decimal mark, never a multiplier, and the button re
   assert.equal((await page.textContent('#buy-button')).trim(), 'Buy');
   await page.fill('#sell-amount', '1,00,0');
   await until(async () => /groups of three/.test(await page.textContent('#sell-preview')), 'a malformed grouping refused');
+  // Selling more than the curve ever sold is said in words, never as the curve's raw error (issue 42).
+  await page.fill('#sell-amount', '999999999999');
+  await until(async () => /the curve has sold [\d,.]+ MEAD in all/.test(await page.textContent('#sell-preview')), 'an oversell in words');
+  assert.doesNotMatch(await page.textContent('#sell-preview'), /tokensIn/);
   await page.fill('#buy-amount', '');
   await page.fill('#sell-amount', '');
 });
@@ -203,6 +207,8 @@ test('a transaction that would revert is stopped before signing, with the reason
   await page.waitForFunction(() => document.querySelector('#token-balance .amount')?.title === '0 MEAD', null, T);
   await page.fill('#sell-amount', '1000');
   await page.waitForSelector('#sell-out .amount', T);
+  // The form names the shortfall in words (issue 42); the sale is still simulated, and stopped, before signing.
+  assert.equal(await page.textContent('#sell-over'), 'you hold 0 MEAD: you cannot sell more than that');
   await page.click('#sell-button');
   await page.waitForSelector('.tx[data-state="failed"]:has-text("would revert")', T);
   assert.match(await page.textContent('.tx[data-state="failed"]'), /insufficient token balance/);
@@ -230,6 +236,15 @@ test('slippage is persisted and applied as minimum-out', async () => {
   await page.reload();
   await page.waitForSelector('#slippage', T);
   assert.equal(await page.inputValue('#slippage'), '2.5');
+  assert.equal(await page.locator('#slippage-warning').count(), 0);
+  // Unusual settings are named before any trade (issue 42), both ways; a comma reads as the decimal mark (D8).
+  await page.fill('#slippage', '50');
+  await until(async () => /50 % is unusually loose/.test(await page.textContent('#slippage-warning')), 'a loose slippage named');
+  await page.fill('#slippage', '0');
+  await until(async () => /very tight/.test(await page.textContent('#slippage-warning')), 'a tight slippage named');
+  await page.fill('#slippage', '2,5');
+  await until(async () => (await page.locator('#slippage-warning').count()) === 0, 'the warning gone');
+  assert.equal(await page.evaluate(() => localStorage.getItem('eden.slippageBps')), '250');
 });
 
 test('a crossing buy is clamped, refunds the rest and graduates into the v4 pool', async () => {
@@ -572,7 +587,14 @@ test('the Score page verifies the project named (D9): a symbol finds its launch,
   await page.waitForSelector('#epochs', T);
   // The review's case: GARD typed, the list's default verified.
   await page.fill('#project-query', 'GARD');
-  await until(async () => /GARD/.test(await page.textContent('#project-query-result')), 'GARD resolved');
+  try {
+    await until(async () => /GARD/.test(await page.textContent('#project-query-result', { timeout: 1000 })), 'GARD resolved');
+  } catch (e) {
+    // Say what the field showed, so an intermittent failure can be read from the log.
+    console.log('# D9: the field showed', JSON.stringify(await page.textContent('#project-query').catch(() => null)),
+      JSON.stringify(await page.evaluate(() => document.querySelector('#project-query')?.closest('label')?.textContent)));
+    throw e;
+  }
   assert.match(await page.textContent('#verify-score'), /^Verify Graduated Garden/);
   await page.click('#verify-score');
   await page.waitForSelector('#score-result', T);

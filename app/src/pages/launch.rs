@@ -277,7 +277,7 @@ pub fn TokenPage() -> impl IntoView {
                 .map_err(AppError::Input)
                 .and_then(|x| {
                     trade::preview_buy(&i.state, x, ctx.chain_now(), slippage.get())
-                        .map_err(AppError::from)
+                        .map_err(|e| trade::curve_refusal(&e, &i.symbol).into())
                 })
                 .map(|p| (i.clone(), p)),
         )
@@ -294,10 +294,33 @@ pub fn TokenPage() -> impl IntoView {
             fmt::parse_units(&text, 18)
                 .map_err(AppError::Input)
                 .and_then(|x| {
-                    trade::preview_sell(&i.state, x, slippage.get()).map_err(AppError::from)
+                    trade::preview_sell(&i.state, x, slippage.get())
+                        .map_err(|e| trade::curve_refusal(&e, &i.symbol).into())
                 })
                 .map(|p| (i.clone(), p)),
         )
+    };
+    // What the connected account holds of what each side pays, once read (issue 42: every form checks it).
+    let held = move || {
+        balances
+            .get()
+            .filter(|b| Some(b.0) == ctx.wallet.get().account)
+    };
+    let buy_over = move || {
+        let Load::Ready(i) = info.get() else {
+            return None;
+        };
+        let (_, q, _) = held()?;
+        let a = fmt::parse_units(&buy_amount.get(), i.quote_decimals).ok()?;
+        trade::over_balance(a, q, i.quote_decimals, &i.quote_symbol, "pay")
+    };
+    let sell_over = move || {
+        let Load::Ready(i) = info.get() else {
+            return None;
+        };
+        let (_, _, t) = held()?;
+        let a = fmt::parse_units(&sell_amount.get(), 18).ok()?;
+        trade::over_balance(a, t, 18, &i.symbol, "sell")
     };
 
     let do_buy = move || {
@@ -537,7 +560,8 @@ pub fn TokenPage() -> impl IntoView {
                                         })}
                                     }.into_any(),
                                 })}</div>
-                                <button class="primary" id="buy-button" disabled=move || busy.get() || !connected() || !matches!(buy_preview(), Some(Ok(_))) on:click=click_buy>{move || {
+                                {move || buy_over().map(|r| view! { <p class="bad" id="buy-over" role="alert">{r.to_string()}</p> })}
+                                <button class="primary" id="buy-button" disabled=move || busy.get() || !connected() || buy_over().is_some() || !matches!(buy_preview(), Some(Ok(_))) on:click=click_buy>{move || {
                                     let paid = buy_preview().and_then(Result::ok).and_then(|(i, _)| fmt::parse_units(&buy_amount.get(), i.quote_decimals).ok());
                                     trade::trade_label("buy", paid, bal_qd, &qs_b)
                                 }}</button>
@@ -561,6 +585,7 @@ pub fn TokenPage() -> impl IntoView {
                                         </dl>
                                     }.into_any(),
                                 })}</div>
+                                {move || sell_over().map(|r| view! { <p class="bad" id="sell-over" role="alert">{r.to_string()}</p> })}
                                 <button class="primary" id="sell-button" disabled=move || busy.get() || !connected() || !matches!(sell_preview(), Some(Ok(_))) on:click=click_sell>{move || {
                                     let sold = sell_preview().and_then(Result::ok).and_then(|_| fmt::parse_units(&sell_amount.get(), 18).ok());
                                     trade::trade_label("sell", sold, 18, &sym_b)

@@ -49,6 +49,7 @@ pub fn SlippageField(slippage: RwSignal<u32>) -> impl IntoView {
             <span class="label">"Slippage tolerance (%)"</span>
             <input id="slippage" inputmode="decimal" prop:value=move || text.get() on:input=move |ev| set(event_target_value(&ev)) />
             {move || err.get().map(|e| view! { <span class="bad">{e}</span> })}
+            {move || err.get().is_none().then(|| trade::slippage_warning(slippage.get())).flatten().map(|w| view! { <span class="warn" id="slippage-warning" role="status">{w}</span> })}
         </label>
     }
 }
@@ -236,6 +237,8 @@ pub fn PoolTrade(
                 })
             }
         };
+        let held_o = held;
+        let side_o = side.clone();
         let over = move || match (held(), current()) {
             (Some(h), Some(Ok(p))) => p.amount > h,
             _ => false,
@@ -270,7 +273,15 @@ pub fn PoolTrade(
                         }.into_any(),
                     })
                 }}</div>
-                {move || over().then(|| view! { <p class="bad" id=format!("{id_prefix}-{}-over", side.name)>{"You hold less than this."}</p> })}
+                {
+                    let side = side_o.clone();
+                    move || {
+                        let (h, Some(Ok(p))) = (held_o(), current()) else { return None };
+                        let verb = if side.name == "buy" { "pay" } else { "sell" };
+                        trade::over_balance(p.amount, h?, side.pay_decimals, &side.pay_symbol, verb)
+                            .map(|r| view! { <p class="bad" id=format!("{id_prefix}-{}-over", side.name) role="alert">{r.to_string()}</p> })
+                    }
+                }
                 <button class="primary" id=id("button") disabled=move || busy.get() || !connected() || over() || !matches!(current(), Some(Ok(_))) on:click=click>{
                     let side = side_b.clone();
                     move || crate::trade::trade_label(side.name, current().and_then(Result::ok).map(|p| p.amount), side.pay_decimals, &side.pay_symbol)

@@ -584,16 +584,27 @@ fn ScoreBody(world: World) -> impl IntoView {
     let has_names = !names.is_empty();
     // D9: the search knows the named projects and the launches' symbols (one deployless call).
     let (wl, named) = (world.clone(), names.clone());
+    // Re-read on every confirmed transaction; a failed read is tried twice more, then said (names and
+    // addresses still work without symbols).
     let launches = LocalResource::new(move || {
+        ctx.refresh.track();
         let w = wl.clone();
         async move {
-            crate::chain::launchpad::all(&w.rpc(), w.contracts.launchpad)
-                .await
-                .unwrap_or_default()
+            let mut tries = 0;
+            loop {
+                match crate::chain::launchpad::all(&w.rpc(), w.contracts.launchpad).await {
+                    Ok(v) => return Ok(v),
+                    Err(e) if tries >= 2 => return Err(AppError::from(e)),
+                    Err(_) => {
+                        tries += 1;
+                        gloo_timers::future::TimeoutFuture::new(500 * tries).await;
+                    }
+                }
+            }
         }
     });
     let known = Memo::new(move |_| {
-        let l = launches.get().unwrap_or_default();
+        let l = launches.get().and_then(Result::ok).unwrap_or_default();
         pick::candidates(
             named.iter().map(|(n, a)| (*a, n.clone())),
             l.into_iter().map(|i| (i.token, i.name, i.symbol)),
@@ -690,6 +701,7 @@ fn ScoreBody(world: World) -> impl IntoView {
         </label>
         <label class="field">
             <span class="label">"Or find a project: its name, symbol or address"</span>
+            {move || launches.get().and_then(Result::err).map(|e| view! { <span class="hint" id="symbols-unread">{format!("Launch symbols could not be read ({e}); names and addresses still work.")}</span> })}
             <input id="project-query" placeholder="GARD, Acorn, 0x…" spellcheck="false" autocomplete="off" prop:value=move || query.get() on:input=move |ev| query.set(event_target_value(&ev)) />
             {move || {
                 let label = |a: Address| known.get().into_iter().find(|c| c.address == a).map(|c| c.label());
