@@ -814,6 +814,7 @@ fn batch_answers(v: &Value, n: usize) -> Result<Vec<Result<Value, RpcError>>, Rp
 
 #[cfg(test)]
 mod tests {
+    use super::*;
 
     #[test]
     fn an_html_answer_is_a_fallback_page_not_a_document() {
@@ -823,7 +824,6 @@ mod tests {
         assert!(!is_html(Some("text/plain")));
         assert!(!is_html(None));
     }
-    use super::*;
 
     #[test]
     fn revert_data_is_decoded() {

@@ -191,7 +191,6 @@ pub fn parse_amount(s: &str, decimals: u8, mark: DecimalMark) -> Result<U256, In
     };
     // Step 3: one grouping character kind in the integer part, in groups of three.
     let mut kinds: Vec<char> = int.chars().filter(|c| !c.is_ascii_digit()).collect();
-    kinds.dedup();
     kinds.sort_unstable();
     kinds.dedup();
     if kinds.len() > 1 || (!int.is_empty() && !grouping_ok(int, kinds.first().copied())) {
@@ -335,16 +334,7 @@ mod tests {
             let exact = crate::fmt::units_exact(U256::from(raw), decimals);
             let (int, frac) = exact.split_once('.').unwrap_or((&exact, ""));
             let int = match group {
-                Some(g) => {
-                    let mut out = String::new();
-                    for (i, c) in int.chars().enumerate() {
-                        if i > 0 && (int.len() - i).is_multiple_of(3) {
-                            out.push(g);
-                        }
-                        out.push(c);
-                    }
-                    out
-                }
+                Some(g) => crate::fmt::group(int).replace(',', &g.to_string()),
                 None => int.to_owned(),
             };
             if frac.is_empty() {

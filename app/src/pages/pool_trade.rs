@@ -237,11 +237,20 @@ pub fn PoolTrade(
                 })
             }
         };
-        let held_o = held;
-        let side_o = side.clone();
-        let over = move || match (held(), current()) {
-            (Some(h), Some(Ok(p))) => p.amount > h,
-            _ => false,
+        // More than the connected account holds, in words (one comparison for the message and the button).
+        let refusal = {
+            let side = side.clone();
+            move || {
+                let (Some(h), Some(Ok(p))) = (held(), current()) else {
+                    return None;
+                };
+                let verb = if side.name == "buy" { "pay" } else { "sell" };
+                trade::over_balance(p.amount, h, side.pay_decimals, &side.pay_symbol, verb)
+            }
+        };
+        let over = {
+            let refusal = refusal.clone();
+            move || refusal().is_some()
         };
         let side_v = side.clone();
         let side_b = side.clone();
@@ -274,13 +283,7 @@ pub fn PoolTrade(
                     })
                 }}</div>
                 {
-                    let side = side_o.clone();
-                    move || {
-                        let (h, Some(Ok(p))) = (held_o(), current()) else { return None };
-                        let verb = if side.name == "buy" { "pay" } else { "sell" };
-                        trade::over_balance(p.amount, h?, side.pay_decimals, &side.pay_symbol, verb)
-                            .map(|r| view! { <p class="bad" id=format!("{id_prefix}-{}-over", side.name) role="alert">{r.to_string()}</p> })
-                    }
+                    move || refusal().map(|r| view! { <p class="bad" id=format!("{id_prefix}-{}-over", side.name) role="alert">{r.to_string()}</p> })
                 }
                 <button class="primary" id=id("button") disabled=move || busy.get() || !connected() || over() || !matches!(current(), Some(Ok(_))) on:click=click>{
                     let side = side_b.clone();

@@ -363,17 +363,17 @@ async fn run_check(
         Loaded::Full(b) => (BundleTree::new(b), CheckSource::Full, None),
     };
     let bundle = tree.bundle();
-    let scored_here = bundle.projects.iter().any(|p| p.project == project)
-        || bundle.envelope_score(project).is_some()
-        || bundle.theses.iter().any(|t| t.project == project);
-    if !scored_here {
-        return Err(no_score());
-    }
     if bundle.epoch != row.epoch {
         return Err(AppError::Missing(format!(
             "the bundle is for epoch {}, not {}",
             bundle.epoch, row.epoch
         )));
+    }
+    let scored_here = bundle.projects.iter().any(|p| p.project == project)
+        || bundle.envelope_score(project).is_some()
+        || bundle.theses.iter().any(|t| t.project == project);
+    if !scored_here {
+        return Err(no_score());
     }
     let proposal = proposal?;
     let inputs = check_inputs(&w, row.root, bundle, project, intake).await;
@@ -610,6 +610,8 @@ fn ScoreBody(world: World) -> impl IntoView {
             l.into_iter().map(|i| (i.token, i.name, i.symbol)),
         )
     });
+    // The candidate at an address, if the page can name it.
+    let candidate = move |a: Address| known.with(|k| k.iter().find(|c| c.address == a).cloned());
     let query = RwSignal::new(String::new());
     let picked = Memo::new(move |_| pick::resolve(&query.get(), &known.get()));
     let me = ctx
@@ -704,9 +706,8 @@ fn ScoreBody(world: World) -> impl IntoView {
             {move || launches.get().and_then(Result::err).map(|e| view! { <span class="hint" id="symbols-unread">{format!("Launch symbols could not be read ({e}); names and addresses still work.")}</span> })}
             <input id="project-query" placeholder="GARD, Acorn, 0x…" spellcheck="false" autocomplete="off" prop:value=move || query.get() on:input=move |ev| query.set(event_target_value(&ev)) />
             {move || {
-                let label = |a: Address| known.get().into_iter().find(|c| c.address == a).map(|c| c.label());
                 match picked.get()? {
-                    pick::Pick::Project(a) => Some(view! { <span class="muted" id="project-query-result">{format!("→ {} · {}", label(a).unwrap_or_else(|| "an unnamed address".into()), a.to_checksum(None))}</span> }.into_any()),
+                    pick::Pick::Project(a) => Some(view! { <span class="muted" id="project-query-result">{format!("→ {} · {}", candidate(a).map_or_else(|| "an unnamed address".into(), |c| c.label()), a.to_checksum(None))}</span> }.into_any()),
                     pick::Pick::Choices(cs) => Some(view! {
                         <span class="warn" id="project-query-result">"Several projects match; pick one: "
                             {cs.into_iter().map(|c| { let a = c.address; view! { <button class="secondary project-choice" data-address=a.to_string() on:click=move |_| query.set(a.to_checksum(None))>{c.label()}</button>" " } }).collect_view()}
@@ -756,7 +757,7 @@ fn ScoreBody(world: World) -> impl IntoView {
         <div class="actions">
             <button class="primary" id="verify-score" disabled=move || project.get().is_none() on:click=move |_| verify()>{move || match project.get() {
                 None => "Pick a project to verify".to_string(),
-                Some(a) => format!("Verify {} in the selected epoch", known.get().into_iter().find(|c| c.address == a).map_or_else(|| fmt::short_addr(&a.to_checksum(None)), |c| c.name)),
+                Some(a) => format!("Verify {} in the selected epoch", candidate(a).map_or_else(|| fmt::short_addr(&a.to_checksum(None)), |c| c.name)),
             }}</button>
         </div>
         {move || check.get().map(|c| match c {
@@ -765,7 +766,7 @@ fn ScoreBody(world: World) -> impl IntoView {
             Load::Ready(e) => {
                 // The result names the project it is about (D9), from the check itself.
                 let checked = e.project;
-                let name = known.get_untracked().into_iter().find(|c| c.address == checked).map(|c| c.label()).or_else(|| world_for_names.project_name(&checked)).unwrap_or_else(|| "Unnamed project".into());
+                let name = untrack(|| candidate(checked)).map(|c| c.label()).or_else(|| world_for_names.project_name(&checked)).unwrap_or_else(|| "Unnamed project".into());
                 let name = format!("{name} ({})", checked.to_checksum(None));
                 let EpochCheck { project: _, status, score, signer, expected_signer, human, creator, inputs } = e;
                 view! {
