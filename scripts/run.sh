@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The README's run command: a local chain with a demo world and the app, in one command.
 #
-#  1. installs what is missing (scripts/setup.sh app; the JavaScript API core/pkg-node if absent)
+#  1. installs what is missing (scripts/setup.sh app model; the JavaScript API core/pkg-node if absent)
 #  2. starts anvil on 127.0.0.1 (chain id 31337, the fixed dev mnemonic "test test … junk";
 #     port EDEN_RPC_PORT, default 8545, or the next free one)
 #  3. deploys Uniswap v3/v4 and the protocol (scripts/deploy-local.sh, then scripts/deploy-local-ii.sh),
@@ -21,7 +21,7 @@ export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
 
 step() { printf '\n==> %s\n' "$*"; }
 
-bash scripts/setup.sh app
+bash scripts/setup.sh app model
 if [ ! -f core/pkg-node/eden_core.js ]; then
   step "Building the JavaScript API (core/pkg-node) for the seeding script"
   bash scripts/build-pkg.sh

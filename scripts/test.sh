@@ -18,7 +18,7 @@ export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
 
 step() { printf '\n==> %s\n' "$*"; }
 
-bash scripts/setup.sh app browser
+bash scripts/setup.sh app browser model
 
 step "Formatting and lints (cargo fmt --check, cargo clippy -D warnings, native and wasm32)"
 cargo fmt --all --check

@@ -55,6 +55,7 @@ pub fn graded(project: Address, n: u8, target: U256, q: U256, verdict: Verdict) 
         quality_wad: q,
         verdict,
         matched_thesis: B256::ZERO,
+        grade_record: B256::ZERO,
     }
 }
 

@@ -8,6 +8,7 @@
 //! | score   | `(address, uint256)`                                         | `(project, scoreWad)`: the published score (C27)         |
 //! | quality | `(bytes32, address, uint256, address, address, bytes32, uint256, uint8, bytes32)` | `(T_Q, scorerRegistry, scoreId, scorer, project, thesisHash, qualityWad, verdict, matchedThesis)` |
 //! | systematic | `(bytes32, address, uint256)`                             | `(T_S, project, scoreWad)`: the systematic score where a human move replaced it (C27) |
+//! | grade (in `inputsRoot`) | `(bytes32, address, uint256, bytes32)`            | `(T_G, scorerRegistry, scoreId, gradeRecord)`: the grading record a grade rests on (C8) |
 //!
 //! A quality leaf names the one score it grades (the `ScorerRegistry`, the score id, the scorer, the
 //! scored project and the thesis hash; decided after the contract review, C5): a copied thesis hash
@@ -34,6 +35,20 @@ pub const T_S_PREIMAGE: &str = "eden.leaf.systematic";
 pub const T_Q: B256 = b256!("66edac3aa94af227ba1c51c825eb4d0cc0cceac81a8d5ee749bb1ee8e18d2b80");
 /// Systematic-leaf domain tag `T_s = keccak256("eden.leaf.systematic")` (C5, C27).
 pub const T_S: B256 = b256!("4e056bcfd063db654dc37cf78201a3ba134ef1a169194858e421294c3aa1d0f1");
+
+/// The domain string hashed into [`T_G`].
+pub const T_G_PREIMAGE: &str = "eden.leaf.grade";
+/// Grade-leaf domain tag `T_g = keccak256("eden.leaf.grade")` (C8).
+pub const T_G: B256 = b256!("2ba76f2ef7941b42a255fcece28e4566e1d20d6d7c43adf2ff0547da8606d05b");
+/// Leaf encoding of the grade leaf `(bytes32 T_g, address scorerRegistry, uint256 scoreId,
+/// bytes32 gradeRecord)`, committed in `inputsRoot` beside the inputs and column leaves.
+pub const GRADE_LEAF_ENCODING: [&str; 4] = ["bytes32", "address", "uint256", "bytes32"];
+
+/// Grade leaf hash (C8): binds score `score_id` of `scorer_registry` to the grading record whose
+/// `keccak256` is `grade_record`, inside the signed `inputsRoot`.
+pub fn grade_leaf(scorer_registry: Address, score_id: U256, grade_record: B256) -> B256 {
+    standard_leaf_hash(&(T_G, scorer_registry, score_id, grade_record).abi_encode_params())
+}
 
 /// Leaf encoding (OZ `leafEncoding`) of the score leaf `(address project, uint256 scoreWad)`.
 pub const SCORE_LEAF_ENCODING: [&str; 2] = ["address", "uint256"];
@@ -335,6 +350,7 @@ mod tests {
     fn tags_are_keccak_of_their_domain_strings() {
         assert_eq!(T_Q, keccak256(T_Q_PREIMAGE));
         assert_eq!(T_S, keccak256(T_S_PREIMAGE));
+        assert_eq!(T_G, keccak256(T_G_PREIMAGE));
     }
 
     // Vectors from `@openzeppelin/merkle-tree` 1.0.8:

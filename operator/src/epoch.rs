@@ -44,8 +44,8 @@ pub struct BuildArgs {
     pub refetch: Option<PathBuf>,
     /// The latest final epoch's bundle (required once the chain has a final epoch).
     pub previous: Option<PathBuf>,
-    /// Graded theses (JSON array), in on-chain submission order.
-    pub theses: Option<PathBuf>,
+    /// The publication directory holding `eden grade`'s records (C8).
+    pub grades: Option<PathBuf>,
     /// Pre-data projects (JSON array).
     pub pre_data: Option<PathBuf>,
     /// Snapshot time (default: the latest block's).
@@ -88,6 +88,10 @@ pub struct BuildReport {
     /// adjudicator's badge in `FeeLanes` wins), with the flag used.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub verified_from_chain: Vec<(Address, bool)>,
+    /// Graded theses taken from their records (C8).
+    pub theses_graded: usize,
+    /// Score ids of graded theses whose project this epoch does not score (they wait for one that does).
+    pub theses_left_out: Vec<String>,
 }
 
 /// §4.4, C10: a pre-data project's Verified badge (its replay cap, 100 instead of 50) is the
@@ -163,8 +167,23 @@ pub async fn build(chain: &Chain, a: &BuildArgs) -> Result<BuildReport> {
     };
 
     let (previous_epoch, previous) = previous_scores(chain, a.previous.as_deref()).await?;
-    let theses: Vec<GradedThesis> = match &a.theses {
-        Some(p) => config::load(p)?,
+    let graded: Vec<GradedThesis> = match &a.grades {
+        Some(dir) => crate::grade::store::GradeStore::new(dir)
+            .graded()?
+            .into_iter()
+            .map(|(h, r)| GradedThesis {
+                scorer_registry: r.scorer_registry,
+                score_id: r.score_id,
+                scorer: r.scorer,
+                project: r.project,
+                thesis_hash: r.thesis_hash,
+                target_score_wad: r.target_score_wad,
+                quality_wad: r.quality_wad().unwrap_or_default(),
+                verdict: r.copy.verdict,
+                matched_thesis: r.copy.matched_thesis,
+                grade_record: h,
+            })
+            .collect(),
         None => vec![],
     };
     let pre_data: Vec<PreDataProject> = match &a.pre_data {
@@ -184,10 +203,18 @@ pub async fn build(chain: &Chain, a: &BuildArgs) -> Result<BuildReport> {
         keys: &keys,
     };
     let taken = take_in_all(&params, &subs, &signers, &table)?;
+    // A grade counts in this epoch only on a project the epoch scores (the cohort or a pre-data project);
+    // the rest wait for an epoch that has their project (C9).
+    let inputs = taken.inputs();
+    let in_epoch = |p: &alloy::primitives::Address| {
+        inputs.iter().any(|i| i.project == *p) || pre_data.iter().any(|d| d.project == *p)
+    };
+    let (theses, left_out): (Vec<GradedThesis>, Vec<GradedThesis>) =
+        graded.into_iter().partition(|t| in_epoch(&t.project));
     let bundle = build_epoch(&EpochInput {
         epoch,
         tracks: tracks.clone(),
-        projects: taken.inputs(),
+        projects: inputs,
         previous,
         previous_epoch,
         theses,
@@ -268,6 +295,8 @@ pub async fn build(chain: &Chain, a: &BuildArgs) -> Result<BuildReport> {
         failures,
         written,
         verified_from_chain: verified_changed,
+        theses_graded: bundle.theses.len(),
+        theses_left_out: left_out.iter().map(|t| t.score_id.to_string()).collect(),
     })
 }
 

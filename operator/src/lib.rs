@@ -14,6 +14,7 @@ pub mod chain;
 pub mod config;
 pub mod epoch;
 pub mod error;
+pub mod grade;
 pub mod keep;
 pub mod output;
 pub mod payouts;

@@ -34,3 +34,11 @@ impl Out {
 pub fn eth(wei: alloy::primitives::U256) -> String {
     alloy::primitives::utils::format_ether(wei)
 }
+
+/// A WAD fraction for people, to three decimals rounded down (display only).
+pub fn wad(v: alloy::primitives::U256) -> String {
+    let milli = v / alloy::primitives::U256::from(10u64.pow(15));
+    let whole = milli / alloy::primitives::U256::from(1000u16);
+    let frac = milli % alloy::primitives::U256::from(1000u16);
+    format!("{whole}.{frac:0>3}")
+}

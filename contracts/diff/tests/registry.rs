@@ -533,6 +533,7 @@ mod diff {
                 } else {
                     keccak256(format!("eden.diff.thesis.{}", i / 2))
                 },
+                grade_record: B256::ZERO,
             });
         }
         let bundle = build_epoch(&input).expect("core builds the epoch with its human layer");

@@ -33,7 +33,7 @@ use crate::eip712::SignatureError;
 use crate::leaves::{quality_leaf, systematic_leaf};
 use crate::scoring::bundle::ProjectRecord;
 use crate::scoring::bundle::{GradedThesis, HumanMode, PreDataProject};
-use crate::scoring::columns::{column_leaves, column_root};
+use crate::scoring::columns::column_root;
 use crate::scoring::epoch::{
     encode_commitment, inputs_tag, normalise_into, normalised_digest, score_steps, PreparedTrack,
     Steps,
@@ -720,9 +720,7 @@ fn inputs_root(bundle: &EpochBundle, a: &mut EpochAudit) {
         || (),
         |_, p| tree::inputs_leaf(p.project, p.commitment),
     );
-    for t in &bundle.tracks {
-        leaves.extend(column_leaves(t));
-    }
+    leaves.extend(bundle.inputs_extra_leaves());
     let rebuilt = tree::root(leaves).unwrap_or(B256::ZERO);
     if rebuilt != bundle.inputs_root {
         a.push(EpochFinding::InputsRootDiffers {
@@ -916,6 +914,7 @@ fn human_layer(bundle: &EpochBundle, a: &mut EpochAudit) {
             quality_wad: t.quality_wad,
             verdict: q.verdict,
             matched_thesis: t.matched_thesis,
+            grade_record: t.grade_record,
         });
     }
     let pre_data: Vec<PreDataProject> = bundle

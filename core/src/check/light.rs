@@ -29,7 +29,7 @@ use crate::leaves::{quality_leaf, score_leaf, systematic_leaf};
 use crate::merkle::process_proof;
 use crate::scoring::bundle::{HumanRecord, ProjectRecord, ThesisRecord, TrackRecord};
 use crate::scoring::columns::{
-    bound_rank, column_leaf, column_leaves, track_hash, ChunkProof, ColumnRecord, ColumnTree,
+    bound_rank, column_leaf, track_hash, ChunkProof, ColumnRecord, ColumnTree,
 };
 use crate::scoring::normalise::{P_HI, P_LO};
 use crate::scoring::{EpochBundle, EpochTree, TrackConfig};
@@ -224,9 +224,7 @@ pub fn build_packs(
         .iter()
         .map(|p| crate::leaves::inputs_leaf(p.project, p.commitment))
         .collect();
-    for t in &bundle.tracks {
-        input_leaves.extend(column_leaves(t));
-    }
+    input_leaves.extend(bundle.inputs_extra_leaves());
     let inputs_tree = EpochTree::new(input_leaves).ok_or(CheckError::EmptyBundle)?;
     if inputs_tree.root() != bundle.inputs_root {
         return Err(PackError::Root("inputsRoot"));

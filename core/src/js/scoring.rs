@@ -7,6 +7,8 @@
 //! - `verifyProjectScore(bundle, project, inputs, salt)` → report object.
 //! - `epochProof(bundle, leafHash)` → the proof of a score, quality or systematic leaf in the epoch tree.
 //! - `copyCheck(thesisText, earlier)` → `{verdict, verdictCode, matchedThesis, similarityBps, shared, union}`.
+//! - `thesisGrounding(thesis, snapshots)` → `{groundingWad, counted, grounded, quotes, findings, urls}` (C8 `G`).
+//! - `screenThesis(thesis)` → `[{rule, matched}]`: the deterministic injection screening (C8).
 //!
 //! Integer fields (`epoch`, `claims`, `failed`, `ageSecs`) are safe-integer numbers or decimal strings
 //! (`crate::serde_dec::int`); `buildEpoch` input crosses as JSON, so BigInts are accepted only by
@@ -214,4 +216,55 @@ pub fn copy_check_js(
         similarity_bps: r.similarity_bps(),
         similarity: r.similarity,
     })
+}
+
+/// A source's content for [`thesis_grounding_js`]: a string (HTML when it begins with `<` after
+/// spaces, else plain text) or `{contentType, body}` as fetched.
+#[derive(Deserialize, Tsify)]
+#[serde(untagged)]
+pub enum SnapshotInput {
+    /// The body alone; its content type is sniffed.
+    Body(String),
+    /// The body with its `Content-Type`.
+    Typed(crate::scoring::Snapshot),
+}
+
+impl SnapshotInput {
+    fn into_snapshot(self) -> crate::scoring::Snapshot {
+        match self {
+            SnapshotInput::Typed(s) => s,
+            SnapshotInput::Body(body) => {
+                let html = body.trim_start().starts_with('<');
+                let content_type = if html { "text/html" } else { "text/plain" }.to_string();
+                crate::scoring::Snapshot { content_type, body }
+            }
+        }
+    }
+}
+
+/// `thesisGrounding(thesis, snapshots: {[url]: string | {contentType, body}})` → [`crate::scoring::Grounding`]:
+/// `G` (WAD) and each quote with its reference and outcome (C8). A URL missing from `snapshots` is a
+/// source that could not be fetched.
+#[wasm_bindgen(js_name = thesisGrounding, unchecked_return_type = "Grounding")]
+pub fn thesis_grounding_js(
+    #[wasm_bindgen(unchecked_param_type = "string")] thesis: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "Record<string, SnapshotInput>")] snapshots: JsValue,
+) -> Result<JsValue, JsValue> {
+    let thesis = super::text_from_js("thesis", &thesis)?;
+    if !snapshots.is_object() || js_sys::Array::is_array(&snapshots) {
+        return Err(super::type_error(&format!(
+            "snapshots: expected an object mapping each URL to its content, got {}",
+            super::js_type_name(&snapshots)
+        )));
+    }
+    let raw: std::collections::BTreeMap<String, SnapshotInput> = from_js("snapshots", snapshots)?;
+    let snaps = raw.into_iter().map(|(u, s)| (u, s.into_snapshot())).collect();
+    to_js(&crate::scoring::thesis_grounding(&thesis, &snaps))
+}
+
+/// `screenThesis(thesis)` → `[{rule, matched}]`, empty when no rule flags it (C8 injection screening).
+#[wasm_bindgen(js_name = screenThesis, unchecked_return_type = "InjectionFlag[]")]
+pub fn screen_thesis_js(#[wasm_bindgen(unchecked_param_type = "string")] thesis: JsValue) -> Result<JsValue, JsValue> {
+    let thesis = super::text_from_js("thesis", &thesis)?;
+    to_js(&crate::scoring::screen_thesis(&thesis))
 }

@@ -275,6 +275,11 @@ pub struct GradedThesis {
     #[serde(default, with = "crate::serde_dec::b256_or_zero")]
     #[cfg_attr(feature = "js", tsify(optional))]
     pub matched_thesis: B256,
+    /// `keccak256` of the grade's published grading record (C8); zero for none. A nonzero one is
+    /// committed in `inputsRoot` by its grade leaf ([`crate::leaves::grade_leaf`]).
+    #[serde(default, skip_serializing_if = "B256::is_zero", with = "crate::serde_dec::b256_or_zero")]
+    #[cfg_attr(feature = "js", tsify(optional))]
+    pub grade_record: B256,
 }
 
 /// A project with no systematic score yet (C10 pre-data mode).
@@ -334,6 +339,11 @@ pub struct ThesisRecord {
     pub matched_thesis: B256,
     /// The C5 quality leaf hash.
     pub leaf: B256,
+    /// `keccak256` of its grading record (C8), committed in `inputsRoot` by a grade leaf; zero (absent)
+    /// for a grade without one.
+    #[serde(default, skip_serializing_if = "B256::is_zero", with = "crate::serde_dec::b256_or_zero")]
+    #[cfg_attr(feature = "js", tsify(optional))]
+    pub grade_record: B256,
 }
 
 impl ThesisRecord {
@@ -542,6 +552,19 @@ impl EpochBundle {
         v.extend(self.projects.iter().filter_map(|p| p.systematic_leaf));
         v.extend(self.pre_data().map(|h| h.leaf));
         v.extend(self.theses.iter().map(|t| t.leaf));
+        v
+    }
+
+    /// The `inputsRoot` leaves besides the projects' inputs leaves: every track's column leaves (C22),
+    /// then a grade leaf for each graded thesis with a grading record (C8), in bundle order.
+    pub fn inputs_extra_leaves(&self) -> Vec<B256> {
+        let mut v: Vec<B256> = self.tracks.iter().flat_map(super::columns::column_leaves).collect();
+        v.extend(
+            self.theses
+                .iter()
+                .filter(|t| !t.grade_record.is_zero())
+                .map(|t| crate::leaves::grade_leaf(t.scorer_registry, t.score_id, t.grade_record)),
+        );
         v
     }
 

@@ -448,9 +448,17 @@ pub fn build_epoch(input: &EpochInput) -> Result<EpochBundle, EpochError> {
             r.systematic_leaf = Some(systematic_leaf(r.project, r.score_wad));
         }
     }
+    // Column leaves (C22), then a grade leaf per graded thesis with a grading record (C8): the
+    // bundle's own [`EpochBundle::inputs_extra_leaves`], in the same order.
     for tr in &track_records {
         input_leaves.extend(column_leaves(tr));
     }
+    input_leaves.extend(
+        theses
+            .iter()
+            .filter(|t| !t.grade_record.is_zero())
+            .map(|t| crate::leaves::grade_leaf(t.scorer_registry, t.score_id, t.grade_record)),
+    );
     let inputs_root = tree::root(input_leaves).ok_or(EpochError::NoProjects)?;
     let encoding = |e: &[&str], any: bool| {
         if any {

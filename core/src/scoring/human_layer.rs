@@ -124,6 +124,7 @@ pub(crate) fn build_human_layer(
             verdict: t.verdict.into(),
             matched_thesis: t.matched_thesis,
             leaf: quality_leaf(&t.quality_leaf()),
+            grade_record: t.grade_record,
         });
     }
     // One grade per score (C12, decided after the review): a score appears once in an epoch.
@@ -264,6 +265,7 @@ mod tests {
             } else {
                 B256::repeat_byte(0xee)
             },
+            grade_record: B256::ZERO,
         }
     }
 

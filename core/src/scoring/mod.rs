@@ -14,22 +14,32 @@
 //! | [`verify`] | recompute one project's score step by step against a bundle |
 //! | [`thesis`] | thesis quality `q = G × R` with median-of-three and the 0.8 re-grade (C8) |
 //! | [`copy_detect`] | deterministic copy detection: 5-word-shingle Jaccard (C8) |
+//! | [`citation`] | a thesis's quotes, markers `[n]` and reference lines `[n]: url` (C8) |
+//! | [`source_text`] | a source reduced to text (HTML) and the normalisation quotes are matched in (C8) |
+//! | [`grounding`] | `G` = grounded share of cited quotes, each quote's outcome (C8) |
+//! | [`grade_record`] | a thesis's grading record and its re-check: copy verdict, `G`, screening, `q` (C8) |
+//! | [`injection`] | deterministic injection screening: hidden text, role markers, instructions, demands (C8) |
 //!
 //! Units: feature raw values are `U256` integers in the metric's own unit (cents, counts, …);
 //! normalised features, weights, raw, gated and smoothed scores are WAD fractions in `[0, 1]`;
 //! the published score (the C5 score leaf's `scoreWad`) is WAD **points** `S = 100·s ∈ [0, 100·10^18]`.
 
 pub mod bundle;
+pub mod citation;
 pub mod columns;
 pub mod config;
 pub mod copy_detect;
 pub mod epoch;
 pub mod gate;
+pub mod grade_record;
+pub mod grounding;
 pub mod human_layer;
+pub mod injection;
 pub mod normalise;
 pub mod percentile;
 pub mod raw;
 pub mod smooth;
+pub mod source_text;
 pub mod thesis;
 pub mod verify;
 
@@ -40,6 +50,9 @@ pub use config::{ConfigError, Feature, ForgeryTier, TrackConfig};
 pub use copy_detect::{copy_check, detect_in_order, CopyResult, Verdict};
 pub use epoch::{build_epoch, EpochBundle, EpochError, EpochInput, ProjectInput};
 pub use gate::{gate, GateCheck};
+pub use grade_record::{recheck_record, GraderConfig, GradingRecord, RecordFinding};
+pub use grounding::{cited_urls, thesis_grounding, Grounding, QuoteOutcome, Snapshot};
+pub use injection::{screen_thesis, InjectionFlag, InjectionRule};
 pub use normalise::{normalise_column, normalise_value, Bounds, BoundsSource};
 pub use percentile::nearest_rank;
 pub use raw::{raw_score, RawScore};

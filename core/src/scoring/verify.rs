@@ -25,7 +25,6 @@
 //! cannot be computed (no record, unknown track, wrong feature count) ends the report there.
 
 use super::bundle::{ProjectRecord, TrackRecord};
-use super::columns::column_leaves;
 use super::epoch::{
     input_commitment, normalise_into, normalised_digest, score_steps, EpochBundle, PreparedTrack,
     ProjectData, Steps,
@@ -243,9 +242,7 @@ pub fn verify_project_score(
                     )
                 })
                 .collect();
-            for t in &bundle.tracks {
-                leaves.extend(column_leaves(t));
-            }
+            leaves.extend(bundle.inputs_extra_leaves());
             (
                 bundle.inputs_root.to_string(),
                 tree::root(leaves).unwrap_or(B256::ZERO).to_string(),

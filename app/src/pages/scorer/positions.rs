@@ -395,6 +395,7 @@ mod tests {
                 quality_wad: U256::from(860_000_000_000_000_000u64),
                 verdict: Verdict::Derivative,
                 matched_thesis: B256::repeat_byte(8),
+                grade_record: B256::ZERO,
             }],
             ..Default::default()
         })
