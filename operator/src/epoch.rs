@@ -168,22 +168,7 @@ pub async fn build(chain: &Chain, a: &BuildArgs) -> Result<BuildReport> {
 
     let (previous_epoch, previous) = previous_scores(chain, a.previous.as_deref()).await?;
     let graded: Vec<GradedThesis> = match &a.grades {
-        Some(dir) => crate::grade::store::GradeStore::new(dir)
-            .graded()?
-            .into_iter()
-            .map(|(h, r)| GradedThesis {
-                scorer_registry: r.scorer_registry,
-                score_id: r.score_id,
-                scorer: r.scorer,
-                project: r.project,
-                thesis_hash: r.thesis_hash,
-                target_score_wad: r.target_score_wad,
-                quality_wad: r.quality_wad().unwrap_or_default(),
-                verdict: r.copy.verdict,
-                matched_thesis: r.copy.matched_thesis,
-                grade_record: h,
-            })
-            .collect(),
+        Some(dir) => crate::grade::store::GradeStore::new(dir).graded_theses()?,
         None => vec![],
     };
     let pre_data: Vec<PreDataProject> = match &a.pre_data {

@@ -84,7 +84,11 @@ struct GradeCli {
     #[arg(long)]
     dir: PathBuf,
     /// The model's OpenAI-compatible base URL (the embedded one: `node model/serve.mjs`).
-    #[arg(long, env = "EDEN_GRADER_URL", default_value = "http://127.0.0.1:8089/v1")]
+    #[arg(
+        long,
+        env = "EDEN_GRADER_URL",
+        default_value = "http://127.0.0.1:8089/v1"
+    )]
     model_url: String,
     /// The model's name there (default: the first the endpoint lists at /models).
     #[arg(long, env = "EDEN_GRADER_MODEL")]
@@ -572,20 +576,31 @@ async fn listed_model(url: &str, key: Option<&str>) -> Result<(String, Option<St
         .timeout(std::time::Duration::from_secs(10))
         .send()
         .await
-        .map_err(|e| OpError::input(what, format!("{url}/models: {e} (is the model server running? node model/serve.mjs)")))?
+        .map_err(|e| {
+            OpError::input(
+                what,
+                format!("{url}/models: {e} (is the model server running? node model/serve.mjs)"),
+            )
+        })?
         .json()
         .await
         .map_err(|e| OpError::input(what, format!("{url}/models: {e}")))?;
     let m = &v["data"][0];
-    let id = m["id"].as_str().ok_or_else(|| OpError::input(what, format!("{url}/models lists no model; pass --model")))?;
+    let id = m["id"].as_str().ok_or_else(|| {
+        OpError::input(what, format!("{url}/models lists no model; pass --model"))
+    })?;
     Ok((id.to_string(), m["sha256"].as_str().map(str::to_string)))
 }
 
 async fn run_grade(cli: &Cli, g: &GradeCli, out: Out) -> Result<(), OpError> {
-    use eden_operator::grade::{self, fetch::SourceFetcher, model::ModelEndpoint, store::GradeStore, Grader};
+    use eden_operator::grade::{
+        self, fetch::SourceFetcher, model::ModelEndpoint, store::GradeStore, Grader,
+    };
     use std::time::Duration;
     let chain = connect(cli, out, false).await?;
-    let key = std::env::var(&g.model_key_env).ok().filter(|k| !k.is_empty());
+    let key = std::env::var(&g.model_key_env)
+        .ok()
+        .filter(|k| !k.is_empty());
     let (model, sha) = match &g.model {
         Some(m) => (m.clone(), None),
         None => listed_model(&g.model_url, key.as_deref()).await?,
@@ -597,15 +612,27 @@ async fn run_grade(cli: &Cli, g: &GradeCli, out: Out) -> Result<(), OpError> {
         timeout: Duration::from_secs(g.model_timeout),
         attempts: g.model_attempts,
     };
-    let verifier_key = std::env::var(&g.verifier_key_env).ok().filter(|k| !k.is_empty()).or(key.clone());
+    let verifier_key = std::env::var(&g.verifier_key_env)
+        .ok()
+        .filter(|k| !k.is_empty())
+        .or(key.clone());
     let verifier = endpoint(
-        g.verifier_url.clone().unwrap_or_else(|| g.model_url.clone()),
+        g.verifier_url
+            .clone()
+            .unwrap_or_else(|| g.model_url.clone()),
         g.verifier_model.clone().unwrap_or_else(|| model.clone()),
         verifier_key,
     );
     let fetcher = SourceFetcher::new(&g.allow_hosts, Duration::from_secs(g.fetch_timeout))
         .map_err(|e| OpError::input("--allow-host", e))?;
-    let grader = Grader::new(endpoint(g.model_url.clone(), model.clone(), key), verifier, fetcher, sha, g.temperature_milli, g.count_model_judgment);
+    let grader = Grader::new(
+        endpoint(g.model_url.clone(), model.clone(), key),
+        verifier,
+        fetcher,
+        sha,
+        g.temperature_milli,
+        g.count_model_judgment,
+    );
     out.step(format!("grading with {model} at {}", g.model_url));
     let store = GradeStore::new(&g.dir);
     let progress = |l: &grade::GradeLine, i: usize, n: usize| {
@@ -614,7 +641,11 @@ async fn run_grade(cli: &Cli, g: &GradeCli, out: Out) -> Result<(), OpError> {
             (s, Some(q), _) => format!("{s}, q = {}", eden_operator::output::wad(q)),
             (s, ..) => s.to_string(),
         };
-        let ms = if l.ms > 0 { format!(" in {:.1} s", l.ms as f64 / 1000.0) } else { String::new() };
+        let ms = if l.ms > 0 {
+            format!(" in {:.1} s", l.ms as f64 / 1000.0)
+        } else {
+            String::new()
+        };
         eprintln!("· [{i}/{n}] score #{}: {what}{ms}", l.score_id);
     };
     let r = grade::grade_all(&chain, &grader, &store, &progress).await?;

@@ -422,6 +422,22 @@ async fn check(
         .as_ref()
         .map_or(p.block, |r| r.key_block.min(p.block));
     audit.extend(verified_at(chain, &bundle, badge_block).await?);
+    // C8: every grade against its published grading record, re-derived from the chain's theses.
+    if !bundle.theses.is_empty() {
+        let registry = chain.net.contracts.scorer_registry.ok_or_else(|| {
+            OpError::Refused(
+                "the bundle grades theses, but the network description has no scorerRegistry"
+                    .into(),
+            )
+        })?;
+        let theses = crate::grade::scored_theses(chain, registry, p.block).await?;
+        let scored: Vec<(alloy::primitives::U256, B256, &str)> = theses
+            .iter()
+            .map(|t| (t.score_id, t.thesis_hash, t.text.as_str()))
+            .collect();
+        let published = crate::grade::published::published_grades(pubs, &bundle).await;
+        audit.extend(eden_core::check::audit_grades(&bundle, &scored, &published));
+    }
     if let Some(mut report) = report {
         if report.key_block > p.block {
             return Ok((

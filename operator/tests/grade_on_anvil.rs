@@ -10,7 +10,7 @@ use common::eden;
 
 use alloy::primitives::{keccak256, Address, B256, U256};
 use alloy::sol_types::SolCall;
-use eden_contracts_diff::{deploy_full, repo_root, start_node, test_chain_id, tx, Node};
+use eden_contracts_diff::{deploy_full, repo_root, serve_dir, start_node, test_chain_id, tx, Node};
 use eden_core::leaves::Verdict;
 use eden_core::scoring::grade_record::{recheck_record, GradeOutcome, GradingRecord};
 use eden_operator::abi::ScorerRegistry;
@@ -27,6 +27,9 @@ alloy::sol! {
     function approve(address spender, uint256 amount) returns (bool);
     function setAnswer(int256 answer);
 }
+
+/// Anvil account 0: the deployer, root signer and proposer.
+const KEY0: &str = "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80";
 
 const REPORT: &str = "<!doctype html><html><head><title>Acorn weekly</title><style>p{}</style></head><body>\
 <h1>Acorn support report</h1><p>In the week to 3&nbsp;March the team <b>resolved 1,204 tickets</b>, \
@@ -55,11 +58,17 @@ impl ModelServer {
             .spawn()
             .expect("start node model/serve.mjs");
         let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
         let mut w = line.split_whitespace();
         assert_eq!(w.next(), Some("listening"), "model server said {line:?}");
         let port = w.next().unwrap().parse().unwrap();
-        ModelServer { child, port, sha256: w.next().unwrap().to_string() }
+        ModelServer {
+            child,
+            port,
+            sha256: w.next().unwrap().to_string(),
+        }
     }
 }
 
@@ -84,7 +93,11 @@ fn read_request(s: &mut TcpStream) -> (String, Vec<u8>) {
             let head = String::from_utf8_lossy(&buf[..end]).to_string();
             let len: usize = head
                 .lines()
-                .find_map(|l| l.to_ascii_lowercase().strip_prefix("content-length:").map(|v| v.trim().parse().unwrap_or(0)))
+                .find_map(|l| {
+                    l.to_ascii_lowercase()
+                        .strip_prefix("content-length:")
+                        .map(|v| v.trim().parse().unwrap_or(0))
+                })
                 .unwrap_or(0);
             while buf.len() < end + 4 + len {
                 let n = s.read(&mut chunk).unwrap_or(0);
@@ -101,7 +114,11 @@ fn read_request(s: &mut TcpStream) -> (String, Vec<u8>) {
 
 fn respond(s: &mut TcpStream, status: &str, headers: &str, body: &[u8]) {
     let _ = s.write_all(
-        format!("HTTP/1.1 {status}\r\ncontent-length: {}\r\nconnection: close\r\n{headers}\r\n", body.len()).as_bytes(),
+        format!(
+            "HTTP/1.1 {status}\r\ncontent-length: {}\r\nconnection: close\r\n{headers}\r\n",
+            body.len()
+        )
+        .as_bytes(),
     );
     let _ = s.write_all(body);
 }
@@ -118,14 +135,39 @@ fn source_host() -> u16 {
                 let (head, _) = read_request(&mut s);
                 let path = head.split_whitespace().nth(1).unwrap_or("/").to_string();
                 match path.as_str() {
-                    "/report.html" => respond(&mut s, "200 OK", "content-type: text/html; charset=utf-8\r\n", REPORT.as_bytes()),
-                    "/data.json" => respond(&mut s, "200 OK", "content-type: application/json\r\n", br#"{"paying_users": 3310}"#),
+                    "/report.html" => respond(
+                        &mut s,
+                        "200 OK",
+                        "content-type: text/html; charset=utf-8\r\n",
+                        REPORT.as_bytes(),
+                    ),
+                    "/data.json" => respond(
+                        &mut s,
+                        "200 OK",
+                        "content-type: application/json\r\n",
+                        br#"{"paying_users": 3310}"#,
+                    ),
                     "/slow" => {
                         std::thread::sleep(Duration::from_secs(10));
-                        respond(&mut s, "200 OK", "content-type: text/plain\r\n", b"too late");
+                        respond(
+                            &mut s,
+                            "200 OK",
+                            "content-type: text/plain\r\n",
+                            b"too late",
+                        );
                     }
-                    "/paper.pdf" => respond(&mut s, "200 OK", "content-type: application/pdf\r\n", b"%PDF-1.4 resolved 1,204 tickets"),
-                    "/to-private" => respond(&mut s, "302 Found", "location: http://10.0.0.1/internal\r\n", b""),
+                    "/paper.pdf" => respond(
+                        &mut s,
+                        "200 OK",
+                        "content-type: application/pdf\r\n",
+                        b"%PDF-1.4 resolved 1,204 tickets",
+                    ),
+                    "/to-private" => respond(
+                        &mut s,
+                        "302 Found",
+                        "location: http://10.0.0.1/internal\r\n",
+                        b"",
+                    ),
                     "/to-report" => respond(&mut s, "302 Found", "location: /report.html\r\n", b""),
                     _ => respond(&mut s, "404 Not Found", "", b""),
                 }
@@ -151,22 +193,44 @@ fn fault_proxy(model_port: u16) -> u16 {
                 let text = String::from_utf8_lossy(&body);
                 let malformed = json!({"choices": [{"message": {"role": "assistant", "content": "Sure! Here is my grade: ten"}}]}).to_string();
                 if text.contains("FAULT-429") {
-                    return respond(&mut s, "429 Too Many Requests", "retry-after: 1\r\ncontent-type: application/json\r\n", b"{\"error\":{\"message\":\"rate limited\"}}");
+                    return respond(
+                        &mut s,
+                        "429 Too Many Requests",
+                        "retry-after: 1\r\ncontent-type: application/json\r\n",
+                        b"{\"error\":{\"message\":\"rate limited\"}}",
+                    );
                 }
                 if text.contains("FAULT-MALFORMED") {
-                    return respond(&mut s, "200 OK", "content-type: application/json\r\n", malformed.as_bytes());
+                    return respond(
+                        &mut s,
+                        "200 OK",
+                        "content-type: application/json\r\n",
+                        malformed.as_bytes(),
+                    );
                 }
                 if text.contains("FAULT-SILENT") {
                     std::thread::sleep(Duration::from_secs(60));
                     return;
                 }
-                if text.contains("FAULT-FLAKY") && !flaky_seen.swap(true, std::sync::atomic::Ordering::SeqCst) {
-                    return respond(&mut s, "200 OK", "content-type: application/json\r\n", malformed.as_bytes());
+                if text.contains("FAULT-FLAKY")
+                    && !flaky_seen.swap(true, std::sync::atomic::Ordering::SeqCst)
+                {
+                    return respond(
+                        &mut s,
+                        "200 OK",
+                        "content-type: application/json\r\n",
+                        malformed.as_bytes(),
+                    );
                 }
                 // Forward to the model as it came, on a connection the model closes after answering.
-                let head: Vec<&str> = head.lines().filter(|l| !l.to_ascii_lowercase().starts_with("connection:")).collect();
+                let head: Vec<&str> = head
+                    .lines()
+                    .filter(|l| !l.to_ascii_lowercase().starts_with("connection:"))
+                    .collect();
                 let mut up = TcpStream::connect(("127.0.0.1", model_port)).unwrap();
-                let _ = up.write_all(format!("{}\r\nconnection: close\r\n\r\n", head.join("\r\n")).as_bytes());
+                let _ = up.write_all(
+                    format!("{}\r\nconnection: close\r\n\r\n", head.join("\r\n")).as_bytes(),
+                );
                 let _ = up.write_all(&body);
                 let mut answer = Vec::new();
                 let _ = up.read_to_end(&mut answer);
@@ -194,6 +258,8 @@ async fn theses_graded_by_the_embedded_model_with_every_fault_a_reason() {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let j = &d.json;
+    let pubdir = dir.join("public");
+    let (host, _) = serve_dir(pubdir.clone());
     let network = dir.join("network.json");
     std::fs::write(
         &network,
@@ -206,7 +272,7 @@ async fn theses_graded_by_the_embedded_model_with_every_fault_a_reason() {
                 "launchpad": j["launchpad"], "launchLocker": j["launchLocker"], "poolManager": j["poolManager"],
                 "feeLanes": j["feeLanes"], "scorerRegistry": j["scorerRegistry"],
             },
-            "deploymentBlock": j["startBlock"], "publications": ["http://127.0.0.1:1/"],
+            "deploymentBlock": j["startBlock"], "publications": [format!("http://127.0.0.1:{host}/")],
         })
         .to_string(),
     )
@@ -214,7 +280,13 @@ async fn theses_graded_by_the_embedded_model_with_every_fault_a_reason() {
     let src = source_host();
     let proxy = fault_proxy(model.port);
     let s = |path: &str| format!("http://127.0.0.1:{src}{path}");
-    let rpc_port = node.url.rsplit(':').next().unwrap().trim_end_matches('/').to_string();
+    let rpc_port = node
+        .url
+        .rsplit(':')
+        .next()
+        .unwrap()
+        .trim_end_matches('/')
+        .to_string();
 
     // Theses, one scorer each (anvil accounts 1–8).
     let project = Address::repeat_byte(0xac);
@@ -252,18 +324,60 @@ async fn theses_graded_by_the_embedded_model_with_every_fault_a_reason() {
     let wad = U256::from(10u64).pow(U256::from(18u8));
     node.increase_time(3_600).await; // the ROOT pool's TWAP needs 30 minutes of history
     node.mine().await;
-    send(&node, deployer, feed, setAnswerCall { answer: alloy::primitives::I256::try_from(300_000_000_000_i64).unwrap() }).await;
+    send(
+        &node,
+        deployer,
+        feed,
+        setAnswerCall {
+            answer: alloy::primitives::I256::try_from(300_000_000_000_i64).unwrap(),
+        },
+    )
+    .await;
     for (i, text) in theses.iter().enumerate() {
         let who = a[i + 1];
         let cap = U256::from(20_000u64) * wad;
-        send(&node, deployer, root, transferCall { to: who, amount: U256::from(30_000u64) * wad }).await;
-        send(&node, who, root, approveCall { spender: reg, amount: cap }).await;
-        send(&node, who, reg, ScorerRegistry::registerCall { maxBurnRoot: cap }).await;
+        send(
+            &node,
+            deployer,
+            root,
+            transferCall {
+                to: who,
+                amount: U256::from(30_000u64) * wad,
+            },
+        )
+        .await;
+        send(
+            &node,
+            who,
+            root,
+            approveCall {
+                spender: reg,
+                amount: cap,
+            },
+        )
+        .await;
+        send(
+            &node,
+            who,
+            reg,
+            ScorerRegistry::registerCall { maxBurnRoot: cap },
+        )
+        .await;
         let target = U256::from(60u64 + i as u64) * wad;
-        send(&node, who, reg, ScorerRegistry::scoreCall { token: project, targetScore: target, thesis: text.clone(), maxBurnRoot: cap }).await;
+        send(
+            &node,
+            who,
+            reg,
+            ScorerRegistry::scoreCall {
+                token: project,
+                targetScore: target,
+                thesis: text.clone(),
+                maxBurnRoot: cap,
+            },
+        )
+        .await;
     }
 
-    let pubdir = dir.join("public");
     let pd = pubdir.display().to_string();
     let allow = format!("127.0.0.1:{src}");
     let proxied = format!("http://127.0.0.1:{proxy}/v1");
@@ -272,33 +386,72 @@ async fn theses_graded_by_the_embedded_model_with_every_fault_a_reason() {
         let (ok, v, err) = eden(
             &network,
             None,
-            &["grade", "--dir", &pd, "--allow-host", &allow, "--model-url", url, "--model-timeout", "8", "--model-attempts", "2", "--fetch-timeout", "3"],
+            &[
+                "grade",
+                "--dir",
+                &pd,
+                "--allow-host",
+                &allow,
+                "--model-url",
+                url,
+                "--model-timeout",
+                "8",
+                "--model-attempts",
+                "2",
+                "--fetch-timeout",
+                "3",
+            ],
         );
         assert!(ok, "eden grade: {v} {err}");
         eprintln!("{err}");
         (v, t0.elapsed())
     };
     let (first, took) = grade(&proxied);
-    eprintln!("first run: {} theses in {:.1} s", theses.len(), took.as_secs_f64());
+    eprintln!(
+        "first run: {} theses in {:.1} s",
+        theses.len(),
+        took.as_secs_f64()
+    );
     assert_eq!(first["scored"], 8, "{first}");
-    assert_eq!((first["graded"].as_u64(), first["failed"].as_u64()), (Some(5), Some(3)), "{first}");
+    assert_eq!(
+        (first["graded"].as_u64(), first["failed"].as_u64()),
+        (Some(5), Some(3)),
+        "{first}"
+    );
     let lines = first["lines"].as_array().unwrap();
     let reason = |i: usize| lines[i]["reason"].as_str().unwrap_or_default().to_string();
     assert!(reason(4).contains("429"), "{}", reason(4));
     assert!(reason(5).contains("malformed"), "{}", reason(5));
-    assert!(reason(6).contains("did not answer within 8 s"), "{}", reason(6));
-    assert_eq!(lines[7]["status"], "graded", "one malformed answer is retried");
+    assert!(
+        reason(6).contains("did not answer within 8 s"),
+        "{}",
+        reason(6)
+    );
+    assert_eq!(
+        lines[7]["status"], "graded",
+        "one malformed answer is retried"
+    );
 
     // Every record re-checks from the chain's theses and the published snapshots.
     let store = GradeStore::new(&pubdir);
     let index = store.read_index().unwrap();
-    let record = |i: usize| -> GradingRecord { store.read_record(index.records[&i.to_string()]).unwrap() };
-    let scored: Vec<(U256, B256, &str)> =
-        theses.iter().enumerate().map(|(i, t)| (U256::from(i), keccak256(t.as_bytes()), t.as_str())).collect();
-    let config: eden_core::scoring::GraderConfig =
-        serde_json::from_slice(&std::fs::read(pubdir.join(format!("grader/{}.json", index.config))).unwrap()).unwrap();
+    let record =
+        |i: usize| -> GradingRecord { store.read_record(index.records[&i.to_string()]).unwrap() };
+    let scored: Vec<(U256, B256, &str)> = theses
+        .iter()
+        .enumerate()
+        .map(|(i, t)| (U256::from(i), keccak256(t.as_bytes()), t.as_str()))
+        .collect();
+    let config: eden_core::scoring::GraderConfig = serde_json::from_slice(
+        &std::fs::read(pubdir.join(format!("grader/{}.json", index.config))).unwrap(),
+    )
+    .unwrap();
     assert_eq!(config.hash(), index.config);
-    assert_eq!(config.model_sha256.as_deref(), Some(model.sha256.as_str()), "the model is named by its weights' hash");
+    assert_eq!(
+        config.model_sha256.as_deref(),
+        Some(model.sha256.as_str()),
+        "the model is named by its weights' hash"
+    );
     for (i, text) in theses.iter().enumerate() {
         let r = record(i);
         let mut bodies = BTreeMap::new();
@@ -307,32 +460,74 @@ async fn theses_graded_by_the_embedded_model_with_every_fault_a_reason() {
                 bodies.insert(src.url.clone(), store.read_snapshot(h).unwrap());
             }
         }
-        assert_eq!(recheck_record(&r, text, &scored, &bodies, &config), vec![], "record of score {i}");
+        assert_eq!(
+            recheck_record(&r, text, &scored, &bodies, &config),
+            vec![],
+            "record of score {i}"
+        );
     }
     // The grounded thesis: every quote found (one through a redirect), G = 1; its q is G·R of real samples.
     let r0 = record(0);
-    let GradeOutcome::Graded { grounding_wad, rubric_wad, quality_wad, injection } = r0.outcome.clone() else { panic!("{r0:?}") };
+    let GradeOutcome::Graded {
+        grounding_wad,
+        rubric_wad,
+        quality_wad,
+        injection,
+    } = r0.outcome.clone()
+    else {
+        panic!("{r0:?}")
+    };
     assert_eq!((grounding_wad, injection), (wad, false));
     assert_eq!(quality_wad, rubric_wad);
     assert_eq!(r0.samples.len(), 3);
-    eprintln!("score 0: samples {:?}, q = {quality_wad}", r0.samples.iter().map(|s| &s.raw).collect::<Vec<_>>());
+    eprintln!(
+        "score 0: samples {:?}, q = {quality_wad}",
+        r0.samples.iter().map(|s| &s.raw).collect::<Vec<_>>()
+    );
     // The fabricated quote and the unreachable, non-text and hostile sources, each with its reason.
     let r1 = record(1);
-    let why = |url: &str| r1.sources.iter().find(|x| x.url == url).and_then(|x| x.error.clone()).unwrap_or_default();
+    let why = |url: &str| {
+        r1.sources
+            .iter()
+            .find(|x| x.url == url)
+            .and_then(|x| x.error.clone())
+            .unwrap_or_default()
+    };
     assert!(why(&s("/gone")).contains("HTTP 404"), "{r1:?}");
     assert!(why(&s("/paper.pdf")).contains("not text"), "{r1:?}");
     assert!(why(&s("/slow")).contains("within 3 s"), "{r1:?}");
-    assert!(why(&format!("http://127.0.0.1:{rpc_port}/")).contains("not a public address"), "{r1:?}");
-    assert!(why("http://169.254.169.254/latest/meta-data/").contains("not a public address"), "{r1:?}");
-    assert!(why(&s("/to-private")).contains("not a public address"), "{r1:?}");
+    assert!(
+        why(&format!("http://127.0.0.1:{rpc_port}/")).contains("not a public address"),
+        "{r1:?}"
+    );
+    assert!(
+        why("http://169.254.169.254/latest/meta-data/").contains("not a public address"),
+        "{r1:?}"
+    );
+    assert!(
+        why(&s("/to-private")).contains("not a public address"),
+        "{r1:?}"
+    );
     let g1 = eden_core::scoring::thesis_grounding(&theses[1], &BTreeMap::new());
     assert_eq!(g1.counted, 7);
-    let GradeOutcome::Graded { grounding_wad: g, .. } = r1.outcome else { panic!() };
-    assert_eq!(g, U256::ZERO, "the fabricated quote is not in its source, the rest were not fetched");
+    let GradeOutcome::Graded {
+        grounding_wad: g, ..
+    } = r1.outcome
+    else {
+        panic!()
+    };
+    assert_eq!(
+        g,
+        U256::ZERO,
+        "the fabricated quote is not in its source, the rest were not fetched"
+    );
     // The copy, matched to the thesis it copies; the injection, q = 0 whatever the samples (and the
     // instruction inside the cited page changed nothing for the grounded thesis).
     let r2 = record(2);
-    assert_eq!((r2.copy.verdict, r2.copy.matched_thesis), (Verdict::Copy, keccak256(grounded.as_bytes())));
+    assert_eq!(
+        (r2.copy.verdict, r2.copy.matched_thesis),
+        (Verdict::Copy, keccak256(grounded.as_bytes()))
+    );
     let r3 = record(3);
     assert!(!r3.screening.is_empty());
     assert_eq!(r3.quality_wad(), Some(U256::ZERO));
@@ -340,7 +535,85 @@ async fn theses_graded_by_the_embedded_model_with_every_fault_a_reason() {
     // Restart-safe and idempotent: a second run grades only the failed theses, here straight at the model.
     let (second, took) = grade(&format!("http://127.0.0.1:{}/v1", model.port));
     eprintln!("second run: {:.1} s", took.as_secs_f64());
-    assert_eq!((second["kept"].as_u64(), second["graded"].as_u64(), second["failed"].as_u64()), (Some(5), Some(3), Some(0)), "{second}");
+    assert_eq!(
+        (
+            second["kept"].as_u64(),
+            second["graded"].as_u64(),
+            second["failed"].as_u64()
+        ),
+        (Some(5), Some(3), Some(0)),
+        "{second}"
+    );
     let unchanged = GradeStore::new(&pubdir).read_index().unwrap();
-    assert_eq!(unchanged.records["0"], index.records["0"], "a graded thesis is not graded again");
+    assert_eq!(
+        unchanged.records["0"], index.records["0"],
+        "a graded thesis is not graded again"
+    );
+
+    // An epoch takes its grades from the records (each bound into inputsRoot by its grade leaf), is published,
+    // signed and proposed: the watchtower re-derives every grade and leaves it alone. The next epoch's bundle
+    // gives score 0 a q its record does not (a bundle consistent in itself, root and all): it is challenged.
+    let graded = GradeStore::new(&pubdir).graded_theses().unwrap();
+    assert_eq!(graded.len(), 8);
+    let first = d.first_epoch;
+    for (epoch, tampered) in [(first, false), (first + 1, true)] {
+        let mut input = eden_core::fixtures::cohort(6);
+        input.epoch = epoch;
+        input.previous.clear();
+        for (k, p) in input.projects.iter_mut().enumerate() {
+            p.private = true; // no intake report to publish
+            p.salt = B256::from(U256::from(k + 1));
+        }
+        input.projects[1].project = project;
+        input.projects.sort_by_key(|p| p.project);
+        input.theses = graded.clone();
+        if tampered {
+            input.theses[0].quality_wad = wad;
+        }
+        let bundle = eden_core::scoring::build_epoch(&input).unwrap();
+        let bdir = dir.join(format!("e{epoch}"));
+        std::fs::create_dir_all(&bdir).unwrap();
+        let bpath = bdir.join("bundle.json").display().to_string();
+        std::fs::write(&bpath, bundle.to_json().unwrap()).unwrap();
+        for (key, args) in [
+            (
+                None,
+                vec!["epoch", "publish", "--bundle", &bpath, "--dir", &pd],
+            ),
+            (Some(KEY0), vec!["epoch", "sign", "--bundle", &bpath]),
+            (
+                Some(KEY0),
+                vec![
+                    "epoch",
+                    "propose",
+                    "--signature",
+                    &format!("{}/signature.json", bdir.display()),
+                ],
+            ),
+        ] {
+            let (ok, v, err) = eden(&network, key, &args);
+            assert!(ok, "eden {args:?}: {v} {err}");
+        }
+    }
+    let (ok, v, err) = eden(&network, None, &["watch", "--once", "--dry-run"]);
+    assert!(ok, "eden watch: {v} {err}");
+    let reports = v.as_array().unwrap_or_else(|| panic!("{v}"));
+    let of = |e: u64| {
+        reports
+            .iter()
+            .find(|r| r["proposal"]["epoch"] == e)
+            .unwrap_or_else(|| panic!("{v}"))
+    };
+    assert_eq!(of(first)["action"]["result"], "leftAlone", "{}", of(first));
+    assert_eq!(
+        of(first + 1)["action"]["result"],
+        "wouldChallenge",
+        "{}",
+        of(first + 1)
+    );
+    let findings = of(first + 1)["audit"]["findings"].to_string();
+    assert!(
+        findings.contains("gradeDiffersFromRecord") && findings.contains("qualityWad"),
+        "{findings}"
+    );
 }

@@ -353,6 +353,38 @@ pub enum EpochFinding {
         /// `"inputs"` or `"counts"`.
         what: &'static str,
     },
+    /// A graded thesis names no grading record (C8: every grade rests on one).
+    GradeRecordMissing {
+        /// The score.
+        #[serde(with = "crate::serde_dec::u256")]
+        score_id: U256,
+    },
+    /// A graded thesis's record, its configuration or a snapshot is not published as named.
+    GradeRecordUnavailable {
+        /// The score.
+        #[serde(with = "crate::serde_dec::u256")]
+        score_id: U256,
+        /// The record's hash.
+        record: B256,
+        /// Why.
+        why: String,
+    },
+    /// The bundle's grade is not the one its record gives (the first differing field).
+    GradeDiffersFromRecord {
+        /// The score.
+        #[serde(with = "crate::serde_dec::u256")]
+        score_id: U256,
+        /// The field.
+        field: &'static str,
+    },
+    /// The record does not re-check against the chain's theses and its snapshots.
+    GradeRecordWrong {
+        /// The score.
+        #[serde(with = "crate::serde_dec::u256")]
+        score_id: U256,
+        /// What the re-check found.
+        finding: crate::scoring::grade_record::RecordFinding,
+    },
 }
 
 /// The outcome of an epoch audit.

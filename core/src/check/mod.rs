@@ -11,11 +11,13 @@
 //! | [`score`] | a project's systematic score: leaf, proof, root, the step-by-step recomputation (C1–C5) |
 //! | [`human`] | a project's human score: quality leaves, chain targets, the C9 envelope or the C10 replay |
 //! | [`light`] | one project's light publications (C22): its leaves' proofs, its track's bounds proven against committed columns |
+//! | [`grades`] | a proposed epoch's grades against their published grading records (C8) |
 //! | [`epoch`] | a whole proposed epoch, as a watchtower checks it: every leaf, track, score, previous score, human record and public intake |
 //! | [`creator`] | the creator share and fee split FeeLanes pays on (C17) |
 
 pub mod creator;
 pub mod epoch;
+pub mod grades;
 pub mod human;
 pub mod light;
 pub mod score;
@@ -27,6 +29,7 @@ pub use epoch::{
     EpochAudit, EpochFinding, IntakeAnchor, LeafKind, Previous, PreviousFinal, Proposal,
     TrackFault,
 };
+pub use grades::{audit_grades, PublishedGrade};
 pub use human::{
     check_human, check_human_in, ChainTarget, HumanCheck, HumanDetail, HumanFinding, ScoredEvent,
     ThesisRow,

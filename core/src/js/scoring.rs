@@ -258,13 +258,18 @@ pub fn thesis_grounding_js(
         )));
     }
     let raw: std::collections::BTreeMap<String, SnapshotInput> = from_js("snapshots", snapshots)?;
-    let snaps = raw.into_iter().map(|(u, s)| (u, s.into_snapshot())).collect();
+    let snaps = raw
+        .into_iter()
+        .map(|(u, s)| (u, s.into_snapshot()))
+        .collect();
     to_js(&crate::scoring::thesis_grounding(&thesis, &snaps))
 }
 
 /// `screenThesis(thesis)` → `[{rule, matched}]`, empty when no rule flags it (C8 injection screening).
 #[wasm_bindgen(js_name = screenThesis, unchecked_return_type = "InjectionFlag[]")]
-pub fn screen_thesis_js(#[wasm_bindgen(unchecked_param_type = "string")] thesis: JsValue) -> Result<JsValue, JsValue> {
+pub fn screen_thesis_js(
+    #[wasm_bindgen(unchecked_param_type = "string")] thesis: JsValue,
+) -> Result<JsValue, JsValue> {
     let thesis = super::text_from_js("thesis", &thesis)?;
     to_js(&crate::scoring::screen_thesis(&thesis))
 }

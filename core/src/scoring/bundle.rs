@@ -277,7 +277,11 @@ pub struct GradedThesis {
     pub matched_thesis: B256,
     /// `keccak256` of the grade's published grading record (C8); zero for none. A nonzero one is
     /// committed in `inputsRoot` by its grade leaf ([`crate::leaves::grade_leaf`]).
-    #[serde(default, skip_serializing_if = "B256::is_zero", with = "crate::serde_dec::b256_or_zero")]
+    #[serde(
+        default,
+        skip_serializing_if = "B256::is_zero",
+        with = "crate::serde_dec::b256_or_zero"
+    )]
     #[cfg_attr(feature = "js", tsify(optional))]
     pub grade_record: B256,
 }
@@ -341,7 +345,11 @@ pub struct ThesisRecord {
     pub leaf: B256,
     /// `keccak256` of its grading record (C8), committed in `inputsRoot` by a grade leaf; zero (absent)
     /// for a grade without one.
-    #[serde(default, skip_serializing_if = "B256::is_zero", with = "crate::serde_dec::b256_or_zero")]
+    #[serde(
+        default,
+        skip_serializing_if = "B256::is_zero",
+        with = "crate::serde_dec::b256_or_zero"
+    )]
     #[cfg_attr(feature = "js", tsify(optional))]
     pub grade_record: B256,
 }
@@ -558,7 +566,11 @@ impl EpochBundle {
     /// The `inputsRoot` leaves besides the projects' inputs leaves: every track's column leaves (C22),
     /// then a grade leaf for each graded thesis with a grading record (C8), in bundle order.
     pub fn inputs_extra_leaves(&self) -> Vec<B256> {
-        let mut v: Vec<B256> = self.tracks.iter().flat_map(super::columns::column_leaves).collect();
+        let mut v: Vec<B256> = self
+            .tracks
+            .iter()
+            .flat_map(super::columns::column_leaves)
+            .collect();
         v.extend(
             self.theses
                 .iter()

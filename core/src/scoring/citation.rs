@@ -102,7 +102,10 @@ fn reference_line(line: &str) -> Option<(u16, &str)> {
     let close = rest.find(']')?;
     let n = marker_number(&rest[..close])?;
     let url = rest[close + 1..].strip_prefix(':')?.trim();
-    let url = url.strip_prefix('<').and_then(|u| u.strip_suffix('>')).unwrap_or(url);
+    let url = url
+        .strip_prefix('<')
+        .and_then(|u| u.strip_suffix('>'))
+        .unwrap_or(url);
     let lower = url.get(..8).unwrap_or(url).to_ascii_lowercase();
     let scheme_ok = lower.starts_with("http://") || lower.starts_with("https://");
     let host_start = if lower.starts_with("https://") { 8 } else { 7 };
@@ -115,7 +118,10 @@ fn reference_line(line: &str) -> Option<(u16, &str)> {
 
 /// `1`..=`999` written in ASCII digits without a leading zero.
 fn marker_number(s: &str) -> Option<u16> {
-    let ok = !s.is_empty() && s.len() <= 3 && s.bytes().all(|b| b.is_ascii_digit()) && !s.starts_with('0');
+    let ok = !s.is_empty()
+        && s.len() <= 3
+        && s.bytes().all(|b| b.is_ascii_digit())
+        && !s.starts_with('0');
     ok.then(|| s.parse().ok()).flatten()
 }
 
@@ -135,7 +141,11 @@ pub fn parse_citations(thesis: &str) -> Citations {
     for line in thesis.split_inclusive('\n') {
         match reference_line(line) {
             Some((n, url)) => {
-                references.push(Reference { n, url: url.to_string(), at: offset });
+                references.push(Reference {
+                    n,
+                    url: url.to_string(),
+                    at: offset,
+                });
                 body.extend(line.chars().flat_map(pad_to_len));
             }
             None => body.push_str(line),
@@ -149,7 +159,9 @@ pub fn parse_citations(thesis: &str) -> Citations {
     let mut consumed_markers = Vec::new();
     let mut i = 0;
     while i < body.len() {
-        let Some(c) = body[i..].chars().next() else { break };
+        let Some(c) = body[i..].chars().next() else {
+            break;
+        };
         if c != '"' && c != '\u{201C}' {
             i += c.len_utf8();
             continue;
@@ -170,11 +182,18 @@ pub fn parse_citations(thesis: &str) -> Citations {
             i += gap + len;
             n
         });
-        quotes.push(Quote { text, marker, at: open });
+        quotes.push(Quote {
+            text,
+            marker,
+            at: open,
+        });
     }
 
     // Markers not consumed by a quote (outside quotes).
-    let spans: Vec<(usize, usize)> = quotes.iter().map(|q| (q.at, q.at + q.text.len() + 2)).collect();
+    let spans: Vec<(usize, usize)> = quotes
+        .iter()
+        .map(|q| (q.at, q.at + q.text.len() + 2))
+        .collect();
     let mut k = 0;
     while let Some(rel) = body[k..].find('[') {
         let at = k + rel;
@@ -201,12 +220,19 @@ pub fn parse_citations(thesis: &str) -> Citations {
             findings.push(CitationFinding::ReferenceNeverQuoted { n });
         }
     }
-    Citations { quotes, references, findings }
+    Citations {
+        quotes,
+        references,
+        findings,
+    }
 }
 
 /// A blanked character keeps its UTF-8 length: `n` bytes become `n` spaces.
 fn pad_to_len(c: char) -> impl Iterator<Item = char> {
-    std::iter::repeat_n(if c == '\n' { '\n' } else { ' ' }, if c == '\n' { 1 } else { c.len_utf8() })
+    std::iter::repeat_n(
+        if c == '\n' { '\n' } else { ' ' },
+        if c == '\n' { 1 } else { c.len_utf8() },
+    )
 }
 
 #[cfg(test)]
@@ -219,11 +245,17 @@ mod tests {
     fn the_issues_example_parses() {
         let c = parse_citations(EXAMPLE);
         assert_eq!(c.quotes.len(), 2);
-        assert_eq!(c.quotes[0].text, "resolved 1,204 tickets in the week to 3 March");
+        assert_eq!(
+            c.quotes[0].text,
+            "resolved 1,204 tickets in the week to 3 March"
+        );
         assert_eq!(c.quotes[0].marker, Some(1));
         assert_eq!(c.quotes[1].text, "612 resolved tickets");
         assert_eq!(c.quotes[1].marker, Some(2));
-        assert_eq!(c.url_of(2), Some("https://status.example.org/reports/2026-02-03"));
+        assert_eq!(
+            c.url_of(2),
+            Some("https://status.example.org/reports/2026-02-03")
+        );
         assert!(c.findings.is_empty(), "{:?}", c.findings);
         assert_eq!(&EXAMPLE[c.quotes[1].at..c.quotes[1].at + 1], "\"");
     }
@@ -244,11 +276,23 @@ mod tests {
         assert_eq!(c.quotes[0].marker, None);
         assert_eq!(c.quotes[1].marker, Some(1));
         assert_eq!(c.url_of(1), None, "duplicated");
-        assert!(c.findings.contains(&CitationFinding::MarkerWithoutQuote { n: 4, at: 4 }));
-        assert!(c.findings.iter().any(|f| matches!(f, CitationFinding::MarkerWithoutQuote { n: 2, .. })));
-        assert!(c.findings.iter().any(|f| matches!(f, CitationFinding::UnclosedQuote { .. })));
-        assert!(c.findings.contains(&CitationFinding::DuplicateReference { n: 1 }));
-        assert!(c.findings.contains(&CitationFinding::ReferenceNeverQuoted { n: 5 }));
+        assert!(c
+            .findings
+            .contains(&CitationFinding::MarkerWithoutQuote { n: 4, at: 4 }));
+        assert!(c
+            .findings
+            .iter()
+            .any(|f| matches!(f, CitationFinding::MarkerWithoutQuote { n: 2, .. })));
+        assert!(c
+            .findings
+            .iter()
+            .any(|f| matches!(f, CitationFinding::UnclosedQuote { .. })));
+        assert!(c
+            .findings
+            .contains(&CitationFinding::DuplicateReference { n: 1 }));
+        assert!(c
+            .findings
+            .contains(&CitationFinding::ReferenceNeverQuoted { n: 5 }));
         assert_eq!(c.references.len(), 3, "ftp is not a reference");
     }
 

@@ -57,7 +57,9 @@ impl RubricAnswer {
 
     /// Whether every criterion is within 0–[`RUBRIC_MAX`].
     pub fn in_range(&self) -> bool {
-        [self.relevance, self.specificity, self.consistency].iter().all(|&n| n <= RUBRIC_MAX)
+        [self.relevance, self.specificity, self.consistency]
+            .iter()
+            .all(|&n| n <= RUBRIC_MAX)
     }
 }
 
@@ -108,7 +110,11 @@ pub struct CopyRecord {
 /// How the grading ended.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "js", derive(tsify::Tsify))]
-#[serde(tag = "status", rename_all = "camelCase", rename_all_fields = "camelCase")]
+#[serde(
+    tag = "status",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
 pub enum GradeOutcome {
     /// Graded: `q` and its parts.
     Graded {
@@ -236,9 +242,13 @@ pub fn quality_from(
     injection: bool,
     verdict: Verdict,
 ) -> Result<GradeOutcome, RecordFinding> {
-    let [a, b, c] = samples else { return Err(RecordFinding::SampleCount { got: samples.len() }) };
+    let [a, b, c] = samples else {
+        return Err(RecordFinding::SampleCount { got: samples.len() });
+    };
     if let Some(bad) = samples.iter().chain(verifier).find(|s| !s.in_range()) {
-        return Err(RecordFinding::AnswerOutOfRange { raw: bad.raw.clone() });
+        return Err(RecordFinding::AnswerOutOfRange {
+            raw: bad.raw.clone(),
+        });
     }
     let verifier_regrade_wad = verifier.map(|v| {
         let [x, y, z] = v.wads();
@@ -251,14 +261,25 @@ pub fn quality_from(
         injection,
         verdict,
     })
-    .map_err(|e| RecordFinding::Ungradable { detail: e.to_string() })?;
-    Ok(GradeOutcome::Graded { grounding_wad, rubric_wad: g.rubric_wad, injection, quality_wad: g.quality_wad })
+    .map_err(|e| RecordFinding::Ungradable {
+        detail: e.to_string(),
+    })?;
+    Ok(GradeOutcome::Graded {
+        grounding_wad,
+        rubric_wad: g.rubric_wad,
+        injection,
+        quality_wad: g.quality_wad,
+    })
 }
 
 /// What a re-check found wrong in a record; each names the step of the module doc.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, thiserror::Error)]
 #[cfg_attr(feature = "js", derive(tsify::Tsify))]
-#[serde(tag = "kind", rename_all = "camelCase", rename_all_fields = "camelCase")]
+#[serde(
+    tag = "kind",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
 pub enum RecordFinding {
     /// Step 1: the text is not the one the record grades.
     #[error("the thesis text hashes to {text_hash}, the record grades {recorded}")]
@@ -356,11 +377,17 @@ pub fn recheck_record(
     let mut out = Vec::new();
     let text_hash = thesis_hash(text);
     if text_hash != record.thesis_hash {
-        out.push(RecordFinding::ThesisHash { text_hash, recorded: record.thesis_hash });
+        out.push(RecordFinding::ThesisHash {
+            text_hash,
+            recorded: record.thesis_hash,
+        });
         return out;
     }
     if record.config_hash != published_config {
-        out.push(RecordFinding::Config { recorded: record.config_hash, published: published_config });
+        out.push(RecordFinding::Config {
+            recorded: record.config_hash,
+            published: published_config,
+        });
     }
     if let Some(c) = verdict_in_chain_order(record.score_id, scored) {
         if c.verdict != record.copy.verdict
@@ -379,29 +406,52 @@ pub fn recheck_record(
     for s in &record.sources {
         let Some(h) = s.snapshot else { continue };
         match bodies.get(&s.url) {
-            None => out.push(RecordFinding::Snapshot { url: s.url.clone(), detail: format!("{h} not given") }),
+            None => out.push(RecordFinding::Snapshot {
+                url: s.url.clone(),
+                detail: format!("{h} not given"),
+            }),
             Some(b) if keccak256(b) != h => out.push(RecordFinding::Snapshot {
                 url: s.url.clone(),
                 detail: format!("the body hashes to {}, not {h}", keccak256(b)),
             }),
             Some(b) => {
                 let content_type = s.content_type.clone().unwrap_or_default();
-                snaps.insert(s.url.clone(), Snapshot { content_type, body: String::from_utf8_lossy(b).into_owned() });
+                snaps.insert(
+                    s.url.clone(),
+                    Snapshot {
+                        content_type,
+                        body: String::from_utf8_lossy(b).into_owned(),
+                    },
+                );
             }
         }
     }
     let grounding = thesis_grounding(text, &snaps);
     let flags = screen_thesis(text);
     if flags != record.screening {
-        out.push(RecordFinding::Screening { derived: flags.len() });
+        out.push(RecordFinding::Screening {
+            derived: flags.len(),
+        });
     }
-    let GradeOutcome::Graded { grounding_wad, .. } = &record.outcome else { return out };
+    let GradeOutcome::Graded { grounding_wad, .. } = &record.outcome else {
+        return out;
+    };
     if *grounding_wad != grounding.grounding_wad {
-        out.push(RecordFinding::Grounding { recorded: *grounding_wad, derived: grounding.grounding_wad });
+        out.push(RecordFinding::Grounding {
+            recorded: *grounding_wad,
+            derived: grounding.grounding_wad,
+        });
     }
-    let judged = config.judgment_counts && record.judgment.as_ref().is_some_and(|j| j.instructs_grader);
+    let judged =
+        config.judgment_counts && record.judgment.as_ref().is_some_and(|j| j.instructs_grader);
     let injection = !flags.is_empty() || judged;
-    match quality_from(&record.samples, record.verifier.as_ref(), grounding.grounding_wad, injection, record.copy.verdict) {
+    match quality_from(
+        &record.samples,
+        record.verifier.as_ref(),
+        grounding.grounding_wad,
+        injection,
+        record.copy.verdict,
+    ) {
         Err(f) => out.push(f),
         Ok(derived) if derived != record.outcome => out.push(RecordFinding::Quality {
             recorded: Box::new(record.outcome.clone()),
@@ -417,7 +467,12 @@ mod tests {
     use super::*;
 
     fn answer(r: u8, s: u8, c: u8) -> RubricAnswer {
-        RubricAnswer { raw: format!("{{\"relevance\":{r},\"specificity\":{s},\"consistency\":{c}}}"), relevance: r, specificity: s, consistency: c }
+        RubricAnswer {
+            raw: format!("{{\"relevance\":{r},\"specificity\":{s},\"consistency\":{c}}}"),
+            relevance: r,
+            specificity: s,
+            consistency: c,
+        }
     }
 
     const TEXT: &str = "Support got faster: \"resolved 1,204 tickets in the week\" [1].\n[1]: https://a.example/r\n";
@@ -438,7 +493,8 @@ mod tests {
     }
 
     fn record() -> (GradingRecord, BTreeMap<String, Vec<u8>>) {
-        let bodies: BTreeMap<String, Vec<u8>> = [("https://a.example/r".to_string(), BODY.to_vec())].into();
+        let bodies: BTreeMap<String, Vec<u8>> =
+            [("https://a.example/r".to_string(), BODY.to_vec())].into();
         let samples = vec![answer(7, 6, 8), answer(6, 6, 6), answer(9, 9, 9)];
         let outcome = quality_from(&samples, None, WAD, false, Verdict::Original).unwrap();
         let r = GradingRecord {
@@ -449,7 +505,11 @@ mod tests {
             project: Address::repeat_byte(3),
             thesis_hash: thesis_hash(TEXT),
             target_score_wad: U256::from(60) * WAD,
-            copy: CopyRecord { verdict: Verdict::Original, matched_thesis: B256::ZERO, similarity_bps: 0 },
+            copy: CopyRecord {
+                verdict: Verdict::Original,
+                matched_thesis: B256::ZERO,
+                similarity_bps: 0,
+            },
             sources: vec![SourceRecord {
                 url: "https://a.example/r".into(),
                 snapshot: Some(keccak256(BODY)),
@@ -457,7 +517,10 @@ mod tests {
                 error: None,
             }],
             screening: vec![],
-            judgment: Some(InjectionJudgment { raw: "{\"instructsGrader\":false}".into(), instructs_grader: false }),
+            judgment: Some(InjectionJudgment {
+                raw: "{\"instructsGrader\":false}".into(),
+                instructs_grader: false,
+            }),
             samples,
             verifier: None,
             config_hash: config().hash(),
@@ -484,21 +547,52 @@ mod tests {
         let scored = [(U256::ZERO, r.thesis_hash, TEXT)];
         let cfg = &config();
         let mut q = r.clone();
-        q.outcome = GradeOutcome::Graded { grounding_wad: WAD, rubric_wad: WAD, injection: false, quality_wad: WAD };
-        assert!(matches!(recheck_record(&q, TEXT, &scored, &bodies, cfg)[..], [RecordFinding::Quality { .. }]));
+        q.outcome = GradeOutcome::Graded {
+            grounding_wad: WAD,
+            rubric_wad: WAD,
+            injection: false,
+            quality_wad: WAD,
+        };
+        assert!(matches!(
+            recheck_record(&q, TEXT, &scored, &bodies, cfg)[..],
+            [RecordFinding::Quality { .. }]
+        ));
         let mut v = r.clone();
         v.copy.verdict = Verdict::Copy;
-        assert!(recheck_record(&v, TEXT, &scored, &bodies, cfg).iter().any(|f| matches!(f, RecordFinding::CopyVerdict { .. })));
-        let bad_body: BTreeMap<String, Vec<u8>> = [("https://a.example/r".to_string(), b"other".to_vec())].into();
-        assert!(recheck_record(&r, TEXT, &scored, &bad_body, cfg).iter().any(|f| matches!(f, RecordFinding::Snapshot { .. })));
-        assert!(matches!(recheck_record(&r, "other text", &scored, &bodies, cfg)[..], [RecordFinding::ThesisHash { .. }]));
-        let other = GraderConfig { max_tokens: 65, ..config() };
-        assert!(matches!(recheck_record(&r, TEXT, &scored, &bodies, &other)[..], [RecordFinding::Config { .. }]));
+        assert!(recheck_record(&v, TEXT, &scored, &bodies, cfg)
+            .iter()
+            .any(|f| matches!(f, RecordFinding::CopyVerdict { .. })));
+        let bad_body: BTreeMap<String, Vec<u8>> =
+            [("https://a.example/r".to_string(), b"other".to_vec())].into();
+        assert!(recheck_record(&r, TEXT, &scored, &bad_body, cfg)
+            .iter()
+            .any(|f| matches!(f, RecordFinding::Snapshot { .. })));
+        assert!(matches!(
+            recheck_record(&r, "other text", &scored, &bodies, cfg)[..],
+            [RecordFinding::ThesisHash { .. }]
+        ));
+        let other = GraderConfig {
+            max_tokens: 65,
+            ..config()
+        };
+        assert!(matches!(
+            recheck_record(&r, TEXT, &scored, &bodies, &other)[..],
+            [RecordFinding::Config { .. }]
+        ));
         let mut j = r.clone();
-        j.judgment = Some(InjectionJudgment { raw: String::new(), instructs_grader: true });
-        assert!(matches!(recheck_record(&j, TEXT, &scored, &bodies, cfg)[..], [RecordFinding::Quality { .. }]));
+        j.judgment = Some(InjectionJudgment {
+            raw: String::new(),
+            instructs_grader: true,
+        });
+        assert!(matches!(
+            recheck_record(&j, TEXT, &scored, &bodies, cfg)[..],
+            [RecordFinding::Quality { .. }]
+        ));
         // A judgment that does not count changes nothing (but its config is another one).
-        let off = GraderConfig { judgment_counts: false, ..config() };
+        let off = GraderConfig {
+            judgment_counts: false,
+            ..config()
+        };
         j.config_hash = off.hash();
         assert!(recheck_record(&j, TEXT, &scored, &bodies, &off).is_empty());
     }
@@ -506,9 +600,36 @@ mod tests {
     #[test]
     fn a_high_median_needs_the_verifier_and_keeps_the_lower() {
         let samples = vec![answer(9, 9, 9), answer(8, 8, 8), answer(10, 10, 10)];
-        assert!(matches!(quality_from(&samples, None, WAD, false, Verdict::Original), Err(RecordFinding::Ungradable { .. })));
-        let out = quality_from(&samples, Some(&answer(5, 5, 5)), WAD, false, Verdict::Original).unwrap();
-        assert_eq!(out, GradeOutcome::Graded { grounding_wad: WAD, rubric_wad: WAD / U256::from(2), injection: false, quality_wad: WAD / U256::from(2) });
-        assert!(matches!(quality_from(&[answer(11, 0, 0), answer(0, 0, 0), answer(0, 0, 0)], None, WAD, false, Verdict::Original), Err(RecordFinding::AnswerOutOfRange { .. })));
+        assert!(matches!(
+            quality_from(&samples, None, WAD, false, Verdict::Original),
+            Err(RecordFinding::Ungradable { .. })
+        ));
+        let out = quality_from(
+            &samples,
+            Some(&answer(5, 5, 5)),
+            WAD,
+            false,
+            Verdict::Original,
+        )
+        .unwrap();
+        assert_eq!(
+            out,
+            GradeOutcome::Graded {
+                grounding_wad: WAD,
+                rubric_wad: WAD / U256::from(2),
+                injection: false,
+                quality_wad: WAD / U256::from(2)
+            }
+        );
+        assert!(matches!(
+            quality_from(
+                &[answer(11, 0, 0), answer(0, 0, 0), answer(0, 0, 0)],
+                None,
+                WAD,
+                false,
+                Verdict::Original
+            ),
+            Err(RecordFinding::AnswerOutOfRange { .. })
+        ));
     }
 }

@@ -27,7 +27,12 @@ pub enum SourceKind {
 impl SourceKind {
     /// The kind of a `Content-Type` value, or `None` when it is not text.
     pub fn of(content_type: &str) -> Option<SourceKind> {
-        let mime = content_type.split(';').next().unwrap_or("").trim().to_ascii_lowercase();
+        let mime = content_type
+            .split(';')
+            .next()
+            .unwrap_or("")
+            .trim()
+            .to_ascii_lowercase();
         match mime.as_str() {
             "text/html" | "application/xhtml+xml" => Some(SourceKind::Html),
             "application/json" | "application/xml" => Some(SourceKind::Text),
@@ -51,8 +56,8 @@ const HIDDEN_ELEMENTS: [&str; 6] = ["script", "style", "noscript", "template", "
 /// Inline elements: removed without a space, so `<b>1,204</b>` and `re<i>solved</i>` read as written.
 /// Every other tag (block, `br`, unknown) becomes one space.
 const INLINE_ELEMENTS: [&str; 20] = [
-    "a", "abbr", "b", "bdi", "bdo", "cite", "code", "data", "dfn", "em", "i", "kbd", "mark", "q", "s",
-    "samp", "small", "span", "strong", "time",
+    "a", "abbr", "b", "bdi", "bdo", "cite", "code", "data", "dfn", "em", "i", "kbd", "mark", "q",
+    "s", "samp", "small", "span", "strong", "time",
 ];
 const INLINE_MORE: [&str; 4] = ["sub", "sup", "u", "var"];
 
@@ -77,7 +82,9 @@ pub fn html_to_text(html: &str) -> String {
         }
         out.push_str(&html[text_start..i]);
         if html[i..].starts_with("<!--") {
-            i = html[i + 4..].find("-->").map_or(bytes.len(), |e| i + 4 + e + 3);
+            i = html[i + 4..]
+                .find("-->")
+                .map_or(bytes.len(), |e| i + 4 + e + 3);
             text_start = i;
             continue;
         }
@@ -87,7 +94,9 @@ pub fn html_to_text(html: &str) -> String {
         if !closing && HIDDEN_ELEMENTS.contains(&name.as_str()) {
             // Skip to the matching close tag (case-insensitive); an unclosed one hides the rest.
             i = find_close(html, i, &name).unwrap_or(bytes.len());
-        } else if !(INLINE_ELEMENTS.contains(&name.as_str()) || INLINE_MORE.contains(&name.as_str())) {
+        } else if !(INLINE_ELEMENTS.contains(&name.as_str())
+            || INLINE_MORE.contains(&name.as_str()))
+        {
             out.push(' ');
         }
         text_start = i;
@@ -135,7 +144,11 @@ fn find_close(html: &str, from: usize, name: &str) -> Option<usize> {
     let at = loop {
         let k = search + lower[search..].find(&needle)?;
         // `</head` must not match `</header>`.
-        if !lower.as_bytes().get(k + needle.len()).is_some_and(u8::is_ascii_alphanumeric) {
+        if !lower
+            .as_bytes()
+            .get(k + needle.len())
+            .is_some_and(u8::is_ascii_alphanumeric)
+        {
             break from + k;
         }
         search = k + needle.len();
@@ -175,7 +188,8 @@ pub fn normalise_quote_text(s: &str) -> String {
 fn unify_punctuation(c: char) -> char {
     match c {
         '\u{2018}' | '\u{2019}' | '\u{201A}' | '\u{201B}' | '\u{2032}' => '\'',
-        '\u{201C}' | '\u{201D}' | '\u{201E}' | '\u{201F}' | '\u{2033}' | '\u{00AB}' | '\u{00BB}' => '"',
+        '\u{201C}' | '\u{201D}' | '\u{201E}' | '\u{201F}' | '\u{2033}' | '\u{00AB}'
+        | '\u{00BB}' => '"',
         '\u{2010}'..='\u{2015}' | '\u{2212}' => '-',
         c => c,
     }
@@ -188,10 +202,21 @@ pub fn contains_words(haystack: &str, needle: &str) -> bool {
         return false;
     }
     let first_alnum = needle.chars().next().is_some_and(char::is_alphanumeric);
-    let last_alnum = needle.chars().next_back().is_some_and(char::is_alphanumeric);
+    let last_alnum = needle
+        .chars()
+        .next_back()
+        .is_some_and(char::is_alphanumeric);
     haystack.match_indices(needle).any(|(at, m)| {
-        let before_ok = !first_alnum || !haystack[..at].chars().next_back().is_some_and(char::is_alphanumeric);
-        let after_ok = !last_alnum || !haystack[at + m.len()..].chars().next().is_some_and(char::is_alphanumeric);
+        let before_ok = !first_alnum
+            || !haystack[..at]
+                .chars()
+                .next_back()
+                .is_some_and(char::is_alphanumeric);
+        let after_ok = !last_alnum
+            || !haystack[at + m.len()..]
+                .chars()
+                .next()
+                .is_some_and(char::is_alphanumeric);
         before_ok && after_ok
     })
 }
@@ -212,8 +237,14 @@ mod tests {
 
     #[test]
     fn entities_numeric_and_named_are_decoded() {
-        assert_eq!(html_to_text("a&#8212;b &eacute; &#x41; &hellip;"), "a\u{2014}b é A \u{2026}");
-        assert_eq!(normalise_quote_text(&html_to_text("a&#8212;b &hellip;")), "a-b ...");
+        assert_eq!(
+            html_to_text("a&#8212;b &eacute; &#x41; &hellip;"),
+            "a\u{2014}b é A \u{2026}"
+        );
+        assert_eq!(
+            normalise_quote_text(&html_to_text("a&#8212;b &hellip;")),
+            "a-b ..."
+        );
     }
 
     #[test]
@@ -228,7 +259,10 @@ mod tests {
 
     #[test]
     fn normalisation_folds_case_width_quotes_dashes_and_spaces() {
-        assert_eq!(normalise_quote_text("  “Ｒesolved”\u{00A0}1,204 — ‘tickets’\n\t "), "\"resolved\" 1,204 - 'tickets'");
+        assert_eq!(
+            normalise_quote_text("  “Ｒesolved”\u{00A0}1,204 — ‘tickets’\n\t "),
+            "\"resolved\" 1,204 - 'tickets'"
+        );
         assert_eq!(normalise_quote_text("ﬁle\u{200B}s"), "files");
         assert_eq!(normalise_quote_text("ÉCOLE"), "école");
         assert_eq!(normalise_quote_text("e\u{0301}cole"), "école");
@@ -236,7 +270,10 @@ mod tests {
 
     #[test]
     fn content_types() {
-        assert_eq!(SourceKind::of("TEXT/HTML; charset=UTF-8"), Some(SourceKind::Html));
+        assert_eq!(
+            SourceKind::of("TEXT/HTML; charset=UTF-8"),
+            Some(SourceKind::Html)
+        );
         assert_eq!(SourceKind::of("text/plain"), Some(SourceKind::Text));
         assert_eq!(SourceKind::of("application/json"), Some(SourceKind::Text));
         assert_eq!(SourceKind::of("application/pdf"), None);

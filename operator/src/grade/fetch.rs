@@ -78,7 +78,12 @@ pub fn is_public(ip: IpAddr) -> bool {
             let s = v6.segments();
             // NAT64 (64:ff9b::/96) carries an IPv4 address in its last 32 bits.
             if s[..6] == [0x64, 0xff9b, 0, 0, 0, 0] {
-                return is_public_v4(Ipv4Addr::new((s[6] >> 8) as u8, s[6] as u8, (s[7] >> 8) as u8, s[7] as u8));
+                return is_public_v4(Ipv4Addr::new(
+                    (s[6] >> 8) as u8,
+                    s[6] as u8,
+                    (s[7] >> 8) as u8,
+                    s[7] as u8,
+                ));
             }
             !(v6.is_loopback()
                 || v6.is_unspecified()
@@ -117,12 +122,20 @@ pub struct PublicOnly {
 impl Resolve for PublicOnly {
     fn resolve(&self, name: Name) -> Resolving {
         let host = name.as_str().to_string();
-        let allowed = self.allowed_names.iter().any(|a| a.eq_ignore_ascii_case(&host));
+        let allowed = self
+            .allowed_names
+            .iter()
+            .any(|a| a.eq_ignore_ascii_case(&host));
         Box::pin(async move {
-            let addrs: Vec<SocketAddr> = tokio::net::lookup_host((host.as_str(), 0)).await?.collect();
-            let kept: Vec<SocketAddr> = addrs.into_iter().filter(|a| allowed || is_public(a.ip())).collect();
+            let addrs: Vec<SocketAddr> =
+                tokio::net::lookup_host((host.as_str(), 0)).await?.collect();
+            let kept: Vec<SocketAddr> = addrs
+                .into_iter()
+                .filter(|a| allowed || is_public(a.ip()))
+                .collect();
             if kept.is_empty() {
-                return Err(Box::new(FetchError::NotPublic(host)) as Box<dyn std::error::Error + Send + Sync>);
+                return Err(Box::new(FetchError::NotPublic(host))
+                    as Box<dyn std::error::Error + Send + Sync>);
             }
             Ok(Box::new(kept.into_iter()) as Addrs)
         })
@@ -145,11 +158,17 @@ impl SourceFetcher {
     pub fn new(allow: &[String], timeout: Duration) -> Result<SourceFetcher, FetchError> {
         let mut allowed = Vec::new();
         for a in allow {
-            let (h, p) = a.rsplit_once(':').ok_or_else(|| FetchError::BadUrl(format!("--allow-host {a}: expected host:port")))?;
-            let p: u16 = p.parse().map_err(|_| FetchError::BadUrl(format!("--allow-host {a}: bad port")))?;
+            let (h, p) = a.rsplit_once(':').ok_or_else(|| {
+                FetchError::BadUrl(format!("--allow-host {a}: expected host:port"))
+            })?;
+            let p: u16 = p
+                .parse()
+                .map_err(|_| FetchError::BadUrl(format!("--allow-host {a}: bad port")))?;
             allowed.push((h.trim_matches(['[', ']']).to_ascii_lowercase(), p));
         }
-        let resolver = PublicOnly { allowed_names: allowed.iter().map(|(h, _)| h.clone()).collect() };
+        let resolver = PublicOnly {
+            allowed_names: allowed.iter().map(|(h, _)| h.clone()).collect(),
+        };
         let client = reqwest::Client::builder()
             .redirect(reqwest::redirect::Policy::none())
             .no_proxy()
@@ -158,7 +177,11 @@ impl SourceFetcher {
             .user_agent(concat!("eden-grader/", env!("CARGO_PKG_VERSION")))
             .build()
             .map_err(|e| FetchError::Transport(e.to_string()))?;
-        Ok(SourceFetcher { client, allowed, timeout })
+        Ok(SourceFetcher {
+            client,
+            allowed,
+            timeout,
+        })
     }
 
     /// Checks one hop's URL: scheme, credentials, and an IP literal's address.
@@ -167,9 +190,13 @@ impl SourceFetcher {
             return Err(FetchError::BadUrl(format!("{url}: only http and https")));
         }
         if !url.username().is_empty() || url.password().is_some() {
-            return Err(FetchError::BadUrl(format!("{url}: credentials in a URL are not sent")));
+            return Err(FetchError::BadUrl(format!(
+                "{url}: credentials in a URL are not sent"
+            )));
         }
-        let host = url.host_str().ok_or_else(|| FetchError::BadUrl(format!("{url}: no host")))?;
+        let host = url
+            .host_str()
+            .ok_or_else(|| FetchError::BadUrl(format!("{url}: no host")))?;
         let host = host.trim_matches(['[', ']']).to_ascii_lowercase();
         let port = url.port_or_known_default().unwrap_or(0);
         let named = self.allowed.iter().any(|(h, _)| *h == host);
@@ -192,7 +219,9 @@ impl SourceFetcher {
     /// [`FetchError`] saying why nothing was read.
     pub async fn fetch(&self, url: &str) -> Result<Fetched, FetchError> {
         let secs = self.timeout.as_secs().max(1);
-        tokio::time::timeout(self.timeout, self.fetch_inner(url)).await.map_err(|_| FetchError::Timeout(secs))?
+        tokio::time::timeout(self.timeout, self.fetch_inner(url))
+            .await
+            .map_err(|_| FetchError::Timeout(secs))?
     }
 
     async fn fetch_inner(&self, url: &str) -> Result<Fetched, FetchError> {
@@ -202,7 +231,12 @@ impl SourceFetcher {
             let resp = self
                 .client
                 .get(at.clone())
-                .header("accept", HeaderValue::from_static("text/html, text/plain;q=0.9, text/*;q=0.8, application/json;q=0.5"))
+                .header(
+                    "accept",
+                    HeaderValue::from_static(
+                        "text/html, text/plain;q=0.9, text/*;q=0.8, application/json;q=0.5",
+                    ),
+                )
                 .send()
                 .await
                 .map_err(|e| transport(&e))?;
@@ -213,18 +247,27 @@ impl SourceFetcher {
                     .get(LOCATION)
                     .and_then(|v| v.to_str().ok())
                     .ok_or(FetchError::Status(status.as_u16()))?;
-                at = at.join(loc).map_err(|e| FetchError::BadUrl(format!("redirect to {loc}: {e}")))?;
+                at = at
+                    .join(loc)
+                    .map_err(|e| FetchError::BadUrl(format!("redirect to {loc}: {e}")))?;
                 continue;
             }
             if !status.is_success() {
                 return Err(FetchError::Status(status.as_u16()));
             }
-            let content_type =
-                resp.headers().get(CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or("").to_string();
+            let content_type = resp
+                .headers()
+                .get(CONTENT_TYPE)
+                .and_then(|v| v.to_str().ok())
+                .unwrap_or("")
+                .to_string();
             if SourceKind::of(&content_type).is_none() {
                 return Err(FetchError::NotText(content_type));
             }
-            if resp.content_length().is_some_and(|n| n > MAX_SOURCE_BYTES as u64) {
+            if resp
+                .content_length()
+                .is_some_and(|n| n > MAX_SOURCE_BYTES as u64)
+            {
                 return Err(FetchError::TooLarge);
             }
             let mut resp = resp;
@@ -235,7 +278,11 @@ impl SourceFetcher {
                 }
                 body.extend_from_slice(&chunk);
             }
-            return Ok(Fetched { content_type, body, final_url: at.to_string() });
+            return Ok(Fetched {
+                content_type,
+                body,
+                final_url: at.to_string(),
+            });
         }
         Err(FetchError::TooManyRedirects)
     }
@@ -260,13 +307,37 @@ mod tests {
     #[test]
     fn public_and_private_addresses() {
         for private in [
-            "127.0.0.1", "10.1.2.3", "172.16.0.1", "192.168.1.1", "169.254.169.254", "100.64.0.1", "0.0.0.0",
-            "224.0.0.1", "255.255.255.255", "198.18.0.1", "192.0.2.1", "240.0.0.1", "::1", "::", "fd00::1",
-            "fe80::1", "::ffff:127.0.0.1", "::ffff:169.254.169.254", "64:ff9b::a9fe:a9fe", "2001:db8::1", "ff02::1",
+            "127.0.0.1",
+            "10.1.2.3",
+            "172.16.0.1",
+            "192.168.1.1",
+            "169.254.169.254",
+            "100.64.0.1",
+            "0.0.0.0",
+            "224.0.0.1",
+            "255.255.255.255",
+            "198.18.0.1",
+            "192.0.2.1",
+            "240.0.0.1",
+            "::1",
+            "::",
+            "fd00::1",
+            "fe80::1",
+            "::ffff:127.0.0.1",
+            "::ffff:169.254.169.254",
+            "64:ff9b::a9fe:a9fe",
+            "2001:db8::1",
+            "ff02::1",
         ] {
             assert!(!is_public(private.parse().unwrap()), "{private}");
         }
-        for public in ["1.1.1.1", "93.184.216.34", "2606:4700::1111", "::ffff:8.8.8.8", "64:ff9b::808:808"] {
+        for public in [
+            "1.1.1.1",
+            "93.184.216.34",
+            "2606:4700::1111",
+            "::ffff:8.8.8.8",
+            "64:ff9b::808:808",
+        ] {
             assert!(is_public(public.parse().unwrap()), "{public}");
         }
     }
@@ -276,7 +347,10 @@ mod tests {
         let f = SourceFetcher::new(&["127.0.0.1:9".into()], Duration::from_secs(2)).unwrap();
         for (url, want) in [
             ("http://127.0.0.1:8545/", "not a public address"),
-            ("http://169.254.169.254/latest/meta-data/", "not a public address"),
+            (
+                "http://169.254.169.254/latest/meta-data/",
+                "not a public address",
+            ),
             ("http://[::1]:8545/", "not a public address"),
             ("http://0x7f000001/", "not a public address"),
             ("http://localhost:8545/", "not a public address"),

@@ -17,11 +17,13 @@
 //! | [`fetch`] | sources fetched under the hostile-URL rules |
 //! | [`model`] | the OpenAI-compatible client, schemas, bounded retries |
 //! | [`prompt`] | system prompts and the thesis's unforgeable boundary |
+//! | [`published`] | a proposed epoch's records read back from the publications (the watchtower's side) |
 //! | [`store`] | the publication layout: `grades/`, `snapshots/`, `grader/`, the index |
 
 pub mod fetch;
 pub mod model;
 pub mod prompt;
+pub mod published;
 pub mod store;
 
 use crate::abi::ScorerRegistry;
@@ -32,8 +34,8 @@ use alloy::rpc::types::Filter;
 use alloy::sol_types::SolEvent;
 use eden_core::scoring::copy_detect::verdict_in_chain_order;
 use eden_core::scoring::grade_record::{
-    quality_from, CopyRecord, GradeOutcome, GraderConfig, GradingRecord, SourceRecord, GRADER_CONFIG_FORMAT,
-    GRADING_RECORD_FORMAT,
+    quality_from, CopyRecord, GradeOutcome, GraderConfig, GradingRecord, SourceRecord,
+    GRADER_CONFIG_FORMAT, GRADING_RECORD_FORMAT,
 };
 use eden_core::scoring::grounding::{cited_urls, thesis_grounding, Snapshot};
 use eden_core::scoring::injection::screen_thesis;
@@ -65,8 +67,14 @@ pub struct ScoredThesis {
 ///
 /// # Errors
 /// The node's errors.
-pub async fn scored_theses(chain: &Chain, registry: Address, head: u64) -> Result<Vec<ScoredThesis>, OpError> {
-    let filter = Filter::new().address(registry).event_signature(ScorerRegistry::Scored::SIGNATURE_HASH);
+pub async fn scored_theses(
+    chain: &Chain,
+    registry: Address,
+    head: u64,
+) -> Result<Vec<ScoredThesis>, OpError> {
+    let filter = Filter::new()
+        .address(registry)
+        .event_signature(ScorerRegistry::Scored::SIGNATURE_HASH);
     let mut out: Vec<ScoredThesis> = chain
         .logs_since_deployment(&filter, head)
         .await?
@@ -128,11 +136,21 @@ impl Grader {
             max_tokens: 64,
             judgment_counts,
         };
-        Grader { model, verifier, fetcher, config, client: reqwest::Client::new() }
+        Grader {
+            model,
+            verifier,
+            fetcher,
+            config,
+            client: reqwest::Client::new(),
+        }
     }
 
     fn decoding(&self, temperature_milli: u32, seed: u32) -> Decoding {
-        Decoding { temperature: f64::from(temperature_milli) / 1000.0, seed, max_tokens: self.config.max_tokens }
+        Decoding {
+            temperature: f64::from(temperature_milli) / 1000.0,
+            seed,
+            max_tokens: self.config.max_tokens,
+        }
     }
 }
 
@@ -186,25 +204,40 @@ pub async fn grade_all(
     store: &GradeStore,
     progress: &(dyn Fn(&GradeLine, usize, usize) + Sync),
 ) -> Result<GradeReport, OpError> {
-    let registry = chain
-        .net
-        .contracts
-        .scorer_registry
-        .ok_or_else(|| OpError::Refused("this deployment has no scorerRegistry in its network description".into()))?;
+    let registry = chain.net.contracts.scorer_registry.ok_or_else(|| {
+        OpError::Refused("this deployment has no scorerRegistry in its network description".into())
+    })?;
     let (head, _) = chain.head().await?;
     let theses = scored_theses(chain, registry, head).await?;
     let config = store.write_config(&grader.config)?;
     let mut index = store.read_index()?;
     index.config = config;
-    let scored: Vec<(U256, B256, &str)> = theses.iter().map(|t| (t.score_id, t.thesis_hash, t.text.as_str())).collect();
-    let mut report = GradeReport { config, scored: theses.len(), graded: 0, failed: 0, kept: 0, lines: vec![] };
+    let scored: Vec<(U256, B256, &str)> = theses
+        .iter()
+        .map(|t| (t.score_id, t.thesis_hash, t.text.as_str()))
+        .collect();
+    let mut report = GradeReport {
+        config,
+        scored: theses.len(),
+        graded: 0,
+        failed: 0,
+        kept: 0,
+        lines: vec![],
+    };
     for (i, t) in theses.iter().enumerate() {
         let t0 = Instant::now();
         if let Some(h) = index.records.get(&t.score_id.to_string()) {
             if let Ok(r) = store.read_record(*h) {
                 if let Some(q) = r.quality_wad() {
                     report.kept += 1;
-                    let line = GradeLine { score_id: t.score_id, status: "kept", record: *h, quality_wad: Some(q), reason: None, ms: 0 };
+                    let line = GradeLine {
+                        score_id: t.score_id,
+                        status: "kept",
+                        record: *h,
+                        quality_wad: Some(q),
+                        reason: None,
+                        ms: 0,
+                    };
                     progress(&line, i + 1, theses.len());
                     report.lines.push(line);
                     continue;
@@ -249,8 +282,16 @@ async fn grade_one(
     config: B256,
 ) -> Result<GradingRecord, OpError> {
     let copy = verdict_in_chain_order(t.score_id, scored)
-        .map(|c| CopyRecord { verdict: c.verdict, matched_thesis: c.matched_thesis, similarity_bps: c.similarity_bps() })
-        .unwrap_or(CopyRecord { verdict: eden_core::leaves::Verdict::Original, matched_thesis: B256::ZERO, similarity_bps: 0 });
+        .map(|c| CopyRecord {
+            verdict: c.verdict,
+            matched_thesis: c.matched_thesis,
+            similarity_bps: c.similarity_bps(),
+        })
+        .unwrap_or(CopyRecord {
+            verdict: eden_core::leaves::Verdict::Original,
+            matched_thesis: B256::ZERO,
+            similarity_bps: 0,
+        });
     let mut sources = Vec::new();
     let mut snaps = BTreeMap::new();
     for url in cited_urls(&t.text) {
@@ -259,11 +300,24 @@ async fn grade_one(
                 let h = store.write_snapshot(&f.body)?;
                 snaps.insert(
                     url.clone(),
-                    Snapshot { content_type: f.content_type.clone(), body: String::from_utf8_lossy(&f.body).into_owned() },
+                    Snapshot {
+                        content_type: f.content_type.clone(),
+                        body: String::from_utf8_lossy(&f.body).into_owned(),
+                    },
                 );
-                sources.push(SourceRecord { url, snapshot: Some(h), content_type: Some(f.content_type), error: None });
+                sources.push(SourceRecord {
+                    url,
+                    snapshot: Some(h),
+                    content_type: Some(f.content_type),
+                    error: None,
+                });
             }
-            Err(e) => sources.push(SourceRecord { url, snapshot: None, content_type: None, error: Some(e.to_string()) }),
+            Err(e) => sources.push(SourceRecord {
+                url,
+                snapshot: None,
+                content_type: None,
+                error: Some(e.to_string()),
+            }),
         }
     }
     let grounding = thesis_grounding(&t.text, &snaps);
@@ -283,7 +337,9 @@ async fn grade_one(
         samples: vec![],
         verifier: None,
         config_hash: config,
-        outcome: GradeOutcome::Failed { reason: String::new() },
+        outcome: GradeOutcome::Failed {
+            reason: String::new(),
+        },
     };
     let user = prompt::user_message(t.project, t.target_score_wad, &t.text, &grounding);
     let fail = |mut r: GradingRecord, why: String| {
@@ -291,29 +347,62 @@ async fn grade_one(
         Ok(r)
     };
     let c = &grader.config;
-    match grader.model.ask(&grader.client, prompt::JUDGMENT, &user, &judgment_schema(), grader.decoding(0, 0)).await {
+    match grader
+        .model
+        .ask(
+            &grader.client,
+            prompt::JUDGMENT,
+            &user,
+            &judgment_schema(),
+            grader.decoding(0, 0),
+        )
+        .await
+    {
         Ok((raw, v)) => record.judgment = Some(judgment_from(raw, &v)),
         Err(e) => return fail(record, format!("injection judgment: {e}")),
     }
     for seed in c.sample_seeds {
         let d = grader.decoding(c.sample_temperature_milli, seed);
-        match grader.model.ask(&grader.client, prompt::RUBRIC, &user, &rubric_schema(), d).await {
+        match grader
+            .model
+            .ask(&grader.client, prompt::RUBRIC, &user, &rubric_schema(), d)
+            .await
+        {
             Ok((raw, v)) => record.samples.push(rubric_from(raw, &v)),
             Err(e) => return fail(record, format!("rubric sample (seed {seed}): {e}")),
         }
     }
-    let mut means: Vec<U256> =
-        record.samples.iter().map(|s| s.wads().iter().fold(U256::ZERO, |a, x| a + x) / U256::from(3u8)).collect();
+    let mut means: Vec<U256> = record
+        .samples
+        .iter()
+        .map(|s| s.wads().iter().fold(U256::ZERO, |a, x| a + x) / U256::from(3u8))
+        .collect();
     means.sort();
     if means[1] >= REGRADE_THRESHOLD_WAD {
-        match grader.verifier.ask(&grader.client, prompt::VERIFIER, &user, &rubric_schema(), grader.decoding(0, 0)).await {
+        match grader
+            .verifier
+            .ask(
+                &grader.client,
+                prompt::VERIFIER,
+                &user,
+                &rubric_schema(),
+                grader.decoding(0, 0),
+            )
+            .await
+        {
             Ok((raw, v)) => record.verifier = Some(rubric_from(raw, &v)),
             Err(e) => return fail(record, format!("verifier: {e}")),
         }
     }
     let judged = c.judgment_counts && record.judgment.as_ref().is_some_and(|j| j.instructs_grader);
     let injection = !record.screening.is_empty() || judged;
-    match quality_from(&record.samples, record.verifier.as_ref(), grounding.grounding_wad, injection, record.copy.verdict) {
+    match quality_from(
+        &record.samples,
+        record.verifier.as_ref(),
+        grounding.grounding_wad,
+        injection,
+        record.copy.verdict,
+    ) {
         Ok(outcome) => record.outcome = outcome,
         Err(e) => return fail(record, e.to_string()),
     }
@@ -321,13 +410,19 @@ async fn grade_one(
 }
 
 mod u256_dec {
-    pub(super) fn serialize<S: serde::Serializer>(v: &alloy::primitives::U256, s: S) -> Result<S::Ok, S::Error> {
+    pub(super) fn serialize<S: serde::Serializer>(
+        v: &alloy::primitives::U256,
+        s: S,
+    ) -> Result<S::Ok, S::Error> {
         s.serialize_str(&v.to_string())
     }
 }
 
 mod opt_u256_dec {
-    pub(super) fn serialize<S: serde::Serializer>(v: &Option<alloy::primitives::U256>, s: S) -> Result<S::Ok, S::Error> {
+    pub(super) fn serialize<S: serde::Serializer>(
+        v: &Option<alloy::primitives::U256>,
+        s: S,
+    ) -> Result<S::Ok, S::Error> {
         match v {
             Some(v) => s.serialize_str(&v.to_string()),
             None => s.serialize_none(),

@@ -167,7 +167,11 @@ impl ModelEndpoint {
         }
         let secs = self.timeout.as_secs();
         let resp = req.send().await.map_err(|e| {
-            let err = if e.is_timeout() { ModelError::Timeout(secs) } else { ModelError::Transport(e.to_string()) };
+            let err = if e.is_timeout() {
+                ModelError::Timeout(secs)
+            } else {
+                ModelError::Transport(e.to_string())
+            };
             (err, None)
         })?;
         let status = resp.status().as_u16();
@@ -178,22 +182,42 @@ impl ModelEndpoint {
             .and_then(|s| s.trim().parse::<u64>().ok())
             .map(Duration::from_secs);
         let text = resp.text().await.map_err(|e| {
-            let err = if e.is_timeout() { ModelError::Timeout(secs) } else { ModelError::Transport(e.to_string()) };
+            let err = if e.is_timeout() {
+                ModelError::Timeout(secs)
+            } else {
+                ModelError::Transport(e.to_string())
+            };
             (err, None)
         })?;
         if status == 429 {
             return Err((ModelError::RateLimited, retry_after));
         }
         if !(200..300).contains(&status) {
-            return Err((ModelError::Status { status, body: clip(&text) }, retry_after));
+            return Err((
+                ModelError::Status {
+                    status,
+                    body: clip(&text),
+                },
+                retry_after,
+            ));
         }
-        let malformed = |detail: &str, raw: &str| (ModelError::Malformed { detail: detail.into(), raw: clip(raw) }, None);
-        let envelope: Value = serde_json::from_str(&text).map_err(|_| malformed("not a chat completion", &text))?;
+        let malformed = |detail: &str, raw: &str| {
+            (
+                ModelError::Malformed {
+                    detail: detail.into(),
+                    raw: clip(raw),
+                },
+                None,
+            )
+        };
+        let envelope: Value =
+            serde_json::from_str(&text).map_err(|_| malformed("not a chat completion", &text))?;
         let content = envelope["choices"][0]["message"]["content"]
             .as_str()
             .ok_or_else(|| malformed("no choices[0].message.content", &text))?
             .to_string();
-        let value: Value = serde_json::from_str(content.trim()).map_err(|e| malformed(&e.to_string(), &content))?;
+        let value: Value = serde_json::from_str(content.trim())
+            .map_err(|e| malformed(&e.to_string(), &content))?;
         check_schema(&value, schema).map_err(|d| malformed(&d, &content))?;
         Ok((content, value))
     }
@@ -203,7 +227,9 @@ impl ModelEndpoint {
 /// `required` fields, no others, integers within an `enum`, booleans.
 fn check_schema(v: &Value, schema: &Value) -> Result<(), String> {
     let obj = v.as_object().ok_or("not a JSON object")?;
-    let props = schema["properties"].as_object().ok_or("schema without properties")?;
+    let props = schema["properties"]
+        .as_object()
+        .ok_or("schema without properties")?;
     for k in obj.keys() {
         if !props.contains_key(k) {
             return Err(format!("unexpected field {k:?}"));
@@ -213,7 +239,9 @@ fn check_schema(v: &Value, schema: &Value) -> Result<(), String> {
         let x = obj.get(k).ok_or_else(|| format!("missing field {k:?}"))?;
         match p["type"].as_str() {
             Some("integer") => {
-                let n = x.as_u64().ok_or_else(|| format!("{k}: not a non-negative integer"))?;
+                let n = x
+                    .as_u64()
+                    .ok_or_else(|| format!("{k}: not a non-negative integer"))?;
                 if let Some(allowed) = p["enum"].as_array() {
                     if !allowed.iter().any(|a| a.as_u64() == Some(n)) {
                         return Err(format!("{k}: {n} is out of range"));
@@ -230,12 +258,20 @@ fn check_schema(v: &Value, schema: &Value) -> Result<(), String> {
 /// A rubric answer from a validated value.
 pub fn rubric_from(raw: String, v: &Value) -> RubricAnswer {
     let n = |k: &str| v[k].as_u64().unwrap_or(0).min(u64::from(RUBRIC_MAX)) as u8;
-    RubricAnswer { relevance: n("relevance"), specificity: n("specificity"), consistency: n("consistency"), raw }
+    RubricAnswer {
+        relevance: n("relevance"),
+        specificity: n("specificity"),
+        consistency: n("consistency"),
+        raw,
+    }
 }
 
 /// A judgment from a validated value.
 pub fn judgment_from(raw: String, v: &Value) -> InjectionJudgment {
-    InjectionJudgment { instructs_grader: v["instructsGrader"].as_bool().unwrap_or(false), raw }
+    InjectionJudgment {
+        instructs_grader: v["instructsGrader"].as_bool().unwrap_or(false),
+        raw,
+    }
 }
 
 fn clip(s: &str) -> String {
@@ -253,7 +289,11 @@ mod tests {
     #[test]
     fn answers_are_held_to_the_schema() {
         let s = rubric_schema();
-        assert!(check_schema(&json!({"relevance": 7, "specificity": 0, "consistency": 10}), &s).is_ok());
+        assert!(check_schema(
+            &json!({"relevance": 7, "specificity": 0, "consistency": 10}),
+            &s
+        )
+        .is_ok());
         for bad in [
             json!({"relevance": 11, "specificity": 0, "consistency": 10}),
             json!({"relevance": 7, "specificity": 0}),

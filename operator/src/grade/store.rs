@@ -38,13 +38,18 @@ pub struct GradeStore {
 }
 
 fn io(path: &Path) -> impl FnOnce(std::io::Error) -> OpError + '_ {
-    move |source| OpError::Io { path: path.to_path_buf(), source }
+    move |source| OpError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
 }
 
 impl GradeStore {
     /// The store under publication directory `dir`.
     pub fn new(dir: &Path) -> GradeStore {
-        GradeStore { dir: dir.to_path_buf() }
+        GradeStore {
+            dir: dir.to_path_buf(),
+        }
     }
 
     fn write_atomic(&self, rel: &str, bytes: &[u8], overwrite: bool) -> Result<(), OpError> {
@@ -92,7 +97,10 @@ impl GradeStore {
         let p = self.dir.join(format!("grades/{h}.json"));
         let bytes = std::fs::read(&p).map_err(io(&p))?;
         if keccak256(&bytes) != h {
-            return Err(OpError::input(p.display().to_string(), format!("its bytes do not hash to {h}")));
+            return Err(OpError::input(
+                p.display().to_string(),
+                format!("its bytes do not hash to {h}"),
+            ));
         }
         serde_json::from_slice(&bytes).map_err(|e| OpError::input(p.display().to_string(), e))
     }
@@ -101,10 +109,14 @@ impl GradeStore {
     pub fn read_index(&self) -> Result<GradesIndex, OpError> {
         let p = self.dir.join("grades/index.json");
         match std::fs::read(&p) {
-            Ok(b) => serde_json::from_slice(&b).map_err(|e| OpError::input(p.display().to_string(), e)),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                Ok(GradesIndex { format: GRADES_INDEX_FORMAT.into(), config: B256::ZERO, records: BTreeMap::new() })
+            Ok(b) => {
+                serde_json::from_slice(&b).map_err(|e| OpError::input(p.display().to_string(), e))
             }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(GradesIndex {
+                format: GRADES_INDEX_FORMAT.into(),
+                config: B256::ZERO,
+                records: BTreeMap::new(),
+            }),
             Err(e) => Err(io(&p)(e)),
         }
     }
@@ -113,6 +125,27 @@ impl GradeStore {
     pub fn write_index(&self, i: &GradesIndex) -> Result<(), OpError> {
         let bytes = serde_json::to_vec_pretty(i).map_err(|e| OpError::input("grades index", e))?;
         self.write_atomic("grades/index.json", &bytes, true)
+    }
+
+    /// Every graded thesis in the index as an epoch takes it (C8): its grade from its record, bound to the
+    /// record by its hash, in score-id order.
+    pub fn graded_theses(&self) -> Result<Vec<eden_core::scoring::bundle::GradedThesis>, OpError> {
+        Ok(self
+            .graded()?
+            .into_iter()
+            .map(|(h, r)| eden_core::scoring::bundle::GradedThesis {
+                scorer_registry: r.scorer_registry,
+                score_id: r.score_id,
+                scorer: r.scorer,
+                project: r.project,
+                thesis_hash: r.thesis_hash,
+                target_score_wad: r.target_score_wad,
+                quality_wad: r.quality_wad().unwrap_or_default(),
+                verdict: r.copy.verdict,
+                matched_thesis: r.copy.matched_thesis,
+                grade_record: h,
+            })
+            .collect())
     }
 
     /// Every graded record in the index, in score-id order, with its hash.
