@@ -11,6 +11,9 @@
 #     light check, native (operator/examples/bench_build.rs); then in WASM: a 1,000-project cohort's
 #     attestations recovered and the light check (bench/attest.mjs), and the cohort's attestations in headless
 #     Chromium on the page thread and on Web Workers (bench/attest-browser.mjs, when Chromium is installed).
+#  With --grader: the thesis grader (C8): G of 1,000 theses natively, one thesis in WASM, and theses graded per
+#     minute with the embedded model (operator/examples/bench_grade.rs, bench/grounding.mjs); the output is also
+#     written to bench/results/grader.txt.
 #  4. With --pages: the app's pages against deployments of 10, 100 and 500 launches (and 1, 10, 50 more
 #     epochs, positions and agents) through the RPC proxy at 0 and 100 ms added latency, in headless Chromium: HTTP requests,
 #     JSON-RPC calls and time to content per page, beside the launch list's pre-#13 reads (bench/pages.mjs).
@@ -20,6 +23,19 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
+
+if [ "${1:-}" = "--grader" ]; then
+  bash scripts/setup.sh model
+  bash scripts/build-pkg.sh
+  cargo build --locked -q -p eden-operator --example bench_grade --profile bench-native
+  mkdir -p bench/results
+  {
+    printf '==> The thesis grader (C8), %s, %s cores\n' "$(date -u +%Y-%m-%d)" "$(nproc)"
+    "${CARGO_TARGET_DIR:-target}/bench-native/examples/bench_grade"
+    node bench/grounding.mjs
+  } | tee bench/results/grader.txt
+  exit 0
+fi
 
 if [ "${1:-}" = "--pages" ]; then
   bash scripts/setup.sh app browser
