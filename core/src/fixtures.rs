@@ -62,7 +62,12 @@ pub fn graded(project: Address, n: u8, target: U256, q: U256, verdict: Verdict) 
 /// Epoch 7 built by `build_epoch`: [`ENV`] with the C9 example's theses, [`PRE`] pre-data with the
 /// C10 example's, interleaved in submission order.
 pub fn human_epoch() -> EpochBundle {
-    build_epoch(&EpochInput {
+    build_epoch(&human_epoch_input()).expect("the fixture builds")
+}
+
+/// The input [`human_epoch`] is built from.
+pub fn human_epoch_input() -> EpochInput {
+    EpochInput {
         epoch: 7,
         tracks: vec![TrackConfig::preset("agents").expect("a preset")],
         projects: agents_projects(),
@@ -79,8 +84,7 @@ pub fn human_epoch() -> EpochBundle {
             verified: false,
         }],
         ..Default::default()
-    })
-    .expect("the fixture builds")
+    }
 }
 
 /// [`human_epoch`] with [`ENV`] moved to S = 60 (the C9 example: envelope 0.96, Δ = +0.064, human

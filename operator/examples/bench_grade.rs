@@ -131,7 +131,7 @@ async fn main() {
         let user = prompt::user_message(
             Address::ZERO,
             U256::from(60u64) * U256::from(10u64).pow(U256::from(18u8)),
-            &text,
+            text,
             &g,
         );
         let d = |t: f64, seed: u32| Decoding {

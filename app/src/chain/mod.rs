@@ -4,7 +4,7 @@
 //! ([`abi`]), which deployment to use ([`network`]), the connected deployment and its publications
 //! ([`world`]), and what is discovered from the chain: epochs ([`epochs`]), payout rounds
 //! ([`payouts`]), duels ([`duels`]), the calls ledger ([`calls`]), the scorer registry
-//! ([`scorer`]) with a scorer's positions ([`positions`]), the launchpad ([`launchpad`]) and the fee lanes ([`fee_lanes`]). No Leptos: pages and the wallet read
+//! ([`scorer`]) with a scorer's positions ([`positions`]) and the grading records of its theses ([`grades`]), the launchpad ([`launchpad`]) and the fee lanes ([`fee_lanes`]). No Leptos: pages and the wallet read
 //! the chain through here.
 
 pub mod abi;
@@ -13,6 +13,7 @@ pub mod duels;
 pub mod epochs;
 pub mod fee_lanes;
 pub mod governance;
+pub mod grades;
 pub mod launchpad;
 pub mod log_cache;
 pub mod logs;

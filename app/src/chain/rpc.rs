@@ -67,6 +67,28 @@ pub async fn fetch_text(url: &str) -> Result<String, RpcError> {
         .map_err(|e| RpcError::Network(e.to_string()))
 }
 
+/// The bytes at `url` (a content-addressed publication, hashed by the caller), with the same rule as
+/// [`fetch_text`] for a static host's HTML fallback.
+///
+/// # Errors
+/// [`RpcError::Network`] or [`RpcError::Http`].
+pub async fn fetch_bytes(url: &str) -> Result<Vec<u8>, RpcError> {
+    let resp = gloo_net::http::Request::get(url)
+        .send()
+        .await
+        .map_err(|e| RpcError::Network(e.to_string()))?;
+    if !resp.ok() || is_html(resp.headers().get("content-type").as_deref()) {
+        let status = if resp.ok() { 404 } else { resp.status() };
+        return Err(RpcError::Http {
+            url: url.to_owned(),
+            status,
+        });
+    }
+    resp.binary()
+        .await
+        .map_err(|e| RpcError::Network(e.to_string()))
+}
+
 /// Whether a `content-type` names an HTML page (a static host's fallback, not a JSON document).
 fn is_html(content_type: Option<&str>) -> bool {
     content_type.is_some_and(|t| {

@@ -97,6 +97,24 @@ impl World {
             .map_err(WorldError::Fetch)
     }
 
+    /// The bytes of publication `path` (content-addressed: the caller checks them against their name).
+    ///
+    /// # Errors
+    /// The last base's error when none serves it.
+    pub async fn fetch_publication_bytes(&self, path: &str) -> Result<Vec<u8>, WorldError> {
+        let mut last = RpcError::Network("the description names no publication base".into());
+        for base in self.description().publication_bases() {
+            let Some(url) = http_url(&base) else {
+                continue;
+            };
+            match crate::chain::rpc::fetch_bytes(&format!("{url}{path}")).await {
+                Ok(b) => return Ok(b),
+                Err(e) => last = e,
+            }
+        }
+        Err(WorldError::Fetch(last))
+    }
+
     /// An epoch bundle published by the deployment at `path`, parsed (not checked: see
     /// [`World::fetch_bundle_with_root`]).
     ///

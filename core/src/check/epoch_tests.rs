@@ -333,3 +333,34 @@ fn the_published_score_is_the_envelopes_and_the_systematic_leaf_is_kept() {
         }
     )));
 }
+
+/// C8: a graded thesis's grading record is committed in `inputsRoot` by its grade leaf; a bundle that
+/// names another record than the one the root was built with no longer gives the proposed inputs root.
+#[test]
+fn a_grade_record_is_bound_into_the_inputs_root() {
+    let mut input = crate::fixtures::human_epoch_input();
+    input.theses[0].grade_record = B256::repeat_byte(0x6a);
+    let h = build_epoch(&input).unwrap();
+    let leaf = crate::leaves::grade_leaf(
+        h.theses[0].scorer_registry,
+        h.theses[0].score_id,
+        B256::repeat_byte(0x6a),
+    );
+    assert!(h.inputs_extra_leaves().contains(&leaf));
+    assert_ne!(
+        h.inputs_root,
+        human_epoch().inputs_root,
+        "the grade leaf is in the root"
+    );
+    assert!(audit_epoch(&h, &proposal(&h), Previous::NoFinalEpoch).is_correct());
+    let mut other = h.clone();
+    other.theses[0].grade_record = B256::repeat_byte(0x6b);
+    let a = audit_epoch(&other, &proposal(&h), Previous::NoFinalEpoch);
+    assert!(
+        a.findings
+            .iter()
+            .any(|f| matches!(f, EpochFinding::InputsRootDiffers { .. })),
+        "{:?}",
+        a.findings
+    );
+}

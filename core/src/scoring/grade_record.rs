@@ -234,6 +234,74 @@ impl GradingRecord {
     }
 }
 
+/// A grading publication that is not what its name says.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PublishedError {
+    /// The bytes do not hash to the name.
+    #[error("{path}: its bytes hash to {got}, not to its name")]
+    Hash {
+        /// The path.
+        path: String,
+        /// What they hash to.
+        got: B256,
+    },
+    /// The bytes do not parse.
+    #[error("{path}: {detail}")]
+    Parse {
+        /// The path.
+        path: String,
+        /// Why.
+        detail: String,
+    },
+}
+
+/// The publication path of record `h`.
+pub fn record_path(h: B256) -> String {
+    format!("grades/{h}.json")
+}
+
+/// The publication path of configuration `h`.
+pub fn config_path(h: B256) -> String {
+    format!("grader/{h}.json")
+}
+
+/// The publication path of snapshot `h`.
+pub fn snapshot_path(h: B256) -> String {
+    format!("snapshots/{h}")
+}
+
+/// Checks that `bytes` hash to `h` (a file read from `path`).
+pub fn named_bytes(path: &str, h: B256, bytes: &[u8]) -> Result<(), PublishedError> {
+    let got = keccak256(bytes);
+    if got != h {
+        return Err(PublishedError::Hash {
+            path: path.into(),
+            got,
+        });
+    }
+    Ok(())
+}
+
+/// The record published as `grades/<h>.json`: its bytes hash to `h` and parse.
+pub fn record_from_bytes(h: B256, bytes: &[u8]) -> Result<GradingRecord, PublishedError> {
+    let path = record_path(h);
+    named_bytes(&path, h, bytes)?;
+    serde_json::from_slice(bytes).map_err(|e| PublishedError::Parse {
+        path,
+        detail: e.to_string(),
+    })
+}
+
+/// The configuration published as `grader/<h>.json`: its bytes hash to `h` and parse.
+pub fn config_from_bytes(h: B256, bytes: &[u8]) -> Result<GraderConfig, PublishedError> {
+    let path = config_path(h);
+    named_bytes(&path, h, bytes)?;
+    serde_json::from_slice(bytes).map_err(|e| PublishedError::Parse {
+        path,
+        detail: e.to_string(),
+    })
+}
+
 /// `q` and its parts from a record's answers, `G` and flags (step 5), or why they do not give one.
 pub fn quality_from(
     samples: &[RubricAnswer],
@@ -270,6 +338,32 @@ pub fn quality_from(
         injection,
         quality_wad: g.quality_wad,
     })
+}
+
+/// A record's outcome from its own answers, flags and copy verdict, with `G` given: injection when the
+/// screening flagged the thesis or, where the configuration lets it count, the model's judgment did.
+pub fn outcome_of(
+    record: &GradingRecord,
+    grounding_wad: U256,
+    config: &GraderConfig,
+) -> Result<GradeOutcome, RecordFinding> {
+    let judged =
+        config.judgment_counts && record.judgment.as_ref().is_some_and(|j| j.instructs_grader);
+    let injection = !record.screening.is_empty() || judged;
+    quality_from(
+        &record.samples,
+        record.verifier.as_ref(),
+        grounding_wad,
+        injection,
+        record.copy.verdict,
+    )
+}
+
+/// The median of the samples' rubric means (WAD), when there are three: what decides the re-grade.
+pub fn median_mean_wad(samples: &[RubricAnswer]) -> Option<U256> {
+    let [a, b, c] = samples else { return None };
+    let mean = |s: &RubricAnswer| s.wads().iter().fold(U256::ZERO, |x, y| x + y) / U256::from(3u8);
+    Some(super::thesis::median3([mean(a), mean(b), mean(c)]))
 }
 
 /// What a re-check found wrong in a record; each names the step of the module doc.
@@ -442,16 +536,7 @@ pub fn recheck_record(
             derived: grounding.grounding_wad,
         });
     }
-    let judged =
-        config.judgment_counts && record.judgment.as_ref().is_some_and(|j| j.instructs_grader);
-    let injection = !flags.is_empty() || judged;
-    match quality_from(
-        &record.samples,
-        record.verifier.as_ref(),
-        grounding.grounding_wad,
-        injection,
-        record.copy.verdict,
-    ) {
+    match outcome_of(record, grounding.grounding_wad, config) {
         Err(f) => out.push(f),
         Ok(derived) if derived != record.outcome => out.push(RecordFinding::Quality {
             recorded: Box::new(record.outcome.clone()),

@@ -34,8 +34,8 @@ use alloy::rpc::types::Filter;
 use alloy::sol_types::SolEvent;
 use eden_core::scoring::copy_detect::verdict_in_chain_order;
 use eden_core::scoring::grade_record::{
-    quality_from, CopyRecord, GradeOutcome, GraderConfig, GradingRecord, SourceRecord,
-    GRADER_CONFIG_FORMAT, GRADING_RECORD_FORMAT,
+    median_mean_wad, outcome_of, CopyRecord, GradeOutcome, GraderConfig, GradingRecord,
+    SourceRecord, GRADER_CONFIG_FORMAT, GRADING_RECORD_FORMAT,
 };
 use eden_core::scoring::grounding::{cited_urls, thesis_grounding, Snapshot};
 use eden_core::scoring::injection::screen_thesis;
@@ -372,13 +372,7 @@ async fn grade_one(
             Err(e) => return fail(record, format!("rubric sample (seed {seed}): {e}")),
         }
     }
-    let mut means: Vec<U256> = record
-        .samples
-        .iter()
-        .map(|s| s.wads().iter().fold(U256::ZERO, |a, x| a + x) / U256::from(3u8))
-        .collect();
-    means.sort();
-    if means[1] >= REGRADE_THRESHOLD_WAD {
+    if median_mean_wad(&record.samples).is_some_and(|m| m >= REGRADE_THRESHOLD_WAD) {
         match grader
             .verifier
             .ask(
@@ -394,15 +388,7 @@ async fn grade_one(
             Err(e) => return fail(record, format!("verifier: {e}")),
         }
     }
-    let judged = c.judgment_counts && record.judgment.as_ref().is_some_and(|j| j.instructs_grader);
-    let injection = !record.screening.is_empty() || judged;
-    match quality_from(
-        &record.samples,
-        record.verifier.as_ref(),
-        grounding.grounding_wad,
-        injection,
-        record.copy.verdict,
-    ) {
+    match outcome_of(&record, grounding.grounding_wad, c) {
         Ok(outcome) => record.outcome = outcome,
         Err(e) => return fail(record, e.to_string()),
     }

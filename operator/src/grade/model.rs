@@ -166,14 +166,10 @@ impl ModelEndpoint {
             req = req.bearer_auth(k);
         }
         let secs = self.timeout.as_secs();
-        let resp = req.send().await.map_err(|e| {
-            let err = if e.is_timeout() {
-                ModelError::Timeout(secs)
-            } else {
-                ModelError::Transport(e.to_string())
-            };
-            (err, None)
-        })?;
+        let resp = req
+            .send()
+            .await
+            .map_err(|e| (reqwest_error(&e, secs), None))?;
         let status = resp.status().as_u16();
         let retry_after = resp
             .headers()
@@ -181,14 +177,10 @@ impl ModelEndpoint {
             .and_then(|v| v.to_str().ok())
             .and_then(|s| s.trim().parse::<u64>().ok())
             .map(Duration::from_secs);
-        let text = resp.text().await.map_err(|e| {
-            let err = if e.is_timeout() {
-                ModelError::Timeout(secs)
-            } else {
-                ModelError::Transport(e.to_string())
-            };
-            (err, None)
-        })?;
+        let text = resp
+            .text()
+            .await
+            .map_err(|e| (reqwest_error(&e, secs), None))?;
         if status == 429 {
             return Err((ModelError::RateLimited, retry_after));
         }
@@ -220,6 +212,15 @@ impl ModelEndpoint {
             .map_err(|e| malformed(&e.to_string(), &content))?;
         check_schema(&value, schema).map_err(|d| malformed(&d, &content))?;
         Ok((content, value))
+    }
+}
+
+/// A transport error as the grader reports it: a timeout names the limit.
+fn reqwest_error(e: &reqwest::Error, secs: u64) -> ModelError {
+    if e.is_timeout() {
+        ModelError::Timeout(secs)
+    } else {
+        ModelError::Transport(e.to_string())
     }
 }
 

@@ -1,44 +1,34 @@
 //! A proposed epoch's grading records read back from the publication bases, for the watchtower (C8): each
 //! record, the configuration it names and its sources' snapshots, every file checked against the hash that
-//! names it. What is read is never trusted: `eden_core::check::audit_grades` re-derives the grades.
+//! names it (`eden_core::scoring::grade_record::record_from_bytes` and friends). What is read is never
+//! trusted: `eden_core::check::audit_grades` re-derives the grades.
 
 use crate::publication::Publications;
-use alloy::primitives::{keccak256, B256};
+use alloy::primitives::B256;
 use eden_core::check::PublishedGrade;
-use eden_core::scoring::grade_record::{GraderConfig, GradingRecord};
+use eden_core::scoring::grade_record::{
+    config_from_bytes, config_path, named_bytes, record_from_bytes, record_path, snapshot_path,
+};
 use eden_core::scoring::EpochBundle;
 use std::collections::BTreeMap;
 
-/// Fetches `path` and checks that its bytes hash to `h`.
-async fn named(pubs: &Publications, path: String, h: B256) -> Result<Vec<u8>, String> {
-    let bytes = pubs.get(&path).await.map_err(|e| e.to_string())?;
-    if keccak256(&bytes) != h {
-        return Err(format!(
-            "{path}: its bytes hash to {}, not {h}",
-            keccak256(&bytes)
-        ));
-    }
-    Ok(bytes)
+async fn get(pubs: &Publications, path: &str) -> Result<Vec<u8>, String> {
+    pubs.get(path).await.map_err(|e| e.to_string())
 }
 
 async fn one(pubs: &Publications, h: B256) -> Result<PublishedGrade, String> {
-    let bytes = named(pubs, format!("grades/{h}.json"), h).await?;
-    let record: GradingRecord =
-        serde_json::from_slice(&bytes).map_err(|e| format!("grades/{h}.json: {e}"))?;
+    let record =
+        record_from_bytes(h, &get(pubs, &record_path(h)).await?).map_err(|e| e.to_string())?;
     let c = record.config_hash;
-    let config: GraderConfig =
-        serde_json::from_slice(&named(pubs, format!("grader/{c}.json"), c).await?)
-            .map_err(|e| format!("grader/{c}.json: {e}"))?;
-    if config.hash() != c {
-        return Err(format!("grader/{c}.json is not in its canonical form"));
-    }
+    let config =
+        config_from_bytes(c, &get(pubs, &config_path(c)).await?).map_err(|e| e.to_string())?;
     let mut bodies = BTreeMap::new();
     for s in &record.sources {
         if let Some(sh) = s.snapshot {
-            bodies.insert(
-                s.url.clone(),
-                named(pubs, format!("snapshots/{sh}"), sh).await?,
-            );
+            let path = snapshot_path(sh);
+            let body = get(pubs, &path).await?;
+            named_bytes(&path, sh, &body).map_err(|e| e.to_string())?;
+            bodies.insert(s.url.clone(), body);
         }
     }
     Ok(PublishedGrade {
@@ -53,7 +43,6 @@ pub async fn published_grades(
     pubs: &Publications,
     bundle: &EpochBundle,
 ) -> BTreeMap<B256, Result<PublishedGrade, String>> {
-    let mut out = BTreeMap::new();
     let mut wanted: Vec<B256> = bundle
         .theses
         .iter()
@@ -62,6 +51,7 @@ pub async fn published_grades(
         .collect();
     wanted.sort();
     wanted.dedup();
+    let mut out = BTreeMap::new();
     for h in wanted {
         let got = one(pubs, h).await;
         out.insert(h, got);

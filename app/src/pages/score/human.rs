@@ -34,6 +34,10 @@ pub struct HumanCheck {
     /// Each graded thesis's text, from its `Scored` event (§4: on chain), when its keccak-256 is
     /// the hash the registry computed.
     pub texts: std::collections::BTreeMap<B256, String>,
+    /// Each graded thesis's grading record, re-derived (C8).
+    pub grades: Vec<super::grades::GradeRow>,
+    /// The first publication base, for links to snapshots.
+    pub publication_base: Option<String>,
 }
 
 impl std::ops::Deref for HumanCheck {
@@ -166,6 +170,8 @@ pub fn check_human(
         registry_says: None,
         flags,
         texts: Default::default(),
+        grades: Vec::new(),
+        publication_base: None,
     }))
 }
 
@@ -268,6 +274,7 @@ pub fn HumanView(check: Result<Option<HumanCheck>, AppError>, status: u8) -> imp
                         }).collect_view()}
                         </tbody>
                     </table></div>
+                    <super::grades::GradesView rows=c.grades.clone() base=c.publication_base.clone() />
                 }.into_any()
             }}
             <dl>

@@ -13,6 +13,7 @@
 
 pub mod creator;
 pub mod epoch_table;
+pub mod grades;
 pub mod human;
 pub mod inputs;
 pub mod pick;
@@ -443,6 +444,12 @@ async fn run_check(
         if let Some(Ok(list)) = &scored {
             h.set_texts(list);
             h.flags.extend(copy_verdict_flags(bundle, project, list));
+            h.grades = grades::check_grades(&w, bundle, project, list).await;
+            h.publication_base = w
+                .description()
+                .publication_bases()
+                .into_iter()
+                .find(|b| b.starts_with("http"));
         }
         if let Some(Err(e)) = &scored {
             h.flags.push(format!(

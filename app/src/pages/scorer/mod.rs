@@ -6,6 +6,7 @@
 //! ([`super::positions`]).
 
 pub mod buyback;
+pub mod citations;
 pub mod positions;
 pub mod unproven;
 
@@ -242,13 +243,13 @@ fn ScorerBody(world: World, scorer: ScorerRef) -> impl IntoView {
         }
 }
 
-/// A thesis being written: token, target, text and sources.
+/// A thesis being written: token, target, and its text with its references (C8: quotes, `[n]`
+/// markers, `[n]: url` lines at the end).
 #[derive(Clone, Copy)]
 struct Draft {
     token: RwSignal<Option<Address>>,
     target: RwSignal<String>,
     thesis: RwSignal<String>,
-    sources: RwSignal<String>,
 }
 
 impl Draft {
@@ -257,12 +258,13 @@ impl Draft {
             token: RwSignal::new(token),
             target: RwSignal::new(String::from("70")),
             thesis: RwSignal::new(String::new()),
-            sources: RwSignal::new(String::new()),
         }
     }
 }
 
-/// The thesis editor: token, target score, thesis with cited sources; the copy check runs locally on
+/// The thesis editor: token, target score, thesis with its citations, parsed as it is typed
+/// ([`citations::CitationsView`]: each quote with its reference, what does not follow the rule, the
+/// injection screening); the copy check runs locally on
 /// every edit (`eden_core::scoring::copy_detect::copy_check` against the published theses) and a copy
 /// cannot be submitted; the submit burns `scoreBurnUsd(token)` of ROOT at the live price.
 #[component]
@@ -272,25 +274,12 @@ fn ThesisEditor(scorer: ScorerRef, price_usd: U256, next: u64, draft: Draft) -> 
         token,
         target,
         thesis,
-        sources,
     } = draft;
     let unpublished = scorer.unpublished;
     let error = RwSignal::new(None::<String>);
     let published = scorer.theses.clone();
-    // The submitted text: the thesis, then its cited sources one per line (the hash covers both).
-    let full_text = move || {
-        let src = sources.get();
-        let src: Vec<&str> = src
-            .lines()
-            .map(str::trim)
-            .filter(|l| !l.is_empty())
-            .collect();
-        if src.is_empty() {
-            thesis.get()
-        } else {
-            format!("{}\n\nSources:\n{}", thesis.get(), src.join("\n"))
-        }
-    };
+    // The submitted text: the thesis with its reference lines (the hash covers all of it).
+    let full_text = move || thesis.get();
     let check = Memo::new(move |_| {
         let text = thesis.get();
         if text.trim().is_empty() {
@@ -326,7 +315,7 @@ fn ThesisEditor(scorer: ScorerRef, price_usd: U256, next: u64, draft: Draft) -> 
         }
         if text.len() > MAX_THESIS_BYTES {
             return error.set(Some(format!(
-                "The thesis and its sources are {} bytes; the registry takes at most {} (they go on chain).",
+                "The thesis and its references are {} bytes; the registry takes at most {} (they go on chain).",
                 fmt::thousands(text.len() as u64),
                 fmt::thousands(MAX_THESIS_BYTES as u64)
             )));
@@ -373,8 +362,9 @@ fn ThesisEditor(scorer: ScorerRef, price_usd: U256, next: u64, draft: Draft) -> 
                 </select>
             </label>
             <label>" Target score (0–100) "<input id="thesis-target" inputmode="decimal" prop:value=move || target.get() on:input=move |ev| target.set(event_target_value(&ev)) /></label>
-            <label class="block">"Thesis"<textarea id="thesis-text" rows="5" prop:value=move || thesis.get() on:input=move |ev| thesis.set(event_target_value(&ev))></textarea></label>
-            <label class="block">"Sources (one per line)"<textarea id="thesis-sources" rows="3" prop:value=move || sources.get() on:input=move |ev| sources.set(event_target_value(&ev))></textarea></label>
+            <p class="muted" id="thesis-how">"Quote a source's own words in double quotes followed by a marker, "<code>"\"…\" [1]"</code>", and list the references at the end, one per line: "<code>"[1]: https://…"</code>". A quote found on its page counts toward grounding G (q = G × R); words addressed to the grader score 0 (docs/grader.md)."</p>
+            <label class="block">"Thesis"<textarea id="thesis-text" rows="8" prop:value=move || thesis.get() on:input=move |ev| thesis.set(event_target_value(&ev))></textarea></label>
+            <citations::CitationsView thesis=thesis />
             <p id="copy-check" class="muted">{move || match check.get() {
                 None => "The copy check runs here, in your browser, as you write.".to_string(),
                 Some(c) => format!("Copy check: {} ({} similar to the closest published thesis){}", c.verdict.name(), fmt::percent_bps(c.similarity_bps()), match c.verdict {
