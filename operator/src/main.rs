@@ -209,6 +209,10 @@ struct WatchCli {
     /// Seconds after a proposal during which a missing publication is awaited rather than challenged.
     #[arg(long, default_value_t = 3600)]
     publication_grace: u64,
+    /// Re-ask this OpenAI-compatible model (base URL ending in /v1; the pinned model, e.g. the embedded one)
+    /// every answer a grading record says it gave, and report the ones that differ (never challenged).
+    #[arg(long)]
+    rerun_model: Option<String>,
 }
 
 #[derive(Subcommand)]
@@ -434,6 +438,18 @@ async fn run_watch(cli: &Cli, w: &WatchCli, out: Out) -> Result<(), OpError> {
     let opts = WatchOpts {
         dry_run: w.dry_run,
         publication_grace: w.publication_grace,
+        rerun_model: w
+            .rerun_model
+            .as_ref()
+            .map(|url| eden_operator::grade::model::ModelEndpoint {
+                base_url: url.clone(),
+                model: "pinned".into(),
+                api_key: std::env::var("EDEN_GRADER_API_KEY")
+                    .ok()
+                    .filter(|k| !k.is_empty()),
+                timeout: std::time::Duration::from_secs(120),
+                attempts: 3,
+            }),
     };
     let mut memory = watch::Memory::default();
     if w.once {

@@ -34,6 +34,8 @@ pub struct WatchOpts {
     pub dry_run: bool,
     /// Seconds after a proposal during which a missing publication is awaited, not challenged (C24).
     pub publication_grace: u64,
+    /// Re-ask this model every recorded grading answer and report the ones that differ (C8).
+    pub rerun_model: Option<crate::grade::model::ModelEndpoint>,
 }
 
 /// One proposal as the registry's `RootProposed` event states it.
@@ -149,6 +151,9 @@ pub struct RootReport {
     pub audit: Option<EpochAudit>,
     /// Where the time went.
     pub timings: Timings,
+    /// With `--rerun-model`: each graded thesis's recorded answers asked again (reported, never challenged).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub rerun: Vec<crate::grade::rerun::RerunLine>,
 }
 
 impl RootReport {
@@ -189,7 +194,12 @@ pub struct Memory {
 }
 
 /// One root's check: the publication fault, or the audit, and the time each part took.
-type Checked = (Option<PublicationFault>, Option<EpochAudit>, Timings);
+type Checked = (
+    Option<PublicationFault>,
+    Option<EpochAudit>,
+    Timings,
+    Vec<crate::grade::rerun::RerunLine>,
+);
 
 /// One pass: every root pending on chain now is checked and, if wrong, challenged (see the module doc).
 ///
@@ -272,15 +282,16 @@ pub async fn pass(
     for p in pending {
         let key = (p.epoch, p.root);
         if let std::collections::hash_map::Entry::Vacant(e) = memory.checked.entry(key) {
-            e.insert(check(chain, pubs, &p, &finals).await?);
+            e.insert(check(chain, pubs, &p, &finals, opts.rerun_model.as_ref()).await?);
         }
-        let (publication, audit, timings) = memory.checked[&key].clone();
+        let (publication, audit, timings, rerun) = memory.checked[&key].clone();
         let mut report = RootReport {
             proposal: p.clone(),
             action: Action::LeftAlone,
             publication,
             audit,
             timings,
+            rerun,
         };
         if report.is_wrong() {
             let missing = matches!(
@@ -352,7 +363,9 @@ async fn check(
     pubs: &Publications,
     p: &Proposed,
     finals: &[(Log, RootFinalized)],
+    rerun_model: Option<&crate::grade::model::ModelEndpoint>,
 ) -> Result<Checked> {
+    let mut rerun = Vec::new();
     let mut t = Timings::default();
     let t0 = Instant::now();
     let (bundle, report) = pubs.epoch(&p.root).await;
@@ -360,7 +373,7 @@ async fn check(
         Ok(b) => b,
         Err(why) => {
             report.abort();
-            return Ok((Some(PublicationFault::Bundle { why }), None, t));
+            return Ok((Some(PublicationFault::Bundle { why }), None, t, rerun));
         }
     };
     // The previous scores (C4) come from the latest epoch final before this proposal.
@@ -412,7 +425,12 @@ async fn check(
     let report = match report {
         Ok(r) => Some(r),
         Err(why) if has_public => {
-            return Ok((Some(PublicationFault::IntakeReport { why }), Some(audit), t))
+            return Ok((
+                Some(PublicationFault::IntakeReport { why }),
+                Some(audit),
+                t,
+                rerun,
+            ))
         }
         Err(_) => None,
     };
@@ -437,6 +455,9 @@ async fn check(
             .collect();
         let published = crate::grade::published::published_grades(pubs, &bundle).await;
         audit.extend(eden_core::check::audit_grades(&bundle, &scored, &published));
+        if let Some(m) = rerun_model.filter(|_| audit.is_correct()) {
+            rerun = crate::grade::rerun::rerun(m, &bundle, &scored, &published).await;
+        }
     }
     if let Some(mut report) = report {
         if report.key_block > p.block {
@@ -447,6 +468,7 @@ async fn check(
                 }),
                 Some(audit),
                 t,
+                rerun,
             ));
         }
         let keys = chain.key_book(report.key_block).await?;
@@ -470,7 +492,7 @@ async fn check(
         t.intake_ms = t3.elapsed().as_millis();
         audit.extend(findings);
     }
-    Ok((None, Some(audit), t))
+    Ok((None, Some(audit), t, rerun))
 }
 
 /// The bundle's pre-data Verified flags against `FeeLanes.verified` at `block` (nothing without FeeLanes).

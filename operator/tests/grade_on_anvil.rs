@@ -395,7 +395,7 @@ async fn theses_graded_by_the_embedded_model_with_every_fault_a_reason() {
                 "--model-url",
                 url,
                 "--model-timeout",
-                "8",
+                "12",
                 "--model-attempts",
                 "2",
                 "--fetch-timeout",
@@ -423,7 +423,7 @@ async fn theses_graded_by_the_embedded_model_with_every_fault_a_reason() {
     assert!(reason(4).contains("429"), "{}", reason(4));
     assert!(reason(5).contains("malformed"), "{}", reason(5));
     assert!(
-        reason(6).contains("did not answer within 8 s"),
+        reason(6).contains("did not answer within 12 s"),
         "{}",
         reason(6)
     );
@@ -595,7 +595,13 @@ async fn theses_graded_by_the_embedded_model_with_every_fault_a_reason() {
             assert!(ok, "eden {args:?}: {v} {err}");
         }
     }
-    let (ok, v, err) = eden(&network, None, &["watch", "--once", "--dry-run"]);
+    // With --rerun-model, every answer the records of the correct root say the model gave is asked again.
+    let rerun = format!("http://127.0.0.1:{}/v1", model.port);
+    let (ok, v, err) = eden(
+        &network,
+        None,
+        &["watch", "--once", "--dry-run", "--rerun-model", &rerun],
+    );
     assert!(ok, "eden watch: {v} {err}");
     let reports = v.as_array().unwrap_or_else(|| panic!("{v}"));
     let of = |e: u64| {
@@ -615,5 +621,24 @@ async fn theses_graded_by_the_embedded_model_with_every_fault_a_reason() {
     assert!(
         findings.contains("gradeDiffersFromRecord") && findings.contains("qualityWad"),
         "{findings}"
+    );
+    let lines = of(first)["rerun"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{}", of(first)));
+    assert_eq!(lines.len(), 8);
+    let (asked, same): (u64, u64) = lines.iter().fold((0, 0), |(a, s), l| {
+        (
+            a + l["asked"].as_u64().unwrap(),
+            s + l["same"].as_u64().unwrap(),
+        )
+    });
+    eprintln!(
+        "rerun: {same} of {asked} recorded answers given again by the model; {}",
+        of(first)["rerun"]
+    );
+    assert!(asked >= 32 && same > 0, "{}", of(first)["rerun"]);
+    assert!(
+        of(first + 1).get("rerun").is_none(),
+        "a wrong root is not re-run"
     );
 }

@@ -989,6 +989,10 @@ test('a graded thesis is proven from the Scorer page: its grade found in a final
   await row.waitFor(T);
   assert.match(await row.textContent(), /Score #\d+ on GARD.*graded in final epoch \d+: quality [\d.]+ %, (original|similar|derivative|copy); provable for/);
   assert.equal(await page.locator('.position-row[data-symbol="GARD"]').count(), 0);
+  // C8: the grade's record, fetched by the hash the bundle commits and re-checked in the browser, before proving.
+  await row.locator('.show-grade').click();
+  await row.locator('.grade-record[data-holds="true"]').waitFor(T);
+  assert.match(await row.locator('.grade-record summary').textContent(), /^Score #\d+: q [\d.]+ = G [\d.]+ × R [\d.]+.* re-checked here ✓/);
   await page.screenshot({ path: join(SHOTS, 'scorer-prove.png'), fullPage: true });
   const n = await confirmedCount();
   await row.locator('.prove-button').click();

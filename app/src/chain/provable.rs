@@ -30,6 +30,8 @@ pub struct ProveArgs {
     pub verdict: u8,
     pub matched_thesis: B256,
     pub proof: Vec<B256>,
+    /// The grading record the grade rests on (C8; zero when the bundle names none).
+    pub grade_record: B256,
 }
 
 /// Where an unproven score stands.
@@ -75,6 +77,7 @@ pub fn prove_args(
         verdict: q.verdict as u8,
         matched_thesis: q.matched_thesis,
         proof: proof?,
+        grade_record: t.grade_record,
     })
 }
 

@@ -18,12 +18,14 @@
 //! | [`model`] | the OpenAI-compatible client, schemas, bounded retries |
 //! | [`prompt`] | system prompts and the thesis's unforgeable boundary |
 //! | [`published`] | a proposed epoch's records read back from the publications (the watchtower's side) |
+//! | [`rerun`] | the watchtower's `--rerun-model`: every recorded answer asked again and compared |
 //! | [`store`] | the publication layout: `grades/`, `snapshots/`, `grader/`, the index |
 
 pub mod fetch;
 pub mod model;
 pub mod prompt;
 pub mod published;
+pub mod rerun;
 pub mod store;
 
 use crate::abi::ScorerRegistry;

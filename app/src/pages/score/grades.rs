@@ -56,50 +56,109 @@ pub async fn check_grades(
         .collect();
     let mut rows = Vec::new();
     for t in bundle.theses.iter().filter(|t| t.project == project) {
-        let report = if t.grade_record.is_zero() {
-            Err("the bundle names no grading record for this grade".to_string())
-        } else {
-            match published_grade(w, t.grade_record).await {
-                Err(e) => Err(e),
-                Ok(p) => match chain.iter().find(|(id, ..)| *id == t.score_id) {
-                    None => Err(format!("no Scored event #{} on chain", t.score_id)),
-                    Some((_, _, text)) => {
-                        let snaps: BTreeMap<String, Snapshot> = p
-                            .record
-                            .sources
-                            .iter()
-                            .filter_map(|s| {
-                                let body = p.bodies.get(&s.url)?;
-                                Some((
-                                    s.url.clone(),
-                                    Snapshot {
-                                        content_type: s.content_type.clone().unwrap_or_default(),
-                                        body: String::from_utf8_lossy(body).into_owned(),
-                                    },
-                                ))
-                            })
-                            .collect();
-                        let findings = eden_core::scoring::recheck_record(
-                            &p.record, text, &chain, &p.bodies, &p.config,
-                        );
-                        Ok(GradeReport {
-                            grounding: thesis_grounding(text, &snaps),
-                            model: p.config.model.clone(),
-                            judgment_counts: p.config.judgment_counts,
-                            record: p.record,
-                            findings,
-                        })
-                    }
-                },
-            }
-        };
-        rows.push(GradeRow {
-            score_id: t.score_id,
-            record: t.grade_record,
-            report,
-        });
+        rows.push(grade_row(w, t.score_id, t.grade_record, &chain).await);
     }
     rows
+}
+
+/// Score `score_id`'s record `record` fetched and re-derived against every `Scored` thesis `chain`.
+pub async fn grade_row(
+    w: &World,
+    score_id: U256,
+    record: B256,
+    chain: &[(U256, B256, &str)],
+) -> GradeRow {
+    let report = if record.is_zero() {
+        Err("the bundle names no grading record for this grade".to_string())
+    } else {
+        match published_grade(w, record).await {
+            Err(e) => Err(e),
+            Ok(p) => match chain.iter().find(|(id, ..)| *id == score_id) {
+                None => Err(format!("no Scored event #{score_id} on chain")),
+                Some((_, _, text)) => {
+                    let snaps: BTreeMap<String, Snapshot> = p
+                        .record
+                        .sources
+                        .iter()
+                        .filter_map(|s| {
+                            let body = p.bodies.get(&s.url)?;
+                            let content_type = s.content_type.clone().unwrap_or_default();
+                            Some((
+                                s.url.clone(),
+                                Snapshot {
+                                    content_type,
+                                    body: String::from_utf8_lossy(body).into_owned(),
+                                },
+                            ))
+                        })
+                        .collect();
+                    let findings = eden_core::scoring::recheck_record(
+                        &p.record, text, chain, &p.bodies, &p.config,
+                    );
+                    Ok(GradeReport {
+                        grounding: thesis_grounding(text, &snaps),
+                        model: p.config.model.clone(),
+                        judgment_counts: p.config.judgment_counts,
+                        record: p.record,
+                        findings,
+                    })
+                }
+            },
+        }
+    };
+    GradeRow {
+        score_id,
+        record,
+        report,
+    }
+}
+
+/// One score's grading record, read and re-checked when opened (the Scorer page's graded scores).
+#[component]
+pub fn GradeRecordOf(
+    world: World,
+    registry: Address,
+    score_id: U256,
+    record: B256,
+) -> impl IntoView {
+    let open = RwSignal::new(false);
+    let base = StoredValue::new(
+        world
+            .description()
+            .publication_bases()
+            .into_iter()
+            .find(|b| b.starts_with("http")),
+    );
+    let data = LocalResource::new(move || {
+        let w = world.clone();
+        let opened = open.get();
+        async move {
+            if !opened {
+                return None;
+            }
+            let scored =
+                crate::chain::scorer::scored_with_texts(&w.rpc(), registry, w.deployment_block)
+                    .await;
+            Some(match scored {
+                Err(e) => GradeRow {
+                    score_id,
+                    record,
+                    report: Err(format!("the theses on chain could not be read: {e}")),
+                },
+                Ok(list) => {
+                    let chain: Vec<(U256, B256, &str)> = list
+                        .iter()
+                        .map(|(e, t)| (e.score_id, e.thesis_hash, t.as_str()))
+                        .collect();
+                    grade_row(&w, score_id, record, &chain).await
+                }
+            })
+        }
+    });
+    view! {
+        <button class="show-grade" on:click=move |_| open.set(true) prop:hidden=move || open.get()>"Show its grading record"</button>
+        {move || data.get().flatten().map(|row| view! { <GradesView rows=vec![row] base=base.get_value() /> })}
+    }
 }
 
 /// A WAD fraction to three decimals, rounded down (display only).

@@ -55,6 +55,11 @@ pub fn Unproven(world: World, scorer: ScorerRef) -> impl IntoView {
                 {rows.into_iter().map(|u| {
                     let sym = symbol(u.token);
                     let id = u.score_id;
+                    let record = match &u.standing {
+                        Standing::Provable(a) if !a.grade_record.is_zero() => Some(a.grade_record),
+                        _ => None,
+                    };
+                    let w = world.clone();
                     let (state, action) = match u.standing.clone() {
                         Standing::Provable(a) => {
                             let verdict = Verdict::name_of_code(a.verdict);
@@ -78,6 +83,7 @@ pub fn Unproven(world: World, scorer: ScorerRef) -> impl IntoView {
                     view! {
                         <li class="unproven-row" data-score=id.to_string()>
                             <strong>{format!("Score #{id} on {sym}")}</strong>" "<span class="prove-state">{state}</span>" "{action}
+                            {record.map(|r| view! { <crate::pages::score::grades::GradeRecordOf world=w registry=registry score_id=id record=r /> })}
                         </li>
                     }
                 }).collect_view()}
