@@ -453,6 +453,29 @@ pub enum RecordFinding {
     },
 }
 
+/// The record's sources as [`Snapshot`]s (content type from the record, body from `bodies`), for each
+/// source whose body is given; what [`super::grounding::thesis_grounding`] takes.
+pub fn record_snapshots(
+    record: &GradingRecord,
+    bodies: &BTreeMap<String, Vec<u8>>,
+) -> BTreeMap<String, Snapshot> {
+    record
+        .sources
+        .iter()
+        .filter_map(|s| {
+            let body = bodies.get(&s.url)?;
+            let content_type = s.content_type.clone().unwrap_or_default();
+            Some((
+                s.url.clone(),
+                Snapshot {
+                    content_type,
+                    body: String::from_utf8_lossy(body).into_owned(),
+                },
+            ))
+        })
+        .collect()
+}
+
 /// Snapshots by URL, each with the hash it was checked against.
 pub type SnapshotBodies = BTreeMap<String, Snapshot>;
 

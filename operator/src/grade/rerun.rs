@@ -13,8 +13,8 @@ use super::model::{
 use super::prompt;
 use alloy::primitives::{B256, U256};
 use eden_core::check::PublishedGrade;
-use eden_core::scoring::grade_record::RubricAnswer;
-use eden_core::scoring::grounding::{thesis_grounding, Snapshot};
+use eden_core::scoring::grade_record::{record_snapshots, RubricAnswer};
+use eden_core::scoring::grounding::thesis_grounding;
 use eden_core::scoring::EpochBundle;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -71,21 +71,7 @@ pub async fn rerun(
             model: c.model.clone(),
             ..model.clone()
         };
-        let snaps: BTreeMap<String, Snapshot> = r
-            .sources
-            .iter()
-            .filter_map(|s| {
-                let body = p.bodies.get(&s.url)?;
-                let content_type = s.content_type.clone().unwrap_or_default();
-                Some((
-                    s.url.clone(),
-                    Snapshot {
-                        content_type,
-                        body: String::from_utf8_lossy(body).into_owned(),
-                    },
-                ))
-            })
-            .collect();
+        let snaps = record_snapshots(r, &p.bodies);
         let user = prompt::user_message(
             r.project,
             r.target_score_wad,

@@ -10,12 +10,11 @@ use crate::chain::world::World;
 use alloy_primitives::{Address, B256, U256};
 use eden_core::check::ScoredEvent;
 use eden_core::scoring::grade_record::{
-    snapshot_path, GradeOutcome, GradingRecord, RecordFinding, RubricAnswer,
+    record_snapshots, snapshot_path, GradeOutcome, GradingRecord, RecordFinding, RubricAnswer,
 };
-use eden_core::scoring::grounding::{thesis_grounding, Grounding, QuoteOutcome, Snapshot};
+use eden_core::scoring::grounding::{thesis_grounding, Grounding, QuoteOutcome};
 use eden_core::scoring::EpochBundle;
 use leptos::prelude::*;
-use std::collections::BTreeMap;
 
 /// One graded thesis's record, re-derived.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -76,22 +75,7 @@ pub async fn grade_row(
             Ok(p) => match chain.iter().find(|(id, ..)| *id == score_id) {
                 None => Err(format!("no Scored event #{score_id} on chain")),
                 Some((_, _, text)) => {
-                    let snaps: BTreeMap<String, Snapshot> = p
-                        .record
-                        .sources
-                        .iter()
-                        .filter_map(|s| {
-                            let body = p.bodies.get(&s.url)?;
-                            let content_type = s.content_type.clone().unwrap_or_default();
-                            Some((
-                                s.url.clone(),
-                                Snapshot {
-                                    content_type,
-                                    body: String::from_utf8_lossy(body).into_owned(),
-                                },
-                            ))
-                        })
-                        .collect();
+                    let snaps = record_snapshots(&p.record, &p.bodies);
                     let findings = eden_core::scoring::recheck_record(
                         &p.record, text, chain, &p.bodies, &p.config,
                     );
