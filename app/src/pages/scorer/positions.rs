@@ -46,11 +46,15 @@ struct Grade {
     epoch: u64,
     quality: U256,
     verdict: Verdict,
+    /// The grading record the leaf names (zero: none), re-checked on request (C8).
+    record: B256,
 }
 
 #[derive(Debug, Clone, PartialEq)]
 struct Row {
     token: Address,
+    /// The score this position was opened by.
+    score_id: U256,
     symbol: String,
     asset_symbol: String,
     asset_decimals: u8,
@@ -98,6 +102,7 @@ fn grade_from_bundle(
         epoch,
         quality: entry.quality_wad,
         verdict,
+        record: entry.grade_record,
     })
 }
 
@@ -164,6 +169,7 @@ async fn load(w: World, s: ScorerRef, me: Address) -> Result<Positions, AppError
             );
             Row {
                 token: p.token,
+                score_id: p.position.scoreId,
                 symbol,
                 asset_symbol: p.asset_symbol,
                 asset_decimals: p.asset_decimals,
@@ -200,6 +206,7 @@ async fn load(w: World, s: ScorerRef, me: Address) -> Result<Positions, AppError
 pub fn MyPositions(world: World, scorer: ScorerRef) -> impl IntoView {
     let ctx = Ctx::get();
     let (w1, s1) = (world.clone(), scorer.clone());
+    let world = StoredValue::new(world);
     // A newer read supersedes an older one; leaving the page drops it. Without an account there
     // is nothing to read (the section says to connect one).
     let data = LocalResource::new(move || {
@@ -243,7 +250,7 @@ pub fn MyPositions(world: World, scorer: ScorerRef) -> impl IntoView {
             } else {
                 view! {
                     <ul class="positions" id="positions" data-account=p.account.map(|a| a.to_string())>
-                        {p.rows.into_iter().map(|r| view! { <PositionRow r=r block=p.block block_time=p.block_time claim=claim /> }).collect_view()}
+                        {p.rows.into_iter().map(|r| view! { <PositionRow r=r world=world.get_value() registry=registry block=p.block block_time=p.block_time claim=claim /> }).collect_view()}
                     </ul>
                 }.into_any()
             }))}
@@ -256,6 +263,8 @@ pub fn MyPositions(world: World, scorer: ScorerRef) -> impl IntoView {
 #[component]
 fn PositionRow(
     r: Row,
+    world: World,
+    registry: Address,
     block: u64,
     block_time: u64,
     claim: impl Fn(Address, String) + Copy + Send + Sync + 'static,
@@ -361,6 +370,10 @@ fn PositionRow(
                 <dt>"Your balance"</dt>
                 <dd class="asset-balance"><Amount raw=r.balance decimals=dec unit=r.asset_symbol.clone() sig=8 /></dd>
             </dl>
+            {match &grade {
+                Ok(g) if !g.record.is_zero() => Some(view! { <crate::pages::score::grades::GradeRecordOf world=world.clone() registry=registry score_id=r.score_id record=g.record /> }),
+                _ => None,
+            }}
             <div class="actions">
                 <button class="primary claim-position" on:click=move |_| claim(token, symbol.clone())>{format!("Claim {sym} rewards")}</button>
             </div>
