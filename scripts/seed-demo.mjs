@@ -720,19 +720,28 @@ if (A.callLedger) {
     await send(a, L, 'stake(uint256)', [stakes[i]]);
   }
   let salts = 0;
-  const callOf = async (agent, direction) => {
-    const salt = hex(keccak256(Buffer.from(`eden demo call ${++salts}`)));
-    const c = eden.callCommitment(agent, stock, direction ? 'up' : 'down', Number(WINDOW), salt);
-    await send(agent, L, 'commit(bytes32)', [c]);
-    const id = word(await call(L, 'callCount()')) - 1n;
-    await send(agent, L, 'reveal(uint256,address,uint8,uint64,bytes32)', [id, stock, direction, WINDOW, salt]);
-    return id;
+  const MIN_REVEAL_AGE = Number(word(await call(L, 'MIN_REVEAL_AGE()')));
+  // One round's calls: every agent commits, then (once the commitments are MIN_REVEAL_AGE old, at 5 s into the
+  // next round's bucket, so all reveals land in one bucket) every agent reveals.
+  const roundOfCalls = async (dirs) => {
+    const opened = [];
+    for (const [i, a] of agents.entries()) {
+      const salt = hex(keccak256(Buffer.from(`eden demo call ${++salts}`)));
+      const c = eden.callCommitment(a, stock, dirs[i] ? 'up' : 'down', Number(WINDOW), salt);
+      await send(a, L, 'commit(bytes32)', [c]);
+      opened.push([a, word(await call(L, 'callCount()')) - 1n, dirs[i], salt]);
+    }
+    let wait = Number(WINDOW) - ((await now()) % Number(WINDOW)) + 5;
+    if (wait < MIN_REVEAL_AGE) wait += Number(WINDOW);
+    await warp(wait);
+    for (const [a, id, direction, salt] of opened) {
+      await send(a, L, 'reveal(uint256,address,uint8,uint64,bytes32)', [id, stock, direction, WINDOW, salt]);
+    }
+    return opened.map(([, id]) => id);
   };
   // Three rounds of calls, each resolved after its window from the pool's 300 s TWAP.
   for (const [dirs, move] of [[[1, 1, 1, 0], up], [[1, 1, 0, 0], down], [[1, 0, 1, 1], up]]) {
-    await warp(Number(WINDOW) - ((await now()) % Number(WINDOW)) + 5); // all reveals in one bucket
-    const ids = [];
-    for (const [i, a] of agents.entries()) ids.push(await callOf(a, dirs[i]));
+    const ids = await roundOfCalls(dirs);
     await warp(600); await move(); await warp(Number(WINDOW));
     for (const id of ids) await send(deployer, L, 'resolve(uint256)', [id]);
   }
@@ -740,8 +749,7 @@ if (A.callLedger) {
   // the seed (`consensusRound`), so no later warp takes its calls past their resolve grace (overdue calls
   // count as misses, A3).
   consensusRound = async () => {
-    await warp(Number(WINDOW) - ((await now()) % Number(WINDOW)) + 5);
-    for (const [i, a] of agents.entries()) await callOf(a, i === 3 ? 0 : 1);
+    await roundOfCalls(agents.map((_, i) => (i === 3 ? 0 : 1)));
     log(`calls: ${agents.length} agents, three resolved rounds and one at consensus`);
   };
   calls = { ledger: L, asset: stock, assetSymbol: 'tSTOCK', stakeSymbol: 'ROOT', windows: [Number(WINDOW)], agents, v3Driver: v3 };

@@ -145,10 +145,10 @@ contract DeployII is Script {
 
     function _root(Out memory o, address deployer, IPoolManager pm) internal {
         bytes memory init = abi.encodePacked(
-            type(RootOracleHook).creationCode, abi.encode(pm, o.root, POOL_FEE, TICK_SPACING)
+            type(RootOracleHook).creationCode, abi.encode(pm, o.root, POOL_FEE, TICK_SPACING, deployer)
         );
         (bytes32 salt, address expected) = HookSalt.find(CREATE2_FACTORY, keccak256(init), (1 << 12) | (1 << 7));
-        RootOracleHook hook = new RootOracleHook{salt: salt}(pm, o.root, POOL_FEE, TICK_SPACING);
+        RootOracleHook hook = new RootOracleHook{salt: salt}(pm, o.root, POOL_FEE, TICK_SPACING, deployer);
         require(address(hook) == expected, "DeployII: root hook address");
         o.rootOracleHook = address(hook);
         pm.initialize(hook.poolKey(), TickMath.getSqrtPriceAtTick(ROOT_TICK));

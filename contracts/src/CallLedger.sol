@@ -15,7 +15,11 @@ import {CallMath} from "./libraries/CallMath.sol";
 /// 1. `stake` the stake token; `commit(commitment)` needs `stake >= minStake`, where
 ///    `commitment = keccak256(abi.encode(address agent, address asset, uint8 direction, uint64 window, bytes32 salt))`,
 ///    direction 0 = down, 1 = up. An agent can post a commitment once.
-/// 2. `reveal` at `committedAt <= now <= committedAt + revealDeadline` (decided: `REVEAL_DEADLINE` = 3600 s).
+/// 2. `reveal` at `committedAt + MIN_REVEAL_AGE <= now <= committedAt + revealDeadline` (decided: `REVEAL_DEADLINE` =
+///    3600 s; decided after the second review: `MIN_REVEAL_AGE` = 300 s, the TWAP window, so an agent who commits
+///    after seeing another's `Revealed` reveals at least 300 s after it, its entry window starting at or after that
+///    reveal: copying a call needs a commitment made before the call was public, and any commitment not revealed
+///    expires as a miss).
 ///    The entry price is the 300 s TWAP ending now, `closesAt = now + window` with `window >= MIN_WINDOW` (the TWAP
 ///    window, 300 s: the exit window `[closesAt - 300, closesAt]` starts at or after the reveal, so no swap made at or
 ///    before the reveal is inside it, and entry and exit windows never overlap), and, unless the agent
@@ -57,6 +61,9 @@ contract CallLedger is Ownable2Step, ReentrancyGuardTransient {
 
     /// @notice Seconds after a commit within which it must be revealed (decided: 1 hour).
     uint64 public constant REVEAL_DEADLINE = 3_600;
+    /// @notice Seconds a commitment must age before it can be revealed (decided after the second review: the TWAP
+    /// window, so a copy made after a reveal is public enters on a window that starts at or after that reveal).
+    uint64 public constant MIN_REVEAL_AGE = 300;
     /// @notice Consensus quorum at launch (A4).
     uint64 public constant DEFAULT_CONSENSUS_QUORUM = 3;
     /// @notice Consensus threshold at launch, in basis points (A4: 66.67 %).
@@ -221,6 +228,7 @@ contract CallLedger is Ownable2Step, ReentrancyGuardTransient {
     error TooManyOpenCalls(uint64 openCalls);
     error TimeOverflow();
     error RevealDeadlinePassed(uint256 timestamp, uint64 deadline);
+    error RevealTooEarly(uint256 timestamp, uint64 opensAt);
     error NotExpiredYet(uint256 timestamp, uint64 deadline);
     error NotClosedYet(uint256 timestamp, uint64 closesAt);
     error ThresholdAbove100(uint16 thresholdBps);
@@ -342,6 +350,8 @@ contract CallLedger is Ownable2Step, ReentrancyGuardTransient {
         Call storage c = _existing(id);
         if (c.agent != msg.sender) revert NotCallAgent(id, msg.sender);
         if (c.status != Status.Committed) revert WrongStatus(id, c.status, Status.Committed);
+        uint64 opensAt = c.committedAt + MIN_REVEAL_AGE; // committedAt is a block time: no overflow
+        if (block.timestamp < opensAt) revert RevealTooEarly(block.timestamp, opensAt);
         uint64 deadline = _revealDeadline(c.committedAt);
         if (block.timestamp > deadline) revert RevealDeadlinePassed(block.timestamp, deadline);
         if (callCommitment(msg.sender, asset, direction, window, salt) != c.commitment) revert CommitmentMismatch();

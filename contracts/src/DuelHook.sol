@@ -9,10 +9,11 @@ import {IHooks} from "@uniswap/v4-core/src/interfaces/IHooks.sol";
 import {IUnlockCallback} from "@uniswap/v4-core/src/interfaces/callback/IUnlockCallback.sol";
 import {Hooks} from "@uniswap/v4-core/src/libraries/Hooks.sol";
 import {StateLibrary} from "@uniswap/v4-core/src/libraries/StateLibrary.sol";
+import {TransientStateLibrary} from "@uniswap/v4-core/src/libraries/TransientStateLibrary.sol";
 import {TickMath} from "@uniswap/v4-core/src/libraries/TickMath.sol";
 import {PoolKey} from "@uniswap/v4-core/src/types/PoolKey.sol";
 import {PoolId, PoolIdLibrary} from "@uniswap/v4-core/src/types/PoolId.sol";
-import {Currency} from "@uniswap/v4-core/src/types/Currency.sol";
+import {Currency, CurrencyLibrary} from "@uniswap/v4-core/src/types/Currency.sol";
 import {BalanceDelta} from "@uniswap/v4-core/src/types/BalanceDelta.sol";
 import {BeforeSwapDelta, BeforeSwapDeltaLibrary} from "@uniswap/v4-core/src/types/BeforeSwapDelta.sol";
 import {SwapParams} from "@uniswap/v4-core/src/types/PoolOperation.sol";
@@ -46,9 +47,17 @@ import {IERC20Burnable} from "./interfaces/IERC20Burnable.sol";
 ///   a failing buyback never blocks trading. The price limit is clamped inside v4's bounds. The caller of the
 ///   settling swap must leave enough gas for the buyback frame (`BuybackGas` otherwise), so the frame cannot be
 ///   starved on purpose.
-/// Anyone may `fund` a duel's pot in ETH.
+/// - Decided after the second review (issue 35, item 1): the pots are held as the PoolManager's ERC-6909 claims on
+///   native ETH, minted when a pot is funded (in this hook's own unlock), and a buyback pays for its swap by burning
+///   claims instead of `settle{value}`. A settlement's buyback runs inside whichever swapper's unlock settles the
+///   round, and `settle{value}` reverted (`NonzeroNativeValue`) when that swapper had called `sync(someERC20)` before
+///   its swap, a legal v4 sequence: with one dust swap per round anyone cancelled every buyback. Burning claims
+///   touches neither the synced currency nor the swapper's deltas, so no swapper's unlock state can make it fail.
+///   The hook's claims on ETH always equal the sum of its duels' pots (invariant).
+/// Anyone may `fund` a duel's pot in ETH (outside an unlock: the ETH becomes claims in the hook's own unlock).
 contract DuelHook is IUnlockCallback, Ownable2Step {
     using StateLibrary for IPoolManager;
+    using TransientStateLibrary for IPoolManager;
     using PoolIdLibrary for PoolKey;
     using SafeERC20 for IERC20;
 
@@ -131,6 +140,7 @@ contract DuelHook is IUnlockCallback, Ownable2Step {
     error ZeroAmount();
     error OnlySelf(address caller);
     error BuybackGas(uint256 left, uint256 needed);
+    error FundInsideUnlock();
 
     constructor(IPoolManager poolManager_, address owner_) Ownable(owner_) {
         if (uint160(address(this)) & Hooks.ALL_HOOK_MASK != HOOK_FLAGS) revert BadHookAddress(address(this));
@@ -141,8 +151,6 @@ contract DuelHook is IUnlockCallback, Ownable2Step {
         if (msg.sender != address(poolManager)) revert OnlyPoolManager(msg.sender);
         _;
     }
-
-    receive() external payable {}
 
     // ------------------------------------------------------------------ duels
 
@@ -171,11 +179,14 @@ contract DuelHook is IUnlockCallback, Ownable2Step {
         emit DuelCreated(duelId, idA, idB, now_, d.firstClose);
     }
 
-    /// @notice Adds ETH to a duel's pot.
+    /// @notice Adds ETH to a duel's pot, held as the PoolManager's claims on ETH (minted here, in this hook's own
+    /// unlock, so it cannot be called from inside another unlock).
     function fund(uint256 duelId) external payable {
         Duel storage d = _duel(duelId);
         if (msg.value == 0) revert ZeroAmount();
+        if (poolManager.isUnlocked()) revert FundInsideUnlock();
         d.pot += msg.value;
+        poolManager.unlock(abi.encode(ACTION_MINT, msg.value));
         emit PotFunded(duelId, msg.sender, msg.value, d.pot);
     }
 
@@ -183,14 +194,25 @@ contract DuelHook is IUnlockCallback, Ownable2Step {
     function settle(uint256 duelId) external {
         Duel storage d = _duel(duelId);
         if (DuelMath.roundAt(d.firstClose, uint64(block.timestamp)) == d.activeRound) revert NothingToSettle(duelId);
-        poolManager.unlock(abi.encode(duelId));
+        poolManager.unlock(abi.encode(ACTION_SETTLE, duelId));
     }
+
+    uint8 private constant ACTION_SETTLE = 0;
+    uint8 private constant ACTION_MINT = 1;
 
     /// @inheritdoc IUnlockCallback
     function unlockCallback(bytes calldata data) external onlyPoolManager returns (bytes memory) {
-        _roll(abi.decode(data, (uint256)));
+        (uint8 action, uint256 arg) = abi.decode(data, (uint8, uint256));
+        if (action == ACTION_MINT) {
+            // The funded ETH becomes this hook's claims: pay it in, then mint the credit as claims.
+            poolManager.settle{value: arg}();
+            poolManager.mint(address(this), CurrencyLibrary.ADDRESS_ZERO.toId(), arg);
+        } else {
+            _roll(arg);
+        }
         return "";
     }
+
 
     // ------------------------------------------------------------------ hook callbacks
 
@@ -405,7 +427,8 @@ contract DuelHook is IUnlockCallback, Ownable2Step {
         spent = uint256(uint128(-delta.amount0()));
         bought = uint256(uint128(delta.amount1()));
         d.pot -= spent;
-        poolManager.settle{value: spent}();
+        // Paid with the pot's claims (issue 35, item 1): no swapper's synced currency can make this fail.
+        poolManager.burn(address(this), CurrencyLibrary.ADDRESS_ZERO.toId(), spent);
         if (bought != 0) {
             address token = Currency.unwrap(key.currency1);
             poolManager.take(key.currency1, address(this), bought);

@@ -176,6 +176,7 @@ contract EpochRegistry is EIP712, Ownable2Step {
         if (recovered != signer) revert InvalidSigner(recovered);
 
         if (isNew) nextEpoch = next + 1;
+        if (firstProposedAt[epoch] == 0) firstProposedAt[epoch] = uint64(block.timestamp);
         uint64 deadline = uint64(block.timestamp) + CHALLENGE_WINDOW;
         _slots[epoch] = Slot({
             root: root,
@@ -302,6 +303,10 @@ contract EpochRegistry is EIP712, Ownable2Step {
         Slot storage s = _slots[epoch];
         return (s.status, s.deadline);
     }
+
+    /// @notice When `epoch` was first proposed (0 when never), kept across an upheld challenge's re-proposal (C12: a
+    /// score graded in a disputed epoch is not locked out, `ScorerRegistry.proveDeadline`).
+    mapping(uint64 epoch => uint64) public firstProposedAt;
 
     /// @notice When the current proposal of `epoch` was made (0 when none). A grade counts only from an epoch
     /// proposed after its score (`ScorerRegistry.prove`).

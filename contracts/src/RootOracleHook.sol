@@ -20,6 +20,9 @@ import {TickAccumulator} from "./libraries/TickAccumulator.sol";
 /// held since the last one (`TickAccumulator`: the recorded tick moves at most 9,116 ticks per elapsed second), so
 /// a swap can never move a TWAP that ends at its own block. `observe` serves `RootPriceOracle` (IRootTickOracle).
 /// ROOT is token1, so `rootIsToken0()` is false: the pool tick prices ETH in ROOT.
+/// Decided after the second review: only `initializer`, fixed at deployment, may initialize the pool. The deploy
+/// initializes it in a later transaction than the hook's deployment; before, whoever initialized first chose ROOT's
+/// starting price (the genesis liquidity would then be added at it) and the oracle's starting tick.
 contract RootOracleHook is IRootTickOracle {
     using TickAccumulator for TickAccumulator.State;
     using StateLibrary for IPoolManager;
@@ -30,6 +33,8 @@ contract RootOracleHook is IRootTickOracle {
     IPoolManager public immutable poolManager;
     address public immutable root;
     PoolId public immutable poolId;
+    /// @notice The one account whose `PoolManager.initialize` of the ROOT pool is accepted.
+    address public immutable initializer;
     uint24 public immutable fee;
     int24 public immutable tickSpacing;
 
@@ -38,13 +43,15 @@ contract RootOracleHook is IRootTickOracle {
     error BadHookAddress(address hook);
     error OnlyPoolManager(address caller);
     error NotRootPool();
+    error NotInitializer(address sender);
 
-    constructor(IPoolManager poolManager_, address root_, uint24 fee_, int24 tickSpacing_) {
+    constructor(IPoolManager poolManager_, address root_, uint24 fee_, int24 tickSpacing_, address initializer_) {
         if (uint160(address(this)) & Hooks.ALL_HOOK_MASK != HOOK_FLAGS) revert BadHookAddress(address(this));
         poolManager = poolManager_;
         root = root_;
         fee = fee_;
         tickSpacing = tickSpacing_;
+        initializer = initializer_;
         poolId = poolKey().toId();
     }
 
@@ -65,11 +72,12 @@ contract RootOracleHook is IRootTickOracle {
         _;
     }
 
-    function afterInitialize(address, PoolKey calldata key, uint160, int24 tick)
+    function afterInitialize(address sender, PoolKey calldata key, uint160, int24 tick)
         external
         onlyRootPool(key)
         returns (bytes4)
     {
+        if (sender != initializer) revert NotInitializer(sender);
         _acc.initialize(uint32(block.timestamp), tick);
         return IHooks.afterInitialize.selector;
     }

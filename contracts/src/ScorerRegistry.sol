@@ -16,6 +16,7 @@ import {EdenLeaves} from "./libraries/EdenLeaves.sol";
 interface IQualityVerifier {
     function verifyLeaf(uint64 epoch, bytes32 leaf, bytes32[] calldata proof) external view returns (bool);
     function proposedAt(uint64 epoch) external view returns (uint64);
+    function firstProposedAt(uint64 epoch) external view returns (uint64);
     function adjudicator() external view returns (address);
 }
 
@@ -52,8 +53,11 @@ interface IBurnable {
 /// and the thesis hash (`EdenLeaves`), so a grade opens only the position of the score it was made for; it counts
 /// only from an epoch proposed after the score; one grade per score: the grade of the earliest epoch wins (a proof
 /// from an earlier epoch re-grades a score proven from a later one), and the adjudicator's `overrideGrade` wins
-/// over every leaf, re-weighting an open position; a score can be proven or re-graded by a leaf only within
-/// `PROVE_WINDOW` (30 days) of the score.
+/// over every leaf, re-weighting an open position; a score can be proven or re-graded by a leaf of epoch `e` only
+/// until `proveDeadline`: `PROVE_WINDOW` (30 days) after `e`'s current proposal when `e` was first proposed within
+/// `PROVE_WINDOW` of the score, else `PROVE_WINDOW` after the score (decided after the second review, issue 35
+/// item 3: an upheld challenge and a late re-proposal no longer lock a score out; 30 days after a proposal covers
+/// its worst-case finality of 23 days).
 ///
 /// Pools (C11, C13, C14), one per token in its pair asset (set once by the owner; `address(0)` = ETH): fundings drip
 /// over 7 days (exact fraction); every event first advances the token to its instant, processing each expiry at its
@@ -203,6 +207,7 @@ contract ScorerRegistry is Ownable2Step, ReentrancyGuardTransient {
     error PoolAlreadyConfigured(address token);
     error WrongValue(uint256 sent, uint256 expected);
     error ZeroAmount();
+    error FundingTooSmall(uint256 amount, uint256 minimum);
     error NothingToSweep();
     error TransferFailed();
     error NoFeeSource();
@@ -335,11 +340,11 @@ contract ScorerRegistry is Ownable2Step, ReentrancyGuardTransient {
         Score storage sc = _score(scoreId);
         if (sc.overridden) revert GradeIsOverridden(scoreId);
         if (sc.proven && epoch >= sc.gradeEpoch) revert AlreadyProven(scoreId, sc.gradeEpoch);
-        uint64 deadline = sc.at + PROVE_WINDOW;
-        if (block.timestamp > deadline) revert ProofTooLate(scoreId, deadline);
         uint256 w = RewardMath.weight(qualityWad, RewardMath.multiplier(verdict));
         uint64 proposed = verifier.proposedAt(epoch);
         if (proposed <= sc.at) revert EpochNotAfterScore(epoch, proposed, sc.at);
+        uint64 deadline = proveDeadline(sc.at, verifier.firstProposedAt(epoch), proposed);
+        if (block.timestamp > deadline) revert ProofTooLate(scoreId, deadline);
         if (!verifier.verifyLeaf(epoch, qualityLeaf(scoreId, qualityWad, verdict, matchedThesis), proof)) {
             revert InvalidProof();
         }
@@ -357,6 +362,15 @@ contract ScorerRegistry is Ownable2Step, ReentrancyGuardTransient {
         sc.weight = w;
         _openPosition(sc.token, sc.scorer, scoreId, w);
         emit PositionOpened(sc.token, sc.scorer, scoreId, epoch, w, _positions[sc.token][sc.scorer].end);
+    }
+
+    /// @notice C12: the last second a leaf of an epoch first proposed at `firstProposed` and currently proposed at
+    /// `proposed` can prove a score made at `scoredAt`. Mirrors eden-core `rewards::prove_deadline`.
+    function proveDeadline(uint64 scoredAt, uint64 firstProposed, uint64 proposed) public pure returns (uint64) {
+        uint256 base = uint256(scoredAt) + PROVE_WINDOW;
+        if (firstProposed > base) return uint64(base); // an epoch proposed too late extends nothing
+        uint256 d = uint256(proposed > scoredAt ? proposed : scoredAt) + PROVE_WINDOW;
+        return d > type(uint64).max ? type(uint64).max : uint64(d);
     }
 
     /// @notice The adjudicator's grade of score `scoreId` (§4.4): wins over every leaf, for good. An open position of
@@ -437,7 +451,8 @@ contract ScorerRegistry is Ownable2Step, ReentrancyGuardTransient {
 
     // ------------------------------------------------------------------ pools
 
-    /// @notice Funds `token`'s scorer pool with `amount` of its pair asset (ETH as msg.value). Anyone may fund.
+    /// @notice Funds `token`'s scorer pool with `amount` of its pair asset (ETH as msg.value). Anyone may fund, at
+    /// least `minFunding(token)` (1 % of what is still to be released, C11).
     function fund(address token, uint256 amount) external payable nonReentrant {
         Pool storage p = _configured(token);
         if (amount == 0) revert ZeroAmount();
@@ -462,6 +477,13 @@ contract ScorerRegistry is Ownable2Step, ReentrancyGuardTransient {
         _fund(token, p, amount, address(source));
     }
 
+    /// @notice The smallest funding `fund` and `pullFees` accept now: 1 % of the undripped balance, at least 1 (C11).
+    function minFunding(address token) external view returns (uint256) {
+        Pool storage p = _configured(token);
+        uint64 now_ = uint64(block.timestamp);
+        return RewardMath.minFundingUp(p.dripAmount - RewardMath.released(p.dripAmount, p.dripStart, now_));
+    }
+
     /// @notice Only the fee lanes send ETH outside `fund` (during `pullFees`).
     receive() external payable {
         if (msg.sender != address(feeSource) || address(feeSource) == address(0)) revert UnexpectedEth(msg.sender);
@@ -471,6 +493,10 @@ contract ScorerRegistry is Ownable2Step, ReentrancyGuardTransient {
         uint64 now_ = uint64(block.timestamp);
         _advance(token, now_);
         uint256 undripped = p.dripAmount - RewardMath.released(p.dripAmount, p.dripStart, now_);
+        // Decided after the second review (C11): a funding restarts the 7-day drip of what is undripped, so it must
+        // be at least 1 % of it; hourly dust by anyone no longer turns the linear release into a decay.
+        uint256 minimum = RewardMath.minFundingUp(undripped);
+        if (amount < minimum) revert FundingTooSmall(amount, minimum);
         p.dripAmount = undripped + amount;
         p.dripStart = now_;
         p.funded += amount;

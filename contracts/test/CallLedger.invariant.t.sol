@@ -73,6 +73,12 @@ contract CallLedgerHandler is Test {
         CallLedger.Call memory c = ledger.getCall(id);
         if (c.status != CallLedger.Status.Committed || block.timestamp > c.committedAt + 3600) return;
         vm.prank(c.agent);
+        if (block.timestamp < c.committedAt + ledger.MIN_REVEAL_AGE()) {
+            // Second review, item 5: a young commitment is refused, whoever tries.
+            vm.expectRevert(
+                abi.encodeWithSelector(CallLedger.RevealTooEarly.selector, block.timestamp, c.committedAt + ledger.MIN_REVEAL_AGE())
+            );
+        }
         ledger.reveal(id, ASSET, dirs[id], windows[id], salts[id]);
     }
 
@@ -99,7 +105,8 @@ contract CallLedgerHandler is Test {
     }
 
     function warp(uint256 dt) external {
-        vm.warp(block.timestamp + bound(dt, 1, 3 hours));
+        // Mostly short steps, so reveals land both before and after MIN_REVEAL_AGE.
+        vm.warp(block.timestamp + (dt % 2 == 0 ? bound(dt, 1, 600) : bound(dt, 1, 3 hours)));
     }
 
     function callCount() external view returns (uint256) {
@@ -166,6 +173,17 @@ contract CallLedgerInvariantTest is Test {
             assertLe(r.bestStreak, r.hits);
             assertEq(ledger.overdueCalls(a), overdue[k]);
             assertEq(ledger.score(a), ledger.computeScore(r.hits, r.misses + overdue[k], r.stake, 100e18));
+        }
+    }
+
+    /// Second review, item 5: every revealed call was revealed at least `MIN_REVEAL_AGE` after its commit and no later
+    /// than its deadline.
+    function invariant_revealsOnlyInsideTheirWindow() public view {
+        for (uint256 id; id < ledger.callCount(); ++id) {
+            CallLedger.Call memory c = ledger.getCall(id);
+            if (c.revealedAt == 0) continue;
+            assertGe(c.revealedAt, c.committedAt + ledger.MIN_REVEAL_AGE());
+            assertLe(c.revealedAt, c.committedAt + ledger.REVEAL_DEADLINE());
         }
     }
 }

@@ -65,9 +65,18 @@ abstract contract CallLedgerFixture is Test {
         id = ledger.commit(c);
     }
 
-    /// Commits `a`'s call; `_reveal` opens it (split so a test can expect the reveal's events).
+    /// Commits `a`'s call `MIN_REVEAL_AGE` before now (the clock goes back, then returns), so it can be revealed now.
+    function _commitAged(uint256 a, address asset, uint8 dir, uint64 window, bytes32 salt) internal returns (uint256 id) {
+        uint256 t = block.timestamp;
+        vm.warp(t - ledger.MIN_REVEAL_AGE());
+        id = _commit(a, asset, dir, window, salt);
+        vm.warp(t);
+    }
+
+    /// Commits `a`'s call, aged so it can be revealed now; `_reveal` opens it (split so a test can expect the
+    /// reveal's events).
     function _commitOnly(uint256 a, address asset, uint8 dir, uint64 window) internal returns (uint256 id) {
-        id = _commit(a, asset, dir, window, keccak256(abi.encode(a, ledger.callCount())));
+        id = _commitAged(a, asset, dir, window, keccak256(abi.encode(a, ledger.callCount())));
     }
 
     function _reveal(uint256 id, uint256 a, address asset, uint8 dir, uint64 window) internal {
@@ -78,7 +87,7 @@ abstract contract CallLedgerFixture is Test {
     /// Commit and reveal `a`'s call in one go.
     function _call(uint256 a, address asset, uint8 dir, uint64 window) internal returns (uint256 id) {
         bytes32 salt = keccak256(abi.encode(a, ledger.callCount()));
-        id = _commit(a, asset, dir, window, salt);
+        id = _commitAged(a, asset, dir, window, salt);
         vm.prank(agents[a]);
         ledger.reveal(id, asset, dir, window, salt);
     }
@@ -235,11 +244,54 @@ contract CallLedgerTest is CallLedgerFixture {
         uint256 copied = ledger.commit(c);
         vm.prank(agents[1]);
         uint256 id = ledger.commit(c);
+        vm.warp(block.timestamp + ledger.MIN_REVEAL_AGE());
         vm.prank(agents[1]);
         ledger.reveal(id, ASSET, UP, HOUR, salt);
         vm.prank(agents[2]);
         vm.expectRevert(CallLedger.CommitmentMismatch.selector);
         ledger.reveal(copied, ASSET, UP, HOUR, salt);
+    }
+
+    /// Second review, item 5: a copier read a public `Revealed` call and committed and revealed the same call in one
+    /// transaction (same entry, same close, same round). A reveal now needs a commitment `MIN_REVEAL_AGE` old: the
+    /// copy made after the leader's reveal enters at least 300 s later, on a TWAP window that starts at or after the
+    /// leader's reveal, and closes in another second; the atomic copy reverts.
+    function test_secondReview_aRevealCannotBeCopiedInTheSameTransaction() public {
+        uint256 leader = _call(1, ASSET, UP, HOUR); // committed 300 s ago, revealed now
+        CallLedger.Call memory l = ledger.getCall(leader);
+        // The copier, in the same block: commit and reveal the leader's call.
+        bytes32 salt = _salt(99);
+        uint256 copy = _commit(2, l.asset, l.direction, l.window, salt);
+        vm.prank(agents[2]);
+        vm.expectRevert(abi.encodeWithSelector(CallLedger.RevealTooEarly.selector, T0, T0 + 300));
+        ledger.reveal(copy, l.asset, l.direction, l.window, salt);
+        // One second short of the age it is still refused; at the age it is a call of its own, 300 s later.
+        _push(ASSET, 160 * ONE); // the market moved once the leader's call was public
+        vm.warp(T0 + 299);
+        vm.prank(agents[2]);
+        vm.expectRevert(abi.encodeWithSelector(CallLedger.RevealTooEarly.selector, T0 + 299, T0 + 300));
+        ledger.reveal(copy, l.asset, l.direction, l.window, salt);
+        vm.warp(T0 + 300);
+        vm.prank(agents[2]);
+        ledger.reveal(copy, l.asset, l.direction, l.window, salt);
+        CallLedger.Call memory c = ledger.getCall(copy);
+        assertEq(c.closesAt, l.closesAt + 300, "closes 300 s after the leader's call");
+        assertTrue(c.entryPrice != l.entryPrice, "entered at the price after the leader's call was public");
+    }
+
+    /// Fuzz: a reveal succeeds exactly when `committedAt + MIN_REVEAL_AGE <= now <= committedAt + REVEAL_DEADLINE`.
+    function testFuzz_revealOnlyInsideItsWindow(uint32 dt) public {
+        uint256 age = bound(dt, 0, 2 * HOUR);
+        bytes32 salt = _salt(5);
+        uint256 id = _commit(1, ASSET, UP, HOUR, salt);
+        vm.warp(T0 + age);
+        vm.prank(agents[1]);
+        if (age < 300) {
+            vm.expectRevert(abi.encodeWithSelector(CallLedger.RevealTooEarly.selector, T0 + age, T0 + 300));
+        } else if (age > HOUR) {
+            vm.expectRevert(abi.encodeWithSelector(CallLedger.RevealDeadlinePassed.selector, T0 + age, T0 + HOUR));
+        }
+        ledger.reveal(id, ASSET, UP, HOUR, salt);
     }
 
     function test_revealRules() public {
@@ -255,6 +307,10 @@ contract CallLedgerTest is CallLedgerFixture {
         vm.expectRevert(abi.encodeWithSelector(CallLedger.NotCallAgent.selector, id, agents[2]));
         ledger.reveal(id, ASSET, UP, HOUR, salt);
         vm.startPrank(agents[1]);
+        // A commitment younger than MIN_REVEAL_AGE cannot be revealed (second review, item 5).
+        vm.expectRevert(abi.encodeWithSelector(CallLedger.RevealTooEarly.selector, T0, T0 + 300));
+        ledger.reveal(id, ASSET, UP, HOUR, salt);
+        vm.warp(T0 + 300);
         vm.expectRevert(CallLedger.CommitmentMismatch.selector);
         ledger.reveal(id, ASSET, DOWN, HOUR, salt);
         vm.expectRevert(CallLedger.CommitmentMismatch.selector);
@@ -294,21 +350,22 @@ contract CallLedgerTest is CallLedgerFixture {
 
     function test_revealRejectsBadDirectionZeroWindowOverflowAndMissingPrice() public {
         vm.startPrank(agents[1]);
-        uint256 id = ledger.commit(ledger.callCommitment(agents[1], ASSET, 2, HOUR, 0));
+        uint256 id0 = ledger.commit(ledger.callCommitment(agents[1], ASSET, 2, HOUR, 0));
+        uint256 id1 = ledger.commit(ledger.callCommitment(agents[1], ASSET, UP, 0, 0));
+        uint256 id2 = ledger.commit(ledger.callCommitment(agents[1], ASSET, UP, 299, 0));
+        uint256 id3 = ledger.commit(ledger.callCommitment(agents[1], ASSET, UP, type(uint64).max, 0));
+        uint256 id4 = ledger.commit(ledger.callCommitment(agents[1], address(0xB0B), UP, HOUR, 0));
+        vm.warp(T0 + ledger.MIN_REVEAL_AGE());
         vm.expectRevert(abi.encodeWithSelector(CallLedger.BadDirection.selector, uint8(2)));
-        ledger.reveal(id, ASSET, 2, HOUR, 0);
-        id = ledger.commit(ledger.callCommitment(agents[1], ASSET, UP, 0, 0));
+        ledger.reveal(id0, ASSET, 2, HOUR, 0);
         vm.expectRevert(abi.encodeWithSelector(CallLedger.WindowTooShort.selector, uint64(0), uint64(300)));
-        ledger.reveal(id, ASSET, UP, 0, 0);
-        id = ledger.commit(ledger.callCommitment(agents[1], ASSET, UP, 299, 0));
+        ledger.reveal(id1, ASSET, UP, 0, 0);
         vm.expectRevert(abi.encodeWithSelector(CallLedger.WindowTooShort.selector, uint64(299), uint64(300)));
-        ledger.reveal(id, ASSET, UP, 299, 0);
-        id = ledger.commit(ledger.callCommitment(agents[1], ASSET, UP, type(uint64).max, 0));
+        ledger.reveal(id2, ASSET, UP, 299, 0);
         vm.expectRevert(CallLedger.TimeOverflow.selector);
-        ledger.reveal(id, ASSET, UP, type(uint64).max, 0);
-        id = ledger.commit(ledger.callCommitment(agents[1], address(0xB0B), UP, HOUR, 0));
+        ledger.reveal(id3, ASSET, UP, type(uint64).max, 0);
         vm.expectRevert(abi.encodeWithSelector(CallLedger.NoPriceSource.selector, address(0xB0B)));
-        ledger.reveal(id, address(0xB0B), UP, HOUR, 0);
+        ledger.reveal(id4, address(0xB0B), UP, HOUR, 0);
         vm.stopPrank();
     }
 
@@ -406,9 +463,13 @@ contract CallLedgerTest is CallLedgerFixture {
         vm.startPrank(agents[1]);
         stakeToken.approve(address(l2), MIN_STAKE);
         l2.stake(MIN_STAKE);
+        uint256[3] memory ids;
         for (uint256 i; i < 3; ++i) {
-            uint256 id = l2.commit(l2.callCommitment(agents[1], ASSET, UP, HOUR, bytes32(i)));
-            l2.reveal(id, ASSET, UP, HOUR, bytes32(i));
+            ids[i] = l2.commit(l2.callCommitment(agents[1], ASSET, UP, HOUR, bytes32(i)));
+        }
+        vm.warp(block.timestamp + l2.MIN_REVEAL_AGE());
+        for (uint256 i; i < 3; ++i) {
+            l2.reveal(ids[i], ASSET, UP, HOUR, bytes32(i));
         }
         vm.stopPrank();
         (, CallMath.ConsensusState memory s) = l2.consensus(ASSET, HOUR);
@@ -673,7 +734,7 @@ contract CallLedgerV3Test is CallLedgerFixture {
         vm.prank(owner);
         ledger.setPool(address(fresh), address(p));
         vm.warp(block.timestamp + 10); // only 10 s of history
-        uint256 id = _commit(1, address(fresh), UP, HOUR, 0);
+        uint256 id = _commitAged(1, address(fresh), UP, HOUR, 0);
         vm.prank(agents[1]);
         vm.expectRevert(abi.encodeWithSelector(CallLedger.PriceUnavailable.selector, address(fresh)));
         ledger.reveal(id, address(fresh), UP, HOUR, 0);
@@ -855,7 +916,7 @@ contract CallLedgerV3Test is CallLedgerFixture {
     /// Finding 4: with a 1 s window the exit TWAP shared 299 s with the entry and its last second was the tick the
     /// agent set with its own swap just before revealing. A window shorter than the TWAP window is now refused.
     function test_review4_windowShorterThanTheTwapIsRefused() public {
-        uint256 id = _commit(1, address(stockLow), UP, 1, 0);
+        uint256 id = _commitAged(1, address(stockLow), UP, 1, 0);
         driver.swapExactIn(poolLow, false, 1e24); // the agent pumps in the reveal block
         vm.prank(agents[1]);
         vm.expectRevert(abi.encodeWithSelector(CallLedger.WindowTooShort.selector, uint64(1), uint64(300)));
@@ -922,8 +983,8 @@ contract CallLedgerV3Test is CallLedgerFixture {
     /// Finding 5: an agent commits both directions, copies another agent's public reveal with the matching one and
     /// leaves the hedge hanging; the hedge now counts as a miss as soon as its reveal deadline passes.
     function test_review5_aHangingHedgeCountsAsAMissWithoutExpire() public {
-        uint256 upId = _commit(1, ASSET, UP, HOUR, bytes32("u"));
-        _commit(1, ASSET, DOWN, HOUR, bytes32("d"));
+        uint256 upId = _commitAged(1, ASSET, UP, HOUR, bytes32("u"));
+        _commitAged(1, ASSET, DOWN, HOUR, bytes32("d"));
         _call(2, ASSET, UP, HOUR); // the public reveal being copied
         vm.prank(agents[1]);
         ledger.reveal(upId, ASSET, UP, HOUR, bytes32("u"));

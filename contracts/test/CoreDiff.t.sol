@@ -392,7 +392,7 @@ contract CoreDiffDuelsTest is Test {
         assertEq(d.bestA, vm.parseJsonUint(json, string.concat(p, ".streaks.bestA")), "bestA");
         assertEq(d.bestB, vm.parseJsonUint(json, string.concat(p, ".streaks.bestB")), "bestB");
         assertEq(d.pot, vm.parseJsonUint(json, string.concat(p, ".pot")), "pot");
-        assertEq(address(hook).balance, d.pot);
+        assertEq(pm.balanceOf(address(hook), 0), d.pot, "the pot is held as claims on ETH");
     }
 }
 

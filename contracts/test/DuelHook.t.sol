@@ -18,6 +18,39 @@ import {HookSalt} from "../script/HookSalt.sol";
 import {V4Deployer} from "./utils/V4Deployer.sol";
 import {V4PoolDriver} from "./utils/V4PoolDriver.sol";
 import {TestERC20} from "./utils/TestERC20.sol";
+import {IUnlockCallback} from "@uniswap/v4-core/src/interfaces/callback/IUnlockCallback.sol";
+import {SwapParams} from "@uniswap/v4-core/src/types/PoolOperation.sol";
+import {BalanceDelta} from "@uniswap/v4-core/src/types/BalanceDelta.sol";
+
+/// Issue 35, item 1: a swapper that calls `sync(erc20)` before its swap, then pays that token in and settles (a legal
+/// v4 sequence). When its swap settles a duel round, the buyback used to pay with `settle{value}`, which reverts
+/// `NonzeroNativeValue` after a `sync` of an ERC-20: the buyback failed and the pot carried, every round.
+contract SyncingSwapper is IUnlockCallback {
+    IPoolManager immutable pm;
+
+    constructor(IPoolManager pm_) {
+        pm = pm_;
+    }
+
+    receive() external payable {}
+
+    /// Sells `amountIn` of `key`'s token (currency1) for ETH, with `sync(token)` before the swap.
+    function sellWithSyncFirst(PoolKey memory key, uint256 amountIn) external {
+        pm.unlock(abi.encode(key, amountIn));
+    }
+
+    function unlockCallback(bytes calldata data) external returns (bytes memory) {
+        (PoolKey memory key, uint256 amountIn) = abi.decode(data, (PoolKey, uint256));
+        pm.sync(key.currency1); // sync first
+        BalanceDelta d = pm.swap(
+            key, SwapParams({zeroForOne: false, amountSpecified: -int256(amountIn), sqrtPriceLimitX96: TickMath.MAX_SQRT_PRICE - 1}), ""
+        );
+        TestERC20(Currency.unwrap(key.currency1)).transfer(address(pm), uint256(uint128(-d.amount1()))); // transfer
+        pm.settle(); // settle the synced token
+        pm.take(key.currency0, address(this), uint256(uint128(d.amount0())));
+        return "";
+    }
+}
 
 /// A token that can be told to refuse transfers to the burn address (so the duel buyback's burn reverts).
 contract RefusingToken is TestERC20 {
@@ -395,7 +428,7 @@ contract DuelHookTest is Test {
         assertEq(tokenA.balanceOf(hook.BURN_ADDRESS()), res.tokensBurned);
         DuelHook.Duel memory d = hook.getDuel(duelId);
         assertEq(d.pot, 10 ether - res.ethSpent);
-        assertEq(address(hook).balance, d.pot);
+        assertEq(pm.balanceOf(address(hook), 0), d.pot); // the pot is the hook's claims on ETH
         assertEq(d.emaA.value, ema);
         (uint160 sqrtAfter,,,) = pm.getSlot0(keyA.toId());
         assertLe(DuelMath.tokenPriceWad(sqrtAfter), cap);
@@ -472,6 +505,57 @@ contract DuelHookTest is Test {
         vm.warp(CLOSE0 + 4 * H);
         hook.settle(id);
         assertGt(hook.result(id, 1).ethSpent, 0);
+    }
+
+    /// Issue 35, item 1: one dust swap with `sync(token)` before it, sent as the round's first swap after the close,
+    /// used to cancel the winner's buyback (the pot carried, `BuybackFailed`), every round. The pot is now claims and
+    /// the buyback pays by burning them: the same swap settles the round with the buyback spent and burned, exactly
+    /// as an ordinary swap at that moment does.
+    function test_secondReview_aSyncBeforeTheSettlingSwapCannotCancelTheBuyback() public {
+        vm.deal(address(this), 10 ether);
+        hook.fund{value: 5 ether}(duelId);
+        assertEq(pm.balanceOf(address(hook), 0), 5 ether);
+        assertEq(address(hook).balance, 0);
+        vm.warp(START + 2 * H);
+        _swap(keyA, true, 0.05 ether); // A leads
+        // The reference: the same round settled by an ordinary swap, in a snapshot.
+        uint256 snap = vm.snapshotState();
+        vm.warp(CLOSE0);
+        driver.swapExactIn(keyB, false, 1e15);
+        DuelHook.RoundResult memory ordinary = hook.result(duelId, 0);
+        assertGt(ordinary.ethSpent, 0);
+        vm.revertToState(snap);
+        // The attack: a dust sale of B with sync(B) first, as the first swap after the close.
+        SyncingSwapper s = new SyncingSwapper(pm);
+        tokenB.mint(address(s), 1e15);
+        vm.warp(CLOSE0);
+        vm.recordLogs();
+        s.sellWithSyncFirst(keyB, 1e15);
+        Vm.Log[] memory logs = vm.getRecordedLogs();
+        for (uint256 i; i < logs.length; ++i) {
+            assertTrue(logs[i].topics[0] != DuelHook.BuybackFailed.selector, "no BuybackFailed");
+        }
+        DuelHook.RoundResult memory res = hook.result(duelId, 0);
+        assertTrue(res.settled);
+        assertEq(uint8(res.winner), uint8(DuelHook.Winner.A));
+        assertEq(res.ethSpent, ordinary.ethSpent, "the buyback spent what an ordinary swap's settlement spends");
+        assertEq(res.tokensBurned, ordinary.tokensBurned);
+        assertEq(hook.getDuel(duelId).pot, 5 ether - res.ethSpent);
+        assertEq(pm.balanceOf(address(hook), 0), 5 ether - res.ethSpent);
+    }
+
+    /// A pot is funded outside an unlock only (its ETH becomes claims in the hook's own unlock); plain ETH sent to
+    /// the hook, which no pot would count, is refused.
+    function test_secondReview_potsAreFundedOnlyThroughFund() public {
+        vm.deal(address(this), 2 ether);
+        (bool ok,) = address(hook).call{value: 1 ether}("");
+        assertFalse(ok, "plain ETH is refused");
+        FundingInsideUnlock f = new FundingInsideUnlock(pm, hook);
+        vm.deal(address(f), 1 ether);
+        vm.expectRevert();
+        f.fundInsideUnlock(duelId);
+        hook.fund{value: 1 ether}(duelId);
+        assertEq(pm.balanceOf(address(hook), 0), 1 ether);
     }
 
     /// Seed 004 ("the winner's supply shrinks"): a launch token (ERC20Burnable) bought back is burned, so its
@@ -579,7 +663,8 @@ contract DuelHookTest is Test {
         assertEq(d.streakA, refStreakA, "streakA");
         assertEq(d.streakB, refStreakB, "streakB");
         assertEq(d.pot + refSpent, 2 ether, "pot");
-        assertEq(address(hook).balance, d.pot);
+        assertEq(pm.balanceOf(address(hook), 0), d.pot, "the pot is held as claims on ETH");
+        assertEq(address(hook).balance, 0);
     }
 
     function _step(uint8 kind, uint16 gap, uint64 amount) internal {
@@ -635,5 +720,25 @@ contract DuelHookTest is Test {
         }
         integral += d * int256(uint256(end - cursor));
         mean = integral / int256(uint256(end - start));
+    }
+}
+
+/// Calls `DuelHook.fund` from inside its own PoolManager unlock (refused: `FundInsideUnlock`).
+contract FundingInsideUnlock is IUnlockCallback {
+    IPoolManager immutable pm;
+    DuelHook immutable hook;
+
+    constructor(IPoolManager pm_, DuelHook hook_) {
+        pm = pm_;
+        hook = hook_;
+    }
+
+    function fundInsideUnlock(uint256 duelId) external {
+        pm.unlock(abi.encode(duelId));
+    }
+
+    function unlockCallback(bytes calldata data) external returns (bytes memory) {
+        hook.fund{value: 1 ether}(abi.decode(data, (uint256)));
+        return "";
     }
 }

@@ -83,10 +83,10 @@ abstract contract RootBuybackBase is Test {
         pm = V4Deployer.deployPoolManager(address(this));
         root = new MockRoot(address(this));
         bytes memory init = abi.encodePacked(
-            type(RootOracleHook).creationCode, abi.encode(pm, address(root), uint24(3_000), int24(60))
+            type(RootOracleHook).creationCode, abi.encode(pm, address(root), uint24(3_000), int24(60), address(this))
         );
         (bytes32 salt,) = HookSalt.find(address(this), keccak256(init), (1 << 12) | (1 << 7));
-        hook = new RootOracleHook{salt: salt}(pm, address(root), 3_000, 60);
+        hook = new RootOracleHook{salt: salt}(pm, address(root), 3_000, 60, address(this));
         rootKey = hook.poolKey();
         driver = new V4PoolDriver(pm);
         vm.deal(address(driver), 1_000_000 ether);

@@ -7,6 +7,8 @@ import {IHooks} from "@uniswap/v4-core/src/interfaces/IHooks.sol";
 import {PoolKey} from "@uniswap/v4-core/src/types/PoolKey.sol";
 import {Currency} from "@uniswap/v4-core/src/types/Currency.sol";
 import {TickMath} from "@uniswap/v4-core/src/libraries/TickMath.sol";
+import {Hooks} from "@uniswap/v4-core/src/libraries/Hooks.sol";
+import {CustomRevert} from "@uniswap/v4-core/src/libraries/CustomRevert.sol";
 import {RootOracleHook} from "../src/RootOracleHook.sol";
 import {AggregatorV3Interface} from "../src/interfaces/AggregatorV3Interface.sol";
 import {RootPriceOracle} from "../src/RootPriceOracle.sol";
@@ -31,9 +33,9 @@ contract RootOracleHookTest is Test {
         pm = V4Deployer.deployPoolManager(address(this));
         root = new MockRoot(address(this));
         bytes memory init =
-            abi.encodePacked(type(RootOracleHook).creationCode, abi.encode(pm, address(root), uint24(3_000), int24(60)));
+            abi.encodePacked(type(RootOracleHook).creationCode, abi.encode(pm, address(root), uint24(3_000), int24(60), address(this)));
         (bytes32 salt,) = HookSalt.find(address(this), keccak256(init), (1 << 12) | (1 << 7));
-        hook = new RootOracleHook{salt: salt}(pm, address(root), 3_000, 60);
+        hook = new RootOracleHook{salt: salt}(pm, address(root), 3_000, 60, address(this));
         key = hook.poolKey();
         driver = new V4PoolDriver(pm);
         vm.deal(address(driver), 1_000_000 ether);
@@ -52,7 +54,7 @@ contract RootOracleHookTest is Test {
         assertEq(Currency.unwrap(key.currency1), address(root));
         assertFalse(hook.rootIsToken0());
         vm.expectRevert();
-        new RootOracleHook(pm, address(root), 3_000, 60); // plain CREATE address: wrong flags
+        new RootOracleHook(pm, address(root), 3_000, 60, address(this)); // plain CREATE address: wrong flags
         // Another pool using this hook cannot be initialised.
         MockRoot other = new MockRoot(address(this));
         PoolKey memory k2 = PoolKey(Currency.wrap(address(0)), Currency.wrap(address(other)), 3_000, 60, IHooks(address(hook)));
@@ -60,6 +62,27 @@ contract RootOracleHookTest is Test {
         pm.initialize(k2, TickMath.getSqrtPriceAtTick(0));
         vm.expectRevert(abi.encodeWithSelector(RootOracleHook.OnlyPoolManager.selector, address(this)));
         hook.afterInitialize(address(this), key, 0, 0);
+    }
+
+    /// Second review (check): the deploy initializes ROOT's pool in a later transaction than the hook's deployment.
+    /// A front-runner initializing it first at a price of its choosing (here 1,000x the deploy's) reverts in the
+    /// hook; the deployment's own initialization then sets the price and the oracle's first tick.
+    function test_secondReview_onlyTheInitializerStartsThePool() public {
+        address attacker = makeAddr("attacker");
+        vm.prank(attacker);
+        vm.expectRevert(
+            abi.encodeWithSelector(
+                CustomRevert.WrappedError.selector,
+                address(hook),
+                IHooks.afterInitialize.selector,
+                abi.encodeWithSelector(RootOracleHook.NotInitializer.selector, attacker),
+                abi.encodeWithSelector(Hooks.HookCallFailed.selector)
+            )
+        );
+        pm.initialize(key, TickMath.getSqrtPriceAtTick(75_000 + 69_078));
+        pm.initialize(key, TickMath.getSqrtPriceAtTick(75_000)); // not initialized by the attempt
+        assertEq(hook.initializedAt(), NOW - 30 days);
+        assertEq(hook.recordedTick(), 75_000);
     }
 
     /// The core's pinned C16 example, produced by real swaps: 75,000 for a month, 76,013 for the last 30 min.

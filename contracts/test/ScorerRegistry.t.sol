@@ -36,6 +36,10 @@ contract RewardMathHarness {
     function released(uint256 a, uint64 s, uint64 t) external pure returns (uint256) {
         return RewardMath.released(a, s, t);
     }
+
+    function minFundingUp(uint256 u) external pure returns (uint256) {
+        return RewardMath.minFundingUp(u);
+    }
 }
 
 /// C11-C14 pure rules with eden-core's worked examples.
@@ -44,6 +48,16 @@ contract RewardMathTest is ScorerFixture {
 
     function setUp() public override {
         h = new RewardMathHarness();
+    }
+
+    /// eden-core `min_funding_up`'s examples, then the rule for every undripped balance: `max(1, ceil(u / 100))`.
+    function testFuzz_minFundingIsOnePercentRoundedUp(uint256 u) public view {
+        assertEq(h.minFundingUp(0), 1);
+        assertEq(h.minFundingUp(100), 1);
+        assertEq(h.minFundingUp(101), 2);
+        assertEq(h.minFundingUp(7_000), 70);
+        assertEq(h.minFundingUp(7_001), 71);
+        assertEq(h.minFundingUp(u), u == 0 ? 1 : u / 100 + (u % 100 == 0 ? 0 : 1));
     }
 
     function test_weights() public {
@@ -468,6 +482,38 @@ contract ScorerRegistryTest is ScorerFixture {
         assertEq(usdg.balanceOf(buyback), 1_000e6);
     }
 
+    /// Second review (check): `fund(token, 1 wei)` by anyone restarted the 7-day drip of the whole undripped balance,
+    /// so hourly dust turned the linear release into a decay (about 63 % released after 7 days) and moved rewards
+    /// from current positions to later ones. A funding below 1 % of the undripped balance now reverts; the release
+    /// stays linear, exactly all of it after 7 days.
+    function test_secondReview_hourlyDustCannotRestartTheDrip() public {
+        usdg.mint(address(this), 1_000e6);
+        usdg.approve(address(reg), type(uint256).max);
+        reg.fund(TOKEN_U, 700e6);
+        for (uint256 h = 1; h < 7 * 24; ++h) {
+            vm.warp(T0 + h * 1 hours);
+            uint256 minimum = reg.minFunding(TOKEN_U);
+            vm.expectRevert(abi.encodeWithSelector(ScorerRegistry.FundingTooSmall.selector, 1, minimum));
+            reg.fund(TOKEN_U, 1);
+        }
+        ScorerRegistry.Pool memory p = reg.pool(TOKEN_U);
+        assertEq(p.dripStart, T0, "the drip was never restarted");
+        // With no scorer, all of it is released (and returned) after 7 days: the linear release held.
+        vm.warp(T0 + 7 days);
+        assertEq(reg.sweepReturned(TOKEN_U), 700e6);
+        // 1 % of the undripped balance, rounded up, restarts it as C11 says; one unit less does not.
+        reg.fund(TOKEN_U, 100e6);
+        vm.warp(T0 + 7 days + 1 hours);
+        uint256 undripped = 100e6 - (100e6 * uint256(1 hours)) / 7 days;
+        assertEq(reg.minFunding(TOKEN_U), (undripped + 99) / 100);
+        vm.expectRevert(
+            abi.encodeWithSelector(ScorerRegistry.FundingTooSmall.selector, (undripped + 99) / 100 - 1, (undripped + 99) / 100)
+        );
+        reg.fund(TOKEN_U, (undripped + 99) / 100 - 1);
+        reg.fund(TOKEN_U, (undripped + 99) / 100);
+        assertEq(reg.pool(TOKEN_U).dripStart, T0 + 7 days + 1 hours);
+    }
+
     function test_claimInTheStablecoin() public {
         _register(alice);
         _scoreAndProve(alice, TOKEN_U, 0.6e18, 0);
@@ -707,6 +753,51 @@ contract ScorerRegistryReviewTest is ScorerFixture {
         r2.prove(id, e1, 0.8e18, 0, bytes32(0), MerkleBuilder.proof(good, 0));
     }
 
+    /// Proposes `epoch` over `leaves` (signed for this contract); returns the root.
+    function _propose(uint64 epoch, bytes32[] memory leaves) internal returns (bytes32 root) {
+        root = MerkleBuilder.root(leaves);
+        uint64 expiry = uint64(block.timestamp + 1 days);
+        (uint8 v, bytes32 rs, bytes32 ss) =
+            vm.sign(SIGNER_PK, er.epochRootDigest(epoch, root, bytes32(0), address(this), expiry));
+        er.propose{value: 1 ether}(epoch, root, bytes32(0), expiry, abi.encodePacked(rs, ss, v));
+    }
+
+    /// Second review, item 3 (residual): the epoch grading a score is disputed, the adjudicator upholds the challenge
+    /// 20 days later and the corrected root is re-proposed and final only after the score's 30 days. The proof
+    /// deadline used to be the score's + 30 days: the score could never be proven. It now runs 30 days from the
+    /// re-proposal, since the epoch was first proposed inside the score's window; an epoch first proposed after that
+    /// window extends nothing.
+    function test_secondReview_aDisputedGradeIsNotLockedOut() public {
+        uint256 id = _scoreOn(alice, TOKEN_E, "graded in a disputed epoch");
+        uint64 at = r2.getScore(id).at;
+        vm.warp(block.timestamp + 1 days);
+        uint64 e = nextEpoch++;
+        bytes32[] memory wrong = _two(r2.qualityLeaf(id, 0.1e18, 0, bytes32(0)), er.scoreLeaf(TOKEN_E, 1));
+        _propose(e, wrong);
+        uint64 first = er.firstProposedAt(e);
+        er.challenge{value: 1 ether}(e);
+        vm.warp(block.timestamp + 6 days); // the adjudicator rules late, just inside its 7 days
+        vm.prank(adj);
+        er.resolve(e, true);
+        vm.warp(at + 29 days); // the corrected root is re-proposed a day before the old deadline
+        bytes32[] memory right = _two(r2.qualityLeaf(id, 0.8e18, 0, bytes32(0)), er.scoreLeaf(TOKEN_E, 2));
+        _propose(e, right);
+        assertEq(er.firstProposedAt(e), first, "kept across the re-proposal");
+        er.challenge{value: 1 ether}(e); // and challenged again, rejected after 6 days
+        vm.warp(block.timestamp + 6 days);
+        vm.prank(adj);
+        er.resolve(e, false);
+        vm.warp(block.timestamp + 72 hours);
+        er.finalize(e);
+        assertGt(block.timestamp, at + r2.PROVE_WINDOW(), "final only after the score's own 30 days");
+        r2.prove(id, e, 0.8e18, 0, bytes32(0), MerkleBuilder.proof(right, 0));
+        assertEq(r2.position(TOKEN_E, alice).weight, 40e18);
+        assertEq(r2.proveDeadline(at, first, er.proposedAt(e)), at + 29 days + r2.PROVE_WINDOW());
+        // An epoch first proposed after the score's window extends nothing.
+        assertEq(r2.proveDeadline(at, at + 30 days + 1, at + 30 days + 1), at + r2.PROVE_WINDOW());
+        assertEq(r2.proveDeadline(at, at + 30 days, at + 40 days), at + 70 days);
+    }
+
     /// Finding 2: a scorer held an unproven score and proved it when the pool was richest; proofs are now bounded to
     /// PROVE_WINDOW after the score.
     function test_review2_aScoreCannotBeProvenLate() public {
@@ -714,7 +805,9 @@ contract ScorerRegistryReviewTest is ScorerFixture {
         vm.warp(block.timestamp + 1);
         bytes32[] memory leaves = _two(r2.qualityLeaf(id, 0.8e18, 0, bytes32(0)), er.scoreLeaf(TOKEN_E, 1));
         uint64 e = _final(leaves);
-        uint64 deadline = r2.getScore(id).at + r2.PROVE_WINDOW();
+        // An epoch proposed right after the score, undisputed: 30 days from its proposal.
+        uint64 deadline = r2.proveDeadline(r2.getScore(id).at, er.firstProposedAt(e), er.proposedAt(e));
+        assertEq(deadline, er.proposedAt(e) + r2.PROVE_WINDOW());
         vm.warp(deadline + 1);
         vm.expectRevert(abi.encodeWithSelector(ScorerRegistry.ProofTooLate.selector, id, deadline));
         r2.prove(id, e, 0.8e18, 0, bytes32(0), MerkleBuilder.proof(leaves, 0));

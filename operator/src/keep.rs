@@ -709,9 +709,12 @@ impl Keeper<'_> {
             let call = ScorerRegistry::pullFeesCall { token };
             let target = format!("token {token}");
             let why = format!("its scorer lane holds {lane}");
+            // Below 1 % of the pool's undripped balance a pull would restart the drip for dust
+            // (C11, decided): the fees wait in the lane until they reach it.
             let not_due = [
                 FeeLanes::NothingToPay::SELECTOR,
                 ScorerRegistry::ZeroAmount::SELECTOR,
+                ScorerRegistry::FundingTooSmall::SELECTOR,
             ];
             self.attempt(
                 Duty::Fees,

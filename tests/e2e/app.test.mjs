@@ -851,6 +851,19 @@ test('agents are ranked, consensus is shown, and a call is committed then reveal
   await page.waitForSelector('.pending-call .reveal-button', T);
   const salt = await page.evaluate(() => localStorage.getItem('eden.calls.pending'));
   assert.match(salt, /"salt":"0x[0-9a-f]{64}"/, 'the salt is kept in localStorage until the reveal');
+  // Second review, item 5: a commitment is revealed 5 minutes after it is on chain at the earliest; until then
+  // Reveal is held with the time left and the reason, and the open call says when it opens.
+  await page.waitForSelector('.pending-call .reveal-button:disabled', T);
+  assert.match(await page.textContent('.pending-call .reveal-button'), /^Reveal in \d+ min/);
+  assert.match(await page.textContent('.pending-call .reveal-wait'), /5 minutes after it is on chain/);
+  assert.match(await page.textContent('.open-call[data-mine="true"] .call-state:has-text("committed")'), /may reveal it in \d+ min .*, then for/);
+  const rpc = async (method, params = []) => (await (await fetch(chain.rpc, { method: 'POST', headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })).json()).result;
+  await rpc('evm_increaseTime', [300]);
+  await rpc('evm_mine', []);
+  await page.reload();
+  await page.waitForSelector('.pending-call .reveal-button:not(:disabled)', T);
+  assert.equal(await page.textContent('.pending-call .reveal-button'), 'Reveal');
   n = await confirmedCount();
   await page.click('.pending-call .reveal-button');
   await waitConfirmed(n);
@@ -953,6 +966,10 @@ test("a seeded scorer sees its positions, accrued exactly as the chain pays, and
   assert.equal(shown, chainOwed, 'WASM accrual equals the chain at the same block');
   assert.match(await at.textContent(), /pays exactly this/);
   assert.ok(base(await row.locator('.accrued-now .amount').getAttribute('title'), 6) >= shown);
+  // C8: a proven position's grade shows its record too, fetched by the hash its leaf names and re-checked here.
+  await row.locator('.show-grade').click();
+  await row.locator('.grade-record[data-holds="true"]').waitFor(T);
+  assert.match(await row.locator('.grade-record summary').textContent(), /^Score #\d+: q [\d.]+ = G [\d.]+ × R [\d.]+.* re-checked here ✓/);
   await page.screenshot({ path: join(SHOTS, 'scorer-positions.png'), fullPage: true });
   // Claim: the balance moves by exactly the Claimed amount (USDC: no gas in the asset).
   const before = base(await row.locator('.asset-balance .amount').getAttribute('title'), 6);
@@ -1531,7 +1548,7 @@ test('the remaining actions, after the 72 h above: a score recorded in FeeLanes 
   await page.click('#commit-button');
   await waitConfirmed(n);
   await page.waitForSelector('.open-call[data-mine="true"]', T);
-  assert.match(await page.textContent('.open-call[data-mine="true"] .call-state'), /may reveal it for/);
+  assert.match(await page.textContent('.open-call[data-mine="true"] .call-state:has-text("committed")'), /may reveal it in .*, then for/);
   await page.fill('#stake-amount', '1');
   await page.click('#unstake-button');
   assert.match(await page.textContent('#stake-form .error'), /1 open call/);

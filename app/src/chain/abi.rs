@@ -140,6 +140,10 @@ pub fn revert_reason(data: &[u8]) -> String {
             Some("the revealed call does not match the commitment (asset, direction, window or salt differ)".into())
         }
         Ok(C::RevealDeadlinePassed(_)) => Some("the reveal deadline (1 hour after the commit) has passed".into()),
+        Ok(C::RevealTooEarly(x)) => Some(format!(
+            "a call can be revealed from 5 minutes after its commit; this one opens in {}",
+            crate::fmt::duration(x.opensAt.saturating_sub(x.timestamp.saturating_to::<u64>()))
+        )),
         Ok(C::PriceUnavailable(_)) => Some("no price is available for this asset right now".into()),
         Ok(C::ZeroWindow(_)) => Some("the window must be more than zero seconds".into()),
         _ => None,
@@ -171,6 +175,10 @@ pub fn revert_reason(data: &[u8]) -> String {
     .or_else(|| match S::abi_decode(data) {
         Ok(S::AlreadyRegistered(_)) => Some("this account is already registered as a scorer".into()),
         Ok(S::NotRegistered(_)) => Some("this account is not registered as a scorer".into()),
+        Ok(S::FundingTooSmall(x)) => Some(format!(
+            "a funding must be at least 1 % of what the pool has still to release ({} units here, {} given)",
+            x.minimum, x.amount
+        )),
         Ok(S::ScoreTooSoon(x)) => Some(format!("the 14-day limit: the next score is allowed at {} (unix time)", x.nextAt)),
         Ok(S::Unstaking(_)) => Some("this scorer is unstaking".into()),
         Ok(S::CooldownActive(x)) => Some(format!("the 7-day unstake cooldown ends at {} (unix time)", x.readyAt)),

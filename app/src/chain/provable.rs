@@ -1,9 +1,11 @@
 //! A scorer's scores not proven yet (C12) and, for each, the grade that proves it: the earliest
 //! final epoch proposed after the score whose bundle (fetched by its final root, so it builds that
 //! root) grades it, with the quality leaf's proof in that epoch's tree. `prove` accepts exactly
-//! this: an epoch proposed after the score, within `PROVE_WINDOW` of it, the leaf under the final
-//! root. Reads: the `Scored` events, the epochs, one batch of the scores and the epochs'
-//! `proposedAt`, then the bundles that could grade them, at once. No Leptos here.
+//! this: an epoch proposed after the score, before `eden_core::rewards::prove_deadline` (30 days
+//! after the epoch's proposal when it was first proposed within 30 days of the score, else 30 days
+//! after the score), the leaf under the final root. Reads: the `Scored` events, the epochs, one
+//! batch of the scores and the epochs' `proposedAt` and `firstProposedAt`, then the bundles that
+//! could grade them, at once. No Leptos here.
 
 use crate::chain::abi::{IEpochRegistry, IScorerRegistry};
 use crate::chain::epochs::discover;
@@ -15,10 +17,8 @@ use crate::chain::world::World;
 use alloy_primitives::{Address, B256, U256};
 use eden_core::check::tree::BundleTree;
 use eden_core::leaves::quality_leaf;
+use eden_core::rewards::{prove_deadline, PROVE_WINDOW};
 use eden_core::scoring::EpochBundle;
-
-/// `ScorerRegistry.PROVE_WINDOW`: a score is proven within 30 days of it.
-pub const PROVE_WINDOW_SECS: u64 = 30 * 86_400;
 /// `EpochRegistry.Status.Final`.
 const FINAL: u8 = 3;
 
@@ -51,7 +51,8 @@ pub struct UnprovenScore {
     pub score_id: U256,
     pub token: Address,
     pub at: u64,
-    /// The last moment it can be proven (`at + PROVE_WINDOW`).
+    /// The last moment it can be proven: from the epoch that grades it when it is graded
+    /// ([`prove_deadline`]), else `at + PROVE_WINDOW`.
     pub deadline: u64,
     pub standing: Standing,
 }
@@ -124,17 +125,24 @@ pub async fn unproven_of(
     let proposed: Vec<_> = finals
         .iter()
         .map(|&epoch| {
-            b.add(
-                w.contracts.epoch_registry,
-                &IEpochRegistry::proposedAtCall { epoch },
+            (
+                b.add(
+                    w.contracts.epoch_registry,
+                    &IEpochRegistry::proposedAtCall { epoch },
+                ),
+                b.add(
+                    w.contracts.epoch_registry,
+                    &IEpochRegistry::firstProposedAtCall { epoch },
+                ),
             )
         })
         .collect();
     let a = b.run(&rpc).await?;
-    let proposed: Vec<(u64, u64)> = finals
+    // (epoch, proposedAt, firstProposedAt)
+    let proposed: Vec<(u64, u64, u64)> = finals
         .iter()
         .zip(proposed)
-        .map(|(&e, s)| a.get(s).map(|p| (e, p)))
+        .map(|(&e, (p, f))| Ok::<_, RpcError>((e, a.get(p)?, a.get(f)?)))
         .collect::<Result<_, _>>()?;
     let mut open = Vec::new();
     for (e, s) in mine.iter().zip(scores) {
@@ -144,34 +152,43 @@ pub async fn unproven_of(
         }
     }
     // The final epochs that could grade an open score still in its window.
+    let in_time = |at: u64, p: u64, f: u64| p > at && now <= prove_deadline(at, f, p);
     let needed: Vec<u64> = proposed
         .iter()
-        .filter(|(_, p)| {
-            open.iter()
-                .any(|(_, _, at)| p > at && now <= at + PROVE_WINDOW_SECS)
-        })
-        .map(|(e, _)| *e)
+        .filter(|(_, p, f)| open.iter().any(|(_, _, at)| in_time(*at, *p, *f)))
+        .map(|(e, ..)| *e)
         .collect();
     let bundles = final_bundles(w, &needed).await?;
-    let trees: Vec<(u64, u64, &EpochBundle, BundleTree<'_>)> = proposed
+    let trees: Vec<(u64, u64, u64, &EpochBundle, BundleTree<'_>)> = proposed
         .iter()
-        .filter_map(|&(e, p)| match bundles.get(&e) {
-            Some(Ok(b)) => Some((e, p, b, BundleTree::new(b))),
+        .filter_map(|&(e, p, f)| match bundles.get(&e) {
+            Some(Ok(b)) => Some((e, p, f, b, BundleTree::new(b))),
             _ => None,
         })
         .collect();
     Ok(open
         .into_iter()
         .map(|(score_id, token, at)| {
-            let deadline = at + PROVE_WINDOW_SECS;
-            let standing = if now > deadline {
-                Standing::TooLate
-            } else {
-                trees
-                    .iter()
-                    .filter(|(_, p, _, _)| *p > at)
-                    .find_map(|(e, _, b, t)| prove_args(b, t, registry, score_id, *e))
-                    .map_or(Standing::Ungraded, Standing::Provable)
+            // The earliest final epoch still in its window that grades it (the earliest grade
+            // wins on chain too).
+            let graded = trees
+                .iter()
+                .filter(|(_, p, f, ..)| in_time(at, *p, *f))
+                .find_map(|(e, p, f, b, t)| {
+                    prove_args(b, t, registry, score_id, *e)
+                        .map(|args| (args, prove_deadline(at, *f, *p)))
+                });
+            let (standing, deadline) = match graded {
+                Some((args, d)) => (Standing::Provable(args), d),
+                None => {
+                    let d = at.saturating_add(PROVE_WINDOW);
+                    let s = if now > d {
+                        Standing::TooLate
+                    } else {
+                        Standing::Ungraded
+                    };
+                    (s, d)
+                }
             };
             UnprovenScore {
                 score_id,

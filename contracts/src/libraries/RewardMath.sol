@@ -22,6 +22,8 @@ library RewardMath {
     uint256 internal constant BPS = 10_000;
     uint256 internal constant CAP_BPS = 500;
     uint64 internal constant DRIP_DURATION = 7 days;
+    /// @notice The smallest funding, in basis points of the undripped balance (decided after the second review: 1 %).
+    uint256 internal constant MIN_FUNDING_BPS = 100;
     uint256 internal constant QUALITY_FLOOR = 0.3e18;
     uint256 internal constant SQRT_SCORER_STAKE = 50e18;
     uint256 internal constant CLASS_BITS = 10; // 1024 classes per octave
@@ -49,6 +51,14 @@ library RewardMath {
     function denominator(uint256 totalWeight, uint256 maxWeight) internal pure returns (uint256) {
         uint256 byCap = Math.mulDiv(maxWeight, BPS, CAP_BPS, Math.Rounding.Ceil);
         return totalWeight > byCap ? totalWeight : byCap;
+    }
+
+    /// @notice C11, decided after the second review: the smallest funding accepted while `undripped` is still to be
+    /// released, `max(1, ceil(undripped * MIN_FUNDING_BPS / 10_000))` (1 %). Mirrors eden-core
+    /// `rewards::drip::min_funding_up`.
+    function minFundingUp(uint256 undripped) internal pure returns (uint256 m) {
+        m = (undripped / 10_000) * MIN_FUNDING_BPS + Math.ceilDiv((undripped % 10_000) * MIN_FUNDING_BPS, 10_000);
+        if (m == 0) m = 1;
     }
 
     /// @notice C11 amount released by `t`.

@@ -35,6 +35,12 @@ contract MockQualityVerifier is IQualityVerifier {
         return at == 0 ? type(uint64).max : at;
     }
 
+    /// Unset: as if first proposed too late to extend any score's window (the deadline is the score's + 30 days).
+    function firstProposedAt(uint64 epoch) external view returns (uint64) {
+        uint64 at = proposedAtOf[epoch];
+        return at == 0 ? type(uint64).max : at;
+    }
+
     function verifyLeaf(uint64 epoch, bytes32 leaf, bytes32[] calldata) external view returns (bool) {
         return valid[keccak256(abi.encode(epoch, leaf))];
     }

@@ -6,8 +6,11 @@
 //!    32-byte words as `bool up` / `uint256 window`, so either Solidity spelling hashes equally).
 //!    A commitment can be posted once.
 //! 2. **Reveal** (`reveal`): the agent opens the commitment at `now` with
-//!    `committedAt ≤ now ≤ committedAt + revealDeadline` (**decided**:
-//!    [`DEFAULT_REVEAL_DEADLINE_SECS`] = 1 hour, a [`LedgerConfig`] parameter). The entry price
+//!    `committedAt + minRevealAge ≤ now ≤ committedAt + revealDeadline` (**decided**:
+//!    [`DEFAULT_REVEAL_DEADLINE_SECS`] = 1 hour, a [`LedgerConfig`] parameter; **decided after the
+//!    second review**: [`DEFAULT_MIN_REVEAL_AGE_SECS`] = 300 s, the TWAP window, so a call copied
+//!    from a public reveal needs a commitment made before it, and a copy committed after it enters
+//!    on a window that starts at or after it). The entry price
 //!    is the TWAP ending at reveal (A5, an input), `closesAt = now + window`, and the reveal adds
 //!    `vote = 1 + score(agent)` to round `(asset, window, closesAt / window)` (A4), which may
 //!    emit a [`ConsensusEvent`] (appended to the consensus log). **decided**: one vote per agent
@@ -53,6 +56,9 @@ use std::collections::{BTreeMap, BTreeSet};
 
 /// Seconds after a commit within which it must be revealed (decided: 1 hour).
 pub const DEFAULT_REVEAL_DEADLINE_SECS: u64 = 3_600;
+/// Seconds a commitment must age before it can be revealed (decided after the second review: the
+/// A5 TWAP window, `CallLedger.MIN_REVEAL_AGE`).
+pub const DEFAULT_MIN_REVEAL_AGE_SECS: u64 = 300;
 /// The shortest call window: the A5 TWAP window (decided: entry and exit windows never overlap).
 pub const DEFAULT_MIN_WINDOW_SECS: u64 = 300;
 /// Seconds after `closesAt` within which a call must be resolved, else it is a miss (decided).
@@ -94,8 +100,10 @@ pub fn call_overdue(
 /// `expire` guards). `closes_at` is `None` while the call is only committed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum OpenCallStep {
-    /// Committed: its agent may reveal it until `deadline` (inclusive).
+    /// Committed: its agent may reveal it from `opens` until `deadline` (both inclusive).
     AwaitReveal {
+        /// `committedAt + minRevealAge`: the first second a reveal is accepted.
+        opens: u64,
         /// `committedAt + revealDeadline`.
         deadline: u64,
     },
@@ -119,6 +127,7 @@ pub fn open_call_step(
     committed_at: u64,
     closes_at: Option<u64>,
     now: u64,
+    min_reveal_age_secs: u64,
     reveal_deadline_secs: u64,
     resolve_grace_secs: u64,
 ) -> OpenCallStep {
@@ -128,7 +137,10 @@ pub fn open_call_step(
             if now > deadline {
                 OpenCallStep::Expire
             } else {
-                OpenCallStep::AwaitReveal { deadline }
+                OpenCallStep::AwaitReveal {
+                    opens: committed_at.saturating_add(min_reveal_age_secs),
+                    deadline,
+                }
             }
         }
         Some(c) if now < c => OpenCallStep::Running { closes_at: c },
@@ -215,6 +227,14 @@ pub enum LedgerError {
         /// Commit time.
         committed_at: u64,
     },
+    /// The commitment is younger than the minimum reveal age.
+    #[error("now: {now} is before {opens_at}, when the commitment is old enough to be revealed")]
+    RevealTooEarly {
+        /// Given time.
+        now: u64,
+        /// First second a reveal is accepted.
+        opens_at: u64,
+    },
     /// The reveal deadline has passed.
     #[error("now: {now} is past the reveal deadline {deadline}")]
     RevealDeadlinePassed {
@@ -280,6 +300,8 @@ pub struct LedgerConfig {
     pub min_stake: U256,
     /// Seconds after a commit during which it can be revealed.
     pub reveal_deadline_secs: u64,
+    /// Seconds a commit must age before it can be revealed.
+    pub min_reveal_age_secs: u64,
     /// Quorum and threshold.
     pub consensus: ConsensusParams,
     /// Only an agent's first reveal in a round adds a vote (decided default: `true`).
@@ -298,6 +320,7 @@ impl LedgerConfig {
         LedgerConfig {
             min_stake,
             reveal_deadline_secs: DEFAULT_REVEAL_DEADLINE_SECS,
+            min_reveal_age_secs: DEFAULT_MIN_REVEAL_AGE_SECS,
             consensus: ConsensusParams::default(),
             one_vote_per_agent: true,
             min_window_secs: DEFAULT_MIN_WINDOW_SECS,
@@ -615,6 +638,12 @@ impl CallLedger {
                 committed_at: call.committed_at,
             });
         }
+        let opens_at = call
+            .committed_at
+            .saturating_add(self.config.min_reveal_age_secs);
+        if now < opens_at {
+            return Err(LedgerError::RevealTooEarly { now, opens_at });
+        }
         let deadline = call.reveal_deadline(deadline_secs);
         if now > deadline {
             return Err(LedgerError::RevealDeadlinePassed { now, deadline });
@@ -847,14 +876,18 @@ mod tests {
 
     #[test]
     fn open_call_steps_follow_the_contract_guards() {
-        let step = |closes, now| open_call_step(T0, closes, now, HOUR, HOUR);
-        // Reveal until committedAt + 1 h inclusive (`block.timestamp > deadline` reverts), then expire.
-        assert_eq!(
-            step(None, T0 + HOUR),
-            OpenCallStep::AwaitReveal {
-                deadline: T0 + HOUR
-            }
-        );
+        let step = |closes, now| open_call_step(T0, closes, now, 300, HOUR, HOUR);
+        // Reveal from committedAt + 300 s until committedAt + 1 h inclusive (`block.timestamp <
+        // opensAt` and `block.timestamp > deadline` revert), then expire.
+        for now in [T0, T0 + HOUR] {
+            assert_eq!(
+                step(None, now),
+                OpenCallStep::AwaitReveal {
+                    opens: T0 + 300,
+                    deadline: T0 + HOUR
+                }
+            );
+        }
         assert_eq!(step(None, T0 + HOUR + 1), OpenCallStep::Expire);
         // Resolve from closesAt (`block.timestamp < closesAt` reverts); late past the grace.
         let c = T0 + 2 * HOUR;
@@ -883,8 +916,14 @@ mod tests {
     }
     const ASSET: Address = Address::repeat_byte(0xa5);
 
+    /// A ledger whose commits can be revealed at once: the tests of the other rules reveal soon
+    /// after committing; `reveals_wait_for_the_minimum_age` tests the age with the default.
     fn ledger() -> CallLedger {
-        let mut l = CallLedger::new(LedgerConfig::with_min_stake(w(100 * ONE))).unwrap();
+        let mut l = CallLedger::new(LedgerConfig {
+            min_reveal_age_secs: 0,
+            ..LedgerConfig::with_min_stake(w(100 * ONE))
+        })
+        .unwrap();
         for i in 1..=9 {
             l.set_stake(agent(i), w(100 * ONE));
         }
@@ -1044,6 +1083,55 @@ mod tests {
             ),
             Err(LedgerError::CommitmentMismatch)
         );
+    }
+
+    /// Second review, item 5 (`CallLedger.t.sol`'s copy test): with the default configuration a
+    /// commitment is revealed from `committedAt + 300` to `committedAt + 3600`, both inclusive.
+    #[test]
+    fn reveals_wait_for_the_minimum_age() {
+        let mut l = CallLedger::new(LedgerConfig::with_min_stake(w(100 * ONE))).unwrap();
+        l.set_stake(agent(1), w(100 * ONE));
+        let c = call_commitment(agent(1), ASSET, Direction::Up, HOUR, salt(1));
+        let id = l.commit(agent(1), c, T0).unwrap();
+        let r = |l: &mut CallLedger, now| {
+            l.reveal(
+                id,
+                agent(1),
+                ASSET,
+                Direction::Up,
+                HOUR,
+                salt(1),
+                w(ONE),
+                now,
+            )
+        };
+        for now in [T0, T0 + 299] {
+            assert_eq!(
+                r(&mut l, now),
+                Err(LedgerError::RevealTooEarly {
+                    now,
+                    opens_at: T0 + 300
+                })
+            );
+        }
+        assert!(r(&mut l, T0 + 300).is_ok());
+        assert_eq!(
+            l.call(id).unwrap().reveal.unwrap().closes_at,
+            T0 + 300 + HOUR
+        );
+    }
+
+    proptest! {
+        /// A reveal is accepted exactly inside `[committedAt + 300, committedAt + 3600]`.
+        #[test]
+        fn a_reveal_is_accepted_exactly_inside_its_window(age in 0u64..2 * HOUR) {
+            let mut l = CallLedger::new(LedgerConfig::with_min_stake(w(100 * ONE))).unwrap();
+            l.set_stake(agent(1), w(100 * ONE));
+            let c = call_commitment(agent(1), ASSET, Direction::Up, HOUR, salt(1));
+            let id = l.commit(agent(1), c, T0).unwrap();
+            let got = l.reveal(id, agent(1), ASSET, Direction::Up, HOUR, salt(1), w(ONE), T0 + age);
+            prop_assert_eq!(got.is_ok(), (300..=HOUR).contains(&age));
+        }
     }
 
     #[test]
@@ -1515,7 +1603,9 @@ mod tests {
             for k in 0..3 {
                 let s = salt(k);
                 let c = call_commitment(agent(1), ASSET, Direction::Up, HOUR, s);
-                let id = l.commit(agent(1), c, T0).unwrap();
+                let id = l
+                    .commit(agent(1), c, T0 - DEFAULT_MIN_REVEAL_AGE_SECS)
+                    .unwrap();
                 events.push(
                     l.reveal(
                         id,

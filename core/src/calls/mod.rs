@@ -30,8 +30,8 @@ pub use consensus::{
 pub use ledger::{
     call_commitment, call_overdue, open_call_step, pushed_call_superseded, Call, CallLedger,
     CallStatus, LedgerConfig, LedgerError, OpenCallStep, Reveal, DEFAULT_MAX_OPEN_CALLS,
-    DEFAULT_MIN_WINDOW_SECS, DEFAULT_RESOLVE_GRACE_SECS, DEFAULT_REVEAL_DEADLINE_SECS,
-    MIN_POOL_OBSERVATIONS,
+    DEFAULT_MIN_REVEAL_AGE_SECS, DEFAULT_MIN_WINDOW_SECS, DEFAULT_RESOLVE_GRACE_SECS,
+    DEFAULT_REVEAL_DEADLINE_SECS, MIN_POOL_OBSERVATIONS,
 };
 pub use outcome::{
     band_threshold_up, call_outcome, pool_band_pips, CallOutcome, Direction, MIN_BAND_PIPS,

@@ -12,6 +12,14 @@
 //! ever lost to the rate's rounding; the accumulator (C14) receives exact integers `R`.
 //! [`Drip::rate_wad_down`] gives the rate as a WAD per second (rounded down) for display and
 //! estimates only.
+//!
+//! **Decided after the second review (the minimum funding):** every funding restarts the 7-day
+//! drip of the undripped balance, so dust funded every hour by anyone turned the linear release
+//! into an exponential decay (about 63 % released after 7 days), moving rewards from current
+//! positions to later ones. A funding must be at least [`min_funding_up`] of the undripped
+//! balance: 1 % of it ([`MIN_FUNDING_BPS`]), rounded up, and at least one unit. Restarting the
+//! drip then costs 1 % of it, paid to the scorers; fees too small for it stay in the fee lane and
+//! are pulled once they reach it.
 
 use super::{math, RewardsError};
 use crate::math::{checked_add, checked_sub, mul_div_down, WAD};
@@ -19,6 +27,20 @@ use alloy_primitives::U256;
 
 /// The drip duration `d`: 7 days, in seconds.
 pub const DRIP_DURATION: u64 = 7 * 24 * 60 * 60;
+
+/// The smallest funding, in basis points of the undripped balance (decided: 1 %).
+pub const MIN_FUNDING_BPS: u64 = 100;
+
+/// The smallest funding accepted when `undripped` is still to be released:
+/// `max(1, ⌈undripped × MIN_FUNDING_BPS / 10,000⌉)` (`RewardMath.minFundingUp`).
+pub fn min_funding_up(undripped: U256) -> U256 {
+    let bps = U256::from(MIN_FUNDING_BPS);
+    let ten_k = U256::from(10_000u64);
+    // ⌈x·b / 10⁴⌉ = ⌊x / 10⁴⌋·b + ⌈(x mod 10⁴)·b / 10⁴⌉: no overflow for any x.
+    let (q, r) = (undripped / ten_k, undripped % ten_k);
+    let rest = (r * bps).div_ceil(ten_k);
+    (q * bps + rest).max(U256::from(1u8))
+}
 
 /// The current drip of one token's pool (one pair asset).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -80,6 +102,28 @@ impl Drip {
         Ok(Drip { amount, start: t })
     }
 
+    /// The smallest funding accepted at `t` ([`min_funding_up`] of the undripped balance).
+    ///
+    /// # Errors
+    /// As [`Drip::released_at_down`].
+    pub fn min_funding_at_up(&self, t: u64) -> Result<U256, RewardsError> {
+        Ok(min_funding_up(self.undripped_at_up(t)?))
+    }
+
+    /// Whether the registry accepts a funding `a` at `t` (`ScorerRegistry.fund` and `pullFees`
+    /// revert `FundingTooSmall` below the minimum). [`Drip::funded`] is the C11 transition a
+    /// funding the chain accepted makes; this is the admission rule before it.
+    ///
+    /// # Errors
+    /// [`RewardsError::FundingTooSmall`] below [`Drip::min_funding_at_up`].
+    pub fn admits_funding(&self, t: u64, a: U256) -> Result<(), RewardsError> {
+        let minimum = self.min_funding_at_up(t)?;
+        if a < minimum {
+            return Err(RewardsError::FundingTooSmall { amount: a, minimum });
+        }
+        Ok(())
+    }
+
     /// The drip rate at `t` as a WAD of units per second, rounded down: `⌊amount·10^18 / d⌋`
     /// while `t < T_f`, else 0. Display and estimates only; the pool uses the exact rational.
     ///
@@ -99,6 +143,72 @@ mod tests {
     use proptest::prelude::*;
 
     const DAY: u64 = 86_400;
+
+    #[test]
+    fn the_minimum_funding_is_one_percent_rounded_up() {
+        let m = |x: u64| min_funding_up(U256::from(x));
+        assert_eq!(m(0), U256::from(1u8));
+        assert_eq!(m(100), U256::from(1u8));
+        assert_eq!(m(101), U256::from(2u8));
+        assert_eq!(m(7_000), U256::from(70u8));
+        assert_eq!(m(7_001), U256::from(71u8));
+        assert_eq!(
+            min_funding_up(U256::MAX),
+            U256::MAX.div_ceil(U256::from(100u8))
+        );
+    }
+
+    /// Second review (check): a dust funding every hour used to restart the drip each time, so 7
+    /// days after a 7,000,000 funding only about 63 % was released. Dust is now refused, and the
+    /// release stays linear: exactly all of it after 7 days.
+    #[test]
+    fn hourly_dust_cannot_restart_the_drip() {
+        let mut d = Drip::default().funded(0, U256::from(7_000_000u32)).unwrap();
+        for h in 1..7 * 24 {
+            let t = h * 3_600;
+            assert!(matches!(
+                d.admits_funding(t, U256::from(1u8)),
+                Err(RewardsError::FundingTooSmall { .. })
+            ));
+        }
+        assert_eq!(
+            d.released_at_down(7 * DAY).unwrap(),
+            U256::from(7_000_000u32)
+        );
+        // Once everything is released, any funding starts a new drip.
+        d.admits_funding(7 * DAY, U256::from(1u8)).unwrap();
+        // What the dust did before: the undripped balance restarted every hour (re-derived
+        // without the minimum), leaving about 37 % undripped after 7 days.
+        let mut amount = U256::from(7_000_000u32);
+        for _ in 0..7 * 24 {
+            let undripped = amount
+                - mul_div_down(amount, U256::from(3_600u32), U256::from(DRIP_DURATION)).unwrap();
+            amount = undripped + U256::from(1u8);
+        }
+        let left = amount.to::<u64>();
+        assert!((2_560_000..2_590_000).contains(&left), "{left}");
+        // A funding of 1 % of the undripped balance restarts it, as C11 says.
+        let u = d.undripped_at_up(3_600).unwrap(); // 6,958,334
+        assert_eq!(d.min_funding_at_up(3_600).unwrap(), U256::from(69_584u32));
+        assert!(d.admits_funding(3_600, U256::from(69_583u32)).is_err());
+        d.admits_funding(3_600, U256::from(69_584u32)).unwrap();
+        d = d.funded(3_600, U256::from(69_584u32)).unwrap();
+        assert_eq!((d.start, d.amount), (3_600, u + U256::from(69_584u32)));
+    }
+
+    proptest! {
+        /// Exactly the fundings at or above the minimum are accepted, and the minimum is the
+        /// smallest `a` with `a · 10⁴ ≥ U · 100` (and `a ≥ 1`).
+        #[test]
+        fn fundings_below_the_minimum_are_refused(u in 0u128..u128::MAX, a in 0u128..u128::MAX, t in 0u64..DRIP_DURATION) {
+            let d = Drip { amount: U256::from(u), start: 0 };
+            let undripped = d.undripped_at_up(t).unwrap();
+            let m = min_funding_up(undripped);
+            prop_assert!(m * U256::from(10_000u32) >= undripped * U256::from(100u32));
+            prop_assert!(m == U256::from(1u8) || (m - U256::from(1u8)) * U256::from(10_000u32) < undripped * U256::from(100u32));
+            prop_assert_eq!(d.admits_funding(t, U256::from(a)).is_ok(), U256::from(a) >= m);
+        }
+    }
 
     #[test]
     fn linear_over_seven_days() {

@@ -28,12 +28,12 @@ pub mod weight_classes;
 
 pub use accumulator::{owed_down, segment, SegmentOutcome, ACC};
 pub use capped::{capped_shares, conservative_denominator_up, CappedShares, CAP_BPS};
-pub use drip::{Drip, DRIP_DURATION};
+pub use drip::{min_funding_up, Drip, DRIP_DURATION, MIN_FUNDING_BPS};
 pub use estimate::{estimate_reward, PoolSnapshot, RewardEstimate, ESTIMATE_HORIZON};
 pub use pool::{Ledger, PoolEvent, RewardPool};
 pub use position::{
-    effective_quality, isqrt, sqrt_wad, weight, Position, PositionEnd, POSITION_DURATION,
-    QUALITY_FLOOR, SCORER_STAKE, SQRT_SCORER_STAKE,
+    effective_quality, isqrt, prove_deadline, sqrt_wad, weight, Position, PositionEnd,
+    POSITION_DURATION, PROVE_WINDOW, QUALITY_FLOOR, SCORER_STAKE, SQRT_SCORER_STAKE,
 };
 pub use resume::{ChainPool, ChainPosition, ResumeError};
 pub use weight_classes::{class_of, WeightClassError, WeightClasses, CLASS_BITS};
@@ -68,6 +68,14 @@ pub enum RewardsError {
     /// A time computation left the u64 range.
     #[error("time overflow: {0}")]
     TimeOverflow(&'static str),
+    /// A funding below the minimum (1 % of the undripped balance, at least one unit; C11).
+    #[error("a funding of {amount} is below the minimum {minimum} (1 % of what is still to be released)")]
+    FundingTooSmall {
+        /// The funding.
+        amount: U256,
+        /// The smallest accepted.
+        minimum: U256,
+    },
     /// A close or claim names a scorer with nothing to close.
     #[error("scorer {0} has no open position")]
     NoOpenPosition(Address),

@@ -27,6 +27,25 @@ pub const SCORER_STAKE: U256 = u256(2_500_000_000_000_000_000_000);
 /// `sqrt_wad(SCORER_STAKE)` = 50 × 10^18.
 pub const SQRT_SCORER_STAKE: U256 = u256(50_000_000_000_000_000_000);
 
+/// How long after the score (or after its grading epoch's proposal) a grade can be proven:
+/// `ScorerRegistry.PROVE_WINDOW`, 30 days.
+pub const PROVE_WINDOW: u64 = 30 * 24 * 60 * 60;
+
+/// C12 (decided after the second review, issue 35 item 3): the last second a leaf of an epoch
+/// first proposed at `first_proposed` and currently proposed at `proposed` can prove a score made
+/// at `scored_at`. `PROVE_WINDOW` after the epoch's current proposal when the epoch was first
+/// proposed within `PROVE_WINDOW` of the score, else `PROVE_WINDOW` after the score: an upheld
+/// challenge and a late re-proposal cannot lock a score out (30 days after a proposal covers its
+/// worst-case finality of 23 days), and an epoch proposed too late extends nothing. Saturates at
+/// `u64::MAX` (`ScorerRegistry.proveDeadline`).
+pub fn prove_deadline(scored_at: u64, first_proposed: u64, proposed: u64) -> u64 {
+    let base = scored_at.saturating_add(PROVE_WINDOW);
+    if first_proposed > base {
+        return base;
+    }
+    proposed.max(scored_at).saturating_add(PROVE_WINDOW)
+}
+
 /// A `u128` as a `U256`, in const context.
 pub(crate) const fn u256(x: u128) -> U256 {
     U256::from_limbs([x as u64, (x >> 64) as u64, 0, 0])
@@ -117,6 +136,27 @@ pub struct Position {
 
 #[cfg(test)]
 mod tests {
+    /// `ScorerRegistry.t.sol` `test_secondReview_aDisputedGradeIsNotLockedOut`'s numbers.
+    #[test]
+    fn a_disputed_grade_is_not_locked_out() {
+        const DAY: u64 = 86_400;
+        let at = 1_800_000_000;
+        // Undisputed, proposed a day after the score: 30 days from the proposal.
+        assert_eq!(prove_deadline(at, at + DAY, at + DAY), at + 31 * DAY);
+        // First proposed a day after, re-proposed after an upheld challenge on day 29.
+        assert_eq!(prove_deadline(at, at + DAY, at + 29 * DAY), at + 59 * DAY);
+        // First proposed after the score's window: nothing is extended.
+        assert_eq!(
+            prove_deadline(at, at + 30 * DAY + 1, at + 30 * DAY + 1),
+            at + 30 * DAY
+        );
+        assert_eq!(
+            prove_deadline(at, at + 30 * DAY, at + 40 * DAY),
+            at + 70 * DAY
+        );
+        assert_eq!(prove_deadline(u64::MAX - 1, 0, u64::MAX), u64::MAX);
+    }
+
     use super::*;
     use crate::rewards::test_util::{milli, wad};
     use proptest::prelude::*;

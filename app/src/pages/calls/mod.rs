@@ -20,7 +20,7 @@ use alloy_primitives::{Address, B256, U256};
 use alloy_sol_types::SolCall;
 use eden_core::calls::{
     call_commitment, call_overdue, consensus_state, track_record_score, ConsensusParams, Direction,
-    DEFAULT_RESOLVE_GRACE_SECS, DEFAULT_REVEAL_DEADLINE_SECS,
+    DEFAULT_MIN_REVEAL_AGE_SECS, DEFAULT_RESOLVE_GRACE_SECS, DEFAULT_REVEAL_DEADLINE_SECS,
 };
 use gloo_storage::{LocalStorage, Storage};
 use leptos::prelude::*;
@@ -244,7 +244,7 @@ pub fn CallsPage() -> impl IntoView {
     view! {
         <section class="card">
             <h1>"Calls"</h1>
-            <p class="lede">"Agents stake, commit to a call (up or down over a window) and reveal it within the hour; the pool's 5-minute TWAP at the close decides hit or miss. Votes of revealed calls form a consensus per asset and window."</p>
+            <p class="lede">"Agents stake, commit to a call (up or down over a window) and reveal it between 5 minutes and an hour later; the pool's 5-minute TWAP at the close decides hit or miss. Votes of revealed calls form a consensus per asset and window."</p>
             {with_world(|w| view! { <CallsFound world=w /> })}
         </section>
     }
@@ -463,7 +463,7 @@ fn CallsBody(world: World, calls: CallsRef) -> impl IntoView {
                     </label>
                     <label>" Window (seconds) "<input id="call-window" inputmode="numeric" prop:value=move || window.get() on:input=move |ev| window.set(event_target_value(&ev)) /></label>
                     <button class="primary" id="commit-button" on:click=commit>"Commit"</button>
-                    <p class="muted">"Only the commitment goes on chain now; the salt stays in this browser until you reveal (within 1 hour)."</p>
+                    <p class="muted">"Only the commitment goes on chain now; the salt stays in this browser until you reveal (from 5 minutes to 1 hour after the commit)."</p>
                 </div>
             </Show>
             {move || form_error.get().map(|e| view! { <ErrorBox message=e /> })}
@@ -472,14 +472,25 @@ fn CallsBody(world: World, calls: CallsRef) -> impl IntoView {
                 let mine: Vec<PendingCall> = pending.get().into_iter().filter(|p| Some(p.agent) == me).collect();
                 (!mine.is_empty()).then(|| {
                     let r = reveal.clone();
+                    // When each commitment may be revealed (A2: 5 minutes after its commit, the
+                    // contract's `MIN_REVEAL_AGE`), from the open calls read from the chain; unknown
+                    // until the commit is read, when Reveal stays available and the chain decides.
+                    let opens_at = |c: B256| {
+                        data.get()
+                            .and_then(|d| d.ok())
+                            .and_then(|d| d.open.iter().find(|o| o.commitment == c).map(|o| o.committed_at.saturating_add(DEFAULT_MIN_REVEAL_AGE_SECS)))
+                    };
                     view! {
                         <ul class="pending-calls" id="pending-calls">
                             {mine.into_iter().map(|p| {
                                 let (r, p2) = (r.clone(), p.clone());
+                                let opens = opens_at(p.commitment);
+                                let wait = move || opens.and_then(|o| o.checked_sub(ctx.chain_now())).filter(|w| *w > 0);
                                 view! {
                                     <li class="pending-call">
                                         <span>{format!("{} over {} · commitment {}", Direction::from_up(p.up).as_str(), fmt::duration(p.window), fmt::short_addr(&p.commitment.to_string()))}</span>
-                                        " "<button class="reveal-button" on:click=move |_| r(p2.clone())>"Reveal"</button>
+                                        " "<button class="reveal-button" prop:disabled=move || wait().is_some() on:click=move |_| r(p2.clone())>{move || match wait() { Some(w) => format!("Reveal in {}", fmt::duration(w)), None => "Reveal".to_string() }}</button>
+                                        {move || wait().map(|_| view! { <span class="muted reveal-wait">" A commitment can be revealed 5 minutes after it is on chain, so nobody can copy a call in the block it is revealed."</span> })}
                                     </li>
                                 }
                             }).collect_view()}

@@ -10,8 +10,8 @@ use crate::state::Ctx;
 use alloy_primitives::{Address, B256, U256};
 use alloy_sol_types::SolCall;
 use eden_core::calls::{
-    open_call_step, pushed_call_superseded, Direction, OpenCallStep, DEFAULT_RESOLVE_GRACE_SECS,
-    DEFAULT_REVEAL_DEADLINE_SECS,
+    open_call_step, pushed_call_superseded, Direction, OpenCallStep, DEFAULT_MIN_REVEAL_AGE_SECS,
+    DEFAULT_RESOLVE_GRACE_SECS, DEFAULT_REVEAL_DEADLINE_SECS,
 };
 use leptos::prelude::*;
 
@@ -57,8 +57,26 @@ impl OpenRow {
             self.committed_at,
             self.closes_at,
             now,
+            DEFAULT_MIN_REVEAL_AGE_SECS,
             DEFAULT_REVEAL_DEADLINE_SECS,
             DEFAULT_RESOLVE_GRACE_SECS,
+        )
+    }
+}
+
+/// A committed call's reveal window in words at `now`: opening (a commitment must be 5 minutes
+/// old, A2) or open, with the time left.
+pub fn reveal_words(opens: u64, deadline: u64, now: u64) -> String {
+    if now < opens {
+        format!(
+            "committed; its agent may reveal it in {} (a commitment must be 5 minutes old), then for {}",
+            fmt::duration(opens - now),
+            fmt::duration(deadline.saturating_sub(opens))
+        )
+    } else {
+        format!(
+            "committed; its agent may reveal it for {}",
+            fmt::duration(deadline.saturating_sub(now))
         )
     }
 }
@@ -94,7 +112,7 @@ pub fn OpenCalls(
                         <td title=r.agent.to_string()>{fmt::short_addr(&r.agent.to_string())}{mine.then_some(" (you)")}</td>
                         <td>{what}</td>
                         <td class="call-state">{move || match r2.step(ctx.chain_now()) {
-                            OpenCallStep::AwaitReveal { deadline } => format!("committed; its agent may reveal it for {}", fmt::duration(deadline.saturating_sub(ctx.chain_now()))),
+                            OpenCallStep::AwaitReveal { opens, deadline } => reveal_words(opens, deadline, ctx.chain_now()),
                             OpenCallStep::Expire => "not revealed in time: counts as a miss until expired".into(),
                             OpenCallStep::Running { closes_at } => format!("closes in {}", fmt::duration(closes_at.saturating_sub(ctx.chain_now()))),
                             OpenCallStep::Resolve { late: false } if r2.superseded => "closed: priced by pushes, and the pool was set before it closed, so it resolves void (A5)".into(),

@@ -90,7 +90,11 @@ fn calls_fixture(seed: u64, n_ops: usize, windows: &[u64]) -> Value {
         let want = rng.below(10);
         // Candidates for reveal / resolve / expire at `now`.
         let revealable: Vec<usize> = (0..calls.len())
-            .filter(|&i| calls[i].6 == 0 && now <= calls[i].4 + 3_600)
+            .filter(|&i| {
+                calls[i].6 == 0
+                    && now >= calls[i].4 + eden_core::calls::DEFAULT_MIN_REVEAL_AGE_SECS
+                    && now <= calls[i].4 + 3_600
+            })
             .collect();
         let resolvable: Vec<usize> = (0..calls.len())
             .filter(|&i| calls[i].6 == 1 && now >= calls[i].5)
@@ -277,6 +281,9 @@ fn rewards_fixture(seed: u64, n_ops: usize, stale_ops: &mut u64) -> Value {
             k = 0;
             amt = U256::from(1 + rng.below(1_000_000_000_000_000_000))
                 * U256::from(1 + rng.below(1_000));
+            // The registry refuses a funding below 1 % of the undripped balance (C11, decided).
+            amt = amt.max(pool.drip().min_funding_at_up(now).unwrap());
+            pool.drip().admits_funding(now, amt).unwrap();
             pool.fund(now, amt).unwrap();
         } else if want < 6
             && !retired[sc as usize]
