@@ -846,6 +846,8 @@ if (A.scorerRegistry) {
 let buyback = null;
 if (A.feeLanes) {
   const rb = addrAt(await call(A.feeLanes, 'buyback()'));
+  // The stablecoin is priced by its own USD feed (C26, second review): a fresh answer, like ETH/USD's above.
+  if (A.stablecoinUsdFeed) await send(deployer, A.stablecoinUsdFeed, 'setAnswer(int256)', [10n ** 8n]);
   let runs = 0;
   for (const asset of [ZERO, A.stablecoin]) {
     if (BigInt(await call(rb, 'pending(address)', [asset])) === 0n) continue;

@@ -63,6 +63,7 @@ contract DeployII is Script {
         address root;
         address rootOracleHook;
         address ethUsdFeed;
+        address stablecoinUsdFeed;
         address rootPriceOracle;
         address rootBuyback;
         address scorerRegistry;
@@ -139,7 +140,7 @@ contract DeployII is Script {
         MockRoot root = new MockRoot(deployer);
         o.root = address(root);
         CallLedger ledger = new CallLedger(deployer, IERC20(address(root)), address(usdg), AGENT_MIN_STAKE, true);
-        ledger.setPool(address(stock), address(pool));
+        ledger.setPool(address(stock), address(pool), uint64(block.timestamp));
         o.callLedger = address(ledger);
     }
 
@@ -185,7 +186,9 @@ contract DeployII is Script {
         (bool ok,) = address(driver).call{value: 10 ether}("");
         require(ok, "DeployII: fund driver");
         driver.addFullRange(usdcEth, 4e14); // about 7.3 ETH and 21,900 USDC
-        rb.setRoute(stablecoin, usdcEth, BUYBACK_USDC_PER_CALL);
+        // The stablecoin's own USD feed (decided after the second review: every pair asset is priced by its feed).
+        o.stablecoinUsdFeed = address(new MockAggregatorV3(deployer, 8, "USDC / USD (local)", 1e8));
+        rb.setRoute(stablecoin, usdcEth, BUYBACK_USDC_PER_CALL, AggregatorV3Interface(o.stablecoinUsdFeed));
     }
 
     function _duel(Out memory o, address deployer, IPoolManager pm) internal {
@@ -228,6 +231,7 @@ contract DeployII is Script {
         vm.serializeAddress(k, "root", o.root);
         vm.serializeAddress(k, "rootOracleHook", o.rootOracleHook);
         vm.serializeAddress(k, "ethUsdFeed", o.ethUsdFeed);
+        vm.serializeAddress(k, "stablecoinUsdFeed", o.stablecoinUsdFeed);
         vm.serializeAddress(k, "rootPriceOracle", o.rootPriceOracle);
         vm.serializeAddress(k, "rootBuyback", o.rootBuyback);
         vm.serializeAddress(k, "scorerRegistry", o.scorerRegistry);

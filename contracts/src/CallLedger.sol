@@ -152,7 +152,7 @@ contract CallLedger is Ownable2Step, ReentrancyGuardTransient {
         address pool; // v3 pool (stock/USDG); once set, it wins
         bool stockIsToken0;
         address updater; // who may push prices while there is no pool
-        uint64 poolSetAt; // when the pool was set (0: no pool); pushed calls closing after it are void
+        uint64 poolActiveAt; // when the pool takes over (0: no pool); pushed calls closing after it are void
     }
 
     /// @notice Token agents stake.
@@ -209,7 +209,7 @@ contract CallLedger is Ownable2Step, ReentrancyGuardTransient {
         uint256 downWeight
     );
     event ConsensusParamsSet(uint64 quorum, uint16 thresholdBps);
-    event PoolSet(address indexed asset, address indexed pool, bool stockIsToken0);
+    event PoolSet(address indexed asset, address indexed pool, bool stockIsToken0, uint64 activeAt);
     event UpdaterSet(address indexed asset, address indexed updater);
     event PricePushed(address indexed asset, uint256 price, uint64 at);
 
@@ -261,8 +261,12 @@ contract CallLedger is Ownable2Step, ReentrancyGuardTransient {
         emit ConsensusParamsSet(quorum, thresholdBps);
     }
 
-    /// @notice Sets `asset`'s Uniswap v3 pool against USDG. Once set it always wins and cannot change.
-    function setPool(address asset, address pool) external onlyOwner {
+    /// @notice Sets `asset`'s Uniswap v3 pool against USDG, taking over from pushed prices at `activeAt` (or now, when
+    /// that has passed). Once set it always wins from then on and cannot change.
+    /// Decided after the second review: the moment the pool takes over is part of the call, so whoever executes the
+    /// (timelocked, anyone-executes) call cannot pick it: before, an agent executed it just before its losing
+    /// pushed-price calls closed, and they resolved void (A5). Pushes go on until `activeAt`.
+    function setPool(address asset, address pool, uint64 activeAt) external onlyOwner {
         if (asset == address(0) || pool == address(0)) revert ZeroAddress();
         PriceSource storage s = _sources[asset];
         if (s.pool != address(0)) revert PoolAlreadySet(asset, s.pool);
@@ -274,11 +278,12 @@ contract CallLedger is Ownable2Step, ReentrancyGuardTransient {
         (,,,, uint16 cardinalityNext,,) = IUniswapV3PoolOracle(pool).slot0();
         if (cardinalityNext < MIN_OBSERVATIONS) revert TooFewObservations(pool, cardinalityNext, MIN_OBSERVATIONS);
         s.pool = pool;
-        s.poolSetAt = uint64(block.timestamp);
+        uint64 from = activeAt > block.timestamp ? activeAt : uint64(block.timestamp);
+        s.poolActiveAt = from;
         s.stockIsToken0 = stockIsToken0;
         uint24 fee = IUniswapV3PoolOracle(pool).fee();
         bandPips[asset] = fee > MIN_BAND_PIPS ? fee : MIN_BAND_PIPS;
-        emit PoolSet(asset, pool, stockIsToken0);
+        emit PoolSet(asset, pool, stockIsToken0, from);
     }
 
     /// @notice Names the account that may push `asset`'s price while it has no pool (zero address: nobody).
@@ -292,7 +297,7 @@ contract CallLedger is Ownable2Step, ReentrancyGuardTransient {
     /// @notice The named updater pushes `asset`'s price (WAD USDG per whole token) at `now`.
     function pushPrice(address asset, uint256 price) external {
         PriceSource storage s = _sources[asset];
-        if (s.pool != address(0)) revert UpdaterNotAllowed(asset);
+        if (_poolActive(s)) revert UpdaterNotAllowed(asset);
         if (msg.sender != s.updater || msg.sender == address(0)) revert NotUpdater(msg.sender);
         if (price == 0) revert ZeroAmount();
         PricePoint[] storage pts = _pushed[asset];
@@ -386,7 +391,7 @@ contract CallLedger is Ownable2Step, ReentrancyGuardTransient {
         uint256 exit;
         bool inTime = block.timestamp <= _resolveDeadline(c.closesAt);
         if (inTime && c.pushedPrice && _supersededAt(c.asset, c.closesAt)) {
-            outcome = Outcome.Void; // entered on pushes, closing after the pool was set: no single source (A5)
+            outcome = Outcome.Void; // entered on pushes, closing after the pool took over: no single source (A5)
         } else {
             if (inTime) (ok, exit) = _priceAt(c.asset, c.closesAt, c.pushedPrice);
             if (!ok) {
@@ -516,11 +521,12 @@ contract CallLedger is Ownable2Step, ReentrancyGuardTransient {
         (price,) = _priceNow(asset);
     }
 
-    /// @notice A5: the price at `t` (the 300 s TWAP ending at `t`, or the pushed price at `t` for an asset with no
-    /// pool); `ok = false` when it cannot be computed.
+    /// @notice A5: the price at `t` (the 300 s TWAP ending at `t` once the pool is active, else the pushed price at
+    /// `t`); `ok = false` when it cannot be computed.
     function priceAt(address asset, uint64 t) external view returns (bool ok, uint256 price) {
         if (t > block.timestamp) return (false, 0);
-        return _priceAt(asset, t, _sources[asset].pool == address(0));
+        PriceSource storage s = _sources[asset];
+        return _priceAt(asset, t, s.pool == address(0) || t < s.poolActiveAt);
     }
 
     // ------------------------------------------------------------------ internals
@@ -599,14 +605,19 @@ contract CallLedger is Ownable2Step, ReentrancyGuardTransient {
     /// @dev A5: whether a pool was set for `asset` before `closesAt` (pushes end there, so a pushed call closing
     /// later has no pushed exit price).
     function _supersededAt(address asset, uint64 closesAt) private view returns (bool) {
-        uint64 setAt = _sources[asset].poolSetAt;
-        return setAt != 0 && closesAt > setAt;
+        uint64 from = _sources[asset].poolActiveAt;
+        return from != 0 && closesAt > from;
     }
 
-    /// @dev Entry price now: the pool's TWAP when a pool is set, else the latest pushed price.
+    /// @dev Whether `s`'s pool has taken over from pushed prices.
+    function _poolActive(PriceSource storage s) private view returns (bool) {
+        return s.pool != address(0) && block.timestamp >= s.poolActiveAt;
+    }
+
+    /// @dev Entry price now: the pool's TWAP once the pool is active, else the latest pushed price.
     function _priceNow(address asset) private view returns (uint256 price, bool pushed) {
         PriceSource storage s = _sources[asset];
-        if (s.pool != address(0)) {
+        if (_poolActive(s)) {
             uint32[] memory ago = new uint32[](2);
             ago[0] = TWAP_WINDOW;
             try IUniswapV3PoolOracle(s.pool).observe(ago) returns (int56[] memory cum, uint160[] memory) {

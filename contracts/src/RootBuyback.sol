@@ -20,6 +20,7 @@ import {StateLibrary} from "@uniswap/v4-core/src/libraries/StateLibrary.sol";
 import {LiquidityAmounts} from "@uniswap/v4-core/test/utils/LiquidityAmounts.sol";
 import {IERC20Burnable} from "./interfaces/IERC20Burnable.sol";
 import {RootPriceOracle} from "./RootPriceOracle.sol";
+import {AggregatorV3Interface} from "./interfaces/AggregatorV3Interface.sol";
 import {RootOracleHook} from "./RootOracleHook.sol";
 import {BuybackMath} from "./libraries/BuybackMath.sol";
 
@@ -38,10 +39,13 @@ interface IBuybackLane {
 ///   the ROOT `R` bought, `floor(2R/3)` is burned and the rest, with the kept ETH (and whatever is left from earlier
 ///   runs), is added as full-range liquidity owned by this contract. In value: half burned, half into the genesis
 ///   liquidity as the seed says, without selling back ROOT just bought (`BuybackMath`, eden-core `burns::buyback`).
-/// - Sandwich-safe: the ROOT bought must be at least its value at `RootPriceOracle`'s price (the lower of the 30 min
-///   and 4 h TWAPs, which no swap in this block can move) less `slippageBps`, and after the buy the pool's tick must
-///   be within `maxTickDeviation` of the 30 min TWAP tick, so the liquidity is never added at a pushed price. Either
-///   failure reverts the whole run; the assets stay here for a later one. The per-call bound caps the price impact.
+/// - Sandwich-safe: the ROOT bought must be at least the value of the ETH that buys it at `RootPriceOracle`'s ETH
+///   price (the lower of the 30 min and 4 h TWAPs, which no swap in this block can move) less `slippageBps`, and after
+///   the buy the pool's tick must be within `maxTickDeviation` of the 30 min TWAP tick, so the liquidity is never
+///   added at a pushed price. Decided after the second review: a pair asset other than ETH is priced with its own USD
+///   feed (a route cannot be set without one; before, every such asset was valued at $1), and its hop to ETH must
+///   return at least that value at ETH/USD less `slippageBps` (`HopBelowMin`): each leg is bounded by its own oracle.
+///   Any failure reverts the whole run; the assets stay here for a later one. The per-call bound caps the impact.
 /// - Locked: no code path passes a negative liquidity delta or moves an asset anywhere but into the PoolManager (and
 ///   the ROOT burned). The position's fees are folded into each add; dust waits for the next run.
 /// The owner (governance) only sets routes and per-call bounds; a route's output is still bounded by the oracle.
@@ -69,6 +73,7 @@ contract RootBuyback is IUnlockCallback, Ownable2Step, ReentrancyGuardTransient 
         PoolKey hop;
         uint256 maxInPerCall;
         uint8 decimals;
+        AggregatorV3Interface usdFeed; // the asset's own USD feed (unused for ETH)
     }
 
     /// @notice What one run did.
@@ -79,6 +84,17 @@ contract RootBuyback is IUnlockCallback, Ownable2Step, ReentrancyGuardTransient 
         uint128 liquidity;
         uint256 ethToLiquidity;
         uint256 rootToLiquidity;
+        uint256 minRootOut;
+    }
+
+    /// @dev What `run` hands its unlock callback.
+    struct RunArgs {
+        address asset;
+        uint256 amountIn;
+        uint256 minEthOut; // the hop's least ETH (0 for ETH itself)
+        uint256 priceEth; // the oracle's ETH per whole ROOT
+        int24 twapTick;
+        PoolKey hop;
     }
 
     mapping(address asset => Route) internal _routes;
@@ -89,7 +105,7 @@ contract RootBuyback is IUnlockCallback, Ownable2Step, ReentrancyGuardTransient 
     uint256 public totalRootToLiquidity;
     uint256 public runs;
 
-    event RouteSet(address indexed asset, PoolId hop, uint256 maxInPerCall, uint8 decimals);
+    event RouteSet(address indexed asset, PoolId hop, uint256 maxInPerCall, uint8 decimals, address usdFeed);
     event RootBoughtBack(
         address indexed asset,
         address indexed caller,
@@ -108,6 +124,7 @@ contract RootBuyback is IUnlockCallback, Ownable2Step, ReentrancyGuardTransient 
     error NoRoute(address asset);
     error NothingToBuy(address asset);
     error BuybackBelowMin(uint256 rootBought, uint256 minRootOut);
+    error HopBelowMin(uint256 ethOut, uint256 minEthOut);
     error PriceOffOracle(int24 tick, int24 twapTick);
     error OnlyPoolManager(address caller);
 
@@ -135,7 +152,7 @@ contract RootBuyback is IUnlockCallback, Ownable2Step, ReentrancyGuardTransient 
         maxTickDeviation = maxTickDeviation_;
         _routes[address(0)].maxInPerCall = ethMaxInPerCall;
         _routes[address(0)].decimals = 18;
-        emit RouteSet(address(0), PoolId.wrap(bytes32(0)), ethMaxInPerCall, 18);
+        emit RouteSet(address(0), PoolId.wrap(bytes32(0)), ethMaxInPerCall, 18, address(0));
     }
 
     /// @notice Pair assets arrive as ETH from the fee lanes, the scorer registry and the PoolManager.
@@ -167,22 +184,28 @@ contract RootBuyback is IUnlockCallback, Ownable2Step, ReentrancyGuardTransient 
         if (amountIn > cap) amountIn = cap;
     }
 
-    /// @notice Sets how a stablecoin pair asset reaches ETH (`hop`: its v4 pool against native ETH) and its per-call
-    /// bound, or ETH's bound (`asset == 0`, `hop` ignored). A zero bound stops runs of the asset.
-    function setRoute(address asset, PoolKey calldata hop, uint256 maxInPerCall) external onlyOwner {
+    /// @notice Sets how a pair asset reaches ETH (`hop`: its v4 pool against native ETH), its USD feed and its
+    /// per-call bound, or ETH's bound (`asset == 0`, `hop` and `usdFeed` ignored). A zero bound stops runs of the
+    /// asset; an asset without a feed has no route.
+    function setRoute(address asset, PoolKey calldata hop, uint256 maxInPerCall, AggregatorV3Interface usdFeed)
+        external
+        onlyOwner
+    {
         if (asset == root) revert BadRoute(asset);
         Route storage r = _routes[asset];
         r.maxInPerCall = maxInPerCall;
         if (asset == address(0)) {
-            emit RouteSet(asset, PoolId.wrap(bytes32(0)), maxInPerCall, 18);
+            emit RouteSet(asset, PoolId.wrap(bytes32(0)), maxInPerCall, 18, address(0));
             return;
         }
         if (!hop.currency0.isAddressZero() || Currency.unwrap(hop.currency1) != asset) revert BadRoute(asset);
+        if (address(usdFeed) == address(0)) revert BadRoute(asset);
         uint8 dec = IERC20Metadata(asset).decimals();
         if (dec > 18) revert BadRoute(asset);
         r.hop = hop;
         r.decimals = dec;
-        emit RouteSet(asset, hop.toId(), maxInPerCall, dec);
+        r.usdFeed = usdFeed;
+        emit RouteSet(asset, hop.toId(), maxInPerCall, dec, address(usdFeed));
     }
 
     /// @notice Buys ROOT with up to `maxInPerCall` of `asset` (pulling its fee-lane pool first), burns two thirds of
@@ -196,12 +219,15 @@ contract RootBuyback is IUnlockCallback, Ownable2Step, ReentrancyGuardTransient 
         if (amountIn > r.maxInPerCall) amountIn = r.maxInPerCall;
         if (amountIn == 0) revert NothingToBuy(asset);
         RootPriceOracle.RootPrice memory p = oracle.rootPrice();
-        uint256 minOut = asset == address(0)
-            ? BuybackMath.minRootOutUp(BuybackMath.buyValue(amountIn), p.priceEth, slippageBps)
-            : BuybackMath.minRootOutUp(
-                BuybackMath.buyValue(BuybackMath.usdWad(amountIn, r.decimals)), p.priceUsd, slippageBps
-            );
-        o = abi.decode(poolManager.unlock(abi.encode(asset, amountIn, minOut, p.shortTick, r.hop)), (Outcome));
+        uint256 minEthOut; // the hop's least ETH: the asset's value at its own feed, at ETH/USD, less the slippage
+        if (asset != address(0)) {
+            uint256 usd = BuybackMath.assetUsdWadUp(amountIn, r.decimals, oracle.feedUsdWad(r.usdFeed));
+            minEthOut = BuybackMath.minRootOutUp(usd, p.ethUsd, slippageBps);
+        }
+        o = abi.decode(
+            poolManager.unlock(abi.encode(RunArgs(asset, amountIn, minEthOut, p.priceEth, p.shortTick, r.hop))),
+            (Outcome)
+        );
         if (o.rootBurned != 0) IERC20Burnable(root).burn(o.rootBurned);
         spent[asset] += amountIn;
         totalRootBurned += o.rootBurned;
@@ -212,7 +238,7 @@ contract RootBuyback is IUnlockCallback, Ownable2Step, ReentrancyGuardTransient 
             asset,
             msg.sender,
             amountIn,
-            minOut,
+            o.minRootOut,
             o.ethSpent,
             o.rootBought,
             o.rootBurned,
@@ -225,26 +251,28 @@ contract RootBuyback is IUnlockCallback, Ownable2Step, ReentrancyGuardTransient 
     /// @inheritdoc IUnlockCallback
     function unlockCallback(bytes calldata data) external returns (bytes memory) {
         if (msg.sender != address(poolManager)) revert OnlyPoolManager(msg.sender);
-        (address asset, uint256 amountIn, uint256 minOut, int24 twapTick, PoolKey memory hop) =
-            abi.decode(data, (address, uint256, uint256, int24, PoolKey));
+        RunArgs memory a = abi.decode(data, (RunArgs));
         Outcome memory o;
         int256 eth; // this contract's net ETH delta
-        if (asset == address(0)) {
-            o.ethSpent = amountIn;
+        if (a.asset == address(0)) {
+            o.ethSpent = a.amountIn;
         } else {
-            BalanceDelta h = _swap(hop, false, amountIn); // the asset (currency1) for ETH (currency0)
-            _settle(hop.currency1, h.amount1());
+            BalanceDelta h = _swap(a.hop, false, a.amountIn); // the asset (currency1) for ETH (currency0)
+            _settle(a.hop.currency1, h.amount1());
             o.ethSpent = uint256(uint128(h.amount0()));
+            if (o.ethSpent < a.minEthOut) revert HopBelowMin(o.ethSpent, a.minEthOut);
             eth = h.amount0();
         }
+        // The ROOT bought is bounded by the ETH that buys it, at the oracle's ETH price (C16).
+        o.minRootOut = BuybackMath.minRootOutUp(BuybackMath.buyValue(o.ethSpent), a.priceEth, slippageBps);
         PoolKey memory key = rootPoolKey();
         (uint256 buy, uint256 keep) = BuybackMath.splitEth(o.ethSpent);
         BalanceDelta b = _swap(key, true, buy); // ETH (currency0) for ROOT (currency1)
         eth += b.amount0();
         o.rootBought = uint256(uint128(b.amount1()));
-        if (o.rootBought < minOut) revert BuybackBelowMin(o.rootBought, minOut);
+        if (o.rootBought < o.minRootOut) revert BuybackBelowMin(o.rootBought, o.minRootOut);
         o.rootBurned = BuybackMath.burnShare(o.rootBought);
-        (int256 ethAdded, int256 rootAdded) = _addLiquidity(key, twapTick, keep, o);
+        (int256 ethAdded, int256 rootAdded) = _addLiquidity(key, a.twapTick, keep, o);
         _settle(key.currency0, SafeCast.toInt128(eth + ethAdded));
         _settle(key.currency1, SafeCast.toInt128(int256(b.amount1()) + rootAdded));
         return abi.encode(o);

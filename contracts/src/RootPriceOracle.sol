@@ -78,13 +78,20 @@ contract RootPriceOracle {
 
     /// @notice ETH/USD as a WAD after the fail-closed checks.
     function ethUsdWad() public view returns (uint256) {
+        return feedUsdWad(ethUsdFeed);
+    }
+
+    /// @notice Any asset's USD feed (USD per whole unit) as a WAD, after the same fail-closed checks as ETH/USD (the
+    /// sequencer, a positive answer, not from the future, at most 25 h old, at most 36 decimals). `RootBuyback`
+    /// prices each pair asset with its own feed (decided after the second review).
+    function feedUsdWad(AggregatorV3Interface feed) public view returns (uint256) {
         checkSequencer();
-        (, int256 answer,, uint256 updatedAt,) = ethUsdFeed.latestRoundData();
+        (, int256 answer,, uint256 updatedAt,) = feed.latestRoundData();
         if (answer <= 0) revert NonPositiveAnswer(answer);
         if (updatedAt > block.timestamp) revert AnswerFromFuture(updatedAt, block.timestamp);
         uint256 age = block.timestamp - updatedAt;
         if (age > MAX_ANSWER_AGE) revert StaleAnswer(age, MAX_ANSWER_AGE);
-        uint8 dec = ethUsdFeed.decimals();
+        uint8 dec = feed.decimals();
         if (dec > MAX_ANSWER_DECIMALS) revert AnswerDecimals(dec);
         return Math.mulDiv(uint256(answer), 1e18, 10 ** dec);
     }

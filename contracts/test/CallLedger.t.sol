@@ -608,8 +608,8 @@ contract CallLedgerV3Test is CallLedgerFixture {
         poolLow = _pool(stockLow, TICK_100, MIN_OBS);
         poolHigh = _pool(stockHigh, -TICK_100, MIN_OBS); // stock is token1: the mirrored tick is the same price
         vm.startPrank(owner);
-        ledger.setPool(address(stockLow), address(poolLow));
-        ledger.setPool(address(stockHigh), address(poolHigh));
+        ledger.setPool(address(stockLow), address(poolLow), uint64(block.timestamp));
+        ledger.setPool(address(stockHigh), address(poolHigh), uint64(block.timestamp));
         vm.stopPrank();
         vm.warp(block.timestamp + 600); // the pools' observations now cover 300 s
     }
@@ -626,11 +626,11 @@ contract CallLedgerV3Test is CallLedgerFixture {
     function test_setPoolRules() public {
         vm.startPrank(owner);
         vm.expectRevert(abi.encodeWithSelector(CallLedger.PoolAlreadySet.selector, address(stockLow), address(poolLow)));
-        ledger.setPool(address(stockLow), address(poolHigh));
+        ledger.setPool(address(stockLow), address(poolHigh), uint64(block.timestamp));
         vm.expectRevert(abi.encodeWithSelector(CallLedger.PoolNotForAsset.selector, address(poolHigh), address(0xDEAD)));
-        ledger.setPool(address(0xDEAD), address(poolHigh));
+        ledger.setPool(address(0xDEAD), address(poolHigh), uint64(block.timestamp));
         vm.expectRevert(CallLedger.ZeroAddress.selector);
-        ledger.setPool(address(0), address(poolHigh));
+        ledger.setPool(address(0), address(poolHigh), uint64(block.timestamp));
         vm.expectRevert(abi.encodeWithSelector(CallLedger.UpdaterNotAllowed.selector, address(stockLow)));
         ledger.setUpdater(address(stockLow), updater);
         vm.stopPrank();
@@ -638,7 +638,7 @@ contract CallLedgerV3Test is CallLedgerFixture {
         assertEq(s.pool, address(poolLow));
         assertTrue(s.stockIsToken0);
         assertFalse(ledger.priceSource(address(stockHigh)).stockIsToken0);
-        assertGt(s.poolSetAt, 0);
+        assertGt(s.poolActiveAt, 0);
         assertEq(ledger.MIN_OBSERVATIONS(), MIN_OBS);
     }
 
@@ -651,12 +651,12 @@ contract CallLedgerV3Test is CallLedgerFixture {
         vm.expectRevert(
             abi.encodeWithSelector(CallLedger.TooFewObservations.selector, address(p), MIN_OBS - 1, MIN_OBS)
         );
-        ledger.setPool(address(short_), address(p));
+        ledger.setPool(address(short_), address(p), uint64(block.timestamp));
         p.increaseObservationCardinalityNext(MIN_OBS);
         vm.warp(block.timestamp + 5);
         vm.prank(owner);
-        ledger.setPool(address(short_), address(p));
-        assertEq(ledger.priceSource(address(short_)).poolSetAt, block.timestamp);
+        ledger.setPool(address(short_), address(p), uint64(block.timestamp));
+        assertEq(ledger.priceSource(address(short_)).poolActiveAt, block.timestamp);
     }
 
     function test_poolAlwaysWinsOverPushes() public {
@@ -672,7 +672,7 @@ contract CallLedgerV3Test is CallLedgerFixture {
         vm.warp(block.timestamp + 300);
         IV3Pool p = _pool(mixed, TICK_100, MIN_OBS);
         vm.prank(owner);
-        ledger.setPool(address(mixed), address(p));
+        ledger.setPool(address(mixed), address(p), uint64(block.timestamp));
         vm.prank(updater);
         vm.expectRevert(abi.encodeWithSelector(CallLedger.UpdaterNotAllowed.selector, address(mixed)));
         ledger.pushPrice(address(mixed), ONE);
@@ -696,6 +696,46 @@ contract CallLedgerV3Test is CallLedgerFixture {
         assertEq(_rec(1).misses, 0);
     }
 
+    /// Second review (check): `setPool` runs through the 48 h timelock, which anyone may execute once it is ready. An
+    /// agent whose pushed-price call was losing executed it just before the call closed, and the call resolved void.
+    /// The moment the pool takes over is now part of the scheduled call: executing it early changes nothing, the
+    /// pushes go on until then, and the losing call is a miss.
+    function test_secondReview_executingSetPoolEarlyCannotVoidALosingCall() public {
+        TestERC20 timed = new TestERC20{salt: bytes32(uint256(4545))}("Timed", "T", 18);
+        vm.prank(owner);
+        ledger.setUpdater(address(timed), updater);
+        _push(address(timed), 100 * ONE);
+        uint256 loser = _call(1, address(timed), UP, HOUR); // up, closing in an hour
+        uint64 closes = ledger.getCall(loser).closesAt;
+        vm.warp(block.timestamp + 30 minutes);
+        _push(address(timed), 90 * ONE); // the call is losing
+        IV3Pool p = _pool(timed, TICK_100, MIN_OBS);
+        // Governance scheduled the pool to take over a day from now; the agent executes the call at once.
+        uint64 activeAt = uint64(block.timestamp + 1 days);
+        vm.prank(owner);
+        ledger.setPool(address(timed), address(p), activeAt);
+        assertEq(ledger.priceSource(address(timed)).poolActiveAt, activeAt);
+        // Pushes go on until then, and new calls still enter on them.
+        vm.warp(block.timestamp + 10 minutes);
+        _push(address(timed), 89 * ONE);
+        assertTrue(ledger.getCall(_call(2, address(timed), UP, HOUR)).pushedPrice);
+        vm.warp(closes);
+        assertEq(uint8(ledger.resolve(loser)), uint8(CallLedger.Outcome.Miss), "a miss, not a void");
+        assertEq(ledger.getCall(loser).exitPrice, 89 * ONE);
+        // From activeAt on, the pool wins: pushes are refused and reveals enter on the pool.
+        vm.warp(activeAt);
+        vm.prank(updater);
+        vm.expectRevert(abi.encodeWithSelector(CallLedger.UpdaterNotAllowed.selector, address(timed)));
+        ledger.pushPrice(address(timed), ONE);
+        assertFalse(ledger.getCall(_call(3, address(timed), UP, HOUR)).pushedPrice);
+        // A call executed after its activeAt takes over when executed, never in the past.
+        TestERC20 late = new TestERC20{salt: bytes32(uint256(4646))}("Late", "L", 18);
+        IV3Pool p2 = _pool(late, TICK_100, MIN_OBS);
+        vm.prank(owner);
+        ledger.setPool(address(late), address(p2), uint64(block.timestamp - 1 hours));
+        assertEq(ledger.priceSource(address(late)).poolActiveAt, block.timestamp);
+    }
+
     /// Attack: the updater's last push before the pool is set is far from the market (or an agent sees the pool's
     /// price coming). A pushed call closing after the pool is set gains nothing either way, and left unresolved past
     /// the grace it is a miss like any other.
@@ -709,7 +749,7 @@ contract CallLedgerV3Test is CallLedgerFixture {
         IV3Pool p = _pool(gap, TICK_100, MIN_OBS);
         vm.warp(block.timestamp + 1);
         vm.prank(owner);
-        ledger.setPool(address(gap), address(p));
+        ledger.setPool(address(gap), address(p), uint64(block.timestamp));
         vm.warp(ledger.getCall(up).closesAt);
         (bool ok, uint256 now_) = ledger.priceAt(address(gap), uint64(block.timestamp));
         assertTrue(ok);
@@ -732,7 +772,7 @@ contract CallLedgerV3Test is CallLedgerFixture {
         TestERC20 fresh = new TestERC20{salt: bytes32(uint256(999))}("Fresh", "F", 18);
         IV3Pool p = _pool(fresh, 0, MIN_OBS);
         vm.prank(owner);
-        ledger.setPool(address(fresh), address(p));
+        ledger.setPool(address(fresh), address(p), uint64(block.timestamp));
         vm.warp(block.timestamp + 10); // only 10 s of history
         uint256 id = _commitAged(1, address(fresh), UP, HOUR, 0);
         vm.prank(agents[1]);
@@ -797,7 +837,7 @@ contract CallLedgerV3Test is CallLedgerFixture {
         TestERC20 thin = new TestERC20{salt: bytes32(uint256(1234))}("Thin", "T", 18);
         IV3Pool p = _pool(thin, 1_000, MIN_OBS); // the fewest observations a pool may keep
         vm.prank(owner);
-        ledger.setPool(address(thin), address(p));
+        ledger.setPool(address(thin), address(p), uint64(block.timestamp));
         vm.warp(block.timestamp + 600);
         uint256 a = _call(1, address(thin), UP, HOUR);
         vm.warp(block.timestamp + HOUR);
@@ -871,7 +911,7 @@ contract CallLedgerV3Test is CallLedgerFixture {
         p.initialize(TickMath.getSqrtPriceAtTick(TICK_100));
         p.increaseObservationCardinalityNext(MIN_OBS);
         vm.prank(owner);
-        ledger.setPool(address(cheap), address(p));
+        ledger.setPool(address(cheap), address(p), uint64(block.timestamp));
         assertEq(ledger.bandPips(address(cheap)), 500);
         assertEq(ledger.MIN_BAND_PIPS(), 100);
         uint256 pushed = _call(1, ASSET, UP, HOUR);

@@ -434,26 +434,42 @@ contract CoreDiffPricesTest is Test {
     }
 
     /// C26: the buyback's split, buy value, minimum out and burn, as eden-core `burns::buyback` computed them.
+    struct BuybackCols {
+        uint256[] a;
+        uint256[] d;
+        uint256[] ap;
+        uint256[] p;
+        uint256[] sl;
+        uint256[] r;
+        uint256[] buy;
+        uint256[] keep;
+        uint256[] v;
+        uint256[] m;
+        uint256[] b;
+    }
+
     function test_buybackMath() public view {
-        uint256[] memory a = vm.parseJsonUintArray(json, ".buyback.amount");
-        uint256[] memory d = vm.parseJsonUintArray(json, ".buyback.decimals");
-        uint256[] memory p = vm.parseJsonUintArray(json, ".buyback.price");
-        uint256[] memory sl = vm.parseJsonUintArray(json, ".buyback.slippageBps");
-        uint256[] memory r = vm.parseJsonUintArray(json, ".buyback.rootBought");
-        uint256[] memory buy = vm.parseJsonUintArray(json, ".buyback.buy");
-        uint256[] memory keep = vm.parseJsonUintArray(json, ".buyback.keep");
-        uint256[] memory v = vm.parseJsonUintArray(json, ".buyback.buyValue");
-        uint256[] memory m = vm.parseJsonUintArray(json, ".buyback.minRootOut");
-        uint256[] memory b = vm.parseJsonUintArray(json, ".buyback.burn");
-        assertGt(a.length, 0);
-        for (uint256 i; i < a.length; ++i) {
-            (uint256 bu, uint256 ke) = BuybackMath.splitEth(a[i]);
-            assertEq(bu, buy[i], "buy");
-            assertEq(ke, keep[i], "keep");
-            uint256 value = BuybackMath.buyValue(BuybackMath.usdWad(a[i], uint8(d[i])));
-            assertEq(value, v[i], "buy value");
-            assertEq(BuybackMath.minRootOutUp(value, p[i], sl[i]), m[i], "min out");
-            assertEq(BuybackMath.burnShare(r[i]), b[i], "burn");
+        BuybackCols memory c;
+        c.a = vm.parseJsonUintArray(json, ".buyback.amount");
+        c.d = vm.parseJsonUintArray(json, ".buyback.decimals");
+        c.ap = vm.parseJsonUintArray(json, ".buyback.assetPrice");
+        c.p = vm.parseJsonUintArray(json, ".buyback.price");
+        c.sl = vm.parseJsonUintArray(json, ".buyback.slippageBps");
+        c.r = vm.parseJsonUintArray(json, ".buyback.rootBought");
+        c.buy = vm.parseJsonUintArray(json, ".buyback.buy");
+        c.keep = vm.parseJsonUintArray(json, ".buyback.keep");
+        c.v = vm.parseJsonUintArray(json, ".buyback.buyValue");
+        c.m = vm.parseJsonUintArray(json, ".buyback.minRootOut");
+        c.b = vm.parseJsonUintArray(json, ".buyback.burn");
+        assertGt(c.a.length, 0);
+        for (uint256 i; i < c.a.length; ++i) {
+            (uint256 bu, uint256 ke) = BuybackMath.splitEth(c.a[i]);
+            assertEq(bu, c.buy[i], "buy");
+            assertEq(ke, c.keep[i], "keep");
+            uint256 value = BuybackMath.buyValue(BuybackMath.assetUsdWadUp(c.a[i], uint8(c.d[i]), c.ap[i]));
+            assertEq(value, c.v[i], "buy value");
+            assertEq(BuybackMath.minRootOutUp(value, c.p[i], c.sl[i]), c.m[i], "min out");
+            assertEq(BuybackMath.burnShare(c.r[i]), c.b[i], "burn");
         }
     }
 

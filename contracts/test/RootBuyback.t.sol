@@ -72,6 +72,7 @@ abstract contract RootBuybackBase is Test {
     PoolKey usdcKey;
     TestERC20 usdc;
     MockAggregatorV3 feed;
+    MockAggregatorV3 usdcFeed;
     RootPriceOracle oracle;
     MockBuybackLane lanes;
     RootBuyback rb;
@@ -104,8 +105,9 @@ abstract contract RootBuybackBase is Test {
         lanes = new MockBuybackLane();
         rb = new RootBuyback(gov, pm, oracle, hook, lanes, SLIPPAGE, TICK_DEV, ETH_CAP);
         lanes.setBuyback(address(rb));
+        usdcFeed = new MockAggregatorV3(address(this), 8, "USDC / USD", 1e8);
         vm.prank(gov);
-        rb.setRoute(address(usdc), usdcKey, 100_000e6);
+        rb.setRoute(address(usdc), usdcKey, 100_000e6, AggregatorV3Interface(address(usdcFeed)));
     }
 
     function _accrueEth(uint256 amount) internal {
@@ -186,7 +188,7 @@ contract RootBuybackTest is RootBuybackBase {
 
     function test_perCallBoundAndLeftoversRecycle() public {
         vm.prank(gov);
-        rb.setRoute(address(0), usdcKey, 0.5 ether);
+        rb.setRoute(address(0), usdcKey, 0.5 ether, AggregatorV3Interface(address(0)));
         _accrueEth(2 ether);
         RootBuyback.Outcome memory o1 = rb.run(address(0));
         assertEq(o1.ethSpent, 0.5 ether);
@@ -203,12 +205,14 @@ contract RootBuybackTest is RootBuybackBase {
         _accrueUsdc(3_000e6);
         uint256 supply0 = root.totalSupply();
         RootPriceOracle.RootPrice memory p = oracle.rootPrice();
-        uint256 minOut = BuybackMath.minRootOutUp(2_250e18, p.priceUsd, SLIPPAGE);
         RootBuyback.Outcome memory o = rb.run(address(usdc));
         assertEq(usdc.balanceOf(address(rb)), 0);
         assertEq(lanes.buybackPool(address(usdc)), 0);
         assertApproxEqRel(o.ethSpent, 1 ether, 0.01e18, "$3,000 of USDC is about 1 ETH");
-        assertGe(o.rootBought, minOut);
+        // The hop returned at least $3,000 at $3,000 per ETH less 3 %, and the ROOT at least the ETH's worth.
+        assertGe(o.ethSpent, BuybackMath.minRootOutUp(3_000e18, p.ethUsd, SLIPPAGE));
+        assertEq(o.minRootOut, BuybackMath.minRootOutUp(BuybackMath.buyValue(o.ethSpent), p.priceEth, SLIPPAGE));
+        assertGe(o.rootBought, o.minRootOut);
         assertEq(root.totalSupply(), supply0 - o.rootBurned);
         assertEq(rb.spent(address(usdc)), 3_000e6);
         assertGt(rb.positionLiquidity(), 0);
@@ -236,6 +240,44 @@ contract RootBuybackTest is RootBuybackBase {
         assertEq(rb.positionLiquidity(), 0);
     }
 
+    /// Second review (check): every non-ETH pair asset was valued at $1, so a pair asset worth $50 a unit got a
+    /// minimum fifty times too low and a sandwich of its hop could take almost all of it. It is now valued with its own
+    /// feed: a hop pushed 20 % against the run returns less ETH than the asset is worth at its feed and ETH/USD less
+    /// the slippage, and the run reverts (`HopBelowMin`), the assets staying for a later run.
+    function test_secondReview_aPairAssetIsPricedByItsOwnFeed() public {
+        TestERC20 stock = new TestERC20("Stock", "STK", 18);
+        stock.mint(address(driver), 1e30);
+        // 60 STK per ETH: $50 a unit at $3,000 per ETH (tick ~ 40,944 for 60 token1 per token0).
+        PoolKey memory stockKey =
+            PoolKey(Currency.wrap(address(0)), Currency.wrap(address(stock)), 3_000, 60, IHooks(address(0)));
+        pm.initialize(stockKey, TickMath.getSqrtPriceAtTick(40_920));
+        driver.addFullRange(stockKey, 1e22);
+        MockAggregatorV3 stockFeed = new MockAggregatorV3(address(this), 8, "STK / USD", 50e8);
+        vm.prank(gov);
+        rb.setRoute(address(stock), stockKey, 1_000e18, AggregatorV3Interface(address(stockFeed)));
+        stock.mint(address(this), 60e18);
+        stock.approve(address(lanes), 60e18);
+        lanes.accrue(address(stock), 60e18); // $3,000 of STK
+        // The front leg of a sandwich: sell STK into its ETH pool so the hop returns ~20 % less ETH.
+        driver.swapExactIn(stockKey, false, 1.3e22);
+        vm.expectPartialRevert(RootBuyback.HopBelowMin.selector);
+        rb.run(address(stock));
+        assertEq(lanes.buybackPool(address(stock)), 60e18, "nothing pulled");
+        // At $1 a unit the minimum would have been $60: the pushed hop's ~0.8 ETH would have passed it 40 times over.
+        uint256 ethUsd = oracle.ethUsdWad();
+        uint256 atItsFeed = BuybackMath.minRootOutUp(BuybackMath.assetUsdWadUp(60e18, 18, 50e18), ethUsd, SLIPPAGE);
+        assertEq(atItsFeed, 50 * BuybackMath.minRootOutUp(BuybackMath.assetUsdWadUp(60e18, 18, 1e18), ethUsd, SLIPPAGE));
+        assertApproxEqRel(atItsFeed, 0.97 ether, 0.001e18);
+        // Without the push the run goes through, above both of its minimums.
+        driver.swapToTick(stockKey, 40_920); // the back leg: the pool where it was
+        vm.warp(block.timestamp + 1 hours);
+        feed.setAnswer(3_000e8);
+        stockFeed.setAnswer(50e8);
+        RootBuyback.Outcome memory o = rb.run(address(stock));
+        assertGe(o.ethSpent, atItsFeed);
+        assertGe(o.rootBought, o.minRootOut);
+    }
+
     function test_failsClosedOnAStaleOracle() public {
         _accrueEth(1 ether);
         vm.warp(block.timestamp + 26 hours);
@@ -250,17 +292,20 @@ contract RootBuybackTest is RootBuybackBase {
         vm.expectRevert(abi.encodeWithSelector(RootBuyback.NoRoute.selector, address(other)));
         rb.run(address(other));
         vm.expectRevert(abi.encodeWithSelector(Ownable.OwnableUnauthorizedAccount.selector, address(this)));
-        rb.setRoute(address(other), usdcKey, 1);
+        rb.setRoute(address(other), usdcKey, 1, AggregatorV3Interface(address(usdcFeed)));
         vm.startPrank(gov);
         vm.expectRevert(abi.encodeWithSelector(RootBuyback.BadRoute.selector, address(root)));
-        rb.setRoute(address(root), rootKey, 1);
+        rb.setRoute(address(root), rootKey, 1, AggregatorV3Interface(address(usdcFeed)));
         vm.expectRevert(abi.encodeWithSelector(RootBuyback.BadRoute.selector, address(other)));
-        rb.setRoute(address(other), usdcKey, 1); // the hop is not other/ETH
+        rb.setRoute(address(other), usdcKey, 1, AggregatorV3Interface(address(usdcFeed))); // the hop is not other/ETH
         PoolKey memory noEth =
             PoolKey(Currency.wrap(address(usdc)), Currency.wrap(address(other)), 500, 10, IHooks(address(0)));
         vm.expectRevert(abi.encodeWithSelector(RootBuyback.BadRoute.selector, address(other)));
-        rb.setRoute(address(other), noEth, 1);
-        rb.setRoute(address(usdc), usdcKey, 0); // a zero bound stops the route
+        rb.setRoute(address(other), noEth, 1, AggregatorV3Interface(address(usdcFeed)));
+        // Second review (check): a route without the asset's own USD feed is refused.
+        vm.expectRevert(abi.encodeWithSelector(RootBuyback.BadRoute.selector, address(usdc)));
+        rb.setRoute(address(usdc), usdcKey, 1, AggregatorV3Interface(address(0)));
+        rb.setRoute(address(usdc), usdcKey, 0, AggregatorV3Interface(address(usdcFeed))); // a zero bound stops the route
         vm.stopPrank();
         vm.expectRevert(abi.encodeWithSelector(RootBuyback.NoRoute.selector, address(usdc)));
         rb.run(address(usdc));

@@ -288,18 +288,23 @@ async fn each_keeper_duty_happens_once() {
     // 91 days pass: every window is over, and nobody trades through the duel.
     node.increase_time(91 * 86_400).await;
     node.mine().await;
-    // The local ETH/USD feed answers again (the ROOT price fails closed on an answer older than 25 h).
-    let feed = addr(&j["ethUsdFeed"]);
-    send(
-        &node,
-        deployer,
-        feed,
-        setAnswerCall {
-            answer: alloy::primitives::I256::try_from(300_000_000_000_i64).unwrap(),
-        },
-        U256::ZERO,
-    )
-    .await;
+    // The local ETH/USD and stablecoin/USD feeds answer again (the prices fail closed on an answer
+    // older than 25 h).
+    for (feed, answer) in [
+        (addr(&j["ethUsdFeed"]), 300_000_000_000_i64),
+        (addr(&j["stablecoinUsdFeed"]), 100_000_000_i64),
+    ] {
+        send(
+            &node,
+            deployer,
+            feed,
+            setAnswerCall {
+                answer: alloy::primitives::I256::try_from(answer).unwrap(),
+            },
+            U256::ZERO,
+        )
+        .await;
+    }
 
     // A dry run finds every duty and sends nothing.
     let dry = ok(&network, None, &["keep", "--once", "--dry-run"]);

@@ -164,6 +164,10 @@ pub fn revert_reason(data: &[u8]) -> String {
             "the pool would pay {} ROOT units, below the oracle's minimum {}: its price is off the TWAP (a sandwich?), try later",
             x.rootBought, x.minRootOut
         )),
+        Ok(B::HopBelowMin(x)) => Some(format!(
+            "the asset's pool would pay {} ETH wei, below the {} its own price feed says it is worth less the slippage (a sandwich?): try later",
+            x.ethOut, x.minEthOut
+        )),
         Ok(B::PriceOffOracle(x)) => Some(format!(
             "ROOT's pool would end at tick {}, too far from its 30-minute TWAP tick {}: try later",
             x.tick, x.twapTick

@@ -163,9 +163,9 @@ pub struct LedgerRead {
     pub windows: Vec<(u64, ICallLedger::consensusReturn)>,
     /// The last 20 rounds of the consensus log, newest first.
     pub log: Vec<ICallLedger::ConsensusRecord>,
-    /// When the asset's pool was set (`priceSource(asset).poolSetAt`, A5): a call entered on pushed
+    /// When the asset's pool takes over from pushed prices (`priceSource(asset).poolActiveAt`, A5): a call entered on pushed
     /// prices and closing after it resolves void.
-    pub pool_set_at: u64,
+    pub pool_active_at: u64,
     /// The band a pool-priced call's move must cover, in pips (`bandPips(asset)`, A3: the pool's fee,
     /// at least 100); 0 while the asset has no pool.
     pub band_pips: u32,
@@ -279,7 +279,7 @@ pub async fn read_ledger(
             .into_iter()
             .map(|s| second.get(s))
             .collect::<Result<_, _>>()?,
-        pool_set_at: first.get(source)?.poolSetAt,
+        pool_active_at: first.get(source)?.poolActiveAt,
         band_pips: first.get(band)?.to::<u32>(),
     })
 }

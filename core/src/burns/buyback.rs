@@ -14,9 +14,12 @@
 //!
 //! **The minimum out** is taken from `RootPriceOracle` (C16, the lower of the two TWAPs: the
 //! protocol-favourable price, which asks for *more* ROOT): the ROOT the bought part is worth at that
-//! price, less at most `slippage_bps`, rounded up ([`min_root_out_up`]). Non-ETH pair assets are
-//! stablecoins valued at one dollar ([`usd_wad`]); their buy value is three quarters of that, in
-//! USD, against the USD price.
+//! price, less at most `slippage_bps`, rounded up ([`min_root_out_up`]), from the ETH the run
+//! actually spends. **Decided after the second review:** a pair asset other than ETH is valued
+//! with its own USD feed ([`asset_usd_wad_up`]; before, every such asset counted as one dollar, so
+//! a stock pair asset got a wrong minimum), and its hop to ETH must return at least that value at
+//! ETH/USD less the slippage ([`min_root_out_up`] with ETH/USD as the price): each leg of a run is
+//! bounded by its own oracle.
 
 use crate::math::{mul_div_up, MathError, WAD};
 use alloy_primitives::U256;
@@ -56,17 +59,21 @@ pub fn burn_share(root_bought: U256) -> U256 {
     root_bought - third_up
 }
 
-/// A stablecoin amount in USD WAD at one dollar: `amount × 10^(18 − decimals)`.
+/// An asset amount in USD WAD at `price_wad` USD per whole unit (its own feed, C16's checks):
+/// `⌈amount × price_wad / 10^decimals⌉`, rounded up so the minimums derived from it are never
+/// below the asset's value (`BuybackMath.assetUsdWadUp`).
 ///
 /// # Errors
-/// [`MathError::Overflow`] when `decimals > 18` or the product overflows.
-pub fn usd_wad(amount: U256, decimals: u8) -> Result<U256, MathError> {
+/// [`MathError::Overflow`] when `decimals > 18` or the result does not fit.
+pub fn asset_usd_wad_up(amount: U256, decimals: u8, price_wad: U256) -> Result<U256, MathError> {
     if decimals > MAX_ASSET_DECIMALS {
         return Err(MathError::Overflow);
     }
-    amount
-        .checked_mul(U256::from(10u8).pow(U256::from(MAX_ASSET_DECIMALS - decimals)))
-        .ok_or(MathError::Overflow)
+    mul_div_up(
+        amount,
+        price_wad,
+        U256::from(10u8).pow(U256::from(decimals)),
+    )
 }
 
 /// The value of a run's bought part: `v − ⌊v/4⌋` of the value `v` spent (ETH wei or USD WAD).
@@ -114,9 +121,28 @@ mod tests {
 
     #[test]
     fn stablecoin_value() {
-        assert_eq!(usd_wad(u(3_000_000_000), 6).unwrap(), u(3_000) * WAD);
-        assert_eq!(usd_wad(u(7), 18).unwrap(), u(7));
-        assert_eq!(usd_wad(u(7), 19), Err(MathError::Overflow));
+        assert_eq!(
+            asset_usd_wad_up(u(3_000_000_000), 6, WAD).unwrap(),
+            u(3_000) * WAD
+        );
+        assert_eq!(asset_usd_wad_up(u(7), 18, WAD).unwrap(), u(7));
+        assert_eq!(asset_usd_wad_up(u(7), 19, WAD), Err(MathError::Overflow));
+        // A stock pair asset at $50.25 (8-decimal feed scaled to a WAD): 3 tokens are $150.75, not $3.
+        let price = u(50_250_000_000_000_000_000);
+        assert_eq!(
+            asset_usd_wad_up(u(3) * WAD, 18, price).unwrap(),
+            u(150_750_000_000_000_000_000)
+        );
+        // Rounded up: one unit of a 6-decimal coin at $0.999999999999999999.
+        assert_eq!(
+            asset_usd_wad_up(u(1), 6, WAD - u(1)).unwrap(),
+            u(1_000_000_000_000)
+        );
+        // The hop's least ETH for $3,000 at $3,000 per ETH, 3 % slippage: 0.97 ETH.
+        assert_eq!(
+            min_root_out_up(u(3_000) * WAD, u(3_000) * WAD, 300).unwrap(),
+            u(970_000_000_000_000_000)
+        );
         assert_eq!(buy_value(u(3_000) * WAD), u(2_250) * WAD);
         // $2,250 at $1.5 per ROOT, no slippage: exactly 1,500 ROOT.
         assert_eq!(

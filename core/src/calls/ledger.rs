@@ -71,13 +71,15 @@ pub const DEFAULT_MAX_OPEN_CALLS: u64 = 16;
 pub const MIN_POOL_OBSERVATIONS: u16 = 1_800;
 
 /// Whether a call entered on pushed prices has no exit price of its own (A5, decided after the
-/// review): pushes stop when the asset's pool is set (`pool_set_at`, 0 = no pool), so a pushed
+/// review): pushes stop when the asset's pool takes over (`pool_active_at`, 0 = no pool; decided
+/// after the second review: a time fixed in the `setPool` call itself, so whoever executes the
+/// timelocked call cannot choose it), so a pushed
 /// call closing after that would resolve on a stale last push, and resolving it on the pool would
 /// mix two sources an agent could bet on. Such a call is void (a miss when resolved late).
 /// `CallLedger._supersededAt` on chain.
 #[must_use]
-pub fn pushed_call_superseded(pushed_price: bool, closes_at: u64, pool_set_at: u64) -> bool {
-    pushed_price && pool_set_at != 0 && closes_at > pool_set_at
+pub fn pushed_call_superseded(pushed_price: bool, closes_at: u64, pool_active_at: u64) -> bool {
+    pushed_price && pool_active_at != 0 && closes_at > pool_active_at
 }
 
 /// Whether an open call already counts as a miss at `now` (decided after the contract review):
@@ -1058,31 +1060,30 @@ mod tests {
         let c = call_commitment(agent(1), ASSET, Direction::Up, HOUR, salt(1));
         let copied = l.commit(agent(2), c, T0).unwrap();
         let id = l.commit(agent(1), c, T0).unwrap();
-        assert!(l
-            .reveal(
-                id,
-                agent(1),
-                ASSET,
-                Direction::Up,
-                HOUR,
-                salt(1),
-                w(ONE),
-                T0
-            )
-            .is_ok());
+        assert!(reveal_up_salt_1(&mut l, id, 1, T0).is_ok());
         assert_eq!(
-            l.reveal(
-                copied,
-                agent(2),
-                ASSET,
-                Direction::Up,
-                HOUR,
-                salt(1),
-                w(ONE),
-                T0
-            ),
+            reveal_up_salt_1(&mut l, copied, 2, T0),
             Err(LedgerError::CommitmentMismatch)
         );
+    }
+
+    /// Agent `a` reveals call `id` as "up over an hour with salt 1" at `now`, entry 1.
+    fn reveal_up_salt_1(
+        l: &mut CallLedger,
+        id: u64,
+        a: u8,
+        now: u64,
+    ) -> Result<Option<ConsensusEvent>, LedgerError> {
+        l.reveal(
+            id,
+            agent(a),
+            ASSET,
+            Direction::Up,
+            HOUR,
+            salt(1),
+            w(ONE),
+            now,
+        )
     }
 
     /// Second review, item 5 (`CallLedger.t.sol`'s copy test): with the default configuration a
@@ -1093,18 +1094,7 @@ mod tests {
         l.set_stake(agent(1), w(100 * ONE));
         let c = call_commitment(agent(1), ASSET, Direction::Up, HOUR, salt(1));
         let id = l.commit(agent(1), c, T0).unwrap();
-        let r = |l: &mut CallLedger, now| {
-            l.reveal(
-                id,
-                agent(1),
-                ASSET,
-                Direction::Up,
-                HOUR,
-                salt(1),
-                w(ONE),
-                now,
-            )
-        };
+        let r = |l: &mut CallLedger, now| reveal_up_salt_1(l, id, 1, now);
         for now in [T0, T0 + 299] {
             assert_eq!(
                 r(&mut l, now),
@@ -1129,7 +1119,7 @@ mod tests {
             l.set_stake(agent(1), w(100 * ONE));
             let c = call_commitment(agent(1), ASSET, Direction::Up, HOUR, salt(1));
             let id = l.commit(agent(1), c, T0).unwrap();
-            let got = l.reveal(id, agent(1), ASSET, Direction::Up, HOUR, salt(1), w(ONE), T0 + age);
+            let got = reveal_up_salt_1(&mut l, id, 1, T0 + age);
             prop_assert_eq!(got.is_ok(), (300..=HOUR).contains(&age));
         }
     }

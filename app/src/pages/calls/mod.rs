@@ -133,12 +133,12 @@ async fn load(w: World, c: CallsRef, me: Option<Address>) -> Result<CallsData, A
     let mut mine = None;
     for (a, r, calls) in read.agents {
         open.extend(calls.iter().map(|(id, call)| {
-            let pool_set_at = if call.asset == c.asset {
-                read.pool_set_at
+            let pool_active_at = if call.asset == c.asset {
+                read.pool_active_at
             } else {
                 0
             };
-            open::OpenRow::new(*id, call, pool_set_at)
+            open::OpenRow::new(*id, call, pool_active_at)
         }));
         if Some(a) == me {
             mine = read.wallet.map(|(balance, allowance)| stake::MyStake {

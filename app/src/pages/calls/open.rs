@@ -35,8 +35,8 @@ pub struct OpenRow {
 }
 
 impl OpenRow {
-    /// The row of open call `id`; `pool_set_at` is when its asset's pool was set (0: none known).
-    pub fn new(id: U256, c: &ICallLedger::Call, pool_set_at: u64) -> Self {
+    /// The row of open call `id`; `pool_active_at` is when its asset's pool was set (0: none known).
+    pub fn new(id: U256, c: &ICallLedger::Call, pool_active_at: u64) -> Self {
         let revealed = c.revealedAt != 0;
         Self {
             id,
@@ -47,7 +47,8 @@ impl OpenRow {
             window: c.window,
             commitment: c.commitment,
             pushed: revealed && c.pushedPrice,
-            superseded: revealed && pushed_call_superseded(c.pushedPrice, c.closesAt, pool_set_at),
+            superseded: revealed
+                && pushed_call_superseded(c.pushedPrice, c.closesAt, pool_active_at),
         }
     }
 

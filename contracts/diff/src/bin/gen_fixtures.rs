@@ -638,10 +638,10 @@ fn prices_fixture(seed: u64) -> Value {
 /// bought) -> the ETH split, the buy value, the minimum out and the burn, by eden-core `burns::buyback`.
 fn buyback_cases(rng: &mut Rng) -> Value {
     use eden_core::burns::buyback::{
-        burn_share, buy_value, min_root_out_up, split_eth, usd_wad, BPS,
+        asset_usd_wad_up, burn_share, buy_value, min_root_out_up, split_eth, BPS,
     };
-    let (mut amount, mut decimals, mut price, mut slip, mut bought) =
-        (vec![], vec![], vec![], vec![], vec![]);
+    let (mut amount, mut decimals, mut price, mut slip, mut bought, mut asset_price) =
+        (vec![], vec![], vec![], vec![], vec![], vec![]);
     let (mut buy, mut keep, mut value, mut min_out, mut burn) =
         (vec![], vec![], vec![], vec![], vec![]);
     for i in 0..96u64 {
@@ -659,10 +659,17 @@ fn buyback_cases(rng: &mut Rng) -> Value {
             rng.below(1_001)
         };
         let r = U256::from(rng.next()) << rng.below(65) as usize;
-        let v = buy_value(usd_wad(a, d).unwrap());
+        // The asset's own USD price (WAD per whole unit): one dollar a third of the time, else any.
+        let ap = if i % 3 == 1 {
+            U256::from(10u8).pow(U256::from(18u8))
+        } else {
+            (U256::from(rng.next()) << rng.below(40) as usize) + U256::from(1u8)
+        };
+        let v = buy_value(asset_usd_wad_up(a, d, ap).unwrap());
         let split = split_eth(a);
         amount.push(s(a));
         decimals.push(s(d));
+        asset_price.push(s(ap));
         price.push(s(p));
         slip.push(s(sl));
         bought.push(s(r));
@@ -672,7 +679,7 @@ fn buyback_cases(rng: &mut Rng) -> Value {
         min_out.push(s(min_root_out_up(v, p, sl).unwrap()));
         burn.push(s(burn_share(r)));
     }
-    json!({"amount": amount, "decimals": decimals, "price": price, "slippageBps": slip, "rootBought": bought,
+    json!({"amount": amount, "decimals": decimals, "assetPrice": asset_price, "price": price, "slippageBps": slip, "rootBought": bought,
            "buy": buy, "keep": keep, "buyValue": value, "minRootOut": min_out, "burn": burn})
 }
 
