@@ -123,6 +123,7 @@ fn App() -> impl IntoView {
             </main>
             <ui::TxTray />
             </div>
+            <ui::TxToast />
             <footer>
                 <span>"eden-core "{env!("CARGO_PKG_VERSION")}" · WebAssembly · every number recomputed in your browser"</span>
             </footer>

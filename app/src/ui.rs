@@ -219,6 +219,63 @@ pub fn NetworkBanner() -> impl IntoView {
     }
 }
 
+/// The latest transaction's state in view on every width (#42 item 5): a small sheet fixed at the
+/// bottom of the window while it is being simulated, signed or mined, and for 8 seconds after it
+/// ends (confirmed, failed, cancelled or stopped by its simulation). It never takes a click (the
+/// page under it stays usable). The tray keeps the whole history; this only makes sure nobody has
+/// to scroll to learn what happened.
+#[component]
+pub fn TxToast() -> impl IntoView {
+    let ctx = Ctx::get();
+    // (id, state words, css class, final)
+    let latest = Memo::new(move |_| {
+        let me = ctx.wallet.get().account;
+        ctx.txs.with(|t| {
+            t.iter()
+                .rev()
+                .find(|e| me.is_none() || e.account.is_none() || e.account == me)
+                .map(|e| {
+                    let (class, words, done) = toast_words(&e.state);
+                    (e.id, e.label.clone(), words, class, done)
+                })
+        })
+    });
+    // The (id, final) that timed out: hidden until the next change.
+    let hidden = RwSignal::new(None::<(u64, bool)>);
+    Effect::new(move |_| {
+        if let Some((id, _, _, _, true)) = latest.get() {
+            set_timeout(
+                move || hidden.set(Some((id, true))),
+                std::time::Duration::from_secs(8),
+            );
+        }
+    });
+    view! {
+        {move || latest.get().filter(|(id, .., done)| hidden.get() != Some((*id, *done))).map(|(_, label, words, class, _)| view! {
+            <div class=format!("toast {class}") id="tx-toast" role="status" aria-live="polite" data-state=class>
+                <span><strong>{label}</strong>" — "{words}</span>
+            </div>
+        })}
+    }
+}
+
+/// A transaction state as the toast says it: (css class, words, whether it is final).
+fn toast_words(s: &TxState) -> (&'static str, String, bool) {
+    match s {
+        TxState::Simulating => ("pending", "checking it would succeed…".into(), false),
+        TxState::AwaitingSignature => ("pending", "waiting for your signature…".into(), false),
+        TxState::Pending(_) => (
+            "pending",
+            "submitted, waiting to be confirmed…".into(),
+            false,
+        ),
+        TxState::Confirmed(_, b) => ("confirmed", format!("confirmed in block {b}"), true),
+        TxState::Failed(m) => ("failed", format!("failed: {m}"), true),
+        TxState::WouldRevert(r) => ("failed", format!("not sent, it would fail: {r}"), true),
+        TxState::Cancelled => ("cancelled", "cancelled".into(), true),
+    }
+}
+
 /// The connected account's transactions and their states, kept in the browser across reloads; lives
 /// above the router, so it survives navigation.
 /// It has its own place in the layout (a column beside the page on wide screens, below it on

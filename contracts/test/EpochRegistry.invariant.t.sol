@@ -22,6 +22,8 @@ contract RegistryHandler is Test {
     /// ghost: challenges made against an epoch since its last upheld challenge, across proposals (C7, second
     /// review item 3: a lapse must not let a re-proposal restart the count)
     mapping(uint64 => uint256) public challengesSinceUpheld;
+    /// ghost: when each epoch was first proposed (C12, second review item 3)
+    mapping(uint64 => uint64) public firstSeen;
 
     constructor(EpochRegistry reg_, address adjudicator_) {
         reg = reg_;
@@ -55,6 +57,7 @@ contract RegistryHandler is Test {
         bytes memory sig = _sig(epoch, root, who);
         vm.prank(who);
         reg.propose{value: bond}(epoch, root, 0, uint64(block.timestamp + 1 hours), sig);
+        if (firstSeen[epoch] == 0) firstSeen[epoch] = uint64(block.timestamp);
         liveRoot[epoch] = root;
         escrowed += bond;
     }
@@ -171,6 +174,18 @@ contract EpochRegistryInvariantTest is Test {
         (uint64 first, uint64 next) = (reg.firstEpoch(), reg.nextEpoch());
         for (uint64 e = first; e < next; ++e) {
             assertLe(handler.challengesSinceUpheld(e), reg.MAX_CHALLENGES());
+        }
+    }
+
+    /// C12 (second review, item 3): an epoch's first proposal time is set once and kept across every re-proposal, and
+    /// never after its current proposal (the prove deadline counts from the current one only when the first was in
+    /// time).
+    function invariant_firstProposalIsKept() public view {
+        (uint64 first, uint64 next) = (reg.firstEpoch(), reg.nextEpoch());
+        for (uint64 e = first; e < next; ++e) {
+            assertEq(reg.firstProposedAt(e), handler.firstSeen(e));
+            uint64 current = reg.proposedAt(e);
+            if (current != 0) assertLe(reg.firstProposedAt(e), current);
         }
     }
 

@@ -173,6 +173,29 @@ test('buy and sell on a curve with the burner wallet: balances move', async () =
   assert.ok(units(await exact('#token-balance .amount')) < afterBuy);
 });
 
+test('on a phone, a transaction\'s progress shows in view: submitted, then confirmed (#42 item 5)', async () => {
+  const p = await browser.newPage({ viewport: { width: 390, height: 844 } });
+  await p.goto(server.url);
+  await p.click('#wallet-button');
+  await p.click('#burner-2');
+  await p.click('.launch-row[data-symbol="MEAD"] a');
+  await p.waitForSelector('#buy-amount', T);
+  await p.fill('#buy-amount', '0.01');
+  await p.waitForSelector('#buy-out .amount', T);
+  await p.click('#buy-button');
+  if (await p.locator('#buy-confirm').isVisible().catch(() => false)) await p.click('#buy-anyway');
+  await p.waitForSelector('#tx-toast', T);
+  await p.waitForSelector('#tx-toast[data-state="confirmed"]', T);
+  assert.match(await p.textContent('#tx-toast'), /confirmed in block \d+/);
+  // In the viewport, whatever the scroll: the tray is far below on a phone.
+  const box = await p.locator('#tx-toast').boundingBox();
+  assert.ok(box && box.y >= 0 && box.y + box.height <= 844 && box.x >= 0 && box.x + box.width <= 390, JSON.stringify(box));
+  await p.screenshot({ path: join(SHOTS, 'phone-toast.png') });
+  // It goes after a few seconds; the tray keeps the history.
+  await p.waitForSelector('#tx-toast', { state: 'detached', timeout: 15_000 });
+  await p.close();
+});
+
 test('a decimal comma is the decimal mark, never a multiplier, and the button repeats what leaves the wallet (D8)', async () => {
   await page.goto(server.url + 'launch');
   await page.click('.launch-row[data-symbol="MEAD"] a');
@@ -260,6 +283,9 @@ test('a crossing buy is clamped, refunds the rest and graduates into the v4 pool
   await waitConfirmed(n);
   await page.waitForSelector('#graduated #pool-price .amount', T);
   assert.ok(units(await exact('#pool-price .amount')) > 0);
+  // #42 item 8: the pool's internals (id, sqrtPriceX96, tick) are behind a disclosure, not in the words.
+  assert.equal(await page.locator('#pool-internals[open]').count(), 0);
+  assert.equal(await page.isVisible('#pool-internals dl'), false);
   await page.screenshot({ path: join(SHOTS, 'launch-graduated.png'), fullPage: true });
 });
 
@@ -534,6 +560,7 @@ test("a project's human envelope is recomputed, its leaf verified against the fi
   assert.equal(wei(await exact('#envelope .amount')), BigInt(c.human.envelopeWad));
   assert.match(await page.textContent('#verify-human'), /true ✓/);
   await page.waitForSelector('#creator-share.ok', T);
+  assert.doesNotMatch(await page.textContent('#creator-share strong'), /C17/, 'rule labels stay out of the words (#42 item 8)');
   assert.match(await page.textContent('#share-now'), /= FeeLanes\.creatorShare ✓/);
   assert.match(await page.textContent('#split-summary'), /equals FeeLanes\.previewSplit ✓/);
   await page.click('#split-summary'); // open the example fee's split for the screenshot
@@ -803,7 +830,12 @@ test('a duel round awaiting settlement is settled from its page', async () => {
   // The new round runs from its start to the latest block: its only swap is the hook's buyback, which moves
   // the mean but is not round activity, so there is no would-be winner yet; still equal to the hook's view.
   await page.waitForSelector('#mean-check[data-match="true"]', T);
-  assert.match(await page.textContent('#would-be-winner'), /nobody has traded/);
+  assert.match(await page.textContent('#would-be-winner'), /nobody has traded in this round, and a round needs a trade to have a winner/);
+  // #42 item 6: the settle control stays, disabled with the time it opens and who may settle.
+  assert.equal(await page.isDisabled('#settle-button'), true);
+  assert.match(await page.textContent('#settle-button'), /^Settle round \d+ \(opens in \d/);
+  assert.match(await page.textContent('#round-open'), /^Round \d+ is open until \d\d:\d\d UTC; it can be settled once it has closed\.$/);
+  assert.match(await page.textContent('#settle-rule'), /Anyone may settle a closed round: the first trade after the close settles it/);
   assert.match(await page.getAttribute('#live-split', 'title'), /the hook holds the same/, 'the buyback moved d; the replay follows it');
   assert.equal(await page.locator('.round-row .bad').count(), 0);
   await page.screenshot({ path: join(SHOTS, 'duel-settled.png'), fullPage: true });
@@ -875,6 +907,17 @@ test('agents are ranked, consensus is shown, and a call is committed then reveal
 test('a scorer registers with the stake and the burn priced live, then sees the 14-day limit', async () => {
   await page.click('nav >> text=Scorer');
   await page.waitForSelector('#register-button', T);
+  // #42 item 7: the thesis form is there before registering, with how a thesis is graded, the burn in ROOT and
+  // USD on its button, and why it cannot be sent yet; a target above 100 is refused in words.
+  await page.waitForSelector('#thesis-form', T);
+  assert.match(await page.textContent('#thesis-rules'), /q = G × R/);
+  await page.waitForFunction(() => /\(\d[\d,.]* ROOT, \$\d[\d,.]*\)$/.test(document.querySelector('#submit-score')?.textContent ?? ''), null, T);
+  assert.equal(await page.isDisabled('#submit-score'), true);
+  assert.match(await page.textContent('#submit-why'), /^Register as a scorer first \(below\)/);
+  await page.fill('#thesis-target', '150');
+  assert.match(await page.textContent('#target-error'), /^The target score is a number from 0 to 100; 150 is above 100\.$/);
+  await page.fill('#thesis-target', '70');
+  await page.waitForSelector('#target-error', { state: 'detached', timeout: 5_000 });
   assert.match(await page.textContent('#root-price'), /USD/);
   assert.match(await page.textContent('#price-freshness'), /fresh/);
   assert.match(await page.textContent('#register-burn'), /ROOT/);
@@ -884,6 +927,7 @@ test('a scorer registers with the stake and the burn priced live, then sees the 
   await page.waitForFunction((b) => document.querySelectorAll('.tx[data-state="confirmed"]').length >= b + 2, n, T);
   await page.waitForSelector('#scorer-status', T);
   assert.match(await page.textContent('#score-countdown'), /14-day limit/);
+  assert.match(await page.textContent('#scorer-status'), /since \d{1,2} [A-Z][a-z]{2} \d{4}, \d\d:\d\d UTC/, 'a date, not unix seconds (#42 item 8)');
   await page.screenshot({ path: join(SHOTS, 'scorer-registered.png'), fullPage: true });
 });
 

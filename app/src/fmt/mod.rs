@@ -164,6 +164,31 @@ pub fn duration(secs: u64) -> String {
     }
 }
 
+/// A unix time as a date and time in UTC, for people: `"4 Dec 2026, 21:42 UTC"` (proleptic
+/// Gregorian calendar, days from the epoch by H. Hinnant's `civil_from_days`).
+pub fn date_utc(unix: u64) -> String {
+    const MONTHS: [&str; 12] = [
+        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    ];
+    let days = (unix / 86_400) as i64;
+    let secs = unix % 86_400;
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{day} {} {year}, {:02}:{:02} UTC",
+        MONTHS[(month - 1) as usize],
+        secs / 3_600,
+        secs % 3_600 / 60
+    )
+}
+
 mod amount;
 
 pub use amount::{parse_units, InputError};
@@ -218,6 +243,14 @@ mod tests {
         assert_eq!(percent_pips(990_000), "99 %");
         assert_eq!(percent_pips(10_000), "1 %");
         assert_eq!(percent_wad(u(425_000_000_000_000_000), 4), "42.5 %");
+    }
+
+    #[test]
+    fn dates_for_people() {
+        assert_eq!(date_utc(0), "1 Jan 1970, 00:00 UTC");
+        assert_eq!(date_utc(951_782_400), "29 Feb 2000, 00:00 UTC");
+        assert_eq!(date_utc(1_796_420_004), "4 Dec 2026, 21:33 UTC");
+        assert_eq!(date_utc(4_102_444_799), "31 Dec 2099, 23:59 UTC");
     }
 
     #[test]

@@ -435,12 +435,7 @@ fn DuelBody(world: World, duel: DuelRef) -> impl IntoView {
                             }
                         })}
                         <FundPot hook=hook duel_id=did currency=currency.clone() />
-                        {awaiting(&x).then(|| view! {
-                            <div class="notice" id="awaiting">
-                                <p>{awaiting_text(&r, &x)}</p>
-                                <button class="primary" id="settle-button" on:click=settle>"Settle the round now"</button>
-                            </div>
-                        })}
+                        {settle_block(&r, &x, settle)}
                         <h2>"Settled rounds"</h2>
                         {if x.history.is_empty() {
                             view! { <p class="empty" id="no-rounds">"No round settled yet."</p> }.into_any()
@@ -554,6 +549,58 @@ fn utc_hm(t: u64) -> String {
     format!("{:02}:{:02}", t % 86_400 / 3_600, t % 3_600 / 60)
 }
 
+/// The settle control, always present (B7): enabled once the active round has closed (also when it
+/// closes while the page is open), else disabled with the time it opens; the round's state and who
+/// may settle in one sentence each.
+fn settle_block(
+    r: &DuelRef,
+    x: &DuelData,
+    settle: impl Fn(leptos::ev::MouseEvent) + Clone + Send + Sync + 'static,
+) -> AnyView {
+    let ctx = Ctx::get();
+    let closed = awaiting(x);
+    let (round, end) = match &x.current {
+        Ok(c) => (c.window.index, c.window.end),
+        Err(_) => (x.hook.round, 0),
+    };
+    let open_now = move || closed || (end != 0 && ctx.chain_now() >= end);
+    let state = if closed {
+        view! { <p id="awaiting">{awaiting_text(r, x)}</p> }.into_any()
+    } else {
+        view! {
+            <p id="round-open">{move || if end != 0 && ctx.chain_now() >= end {
+                format!("Round {round} has just closed: it can be settled now.")
+            } else if end != 0 {
+                format!("Round {round} is open until {} UTC; it can be settled once it has closed.", utc_hm(end))
+            } else {
+                format!("Round {round} is open.")
+            }}</p>
+        }
+        .into_any()
+    };
+    let label = move || {
+        let now = ctx.chain_now();
+        if open_now() {
+            format!("Settle round {round} now")
+        } else if end != 0 {
+            format!(
+                "Settle round {round} (opens in {})",
+                fmt::duration(end.saturating_sub(now))
+            )
+        } else {
+            format!("Settle round {round}")
+        }
+    };
+    view! {
+        <div class="notice settle-round" id="settle-round">
+            {state}
+            <button class="primary" id="settle-button" prop:disabled=move || !open_now() on:click=settle>{label}</button>
+            <p class="muted" id="settle-rule">"Anyone may settle a closed round: the first trade after the close settles it, and without trades this button does (it costs only gas). Settling records the winner and runs its buyback from the pot."</p>
+        </div>
+    }
+    .into_any()
+}
+
 /// Whether the active round has closed (recomputed; the hook's view if the replay failed).
 fn awaiting(x: &DuelData) -> bool {
     x.current.as_ref().map_or(x.hook.awaiting, |c| c.awaiting)
@@ -595,7 +642,7 @@ fn mean_rows(r: &DuelRef, x: &DuelData) -> AnyView {
         c.swaps
     );
     let winner = match (c.mean.winner, c.mean.had_swap) {
-        (Winner::None, false) => "no winner: nobody has traded in this round".to_string(),
+        (Winner::None, false) => "none yet: nobody has traded in this round, and a round needs a trade to have a winner (the live split is where the prices stand now)".to_string(),
         (Winner::None, true) => "no winner: the mean is under one tick".to_string(),
         (w, _) => winner_of(r, w),
     };

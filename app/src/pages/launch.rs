@@ -482,11 +482,16 @@ pub fn TokenPage() -> impl IntoView {
                         Some(Err(e)) => view! { <Failed message=e /> }.into_any(),
                         Some(Ok(p)) => view! {
                             <dl class="kv">
-                                <dt>"Pool id"</dt><dd><code>{p.pool_id.to_string()}</code></dd>
                                 <dt>"Pool price"</dt><dd id="pool-price"><Amount raw=p.price_wad decimals=18 unit=format!("{} / {}", i.quote_symbol, i.symbol) sig=6 compact=true /></dd>
-                                <dt>"sqrtPriceX96"</dt><dd><code>{p.sqrt_price_x96.to_string()}</code></dd>
-                                <dt>"Tick"</dt><dd>{p.tick.map_or("?".to_string(), |t| t.to_string())}</dd>
                             </dl>
+                            <details class="internals" id="pool-internals">
+                                <summary>"Pool details"</summary>
+                                <dl class="kv">
+                                    <dt>"Pool id"</dt><dd><code>{p.pool_id.to_string()}</code></dd>
+                                    <dt>"sqrtPriceX96"</dt><dd><code>{p.sqrt_price_x96.to_string()}</code></dd>
+                                    <dt>"Tick"</dt><dd>{p.tick.map_or("?".to_string(), |t| t.to_string())}</dd>
+                                </dl>
+                            </details>
                         }.into_any(),
                     }}
                 </section>

@@ -181,7 +181,7 @@ pub fn CreatorView(
     let lane = move |name: &'static str, v: U256| view! { <dt>{name}</dt><dd><Amount raw=v decimals=dec unit=sym.clone() sig=6 />{format!(" ({})", percent_wad(v, 4))}</dd> };
     view! {
         <div class=if ok { "result ok" } else { "result bad" } id="creator-share" role="status">
-            <strong>{if ok { "Creator share (C17), FeeLanes agrees. " } else { "Creator share (C17) flagged: " }}</strong>
+            <strong title="rule C17 in docs/protocol.md">{if ok { "Creator share: FeeLanes agrees. " } else { "Creator share flagged: " }}</strong>
             {format!("{} project: floor {}, ceiling {} (FeeLanes' parameters on chain).", if c.state.verified { "Verified" } else { "Not Verified" }, percent_wad(floor, 4), percent_wad(p.share.ceiling, 4))}
             <ul class="flags">{c.flags.iter().map(|f| view! { <li>{f.clone()}</li> }).collect_view()}</ul>
             <dl>

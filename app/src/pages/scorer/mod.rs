@@ -185,13 +185,20 @@ fn ScorerBody(world: World, scorer: ScorerRef) -> impl IntoView {
                             <dt>"Registration burn ($100)"</dt>
                             <dd id="register-burn">{match &d.burn { Ok(b) => view! { <Amount raw=*b decimals=18 unit="ROOT" sig=6 /> }.into_any(), Err(e) => view! { <span class="error">{e.to_string()}</span> }.into_any() }}</dd>
                         </dl>
+                        // #42 item 7: the thesis form is there for everyone; what stops a submission
+                        // (no wallet, no registration, the 14-day limit) is said on it, and the
+                        // registration comes after it.
+                        {match d.price_usd.clone() {
+                            Ok(p) => view! { <ThesisEditor scorer=scorer2.clone() price_usd=p gate=gate_of(d.me.as_ref()) draft=draft /> }.into_any(),
+                            Err(_) => view! { <p class="empty">"Scoring needs a live ROOT price."</p> }.into_any(),
+                        }}
                         {match (d.me.clone(), d.burn.clone()) {
                             (None, _) => view! { <p class="empty">"Connect a wallet to register or see your scorer status."</p> }.into_any(),
                             (Some(m), _) if m.registered => {
                                 let next = next_score_at((m.last_score_at > 0).then_some(m.last_score_at));
                                 view! {
                                     <div class="notice" id="scorer-status">
-                                        <p>"Registered as a scorer · stake "<Amount raw=m.stake decimals=18 unit="ROOT" sig=6 />" · since "{m.registered_at}" (unix)"</p>
+                                        <p>"Registered as a scorer · stake "<Amount raw=m.stake decimals=18 unit="ROOT" sig=6 />" · since "{fmt::date_utc(m.registered_at)}</p>
                                         <p id="score-countdown">{move || {
                                             let now = ctx.chain_now();
                                             if now >= next { "You may score now (14-day limit: free).".to_string() }
@@ -212,10 +219,6 @@ fn ScorerBody(world: World, scorer: ScorerRef) -> impl IntoView {
                                         }.into_any()
                                     } else {
                                         view! {
-                                            {match d.price_usd.clone() {
-                                                Ok(p) => view! { <ThesisEditor scorer=scorer2.clone() price_usd=p next=next draft=draft /> }.into_any(),
-                                                Err(_) => view! { <p class="empty">"Scoring needs a live ROOT price."</p> }.into_any(),
-                                            }}
                                             <h2>"Unstake"</h2>
                                             <p class="muted">"Unstaking closes your open positions now; the stake can be withdrawn after a 7-day cooldown."</p>
                                             <button class="secondary" id="request-unstake" on:click=move |_| unstake(true)>"Request unstake"</button>
@@ -228,6 +231,8 @@ fn ScorerBody(world: World, scorer: ScorerRef) -> impl IntoView {
                                 let need = SCORER_STAKE.saturating_add(burn);
                                 let enough = d.balance >= need;
                                 view! {
+                                    <h2 id="register-title">"Register as a scorer"</h2>
+                                    <p class="muted">"Scoring needs a registered scorer: the stake (returned after unstaking and a 7-day cooldown) and a $100 burn."</p>
                                     <p class="muted">"Your ROOT: "<Amount raw=d.balance decimals=18 unit="ROOT" sig=6 />
                                         {if enough { String::new() } else { " — not enough for stake and burn".to_string() }}</p>
                                     <button class="primary" id="register-button" disabled=!enough on:click=move |_| reg(burn)>"Approve and register"</button>
@@ -241,6 +246,85 @@ fn ScorerBody(world: World, scorer: ScorerRef) -> impl IntoView {
     </Transition>
             {positions}
         }
+}
+
+/// What stands between the connected account and submitting a score.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Gate {
+    /// No wallet connected.
+    NoWallet,
+    /// Connected, not registered.
+    NotRegistered,
+    /// Registered, its stake being unstaked (no new scores).
+    Unstaking,
+    /// Registered: may score from `next` (the 14-day limit).
+    Registered { next: u64 },
+}
+
+fn gate_of(me: Option<&ScorerRecord>) -> Gate {
+    match me {
+        None => Gate::NoWallet,
+        Some(m) if !m.registered => Gate::NotRegistered,
+        Some(m) if m.unstake_requested_at > 0 => Gate::Unstaking,
+        Some(m) => Gate::Registered {
+            next: next_score_at((m.last_score_at > 0).then_some(m.last_score_at)),
+        },
+    }
+}
+
+/// Why the submit button is disabled now, in words (`None`: it is not).
+fn submit_refusal(
+    gate: Gate,
+    now: u64,
+    target: &Result<U256, String>,
+    empty: bool,
+    copy: bool,
+) -> Option<String> {
+    match gate {
+        Gate::NoWallet => {
+            return Some("Connect a wallet to submit: the thesis stays here while you do.".into())
+        }
+        Gate::NotRegistered => {
+            return Some(
+                "Register as a scorer first (below): the thesis stays here while you do.".into(),
+            )
+        }
+        Gate::Unstaking => {
+            return Some(
+                "Your stake is being unstaked: a scorer who is unstaking cannot submit new scores."
+                    .into(),
+            )
+        }
+        Gate::Registered { next } if now < next => {
+            return Some(format!(
+                "The 14-day limit: your next score is allowed in {}.",
+                fmt::duration(next - now)
+            ))
+        }
+        Gate::Registered { .. } => {}
+    }
+    if let Err(e) = target {
+        return Some(e.clone());
+    }
+    if empty {
+        return Some("Write the thesis first.".into());
+    }
+    copy.then(|| {
+        "This thesis copies a published one: it would earn nothing. Write your own.".into()
+    })
+}
+
+/// The target score typed, as a WAD in `[0, 100]`, or why it is refused.
+fn parse_target(s: &str) -> Result<U256, String> {
+    let hundred = U256::from(100u8) * U256::from(10u8).pow(U256::from(18u8));
+    match fmt::parse_units(s, 18) {
+        Ok(v) if v <= hundred => Ok(v),
+        Ok(_) => Err(format!(
+            "The target score is a number from 0 to 100; {} is above 100.",
+            s.trim()
+        )),
+        Err(e) => Err(format!("The target score is a number from 0 to 100: {e}.")),
+    }
 }
 
 /// A thesis being written: token, target, and its text with its references (C8: quotes, `[n]`
@@ -268,7 +352,7 @@ impl Draft {
 /// every edit (`eden_core::scoring::copy_detect::copy_check` against the published theses) and a copy
 /// cannot be submitted; the submit burns `scoreBurnUsd(token)` of ROOT at the live price.
 #[component]
-fn ThesisEditor(scorer: ScorerRef, price_usd: U256, next: u64, draft: Draft) -> impl IntoView {
+fn ThesisEditor(scorer: ScorerRef, price_usd: U256, gate: Gate, draft: Draft) -> impl IntoView {
     let ctx = Ctx::get();
     let Draft {
         token,
@@ -297,9 +381,9 @@ fn ThesisEditor(scorer: ScorerRef, price_usd: U256, next: u64, draft: Draft) -> 
         let Some(tok) = token.get_untracked() else {
             return error.set(Some("Pick a token.".into()));
         };
-        let target_wad = match fmt::parse_units(&target.get_untracked(), 18) {
-            Ok(v) if v <= U256::from(100u8) * U256::from(10u8).pow(U256::from(18u8)) => v,
-            _ => return error.set(Some("The target score is a number from 0 to 100.".into())),
+        let target_wad = match parse_target(&target.get_untracked()) {
+            Ok(v) => v,
+            Err(e) => return error.set(Some(e)),
         };
         if check
             .get_untracked()
@@ -352,9 +436,44 @@ fn ThesisEditor(scorer: ScorerRef, price_usd: U256, next: u64, draft: Draft) -> 
             .await;
         });
     };
+    // The burn for the token picked ($ from `scoreBurnUsd(token)`, ROOT at the live price, C15).
+    let burn = LocalResource::new(move || {
+        let tok = token.get();
+        let w = ctx.world.get_untracked();
+        async move {
+            let (Some(tok), Load::Ready(w)) = (tok, w) else {
+                return None;
+            };
+            let usd = scorer::score_burn_usd(&w.rpc(), registry, tok).await.ok()?;
+            let root = root_for_usd_up(usd, price_usd, RootAmountBounds::default()).ok()?;
+            Some((usd, root))
+        }
+    });
+    let target_ok = Memo::new(move |_| parse_target(&target.get()));
+    let refusal = move || {
+        submit_refusal(
+            gate,
+            ctx.chain_now(),
+            &target_ok.get(),
+            thesis.with(|t| t.trim().is_empty()),
+            check.get().is_some_and(|c| c.verdict == Verdict::Copy),
+        )
+    };
+    let button_label = move || match burn.get().flatten() {
+        Some((usd, root)) => format!(
+            "Pay the burn and submit ({} ROOT, ${})",
+            fmt::units(root, 18, 2),
+            fmt::units(usd, 18, 2)
+        ),
+        None => "Pay the burn and submit".to_string(),
+    };
     let tokens = scorer.tokens.clone();
     view! {
         <h2>"Write a thesis"</h2>
+        <div class="notice" id="thesis-rules">
+            <p>"How a thesis is graded (C8): quality q = G × R. G, the grounding, is computed by code: the share of your quotes found word for word on the page they cite. R is the mean of three rubric criteria (relevance, specificity, whether your target score follows from the thesis), the median of three model samples. A thesis that copies a published one earns nothing; one that addresses the grader scores 0."</p>
+            <p>"Which sources count: any public http(s) page with the quoted words in its visible text. A page that cannot be fetched, or a quote shorter than three words, grounds nothing."</p>
+        </div>
         <div class="form" id="thesis-form">
             <label>"Token "
                 <select id="thesis-token" on:change=move |ev| token.set(event_target_value(&ev).parse().ok())>
@@ -362,6 +481,7 @@ fn ThesisEditor(scorer: ScorerRef, price_usd: U256, next: u64, draft: Draft) -> 
                 </select>
             </label>
             <label>" Target score (0–100) "<input id="thesis-target" inputmode="decimal" prop:value=move || target.get() on:input=move |ev| target.set(event_target_value(&ev)) /></label>
+            {move || target_ok.get().err().map(|e| view! { <p class="error" id="target-error">{e}</p> })}
             <p class="muted" id="thesis-how">"Quote a source's own words in double quotes followed by a marker, "<code>"\"…\" [1]"</code>", and list the references at the end, one per line: "<code>"[1]: https://…"</code>". A quote found on its page counts toward grounding G (q = G × R); words addressed to the grader score 0 (docs/grader.md)."</p>
             <label class="block">"Thesis"<textarea id="thesis-text" rows="8" prop:value=move || thesis.get() on:input=move |ev| thesis.set(event_target_value(&ev))></textarea></label>
             <citations::CitationsView thesis=thesis />
@@ -377,8 +497,62 @@ fn ThesisEditor(scorer: ScorerRef, price_usd: U256, next: u64, draft: Draft) -> 
                 <p class="muted" id="unpublished-theses">{format!("{unpublished} scored thesis text(s) from the node do not match the hash the registry computed: the copy check cannot compare with them.")}</p>
             })}
             <button class="primary" id="submit-score" on:click=submit
-                disabled=move || ctx.chain_now() < next || check.get().is_some_and(|c| c.verdict == Verdict::Copy)>"Pay the burn and submit"</button>
+                disabled=move || refusal().is_some()>{button_label}</button>
+            {move || refusal().map(|why| view! { <p class="muted" id="submit-why">{why}</p> })}
         </div>
         {move || error.get().map(|e| view! { <ErrorBox message=e /> })}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_target_is_a_number_from_0_to_100() {
+        let wad = |x: u64| U256::from(x) * U256::from(10u8).pow(U256::from(18u8));
+        assert_eq!(parse_target("70"), Ok(wad(70)));
+        assert_eq!(parse_target("100"), Ok(wad(100)));
+        assert_eq!(parse_target("0"), Ok(U256::ZERO));
+        assert_eq!(
+            parse_target("150"),
+            Err("The target score is a number from 0 to 100; 150 is above 100.".to_string())
+        );
+        assert!(parse_target("seventy")
+            .unwrap_err()
+            .starts_with("The target score is a number from 0 to 100: "));
+    }
+
+    #[test]
+    fn every_refusal_is_said_in_words() {
+        let ok = Ok(U256::from(1u8));
+        let r =
+            |g, now, t: &Result<U256, String>, empty, copy| submit_refusal(g, now, t, empty, copy);
+        assert!(r(Gate::NoWallet, 0, &ok, false, false)
+            .unwrap()
+            .starts_with("Connect a wallet"));
+        assert!(r(Gate::NotRegistered, 0, &ok, false, false)
+            .unwrap()
+            .starts_with("Register as a scorer first"));
+        assert!(r(Gate::Unstaking, 0, &ok, false, false)
+            .unwrap()
+            .contains("unstaked"));
+        assert_eq!(
+            r(Gate::Registered { next: 100 }, 40, &ok, false, false).unwrap(),
+            "The 14-day limit: your next score is allowed in 1 min 0 s."
+        );
+        let bad = Err("target".to_string());
+        assert_eq!(
+            r(Gate::Registered { next: 0 }, 40, &bad, false, false).unwrap(),
+            "target"
+        );
+        assert_eq!(
+            r(Gate::Registered { next: 0 }, 40, &ok, true, false).unwrap(),
+            "Write the thesis first."
+        );
+        assert!(r(Gate::Registered { next: 0 }, 40, &ok, false, true)
+            .unwrap()
+            .contains("copies"));
+        assert_eq!(r(Gate::Registered { next: 0 }, 40, &ok, false, false), None);
     }
 }
