@@ -219,6 +219,42 @@ pub fn NetworkBanner() -> impl IntoView {
     }
 }
 
+/// Writes `text` to the clipboard (`navigator.clipboard.writeText`); whether it was accepted.
+async fn write_clipboard(text: String) -> bool {
+    let Some(win) = web_sys::window() else {
+        return false;
+    };
+    let get = |o: &wasm_bindgen::JsValue, k: &str| js_sys::Reflect::get(o, &k.into()).ok();
+    let Some(clip) = get(&win.into(), "navigator").and_then(|n| get(&n, "clipboard")) else {
+        return false;
+    };
+    let Some(f) = get(&clip, "writeText")
+        .and_then(|f| wasm_bindgen::JsCast::dyn_into::<js_sys::Function>(f).ok())
+    else {
+        return false;
+    };
+    match f.call1(&clip, &text.into()) {
+        Ok(p) => match wasm_bindgen::JsCast::dyn_into::<js_sys::Promise>(p) {
+            Ok(p) => wasm_bindgen_futures::JsFuture::from(p).await.is_ok(),
+            Err(_) => false,
+        },
+        Err(_) => false,
+    }
+}
+
+/// A button that copies `text` (an address) and says so, or that it could not.
+#[component]
+pub fn CopyButton(text: String, #[prop(into)] id: String) -> impl IntoView {
+    let said = RwSignal::new(None::<bool>);
+    let t = StoredValue::new(text);
+    view! {
+        <button class="secondary small copy" id=id aria-label="Copy the address" on:click=move |_| {
+            let text = t.get_value();
+            leptos::task::spawn_local(async move { said.set(Some(write_clipboard(text).await)) });
+        }>{move || match said.get() { None => "Copy", Some(true) => "Copied ✓", Some(false) => "Copy failed" }}</button>
+    }
+}
+
 /// The latest transaction's state in view on every width (#42 item 5): a small sheet fixed at the
 /// bottom of the window while it is being simulated, signed or mined, and for 8 seconds after it
 /// ends (confirmed, failed, cancelled or stopped by its simulation). It never takes a click (the

@@ -174,12 +174,19 @@ test('buy and sell on a curve with the burner wallet: balances move', async () =
 });
 
 test('on a phone, a transaction\'s progress shows in view: submitted, then confirmed (#42 item 5)', async () => {
-  const p = await browser.newPage({ viewport: { width: 390, height: 844 } });
+  const p = await browser.newPage({ viewport: { width: 390, height: 844 }, permissions: ['clipboard-read', 'clipboard-write'] });
   await p.goto(server.url);
   await p.click('#wallet-button');
   await p.click('#burner-2');
   await p.click('.launch-row[data-symbol="MEAD"] a');
   await p.waitForSelector('#buy-amount', T);
+  // #42 item 9: the token's address is copied with one tap.
+  await p.click('#copy-address');
+  await p.waitForFunction(() => document.querySelector('#copy-address')?.textContent === 'Copied ✓', null, T);
+  assert.equal(await p.evaluate(() => navigator.clipboard.readText()), await p.textContent('#token-address'));
+  // #42 item 9: quick amounts fill the field.
+  await p.click('#buy-quick [data-amount="0.5"]');
+  assert.equal(await p.inputValue('#buy-amount'), '0.5');
   await p.fill('#buy-amount', '0.01');
   await p.waitForSelector('#buy-out .amount', T);
   await p.click('#buy-button');
@@ -193,6 +200,14 @@ test('on a phone, a transaction\'s progress shows in view: submitted, then confi
   await p.screenshot({ path: join(SHOTS, 'phone-toast.png') });
   // It goes after a few seconds; the tray keeps the history.
   await p.waitForSelector('#tx-toast', { state: 'detached', timeout: 15_000 });
+  // 25 % and 100 % of the balance, exactly (the field reads back the same under either decimal mark).
+  await p.waitForSelector('#token-balance .amount', T);
+  const held = wei(await p.getAttribute('#token-balance .amount', 'title'));
+  assert.ok(held > 0n);
+  await p.click('#sell-quick [data-percent="100"]');
+  assert.equal(wei(await p.inputValue('#sell-amount')), held);
+  await p.click('#sell-quick [data-percent="25"]');
+  await p.waitForSelector('#sell-out .amount', T);
   await p.close();
 });
 

@@ -106,6 +106,18 @@ pub fn parse_units(s: &str, decimals: u8) -> Result<U256, InputError> {
     parse_amount(s, decimals, locale_decimal_mark())
 }
 
+/// An exact amount written for an input field, so that [`parse_amount`] reads it back exactly
+/// under either decimal mark: [`super::units_exact`] (no grouping), with a fraction of exactly
+/// three digits padded to four (`1.500` could be a thousands group in a comma locale; `1.5000`
+/// cannot). The quick-amount buttons fill fields with it.
+pub fn units_for_input(raw: U256, decimals: u8) -> String {
+    let s = super::units_exact(raw, decimals);
+    match s.split_once('.') {
+        Some((_, f)) if f.len() == 3 => format!("{s}0"),
+        _ => s,
+    }
+}
+
 /// Characters that only ever group thousands.
 fn is_group_only(c: char) -> bool {
     matches!(
@@ -228,6 +240,35 @@ mod tests {
     }
 
     const E18: u128 = 1_000_000_000_000_000_000;
+
+    #[test]
+    fn amounts_written_for_a_field_read_back_exactly_in_every_locale() {
+        for raw in [
+            0u128,
+            1,
+            1_500,
+            1_234_567,
+            E18,
+            3 * E18 / 2,
+            1_234 * E18 + 567 * E18 / 1000,
+            u128::MAX,
+        ] {
+            for d in [0u8, 6, 18] {
+                let s = units_for_input(u(raw), d);
+                for mark in [Point, Comma] {
+                    assert_eq!(
+                        parse_amount(&s, d, mark).unwrap(),
+                        u(raw),
+                        "{s} {d} {mark:?}"
+                    );
+                }
+            }
+        }
+        assert_eq!(
+            units_for_input(u(1_234 * E18 + 567 * E18 / 1000), 18),
+            "1234.5670"
+        );
+    }
 
     #[test]
     fn a_decimal_comma_never_multiplies() {

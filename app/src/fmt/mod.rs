@@ -191,7 +191,7 @@ pub fn date_utc(unix: u64) -> String {
 
 mod amount;
 
-pub use amount::{parse_units, InputError};
+pub use amount::{parse_units, units_for_input, InputError};
 
 #[cfg(test)]
 mod tests {

@@ -457,7 +457,7 @@ pub fn TokenPage() -> impl IntoView {
                     let cap = curve::market_cap_wad(&s, qd).unwrap_or_default();
                     view! {
                         <h1 id="token-title">{format!("{} ({})", i.name, i.symbol)}</h1>
-                        <p class="muted"><code>{i.token.to_checksum(None)}</code>" · paired with "{qs.clone()}</p>
+                        <p class="muted"><code id="token-address">{i.token.to_checksum(None)}</code>" "<crate::ui::CopyButton text=i.token.to_checksum(None) id="copy-address" />" · paired with "{qs.clone()}</p>
                         <div class="stats">
                             <div><span class="k">"Raised"</span><span class="v" id="raised"><Amount raw=s.quote_raised decimals=qd unit=qs.clone() />" of "<Amount raw=g decimals=qd unit=qs.clone() />{eth.then(|| view! { <Usd wei=s.quote_raised /> })}</span></div>
                             <div><span class="k">"Progress"</span><span class="v" id="progress">{fmt::percent_bps(i.progress_bps())}</span></div>
@@ -547,6 +547,11 @@ pub fn TokenPage() -> impl IntoView {
                                     <span class="label">{format!("Pay ({qs})")}</span>
                                     <input id="buy-amount" inputmode="decimal" placeholder="0.1" prop:value=move || buy_amount.get() on:input=move |ev| { buy_armed.set(false); buy_amount.set(event_target_value(&ev)) } />
                                 </label>
+                                <div class="quick" id="buy-quick">
+                                    {quick_buys(&qs).into_iter().map(|a| view! {
+                                        <button class="secondary small quick-amount" data-amount=a on:click=move |_| { buy_armed.set(false); buy_amount.set(a.to_string()) }>{format!("{a} {qs}")}</button>
+                                    }).collect_view()}
+                                </div>
                                 <div id="buy-preview">{move || buy_preview().map(|r| match r {
                                     Err(e) => view! { <p class="bad">{e.to_string()}</p> }.into_any(),
                                     Ok((i, p)) => view! {
@@ -578,6 +583,15 @@ pub fn TokenPage() -> impl IntoView {
                                     <span class="label">{format!("Sell ({sym})")}</span>
                                     <input id="sell-amount" inputmode="decimal" placeholder="1000" prop:value=move || sell_amount.get() on:input=move |ev| { sell_armed.set(false); sell_amount.set(event_target_value(&ev)) } />
                                 </label>
+                                <div class="quick" id="sell-quick">
+                                    {[25u8, 50, 100].into_iter().map(|pct| view! {
+                                        <button class="secondary small quick-amount" data-percent=pct disabled=move || balances.get().is_none_or(|(_, _, t)| t.is_zero())
+                                            on:click=move |_| if let Some((_, _, t)) = balances.get_untracked() {
+                                                sell_armed.set(false);
+                                                sell_amount.set(fmt::units_for_input(t * U256::from(pct) / U256::from(100u8), 18));
+                                            }>{format!("{pct} %")}</button>
+                                    }).collect_view()}
+                                </div>
                                 <div id="sell-preview">{move || sell_preview().map(|r| match r {
                                     Err(e) => view! { <p class="bad">{e.to_string()}</p> }.into_any(),
                                     Ok((i, p)) => view! {
@@ -694,5 +708,14 @@ pub(crate) fn ImpactConfirm(
                 </div>
             }
         })
+    }
+}
+
+/// The quick buy amounts (#42 item 9): 0.1, 0.5 and 1 of ETH; 100, 500 and 1,000 of a stablecoin.
+fn quick_buys(quote_symbol: &str) -> [&'static str; 3] {
+    if quote_symbol == "ETH" {
+        ["0.1", "0.5", "1"]
+    } else {
+        ["100", "500", "1000"]
     }
 }
