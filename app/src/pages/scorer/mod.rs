@@ -381,22 +381,23 @@ fn ThesisEditor(scorer: ScorerRef, price_usd: U256, gate: Gate, draft: Draft) ->
         let Some(tok) = token.get_untracked() else {
             return error.set(Some("Pick a token.".into()));
         };
-        let target_wad = match parse_target(&target.get_untracked()) {
-            Ok(v) => v,
-            Err(e) => return error.set(Some(e)),
-        };
-        if check
-            .get_untracked()
-            .is_some_and(|c| c.verdict == Verdict::Copy)
-        {
-            return error.set(Some(
-                "This thesis copies a published one: it would earn nothing. Write your own.".into(),
-            ));
-        }
+        // The same refusals the button states (`submit_refusal`), read once more at the click.
+        let target_wad = parse_target(&target.get_untracked());
         let text = full_text();
-        if text.trim().is_empty() {
-            return error.set(Some("Write the thesis first.".into()));
+        if let Some(why) = submit_refusal(
+            gate,
+            ctx.chain_now(),
+            &target_wad,
+            text.trim().is_empty(),
+            check
+                .get_untracked()
+                .is_some_and(|c| c.verdict == Verdict::Copy),
+        ) {
+            return error.set(Some(why));
         }
+        let Ok(target_wad) = target_wad else {
+            return; // refused above
+        };
         if text.len() > MAX_THESIS_BYTES {
             return error.set(Some(format!(
                 "The thesis and its references are {} bytes; the registry takes at most {} (they go on chain).",
