@@ -60,6 +60,10 @@ pub fn Unproven(world: World, scorer: ScorerRef) -> impl IntoView {
                         _ => None,
                     };
                     let w = world.clone();
+                    // The countdown is its own reactive text: the row (and an opened grading record in it)
+                    // is built once per read, never again on the one-second tick.
+                    let deadline = u.deadline;
+                    let left = move || fmt::duration(deadline.saturating_sub(ctx.chain_now()));
                     let (state, action) = match u.standing.clone() {
                         Standing::Provable(a) => {
                             let verdict = Verdict::name_of_code(a.verdict);
@@ -73,12 +77,12 @@ pub fn Unproven(world: World, scorer: ScorerRef) -> impl IntoView {
                                 proof: a.proof.clone(),
                             };
                             (
-                                format!("graded in final epoch {}: quality {}, {verdict}; provable for {}", a.epoch, fmt::percent_wad(a.quality_wad, 3), fmt::duration(u.deadline.saturating_sub(ctx.chain_now()))),
+                                view! { {format!("graded in final epoch {}: quality {}, {verdict}; provable for ", a.epoch, fmt::percent_wad(a.quality_wad, 3))}{left} }.into_any(),
                                 Some(view! { <button class="primary prove-button" on:click=move |_| crate::send::act(ctx, registry, label.clone(), call.clone(), U256::ZERO)>"Prove and open the position"</button> }),
                             )
                         }
-                        Standing::Ungraded => (format!("not graded in a final epoch yet; provable for {} once it is", fmt::duration(u.deadline.saturating_sub(ctx.chain_now()))), None),
-                        Standing::TooLate => ("its 30-day prove window is over: it opens no position".to_string(), None),
+                        Standing::Ungraded => (view! { "not graded in a final epoch yet; provable for "{left}" once it is" }.into_any(), None),
+                        Standing::TooLate => (view! { "its 30-day prove window is over: it opens no position" }.into_any(), None),
                     };
                     view! {
                         <li class="unproven-row" data-score=id.to_string()>
