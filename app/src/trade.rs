@@ -117,6 +117,129 @@ pub fn impact_gate(bps: u32) -> ImpactGate {
     }
 }
 
+/// One side of a trade: an exact amount of an asset.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Leg {
+    /// The amount, in the asset's smallest unit.
+    pub amount: U256,
+    /// The asset's decimals.
+    pub decimals: u8,
+    /// The asset's symbol.
+    pub symbol: String,
+}
+
+impl Leg {
+    /// `amount` of `symbol` with `decimals`.
+    pub fn new(amount: U256, decimals: u8, symbol: &str) -> Self {
+        Self {
+            amount,
+            decimals,
+            symbol: symbol.to_owned(),
+        }
+    }
+
+    /// The exact amount with its unit ("0.1 ETH").
+    pub fn exact(&self) -> String {
+        format!(
+            "{} {}",
+            crate::fmt::units_exact(self.amount, self.decimals),
+            self.symbol
+        )
+    }
+}
+
+/// What the review step before every trade shows (issue 42 item 3, D5): what leaves the wallet,
+/// what arrives at the quote, the least that can arrive at the slippage setting, the price impact,
+/// and what comes back when the trade cannot take all of it (a graduating buy's refund, a pool that
+/// runs out of liquidity). The impact's gate decides what the confirmation asks.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TradeReview {
+    /// `"buy"` or `"sell"`.
+    pub verb: &'static str,
+    /// What leaves the wallet.
+    pays: Leg,
+    /// What arrives at the quote.
+    pub receives: Leg,
+    /// The least that arrives: the transaction's minimum-out.
+    pub min_received: U256,
+    /// The slippage setting the minimum was computed with (bps).
+    pub slippage_bps: u32,
+    /// Price impact, bps rounded up.
+    pub impact_bps: u32,
+    /// What is not taken and comes back (in what is paid's units), if anything.
+    pub comes_back: Option<U256>,
+}
+
+impl TradeReview {
+    /// A review of paying `pays` for `receives`.
+    pub fn new(
+        verb: &'static str,
+        pays: Leg,
+        receives: Leg,
+        min_received: U256,
+        slippage_bps: u32,
+        impact_bps: u32,
+    ) -> Self {
+        Self {
+            verb,
+            pays,
+            receives,
+            min_received,
+            slippage_bps,
+            impact_bps,
+            comes_back: None,
+        }
+    }
+
+    /// The same review, with `back` of what is paid coming back (none when zero).
+    pub fn with_back(mut self, back: U256) -> Self {
+        self.comes_back = (!back.is_zero()).then_some(back);
+        self
+    }
+
+    /// What leaves the wallet.
+    pub fn pays(&self) -> &Leg {
+        &self.pays
+    }
+
+    /// What the confirmation asks for this review's impact.
+    pub fn gate(&self) -> ImpactGate {
+        impact_gate(self.impact_bps)
+    }
+
+    /// The confirming button's words: the trade, with what leaves the wallet, repeated.
+    pub fn go_label(&self) -> String {
+        let base = trade_label(
+            self.verb,
+            Some(self.pays.amount),
+            self.pays.decimals,
+            &self.pays.symbol,
+        );
+        match self.gate() {
+            ImpactGate::None => format!("Confirm: {}", lower_first(&base)),
+            _ => format!("{base} anyway"),
+        }
+    }
+
+    /// The impact's warning in words, from 3 % (D5).
+    pub fn impact_warning(&self) -> Option<String> {
+        (self.impact_bps >= IMPACT_WARN_BPS).then(|| {
+            format!(
+                "This {} moves the price by {}: you get much less than the current price suggests.",
+                self.verb,
+                crate::fmt::percent_bps(self.impact_bps)
+            )
+        })
+    }
+}
+
+fn lower_first(s: &str) -> String {
+    let mut c = s.chars();
+    c.next()
+        .map(|f| f.to_lowercase().chain(c).collect())
+        .unwrap_or_default()
+}
+
 /// Seconds left in the anti-snipe window at `now` (0 once it is over).
 pub fn snipe_seconds_left(state: &CurveState, now: u64) -> u64 {
     fee::SNIPE_WINDOW_SECONDS.saturating_sub(state.seconds_since_launch(now))
@@ -234,6 +357,44 @@ mod tests {
             "you hold 0.1 ETH: you cannot pay more than that"
         );
         assert_eq!(over_balance(held, held, 18, "ETH", "pay"), None);
+    }
+
+    #[test]
+    fn a_review_names_what_leaves_and_what_arrives() {
+        let e18 = U256::from(10u64.pow(18));
+        let r = TradeReview::new(
+            "buy",
+            Leg::new(e18 / U256::from(10u8), 18, "ETH"),
+            Leg::new(U256::from(5_000u64) * e18, 18, "MEAD"),
+            U256::from(4_950u64) * e18,
+            100,
+            120,
+        );
+        assert_eq!(r.gate(), ImpactGate::None);
+        assert_eq!(r.go_label(), "Confirm: buy with 0.1 ETH");
+        assert_eq!(r.pays().exact(), "0.1 ETH");
+        assert_eq!(r.impact_warning(), None);
+        assert_eq!(r.clone().with_back(U256::ZERO).comes_back, None);
+        // A crossing buy's 70.88 % (the review's case) asks for "confirm" typed, from the same review.
+        let high = TradeReview {
+            impact_bps: 7_088,
+            ..r.clone()
+        }
+        .with_back(e18);
+        assert_eq!(high.gate(), ImpactGate::TypeConfirm);
+        assert_eq!(high.go_label(), "Buy with 0.1 ETH anyway");
+        assert_eq!(high.comes_back, Some(e18));
+        assert!(high.impact_warning().unwrap().contains("70.88 %"));
+        let sell = TradeReview::new(
+            "sell",
+            Leg::new(U256::from(1_000u64) * e18, 18, "MEAD"),
+            Leg::new(e18, 18, "ETH"),
+            e18,
+            100,
+            1_500,
+        );
+        assert_eq!(sell.gate(), ImpactGate::Confirm);
+        assert_eq!(sell.go_label(), "Sell 1000 MEAD anyway");
     }
 
     #[test]

@@ -83,13 +83,12 @@ async function pickProject(name) {
   await page.selectOption('#project', v);
 }
 
-/** Clicks Buy or Sell and, when the price impact asks for it (D5), goes ahead: the second click, "confirm" typed. */
-async function trade(side) {
-  await page.click(`#${side}-button`);
-  if (await page.locator(`#${side}-confirm`).isVisible().catch(() => false)) {
-    if (await page.locator(`#${side}-confirm-text`).count()) await page.fill(`#${side}-confirm-text`, 'confirm');
-    await page.click(`#${side}-anyway`);
-  }
+/** Clicks Buy or Sell, then confirms its review (issue 42 item 3), typing "confirm" where the price impact asks for it (D5). */
+async function trade(side, p = page) {
+  await p.click(`#${side}-button`);
+  await p.waitForSelector(`#${side}-confirm`, T);
+  if (await p.locator(`#${side}-confirm-text`).count()) await p.fill(`#${side}-confirm-text`, 'confirm');
+  await p.click(`#${side}-go`);
 }
 
 async function confirmedCount() {
@@ -114,9 +113,43 @@ test('launches are listed with their progress and status', async () => {
   await page.screenshot({ path: join(SHOTS, 'launch-list.png'), fullPage: true });
 });
 
+test('scores where people trade (#42 item 4): the latest final score and its trend on the launch list, its dated history on the token page, one click from its verification', async () => {
+  await page.goto(server.url + 'launch');
+  const chip = page.locator('.launch-row[data-symbol="MEAD"] a.launch-score');
+  await chip.waitFor(T);
+  assert.match(await chip.textContent(), /^Score \d+(\.\d+)? \/ 100( (▲|▼) [\d.]+| =)? · \d{1,2} [A-Z][a-z]{2} \d{4}$/);
+  const listed = await chip.getAttribute('data-score');
+  assert.ok(BigInt(listed) > 0n);
+  // A launch without a leaf in a final epoch says so rather than showing nothing.
+  assert.ok(await page.locator('.launch-row .launch-score').count() >= await page.locator('.launch-row').count() - 1);
+  await page.click('.launch-row[data-symbol="MEAD"] a >> nth=0');
+  await page.waitForSelector('#score-latest', T);
+  // The same value, proven again against the final root from the project's light pack.
+  assert.equal(await page.getAttribute('#score-latest', 'data-score'), listed);
+  assert.match(await page.textContent('#token-score'), /final epoch \d+ of \d{1,2} [A-Z][a-z]{2} \d{4}/);
+  const epochs = await page.locator('#score-history tr[data-epoch]').count();
+  assert.ok(epochs >= 1, `${epochs} epochs in the history`);
+  // #42 item 9: trades say when, not which block.
+  await page.waitForSelector('table.trades td.when', T);
+  assert.match(await page.textContent('table.trades td.when >> nth=0'), /^(just now|\d+ (s|min|h|d) ago)$/);
+  assert.match(await page.getAttribute('table.trades td.when > * >> nth=0', 'title'), /^\d{1,2} [A-Z][a-z]{2} \d{4}, \d\d:\d\d UTC · block [\d,]+$/);
+  await page.screenshot({ path: join(SHOTS, 'token-score.png'), fullPage: true });
+  // The link opens the Score page on that project, verified in the latest final epoch.
+  const token = await page.evaluate(() => location.pathname.split('/').pop());
+  await page.click('#verify-score-link');
+  await page.waitForSelector('#score-result', T);
+  const result = await page.textContent('#score-result');
+  assert.match(result, /Verified against the chain/);
+  assert.ok(result.toLowerCase().includes(token.toLowerCase()), 'the result names the linked project');
+});
+
 test('the launch list is one deployless call, and the same list from view calls on a node that refuses it', async () => {
-  // Each row as shown, but its status badge (which follows the clock).
-  const rowsText = () => page.$$eval('.launch-row', (rs) => rs.map((r) => r.textContent.replace(r.querySelector('.badge').textContent, '')));
+  // Each row as shown, but its status badge (which follows the clock), once every row's score is read
+  // (the scores come from the epochs' publications, beside the list).
+  const rowsText = async () => {
+    await page.waitForFunction(() => document.querySelectorAll('.launch-row').length === document.querySelectorAll('.launch-row .launch-score').length, null, T);
+    return page.$$eval('.launch-row', (rs) => rs.map((r) => r.textContent.replace(r.querySelector('.badge').textContent, '')));
+  };
   proxy.reset();
   await page.goto(server.url + 'launch');
   await page.waitForSelector('.launch-row', T);
@@ -147,7 +180,16 @@ test('buy and sell on a curve with the burner wallet: balances move', async () =
   const quoted = wei(await exact('#buy-out .amount'));
   assert.ok(quoted > 0n);
   let n = await confirmedCount();
+  // Issue 42 item 3: the review names what leaves and what arrives, exactly as quoted, before anything is sent.
   await page.click('#buy-button');
+  await page.waitForSelector('#buy-confirm', T);
+  assert.equal(await page.textContent('#buy-confirm .review-pays'), '0.1 ETH');
+  assert.equal(wei(await page.getAttribute('#buy-confirm .review-receives .amount', 'title')), quoted);
+  assert.ok(wei(await page.getAttribute('#buy-confirm .review-min .amount', 'title')) < quoted);
+  assert.match(await page.textContent('#buy-confirm'), /At least \(slippage [\d.]+ %\)/);
+  assert.equal(await confirmedCount(), n, 'nothing sent before the review is confirmed');
+  await page.screenshot({ path: join(SHOTS, 'launch-review.png'), fullPage: true });
+  await page.click('#buy-go');
   await waitConfirmed(n);
   await page.waitForFunction((b) => {
     const el = document.querySelector('#token-balance .amount');
@@ -164,7 +206,7 @@ test('buy and sell on a curve with the burner wallet: balances move', async () =
   await page.fill('#sell-amount', '1000');
   await page.waitForSelector('#sell-out .amount', T);
   n = await confirmedCount();
-  await page.click('#sell-button');
+  await trade('sell');
   await waitConfirmed(n + 1); // approve + sell
   await page.waitForFunction((b) => {
     const el = document.querySelector('#token-balance .amount');
@@ -189,8 +231,7 @@ test('on a phone, a transaction\'s progress shows in view: submitted, then confi
   assert.equal(await p.inputValue('#buy-amount'), '0.5');
   await p.fill('#buy-amount', '0.01');
   await p.waitForSelector('#buy-out .amount', T);
-  await p.click('#buy-button');
-  if (await p.locator('#buy-confirm').isVisible().catch(() => false)) await p.click('#buy-anyway');
+  await trade('buy', p);
   await p.waitForSelector('#tx-toast', T);
   await p.waitForSelector('#tx-toast[data-state="confirmed"]', T);
   assert.match(await p.textContent('#tx-toast'), /confirmed in block \d+/);
@@ -247,7 +288,7 @@ test('a transaction that would revert is stopped before signing, with the reason
   await page.waitForSelector('#sell-out .amount', T);
   // The form names the shortfall in words (issue 42); the sale is still simulated, and stopped, before signing.
   assert.equal(await page.textContent('#sell-over'), 'you hold 0 MEAD: you cannot sell more than that');
-  await page.click('#sell-button');
+  await trade('sell');
   await page.waitForSelector('.tx[data-state="failed"]:has-text("would revert")', T);
   assert.match(await page.textContent('.tx[data-state="failed"]'), /insufficient token balance/);
   await connectBurner(2);
@@ -293,6 +334,16 @@ test('a crossing buy is clamped, refunds the rest and graduates into the v4 pool
   await page.waitForSelector('#refund', T);
   assert.match(await page.textContent('#refund'), /back/);
   assert.match(await page.textContent('#buy-after'), /^100 % to graduation$/);
+  // The crossing buy reaches the same review and impact gate as any other (issue 42 item 3): the refund
+  // named as coming back, the impact as quoted, and "confirm" typed above 25 %.
+  const impact = await page.textContent('#buy-impact');
+  await page.click('#buy-button');
+  await page.waitForSelector('#buy-confirm', T);
+  assert.match(await page.textContent('#buy-confirm .review-back'), /ETH/);
+  assert.equal(await page.textContent('#buy-confirm .review-impact'), impact);
+  const pct = Number(impact.replace(/[^\d.]/g, ''));
+  assert.equal(await page.locator('#buy-confirm-text').count(), pct > 25 ? 1 : 0, `impact ${impact}`);
+  await page.click('#buy-cancel');
   const n = await confirmedCount();
   await trade('buy');
   await waitConfirmed(n);
@@ -383,14 +434,15 @@ test('a fresh launch shows its anti-snipe countdown and the tax in the quote', a
   await page.waitForSelector('#buy-confirm', T);
   assert.match(await page.textContent('#buy-confirm'), /moves the price by 1[0-9](\.[0-9]+)? %/);
   assert.equal(await page.locator('#buy-confirm-text').count(), 0, 'a second click is enough up to 25 %');
-  assert.equal(await page.isEnabled('#buy-anyway'), true);
+  assert.equal(await page.isEnabled('#buy-go'), true);
+  assert.match(await page.textContent('#buy-go'), /^Buy with 0\.25 ETH anyway$/);
   await page.fill('#buy-amount', '1');
   assert.equal(await page.locator('#buy-confirm').count(), 0, 'a changed amount asks again');
   await page.click('#buy-button');
   await page.waitForSelector('#buy-confirm-text', T);
-  assert.equal(await page.isEnabled('#buy-anyway'), false);
+  assert.equal(await page.isEnabled('#buy-go'), false);
   await page.fill('#buy-confirm-text', 'confirm');
-  assert.equal(await page.isEnabled('#buy-anyway'), true);
+  assert.equal(await page.isEnabled('#buy-go'), true);
   await page.screenshot({ path: join(SHOTS, 'launch-impact-confirm.png'), fullPage: true });
   await page.click('#buy-confirm >> text=Cancel');
   assert.equal(await page.locator('#buy-confirm').count(), 0);
@@ -594,8 +646,9 @@ test("a project's human envelope is recomputed, its leaf verified against the fi
   // §4.4: the demo's adjudicator granted MEAD the Verified badge: its creator's floor is f_backed, and FeeLanes
   // agrees; only the adjudicator's account is offered the badge's button (the burner is not the adjudicator).
   await verifyEpoch('Mid Meadow', c.epoch);
-  await page.waitForFunction(() => /(^|[^t] )Verified project: floor/.test(document.querySelector('#creator-share.ok')?.textContent ?? ''), null, T);
-  assert.match(await page.textContent('#creator-share'), /FeeLanes agrees\. Verified project: floor 20(\.0+)? %/);
+  // #42 item 8: the badge reads "backed", so that "verified" only ever means a proof checked out.
+  await page.waitForFunction(() => /(^|[^t] )Backed by the adjudicator \(its badge\): floor/.test(document.querySelector('#creator-share.ok')?.textContent ?? ''), null, T);
+  assert.match(await page.textContent('#creator-share'), /FeeLanes agrees\. Backed by the adjudicator \(its badge\): floor 20(\.0+)? %/);
   assert.equal(await page.locator('#set-verified').count(), 0);
   // #14: GARD graduated and was traded in its pool; its locked position's fees wait for anyone to collect them
   // into the lanes (the quote split like a curve fee, the token side burned). Collected here, they are gone.
@@ -1069,6 +1122,9 @@ test('a graded thesis is proven from the Scorer page: its grade found in a final
   await row.locator('.show-grade').click();
   await row.locator('.grade-record[data-holds="true"]').waitFor(T);
   assert.match(await row.locator('.grade-record summary').textContent(), /^Score #\d+: q [\d.]+ = G [\d.]+ × R [\d.]+.* re-checked here ✓/);
+  // The one-second countdown beside it never rebuilds the row: the opened record stays open.
+  await page.waitForTimeout(2_500);
+  assert.equal(await row.locator('.grade-record[data-holds="true"]').count(), 1, 'the record survives the countdown');
   await page.screenshot({ path: join(SHOTS, 'scorer-prove.png'), fullPage: true });
   const n = await confirmedCount();
   await row.locator('.prove-button').click();
@@ -1110,7 +1166,8 @@ test('the ROOT buyback shows what it burned and locked, read from the chain, and
 
 test('every page in dark and light mode (the system setting), at 1280 px and at 360 px where nothing scrolls sideways: screenshots', async () => {
   const gard = chain.world.launches.find((l) => l.symbol === 'GARD').token;
-  const pages = [['', '.launch-row'], [`launch/${gard}`, '#pool-price'], ['score', '#epochs tr[data-epoch]'], ['payouts', '#payouts, #no-payouts'],
+  // #42 item 5: the Score page after a verification too (the link from a token page verifies at once).
+  const pages = [['', '.launch-row'], [`launch/${gard}`, '#pool-price'], ['score', '#epochs tr[data-epoch]'], [`score?project=${gard}`, '#creator-share'], ['payouts', '#payouts, #no-payouts'],
     ['scorer', '#root-price'], ['duel', '.duel-row'], ['duel/0', '#duel-countdown'], ['calls', '.agent-row'], ['verify', '#verify'], ['network', 'h1']];
   for (const colorScheme of ['dark', 'light']) {
     for (const width of [1280, 360]) {
@@ -1139,7 +1196,7 @@ test('every page in dark and light mode (the system setting), at 1280 px and at 
           }).map((e) => e.outerHTML.slice(0, 80)));
           assert.deepEqual(unnamed, [], `every control on /${path} is labelled and focusable`);
         }
-        const name = (path.replace(/\/0x[0-9a-fA-F]+$/, '-token').replaceAll('/', '-') || 'launches');
+        const name = (path.replace(/\/0x[0-9a-fA-F]+$/, '-token').replace(/\?project=0x[0-9a-fA-F]+$/, '-verified').replaceAll('/', '-') || 'launches');
         await p.screenshot({ path: join(SHOTS, 'modes', `${name}-${width}-${colorScheme}.png`), fullPage: true });
       }
       await p.close();
@@ -1191,7 +1248,7 @@ test('a browser wallet on the wrong chain is switched, its account changes are f
   await p.click('.launch-row[data-symbol="MEAD"] a');
   await p.fill('#buy-amount', '0.01');
   await p.waitForSelector('#buy-out .amount', T);
-  await p.click('#buy-button');
+  await trade('buy', p);
   await p.waitForSelector('.tx[data-state="cancelled"]', T);
   assert.match(await p.textContent('.tx[data-state="cancelled"]'), /cancelled/);
   const overflow = await p.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
@@ -1245,8 +1302,10 @@ test('a real browser-extension wallet (EIP-6963 + EIP-1193): switched to the cha
         if (t && window.__txTexts.at(-1) !== t) window.__txTexts.push(t);
       }).observe(document.body, { subtree: true, childList: true, characterData: true });
     });
-    const t0 = Date.now();
     await p.click('#buy-button');
+    await p.waitForSelector('#buy-confirm', T);
+    const t0 = Date.now();
+    await p.click('#buy-go');
     await p.waitForSelector('.tx[data-state="confirmed"]', T);
     console.log(`# extension wallet: buy simulated, sent and confirmed in ${Date.now() - t0} ms`);
     const seen = await p.evaluate(() => window.__txTexts);
@@ -1271,7 +1330,7 @@ test('a real browser-extension wallet (EIP-6963 + EIP-1193): switched to the cha
     const n = await p.locator('.tx[data-state="confirmed"]').count();
     await p.fill('#buy-amount', '0.01');
     await p.waitForSelector('#buy-out .amount', T);
-    await p.click('#buy-button');
+    await trade('buy', p);
     await p.waitForFunction((k) => document.querySelectorAll('.tx[data-state="confirmed"]').length > k, n, T);
     await p.waitForFunction(() => { const t = document.querySelector('#token-balance .amount')?.title; return t && t !== '0 MEAD'; }, null, T);
     const last = await call('eth_getBlockByNumber', ['latest', true]);
@@ -1369,7 +1428,7 @@ test('a second deployment (another chain id, other addresses, publications on an
     await page.waitForSelector('#buy-out .amount', T);
     const quoted = wei(await exact('#buy-out .amount'));
     let n = await confirmedCount();
-    await page.click('#buy-button');
+    await trade('buy');
     await waitConfirmed(n);
     await page.waitForFunction((b) => { const t = document.querySelector('#token-balance .amount')?.title; return t && t !== b; }, await exact('#token-balance .amount'), T);
     assert.equal(wei(await exact('#token-balance .amount')) - before, quoted);
@@ -1466,8 +1525,9 @@ test('the transaction tray never covers the page: a column beside it on a wide s
   await page.setViewportSize({ width: 1400, height: 900 });
   try {
     const wide = await boxes();
-    assert.ok(wide.trayShown);
-    assert.ok(wide.tray.left >= wide.main.right, `the tray (x ${wide.tray.left}) is right of the page (to x ${wide.main.right})`);
+    // An empty tray takes no column (issue 42 item 9); one with transactions sits beside the page.
+    assert.equal(wide.trayShown, !(await page.locator('.txs.empty').count()));
+    if (wide.trayShown) assert.ok(wide.tray.left >= wide.main.right, `the tray (x ${wide.tray.left}) is right of the page (to x ${wide.main.right})`);
     await page.screenshot({ path: join(SHOTS, 'tray-column-wide.png') });
   } finally {
     await page.setViewportSize({ width: 1100, height: 1000 });

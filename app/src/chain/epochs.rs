@@ -37,6 +37,8 @@ pub struct ChainEpoch {
     pub deadline: u64,
     /// Challenges its current proposal has had (at most [`MAX_CHALLENGES`]).
     pub challenges: u8,
+    /// When its current proposal was made (unix seconds): the epoch's date as people read it.
+    pub proposed_at: u64,
 }
 
 pub use eden_core::registry::{EpochStatus, MAX_CHALLENGES};
@@ -108,6 +110,7 @@ pub async fn discover(
             (
                 b.add(registry, &IEpochRegistry::statusCall { epoch }),
                 b.add(registry, &IEpochRegistry::challengeCountCall { epoch }),
+                b.add(registry, &IEpochRegistry::proposedAtCall { epoch }),
             )
         })
         .collect();
@@ -116,7 +119,7 @@ pub async fn discover(
     let credit = account.map(|a| b.add(registry, &IEpochRegistry::creditCall { account: a }));
     let a = b.run(rpc).await?;
     let mut epochs = Vec::with_capacity(latest.len());
-    for ((epoch, (root, tx, proposer)), (status, challenges)) in latest.into_iter().zip(slots) {
+    for ((epoch, (root, tx, proposer)), (status, challenges, at)) in latest.into_iter().zip(slots) {
         let s = a.get(status)?;
         epochs.push(ChainEpoch {
             epoch,
@@ -126,6 +129,7 @@ pub async fn discover(
             status: s._0,
             deadline: s.deadline,
             challenges: a.get(challenges)?,
+            proposed_at: a.get(at)?,
         });
     }
     epochs.reverse();
@@ -265,6 +269,7 @@ mod tests {
             status,
             deadline,
             challenges,
+            proposed_at: 0,
         }
     }
 

@@ -284,6 +284,26 @@ pub struct Trade {
     pub tokens: U256,
     /// Spot price after the trade, WAD quote per token (from `eden_core::curve::spot_price_wad`).
     pub price_wad: U256,
+    /// The transaction (an explorer's link).
+    pub tx: B256,
+    /// Its block's time (unix seconds), once read ([`with_times`]).
+    pub time: Option<u64>,
+}
+
+/// The `last` latest of `trades` (in chain order) dated by their blocks' timestamps, read in one
+/// JSON-RPC batch; the others keep `None`, and a failed read leaves every time unknown.
+pub async fn with_times(rpc: &Rpc, trades: &mut [Trade], last: usize) {
+    let from = trades.len().saturating_sub(last);
+    let mut blocks: Vec<u64> = trades[from..].iter().map(|t| t.block).collect();
+    blocks.dedup();
+    if blocks.is_empty() {
+        return;
+    }
+    if let Ok(times) = rpc.block_timestamps(&blocks).await {
+        for t in &mut trades[from..] {
+            t.time = times.get(&t.block).copied();
+        }
+    }
 }
 
 /// Every trade on `info`'s curve since `from_block`, in chain order, from one log scan of its
@@ -334,6 +354,8 @@ pub async fn trades(
             quote,
             tokens,
             price_wad: price(raised, reserve),
+            tx: l.transaction_hash,
+            time: None,
         });
     }
     Ok(out)
@@ -402,6 +424,8 @@ pub async fn pool_trades(
             quote: abs(q),
             tokens: abs(t),
             price_wad: price_from_sqrt(sqrt, quote_is_0, info.quote_decimals),
+            tx: l.transaction_hash,
+            time: None,
         });
     }
     Ok(out)

@@ -26,6 +26,7 @@ pub mod provable;
 pub mod root_buyback;
 pub mod rpc;
 pub mod scorer;
+pub mod scores;
 pub mod sources;
 pub mod tokens;
 pub mod usd;

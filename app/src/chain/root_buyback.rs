@@ -24,6 +24,10 @@ pub struct BuybackAsset {
     pub pending: U256,
     /// The per-call bound (`0`: no route).
     pub max_in: U256,
+    /// A run now, simulated (`eth_call`) when something is pending: `Ok` when it would succeed, else
+    /// the contract's refusal in words. The page offers the run only when it would succeed (issue 42
+    /// item 8: no action offered that cannot succeed).
+    pub run_now: Option<Result<(), String>>,
 }
 
 /// One run, from its `RootBoughtBack` log.
@@ -139,7 +143,7 @@ async fn read_assets(
         })
         .collect();
     let a = b.run(rpc).await?;
-    assets
+    let mut out = assets
         .into_iter()
         .zip(slots)
         .map(|(asset, (lane, pending, route))| {
@@ -151,7 +155,27 @@ async fn read_assets(
                 lane: a.get(lane)?,
                 pending: a.get(pending)?,
                 max_in: a.get(route)?.maxInPerCall,
+                run_now: None,
             })
         })
-        .collect()
+        .collect::<Result<Vec<_>, RpcError>>()?;
+    let sims = futures::future::join_all(out.iter().map(|x| async move {
+        if x.pending.is_zero() {
+            return None;
+        }
+        Some(
+            match rpc
+                .call(at, &IRootBuyback::runCall { asset: x.asset })
+                .await
+            {
+                Ok(_) => Ok(()),
+                Err(e) => Err(e.to_string()),
+            },
+        )
+    }))
+    .await;
+    for (x, sim) in out.iter_mut().zip(sims) {
+        x.run_now = sim;
+    }
+    Ok(out)
 }

@@ -164,6 +164,16 @@ pub fn duration(secs: u64) -> String {
     }
 }
 
+/// A duration in its largest unit only, for "… ago": `"42 s"`, `"3 min"`, `"5 h"`, `"2 d"`.
+pub fn duration_short(secs: u64) -> String {
+    match secs {
+        0..=59 => format!("{secs} s"),
+        60..=3_599 => format!("{} min", secs / 60),
+        3_600..=86_399 => format!("{} h", secs / 3_600),
+        _ => format!("{} d", secs / 86_400),
+    }
+}
+
 /// A unix time as a date and time in UTC, for people: `"4 Dec 2026, 21:42 UTC"` (proleptic
 /// Gregorian calendar, days from the epoch by H. Hinnant's `civil_from_days`).
 pub fn date_utc(unix: u64) -> String {
@@ -187,6 +197,18 @@ pub fn date_utc(unix: u64) -> String {
         secs / 3_600,
         secs % 3_600 / 60
     )
+}
+
+/// A unix time's day in UTC: `"4 Dec 2026"` ([`date_utc`] without the time).
+pub fn day_utc(unix: u64) -> String {
+    let full = date_utc(unix);
+    full.split(',').next().unwrap_or_default().to_owned()
+}
+
+/// A published score (points 0–100 as a WAD) for people: `"47.58 / 100"` (display only, rounded
+/// by [`units`]).
+pub fn points(score_wad: U256) -> String {
+    format!("{} / 100", units(score_wad, 18, 4))
 }
 
 mod amount;
@@ -251,6 +273,15 @@ mod tests {
         assert_eq!(date_utc(951_782_400), "29 Feb 2000, 00:00 UTC");
         assert_eq!(date_utc(1_796_420_004), "4 Dec 2026, 21:33 UTC");
         assert_eq!(date_utc(4_102_444_799), "31 Dec 2099, 23:59 UTC");
+        assert_eq!(day_utc(1_796_420_004), "4 Dec 2026");
+        assert_eq!(duration_short(59), "59 s");
+        assert_eq!(duration_short(3_599), "59 min");
+        assert_eq!(duration_short(7_200), "2 h");
+        assert_eq!(duration_short(3 * 86_400 + 5), "3 d");
+        assert_eq!(
+            points(U256::from(47_578_000_000_000_000_000u128)),
+            "47.58 / 100"
+        );
     }
 
     #[test]

@@ -6,6 +6,8 @@
 
 use super::launch_form::LaunchForm;
 use super::pool_trade::{stored_slippage, PoolTrade, SlippageField};
+use super::score_where_traded::{ScoreChip, ScoreHistory};
+use super::trade_review::{impact_class, ReviewPanel};
 use crate::chain::abi::ILaunchpad;
 use crate::chain::launchpad::{self, LaunchInfo, PoolView, Trade};
 use crate::chain::rpc::TxRequest;
@@ -14,7 +16,7 @@ use crate::error::{AppError, Context};
 use crate::fmt;
 use crate::state::{Ctx, Load};
 use crate::trade;
-use crate::trade::{impact_gate, ImpactGate, IMPACT_WARN_BPS};
+use crate::trade::{Leg, TradeReview};
 use crate::ui::{caught, with_world, Amount, Failed, Loading, Usd};
 use alloy_primitives::{Address, Bytes, U256};
 use alloy_sol_types::SolCall;
@@ -46,6 +48,17 @@ pub fn LaunchList() -> impl IntoView {
                     .await
                     .context("Reading the launches from the launchpad"),
                 _ => Ok(Vec::new()),
+            }
+        }
+    });
+    // Issue 42 item 4: each project's latest final score and its trend, proven against the final
+    // roots; read beside the list, never in front of it.
+    let scores = LocalResource::new(move || {
+        let world = ctx.world.get();
+        async move {
+            match world {
+                Load::Ready(w) => crate::chain::scores::board(&w).await.ok(),
+                _ => None,
             }
         }
     });
@@ -85,6 +98,10 @@ pub fn LaunchList() -> impl IntoView {
                                         <span class=move || format!("badge {}", status().replace(' ', "-"))>{status}</span>
                                     </a>
                                     <Progress bps=l.progress_bps() />
+                                    {
+                                        let token = l.token;
+                                        move || scores.get().flatten().map(|b| view! { <ScoreChip project=token score=b.get(&token).copied() /> })
+                                    }
                                     {cap.filter(|_| !l.graduated).map(|c| view! {
                                         <span class="muted">" · market cap "<Amount raw=c decimals=18 unit=l.quote_symbol.clone() sig=4 /></span>
                                     })}
@@ -144,6 +161,9 @@ fn chart(trades: &[Trade]) -> Option<Chart> {
     })
 }
 
+/// How many of the latest trades the token page lists.
+const TRADES_SHOWN: usize = 20;
+
 /// Everything the token page reads from the chain at once.
 #[derive(Debug, Clone, PartialEq)]
 struct TokenView {
@@ -197,6 +217,8 @@ async fn load_token_view(
     let (pool, swaps) = pool.map_or((None, Vec::new()), |(p, s)| (Some(p), s));
     let mut trades = trades.unwrap_or_default();
     trades.extend(swaps);
+    // Issue 42 item 9: the trades shown are dated by their blocks.
+    launchpad::with_times(&rpc, &mut trades, TRADES_SHOWN).await;
     Ok(TokenView {
         info: i,
         trades,
@@ -425,24 +447,42 @@ pub fn TokenPage() -> impl IntoView {
     };
 
     let connected = move || ctx.wallet.get().account.is_some();
-    // D5: a high price impact asks again (above 10 %) or for "confirm" typed (above 25 %).
+    // Issue 42 item 3: every trade is reviewed before it is sent; a high price impact asks more (D5).
     let buy_armed = RwSignal::new(false);
     let sell_armed = RwSignal::new(false);
-    let buy_gate = Signal::derive(move || {
-        buy_preview()
-            .and_then(Result::ok)
-            .map(|(_, p)| (impact_gate(p.impact_bps), p.impact_bps))
+    let buy_review = Signal::derive(move || {
+        let (i, p) = buy_preview()?.ok()?;
+        let paid = fmt::parse_units(&buy_amount.get(), i.quote_decimals).ok()?;
+        Some(
+            TradeReview::new(
+                "buy",
+                Leg::new(paid, i.quote_decimals, &i.quote_symbol),
+                Leg::new(p.quote.tokens_out, 18, &i.symbol),
+                p.min_tokens_out,
+                slippage.get(),
+                p.impact_bps,
+            )
+            .with_back(p.quote.refund),
+        )
     });
-    let sell_gate = Signal::derive(move || {
-        sell_preview()
-            .and_then(Result::ok)
-            .map(|(_, p)| (impact_gate(p.impact_bps), p.impact_bps))
+    let sell_review = Signal::derive(move || {
+        let (i, p) = sell_preview()?.ok()?;
+        let sold = fmt::parse_units(&sell_amount.get(), 18).ok()?;
+        Some(TradeReview::new(
+            "sell",
+            Leg::new(sold, 18, &i.symbol),
+            Leg::new(p.quote.quote_out, i.quote_decimals, &i.quote_symbol),
+            p.min_quote_out,
+            slippage.get(),
+            p.impact_bps,
+        ))
     });
-    let click_buy = move |_| arm_or_go(buy_gate.get_untracked(), buy_armed, do_buy);
-    let click_sell = move |_| arm_or_go(sell_gate.get_untracked(), sell_armed, do_sell);
+    let click_buy = move |_| buy_armed.set(true);
+    let click_sell = move |_| sell_armed.set(true);
 
     view! {
-        <section class="card">
+        <div class="token-page">
+        <section class="card token-head">
             <p><a href="/launch">"← All launches"</a></p>
             {move || match info.get() {
                 Load::Loading => view! { <Loading what="Reading the curve from chain…" /> }.into_any(),
@@ -471,6 +511,17 @@ pub fn TokenPage() -> impl IntoView {
                 }
             }}
         </section>
+
+        // Issue 42 item 4: the project's published score where it is traded, with its history.
+        {move || match (ctx.world.get(), token()) {
+            (Load::Ready(w), Some(t)) => Some(view! {
+                <section class="card" id="token-score">
+                    <h2>"Score"</h2>
+                    <ScoreHistory world=w project=t />
+                </section>
+            }),
+            _ => None,
+        }}
 
         {move || match static_info.get().map_or(Load::Loading, Load::Ready) {
             Load::Ready(i) if i.graduated => { let i2 = i.clone(); view! {
@@ -575,7 +626,7 @@ pub fn TokenPage() -> impl IntoView {
                                     let paid = buy_preview().and_then(Result::ok).and_then(|(i, _)| fmt::parse_units(&buy_amount.get(), i.quote_decimals).ok());
                                     trade::trade_label("buy", paid, bal_qd, &qs_b)
                                 }}</button>
-                                <ImpactConfirm side="buy" armed=buy_armed gate=buy_gate on_go=Callback::new(move |()| do_buy()) />
+                                <ReviewPanel side="buy" open=buy_armed review=buy_review on_go=Callback::new(move |()| do_buy()) />
                             </div>
                             <div class="side">
                                 <h3>"Sell"</h3>
@@ -609,7 +660,7 @@ pub fn TokenPage() -> impl IntoView {
                                     let sold = sell_preview().and_then(Result::ok).and_then(|_| fmt::parse_units(&sell_amount.get(), 18).ok());
                                     trade::trade_label("sell", sold, 18, &sym_b)
                                 }}</button>
-                                <ImpactConfirm side="sell" armed=sell_armed gate=sell_gate on_go=Callback::new(move |()| do_sell()) />
+                                <ReviewPanel side="sell" open=sell_armed review=sell_review on_go=Callback::new(move |()| do_sell()) />
                             </div>
                         </div>
                     </section>
@@ -618,7 +669,7 @@ pub fn TokenPage() -> impl IntoView {
             _ => ().into_any(),
         }}
 
-        <section class="card">
+        <section class="card token-trades">
             <h2>"Trades"</h2>
             {move || {
                 let t = trades.get();
@@ -627,6 +678,10 @@ pub fn TokenPage() -> impl IntoView {
                     return view! { <p class="empty">"No trades yet."</p> }.into_any();
                 }
                 let line = chart(&t);
+                let explorer = match ctx.world.get_untracked() {
+                    Load::Ready(w) => w.description().explorer_url.clone(),
+                    _ => None,
+                };
                 view! {
                     {line.map(|c| view! {
                         <svg class="chart" id="price-chart" viewBox="0 0 300 80" preserveAspectRatio="none" role="img"
@@ -639,11 +694,11 @@ pub fn TokenPage() -> impl IntoView {
                     })}
                     <div class="table-wrap">
                     <table class="trades">
-                        <thead><tr><th>"Block"</th><th>"Side"</th><th>"Where"</th><th>"Account"</th><th>{i.quote_symbol.clone()}</th><th>{i.symbol.clone()}</th><th>"Price after"</th></tr></thead>
+                        <thead><tr><th>"When"</th><th>"Side"</th><th>"Where"</th><th>"Account"</th><th>{i.quote_symbol.clone()}</th><th>{i.symbol.clone()}</th><th>"Price after"</th></tr></thead>
                         <tbody>
-                            {t.into_iter().rev().take(20).map(|tr| view! {
-                                <tr data-venue=if tr.in_pool { "pool" } else { "curve" }>
-                                    <td>{tr.block}</td>
+                            {t.into_iter().rev().take(TRADES_SHOWN).map(|tr| view! {
+                                <tr data-venue=if tr.in_pool { "pool" } else { "curve" } data-block=tr.block>
+                                    <td class="when">{trade_when(&tr, explorer.as_deref())}</td>
                                     <td class=if tr.buy { "buy" } else { "sell" }>{if tr.buy { "buy" } else { "sell" }}</td>
                                     <td class="venue">{if tr.in_pool { "pool" } else { "curve" }}</td>
                                     <td><code>{fmt::short_addr(&tr.account.to_checksum(None))}</code></td>
@@ -658,56 +713,34 @@ pub fn TokenPage() -> impl IntoView {
                 }.into_any()
             }}
         </section>
+        </div>
     }
 }
 
-/// Sends at once when the impact asks nothing more; otherwise shows the confirmation (D5).
-pub(crate) fn arm_or_go(gate: Option<(ImpactGate, u32)>, armed: RwSignal<bool>, go: impl Fn()) {
-    match gate {
-        Some((ImpactGate::Confirm | ImpactGate::TypeConfirm, _)) => armed.set(true),
-        _ => go(),
-    }
-}
-
-/// The class of a price impact: a warning from 3 %, bad above 10 % (D5).
-pub(crate) fn impact_class(bps: u32) -> &'static str {
-    match impact_gate(bps) {
-        ImpactGate::None if bps < IMPACT_WARN_BPS => "",
-        ImpactGate::None => "warn",
-        _ => "bad",
-    }
-}
-
-/// The second step a high price impact asks for (D5): a second click above 10 %, "confirm" typed
-/// above 25 %. Shown once the trade's button was pressed; a changed amount hides it again.
-#[component]
-pub(crate) fn ImpactConfirm(
-    /// The element ids' prefix; its last word names the trade ("pool-buy" is a buy).
-    #[prop(into)]
-    side: String,
-    armed: RwSignal<bool>,
-    gate: Signal<Option<(ImpactGate, u32)>>,
-    on_go: Callback<()>,
-) -> impl IntoView {
-    let typed = RwSignal::new(String::new());
-    // "pool-buy" is a buy too: the last word names the trade.
-    let word: &'static str = if side.ends_with("buy") { "buy" } else { "sell" };
-    move || {
-        let (g, bps) = gate.get()?;
-        (armed.get() && g != ImpactGate::None).then(|| {
-            let must_type = g == ImpactGate::TypeConfirm;
-            let ok = move || !must_type || typed.get().trim().eq_ignore_ascii_case("confirm");
-            view! {
-                <div class="banner warn impact-confirm" id=format!("{side}-confirm") role="alert">
-                    <p>{format!("This {word} moves the price by {}: you get much less than the current price suggests.", fmt::percent_bps(bps))}</p>
-                    {must_type.then(|| view! {
-                        <label>"Type confirm to go ahead "<input id=format!("{side}-confirm-text") autocomplete="off" prop:value=move || typed.get() on:input=move |ev| typed.set(event_target_value(&ev)) /></label>
-                    })}
-                    <button class="primary" id=format!("{side}-anyway") disabled=move || !ok() on:click=move |_| { armed.set(false); typed.set(String::new()); on_go.run(()); }>{format!("{} anyway", if word == "buy" { "Buy" } else { "Sell" })}</button>
-                    " "<button class="secondary" on:click=move |_| armed.set(false)>"Cancel"</button>
-                </div>
+/// When a trade happened, for people: "3 min ago" (its date and block on hover), linked to the
+/// transaction on the network's explorer when the description names one (issue 42 item 9).
+fn trade_when(tr: &Trade, explorer: Option<&str>) -> impl IntoView {
+    let ctx = Ctx::get();
+    let title = match tr.time {
+        Some(t) => format!("{} · block {}", fmt::date_utc(t), fmt::thousands(tr.block)),
+        None => format!("block {}", fmt::thousands(tr.block)),
+    };
+    let time = tr.time;
+    let block = tr.block;
+    let words = move || match time {
+        Some(t) => {
+            let ago = ctx.chain_now().saturating_sub(t);
+            if ago < 60 {
+                "just now".to_string()
+            } else {
+                format!("{} ago", fmt::duration_short(ago))
             }
-        })
+        }
+        None => format!("block {}", fmt::thousands(block)),
+    };
+    match explorer {
+        Some(e) => view! { <a class="tx-link" href=format!("{}/tx/{}", e.trim_end_matches('/'), tr.tx) target="_blank" rel="noopener" title=title>{words}</a> }.into_any(),
+        None => view! { <span title=title>{words}</span> }.into_any(),
     }
 }
 

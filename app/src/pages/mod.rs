@@ -9,4 +9,6 @@ pub mod network;
 pub mod payouts;
 pub mod pool_trade;
 pub mod score;
+pub mod score_where_traded;
 pub mod scorer;
+pub mod trade_review;

@@ -3,7 +3,7 @@
 //! setting as minimum-out, exact approvals for a token input, and the same price-impact
 //! confirmations as the curve (D5).
 
-use super::launch::{arm_or_go, impact_class, ImpactConfirm};
+use super::trade_review::{impact_class, ReviewPanel};
 use crate::chain::abi::ISwapRouter;
 use crate::chain::pool::{self, Key, PoolSnapshot};
 use crate::chain::rpc::TxRequest;
@@ -11,7 +11,7 @@ use crate::chain::world::World;
 use crate::error::{AppError, Context};
 use crate::fmt;
 use crate::state::Ctx;
-use crate::trade::{self, impact_gate};
+use crate::trade::{self, Leg, TradeReview};
 use crate::ui::{Amount, Failed, Loading, Usd};
 use alloy_primitives::{Address, U256};
 use eden_core::uniswap::swap::{impact_bps_up, ExactInQuote};
@@ -167,10 +167,21 @@ pub fn PoolTrade(
             }
         });
         let current = move || preview.get().flatten();
-        let gate = Signal::derive(move || {
-            current()
-                .and_then(Result::ok)
-                .map(|p| (impact_gate(p.impact_bps), p.impact_bps))
+        // Issue 42 item 3: reviewed before it is sent; what the pool cannot take comes back.
+        let s_r = side.clone();
+        let review = Signal::derive(move || {
+            let p = current()?.ok()?;
+            Some(
+                TradeReview::new(
+                    s_r.name,
+                    Leg::new(p.amount, s_r.pay_decimals, &s_r.pay_symbol),
+                    Leg::new(p.quote.amount_out, s_r.get_decimals, &s_r.get_symbol),
+                    p.min_out,
+                    slippage.get(),
+                    p.impact_bps,
+                )
+                .with_back(p.amount.saturating_sub(p.quote.amount_in)),
+            )
         });
         let s2 = side.clone();
         let w2 = world.clone();
@@ -223,8 +234,7 @@ pub fn PoolTrade(
                 busy.set(false);
             });
         };
-        let go2 = go.clone();
-        let click = move |_| arm_or_go(gate.get_untracked(), armed, go2.clone());
+        let click = move |_| armed.set(true);
         let id = move |what: &str| format!("{id_prefix}-{}-{what}", side.name);
         let held = {
             let side = side.clone();
@@ -289,7 +299,7 @@ pub fn PoolTrade(
                     let side = side_b.clone();
                     move || crate::trade::trade_label(side.name, current().and_then(Result::ok).map(|p| p.amount), side.pay_decimals, &side.pay_symbol)
                 }</button>
-                <ImpactConfirm side=format!("{id_prefix}-{}", side.name) armed=armed gate=gate on_go=Callback::new(move |()| go()) />
+                <ReviewPanel side=format!("{id_prefix}-{}", side.name) open=armed review=review on_go=Callback::new(move |()| go()) />
             </div>
         }
     };

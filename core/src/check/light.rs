@@ -161,6 +161,22 @@ impl ProjectPack {
         };
         (process_proof(leaf, proof) == root).then_some(r.score_wad)
     }
+
+    /// The project's published score in this epoch (its one score leaf, C27: what FeeLanes and the
+    /// creator share read, and what a trader is shown) when that leaf's proof reaches `root`: the
+    /// record's published score, or a pre-data project's human score. `None` when neither proves.
+    pub fn proven_published(&self, root: B256) -> Option<U256> {
+        let from_record = self
+            .record
+            .as_ref()
+            .map(|r| (r.published_wad, &self.score_proof));
+        let from_human = self.human.as_ref().map(|(h, p)| (h.score_wad, p));
+        [from_record, from_human]
+            .into_iter()
+            .flatten()
+            .find(|(v, p)| process_proof(score_leaf(self.project, *v), p) == root)
+            .map(|(v, _)| v)
+    }
 }
 
 impl TrackPack {
@@ -557,6 +573,31 @@ mod tests {
             }
             assert!(check_human_in(&tree, pack.project, Some(b.root), None, None).is_ok());
             assert_eq!(pack.proven_score(b.root), Some(full.score_wad));
+        }
+    }
+
+    #[test]
+    fn every_pack_proves_its_published_score_and_nothing_else() {
+        let (b, packs) = packs();
+        let published: HashMap<Address, U256> = b.score_leaves().into_iter().collect();
+        assert_eq!(packs.projects.len(), published.len());
+        for pack in &packs.projects {
+            assert_eq!(
+                pack.proven_published(b.root),
+                published.get(&pack.project).copied(),
+                "{}",
+                pack.project
+            );
+            // Against another root, or with a changed value, nothing is proven.
+            assert_eq!(pack.proven_published(B256::repeat_byte(7)), None);
+            let mut changed = pack.clone();
+            if let Some(r) = changed.record.as_mut() {
+                r.published_wad += U256::from(1u8);
+            }
+            if let Some((h, _)) = changed.human.as_mut() {
+                h.score_wad += U256::from(1u8);
+            }
+            assert_eq!(changed.proven_published(b.root), None);
         }
     }
 

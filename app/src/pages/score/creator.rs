@@ -182,7 +182,7 @@ pub fn CreatorView(
     view! {
         <div class=if ok { "result ok" } else { "result bad" } id="creator-share" role="status">
             <strong title="rule C17 in docs/protocol.md">{if ok { "Creator share: FeeLanes agrees. " } else { "Creator share flagged: " }}</strong>
-            {format!("{} project: floor {}, ceiling {} (FeeLanes' parameters on chain).", if c.state.verified { "Verified" } else { "Not Verified" }, percent_wad(floor, 4), percent_wad(p.share.ceiling, 4))}
+            {format!("{} floor {}, ceiling {} (FeeLanes' parameters on chain).", if c.state.verified { "Backed by the adjudicator (its badge):" } else { "Not backed by the adjudicator:" }, percent_wad(floor, 4), percent_wad(p.share.ceiling, 4))}
             <ul class="flags">{c.flags.iter().map(|f| view! { <li>{f.clone()}</li> }).collect_view()}</ul>
             <dl>
                 {c.share_at_epoch.zip(c.epoch_score).map(|(sh, sc)| view! {
@@ -316,9 +316,9 @@ fn CreatorActions(c: CreatorCheck, on_done: Callback<()>) -> impl IntoView {
     let badge = move || {
         (ctx.wallet.with(|w| w.account) == Some(adjudicator) && !adjudicator.is_zero()).then(|| {
             let (label, text) = if verified {
-                ("Revoke Verified (adjudicator)".to_string(), "Revoke Verified")
+                ("Revoke the backed badge (adjudicator)".to_string(), "Revoke the backed badge")
             } else {
-                ("Grant Verified (adjudicator)".to_string(), "Grant Verified")
+                ("Grant the backed badge (adjudicator)".to_string(), "Grant the backed badge")
             };
             let data = IFeeLanes::setVerifiedCall {
                 token,
@@ -326,7 +326,7 @@ fn CreatorActions(c: CreatorCheck, on_done: Callback<()>) -> impl IntoView {
             }
             .abi_encode();
             view! {
-                <p id="verified-row">"You are the registry's adjudicator: Verified lifts the creator's floor and the pre-data cap, and never changes a score (§4.4). "
+                <p id="verified-row">"You are the registry's adjudicator: your badge (Verified in §4.4, \"backed\" here) lifts the creator's floor and the pre-data cap, and never changes a score. "
                     <button class="secondary" id="set-verified" data-verified=verified.to_string() on:click=move |_| run(label.clone(), data.clone())>{text}</button></p>
             }
         })

@@ -66,7 +66,7 @@ pub fn EpochTable(
                 let currency = currency.clone();
                 view! {
                     <tr data-epoch=e class=move || if selected.get() == Some(e) { "selected" } else { "" }>
-                        <td>{e}</td>
+                        <td>{e}{(r.proposed_at > 0).then(|| view! { <br /><span class="muted epoch-date" title=fmt::date_utc(r.proposed_at)>{fmt::day_utc(r.proposed_at)}</span> })}</td>
                         <td><span class=format!("badge {name}")>{name}</span></td>
                         <td title=(r.status == 2).then_some("Challenged: if the challenge is upheld the slot reopens for a corrected root; if rejected, a fresh 72 h window starts (C7).")>{window}</td>
                         <td><button class="secondary pick-epoch" on:click=move |_| on_pick.run(e)>{if r.status == 3 { "Verify" } else { "Check" }}</button></td>

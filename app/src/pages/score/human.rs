@@ -73,7 +73,7 @@ impl HumanCheck {
 
 /// A human-score finding in words.
 pub fn human_finding_words(f: &HumanFinding) -> String {
-    let fl = |b: bool| if b { "Verified" } else { "not Verified" };
+    let fl = |b: bool| if b { "backed" } else { "not backed" };
     match f {
         HumanFinding::QualityLeafMismatch { thesis } => format!(
             "thesis {}: its quality leaf does not hash from its values",
@@ -118,9 +118,9 @@ pub fn human_finding_words(f: &HumanFinding) -> String {
         HumanFinding::PathDiffers { verified } => format!(
             "the bundle's path differs from the replay with the {} cap",
             if *verified {
-                "Verified (100)"
+                "backed (100)"
             } else {
-                "unverified (50)"
+                "not-backed (50)"
             }
         ),
         HumanFinding::PreDataWithSystematicScore => "a pre-data score for a project that has a systematic score this epoch (C10 ends at the first one)".into(),
@@ -289,7 +289,7 @@ pub fn HumanView(check: Result<Option<HumanCheck>, AppError>, status: u8) -> imp
                     }
                     HumanDetail::PreData { path, verified, cap } => view! {
                         <dt>"Path from 0"</dt><dd id="predata-path">{path_words(&path)}" points"</dd>
-                        <dt>"Cap"</dt><dd><Amount raw=cap decimals=18 unit="points" sig=3 />{if verified { " (Verified project)" } else { " (not Verified)" }}</dd>
+                        <dt>"Cap"</dt><dd><Amount raw=cap decimals=18 unit="points" sig=3 />{if verified { " (backed: the adjudicator's badge)" } else { " (not backed by the adjudicator)" }}</dd>
                     }.into_any(),
                 }}
                 <dt>"Human score, recomputed"</dt><dd id="human-score"><Amount raw=c.recomputed decimals=18 unit="points" sig=6 />{if c.recomputed == c.bundle_score { " = the bundle's ✓".to_string() } else { format!(" ≠ the bundle's {}", crate::fmt::units_exact(c.bundle_score, 18)) }}</dd>

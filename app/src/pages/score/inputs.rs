@@ -205,7 +205,7 @@ pub fn InputsView(check: Option<Result<InputsCheck, AppError>>) -> impl IntoView
                     {summary}
                     <ul class="flags">{c.flags.iter().map(|f| view! { <li>{f.clone()}</li> }).collect_view()}</ul>
                 </div>
-                <table class="claims" id="claims">
+                <div class="table-wrap"><table class="claims" id="claims">
                     <thead><tr><th>"Source"</th><th>"Metric"</th><th>"Attested"</th><th>"Outcome"</th></tr></thead>
                     <tbody>
                         {c.claims.into_iter().map(|x| {
@@ -213,7 +213,7 @@ pub fn InputsView(check: Option<Result<InputsCheck, AppError>>) -> impl IntoView
                             view! { <tr class=class><td>{x.source}</td><td>{x.metric}</td><td class="num">{fmt::units_exact(x.attested, 0)}</td><td>{words}</td></tr> }
                         }).collect_view()}
                     </tbody>
-                </table>
+                </table></div>
             }.into_any()
         }
     }

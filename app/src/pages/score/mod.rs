@@ -23,6 +23,7 @@ use crate::chain::rpc::{Rpc, RpcError};
 use crate::chain::world::{LightPublication, World, WorldError};
 use crate::error::{AppError, Context};
 use crate::fmt;
+use crate::pages::score_where_traded::ScoreHistory;
 use crate::state::{Ctx, Load};
 use crate::ui::{caught, with_world, Amount, Loading};
 use alloy_primitives::{Address, B256, U256};
@@ -626,7 +627,12 @@ fn ScoreBody(world: World) -> impl IntoView {
         .get_untracked()
         .account
         .filter(|a| world.project_name(a).is_some());
-    let project = RwSignal::new(me.or_else(|| names.first().map(|(_, a)| *a)));
+    // A link from where the project is traded (`/score?project=0x…`, issue 42 item 4) picks it and
+    // verifies it in the latest final epoch as soon as the epochs are read.
+    let from_link: Option<Address> = leptos_router::hooks::use_query_map()
+        .with_untracked(|q| q.get("project"))
+        .and_then(|a| a.parse().ok());
+    let project = RwSignal::new(from_link.or(me).or_else(|| names.first().map(|(_, a)| *a)));
     let selected: RwSignal<Option<u64>> = RwSignal::new(None);
     // The check of one project in one epoch: an action, so only the latest dispatch's result shows.
     let check_action = Action::new_local(move |(w, row, p, mine): &CheckInput| {
@@ -696,6 +702,15 @@ fn ScoreBody(world: World) -> impl IntoView {
     };
     let verify2 = verify.clone();
     let verify3 = verify.clone();
+    let verify4 = verify.clone();
+    let pending_link = StoredValue::new(from_link.is_some());
+    Effect::new(move |_| {
+        if pending_link.get_value() && selected.get().is_some() && matches!(rows.get(), Some(Ok(_)))
+        {
+            pending_link.set_value(false);
+            verify4();
+        }
+    });
     let on_done = Callback::new(move |()| verify3());
     let world_for_names = world.clone();
     let world_for_table = world.clone();
@@ -743,6 +758,11 @@ fn ScoreBody(world: World) -> impl IntoView {
                 Err(e) => view! { <span class="bad" id="inputs-status">{e.to_string()}</span> }.into_any(),
             })}
         </label>
+        {
+            // Issue 42 item 4: the picked project's published score over the latest final epochs, dated.
+            let w = world.clone();
+            move || project.get().map(|p| view! { <h2>"Score history"</h2><ScoreHistory world=w.clone() project=p /> })
+        }
         <h2>"Epochs"</h2>
         <Transition fallback=|| view! { <Loading what="Reading epoch status from the registry…" /> }>
         <ErrorBoundary fallback=caught>
@@ -776,6 +796,9 @@ fn ScoreBody(world: World) -> impl IntoView {
                 let name = untrack(|| candidate(checked)).map(|c| c.label()).or_else(|| world_for_names.project_name(&checked)).unwrap_or_else(|| "Unnamed project".into());
                 let name = format!("{name} ({})", checked.to_checksum(None));
                 let EpochCheck { project: _, status, score, signer, expected_signer, human, creator, inputs } = e;
+                // Issue 42 item 8: after a flagged score, the other parts' checks cannot vouch for the
+                // bundle; they are shown without their green (`.after-flag`), under a sentence saying so.
+                let flagged = matches!(&score, Ok(c) if !c.flags.is_empty());
                 view! {
                     {match score {
                         Ok(c) => score_view(c, name).into_any(),
@@ -786,15 +809,27 @@ fn ScoreBody(world: World) -> impl IntoView {
                             </div>
                         }.into_any(),
                     }}
+                    <div class=if flagged { "after-flag" } else { "" }>
+                    {flagged.then(|| view! { <p class="banner warn" id="after-flag-note">"The score above is flagged, so this bundle does not hold. The checks below are of its other parts: where they agree, they do not make the bundle right."</p> })}
                     <h2>"Verified inputs"</h2>
                     <InputsView check=inputs />
                     <h2>"Human score"</h2>
                     <HumanView check=human status=status />
                     <h2>"Creator share"</h2>
                     <CreatorView check=creator on_done=on_done />
+                    </div>
                 }.into_any()
             }
         })}
+    }
+}
+
+/// A recomputation step's value for people (issue 42 item 8): a WAD (an integer of more than 12
+/// digits) as its exact decimal, anything else (a digest, a count) as it is.
+fn step_value(v: &str) -> String {
+    match U256::from_str_radix(v, 10) {
+        Ok(x) if v.len() > 12 => fmt::units_exact(x, 18),
+        _ => v.to_owned(),
     }
 }
 
@@ -850,12 +885,25 @@ fn score_view(c: ScoreCheck, name: String) -> impl IntoView {
                     <ol class="steps">
                         {r.steps.into_iter().map(|s| {
                             let name = s.step.name();
-                            view! { <li class=if s.ok { "ok" } else { "bad" }><strong>{name}</strong>{if s.ok { " ✓".to_string() } else { format!(" expected {} computed {}", s.expected, s.computed) }}</li> }
+                            view! { <li class=if s.ok { "ok" } else { "bad" }><strong>{name}</strong>{if s.ok { " ✓".to_string() } else { format!(": published {}, recomputed {}", step_value(&s.expected), step_value(&s.computed)) }}</li> }
                         }).collect_view()}
                     </ol>
                 </details>
             })}
         </div>
+    }
+}
+
+#[cfg(test)]
+mod step_value_tests {
+    #[test]
+    fn a_wad_reads_as_a_decimal() {
+        assert_eq!(
+            super::step_value("36353657776000000001"),
+            "36.353657776000000001"
+        );
+        assert_eq!(super::step_value("7"), "7");
+        assert_eq!(super::step_value("0xabc"), "0xabc");
     }
 }
 

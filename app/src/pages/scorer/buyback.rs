@@ -56,10 +56,15 @@ fn Buyback(s: BuybackState) -> impl IntoView {
     };
     let rows = s.assets.iter().map(|a| {
         let (asset, sym, dec, pending) = (a.asset, a.symbol.clone(), a.decimals, a.pending);
-        let button = (!pending.is_zero()).then(|| {
-            let label = format!("Run the ROOT buyback with {} {sym}", fmt::units(pending, dec, 6));
-            view! { <button class="secondary run-buyback" data-asset=asset.to_string() on:click=move |_| crate::send::act(ctx, at, label.clone(), IRootBuyback::runCall { asset }, U256::ZERO)>"Run the buyback"</button> }
-        });
+        // Offered only when a run now would succeed (simulated); otherwise the contract's reason.
+        let button = match a.run_now.clone() {
+            Some(Ok(())) => {
+                let label = format!("Run the ROOT buyback with {} {sym}", fmt::units(pending, dec, 6));
+                Some(view! { <button class="secondary run-buyback" data-asset=asset.to_string() on:click=move |_| crate::send::act(ctx, at, label.clone(), IRootBuyback::runCall { asset }, U256::ZERO)>"Run the buyback"</button> }.into_any())
+            }
+            Some(Err(why)) => Some(view! { <span class="muted run-refused">{format!("A run now would be refused: {why}.")}</span> }.into_any()),
+            None => None,
+        };
         let bound = if a.max_in.is_zero() { "no route".to_string() } else { format!("at most {} {} a run", fmt::units(a.max_in, dec, 6), a.symbol) };
         view! {
             <li class="buyback-asset" data-asset=asset.to_string() data-lane=a.lane.to_string() data-pending=pending.to_string()>

@@ -349,12 +349,8 @@ fn PositionRow(
                     Ok(g) => format!("{} · {} (c = {}) · graded in final epoch {}", fmt::percent_wad(g.quality, 3), g.verdict.name(), fmt::units(g.verdict.multiplier_wad(), 18, 2), g.epoch),
                     Err(e) => e.to_string(),
                 }}</dd>
-                <dt>"Weight ω"</dt>
-                <dd>{fmt::units(r.me.weight, 18, 6)}" = ⌊q·c⌋ · √2,500 ROOT"{weight_view}</dd>
-                <dt>"Stream share ω / D"</dt>
-                <dd class="share">{fmt::percent_wad(share, 4)}{format!(" of the pool's rate (W = {}, {} open position{})", fmt::units(r.pool.total_weight, 18, 6), open.len(), if open.len() == 1 { "" } else { "s" })}</dd>
-                <dt>"5 % cap"</dt>
-                <dd class="cap">{cap_text}{d_check}</dd>
+                <dt>"Your share of the pool's rewards"</dt>
+                <dd class="share">{fmt::percent_wad(share, 4)}{format!(" ({} open position{})", open.len(), if open.len() == 1 { "" } else { "s" })}</dd>
                 <dt>"Pool drip"</dt>
                 <dd><Amount raw=per_day decimals=dec unit=format!("{unit}/day") sig=4 />" over 7 days from each funding · yours ≈ "<Amount raw=mine_per_day decimals=dec unit=format!("{unit}/day") sig=4 /></dd>
                 <dt>"Accrued now"</dt>
@@ -370,6 +366,18 @@ fn PositionRow(
                 <dt>"Your balance"</dt>
                 <dd class="asset-balance"><Amount raw=r.balance decimals=dec unit=r.asset_symbol.clone() sig=8 /></dd>
             </dl>
+            // Issue 42 item 8: the rules' formulas behind a disclosure, the words above.
+            <details class="position-math">
+                <summary>"How this is computed (C12)"</summary>
+                <dl class="kv">
+                    <dt>"Weight ω"</dt>
+                    <dd>{fmt::units(r.me.weight, 18, 6)}" = ⌊q·c⌋ · √2,500 ROOT"{weight_view}</dd>
+                    <dt>"Stream share ω / D"</dt>
+                    <dd>{fmt::percent_wad(share, 4)}{format!(" of the pool's rate (W = {})", fmt::units(r.pool.total_weight, 18, 6))}</dd>
+                    <dt>"5 % cap"</dt>
+                    <dd class="cap">{cap_text}{d_check}</dd>
+                </dl>
+            </details>
             {match &grade {
                 Ok(g) if !g.record.is_zero() => Some(view! { <crate::pages::score::grades::GradeRecordOf world=world.clone() registry=registry score_id=r.score_id record=g.record /> }),
                 _ => None,
