@@ -3,7 +3,7 @@
 //
 //   node scripts/seed-demo.mjs --rpc-url http://127.0.0.1:8545 --out public/demo [--private DIR]
 //
-// <out> gets exactly the deployment's publications (the layout in the README), as an operator would
+// <out> gets exactly the deployment's publications (the layout in docs/networks.md), as an operator would
 // serve them; DIR (default .eden/seed-<chainId>) gets what only the seeder and its users hold: the
 // private projects' own inputs files and a report of everything seeded (for the tests), never served.
 //
@@ -572,7 +572,7 @@ async function proposeEpoch(k, { tamperWith = false } = {}) {
   // The signature names the proposer (C6): only the deployer's account can propose this root.
   const sig = await edenCli(['epoch', 'sign', '--bundle', join(dir, 'bundle.json'), '--proposer', deployer], signerKey);
   await edenCli(['epoch', 'propose', '--signature', join(dir, 'signature.json')], signerKey);
-  // Published by its root (the publication layout, README): any host may serve it.
+  // Published by its root (the publication layout, docs/networks.md): any host may serve it.
   await edenCli(['epoch', 'publish', '--bundle', join(dir, 'bundle.json'), '--dir', OUT]);
   const bundle = JSON.parse(readFileSync(join(dir, 'bundle.json'), 'utf8'));
   const path = `epochs/${bundle.root.toLowerCase()}.json`;

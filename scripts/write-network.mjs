@@ -1,4 +1,4 @@
-// Writes the network description (eden-network-v1, D1; the format is in the README) of a local
+// Writes the network description (eden-network-v1, D1; the format is in docs/networks.md) of a local
 // deployment from what scripts/deploy-local.sh and scripts/deploy-local-ii.sh deployed:
 //
 //   node scripts/write-network.mjs --chain-id 31337 --rpc-url http://127.0.0.1:8545 \

@@ -1,7 +1,7 @@
 //! # eden-core
 //!
 //! Exact integer math of the Eden protocol, shared by the browser app (wasm32) and native tools.
-//! Every rule cites its label in `docs/protocol.md` (A1…A5, B1…B7, C1…C20).
+//! Every rule cites its label in `docs/protocol.md` (A1…A5, B1…B7, C1…C27; D1…D10 for the clients).
 //!
 //! Amounts are integers (`U256`, WAD = 10^18). Rounding direction is part of each function's
 //! name or doc and always favours the protocol where money moves. Bad input is an error, never

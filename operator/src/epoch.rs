@@ -573,7 +573,7 @@ pub struct Published {
     pub packs_unchanged: usize,
 }
 
-/// `eden epoch publish`: writes the publication layout (README, "Publications") into `dir`, which any
+/// `eden epoch publish`: writes the publication layout (docs/networks.md, "Publications") into `dir`, which any
 /// static host can serve: `epochs/<root>.json` (the bundle) and `epochs/<root>.msgpack` (the same, compact,
 /// C23), `epochs/<root>.intake.json` and `.intake.msgpack` (the intake report with the public attestations),
 /// and the light packs one project's check needs (C22), built from them (which checks that the bundle's
