@@ -20,11 +20,12 @@ step() { printf '\n==> %s\n' "$*"; }
 
 bash scripts/setup.sh app browser model
 
-step "Formatting and lints (cargo fmt --check, cargo clippy -D warnings, native and wasm32)"
+step "Formatting and lints (cargo fmt --check, cargo clippy -D warnings, native and wasm32; no import cycles)"
 cargo fmt --all --check
 cargo clippy --workspace --all-targets --locked -- -D warnings
 cargo clippy --locked -p eden-core --features js --target wasm32-unknown-unknown -- -D warnings
 cargo clippy --locked -p eden-app --target wasm32-unknown-unknown -- -D warnings
+node scripts/import-cycles.mjs core/src app/src operator/src   # layers depend one way (issue 37)
 
 step "Core fixtures for the contract differential tests (calls, rewards, duels, prices)"
 cargo run --locked -q -p eden-contracts-diff --bin gen_fixtures -- contracts/test/fixtures

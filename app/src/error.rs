@@ -18,6 +18,9 @@ pub enum AppError {
     /// A launch could not be read.
     #[error(transparent)]
     Launch(#[from] crate::chain::launchpad::LaunchError),
+    /// A v4 pool could not be read or quoted.
+    #[error(transparent)]
+    Pool(#[from] crate::chain::pool::PoolError),
     /// The network or a publication could not be loaded.
     #[error(transparent)]
     World(#[from] WorldError),

@@ -25,7 +25,25 @@ use k256::elliptic_curve::subtle::Choice;
 use k256::elliptic_curve::{Group, PrimeField};
 use k256::{AffinePoint, FieldBytes, ProjectivePoint, Scalar, U256 as K256Uint};
 
-use crate::eip712::SignatureError;
+/// Why a signature was rejected.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum SignatureError {
+    /// Not 65 bytes.
+    #[error("signature: expected 65 bytes (r ‖ s ‖ v), got {0}")]
+    WrongLength(usize),
+    /// `v` is not 27 or 28.
+    #[error("signature: v = {0} is not 27 or 28{hint}", hint = if *.0 < 2 { " (a 0/1 recovery id: add 27; the registry rejects it as given)" } else { "" })]
+    InvalidV(u8),
+    /// `s > secp256k1n / 2` (a malleable high-s signature).
+    #[error("signature: s is above secp256k1n/2 (high-s, malleable signature)")]
+    HighS,
+    /// `r` or `s` is zero, or `r` is not below the curve order.
+    #[error("signature: r or s is zero, or r is not below the curve order")]
+    InvalidScalar,
+    /// No public key recovers from this signature and digest.
+    #[error("signature: no signer can be recovered from this signature")]
+    Unrecoverable,
+}
 
 /// The address whose key signed `digest` with `sig`, or [`SignatureError::Unrecoverable`] when no point
 /// has x-coordinate `r` or the recovered point is the identity. Same answer as

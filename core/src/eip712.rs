@@ -43,25 +43,7 @@ pub const SECP256K1_N: U256 =
 pub const SECP256K1_HALF_N: U256 =
     uint!(0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0_U256);
 
-/// Why a signature was rejected.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
-pub enum SignatureError {
-    /// Not 65 bytes.
-    #[error("signature: expected 65 bytes (r ‖ s ‖ v), got {0}")]
-    WrongLength(usize),
-    /// `v` is not 27 or 28.
-    #[error("signature: v = {0} is not 27 or 28{hint}", hint = if *.0 < 2 { " (a 0/1 recovery id: add 27; the registry rejects it as given)" } else { "" })]
-    InvalidV(u8),
-    /// `s > secp256k1n / 2` (a malleable high-s signature).
-    #[error("signature: s is above secp256k1n/2 (high-s, malleable signature)")]
-    HighS,
-    /// `r` or `s` is zero, or `r` is not below the curve order.
-    #[error("signature: r or s is zero, or r is not below the curve order")]
-    InvalidScalar,
-    /// No public key recovers from this signature and digest.
-    #[error("signature: no signer can be recovered from this signature")]
-    Unrecoverable,
-}
+pub use crate::ecrecover::SignatureError;
 
 /// The Eden domain `{name: "Eden", version: "1", chainId, verifyingContract}` (C6).
 pub fn eden_domain(chain_id: u64, verifying_contract: Address) -> Eip712Domain {

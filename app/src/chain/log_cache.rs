@@ -5,7 +5,7 @@
 //! [`CONFIRMED_DEPTH`] of the head are never cached (they may still be reorganised). When IndexedDB
 //! is unavailable (a private window), scans simply are not cached. No Leptos here.
 
-use crate::chain::rpc::Log;
+use crate::chain::transport::Log;
 use serde::{Deserialize, Serialize};
 
 /// Blocks below the head that are read again on every scan (never cached).

@@ -6,7 +6,7 @@
 //! limits (HTTP 429) are retried with backoff one level down, in [`crate::chain::rpc::Rpc::request`],
 //! for every request alike. No Leptos here.
 
-use crate::chain::rpc::{Log, RpcError};
+use crate::chain::transport::{Log, RpcError};
 use std::future::Future;
 
 /// Whether a node's error means "ask for fewer blocks": the wordings of geth ("exceed maximum

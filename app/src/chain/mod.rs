@@ -29,5 +29,6 @@ pub mod scorer;
 pub mod scores;
 pub mod sources;
 pub mod tokens;
+pub mod transport;
 pub mod usd;
 pub mod world;

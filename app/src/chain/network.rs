@@ -4,7 +4,7 @@
 //! of their own, the node's log range). Every description is parsed and validated by
 //! `eden_core::network`; nothing here trusts what it fetched. No Leptos here.
 
-use crate::chain::rpc::{fetch_text, RpcError};
+use crate::chain::transport::{fetch_text, RpcError};
 use eden_core::network::{NetworkDescription, NetworkError};
 use gloo_storage::{LocalStorage, Storage};
 use serde::{Deserialize, Serialize};

@@ -8,7 +8,25 @@ use eden_core::uniswap::{state, tick_bitmap};
 
 use super::abi::{IDuelHook, ILaunchpad, IPoolManagerState, ISwapRouter};
 use super::rpc::Rpc;
-use crate::error::AppError;
+use super::rpc::RpcError;
+
+/// Why a pool could not be read or quoted: the chain layer's own error (the app's error type
+/// wraps it), so this module depends on nothing above it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PoolError {
+    /// The node or the network.
+    #[error(transparent)]
+    Rpc(#[from] RpcError),
+    /// `extsload` answered another number of words than asked.
+    #[error("PoolManager.extsload: {got} values for {asked} slots")]
+    ShortRead { got: usize, asked: usize },
+    /// The pool's own refusal (not initialized, no liquidity, …), in eden-core's words.
+    #[error(transparent)]
+    Swap(#[from] SwapError),
+    /// A swap that crosses more of the pool than a quote reads.
+    #[error("this swap crosses more of the pool than a quote reads: try a smaller amount")]
+    TooFar,
+}
 
 /// A pool key in plain Rust (each contract's `sol!` declares its own `PoolKey`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -87,7 +105,7 @@ const WORDS_AHEAD: i16 = 4;
 const MAX_EXTRA_READS: usize = 40;
 
 /// `extsload(bytes32[])` of `slots`, in order.
-async fn load(rpc: &Rpc, pool_manager: Address, slots: Vec<B256>) -> Result<Vec<B256>, AppError> {
+async fn load(rpc: &Rpc, pool_manager: Address, slots: Vec<B256>) -> Result<Vec<B256>, PoolError> {
     if slots.is_empty() {
         return Ok(Vec::new());
     }
@@ -96,9 +114,9 @@ async fn load(rpc: &Rpc, pool_manager: Address, slots: Vec<B256>) -> Result<Vec<
         .call(pool_manager, &IPoolManagerState::extsload_2Call { slots })
         .await?;
     if values.len() != n {
-        return Err(AppError::Decode {
-            what: "PoolManager.extsload".into(),
-            message: format!("{} values for {n} slots", values.len()),
+        return Err(PoolError::ShortRead {
+            got: values.len(),
+            asked: n,
         });
     }
     Ok(values)
@@ -110,7 +128,7 @@ async fn load_each<T: Copy>(
     pool_manager: Address,
     items: &[T],
     slot: impl Fn(T) -> B256,
-) -> Result<Vec<B256>, AppError> {
+) -> Result<Vec<B256>, PoolError> {
     load(rpc, pool_manager, items.iter().map(|&x| slot(x)).collect()).await
 }
 
@@ -120,7 +138,7 @@ async fn read_words(
     pool_manager: Address,
     snap: &mut PoolSnapshot,
     words: &[i16],
-) -> Result<(), AppError> {
+) -> Result<(), PoolError> {
     let id = snap.key.id();
     let words: Vec<i16> = words
         .iter()
@@ -161,7 +179,7 @@ pub async fn snapshot(
     rpc: &Rpc,
     pool_manager: Address,
     key: Key,
-) -> Result<PoolSnapshot, AppError> {
+) -> Result<PoolSnapshot, PoolError> {
     let id = key.id();
     let v = load(
         rpc,
@@ -204,7 +222,7 @@ pub async fn quote_exact_in(
     snap: &mut PoolSnapshot,
     zero_for_one: bool,
     amount_in: U256,
-) -> Result<ExactInQuote, AppError> {
+) -> Result<ExactInQuote, PoolError> {
     for _ in 0..MAX_EXTRA_READS {
         match swap::quote_exact_in(&snap.state, zero_for_one, amount_in, &snap.reads) {
             Err(SwapError::NeedWord(w)) => {
@@ -231,10 +249,8 @@ pub async fn quote_exact_in(
                     .nets
                     .insert(t, tick_bitmap::liquidity_net_from_word(v[0]));
             }
-            other => return other.map_err(AppError::from),
+            other => return other.map_err(PoolError::from),
         }
     }
-    Err(AppError::missing(
-        "this swap crosses more of the pool than a quote reads: try a smaller amount",
-    ))
+    Err(PoolError::TooFar)
 }

@@ -4,213 +4,18 @@
 //! are retried with backoff ([`crate::chain::logs::with_backoff`]); logs are read through the one
 //! log reader ([`crate::chain::logs::read_logs`]).
 
-use crate::chain::abi::revert_reason;
 use crate::chain::log_cache;
 use crate::chain::logs::{read_logs, with_backoff};
 use crate::chain::network::DEFAULT_LOG_RANGE;
 use alloy_primitives::{hex, Address, Bytes, B256, U256};
 use alloy_sol_types::{SolCall, SolEvent};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use serde_json::{json, Value};
 
-/// Why a request failed, in words a person can act on.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum RpcError {
-    /// The node could not be reached.
-    #[error("cannot reach the chain node: {0}")]
-    Network(String),
-    /// The call or transaction would revert (reason decoded).
-    #[error("{0}")]
-    Revert(String),
-    /// Any other JSON-RPC error.
-    #[error("the node answered with an error: {0}")]
-    Node(String),
-    /// The answer could not be read.
-    #[error("unexpected answer from the node: {0}")]
-    Decode(String),
-    /// The node is rate-limiting (HTTP 429, or a JSON-RPC "rate limit" error), still after backoff.
-    #[error("the node is rate-limiting requests: {0}")]
-    RateLimited(String),
-    /// A GET answered with an HTTP error status.
-    #[error("{url}: HTTP {status}")]
-    Http {
-        /// The URL.
-        url: String,
-        /// The status code.
-        status: u16,
-    },
-}
-
-/// GETs a URL and returns its body as text (gloo-net's `fetch`).
-pub async fn fetch_text(url: &str) -> Result<String, RpcError> {
-    let resp = gloo_net::http::Request::get(url)
-        .send()
-        .await
-        .map_err(|e| RpcError::Network(e.to_string()))?;
-    if !resp.ok() {
-        return Err(RpcError::Http {
-            url: url.to_owned(),
-            status: resp.status(),
-        });
-    }
-    // Every document fetched here is JSON. A static host that serves a single-page app answers an
-    // unknown path with the app's own index.html and status 200: that page is "not found", never a
-    // document that failed to parse.
-    if is_html(resp.headers().get("content-type").as_deref()) {
-        return Err(RpcError::Http {
-            url: url.to_owned(),
-            status: 404,
-        });
-    }
-    resp.text()
-        .await
-        .map_err(|e| RpcError::Network(e.to_string()))
-}
-
-/// The bytes at `url` (a content-addressed publication, hashed by the caller), with the same rule as
-/// [`fetch_text`] for a static host's HTML fallback.
-///
-/// # Errors
-/// [`RpcError::Network`] or [`RpcError::Http`].
-pub async fn fetch_bytes(url: &str) -> Result<Vec<u8>, RpcError> {
-    let resp = gloo_net::http::Request::get(url)
-        .send()
-        .await
-        .map_err(|e| RpcError::Network(e.to_string()))?;
-    if !resp.ok() || is_html(resp.headers().get("content-type").as_deref()) {
-        let status = if resp.ok() { 404 } else { resp.status() };
-        return Err(RpcError::Http {
-            url: url.to_owned(),
-            status,
-        });
-    }
-    resp.binary()
-        .await
-        .map_err(|e| RpcError::Network(e.to_string()))
-}
-
-/// Whether a `content-type` names an HTML page (a static host's fallback, not a JSON document).
-fn is_html(content_type: Option<&str>) -> bool {
-    content_type.is_some_and(|t| {
-        t.trim_start()
-            .get(..9)
-            .is_some_and(|m| m.eq_ignore_ascii_case("text/html"))
-    })
-}
-
-/// POSTs a JSON body and returns the parsed JSON answer (gloo-net's `fetch`).
-async fn post_json(url: &str, body: &str) -> Result<Value, RpcError> {
-    let resp = gloo_net::http::Request::post(url)
-        .header("content-type", "application/json")
-        .body(body)
-        .map_err(|e| RpcError::Network(e.to_string()))?
-        .send()
-        .await
-        .map_err(|e| RpcError::Network(e.to_string()))?;
-    if resp.status() == 429 {
-        return Err(RpcError::RateLimited(format!("{url}: HTTP 429")));
-    }
-    let status = resp.status();
-    let text = resp
-        .text()
-        .await
-        .map_err(|e| RpcError::Network(e.to_string()))?;
-    match serde_json::from_str(&text) {
-        Ok(v) => Ok(v),
-        // A proxy's or gateway's error page: the status says more than the body.
-        Err(_) if !(200..300).contains(&status) => Err(RpcError::Http {
-            url: url.to_owned(),
-            status,
-        }),
-        Err(e) => Err(RpcError::Decode(e.to_string())),
-    }
-}
-
-/// The revert data of a JSON-RPC error object: a hex string in `data` (or in `data.data`, as some
-/// nodes nest it).
-pub fn revert_data(err: &Value) -> Option<Bytes> {
-    let d = err.get("data")?;
-    let s = d
-        .as_str()
-        .or_else(|| d.get("data").and_then(Value::as_str))?;
-    hex::decode(s.trim_start_matches("0x"))
-        .ok()
-        .map(Bytes::from)
-}
-
-/// Interprets a JSON-RPC error object; revert data (a hex string in `data`) becomes [`RpcError::Revert`].
-pub fn error_from(err: &Value) -> RpcError {
-    let message = err
-        .get("message")
-        .and_then(Value::as_str)
-        .unwrap_or("error")
-        .to_owned();
-    if let Some(bytes) = revert_data(err) {
-        return RpcError::Revert(revert_reason(&bytes));
-    }
-    if message.contains("revert") {
-        return RpcError::Revert(message);
-    }
-    let lower = message.to_lowercase();
-    if err.get("code").and_then(Value::as_i64) == Some(429)
-        || lower.contains("rate limit")
-        || lower.contains("too many requests")
-    {
-        return RpcError::RateLimited(message);
-    }
-    RpcError::Node(message)
-}
-
-/// A log as returned by `eth_getLogs` (and kept by [`crate::chain::log_cache`]).
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Log {
-    /// The emitting contract (absent in logs cached before it was kept).
-    #[serde(default)]
-    pub address: Option<Address>,
-    pub topics: Vec<B256>,
-    pub data: Bytes,
-    pub block_number: U256,
-    pub transaction_hash: B256,
-    /// Position in its block (orders logs of one block); absent on some nodes' pending logs.
-    #[serde(default)]
-    pub log_index: Option<U256>,
-}
-
-impl Log {
-    /// `(block, index in block)`: the log's place in chain order.
-    pub fn position(&self) -> (u64, u64) {
-        let n = |v: U256| u64::try_from(v).unwrap_or(u64::MAX);
-        (n(self.block_number), self.log_index.map_or(0, n))
-    }
-}
-
-/// An `eth_getLogs` filter: contract, and per topic position either any value (`None`) or one of
-/// several values (an empty list matches nothing).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LogFilter {
-    pub address: Address,
-    pub topics: Vec<Option<Vec<B256>>>,
-}
-
-impl LogFilter {
-    /// The filter in words a cache can key on (contract and topics).
-    pub fn key(&self) -> String {
-        format!("{:#x}:{}", self.address, json!(self.topics))
-    }
-
-    fn to_json(&self, from: u64, to: u64) -> Value {
-        let topics: Vec<Value> = self
-            .topics
-            .iter()
-            .map(|t| match t {
-                None => Value::Null,
-                Some(v) => json!(v),
-            })
-            .collect();
-        json!([{ "address": self.address, "topics": topics, "fromBlock": format!("{from:#x}"), "toBlock": format!("{to:#x}") }])
-    }
-}
+use super::transport::post_json;
+pub use super::transport::{
+    error_from, fetch_bytes, fetch_text, revert_data, Log, LogFilter, RpcError,
+};
 
 /// What [`Rpc::probe`] reads when connecting.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -837,6 +642,7 @@ fn batch_answers(v: &Value, n: usize) -> Result<Vec<Result<Value, RpcError>>, Rp
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::chain::transport::is_html;
 
     #[test]
     fn an_html_answer_is_a_fallback_page_not_a_document() {

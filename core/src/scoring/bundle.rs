@@ -569,7 +569,7 @@ impl EpochBundle {
         let mut v: Vec<B256> = self
             .tracks
             .iter()
-            .flat_map(super::columns::column_leaves)
+            .flat_map(|t| super::columns::column_leaves(&t.config.name, &t.columns))
             .collect();
         v.extend(
             self.theses

@@ -45,10 +45,13 @@ pub fn column_leaf(track_hash: B256, feature: u64, n: u64, column_root: B256) ->
     )
 }
 
-/// Every column leaf of a track in the inputs tree (C22).
-pub fn column_leaves(tr: &super::bundle::TrackRecord) -> impl Iterator<Item = B256> + '_ {
-    let th = track_hash(&tr.config.name);
-    tr.columns
+/// Every column leaf of track `track` (its committed `columns`) in the inputs tree (C22).
+pub fn column_leaves<'a>(
+    track: &str,
+    columns: &'a [ColumnRecord],
+) -> impl Iterator<Item = B256> + 'a {
+    let th = track_hash(track);
+    columns
         .iter()
         .map(move |c| column_leaf(th, c.feature, c.n, c.root))
 }

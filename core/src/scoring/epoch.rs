@@ -451,7 +451,7 @@ pub fn build_epoch(input: &EpochInput) -> Result<EpochBundle, EpochError> {
     // Column leaves (C22), then a grade leaf per graded thesis with a grading record (C8): the
     // bundle's own [`EpochBundle::inputs_extra_leaves`], in the same order.
     for tr in &track_records {
-        input_leaves.extend(column_leaves(tr));
+        input_leaves.extend(column_leaves(&tr.config.name, &tr.columns));
     }
     input_leaves.extend(
         theses

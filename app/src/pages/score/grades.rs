@@ -217,9 +217,9 @@ pub fn GradesView(rows: Vec<GradeRow>, base: Option<String>) -> impl IntoView {
                                 }).collect_view()}
                             </ul>
                             <dl>
-                                <dt>"Copy check"</dt><dd class="copy">{format!("{:?}, {} similar", r.record.copy.verdict, crate::fmt::percent_bps(r.record.copy.similarity_bps))}{(!r.record.copy.matched_thesis.is_zero()).then(|| format!(" to thesis {}", super::human::short(r.record.copy.matched_thesis)))}</dd>
+                                <dt>"Copy check"</dt><dd class="copy">{format!("{:?}, {} similar", r.record.copy.verdict, crate::fmt::percent_bps(r.record.copy.similarity_bps))}{(!r.record.copy.matched_thesis.is_zero()).then(|| format!(" to thesis {}", crate::fmt::short_addr(&r.record.copy.matched_thesis.to_string())))}</dd>
                                 <dt>"Screening"</dt><dd class="screening">{if r.record.screening.is_empty() { "no instruction to the grader found".to_string() } else { r.record.screening.iter().map(|f| format!("{:?}: “{}”", f.rule, f.matched)).collect::<Vec<_>>().join("; ") }}</dd>
-                                <dt>"Model"</dt><dd>{format!("{} (configuration {})", r.model, super::human::short(r.record.config_hash))}</dd>
+                                <dt>"Model"</dt><dd>{format!("{} (configuration {})", r.model, crate::fmt::short_addr(&r.record.config_hash.to_string()))}</dd>
                                 <dt>"Injection judgment"</dt><dd>{r.record.judgment.as_ref().map(|j| format!("{} ({})", if j.instructs_grader { "instructs the grader" } else { "does not instruct the grader" }, if r.judgment_counts { "counts" } else { "recorded, does not count with this model" })).unwrap_or_else(|| "not asked".into())}</dd>
                                 <dt>"Samples"</dt><dd class="samples"><ol>{r.record.samples.iter().map(|s| view! { <li>{sample_words(s)}</li> }).collect_view()}</ol></dd>
                                 <dt>"Verifier"</dt><dd>{r.record.verifier.as_ref().map(sample_words).unwrap_or_else(|| "not needed (median below 0.8)".into())}</dd>
