@@ -8,7 +8,8 @@
 #     which write the network description; it becomes the app's default (public/networks/local.json)
 #  4. seeds a demo world through real transactions (scripts/seed-demo.mjs → public/demo/; its epochs through
 #     the operator's tool, target/debug/eden, which the seeder builds with cargo when it is missing or stale)
-#  5. builds and serves the app at http://127.0.0.1:8080 (EDEN_PORT changes it) and prints the URL
+#  5. builds the app and serves it, brotli/gzip precompressed (scripts/serve.mjs), at http://127.0.0.1:8080
+#     (EDEN_PORT changes it), and prints the URL
 #  6. starts a watchtower beside them (`eden watch`, C24, dev account 5's key and bond; its log in
 #     .eden/watch.log): it checks every pending root against its publication and challenges a wrong one
 #  7. starts a keeper beside them (`eden keep`, dev account 6's key; its log in .eden/keep.log): it finalizes
@@ -69,8 +70,10 @@ step "Seeding the demo world (public/demo/)"
 rm -rf public/demo
 node scripts/seed-demo.mjs --rpc-url "$rpc" --out public/demo
 
-step "Building and serving the app"
-setsid trunk serve --release --address 127.0.0.1 --port "$app_port" &
+step "Building the app (trunk build --release) and serving it precompressed (scripts/serve.mjs)"
+trunk build --release
+# Brotli and gzip beside each asset, caching by content hash, the SPA fallback: as a static host should.
+setsid node scripts/serve.mjs --dir dist --address 127.0.0.1 --port "$app_port" &
 serve_pid=$!
 for _ in $(seq 1 600); do
   (exec 3<>"/dev/tcp/127.0.0.1/$app_port") 2>/dev/null && break

@@ -105,6 +105,12 @@ impl Ctx {
         u64::try_from(wall_now() + self.chain_offset.get_untracked()).unwrap_or(0)
     }
 
+    /// Chain time now (unix seconds), without following the tick: for a view that must not rebuild
+    /// every second.
+    pub fn chain_now_untracked(&self) -> u64 {
+        u64::try_from(wall_now() + self.chain_offset.get_untracked()).unwrap_or(0)
+    }
+
     /// The wallet layer's handle on this context.
     pub fn wallet_handle(&self) -> crate::wallet::Wallet {
         crate::wallet::Wallet {

@@ -143,6 +143,43 @@ test('scores where people trade (#42 item 4): the latest final score and its tre
   assert.ok(result.toLowerCase().includes(token.toLowerCase()), 'the result names the linked project');
 });
 
+test('the launch list is searched by name, symbol or address and ordered (issue 39); on a phone the pages sit in a bottom bar and the wallet stays in reach', async () => {
+  await page.goto(server.url + 'launch');
+  await page.waitForSelector('.launch-row', T);
+  const symbols = () => page.$$eval('.launch-row', (rs) => rs.map((r) => r.dataset.symbol));
+  const all = await symbols();
+  await page.fill('#launch-search', 'mea');
+  await until(async () => (await symbols()).join() === 'MEAD', 'only MEAD for "mea"');
+  const mead = chain.world.launches.find((l) => l.symbol === 'MEAD').token;
+  await page.fill('#launch-search', mead.slice(0, 8));
+  await until(async () => (await symbols()).includes('MEAD'), 'MEAD by its address prefix');
+  await page.fill('#launch-search', 'no such launch');
+  await page.waitForSelector('#launch-none', T);
+  await page.fill('#launch-search', '');
+  await until(async () => (await symbols()).length === all.length, 'every launch again');
+  // Closest to graduation first: NEAR is seeded close to it; graduated launches go last.
+  await page.selectOption('#launch-sort', 'graduation');
+  await until(async () => (await symbols())[0] === 'NEAR', 'NEAR first');
+  assert.equal((await symbols()).at(-1), 'GARD');
+  await page.selectOption('#launch-sort', 'newest');
+  assert.match(await page.textContent('.launch-row[data-symbol="MEAD"] .launch-price'), /price [\d.,₀-₉]+ ETH \/ token/);
+  const p = await browser.newPage({ viewport: { width: 390, height: 844 } });
+  try {
+    await p.goto(server.url + 'launch');
+    await p.waitForSelector('.launch-row', T);
+    const nav = await p.locator('nav.nav').boundingBox();
+    assert.ok(nav && Math.abs(nav.y + nav.height - 844) < 2 && nav.height < 60, `the pages bar sits at the bottom: ${JSON.stringify(nav)}`);
+    await p.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+    const wallet = await p.locator('#wallet-button').boundingBox();
+    assert.ok(wallet && wallet.y >= 0 && wallet.y + wallet.height <= 844, `the wallet button stays in view: ${JSON.stringify(wallet)}`);
+    await p.click('nav >> text=Calls');
+    await p.waitForURL(/\/calls$/, T);
+    await p.screenshot({ path: join(SHOTS, 'phone-nav.png') });
+  } finally {
+    await p.close();
+  }
+});
+
 test('the launch list is one deployless call, and the same list from view calls on a node that refuses it', async () => {
   // Each row as shown, but its status badge (which follows the clock), once every row's score is read
   // (the scores come from the epochs' publications, beside the list).

@@ -425,11 +425,15 @@ fn DuelBody(world: World, duel: DuelRef) -> impl IntoView {
                             let pts = split_chart(&x.series, c.window, c.upto);
                             let label = format!("{}'s share of the split over round {}, {}–{} UTC; the midline is 50 %", r.symbol_a, c.window.index, utc_hm(c.window.start), utc_hm(c.window.end));
                             view! {
-                                <figure class="split-chart">
+                                <figure class="split-chart chart-frame">
+                                    // Issue 39: the axis' meaning at its ends, the round's times below it.
+                                    <div class="chart-axis"><span>{format!("{} takes 100 %", r.symbol_a)}</span></div>
                                     <svg class="chart" id="split-chart" viewBox="0 0 300 80" preserveAspectRatio="none" role="img" aria-label=label.clone()>
-                                        <line x1="4" x2="296" y1="40" y2="40" stroke="currentColor" stroke-dasharray="2 4" opacity="0.4" vector-effect="non-scaling-stroke" />
+                                        <line x1="4" x2="296" y1="40" y2="40" stroke="currentColor" stroke-dasharray="2 4" opacity="0.4" vector-effect="non-scaling-stroke"><title>"50 % each"</title></line>
                                         <polyline points=pts fill="none" stroke="currentColor" stroke-width="1.5" vector-effect="non-scaling-stroke" />
                                     </svg>
+                                    <div class="chart-axis"><span>{format!("{} takes 100 %", r.symbol_b)}</span></div>
+                                    <div class="chart-axis"><span>{format!("{} UTC", utc_hm(c.window.start))}</span><span>{format!("now {} UTC", utc_hm(c.upto))}</span><span>{format!("{} UTC", utc_hm(c.window.end))}</span></div>
                                     <figcaption class="muted">{label}</figcaption>
                                 </figure>
                             }

@@ -5,6 +5,7 @@
 //! the Uniswap v4 pool and its price.
 
 use super::launch_form::LaunchForm;
+use super::launch_order::{self, LaunchOrder};
 use super::pool_trade::{stored_slippage, PoolTrade, SlippageField};
 use super::score_where_traded::{ScoreChip, ScoreHistory};
 use super::trade_review::{impact_class, ReviewPanel};
@@ -62,6 +63,9 @@ pub fn LaunchList() -> impl IntoView {
             }
         }
     });
+    // Issue 39: find a launch by name, symbol or address; order the list.
+    let query = RwSignal::new(String::new());
+    let sort = RwSignal::new(LaunchOrder::Newest);
     // The symbols launched so far: the form warns about a taken one.
     let existing = Signal::derive(move || match list.get() {
         Some(Ok(v)) => v.iter().map(|l| l.symbol.clone()).collect(),
@@ -75,9 +79,25 @@ pub fn LaunchList() -> impl IntoView {
             <LaunchForm world=w existing=existing />
             <Transition fallback=|| view! { <Loading what="Reading launches from chain…" /> }>
             <ErrorBoundary fallback=caught>
-            {move || list.get().map(|loaded| loaded.map(|v| if v.is_empty() {
+            <div class="launch-controls">
+                <label class="field inline"><span class="label">"Find"</span>
+                    <input id="launch-search" type="search" placeholder="name, symbol or 0x…" spellcheck="false" autocomplete="off"
+                        prop:value=move || query.get() on:input=move |ev| query.set(event_target_value(&ev)) /></label>
+                <label class="field inline"><span class="label">"Order"</span>
+                    <select id="launch-sort" on:change=move |ev| sort.set(LaunchOrder::from_value(&event_target_value(&ev)))>
+                        {LaunchOrder::ALL.iter().map(|(o, value, words)| { let o = *o; view! { <option value=*value selected=move || sort.get() == o>{*words}</option> } }).collect_view()}
+                    </select></label>
+            </div>
+            {move || list.get().map(|loaded| loaded.map(|mut v| if v.is_empty() {
                 view! { <p class="empty">"No launches yet."</p> }.into_any()
             } else {
+                let q = query.get();
+                v.retain(|l| launch_order::matches(l, &q));
+                let usd = ctx.usd.get().filter(|p| p.fresh(ctx.chain_now_untracked()));
+                launch_order::order(&mut v, sort.get(), usd.as_ref());
+                if v.is_empty() {
+                    return view! { <p class="empty" id="launch-none">{format!("No launch is named '{}', has that symbol or starts with that address.", q.trim())}</p> }.into_any();
+                }
                 view! {
                     <ul class="launches" id="launch-list">
                         {v.into_iter().map(|l| {
@@ -102,6 +122,9 @@ pub fn LaunchList() -> impl IntoView {
                                         let token = l.token;
                                         move || scores.get().flatten().map(|b| view! { <ScoreChip project=token score=b.get(&token).copied() /> })
                                     }
+                                    {curve::spot_price_wad(&l.state, l.quote_decimals).ok().filter(|_| !l.graduated).map(|p| view! {
+                                        <span class="muted launch-price">" · price "<Amount raw=p decimals=18 unit=format!("{} / token", l.quote_symbol) sig=4 compact=true /></span>
+                                    })}
                                     {cap.filter(|_| !l.graduated).map(|c| view! {
                                         <span class="muted">" · market cap "<Amount raw=c decimals=18 unit=l.quote_symbol.clone() sig=4 /></span>
                                     })}
@@ -124,6 +147,11 @@ pub fn LaunchList() -> impl IntoView {
 struct Chart {
     points: String,
     graduation_x: Option<f64>,
+    /// The lowest and highest price drawn (exact, WAD), the axis' ends.
+    lo_wad: U256,
+    hi_wad: U256,
+    /// Each trade's point `(x, y)`, for the marks that read it.
+    marks: Vec<(f64, f64)>,
 }
 
 /// The chart of `trades` in a 300×80 box (floats only for drawing, after exact integer math).
@@ -150,14 +178,21 @@ fn chart(trades: &[Trade]) -> Option<Chart> {
         .position(|t| t.in_pool)
         .filter(|&i| i > 0)
         .map(|i| x(i - 1));
+    let marks: Vec<(f64, f64)> = ys
+        .iter()
+        .enumerate()
+        .map(|(i, y)| (x(i), 76.0 - 72.0 * (y - lo) / span))
+        .collect();
     Some(Chart {
-        points: ys
+        points: marks
             .iter()
-            .enumerate()
-            .map(|(i, y)| format!("{:.1},{:.1}", x(i), 76.0 - 72.0 * (y - lo) / span))
+            .map(|(x, y)| format!("{x:.1},{y:.1}"))
             .collect::<Vec<_>>()
             .join(" "),
         graduation_x,
+        lo_wad: trades.iter().map(|t| t.price_wad).min().unwrap_or_default(),
+        hi_wad: trades.iter().map(|t| t.price_wad).max().unwrap_or_default(),
+        marks,
     })
 }
 
@@ -683,14 +718,35 @@ pub fn TokenPage() -> impl IntoView {
                     _ => None,
                 };
                 view! {
-                    {line.map(|c| view! {
+                    {line.map(|c| {
+                        // Issue 39: the price axis' ends, the last price marked, each trade readable (its
+                        // point's title: price after it and when; a tap shows it on a phone).
+                        let (first, last) = (t.first().cloned(), t.last().cloned());
+                        let (lx, ly) = c.marks.last().copied().unwrap_or_default();
+                        let unit = format!("{} / token", i.quote_symbol);
+                        view! {
+                        <div class="chart-frame">
+                        <div class="chart-axis"><span id="chart-high">{"high "}<Amount raw=c.hi_wad decimals=18 sig=4 compact=true unit=unit.clone() /></span>
+                            <span id="chart-last">{"last "}<Amount raw=last.as_ref().map(|l| l.price_wad).unwrap_or_default() decimals=18 sig=4 compact=true unit=unit.clone() /></span></div>
                         <svg class="chart" id="price-chart" viewBox="0 0 300 80" preserveAspectRatio="none" role="img"
                             aria-label=if c.graduation_x.is_some() { "Price after each trade, on the curve then in the pool; the dashed line marks the graduation" } else { "Price after each trade" }>
                             {c.graduation_x.map(|gx| view! {
                                 <line class="graduation-mark" x1=format!("{gx:.1}") x2=format!("{gx:.1}") y1="0" y2="80" stroke="currentColor" stroke-dasharray="3 3" opacity="0.6" vector-effect="non-scaling-stroke"><title>"Graduation: trading moved to the Uniswap v4 pool"</title></line>
                             })}
                             <polyline points=c.points fill="none" stroke="currentColor" stroke-width="1.5" vector-effect="non-scaling-stroke" />
+                            {c.marks.iter().zip(t.iter()).map(|(&(x, y), tr)| view! {
+                                <circle class="chart-point" cx=format!("{x:.1}") cy=format!("{y:.1}") r="4" fill="transparent">
+                                    <title>{format!("{} {} · price after {} · {}", if tr.buy { "buy" } else { "sell" }, if tr.in_pool { "in the pool" } else { "on the curve" },
+                                        fmt::units_compact(tr.price_wad, 18, 4), tr.time.map_or_else(|| format!("block {}", fmt::thousands(tr.block)), fmt::date_utc))}</title>
+                                </circle>
+                            }).collect_view()}
+                            <circle class="chart-last" cx=format!("{lx:.1}") cy=format!("{ly:.1}") r="2.5" fill="currentColor" />
                         </svg>
+                        <div class="chart-axis"><span id="chart-low">{"low "}<Amount raw=c.lo_wad decimals=18 sig=4 compact=true unit=unit.clone() /></span>
+                            <span class="muted">{first.map(|f| f.time.map_or_else(|| format!("block {}", fmt::thousands(f.block)), fmt::date_utc)).unwrap_or_default()}" → "
+                                {last.map(|l| l.time.map_or_else(|| format!("block {}", fmt::thousands(l.block)), fmt::date_utc)).unwrap_or_default()}</span></div>
+                        </div>
+                        }
                     })}
                     <div class="table-wrap">
                     <table class="trades">
@@ -701,10 +757,10 @@ pub fn TokenPage() -> impl IntoView {
                                     <td class="when">{trade_when(&tr, explorer.as_deref())}</td>
                                     <td class=if tr.buy { "buy" } else { "sell" }>{if tr.buy { "buy" } else { "sell" }}</td>
                                     <td class="venue">{if tr.in_pool { "pool" } else { "curve" }}</td>
-                                    <td><code>{fmt::short_addr(&tr.account.to_checksum(None))}</code></td>
-                                    <td><Amount raw=tr.quote decimals=i.quote_decimals sig=4 /></td>
-                                    <td><Amount raw=tr.tokens decimals=18 sig=4 /></td>
-                                    <td><Amount raw=tr.price_wad decimals=18 sig=4 compact=true /></td>
+                                    <td class="account" data-label="by"><code>{fmt::short_addr(&tr.account.to_checksum(None))}</code></td>
+                                    <td data-label=i.quote_symbol.clone()><Amount raw=tr.quote decimals=i.quote_decimals sig=4 /></td>
+                                    <td data-label=i.symbol.clone()><Amount raw=tr.tokens decimals=18 sig=4 /></td>
+                                    <td data-label="price after"><Amount raw=tr.price_wad decimals=18 sig=4 compact=true /></td>
                                 </tr>
                             }).collect_view()}
                         </tbody>
@@ -750,5 +806,38 @@ fn quick_buys(quote_symbol: &str) -> [&'static str; 3] {
         ["0.1", "0.5", "1"]
     } else {
         ["100", "500", "1000"]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn trade(block: u64, price: u64, in_pool: bool) -> Trade {
+        Trade {
+            block,
+            in_pool,
+            buy: true,
+            account: Address::ZERO,
+            quote: U256::ZERO,
+            tokens: U256::ZERO,
+            price_wad: U256::from(price),
+            tx: alloy_primitives::B256::ZERO,
+            time: None,
+        }
+    }
+
+    #[test]
+    fn the_chart_spans_its_exact_range_and_marks_every_trade() {
+        assert_eq!(chart(&[trade(1, 5, false)]), None);
+        let c = chart(&[trade(1, 10, false), trade(2, 30, false), trade(3, 20, true)]).unwrap();
+        assert_eq!((c.lo_wad, c.hi_wad), (U256::from(10u8), U256::from(30u8)));
+        assert_eq!(c.marks.len(), 3);
+        // Left to right across the box; the highest price at the top, the lowest at the bottom.
+        assert_eq!(c.marks[0], (4.0, 76.0));
+        assert_eq!(c.marks[1], (150.0, 4.0));
+        assert_eq!(c.marks[2].0, 296.0);
+        // The graduation falls after the last curve trade.
+        assert_eq!(c.graduation_x, Some(150.0));
     }
 }

@@ -5,6 +5,7 @@ pub mod duel;
 pub mod duel_create;
 pub mod launch;
 pub mod launch_form;
+pub mod launch_order;
 pub mod network;
 pub mod payouts;
 pub mod pool_trade;

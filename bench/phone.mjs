@@ -1,0 +1,98 @@
+#!/usr/bin/env node
+// Benchmark (a program, not a test): each route loaded cold on an emulated phone, issue 39's profile.
+//
+//   node bench/phone.mjs [--runs 3]
+//
+// A fresh anvil with the demo world (tests/e2e/chain.mjs), the built app (dist/) served by the run
+// command's server (scripts/serve.mjs) twice: uncompressed, as `trunk serve` sent it, then brotli/gzip
+// precompressed. Headless Chromium at 390 × 844 with its own emulation of a slow 4G network (150 ms
+// round trip, 1.6 Mbps down, 750 kbps up) and a 4× slower CPU; every load in a fresh browser context
+// (no HTTP cache, no log cache). Per route: bytes transferred (as sent, compressed or not, the node's
+// JSON-RPC included) and the time from navigation to the route's content, the median of the runs, beside
+// the issue's reference (the launch list in 7.6 s compressed by a plain static server, 15.8 s from
+// `trunk serve`; goal 2.5 s). The printout is also written to bench/results/phone.txt.
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync, readdirSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startChain } from '../tests/e2e/chain.mjs';
+import { launch } from '../tests/e2e/browser.mjs';
+import { precompress, serveStatic } from '../scripts/serve.mjs';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const args = process.argv.slice(2);
+const RUNS = Number(args[args.indexOf('--runs') + 1] || 3) || 3;
+const PROFILE = { latency: 150, downloadThroughput: (1.6e6 / 8) | 0, uploadThroughput: (750e3 / 8) | 0, offline: false };
+const CPU = 4;
+
+const chain = await startChain(ROOT);
+const site = mkdtempSync(join(tmpdir(), 'eden-phone-'));
+const lines = [];
+const say = (s) => {
+  console.log(s);
+  lines.push(s);
+};
+try {
+  cpSync(join(ROOT, 'dist'), site, { recursive: true });
+  for (const f of readdirSync(site)) if (/\.(br|gz)$/.test(f)) rmSync(join(site, f));
+  cpSync(chain.demoDir, join(site, 'public', 'demo'), { recursive: true });
+  mkdirSync(join(site, 'public', 'networks'), { recursive: true });
+  const gard = chain.world.launches.find((l) => l.symbol === 'GARD').token;
+  const routes = [
+    ['launch list', 'launch', '.launch-row'],
+    ['token (graduated)', `launch/${gard}`, '#buy-amount, #pool-buy-amount'],
+    ['score', 'score', '#epochs tr[data-epoch]'],
+    ['scorer', 'scorer', '#root-price'],
+    ['duels', 'duel', '.duel-row'],
+    ['calls', 'calls', '.agent-row'],
+    ['payouts', 'payouts', '#payouts, #no-payouts'],
+  ];
+  const wasm = readdirSync(site).find((f) => f.endsWith('_bg.wasm'));
+  say(`==> The app on an emulated phone (issue 39), ${new Date().toISOString().slice(0, 10)}: 390 × 844, 150 ms RTT, 1.6 Mbps down, CPU ${CPU}× slower; median of ${RUNS} cold loads`);
+  say(`wasm ${wasm}: ${statSync(join(site, wasm)).size.toLocaleString('en-US')} bytes raw`);
+  const browser = await launch();
+  try {
+    for (const compressed of [false, true]) {
+      if (compressed) {
+        const t = await precompress(site);
+        say(`precompressed ${t.files} files: ${t.raw.toLocaleString('en-US')} bytes → ${t.br.toLocaleString('en-US')} brotli, ${t.gz.toLocaleString('en-US')} gzip`);
+      }
+      const server = await serveStatic(site, { port: 0 });
+      writeFileSync(join(site, 'public', 'networks', 'local.json'),
+        JSON.stringify({ ...chain.network, publications: [server.url + 'public/demo/'] }, null, 2));
+      say(`-- served ${compressed ? 'brotli/gzip precompressed (scripts/serve.mjs)' : 'uncompressed (as trunk serve)'}`);
+      say('route | transferred | time to content | reference');
+      for (const [name, path, sel] of routes) {
+        const times = [];
+        let bytes = 0;
+        for (let r = 0; r < RUNS; r++) {
+          const ctx = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+          const page = await ctx.newPage();
+          const cdp = await ctx.newCDPSession(page);
+          await cdp.send('Network.enable');
+          await cdp.send('Network.emulateNetworkConditions', PROFILE);
+          await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU });
+          let sum = 0;
+          cdp.on('Network.loadingFinished', (e) => { sum += e.encodedDataLength; });
+          const t0 = Date.now();
+          await page.goto(server.url + path, { waitUntil: 'commit' });
+          await page.waitForSelector(sel, { timeout: 120_000 });
+          times.push(Date.now() - t0);
+          bytes = Math.max(bytes, sum);
+          await ctx.close();
+        }
+        times.sort((a, b) => a - b);
+        const ref = name === 'launch list' ? (compressed ? '7.6 s (issue 39, gzip); goal 2.5 s' : '15.8 s (issue 39, trunk serve)') : 'goal 3.5 s';
+        say(`${name} | ${(bytes / 1000).toFixed(0)} kB | ${(times[times.length >> 1] / 1000).toFixed(2)} s | ${ref}`);
+      }
+      await server.close();
+    }
+  } finally {
+    await browser.close();
+  }
+  mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
+  writeFileSync(join(ROOT, 'bench', 'results', 'phone.txt'), lines.join('\n') + '\n');
+} finally {
+  chain.stop();
+  rmSync(site, { recursive: true, force: true });
+}
