@@ -435,17 +435,7 @@ mod tests {
     }
 
     fn fresh(launch_time: u64) -> ILaunchpad::Launch {
-        ILaunchpad::Launch {
-            quote: Address::ZERO,
-            launchTime: launch_time,
-            graduated: false,
-            creator: Address::ZERO,
-            ownBuybackShare: 0,
-            virtualQuote: curve::state::ETH_VIRTUAL_QUOTE,
-            quoteRaised: U256::ZERO,
-            tokenReserve: curve::state::DEFAULT_TOTAL_SUPPLY,
-            feesAccrued: U256::ZERO,
-        }
+        crate::test_util::fresh_launch(Address::ZERO, launch_time)
     }
 
     #[test]

@@ -83,21 +83,10 @@ pub fn order(list: &mut [LaunchInfo], by: LaunchOrder, eth_usd: Option<&EthUsd>)
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::chain::abi::ILaunchpad;
     use crate::chain::launchpad::curve_state;
 
     fn launch(sym: &str, t: u64, tenths_eth: u64, quote: Address, graduated: bool) -> LaunchInfo {
-        let fresh = ILaunchpad::Launch {
-            quote,
-            launchTime: t,
-            graduated: false,
-            creator: Address::ZERO,
-            ownBuybackShare: 0,
-            virtualQuote: curve::state::ETH_VIRTUAL_QUOTE,
-            quoteRaised: U256::ZERO,
-            tokenReserve: curve::state::DEFAULT_TOTAL_SUPPLY,
-            feesAccrued: U256::ZERO,
-        };
+        let fresh = crate::test_util::fresh_launch(quote, t);
         let s = curve_state(&fresh, curve::state::DEFAULT_TOTAL_SUPPLY, 100).unwrap();
         let paid = U256::from(tenths_eth) * U256::from(10u64.pow(17));
         let (state, _) = curve::apply_buy(&s, paid, 10_000, U256::ZERO).unwrap();
