@@ -14,7 +14,7 @@ import { readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import { brotliCompressSync, gzipSync, constants } from 'node:zlib';
 import { extname, join, normalize, resolve } from 'node:path';
 
-const TYPES = {
+export const CONTENT_TYPES = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
   '.mjs': 'text/javascript; charset=utf-8',
@@ -95,7 +95,7 @@ export async function serveStatic(dir, { port = 8080, address = '127.0.0.1' } = 
     }
     const ext = extname(file);
     const headers = {
-      'content-type': TYPES[ext] ?? 'application/octet-stream',
+      'content-type': CONTENT_TYPES[ext] ?? 'application/octet-stream',
       'cache-control': HASHED.test(file) ? 'public, max-age=31536000, immutable' : 'no-cache',
       // Publications are read by apps of other origins (docs/networks.md).
       'access-control-allow-origin': '*',

@@ -157,7 +157,7 @@ pub struct TradeReview {
     /// `"buy"` or `"sell"`.
     pub verb: &'static str,
     /// What leaves the wallet.
-    pays: Leg,
+    pub pays: Leg,
     /// What arrives at the quote.
     pub receives: Leg,
     /// The least that arrives: the transaction's minimum-out.
@@ -195,11 +195,6 @@ impl TradeReview {
     pub fn with_back(mut self, back: U256) -> Self {
         self.comes_back = (!back.is_zero()).then_some(back);
         self
-    }
-
-    /// What leaves the wallet.
-    pub fn pays(&self) -> &Leg {
-        &self.pays
     }
 
     /// What the confirmation asks for this review's impact.
@@ -372,7 +367,7 @@ mod tests {
         );
         assert_eq!(r.gate(), ImpactGate::None);
         assert_eq!(r.go_label(), "Confirm: buy with 0.1 ETH");
-        assert_eq!(r.pays().exact(), "0.1 ETH");
+        assert_eq!(r.pays.exact(), "0.1 ETH");
         assert_eq!(r.impact_warning(), None);
         assert_eq!(r.clone().with_back(U256::ZERO).comes_back, None);
         // A crossing buy's 70.88 % (the review's case) asks for "confirm" typed, from the same review.

@@ -2,17 +2,8 @@
 import { createServer } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { extname, join, normalize } from 'node:path';
-
-const TYPES = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.wasm': 'application/wasm',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.txt': 'text/plain; charset=utf-8',
-};
+// The run command's server's content types: one table for both.
+import { CONTENT_TYPES as TYPES } from '../../scripts/serve.mjs';
 
 /** Serves `root` on 127.0.0.1; resolves to {url, close}. Unknown paths fall back to index.html (SPA).
  * `overlays` maps a URL prefix (e.g. '/public/demo/') to a directory served under it (the seeded demo world). */

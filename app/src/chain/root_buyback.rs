@@ -27,7 +27,7 @@ pub struct BuybackAsset {
     /// A run now, simulated (`eth_call`) when something is pending: `Ok` when it would succeed, else
     /// the contract's refusal in words. The page offers the run only when it would succeed (issue 42
     /// item 8: no action offered that cannot succeed).
-    pub run_now: Option<Result<(), String>>,
+    pub run_now: Option<Result<(), RpcError>>,
 }
 
 /// One run, from its `RootBoughtBack` log.
@@ -164,13 +164,9 @@ async fn read_assets(
             return None;
         }
         Some(
-            match rpc
-                .call(at, &IRootBuyback::runCall { asset: x.asset })
+            rpc.call(at, &IRootBuyback::runCall { asset: x.asset })
                 .await
-            {
-                Ok(_) => Ok(()),
-                Err(e) => Err(e.to_string()),
-            },
+                .map(drop),
         )
     }))
     .await;

@@ -174,14 +174,14 @@ pub fn duration_short(secs: u64) -> String {
     }
 }
 
-/// A unix time as a date and time in UTC, for people: `"4 Dec 2026, 21:42 UTC"` (proleptic
-/// Gregorian calendar, days from the epoch by H. Hinnant's `civil_from_days`).
-pub fn date_utc(unix: u64) -> String {
-    const MONTHS: [&str; 12] = [
-        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
-    ];
+const MONTHS: [&str; 12] = [
+    "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+];
+
+/// A unix time's UTC day as `"4 Dec 2026"` and its seconds into that day (proleptic Gregorian
+/// calendar, days from the epoch by H. Hinnant's `civil_from_days`).
+fn civil_day(unix: u64) -> (String, u64) {
     let days = (unix / 86_400) as i64;
-    let secs = unix % 86_400;
     let z = days + 719_468;
     let era = z.div_euclid(146_097);
     let doe = z - era * 146_097;
@@ -191,18 +191,21 @@ pub fn date_utc(unix: u64) -> String {
     let day = doy - (153 * mp + 2) / 5 + 1;
     let month = if mp < 10 { mp + 3 } else { mp - 9 };
     let year = yoe + era * 400 + i64::from(month <= 2);
-    format!(
-        "{day} {} {year}, {:02}:{:02} UTC",
-        MONTHS[(month - 1) as usize],
-        secs / 3_600,
-        secs % 3_600 / 60
+    (
+        format!("{day} {} {year}", MONTHS[(month - 1) as usize]),
+        unix % 86_400,
     )
 }
 
-/// A unix time's day in UTC: `"4 Dec 2026"` ([`date_utc`] without the time).
+/// A unix time as a date and time in UTC, for people: `"4 Dec 2026, 21:42 UTC"`.
+pub fn date_utc(unix: u64) -> String {
+    let (day, secs) = civil_day(unix);
+    format!("{day}, {:02}:{:02} UTC", secs / 3_600, secs % 3_600 / 60)
+}
+
+/// A unix time's day in UTC: `"4 Dec 2026"`.
 pub fn day_utc(unix: u64) -> String {
-    let full = date_utc(unix);
-    full.split(',').next().unwrap_or_default().to_owned()
+    civil_day(unix).0
 }
 
 /// A published score (points 0–100 as a WAD) for people: `"47.58 / 100"` (display only, rounded

@@ -334,9 +334,10 @@ pub fn TokenPage() -> impl IntoView {
                 .map_err(AppError::Input)
                 .and_then(|x| {
                     trade::preview_buy(&i.state, x, ctx.chain_now(), slippage.get())
+                        .map(|p| (x, p))
                         .map_err(|e| trade::curve_refusal(&e, &i.symbol).into())
                 })
-                .map(|p| (i.clone(), p)),
+                .map(|(x, p)| (i.clone(), x, p)),
         )
     };
     let sell_preview = move || {
@@ -352,9 +353,10 @@ pub fn TokenPage() -> impl IntoView {
                 .map_err(AppError::Input)
                 .and_then(|x| {
                     trade::preview_sell(&i.state, x, slippage.get())
+                        .map(|p| (x, p))
                         .map_err(|e| trade::curve_refusal(&e, &i.symbol).into())
                 })
-                .map(|p| (i.clone(), p)),
+                .map(|(x, p)| (i.clone(), x, p)),
         )
     };
     // What the connected account holds of what each side pays, once read (issue 42: every form checks it).
@@ -486,8 +488,7 @@ pub fn TokenPage() -> impl IntoView {
     let buy_armed = RwSignal::new(false);
     let sell_armed = RwSignal::new(false);
     let buy_review = Signal::derive(move || {
-        let (i, p) = buy_preview()?.ok()?;
-        let paid = fmt::parse_units(&buy_amount.get(), i.quote_decimals).ok()?;
+        let (i, paid, p) = buy_preview()?.ok()?;
         Some(
             TradeReview::new(
                 "buy",
@@ -501,8 +502,7 @@ pub fn TokenPage() -> impl IntoView {
         )
     });
     let sell_review = Signal::derive(move || {
-        let (i, p) = sell_preview()?.ok()?;
-        let sold = fmt::parse_units(&sell_amount.get(), 18).ok()?;
+        let (i, sold, p) = sell_preview()?.ok()?;
         Some(TradeReview::new(
             "sell",
             Leg::new(sold, 18, &i.symbol),
@@ -640,7 +640,7 @@ pub fn TokenPage() -> impl IntoView {
                                 </div>
                                 <div id="buy-preview">{move || buy_preview().map(|r| match r {
                                     Err(e) => view! { <p class="bad">{e.to_string()}</p> }.into_any(),
-                                    Ok((i, p)) => view! {
+                                    Ok((i, _, p)) => view! {
                                         <dl class="kv">
                                             <dt>"You receive"</dt><dd id="buy-out"><Amount raw=p.quote.tokens_out decimals=18 unit=i.symbol.clone() sig=6 /></dd>
                                             <dt>"Fee"</dt><dd><Amount raw=p.quote.fee decimals=i.quote_decimals unit=i.quote_symbol.clone() sig=6 />{format!(" ({})", fmt::percent_pips(p.fee_pips))}</dd>
@@ -658,7 +658,7 @@ pub fn TokenPage() -> impl IntoView {
                                 })}</div>
                                 {move || buy_over().map(|r| view! { <p class="bad" id="buy-over" role="alert">{r.to_string()}</p> })}
                                 <button class="primary" id="buy-button" disabled=move || busy.get() || !connected() || buy_over().is_some() || !matches!(buy_preview(), Some(Ok(_))) on:click=click_buy>{move || {
-                                    let paid = buy_preview().and_then(Result::ok).and_then(|(i, _)| fmt::parse_units(&buy_amount.get(), i.quote_decimals).ok());
+                                    let paid = buy_preview().and_then(Result::ok).map(|(_, paid, _)| paid);
                                     trade::trade_label("buy", paid, bal_qd, &qs_b)
                                 }}</button>
                                 <ReviewPanel side="buy" open=buy_armed review=buy_review on_go=Callback::new(move |()| do_buy()) />
@@ -680,7 +680,7 @@ pub fn TokenPage() -> impl IntoView {
                                 </div>
                                 <div id="sell-preview">{move || sell_preview().map(|r| match r {
                                     Err(e) => view! { <p class="bad">{e.to_string()}</p> }.into_any(),
-                                    Ok((i, p)) => view! {
+                                    Ok((i, _, p)) => view! {
                                         <dl class="kv">
                                             <dt>"You receive"</dt><dd id="sell-out"><Amount raw=p.quote.quote_out decimals=i.quote_decimals unit=i.quote_symbol.clone() sig=6 />{(i.quote == Address::ZERO).then(|| view! { <Usd wei=p.quote.quote_out /> })}</dd>
                                             <dt>"Fee"</dt><dd><Amount raw=p.quote.fee decimals=i.quote_decimals unit=i.quote_symbol.clone() sig=6 /></dd>
@@ -692,7 +692,7 @@ pub fn TokenPage() -> impl IntoView {
                                 })}</div>
                                 {move || sell_over().map(|r| view! { <p class="bad" id="sell-over" role="alert">{r.to_string()}</p> })}
                                 <button class="primary" id="sell-button" disabled=move || busy.get() || !connected() || !matches!(sell_preview(), Some(Ok(_))) on:click=click_sell>{move || {
-                                    let sold = sell_preview().and_then(Result::ok).and_then(|_| fmt::parse_units(&sell_amount.get(), 18).ok());
+                                    let sold = sell_preview().and_then(Result::ok).map(|(_, sold, _)| sold);
                                     trade::trade_label("sell", sold, 18, &sym_b)
                                 }}</button>
                                 <ReviewPanel side="sell" open=sell_armed review=sell_review on_go=Callback::new(move |()| do_sell()) />
@@ -737,14 +737,14 @@ pub fn TokenPage() -> impl IntoView {
                             {c.marks.iter().zip(t.iter()).map(|(&(x, y), tr)| view! {
                                 <circle class="chart-point" cx=format!("{x:.1}") cy=format!("{y:.1}") r="4" fill="transparent">
                                     <title>{format!("{} {} · price after {} · {}", if tr.buy { "buy" } else { "sell" }, if tr.in_pool { "in the pool" } else { "on the curve" },
-                                        fmt::units_compact(tr.price_wad, 18, 4), tr.time.map_or_else(|| format!("block {}", fmt::thousands(tr.block)), fmt::date_utc))}</title>
+                                        fmt::units_compact(tr.price_wad, 18, 4), trade_date(tr))}</title>
                                 </circle>
                             }).collect_view()}
                             <circle class="chart-last" cx=format!("{lx:.1}") cy=format!("{ly:.1}") r="2.5" fill="currentColor" />
                         </svg>
                         <div class="chart-axis"><span id="chart-low">{"low "}<Amount raw=c.lo_wad decimals=18 sig=4 compact=true unit=unit.clone() /></span>
-                            <span class="muted">{first.map(|f| f.time.map_or_else(|| format!("block {}", fmt::thousands(f.block)), fmt::date_utc)).unwrap_or_default()}" → "
-                                {last.map(|l| l.time.map_or_else(|| format!("block {}", fmt::thousands(l.block)), fmt::date_utc)).unwrap_or_default()}</span></div>
+                            <span class="muted">{first.as_ref().map(trade_date).unwrap_or_default()}" → "
+                                {last.as_ref().map(trade_date).unwrap_or_default()}</span></div>
                         </div>
                         }
                     })}
@@ -771,6 +771,14 @@ pub fn TokenPage() -> impl IntoView {
         </section>
         </div>
     }
+}
+
+/// A trade's date in UTC, or its block where its time was not read.
+fn trade_date(tr: &Trade) -> String {
+    tr.time.map_or_else(
+        || format!("block {}", fmt::thousands(tr.block)),
+        fmt::date_utc,
+    )
 }
 
 /// When a trade happened, for people: "3 min ago" (its date and block on hover), linked to the

@@ -39,7 +39,7 @@ pub(crate) fn ReviewPanel(
             let must_type = r.gate() == ImpactGate::TypeConfirm;
             let ok = move || !must_type || typed.get().trim().eq_ignore_ascii_case("confirm");
             let class = if r.gate() == ImpactGate::None { "review" } else { "review banner warn" };
-            let pays = r.pays().clone();
+            let pays = r.pays.clone();
             let got = r.receives.clone();
             view! {
                 <div class=class id=format!("{side}-confirm") role="alertdialog" aria-label=format!("Review this {}", r.verb)>
