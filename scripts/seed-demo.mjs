@@ -479,8 +479,8 @@ const bond = BigInt(A.bondWei);
 const epochs = [];
 const privateInputs = {};
 let latestFinalBundle = null; // the file of the latest final epoch's bundle (s(t-1) of the next build, C4)
-// The graded theses go into the first final epoch's root (C5 quality leaves); the latest final epoch,
-// which the Score page picks first, keeps a score-only tree.
+// The scores are proven against the first final epoch's quality leaves (C5); every epoch whose 30-day windows
+// are open carries them again (C9a).
 const QUALITY_K = 0;
 const MISMATCH = { k: 1, project: 0, metric: 'unique_counterparties' };
 let qualityBundle = null;
@@ -556,11 +556,10 @@ async function proposeEpoch(k, { tamperWith = false } = {}) {
   const build = ['epoch', 'build', '--epoch', epoch, '--intake', join(OPERATOR, 'intake.json'), '--submissions', join(dir, 'submissions'),
     '--refetch', join(OPERATOR, 'refetch.json'), '--out', dir];
   if (latestFinalBundle) build.push('--previous', latestFinalBundle);
-  if (k === QUALITY_K && theses.length) {
-    // The graded theses come from their grading records (C8), each bound into inputsRoot by its grade leaf.
-    writeFileSync(join(dir, 'pre-data.json'), JSON.stringify([{ project: PRE, verified: false }]));
-    build.push('--grades', OUT, '--pre-data', join(dir, 'pre-data.json'));
-  }
+  // The theses that count (C9a: 30-day window, latest per scorer; C10a: PRE, never systematic, replayed) are
+  // read from the chain by the build; each takes its grade from its grading record (C8, bound into inputsRoot
+  // by its grade leaf) or the adjudicator's override (C9b).
+  if (theses.length) build.push('--grades', OUT);
   const built = await edenCli(build);
   if (tamperWith) tampered = { project: tamper(join(dir, 'bundle.json')) };
   // Each private project's own inputs file (what its owner keeps locally and picks on the Score page).
@@ -586,9 +585,10 @@ for (let k = 0; k < 2; k++) {
   const { epoch, bundle, file, built } = await proposeEpoch(k);
   await warp(72 * 3600 + 60);
   await edenCli(['epoch', 'finalize', '--epoch', epoch], signerKey);
+  epochs.find((e) => e.epoch === epoch).final = true;
   latestFinal = { epoch, bundle };
   latestFinalBundle = file;
-  log(`epoch ${epoch}: ${bundle.projects.length} projects, ${built.claimsUsed} claims used, ${built.claimsFailed} failed${k === QUALITY_K ? `, ${theses.length} quality leaves` : ''}, final`);
+  log(`epoch ${epoch}: ${bundle.projects.length} projects, ${built.claimsUsed} claims used, ${built.claimsFailed} failed, ${built.thesesGraded} theses counting, ${built.preData} pre-data, final`);
 }
 // The fee lanes record each launch token's latest final score (C17: the creator share it buys): its published
 // score (C27), the one score leaf per project. Anyone may post it with the leaf's proof; GARD's, NEAR's and

@@ -87,6 +87,40 @@ pub fn human_epoch_input() -> EpochInput {
     }
 }
 
+/// The cutoff of [`human_epoch_at`]: block 10 at day 40.
+pub const AS_OF: crate::scoring::counting::AsOf = crate::scoring::counting::AsOf {
+    block: 10,
+    time: 40 * 86_400,
+};
+
+/// [`human_epoch`] built with the cutoff [`AS_OF`] (C9a): its theses are the counting scores of
+/// [`chain_scores`].
+pub fn human_epoch_at() -> EpochBundle {
+    build_epoch(&EpochInput {
+        human_as_of: Some(AS_OF),
+        ..human_epoch_input()
+    })
+    .expect("the fixture builds")
+}
+
+/// The `Scored` events of a bundle's theses with where and when they landed: block 5, day 30 (inside
+/// [`AS_OF`]'s 30-day window).
+pub fn chain_scores(b: &EpochBundle) -> Vec<crate::scoring::counting::ChainScore> {
+    b.theses
+        .iter()
+        .map(|t| crate::scoring::counting::ChainScore {
+            scorer_registry: t.scorer_registry,
+            score_id: t.score_id,
+            scorer: t.scorer,
+            project: t.project,
+            thesis_hash: t.thesis_hash,
+            target_score_wad: t.target_score_wad,
+            block: 5,
+            at: 30 * 86_400,
+        })
+        .collect()
+}
+
 /// [`human_epoch`] with [`ENV`] moved to S = 60 (the C9 example: envelope 0.96, Δ = +0.064, human
 /// score 63.84) and re-rooted.
 pub fn c9_example() -> EpochBundle {

@@ -50,6 +50,30 @@ pub fn grade_leaf(scorer_registry: Address, score_id: U256, grade_record: B256) 
     standard_leaf_hash(&(T_G, scorer_registry, score_id, grade_record).abi_encode_params())
 }
 
+/// The domain string of the human-cutoff leaf's tag `T_h = keccak256("eden.leaf.humanCutoff")` (C9a).
+pub const T_H_PREIMAGE: &str = "eden.leaf.humanCutoff";
+/// Leaf encoding of the human-cutoff leaf `(bytes32 T_h, uint64 asOfBlock, uint64 asOfTime,
+/// bytes32 leftPreDataHash)`, committed in `inputsRoot` (C9a, C10a).
+pub const HUMAN_CUTOFF_LEAF_ENCODING: [&str; 4] = ["bytes32", "uint64", "uint64", "bytes32"];
+
+/// Human-cutoff leaf hash (C9a, C10a): binds the block and time an epoch's human layer was read at and
+/// the hash of its left-pre-data set ([`left_pre_data_hash`]) inside the signed
+/// `inputsRoot`, so a publication cannot change which theses counted after the signature.
+pub fn human_cutoff_leaf(as_of_block: u64, as_of_time: u64, left_pre_data_hash: B256) -> B256 {
+    let tag = keccak256(T_H_PREIMAGE);
+    standard_leaf_hash(&(tag, as_of_block, as_of_time, left_pre_data_hash).abi_encode_params())
+}
+
+/// The hash a bundle commits its left-pre-data set by (C10a): `keccak256` of the sorted addresses, 20 bytes each
+/// (`abi.encodePacked(address[])`).
+pub fn left_pre_data_hash(left: &[Address]) -> B256 {
+    let mut bytes = Vec::with_capacity(left.len() * 20);
+    for a in left {
+        bytes.extend_from_slice(a.as_slice());
+    }
+    keccak256(bytes)
+}
+
 /// Leaf encoding (OZ `leafEncoding`) of the score leaf `(address project, uint256 scoreWad)`.
 pub const SCORE_LEAF_ENCODING: [&str; 2] = ["address", "uint256"];
 /// Leaf encoding of the quality leaf `(bytes32 T_q, address scorerRegistry, uint256 scoreId,

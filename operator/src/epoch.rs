@@ -22,9 +22,11 @@ use eden_core::eip712::{
 };
 use eden_core::registry::EpochStatus;
 use eden_core::scoring::bundle::{GradedThesis, PreDataProject, PreviousScore};
+use eden_core::scoring::counting::{left_pre_data, select_theses, AsOf, WhyNot};
 use eden_core::scoring::{build_epoch, EpochBundle, EpochInput};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
@@ -46,8 +48,6 @@ pub struct BuildArgs {
     pub previous: Option<PathBuf>,
     /// The publication directory holding `eden grade`'s records (C8).
     pub grades: Option<PathBuf>,
-    /// Pre-data projects (JSON array).
-    pub pre_data: Option<PathBuf>,
     /// Snapshot time (default: the latest block's).
     pub snapshot: Option<u64>,
     /// Output directory.
@@ -88,10 +88,18 @@ pub struct BuildReport {
     /// adjudicator's badge in `FeeLanes` wins), with the flag used.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub verified_from_chain: Vec<(Address, bool)>,
-    /// Graded theses taken from their records (C8).
+    /// The counting theses (C9a, C10a), each with its grade in force.
     pub theses_graded: usize,
-    /// Score ids of graded theses whose project this epoch does not score (they wait for one that does).
-    pub theses_left_out: Vec<String>,
+    /// Of those, the ones whose grade is the adjudicator's override (C9b).
+    pub theses_overridden: usize,
+    /// Score ids on a project that left pre-data and has no systematic score this epoch (they count again in
+    /// an epoch that scores it, while their window is open).
+    pub theses_waiting: Vec<String>,
+    /// Pre-data projects replayed (C10a).
+    pub pre_data: usize,
+    /// The cutoff the theses were selected at (C9a).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub human_as_of: Option<AsOf>,
 }
 
 /// §4.4, C10: a pre-data project's Verified badge (its replay cap, 100 instead of 50) is the
@@ -166,16 +174,16 @@ pub async fn build(chain: &Chain, a: &BuildArgs) -> Result<BuildReport> {
         None => Default::default(),
     };
 
-    let (previous_epoch, previous) = previous_scores(chain, a.previous.as_deref()).await?;
-    let graded: Vec<GradedThesis> = match &a.grades {
-        Some(dir) => crate::grade::store::GradeStore::new(dir).graded_theses()?,
-        None => vec![],
+    let (previous_epoch, previous, prev_bundle) =
+        previous_scores(chain, a.previous.as_deref()).await?;
+    let records: BTreeMap<U256, GradedThesis> = match &a.grades {
+        Some(dir) => crate::grade::store::GradeStore::new(dir)
+            .graded_theses()?
+            .into_iter()
+            .map(|t| (t.score_id, t))
+            .collect(),
+        None => BTreeMap::new(),
     };
-    let pre_data: Vec<PreDataProject> = match &a.pre_data {
-        Some(p) => config::load(p)?,
-        None => vec![],
-    };
-    let (pre_data, verified_changed) = verified_from_chain(chain, block, pre_data).await?;
 
     let t1 = Instant::now();
     let params = IntakeParams {
@@ -188,24 +196,25 @@ pub async fn build(chain: &Chain, a: &BuildArgs) -> Result<BuildReport> {
         keys: &keys,
     };
     let taken = take_in_all(&params, &subs, &signers, &table)?;
-    // A grade counts in this epoch only on a project the epoch scores (the cohort or a pre-data project);
-    // the rest wait for an epoch that has their project (C9).
     let inputs = taken.inputs();
-    let in_epoch = |p: &alloy::primitives::Address| {
-        inputs.iter().any(|i| i.project == *p) || pre_data.iter().any(|d| d.project == *p)
-    };
-    let (theses, left_out): (Vec<GradedThesis>, Vec<GradedThesis>) =
-        graded.into_iter().partition(|t| in_epoch(&t.project));
+    // C9a, C10a: the theses that count are the chain's, at this block; none is handed in.
+    let cohort: Vec<Address> = inputs.iter().map(|i| i.project).collect();
+    let human = select_human(chain, block, now, &cohort, prev_bundle.as_ref(), &records).await?;
+    let (pre_data, verified_changed) = verified_from_chain(chain, block, human.pre_data).await?;
+    let build_ms_before = t1.elapsed().as_millis();
+    let t2 = Instant::now();
     let bundle = build_epoch(&EpochInput {
         epoch,
         tracks: tracks.clone(),
         projects: inputs,
         previous,
         previous_epoch,
-        theses,
+        theses: human.theses,
         pre_data,
+        human_as_of: human.as_of,
+        left_pre_data: human.left_before,
     })?;
-    let build_ms = t1.elapsed().as_millis();
+    let build_ms = build_ms_before + t2.elapsed().as_millis();
 
     let (used, failed, ignored) = taken.totals();
     let mut failures = Vec::new();
@@ -281,7 +290,77 @@ pub async fn build(chain: &Chain, a: &BuildArgs) -> Result<BuildReport> {
         written,
         verified_from_chain: verified_changed,
         theses_graded: bundle.theses.len(),
-        theses_left_out: left_out.iter().map(|t| t.score_id.to_string()).collect(),
+        theses_overridden: human.overridden,
+        theses_waiting: human.waiting.iter().map(U256::to_string).collect(),
+        pre_data: bundle.pre_data().count(),
+        human_as_of: human.as_of,
+    })
+}
+
+/// What the epoch's human layer takes (C9a, C9b, C10a), as [`select_human`] read it.
+struct HumanInput {
+    theses: Vec<GradedThesis>,
+    pre_data: Vec<PreDataProject>,
+    as_of: Option<AsOf>,
+    left_before: Vec<Address>,
+    overridden: usize,
+    waiting: Vec<U256>,
+}
+
+/// C9a, C9b, C10a: the counting theses at `block` (time `now`) from the registry's `Scored` and
+/// `GradeOverridden` events, each with its grade in force (the override, else its grading record), and the
+/// pre-data projects. A deployment without a ScorerRegistry has no human layer.
+///
+/// # Errors
+/// The node's; a counting thesis without a grade (`eden grade` it first, C8).
+async fn select_human(
+    chain: &Chain,
+    block: u64,
+    now: u64,
+    cohort: &[Address],
+    previous: Option<&EpochBundle>,
+    records: &BTreeMap<U256, GradedThesis>,
+) -> Result<HumanInput> {
+    let Some(registry) = chain.net.contracts.scorer_registry else {
+        return Ok(HumanInput {
+            theses: vec![],
+            pre_data: vec![],
+            as_of: None,
+            left_before: vec![],
+            overridden: 0,
+            waiting: vec![],
+        });
+    };
+    let (scores, overrides) = futures::try_join!(
+        crate::human::chain_scores(chain, registry, block),
+        crate::human::overrides(chain, registry, block),
+    )?;
+    let as_of = AsOf { block, time: now };
+    let left_before = previous.map_or_else(Vec::new, |p| {
+        let projects: Vec<Address> = p.projects.iter().map(|r| r.project).collect();
+        left_pre_data(&p.left_pre_data, &projects, &[])
+    });
+    let sel = select_theses(&scores, &overrides, records, as_of, cohort, &left_before)
+        .map_err(|e| OpError::Refused(e.to_string()))?;
+    Ok(HumanInput {
+        overridden: sel.theses.iter().filter(|t| t.overridden).count(),
+        theses: sel.theses.into_iter().map(|t| t.thesis).collect(),
+        pre_data: sel
+            .pre_data
+            .into_iter()
+            .map(|project| PreDataProject {
+                project,
+                verified: false,
+            })
+            .collect(),
+        as_of: Some(as_of),
+        left_before,
+        waiting: sel
+            .not
+            .iter()
+            .filter(|(_, w)| matches!(w, WhyNot::ProjectNotInEpoch))
+            .map(|(id, _)| *id)
+            .collect(),
     })
 }
 
@@ -334,10 +413,10 @@ pub fn take_in_all(
 async fn previous_scores(
     chain: &Chain,
     file: Option<&Path>,
-) -> Result<(Option<u64>, Vec<PreviousScore>)> {
+) -> Result<(Option<u64>, Vec<PreviousScore>, Option<EpochBundle>)> {
     let reg = chain.registry();
     if !reg.hasFinalEpoch().call().await.map_err(OpError::rpc)? {
-        return Ok((None, vec![]));
+        return Ok((None, vec![], None));
     }
     let latest = reg.latestFinalEpoch().call().await.map_err(OpError::rpc)?;
     let Some(path) = file else {
@@ -355,17 +434,15 @@ async fn previous_scores(
             bundle.root
         )));
     }
-    Ok((
-        Some(latest),
-        bundle
-            .projects
-            .iter()
-            .map(|p| PreviousScore {
-                project: p.project,
-                score_wad: p.score_wad,
-            })
-            .collect(),
-    ))
+    let scores = bundle
+        .projects
+        .iter()
+        .map(|p| PreviousScore {
+            project: p.project,
+            score_wad: p.score_wad,
+        })
+        .collect();
+    Ok((Some(latest), scores, Some(bundle)))
 }
 
 /// A signed root, as `eden epoch sign` writes it and `eden epoch propose` reads it.

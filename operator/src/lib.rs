@@ -15,6 +15,7 @@ pub mod config;
 pub mod epoch;
 pub mod error;
 pub mod grade;
+pub mod human;
 pub mod keep;
 pub mod output;
 pub mod payouts;

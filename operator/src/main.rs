@@ -294,13 +294,11 @@ struct BuildCli {
     /// The latest final epoch's bundle (its scores are s(t-1)), JSON or compact (`epochs/<root>.msgpack`).
     #[arg(long)]
     previous: Option<PathBuf>,
-    /// The publication directory `eden grade` wrote its grading records into: every graded thesis on a
-    /// project of this epoch is taken from its record (C8), bound to it by a grade leaf in inputsRoot.
+    /// The publication directory `eden grade` wrote its grading records into. The theses that count
+    /// (C9a, C10a) are read from the chain; each takes its grade in force from the adjudicator's override or
+    /// from its record here (C8, C9b), bound to it by a grade leaf in inputsRoot.
     #[arg(long)]
     grades: Option<PathBuf>,
-    /// Pre-data projects (JSON array).
-    #[arg(long)]
-    pre_data: Option<PathBuf>,
     /// Snapshot time (default: the latest block's timestamp).
     #[arg(long)]
     snapshot: Option<u64>,
@@ -858,7 +856,6 @@ async fn run(cli: Cli, out: Out) -> Result<(), OpError> {
                 refetch: b.refetch.clone(),
                 previous: b.previous.clone(),
                 grades: b.grades.clone(),
-                pre_data: b.pre_data.clone(),
                 snapshot: b.snapshot,
                 out: b.out.clone(),
             };
@@ -868,10 +865,13 @@ async fn run(cli: Cli, out: Out) -> Result<(), OpError> {
                     "epoch {}: {} projects, root {}\n  claims: {} used, {} failed, {} not claims; {} signatures checked in {} ms; built in {} ms",
                     r.epoch, r.projects, r.root, r.claims_used, r.claims_failed, r.claims_ignored, r.signatures, r.signature_ms, r.build_ms
                 );
-                if r.theses_graded > 0 || !r.theses_left_out.is_empty() {
-                    s += &format!("\n  theses: {} from their grading records", r.theses_graded);
-                    if !r.theses_left_out.is_empty() {
-                        s += &format!("; waiting for an epoch with their project: #{}", r.theses_left_out.join(", #"));
+                if let Some(a) = r.human_as_of {
+                    s += &format!(
+                        "\n  theses: {} counting at block {} ({} by the adjudicator's override), {} pre-data projects",
+                        r.theses_graded, a.block, r.theses_overridden, r.pre_data
+                    );
+                    if !r.theses_waiting.is_empty() {
+                        s += &format!("; waiting for an epoch with their project: #{}", r.theses_waiting.join(", #"));
                     }
                 }
                 for (p, why) in &r.failures {

@@ -19,8 +19,9 @@ use alloy::rpc::types::{Filter, Log};
 use alloy::sol_types::SolEvent;
 use eden_core::attest::attestation_domain;
 use eden_core::check::{
-    audit_epoch, audit_intake, take_public_submissions, EpochAudit, EpochFinding, IntakeAnchor,
-    Previous, PreviousFinal, Proposal,
+    audit_epoch, audit_intake, check_counting, overridden_ids, take_public_submissions,
+    CountingChain, EpochAudit, EpochFinding, IntakeAnchor, Previous, PreviousFinal, PreviousLeft,
+    Proposal,
 };
 use eden_core::registry::{EpochStatus, MAX_CHALLENGES};
 use serde::Serialize;
@@ -404,6 +405,11 @@ async fn check(
             None => Previous::Unavailable { epoch },
         },
     };
+    let previous_left = match (before, &prev_bundle) {
+        (None, _) => PreviousLeft::None,
+        (Some(_), Some(b)) => PreviousLeft::Bundle(b),
+        (Some(_), None) => PreviousLeft::Unknown,
+    };
     let proposal = Proposal {
         epoch: p.epoch,
         root: p.root,
@@ -440,6 +446,37 @@ async fn check(
         .as_ref()
         .map_or(p.block, |r| r.key_block.min(p.block));
     audit.extend(verified_at(chain, &bundle, badge_block).await?);
+    // C9a, C9b, C10a: the theses taken are the ones that count at the bundle's cutoff, with their grades in
+    // force; a project that left pre-data is not replayed again.
+    let mut overridden = std::collections::BTreeSet::new();
+    if let Some(registry) = chain.net.contracts.scorer_registry {
+        let (scores, overrides) = futures::try_join!(
+            crate::human::chain_scores(chain, registry, p.block),
+            crate::human::overrides(chain, registry, p.block),
+        )?;
+        let cutoff_block_time = match bundle.human_as_of {
+            Some(a) if a.block <= p.block => Some(crate::human::block_time(chain, a.block).await?),
+            _ => None,
+        };
+        let proposal_time = Some(crate::human::block_time(chain, p.block).await?);
+        let found = check_counting(
+            &bundle,
+            &CountingChain {
+                scores: &scores,
+                overrides: &overrides,
+                proposal_block: p.block,
+                proposal_time,
+                cutoff_block_time,
+                previous: previous_left,
+            },
+        );
+        audit.extend(
+            found
+                .into_iter()
+                .map(|finding| EpochFinding::Counting { finding }),
+        );
+        overridden = overridden_ids(&bundle, &overrides);
+    }
     // C8: every grade against its published grading record, re-derived from the chain's theses.
     if !bundle.theses.is_empty() {
         let registry = chain.net.contracts.scorer_registry.ok_or_else(|| {
@@ -454,7 +491,12 @@ async fn check(
             .map(|t| (t.score_id, t.thesis_hash, t.text.as_str()))
             .collect();
         let published = crate::grade::published::published_grades(pubs, &bundle).await;
-        audit.extend(eden_core::check::audit_grades(&bundle, &scored, &published));
+        audit.extend(eden_core::check::audit_grades(
+            &bundle,
+            &scored,
+            &published,
+            &overridden,
+        ));
         if let Some(m) = rerun_model.filter(|_| audit.is_correct()) {
             rerun = crate::grade::rerun::rerun(m, &bundle, &scored, &published).await;
         }

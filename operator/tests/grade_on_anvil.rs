@@ -556,6 +556,11 @@ async fn theses_graded_by_the_embedded_model_with_every_fault_a_reason() {
     let graded = GradeStore::new(&pubdir).graded_theses().unwrap();
     assert_eq!(graded.len(), 8);
     let first = d.first_epoch;
+    // The theses are selected at the head (C9a): all eight count (one scorer each, inside the window).
+    let cutoff = eden_core::scoring::counting::AsOf {
+        block: node.mine().await,
+        time: node.latest_timestamp().await,
+    };
     for (epoch, tampered) in [(first, false), (first + 1, true)] {
         let mut input = eden_core::fixtures::cohort(6);
         input.epoch = epoch;
@@ -567,6 +572,7 @@ async fn theses_graded_by_the_embedded_model_with_every_fault_a_reason() {
         input.projects[1].project = project;
         input.projects.sort_by_key(|p| p.project);
         input.theses = graded.clone();
+        input.human_as_of = Some(cutoff);
         if tampered {
             input.theses[0].quality_wad = wad;
         }

@@ -608,7 +608,7 @@ test("a private project's own inputs file is recomputed locally, and a wrong one
 /** The first final epoch whose bundle has a human score of `mode`, with its project (from the seeded bundles). */
 function humanCase(mode) {
   const { world, demoDir } = chain;
-  for (const e of [...world.epochs].reverse().slice(1)) { // the last epoch is pending
+  for (const e of [...world.epochs].reverse().filter((x) => x.final)) { // the latest final epoch first
     const b = JSON.parse(readFileSync(join(demoDir, e.bundle), 'utf8'));
     const h = (b.human ?? []).find((x) => x.mode === mode && (world.projects[x.project.toLowerCase()] ?? world.projects[x.project]));
     if (h) {
@@ -1571,6 +1571,65 @@ test('the transaction tray never covers the page: a column beside it on a wide s
   }
   const narrow = await boxes();
   assert.ok(narrow.tray.top >= narrow.main.bottom, `the tray (y ${narrow.tray.top}) is below the page (to y ${narrow.main.bottom})`);
+});
+
+test('which theses count is recomputed from the chain, and the adjudicator overrides a grade after seeing its effect', async (t) => {
+  const c = humanCase('envelope');
+  if (!c) return t.skip('the seeded bundles have no envelope human score yet');
+  // Anyone: every score on the project with why it counts and its grade in force, equal to the bundle's list.
+  await page.goto(server.url + 'score');
+  await page.waitForSelector('#epochs', T);
+  await verifyEpoch(c.name, c.epoch);
+  await page.waitForSelector('#counting-result.ok', T);
+  assert.match(await page.textContent('#counting-result'), /recomputed from the chain at block \d+ .* the bundle took exactly these/);
+  const counted = await page.$$eval('#counting tr[data-score]', (rows) => rows.filter((r) => r.querySelector('.why-counts').textContent.startsWith('yes')).map((r) => r.dataset.score));
+  assert.deepEqual(counted.sort(), c.theses.map((x) => String(Number(x.scoreId))).sort());
+  assert.match(await page.textContent('#counting'), /yes: its scorer's latest, inside its 30-day window \(to \d{1,2} \w{3} \d{4}\)/);
+  assert.match(await page.textContent('#counting .grade-in-force'), /q [\d.]+, \w+ \(its grading record\)/);
+  assert.equal(await page.locator('#counting .override-grade').count(), 0, 'only the adjudicator is offered the override');
+  await page.screenshot({ path: join(SHOTS, 'score-counting.png'), fullPage: true });
+
+  // The adjudicator (anvil account 9, through the extension wallet) overrides one grade to a copy.
+  const ADJUDICATOR = '0xa0Ee7A142d267C1f36714E4a8F75612F20a79720';
+  const id = counted[0];
+  const wallet = await launchWithWallet({ viewport: { width: 1100, height: 1000 } });
+  try {
+    await wallet.worker.evaluate(([accounts, url]) => self.edenTestWallet.configure({ accounts, chains: { '0x7a69': url }, chainId: '0x7a69' }), [[ADJUDICATOR], proxy.url]);
+    const p = await wallet.context.newPage();
+    await p.goto(server.url + 'score?project=' + c.human.project);
+    await p.waitForSelector(`#epochs tr[data-epoch="${c.epoch}"] .pick-epoch`, T);
+    await p.click('#wallet-button');
+    await p.locator('.picker button.injected', { hasText: 'Eden Test Wallet' }).click();
+    await p.waitForSelector('#wallet-button:has-text("Eden Test Wallet · 0xa0Ee")', T);
+    await p.click(`#epochs tr[data-epoch="${c.epoch}"] .pick-epoch`);
+    await p.waitForSelector('#counting-result.ok', T);
+    await p.waitForSelector(`#counting tr[data-score="${id}"] .override-grade`, T);
+    await p.click(`#counting tr[data-score="${id}"] .override-grade`);
+    assert.match(await p.textContent('.override-form .hint'), /In force now: q [\d.]+, \w+ \(its grading record\)/);
+    await p.fill('.override-form .override-q', '0.1');
+    await p.selectOption('.override-form .override-verdict', '3');
+    await p.waitForFunction(() => /weight ω: [\d.]+ → 0\b/.test(document.querySelector('.override-preview')?.textContent ?? ''), null, T);
+    const before = await p.textContent('.override-preview');
+    assert.match(before, /This epoch's human score with it: [\d.]+ points → [\d.]+ points/);
+    // A q above 1 is refused before anything is sent.
+    await p.fill('.override-form .override-q', '1.5');
+    await p.waitForSelector('.override-form .send-override:disabled', T);
+    await p.fill('.override-form .override-q', '0.1');
+    await p.click('.override-form .send-override');
+    await p.waitForSelector('.tx[data-state="confirmed"]', T);
+    await p.screenshot({ path: join(SHOTS, 'score-override.png'), fullPage: true });
+  } finally {
+    await wallet.close();
+  }
+  // On chain: the override is recorded for that score, with weight 0 (a copy).
+  const { keccak256 } = await import('ethereum-cryptography/keccak.js');
+  const topic = '0x' + Buffer.from(keccak256(Buffer.from('GradeOverridden(uint256,uint256,uint8,uint256)'))).toString('hex');
+  const res = await fetch(chain.rpc, { method: 'POST', headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getLogs', params: [{ address: chain.network.contracts.scorerRegistry, fromBlock: '0x0', toBlock: 'latest', topics: [topic] }] }) });
+  const logs = (await res.json()).result;
+  const mine = logs.filter((l) => BigInt(l.topics[1]) === BigInt(id));
+  assert.equal(mine.length, 1, JSON.stringify(logs));
+  assert.equal(BigInt('0x' + mine[0].data.slice(2 + 64 * 2, 2 + 64 * 3)), 0n, 'weight 0');
 });
 
 test('anyone challenges a pending root (the bond named first), the adjudicator rules through a wallet extension, a credited bond is withdrawn and a root whose window is over is finalized', async () => {

@@ -39,6 +39,8 @@ pub struct ChainEpoch {
     pub challenges: u8,
     /// When its current proposal was made (unix seconds): the epoch's date as people read it.
     pub proposed_at: u64,
+    /// The block of its current proposal (what the human-layer check reads the chain up to, C9a).
+    pub proposed_block: u64,
 }
 
 pub use eden_core::registry::{EpochStatus, MAX_CHALLENGES};
@@ -99,9 +101,10 @@ pub async fn discover(
     let proposed = rpc
         .events::<IEpochRegistry::RootProposed>(registry, None, from_block)
         .await?;
-    let mut latest: BTreeMap<u64, (B256, B256, Address)> = BTreeMap::new();
+    let mut latest: BTreeMap<u64, (B256, B256, Address, u64)> = BTreeMap::new();
     for (e, l) in proposed {
-        latest.insert(e.epoch, (e.root, l.transaction_hash, e.proposer));
+        let block = l.position().0;
+        latest.insert(e.epoch, (e.root, l.transaction_hash, e.proposer, block));
     }
     let mut b = Batch::new();
     let slots: Vec<_> = latest
@@ -119,7 +122,9 @@ pub async fn discover(
     let credit = account.map(|a| b.add(registry, &IEpochRegistry::creditCall { account: a }));
     let a = b.run(rpc).await?;
     let mut epochs = Vec::with_capacity(latest.len());
-    for ((epoch, (root, tx, proposer)), (status, challenges, at)) in latest.into_iter().zip(slots) {
+    for ((epoch, (root, tx, proposer, block)), (status, challenges, at)) in
+        latest.into_iter().zip(slots)
+    {
         let s = a.get(status)?;
         epochs.push(ChainEpoch {
             epoch,
@@ -130,6 +135,7 @@ pub async fn discover(
             deadline: s.deadline,
             challenges: a.get(challenges)?,
             proposed_at: a.get(at)?,
+            proposed_block: block,
         });
     }
     epochs.reverse();
@@ -270,6 +276,7 @@ mod tests {
             deadline,
             challenges,
             proposed_at: 0,
+            proposed_block: 0,
         }
     }
 

@@ -385,6 +385,11 @@ pub enum EpochFinding {
         /// What the re-check found.
         finding: crate::scoring::grade_record::RecordFinding,
     },
+    /// The theses the epoch took are not the ones that count (C9a, C9b, C10a).
+    Counting {
+        /// What [`super::counting::check_counting`] found.
+        finding: super::counting::CountingFinding,
+    },
 }
 
 /// The outcome of an epoch audit.
@@ -910,7 +915,15 @@ fn previous_scores(bundle: &EpochBundle, previous: Previous<'_>, a: &mut EpochAu
         });
         return;
     }
-    let mut before: Vec<(Address, U256)> = prev.bundle.score_leaves();
+    // C4, C27: smoothing starts from each project's systematic score `S` (its record, proven by its score
+    // leaf or, where a human move set the published score, its systematic leaf), never from a published
+    // human score; a pre-data project has no `S` and starts from 0.
+    let mut before: Vec<(Address, U256)> = prev
+        .bundle
+        .projects
+        .iter()
+        .map(|r| (r.project, r.score_wad))
+        .collect();
     before.sort_unstable_by_key(|p| p.0);
     for p in &bundle.projects {
         let want = before

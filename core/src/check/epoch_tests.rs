@@ -364,3 +364,39 @@ fn a_grade_record_is_bound_into_the_inputs_root() {
         a.findings
     );
 }
+
+/// C4, C27: after an epoch whose human layer moved a published score (and replayed a pre-data project), the
+/// next epoch smooths from the systematic scores; the audit takes the same values (it once took the
+/// published ones and challenged every correct root after a human move).
+#[test]
+fn the_next_epoch_smooths_from_systematic_scores_after_a_human_move() {
+    let mut b6 = crate::fixtures::c9_example();
+    b6.epoch = 6;
+    let moved = b6
+        .projects
+        .iter()
+        .find(|p| p.published_wad != p.score_wad)
+        .expect("a human move");
+    assert!(b6.pre_data().next().is_some());
+    let mut second = crate::fixtures::human_epoch_input();
+    second.theses.clear();
+    second.pre_data.clear();
+    second.previous = b6
+        .projects
+        .iter()
+        .map(|p| PreviousScore {
+            project: p.project,
+            score_wad: p.score_wad,
+        })
+        .collect();
+    second.previous_epoch = Some(6);
+    let b7 = build_epoch(&second).unwrap();
+    let a = audit_epoch(&b7, &proposal(&b7), prev(&b6));
+    assert!(a.is_correct(), "{:?}", a.findings);
+    let rec = b7
+        .projects
+        .iter()
+        .find(|p| p.project == moved.project)
+        .unwrap();
+    assert_eq!(rec.previous_score_wad, moved.score_wad);
+}

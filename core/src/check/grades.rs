@@ -7,7 +7,8 @@
 //!    configuration it names (`grader/<hash>.json`) and its sources' snapshots — the caller fetches them and
 //!    says why one is missing;
 //! 3. the record grades this score: registry, score id, scorer, project, thesis hash, target, and its
-//!    outcome is `graded` with the bundle's `q`, verdict and matched thesis;
+//!    outcome is `graded` with the bundle's `q`, verdict and matched thesis — unless the adjudicator's
+//!    override is in force for the score (C9b), whose grade [`super::counting`] checks instead;
 //! 4. the record re-checks ([`crate::scoring::grade_record::recheck_record`]) against the thesis text of
 //!    the score's `Scored` event and every earlier one: copy verdict, snapshots, `G`, screening, `q`.
 
@@ -15,7 +16,7 @@ use super::epoch::EpochFinding;
 use crate::scoring::grade_record::{recheck_record, GraderConfig, GradingRecord};
 use crate::scoring::EpochBundle;
 use alloy_primitives::{B256, U256};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// A grading record as published, with what it names.
 #[derive(Debug, Clone)]
@@ -30,15 +31,20 @@ pub struct PublishedGrade {
 
 /// Steps 1–4 of the module doc. `scored` is every `Scored` event `(score id, thesis hash, text)` of the
 /// registry up to the proposal; `published` maps a record hash to the fetched record or why it could
-/// not be read.
+/// not be read; `overridden` the scores an override is in force for ([`super::counting::overridden_ids`]).
 pub fn audit_grades(
     bundle: &EpochBundle,
     scored: &[(U256, B256, &str)],
     published: &BTreeMap<B256, Result<PublishedGrade, String>>,
+    overridden: &BTreeSet<U256>,
 ) -> Vec<EpochFinding> {
     let mut out = Vec::new();
     for t in &bundle.theses {
         let score_id = t.score_id;
+        let over = overridden.contains(&score_id);
+        if t.grade_record.is_zero() && over {
+            continue;
+        }
         if t.grade_record.is_zero() {
             out.push(EpochFinding::GradeRecordMissing { score_id });
             continue;
@@ -70,13 +76,16 @@ pub fn audit_grades(
             ("project", r.project != t.project),
             ("thesisHash", r.thesis_hash != t.thesis_hash),
             ("targetScoreWad", r.target_score_wad != t.target_score_wad),
-            ("outcome", r.quality_wad().is_none()),
+            ("outcome", !over && r.quality_wad().is_none()),
             (
                 "qualityWad",
-                r.quality_wad().is_some_and(|q| q != t.quality_wad),
+                !over && r.quality_wad().is_some_and(|q| q != t.quality_wad),
             ),
-            ("verdict", u8::from(r.copy.verdict) != t.verdict),
-            ("matchedThesis", r.copy.matched_thesis != t.matched_thesis),
+            ("verdict", !over && u8::from(r.copy.verdict) != t.verdict),
+            (
+                "matchedThesis",
+                !over && r.copy.matched_thesis != t.matched_thesis,
+            ),
         ];
         if let Some((field, _)) = differs.iter().find(|(_, d)| *d) {
             out.push(EpochFinding::GradeDiffersFromRecord { score_id, field });

@@ -129,6 +129,27 @@ pub struct ProjectPack {
     /// them when it is re-run).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tracks: Vec<TrackConfig>,
+    /// The epoch's human cutoff (C9a, C10a) and its leaf's proof to `inputsRoot`, when the bundle has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub human_cutoff: Option<CutoffProof>,
+}
+
+/// An epoch's human cutoff as a pack carries it (C9a, C10a): enough to rebuild the human-cutoff leaf and
+/// walk its proof to `inputsRoot`. The left-pre-data set itself is carried only in the pack of a project
+/// outside the cohort (a cohort project is in it by construction): there it shows whether the project may be
+/// replayed as pre-data.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CutoffProof {
+    /// The cutoff.
+    pub as_of: crate::scoring::counting::AsOf,
+    /// `keccak256` of the packed sorted left-pre-data set.
+    pub left_pre_data_hash: B256,
+    /// The set, only for a project outside the cohort.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub left_pre_data: Vec<Address>,
+    /// The cutoff leaf's proof to `inputsRoot`.
+    pub proof: Vec<B256>,
 }
 
 impl ProjectPack {
@@ -265,6 +286,7 @@ pub fn build_packs(
         human: None,
         intake: None,
         tracks: bundle.tracks.iter().map(|t| t.config.clone()).collect(),
+        human_cutoff: None,
     };
     let proof = |leaf: B256| epoch_tree.proof(&leaf).unwrap_or_default();
     for r in &bundle.projects {
@@ -297,6 +319,22 @@ pub fn build_packs(
             .entry(h.project)
             .or_insert_with(|| blank(h.project));
         p.human = Some((h.clone(), proof(score_leaf(h.project, h.score_wad))));
+    }
+    if let (Some(as_of), Some(leaf)) = (bundle.human_as_of, bundle.human_cutoff_leaf()) {
+        let cutoff_proof = inputs_tree.proof(&leaf).unwrap_or_default();
+        let hash = crate::scoring::counting::left_pre_data_hash(&bundle.left_pre_data);
+        for p in by_project.values_mut() {
+            p.human_cutoff = Some(CutoffProof {
+                as_of,
+                left_pre_data_hash: hash,
+                left_pre_data: if p.record.is_some() {
+                    Vec::new()
+                } else {
+                    bundle.left_pre_data.clone()
+                },
+                proof: cutoff_proof.clone(),
+            });
+        }
     }
     if let Some(report) = intake {
         let header = IntakeReport {
@@ -396,6 +434,9 @@ pub enum LightFinding {
         /// Why, in words from core.
         why: String,
     },
+    /// The human-cutoff leaf (C9a) does not prove against `inputsRoot`, or the pack's left-pre-data set
+    /// does not hash to the one committed.
+    CutoffUnproven,
 }
 
 /// A project pack (and its track's pack) as a one-project bundle whose proofs are the published ones.
@@ -442,6 +483,16 @@ impl LightProofs {
             findings.extend(bound_findings(tp, pack.inputs_root));
             tracks.push(tp.track.clone());
         }
+        if let Some(c) = &pack.human_cutoff {
+            let leaf =
+                crate::leaves::human_cutoff_leaf(c.as_of.block, c.as_of.time, c.left_pre_data_hash);
+            let set_ok = c.left_pre_data.is_empty()
+                || crate::scoring::counting::left_pre_data_hash(&c.left_pre_data)
+                    == c.left_pre_data_hash;
+            if !set_ok || process_proof(leaf, &c.proof) != pack.inputs_root {
+                findings.push(LightFinding::CutoffUnproven);
+            }
+        }
         let bundle = EpochBundle {
             format: crate::scoring::bundle::BUNDLE_FORMAT.into(),
             epoch: pack.epoch,
@@ -456,6 +507,12 @@ impl LightProofs {
             systematic_leaf_encoding: vec![],
             theses: pack.theses.iter().map(|(t, _)| t.clone()).collect(),
             human: pack.human.iter().map(|(h, _)| h.clone()).collect(),
+            human_as_of: pack.human_cutoff.as_ref().map(|c| c.as_of),
+            left_pre_data: pack
+                .human_cutoff
+                .as_ref()
+                .map(|c| c.left_pre_data.clone())
+                .unwrap_or_default(),
         };
         Self {
             bundle,

@@ -11,10 +11,12 @@
 //! | [`score`] | a project's systematic score: leaf, proof, root, the step-by-step recomputation (C1–C5) |
 //! | [`human`] | a project's human score: quality leaves, chain targets, the C9 envelope or the C10 replay |
 //! | [`light`] | one project's light publications (C22): its leaves' proofs, its track's bounds proven against committed columns |
+//! | [`counting`] | which theses an epoch took: the cutoff, the 30-day window, latest per scorer, pre-data ended for good, the grade in force (C9a, C9b, C10a) |
 //! | [`grades`] | a proposed epoch's grades against their published grading records (C8) |
 //! | [`epoch`] | a whole proposed epoch, as a watchtower checks it: every leaf, track, score, previous score, human record and public intake |
 //! | [`creator`] | the creator share and fee split FeeLanes pays on (C17) |
 
+pub mod counting;
 pub mod creator;
 pub mod epoch;
 pub mod grades;
@@ -23,6 +25,10 @@ pub mod light;
 pub mod score;
 pub mod tree;
 
+pub use counting::{
+    check_counting, check_project_counting, overridden_ids, CountingChain, CountingFinding,
+    CountingRow, PreviousLeft, ProjectCounting,
+};
 pub use creator::{check_creator, CreatorCheck, CreatorFinding, LaneParams, LaneState};
 pub use epoch::{
     audit_epoch, audit_intake, public_submissions, take_public_submissions, verified_findings,

@@ -73,6 +73,21 @@ pub struct PreviousScore {
     pub score_wad: U256,
 }
 
+/// The chain state an epoch's human layer was read at: block `B` and its timestamp `T` (C9a).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "js", derive(tsify::Tsify))]
+pub struct AsOf {
+    /// Block number `B`.
+    #[serde(with = "crate::serde_dec::int")]
+    #[cfg_attr(feature = "js", tsify(type = "IntegerLike"))]
+    pub block: u64,
+    /// Its timestamp `T` (seconds).
+    #[serde(with = "crate::serde_dec::int")]
+    #[cfg_attr(feature = "js", tsify(type = "IntegerLike"))]
+    pub time: u64,
+}
+
 /// Everything one epoch is computed from.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -102,6 +117,15 @@ pub struct EpochInput {
     #[serde(default)]
     #[cfg_attr(feature = "js", tsify(optional))]
     pub pre_data: Vec<PreDataProject>,
+    /// The chain state the theses were selected at (C9a): when set, the bundle carries it and the
+    /// left-pre-data set, both committed in `inputsRoot` by the human-cutoff leaf.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "js", tsify(optional))]
+    pub human_as_of: Option<AsOf>,
+    /// `L_prev ∪ projects(prev)` (C10a): the build adds the cohort. Used only with `human_as_of`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "js", tsify(optional))]
+    pub left_pre_data: Vec<Address>,
 }
 
 /// The flat wire form of [`ProjectInput`].
@@ -473,6 +497,14 @@ pub struct EpochBundle {
     /// Human scores (envelope and pre-data), by address.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub human: Vec<HumanRecord>,
+    /// The chain state the theses were selected at (C9a), absent in bundles built without a registry.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "js", tsify(optional))]
+    pub human_as_of: Option<AsOf>,
+    /// Every project that ever had an attested systematic score, sorted (C10a `L_E`); with `humanAsOf`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "js", tsify(optional))]
+    pub left_pre_data: Vec<Address>,
 }
 
 impl EpochBundle {
@@ -564,7 +596,8 @@ impl EpochBundle {
     }
 
     /// The `inputsRoot` leaves besides the projects' inputs leaves: every track's column leaves (C22),
-    /// then a grade leaf for each graded thesis with a grading record (C8), in bundle order.
+    /// then a grade leaf for each graded thesis with a grading record (C8), in bundle order, then the
+    /// human-cutoff leaf when the bundle has a cutoff (C9a).
     pub fn inputs_extra_leaves(&self) -> Vec<B256> {
         let mut v: Vec<B256> = self
             .tracks
@@ -577,7 +610,19 @@ impl EpochBundle {
                 .filter(|t| !t.grade_record.is_zero())
                 .map(|t| crate::leaves::grade_leaf(t.scorer_registry, t.score_id, t.grade_record)),
         );
+        v.extend(self.human_cutoff_leaf());
         v
+    }
+
+    /// The human-cutoff leaf (C9a, C10a), when the bundle has a cutoff.
+    pub fn human_cutoff_leaf(&self) -> Option<B256> {
+        self.human_as_of.map(|a| {
+            crate::leaves::human_cutoff_leaf(
+                a.block,
+                a.time,
+                crate::leaves::left_pre_data_hash(&self.left_pre_data),
+            )
+        })
     }
 
     /// The proof of `leaf` in the epoch tree (the one `root` commits to), or `None` when the bundle

@@ -459,6 +459,37 @@ pub fn build_epoch(input: &EpochInput) -> Result<EpochBundle, EpochError> {
             .filter(|t| !t.grade_record.is_zero())
             .map(|t| crate::leaves::grade_leaf(t.scorer_registry, t.score_id, t.grade_record)),
     );
+    // C10a: with a cutoff, `L_E` = what the input carried ∪ this cohort; a pre-data project must not be in
+    // it (its first attested systematic score ended pre-data for good).
+    let left_pre_data = match input.human_as_of {
+        Some(_) => {
+            let cohort: Vec<Address> = records.iter().map(|r| r.project).collect();
+            let left = super::counting::left_pre_data(&input.left_pre_data, &[], &cohort);
+            if let Some(i) = input
+                .pre_data
+                .iter()
+                .position(|p| left.binary_search(&p.project).is_ok())
+            {
+                return Err(EpochError::PreData {
+                    index: i,
+                    field: "project",
+                    message: format!(
+                        "{} had an attested systematic score in an earlier epoch, so it left pre-data for good (C10a)",
+                        input.pre_data[i].project
+                    ),
+                });
+            }
+            left
+        }
+        None => Vec::new(),
+    };
+    if let Some(a) = input.human_as_of {
+        input_leaves.push(crate::leaves::human_cutoff_leaf(
+            a.block,
+            a.time,
+            super::counting::left_pre_data_hash(&left_pre_data),
+        ));
+    }
     let inputs_root = tree::root(input_leaves).ok_or(EpochError::NoProjects)?;
     let encoding = |e: &[&str], any: bool| {
         if any {
@@ -484,6 +515,8 @@ pub fn build_epoch(input: &EpochInput) -> Result<EpochBundle, EpochError> {
         inputs_leaf_encoding: encoding(&INPUTS_LEAF_ENCODING, true),
         tracks: track_records,
         projects: records,
+        human_as_of: input.human_as_of,
+        left_pre_data,
     };
     // The signed root is over the bundle's own leaf list (one definition of the epoch's leaves).
     bundle.root = tree::root(bundle.leaves()).ok_or(EpochError::NoProjects)?;

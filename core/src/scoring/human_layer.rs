@@ -24,7 +24,7 @@
 
 pub use super::bundle::{GradedThesis, HumanMode, HumanRecord, PreDataProject, ThesisRecord};
 
-use super::bundle::{EpochError, ProjectRecord};
+use super::bundle::{EpochBundle, EpochError, ProjectRecord};
 use crate::human::envelope::{human_envelope, Thesis};
 use crate::human::predata::{pre_data_replay, PreDataSubmission, MAX_POINTS};
 use crate::leaves::{quality_leaf, score_leaf};
@@ -170,6 +170,61 @@ pub(crate) fn build_human_layer(
     }
     human.sort_by_key(|h| h.project);
     Ok((thesis_records, human))
+}
+
+/// What `project`'s human score in `bundle` would be with `grade` in force for its score (replacing the
+/// bundle's grade of that score, or added in score-id order): the same envelope (C9) or replay (C10) the
+/// build runs, for the adjudicator's preview of an override (C9b). `None` when the project has neither a
+/// systematic score nor a pre-data record in the bundle.
+///
+/// # Errors
+/// A grade out of range, as [`build_human_layer`] names it.
+pub fn rescore_with(
+    bundle: &EpochBundle,
+    project: Address,
+    grade: &GradedThesis,
+) -> Result<Option<U256>, EpochError> {
+    let mut theses: Vec<GradedThesis> = bundle
+        .theses
+        .iter()
+        .filter(|t| t.project == project && t.score_id != grade.score_id)
+        .map(|t| {
+            Ok(GradedThesis {
+                scorer_registry: t.scorer_registry,
+                score_id: t.score_id,
+                scorer: t.scorer,
+                project: t.project,
+                thesis_hash: t.thesis_hash,
+                target_score_wad: t.target_score_wad,
+                quality_wad: t.quality_wad,
+                verdict: crate::leaves::Verdict::try_from(t.verdict)
+                    .map_err(|e| thesis_err(0, "verdict", e.to_string()))?,
+                matched_thesis: t.matched_thesis,
+                grade_record: t.grade_record,
+            })
+        })
+        .collect::<Result<_, EpochError>>()?;
+    theses.push(*grade);
+    theses.sort_by_key(|t| t.score_id);
+    let records: Vec<ProjectRecord> = bundle
+        .projects
+        .iter()
+        .filter(|r| r.project == project)
+        .cloned()
+        .collect();
+    let pre_data: Vec<PreDataProject> = bundle
+        .pre_data()
+        .filter(|h| h.project == project)
+        .map(|h| PreDataProject {
+            project,
+            verified: h.verified.unwrap_or(false),
+        })
+        .collect();
+    if records.is_empty() && pre_data.is_empty() {
+        return Ok(None);
+    }
+    let (_, human) = build_human_layer(&theses, &pre_data, &records)?;
+    Ok(human.first().map(|h| h.score_wad))
 }
 
 fn envelope_record(
@@ -438,5 +493,58 @@ mod tests {
         assert!(err(&|i| i.pre_data[0].project = addr(3)).starts_with("preData[0].project: "));
         assert!(err(&|i| i.pre_data[1].project = addr(900))
             .starts_with("preData[1].project: duplicate"));
+    }
+
+    /// The override preview (C9b) runs the build's own envelope and replay: with the bundle's grade it gives the
+    /// bundle's score; with another it gives what a build with that grade gives.
+    #[test]
+    fn rescore_with_is_the_build_with_that_grade() {
+        use crate::fixtures::{graded, human_epoch, human_epoch_input, w, PRE};
+        let b = c9_like();
+        for h in &b.human {
+            let t = b.theses.iter().find(|t| t.project == h.project).unwrap();
+            let same = graded(
+                h.project,
+                t.score_id.to::<u8>(),
+                t.target_score_wad,
+                t.quality_wad,
+                Verdict::try_from(t.verdict).unwrap(),
+            );
+            assert_eq!(
+                rescore_with(&b, h.project, &same).unwrap(),
+                Some(h.score_wad)
+            );
+        }
+        let mut input = human_epoch_input();
+        let i = input.theses.iter().position(|t| t.project == PRE).unwrap();
+        input.theses[i].quality_wad = w(3, 1);
+        let rebuilt = super::super::epoch::build_epoch(&input).unwrap();
+        let want = rebuilt
+            .human
+            .iter()
+            .find(|h| h.project == PRE)
+            .unwrap()
+            .score_wad;
+        let changed = input.theses[i];
+        assert_eq!(
+            rescore_with(&human_epoch(), PRE, &changed).unwrap(),
+            Some(want)
+        );
+        assert_ne!(
+            Some(want),
+            human_epoch()
+                .human
+                .iter()
+                .find(|h| h.project == PRE)
+                .map(|h| h.score_wad)
+        );
+        assert_eq!(
+            rescore_with(&human_epoch(), Address::repeat_byte(0x99), &changed).unwrap(),
+            None
+        );
+    }
+
+    fn c9_like() -> EpochBundle {
+        crate::fixtures::human_epoch()
     }
 }

@@ -9,6 +9,7 @@
 //! | [`gate`] | MIN_RAW (without self-reported features), MIN_OUTPUT, minimum age (C3) |
 //! | [`smooth`] | `s_t = α·g + (1−α)·s_{t−1}`, `α = 0.4`, published `S = 100·s` (C4) |
 //! | [`columns`] | sorted feature columns committed in chunks inside the inputs tree; bounds proven by rank (C22) |
+//! | [`counting`] | which theses an epoch takes from the chain: 30-day window, latest per scorer, pre-data ends for good, grade in force (C9a, C9b, C10a) |
 //! | [`bundle`] | the epoch's input and publishable bundle types (C5), apart from the pipeline |
 //! | [`epoch`] | one epoch: results, score leaves (C5), roots and the publishable bundle |
 //! | [`verify`] | recompute one project's score step by step against a bundle |
@@ -29,6 +30,7 @@ pub mod citation;
 pub mod columns;
 pub mod config;
 pub mod copy_detect;
+pub mod counting;
 pub mod epoch;
 pub mod gate;
 pub mod grade_record;

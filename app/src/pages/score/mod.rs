@@ -11,6 +11,7 @@
 //! envelope or C10 pre-data path, [`human`]) and the creator share the score buys with
 //! FeeLanes' on-chain parameters (C17, [`creator`]).
 
+pub mod counting;
 pub mod creator;
 pub mod epoch_table;
 pub mod grades;
@@ -86,6 +87,9 @@ fn light_finding_words(f: &LightFinding) -> String {
         LightFinding::BoundUnproven { feature, why } => format!(
             "feature {feature}'s normalisation bound is not proven against the committed column: {why}"
         ),
+        LightFinding::CutoffUnproven => {
+            "the block the epoch's theses were read at is not the one committed in its inputsRoot".into()
+        }
     }
 }
 
@@ -250,6 +254,8 @@ pub struct EpochCheck {
     pub creator: Option<Result<CreatorCheck, AppError>>,
     /// The verified inputs (C21); `None` without a SourceKeyRegistry.
     pub inputs: Option<Result<InputsCheck, AppError>>,
+    /// Which theses count (C9a, C9b, C10a); `None` without a ScorerRegistry.
+    pub counting: Option<Result<counting::CountingCheck, AppError>>,
 }
 
 /// C8 in the chain's order (§4): each of `project`'s graded theses has the verdict and matched
@@ -441,6 +447,12 @@ async fn run_check(
         .and_then(|r| r.as_ref().ok())
         .map(|v| v.iter().map(|(e, _)| *e).collect());
     let mut human = check_human(&tree, project, onchain, events.as_deref(), chain_verified);
+    // C9a, C9b, C10a: the theses the bundle took are the ones that count on chain; a difference flags the
+    // human score too (it was computed from the wrong list).
+    let counting = counting::check_counting(&w, bundle, row.proposed_block, project).await;
+    if let (Ok(Some(h)), Some(Ok(c))) = (&mut human, &counting) {
+        h.flags.extend(c.flags.iter().cloned());
+    }
     if let Ok(Some(h)) = &mut human {
         if let Some(Ok(list)) = &scored {
             h.set_texts(list);
@@ -526,6 +538,7 @@ async fn run_check(
         human,
         creator,
         inputs,
+        counting,
     })
 }
 
@@ -795,7 +808,7 @@ fn ScoreBody(world: World) -> impl IntoView {
                 let checked = e.project;
                 let name = untrack(|| candidate(checked)).map(|c| c.label()).or_else(|| world_for_names.project_name(&checked)).unwrap_or_else(|| "Unnamed project".into());
                 let name = format!("{name} ({})", checked.to_checksum(None));
-                let EpochCheck { project: _, status, score, signer, expected_signer, human, creator, inputs } = e;
+                let EpochCheck { project: _, status, score, signer, expected_signer, human, creator, inputs, counting } = e;
                 // Issue 42 item 8: after a flagged score, the other parts' checks cannot vouch for the
                 // bundle; they are shown without their green (`.after-flag`), under a sentence saying so.
                 let flagged = matches!(&score, Ok(c) if !c.flags.is_empty());
@@ -815,6 +828,7 @@ fn ScoreBody(world: World) -> impl IntoView {
                     <InputsView check=inputs />
                     <h2>"Human score"</h2>
                     <HumanView check=human status=status />
+                    <counting::CountingView check=counting />
                     <h2>"Creator share"</h2>
                     <CreatorView check=creator on_done=on_done />
                     </div>
