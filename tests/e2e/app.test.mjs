@@ -421,6 +421,10 @@ test('the graduated token is bought and sold in its v4 pool through the deployme
   // The swap is in the trades and on the chart, after the graduation mark.
   await page.waitForSelector('table.trades tr[data-venue="pool"]', T);
   assert.equal(await page.locator('#price-chart .graduation-mark').count(), 1);
+  // A touch at the chart's right end reads the latest trade: this pool buy (issue 39).
+  const box = await page.locator('#price-chart').boundingBox();
+  await page.mouse.click(box.x + box.width - 2, box.y + box.height / 2);
+  await page.waitForFunction(() => /^Buy in the pool · price after [^·]+ ETH · /.test(document.querySelector('#chart-read')?.textContent ?? ''), null, T);
   // Sell half of it back: an exact approval to the router, then the swap.
   await page.fill('#pool-sell-amount', String(Number(quotedBuy / 2n) / 1e18));
   await page.waitForSelector('#pool-sell-out .amount', T);

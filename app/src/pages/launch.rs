@@ -154,6 +154,16 @@ struct Chart {
     marks: Vec<(f64, f64)>,
 }
 
+/// The trade whose point is nearest to `x` (chart units, 0 to 300): what a touch or a pointer over the chart
+/// reads (issue 39).
+fn nearest_mark(marks: &[(f64, f64)], x: f64) -> Option<usize> {
+    marks
+        .iter()
+        .enumerate()
+        .min_by(|a, b| (a.1 .0 - x).abs().total_cmp(&(b.1 .0 - x).abs()))
+        .map(|(i, _)| i)
+}
+
 /// The chart of `trades` in a 300×80 box (floats only for drawing, after exact integer math).
 fn chart(trades: &[Trade]) -> Option<Chart> {
     if trades.len() < 2 {
@@ -724,11 +734,25 @@ pub fn TokenPage() -> impl IntoView {
                         let (first, last) = (t.first().cloned(), t.last().cloned());
                         let (lx, ly) = c.marks.last().copied().unwrap_or_default();
                         let unit = format!("{} / token", i.quote_symbol);
+                        // Touch or point to read a trade: the nearest point by x, its line marked and its
+                        // numbers written under the chart.
+                        let read = RwSignal::new(None::<usize>);
+                        let marks = c.marks.clone();
+                        let pick = move |ev: leptos::ev::PointerEvent| {
+                            use wasm_bindgen::JsCast;
+                            let Some(el) = ev.current_target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else { return };
+                            let width = f64::from(el.client_width().max(1));
+                            read.set(nearest_mark(&marks, f64::from(ev.offset_x()) / width * 300.0));
+                        };
+                        let marks_read = c.marks.clone();
+                        let trades_read = t.clone();
+                        let quote_sym = i.quote_symbol.clone();
                         view! {
                         <div class="chart-frame">
                         <div class="chart-axis"><span id="chart-high">{"high "}<Amount raw=c.hi_wad decimals=18 sig=4 compact=true unit=unit.clone() /></span>
                             <span id="chart-last">{"last "}<Amount raw=last.as_ref().map(|l| l.price_wad).unwrap_or_default() decimals=18 sig=4 compact=true unit=unit.clone() /></span></div>
                         <svg class="chart" id="price-chart" viewBox="0 0 300 80" preserveAspectRatio="none" role="img"
+                            on:pointerdown=pick.clone() on:pointermove=pick
                             aria-label=if c.graduation_x.is_some() { "Price after each trade, on the curve then in the pool; the dashed line marks the graduation" } else { "Price after each trade" }>
                             {c.graduation_x.map(|gx| view! {
                                 <line class="graduation-mark" x1=format!("{gx:.1}") x2=format!("{gx:.1}") y1="0" y2="80" stroke="currentColor" stroke-dasharray="3 3" opacity="0.6" vector-effect="non-scaling-stroke"><title>"Graduation: trading moved to the Uniswap v4 pool"</title></line>
@@ -741,7 +765,16 @@ pub fn TokenPage() -> impl IntoView {
                                 </circle>
                             }).collect_view()}
                             <circle class="chart-last" cx=format!("{lx:.1}") cy=format!("{ly:.1}") r="2.5" fill="currentColor" />
+                            {let marks_read = marks_read.clone(); move || read.get().and_then(|k| marks_read.get(k).copied()).map(|(x, y)| view! {
+                                <line class="chart-read-mark" x1=format!("{x:.1}") x2=format!("{x:.1}") y1="0" y2="80" stroke="currentColor" opacity="0.35" vector-effect="non-scaling-stroke" />
+                                <circle cx=format!("{x:.1}") cy=format!("{y:.1}") r="3" fill="currentColor" />
+                            })}
                         </svg>
+                        <p class="chart-read muted" id="chart-read" aria-live="polite">{move || match read.get().and_then(|k| trades_read.get(k)) {
+                            Some(tr) => format!("{} {} · price after {} {} · {}", if tr.buy { "Buy" } else { "Sell" }, if tr.in_pool { "in the pool" } else { "on the curve" },
+                                fmt::units_compact(tr.price_wad, 18, 4), quote_sym, trade_date(tr)),
+                            None => "Touch or point at the chart to read a trade.".to_string(),
+                        }}</p>
                         <div class="chart-axis"><span id="chart-low">{"low "}<Amount raw=c.lo_wad decimals=18 sig=4 compact=true unit=unit.clone() /></span>
                             <span class="muted">{first.as_ref().map(trade_date).unwrap_or_default()}" → "
                                 {last.as_ref().map(trade_date).unwrap_or_default()}</span></div>
@@ -820,6 +853,16 @@ fn quick_buys(quote_symbol: &str) -> [&'static str; 3] {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_touch_reads_the_nearest_trade_by_x() {
+        let marks = [(0.0, 10.0), (100.0, 5.0), (300.0, 70.0)];
+        assert_eq!(nearest_mark(&marks, 0.0), Some(0));
+        assert_eq!(nearest_mark(&marks, 49.0), Some(0));
+        assert_eq!(nearest_mark(&marks, 51.0), Some(1));
+        assert_eq!(nearest_mark(&marks, 280.0), Some(2));
+        assert_eq!(nearest_mark(&[], 10.0), None);
+    }
 
     fn trade(block: u64, price: u64, in_pool: bool) -> Trade {
         Trade {

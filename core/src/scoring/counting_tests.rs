@@ -1,4 +1,5 @@
 use super::*;
+use alloy_primitives::keccak256;
 use proptest::prelude::*;
 
 const DAY: u64 = 24 * 3600;
