@@ -45,7 +45,7 @@ try {
     ['scorer', 'scorer', '#root-price'],
     ['duels', 'duel', '.duel-row'],
     ['calls', 'calls', '.agent-row'],
-    ['payouts', 'payouts', '#payouts, #no-payouts'],
+    ['payouts', 'payouts', '#payouts, #no-payouts, main p.empty'],
   ];
   const wasm = readdirSync(site).find((f) => f.endsWith('_bg.wasm'));
   say(`==> The app on an emulated phone (issue 39), ${new Date().toISOString().slice(0, 10)}: 390 × 844, 150 ms RTT, 1.6 Mbps down, CPU ${CPU}× slower; median of ${RUNS} cold loads`);
