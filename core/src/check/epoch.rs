@@ -32,7 +32,7 @@ use crate::attest::{attestation_domain, Cohort, IntakeParams, IntakeReport, KeyB
 use crate::eip712::SignatureError;
 use crate::leaves::{quality_leaf, systematic_leaf};
 use crate::scoring::bundle::ProjectRecord;
-use crate::scoring::bundle::{GradedThesis, HumanMode, PreDataProject};
+use crate::scoring::bundle::{HumanMode, PreDataProject};
 use crate::scoring::columns::column_root;
 use crate::scoring::epoch::{
     encode_commitment, inputs_tag, normalise_into, normalised_digest, score_steps, PreparedTrack,
@@ -946,21 +946,10 @@ fn human_layer(bundle: &EpochBundle, a: &mut EpochAudit) {
     }
     let mut theses = Vec::with_capacity(bundle.theses.len());
     for t in &bundle.theses {
-        let Ok(q) = t.quality_leaf() else {
+        let Ok(g) = t.graded() else {
             return; // reported in step 3
         };
-        theses.push(GradedThesis {
-            scorer_registry: t.scorer_registry,
-            score_id: t.score_id,
-            scorer: t.scorer,
-            project: t.project,
-            thesis_hash: t.thesis_hash,
-            target_score_wad: t.target_score_wad,
-            quality_wad: t.quality_wad,
-            verdict: q.verdict,
-            matched_thesis: t.matched_thesis,
-            grade_record: t.grade_record,
-        });
+        theses.push(g);
     }
     let pre_data: Vec<PreDataProject> = bundle
         .human

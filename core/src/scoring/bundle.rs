@@ -379,6 +379,25 @@ pub struct ThesisRecord {
 }
 
 impl ThesisRecord {
+    /// The grade this record carries, as an epoch takes it (its published `leaf` dropped).
+    ///
+    /// # Errors
+    /// [`InvalidVerdict`] when the verdict code is not 0–3.
+    pub fn graded(&self) -> Result<GradedThesis, InvalidVerdict> {
+        Ok(GradedThesis {
+            scorer_registry: self.scorer_registry,
+            score_id: self.score_id,
+            scorer: self.scorer,
+            project: self.project,
+            thesis_hash: self.thesis_hash,
+            target_score_wad: self.target_score_wad,
+            quality_wad: self.quality_wad,
+            verdict: crate::leaves::Verdict::try_from(self.verdict)?,
+            matched_thesis: self.matched_thesis,
+            grade_record: self.grade_record,
+        })
+    }
+
     /// The C5 quality leaf recomputed from the record's values (not its published `leaf`).
     ///
     /// # Errors

@@ -58,6 +58,25 @@ pub struct ChainScore {
     pub at: u64,
 }
 
+impl ChainScore {
+    /// The score with a grade: `q`, `verdict`, no matched thesis and no grading record (the fields a grade
+    /// adds to a score; [`grade_in_force`] fills them from the record or the override).
+    pub fn graded(&self, quality_wad: U256, verdict: Verdict) -> GradedThesis {
+        GradedThesis {
+            scorer_registry: self.scorer_registry,
+            score_id: self.score_id,
+            scorer: self.scorer,
+            project: self.project,
+            thesis_hash: self.thesis_hash,
+            target_score_wad: self.target_score_wad,
+            quality_wad,
+            verdict,
+            matched_thesis: B256::ZERO,
+            grade_record: B256::ZERO,
+        }
+    }
+}
+
 /// One `GradeOverridden` event (§4.1: the adjudicator's grade wins).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -222,18 +241,7 @@ pub fn grade_in_force(
     as_of_block: u64,
 ) -> Option<(GradedThesis, bool)> {
     let over = latest_override(overrides, score.score_id, as_of_block);
-    let base = GradedThesis {
-        scorer_registry: score.scorer_registry,
-        score_id: score.score_id,
-        scorer: score.scorer,
-        project: score.project,
-        thesis_hash: score.thesis_hash,
-        target_score_wad: score.target_score_wad,
-        quality_wad: U256::ZERO,
-        verdict: Verdict::Original,
-        matched_thesis: B256::ZERO,
-        grade_record: B256::ZERO,
-    };
+    let base = score.graded(U256::ZERO, Verdict::Original);
     match (over, record) {
         (Some(o), r) => {
             let matched = r.map_or(B256::ZERO, |r| r.matched_thesis);

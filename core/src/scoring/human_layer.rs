@@ -189,19 +189,8 @@ pub fn rescore_with(
         .iter()
         .filter(|t| t.project == project && t.score_id != grade.score_id)
         .map(|t| {
-            Ok(GradedThesis {
-                scorer_registry: t.scorer_registry,
-                score_id: t.score_id,
-                scorer: t.scorer,
-                project: t.project,
-                thesis_hash: t.thesis_hash,
-                target_score_wad: t.target_score_wad,
-                quality_wad: t.quality_wad,
-                verdict: crate::leaves::Verdict::try_from(t.verdict)
-                    .map_err(|e| thesis_err(0, "verdict", e.to_string()))?,
-                matched_thesis: t.matched_thesis,
-                grade_record: t.grade_record,
-            })
+            t.graded()
+                .map_err(|e| thesis_err(0, "verdict", e.to_string()))
         })
         .collect::<Result<_, EpochError>>()?;
     theses.push(*grade);

@@ -19,7 +19,6 @@ use eden_core::check::{
     check_project_counting, CountingChain, CountingFinding, PreviousLeft, ProjectCounting,
 };
 use eden_core::leaves::Verdict;
-use eden_core::scoring::bundle::GradedThesis;
 use eden_core::scoring::counting::{WhyCounts, WhyNot};
 use eden_core::scoring::EpochBundle;
 use leptos::prelude::*;
@@ -279,18 +278,7 @@ fn OverrideForm(check: CountingCheck, score_id: U256) -> impl IntoView {
     let preview = move || -> Result<(Option<U256>, Option<U256>, U256, U256), String> {
         let (q, v) = parsed.get()?;
         let r = row.clone().ok_or("no such score")?;
-        let grade = GradedThesis {
-            scorer_registry: r.score.scorer_registry,
-            score_id,
-            scorer: r.score.scorer,
-            project,
-            thesis_hash: r.score.thesis_hash,
-            target_score_wad: r.score.target_score_wad,
-            quality_wad: q,
-            verdict: v,
-            matched_thesis: alloy_primitives::B256::ZERO,
-            grade_record: alloy_primitives::B256::ZERO,
-        };
+        let grade = r.score.graded(q, v);
         let now = bundle
             .human
             .iter()
