@@ -152,8 +152,13 @@ async function now() {
   const b = await rpc('eth_getBlockByNumber', ['latest', false]);
   return Number(BigInt(b.timestamp));
 }
+// Moves the chain's clock `seconds` past its latest block, exactly: the next block is stamped at that time
+// (`evm_increaseTime` adds to the node's offset from the wall clock instead, so a latest block already ahead
+// of the wall clock (many blocks mined in a second, a loaded machine) makes the step shorter than asked, and a
+// step aimed at a contract's time window can land short of it).
 async function warp(seconds) {
-  await rpc('evm_increaseTime', [seconds]);
+  const s = Math.max(1, Math.ceil(Number(seconds)));
+  await rpc('evm_setNextBlockTimestamp', [(await now()) + s]);
   await rpc('evm_mine', []);
 }
 const E = (x) => BigInt(Math.round(x * 1e6)) * 10n ** 12n; // decimal ETH → wei (6 significant decimals)
@@ -731,8 +736,11 @@ if (A.callLedger) {
       await send(a, L, 'commit(bytes32)', [c]);
       opened.push([a, word(await call(L, 'callCount()')) - 1n, dirs[i], salt]);
     }
-    let wait = Number(WINDOW) - ((await now()) % Number(WINDOW)) + 5;
-    if (wait < MIN_REVEAL_AGE) wait += Number(WINDOW);
+    // The reveal window opens MIN_REVEAL_AGE after the last commit's own block time, read from the ledger.
+    const lastCommit = Number(word(await call(L, 'getCall(uint256)', [opened.at(-1)[1]]), 1));
+    const t = await now();
+    let wait = Number(WINDOW) - (t % Number(WINDOW)) + 5;
+    if (t + wait < lastCommit + MIN_REVEAL_AGE) wait += Number(WINDOW);
     await warp(wait);
     for (const [a, id, direction, salt] of opened) {
       await send(a, L, 'reveal(uint256,address,uint8,uint64,bytes32)', [id, stock, direction, WINDOW, salt]);
