@@ -27,6 +27,7 @@ pub mod scoring;
 
 pub mod check;
 pub mod compact;
+pub mod decode;
 pub mod network;
 pub mod registry;
 

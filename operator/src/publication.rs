@@ -116,7 +116,7 @@ impl Publications {
     async fn either<T: Send + 'static>(
         &self,
         stem: &str,
-        parse: fn(&[u8]) -> Result<T, String>,
+        parse: fn(&[u8]) -> Result<T, eden_core::decode::DecodeError>,
     ) -> Result<T, Unavailable> {
         let compact = format!("{stem}.msgpack");
         let bytes = match self.get(&compact).await {
@@ -143,7 +143,10 @@ impl Publications {
                 path: path.clone(),
                 detail: e.to_string(),
             })?;
-        parsed.map_err(|detail| Unavailable::Unreadable { path, detail })
+        parsed.map_err(|e| Unavailable::Unreadable {
+            path,
+            detail: e.to_string(),
+        })
     }
 
     /// An epoch's bundle, and its intake report being fetched and decoded in the background meanwhile (the

@@ -657,6 +657,7 @@ fn a_published_report_round_trips_and_re_runs_to_the_same_inputs() {
     other.format = "eden-intake-v1".into();
     assert!(IntakeReport::from_bytes(&other.to_msgpack().unwrap())
         .unwrap_err()
+        .to_string()
         .starts_with("format"));
     // The re-run from the report alone gives the operator's inputs and every claim's outcome, the
     // re-fetched value used and the unreachable one not a claim.
@@ -673,11 +674,13 @@ fn a_published_report_round_trips_and_re_runs_to_the_same_inputs() {
     let bad = json.replace(INTAKE_FORMAT, "eden-intake-v1");
     assert!(IntakeReport::from_json(&bad)
         .unwrap_err()
+        .to_string()
         .starts_with("format"));
     let bad = json.replace("\"snapshot\":10000", "\"snapshot\":\"x\"");
     assert!(
         IntakeReport::from_json(&bad)
             .unwrap_err()
+            .to_string()
             .starts_with("snapshot"),
         "{}",
         IntakeReport::from_json(&bad).unwrap_err()
@@ -692,8 +695,8 @@ fn a_report_entry_of_the_wrong_shape_is_refused_and_named() {
     let refused = |b: &IntakeReport| {
         let json = IntakeReport::from_json(&serde_json::to_string(b).unwrap()).unwrap_err();
         let packed = IntakeReport::from_bytes(&b.to_msgpack().unwrap()).unwrap_err();
-        assert_eq!(json, packed);
-        json
+        assert_eq!(json.to_string(), packed.to_string());
+        json.to_string()
     };
     let mut b = report.clone();
     b.projects[0].outcomes = i.projects[0].claims.clone();
@@ -737,7 +740,9 @@ fn a_report_entry_of_the_wrong_shape_is_refused_and_named() {
             "decimal",
         ),
     ] {
-        let e = IntakeReport::from_json(&json.replace(from, to)).unwrap_err();
+        let e = IntakeReport::from_json(&json.replace(from, to))
+            .unwrap_err()
+            .to_string();
         assert!(
             e.starts_with("projects[0].refetches[0].values") && e.contains(why),
             "{e}"

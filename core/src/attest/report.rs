@@ -17,6 +17,7 @@ use super::intake::{
 };
 use super::keys::KeyBook;
 use super::typed::{attestation_domain, SignedAttestation};
+use crate::decode::DecodeError;
 use crate::scoring::epoch::ProjectData;
 use crate::scoring::TrackConfig;
 use crate::serde_dec;
@@ -208,24 +209,26 @@ impl IntakeReport {
     ///
     /// # Errors
     /// The JSON path and what is wrong, or a wrong format tag.
-    pub fn from_json(text: &str) -> Result<IntakeReport, String> {
+    pub fn from_json(text: &str) -> Result<IntakeReport, DecodeError> {
         let de = &mut serde_json::Deserializer::from_str(text);
-        let r: IntakeReport = serde_path_to_error::deserialize(de).map_err(|e| {
-            let path = e.path().to_string();
-            format!("{path}: {}", e.into_inner())
-        })?;
+        let r: IntakeReport =
+            serde_path_to_error::deserialize(de).map_err(|e| DecodeError::JsonAt {
+                path: e.path().to_string(),
+                source: e.into_inner(),
+            })?;
         r.with_known_format()
     }
 
     /// The report, if its format tag is [`INTAKE_FORMAT`] and each project's entry has its shape (a
     /// private project's outcomes only; a public project's re-fetches and attestations, each source once).
-    fn with_known_format(self) -> Result<IntakeReport, String> {
-        if self.format != INTAKE_FORMAT {
-            return Err(format!("format: '{}' is not {INTAKE_FORMAT}", self.format));
-        }
+    fn with_known_format(self) -> Result<IntakeReport, DecodeError> {
+        crate::decode::expect_format(&self.format, INTAKE_FORMAT)?;
         for (i, p) in self.projects.iter().enumerate() {
             if let Some(e) = p.shape_error() {
-                return Err(format!("projects[{i}].{e}"));
+                return Err(DecodeError::Shape {
+                    at: format!("projects[{i}]"),
+                    what: e,
+                });
             }
         }
         Ok(self)
@@ -244,10 +247,9 @@ impl IntakeReport {
     ///
     /// # Errors
     /// The path and what is wrong, or a wrong format tag.
-    pub fn from_bytes(bytes: &[u8]) -> Result<IntakeReport, String> {
+    pub fn from_bytes(bytes: &[u8]) -> Result<IntakeReport, DecodeError> {
         if !crate::compact::is_msgpack(bytes) {
-            let text = std::str::from_utf8(bytes)
-                .map_err(|e| format!("neither JSON (UTF-8) nor a compact publication: {e}"))?;
+            let text = std::str::from_utf8(bytes)?;
             return Self::from_json(text);
         }
         // The projects, most of the report, are decoded on every core (`native`).
@@ -255,8 +257,7 @@ impl IntakeReport {
             bytes,
             "projects",
             |r, projects| r.projects = projects,
-        )
-        .map_err(|e| e.to_string())?
+        )?
         .with_known_format()
     }
 

@@ -157,14 +157,9 @@ impl ProjectPack {
     ///
     /// # Errors
     /// Malformed JSON, or another format.
-    pub fn from_json(text: &str) -> Result<Self, String> {
-        let p: Self = serde_json::from_str(text).map_err(|e| e.to_string())?;
-        if p.format != PROJECT_PACK_FORMAT {
-            return Err(format!(
-                "format '{}' is not {PROJECT_PACK_FORMAT}",
-                p.format
-            ));
-        }
+    pub fn from_json(text: &str) -> Result<Self, crate::decode::DecodeError> {
+        let p: Self = serde_json::from_str(text)?;
+        crate::decode::expect_format(&p.format, PROJECT_PACK_FORMAT)?;
         Ok(p)
     }
 
@@ -205,11 +200,9 @@ impl TrackPack {
     ///
     /// # Errors
     /// Malformed JSON, or another format.
-    pub fn from_json(text: &str) -> Result<Self, String> {
-        let p: Self = serde_json::from_str(text).map_err(|e| e.to_string())?;
-        if p.format != TRACK_PACK_FORMAT {
-            return Err(format!("format '{}' is not {TRACK_PACK_FORMAT}", p.format));
-        }
+    pub fn from_json(text: &str) -> Result<Self, crate::decode::DecodeError> {
+        let p: Self = serde_json::from_str(text)?;
+        crate::decode::expect_format(&p.format, TRACK_PACK_FORMAT)?;
         Ok(p)
     }
 }

@@ -39,30 +39,59 @@ pub fn checked_sub(a: U256, b: U256) -> Result<U256, MathError> {
     a.checked_sub(b).ok_or(MathError::Underflow)
 }
 
+/// Why a decimal does not parse as a WAD ([`parse_wad`]).
+#[derive(Debug, thiserror::Error)]
+pub enum ParseWadError {
+    /// Nothing but spaces.
+    #[error("empty number")]
+    Empty,
+    /// A minus sign.
+    #[error("'{0}' is negative")]
+    Negative(String),
+    /// Anything but digits and one point.
+    #[error("'{0}' is not a decimal number")]
+    NotDecimal(String),
+    /// More fractional digits than a WAD holds.
+    #[error("'{0}' has more than 18 decimals")]
+    TooManyDecimals(String),
+    /// Too large for 256 bits, or refused by the units parser.
+    #[error("'{text}' is not a valid amount: {source}")]
+    Invalid {
+        /// The text.
+        text: String,
+        /// The units parser's error.
+        #[source]
+        source: alloy_primitives::utils::UnitsError,
+    },
+}
+
 /// Parses a human decimal ("0.44", "12500", "1e-3" is rejected) into a WAD.
 ///
 /// # Errors
-/// A readable message for anything that is not a non-negative decimal with at most 18
-/// fractional digits that fits in 256 bits.
-pub fn parse_wad(s: &str) -> Result<U256, String> {
+/// [`ParseWadError`] for anything that is not a non-negative decimal with at most 18 fractional digits
+/// that fits in 256 bits.
+pub fn parse_wad(s: &str) -> Result<U256, ParseWadError> {
     let t = s.trim();
     if t.is_empty() {
-        return Err("empty number".into());
+        return Err(ParseWadError::Empty);
     }
     if t.starts_with('-') {
-        return Err(format!("'{t}' is negative"));
+        return Err(ParseWadError::Negative(t.into()));
     }
     if !t.chars().all(|c| c.is_ascii_digit() || c == '.') || t.matches('.').count() > 1 {
-        return Err(format!("'{t}' is not a decimal number"));
+        return Err(ParseWadError::NotDecimal(t.into()));
     }
     if let Some((_, frac)) = t.split_once('.') {
         if frac.len() > 18 {
-            return Err(format!("'{t}' has more than 18 decimals"));
+            return Err(ParseWadError::TooManyDecimals(t.into()));
         }
     }
     parse_units(t, 18)
         .map(|p| p.get_absolute())
-        .map_err(|e| format!("'{t}' is not a valid amount: {e}"))
+        .map_err(|source| ParseWadError::Invalid {
+            text: t.into(),
+            source,
+        })
 }
 
 /// Formats a WAD as a plain decimal string, trailing zeros trimmed ("0.44", "1", "0.000000000000000001").

@@ -557,21 +557,18 @@ impl EpochBundle {
     ///
     /// # Errors
     /// What is wrong, with the field's path for the compact encoding.
-    pub fn from_bytes(bytes: &[u8]) -> Result<EpochBundle, String> {
+    pub fn from_bytes(bytes: &[u8]) -> Result<EpochBundle, crate::decode::DecodeError> {
         let b: EpochBundle = if crate::compact::is_msgpack(bytes) {
             // The project records, most of the bundle, are decoded on every core (`native`).
             crate::compact::from_msgpack_split::<EpochBundle, ProjectRecord>(
                 bytes,
                 "projects",
                 |b, projects| b.projects = projects,
-            )
-            .map_err(|e| e.to_string())?
+            )?
         } else {
-            serde_json::from_slice(bytes).map_err(|e| e.to_string())?
+            serde_json::from_slice(bytes)?
         };
-        if b.format != BUNDLE_FORMAT {
-            return Err(format!("format: '{}' is not {BUNDLE_FORMAT}", b.format));
-        }
+        crate::decode::expect_format(&b.format, BUNDLE_FORMAT)?;
         Ok(b)
     }
 
