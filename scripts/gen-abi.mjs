@@ -1,9 +1,9 @@
-// The app's contract ABIs, generated from the forge artifacts (contracts/out) into app/abi/<Contract>.json,
-// which app/src/chain/abi.rs feeds to alloy's `sol!`. The JSON files are committed so the app builds without
+// The contracts' ABIs (shared by the app and the operator), generated from the forge artifacts (contracts/out) into chain/abi/<Contract>.json,
+// which chain/src/abi.rs (eden-chain) feeds to alloy's `sol!`. The JSON files are committed so the app builds without
 // Foundry; `--check` (run by scripts/test.sh after `forge build`) fails when any of them is stale.
 //
-//   node scripts/gen-abi.mjs           regenerate app/abi/*.json
-//   node scripts/gen-abi.mjs --check   exit 1 if app/abi differs from contracts/out
+//   node scripts/gen-abi.mjs           regenerate chain/abi/*.json
+//   node scripts/gen-abi.mjs --check   exit 1 if chain/abi differs from contracts/out
 import { readFileSync, writeFileSync, existsSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,6 +24,7 @@ export const CONTRACTS = [
   ['ScorerRegistry.sol', 'ScorerRegistry'],
   ['SwapRouter.sol', 'SwapRouter'],
   ['SourceKeyRegistry.sol', 'SourceKeyRegistry'],
+  ['LaunchLocker.sol', 'LaunchLocker'],
   ['TimelockController.sol', 'TimelockController'],
   ['AggregatorV3Interface.sol', 'AggregatorV3Interface'],
   ['IExtsload.sol', 'IExtsload'],
@@ -34,7 +35,7 @@ export const CONTRACTS = [
 export const LENSES = [['LaunchLens.sol', 'LaunchLens']];
 
 const check = process.argv.includes('--check');
-const outDir = join(ROOT, 'app', 'abi');
+const outDir = join(ROOT, 'chain', 'abi');
 mkdirSync(outDir, { recursive: true });
 const stale = [];
 for (const [file, name, lens] of [...CONTRACTS, ...LENSES.map(([f, n]) => [f, n, true])]) {
@@ -47,7 +48,7 @@ for (const [file, name, lens] of [...CONTRACTS, ...LENSES.map(([f, n]) => [f, n,
   const text = JSON.stringify(lens ? { abi, bytecode: bytecode.object } : abi, null, 1) + '\n';
   const target = join(outDir, `${name}.json`);
   if (check) {
-    if (!existsSync(target) || readFileSync(target, 'utf8') !== text) stale.push(`app/abi/${name}.json`);
+    if (!existsSync(target) || readFileSync(target, 'utf8') !== text) stale.push(`chain/abi/${name}.json`);
   } else {
     writeFileSync(target, text);
   }
@@ -56,4 +57,4 @@ if (stale.length) {
   console.error(`gen-abi: stale ABIs (the contracts changed): ${stale.join(', ')}\nrun: node scripts/gen-abi.mjs`);
   process.exit(1);
 }
-console.log(check ? `gen-abi: app/abi matches contracts/out (${CONTRACTS.length + LENSES.length} ABIs)` : `gen-abi: wrote ${CONTRACTS.length + LENSES.length} ABIs to app/abi/`);
+console.log(check ? `gen-abi: chain/abi matches contracts/out (${CONTRACTS.length + LENSES.length} ABIs)` : `gen-abi: wrote ${CONTRACTS.length + LENSES.length} ABIs to chain/abi/`);

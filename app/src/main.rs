@@ -4,6 +4,10 @@
 //! trusted from a server. The deployment is chosen on the Network page (`/network`, D1). Routes:
 //! Launch (`/`, `/launch/:token`), Score, Scorer, Duel, Calls, Payouts, Verify, Network.
 
+// The workspace's lint table applies here too, but for `unreachable_pub`: in a binary every `pub` is
+// crate-visible, and Leptos's `#[component]` expands to `pub` items whatever the function's own visibility.
+#![allow(unreachable_pub)]
+
 #[cfg(all(test, target_arch = "wasm32"))]
 mod browser_tests;
 mod chain;

@@ -54,9 +54,81 @@ impl EpochStatus {
     }
 }
 
+/// What anyone may do with an epoch slot at chain time `now` (C7), as `EpochRegistry` allows it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum EpochAction {
+    /// Challenge a pending root: strictly before its deadline, at most [`MAX_CHALLENGES`] times.
+    Challenge,
+    /// Finalize a pending root: from its deadline on.
+    Finalize,
+    /// Uphold or reject a challenged root: the adjudicator's only.
+    Rule,
+}
+
+/// A slot as the registry's `status(epoch)` and `challengeCount(epoch)` return it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EpochSlot {
+    /// Its status.
+    pub status: EpochStatus,
+    /// The end of its challenge window (unix seconds).
+    pub deadline: u64,
+    /// Challenges made on its current proposal.
+    pub challenges: u8,
+}
+
+impl EpochSlot {
+    /// C7: a pending root is finalizable once chain time reaches its deadline (`finalize` reverts
+    /// `WindowOpen` before).
+    pub fn finalizable(&self, now: u64) -> bool {
+        self.status == EpochStatus::Pending && now >= self.deadline
+    }
+
+    /// C7: a pending root is challengeable strictly before its deadline, while it has had fewer than
+    /// [`MAX_CHALLENGES`] challenges.
+    pub fn challengeable(&self, now: u64) -> bool {
+        self.status == EpochStatus::Pending
+            && now < self.deadline
+            && self.challenges < MAX_CHALLENGES
+    }
+
+    /// The actions open at chain time `now` to an account that is (`adjudicator`) or is not the
+    /// registry's adjudicator.
+    pub fn actions(&self, now: u64, adjudicator: bool) -> Vec<EpochAction> {
+        if self.challengeable(now) {
+            vec![EpochAction::Challenge]
+        } else if self.finalizable(now) {
+            vec![EpochAction::Finalize]
+        } else if self.status == EpochStatus::Challenged && adjudicator {
+            vec![EpochAction::Rule]
+        } else {
+            Vec::new()
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_pending_root_is_challengeable_before_its_deadline_and_finalizable_from_it() {
+        let slot = |status, challenges| EpochSlot {
+            status,
+            deadline: 1_000,
+            challenges,
+        };
+        let p = slot(EpochStatus::Pending, 0);
+        assert_eq!(p.actions(999, false), [EpochAction::Challenge]);
+        assert_eq!(p.actions(1_000, false), [EpochAction::Finalize]);
+        assert!(!p.finalizable(999) && p.finalizable(1_000));
+        // Challenged twice: no third challenge, and not finalizable before the deadline either.
+        let twice = slot(EpochStatus::Pending, MAX_CHALLENGES);
+        assert!(twice.actions(999, true).is_empty());
+        let c = slot(EpochStatus::Challenged, 1);
+        assert_eq!(c.actions(5_000, true), [EpochAction::Rule]);
+        assert!(c.actions(5_000, false).is_empty() && !c.finalizable(5_000));
+        assert!(slot(EpochStatus::Final, 0).actions(5_000, true).is_empty());
+    }
 
     #[test]
     fn codes_round_trip_and_unknown_codes_read_as_not_proposed() {

@@ -5,7 +5,7 @@ use crate::abi::{EpochRegistry, SourceKeyRegistry};
 use crate::error::{OpError, Result};
 use alloy::eips::BlockId;
 use alloy::network::EthereumWallet;
-use alloy::primitives::{Address, B256};
+use alloy::primitives::{Address, B256, U256};
 use alloy::providers::{DynProvider, Provider, ProviderBuilder};
 use alloy::rpc::types::{Filter, Log};
 use alloy::signers::local::PrivateKeySigner;
@@ -198,33 +198,44 @@ impl Chain {
             .ok_or_else(|| OpError::Key("this command sends a transaction: give a key".into()))
     }
 
-    /// The logs `filter` matches from block `from` to `to`, in order, fetched in pages of
-    /// [`Chain::log_blocks`] blocks. A page the node refuses with an error answer (a range or result cap)
-    /// is halved and asked again, down to one block; a transport failure is an error at once.
+    /// A block's timestamp.
+    ///
+    /// # Errors
+    /// The node's, or a block it does not have.
+    pub async fn block_time(&self, block: u64) -> Result<u64> {
+        let b = self
+            .provider
+            .get_block_by_number(alloy::eips::BlockNumberOrTag::Number(block))
+            .await
+            .map_err(OpError::rpc)?
+            .ok_or_else(|| OpError::Rpc(format!("the node has no block {block}")))?;
+        Ok(b.header.timestamp)
+    }
+
+    /// The logs `filter` matches from block `from` to `to`, in order, fetched in pages of at most
+    /// [`Chain::log_blocks`] blocks by `eden_chain`'s paging (the app's too): a page the node refuses in
+    /// a range wording is halved and asked again, down to one block; any other failure is an error at once,
+    /// naming its blocks.
     pub async fn logs(&self, filter: &Filter, from: u64, to: u64) -> Result<Vec<Log>> {
-        let mut out = Vec::new();
-        let mut start = from;
-        let mut span = self.log_blocks.max(1);
-        while start <= to {
-            let end = to.min(start.saturating_add(span - 1));
-            let page = filter.clone().from_block(start).to_block(end);
-            match self.provider.get_logs(&page).await {
-                Ok(mut logs) => {
-                    out.append(&mut logs);
-                    if end == u64::MAX {
-                        break;
-                    }
-                    start = end + 1;
-                }
-                Err(e) if span > 1 && e.as_error_resp().is_some() => span = span.div_ceil(2),
-                Err(e) => {
-                    return Err(OpError::Rpc(format!(
-                        "eth_getLogs for blocks {start}..={end}: {e}"
-                    )))
-                }
+        let fetch = |lo: u64, hi: u64| {
+            let page = filter.clone().from_block(lo).to_block(hi);
+            async move {
+                self.provider.get_logs(&page).await.map_err(|e| LogPage {
+                    error: e,
+                    blocks: None,
+                })
             }
-        }
-        Ok(out)
+        };
+        eden_chain::logs::read_logs(fetch, from, to, self.log_blocks)
+            .await
+            .map_err(|p| {
+                let (from, to) = p.blocks.unwrap_or((from, to));
+                OpError::Logs {
+                    from,
+                    to,
+                    source: p.error,
+                }
+            })
     }
 
     /// The logs `filter` matches from the deployment block to `head`, in order, as [`Chain::logs`] reads them;
@@ -310,6 +321,86 @@ impl Chain {
     }
 }
 
+/// A failed `eth_getLogs` page, as `eden_chain`'s paging sees it.
+struct LogPage {
+    error: alloy::transports::TransportError,
+    blocks: Option<(u64, u64)>,
+}
+
+impl eden_chain::logs::PageError for LogPage {
+    fn refuses_range(&self) -> bool {
+        self.error
+            .as_error_resp()
+            .is_some_and(|p| eden_chain::logs::refuses_range(&p.message))
+    }
+
+    fn in_range(self, lo: u64, hi: u64) -> Self {
+        LogPage {
+            blocks: Some((lo, hi)),
+            ..self
+        }
+    }
+}
+
+/// An alloy log in the shape the shared readers decode.
+fn shared_log(l: &Log) -> eden_chain::log::Log {
+    eden_chain::log::Log {
+        address: Some(l.address()),
+        topics: l.topics().to_vec(),
+        data: l.data().data.clone(),
+        block_number: U256::from(l.block_number.unwrap_or_default()),
+        transaction_hash: l.transaction_hash.unwrap_or_default(),
+        log_index: l.log_index.map(U256::from),
+    }
+}
+
+/// The shared readers' transport (`eden_chain::human`, …): logs from the deployment block through
+/// [`Chain::logs_since_deployment`] (the settled part kept for the run), block times one by one.
+impl eden_chain::read::ChainRead for Chain {
+    type Error = OpError;
+
+    async fn logs(
+        &self,
+        filter: &eden_chain::log::LogFilter,
+        from: u64,
+        to: u64,
+    ) -> Result<Vec<eden_chain::log::Log>> {
+        let mut f = Filter::new().address(filter.address);
+        for (i, t) in filter.topics.iter().enumerate().take(4) {
+            if let Some(values) = t {
+                f.topics[i] = values.clone().into();
+            }
+        }
+        let logs = if from <= self.net.deployment_block {
+            self.logs_since_deployment(&f, to).await?
+        } else {
+            Chain::logs(self, &f, from, to).await?
+        };
+        Ok(logs.iter().map(shared_log).collect())
+    }
+
+    async fn block_timestamps(
+        &self,
+        blocks: &[u64],
+    ) -> Result<std::collections::BTreeMap<u64, u64>> {
+        let mut out = std::collections::BTreeMap::new();
+        for &b in blocks {
+            out.insert(b, self.block_time(b).await?);
+        }
+        Ok(out)
+    }
+}
+
+/// A shared reader's error: the transport's as it was, anything else as an answer that could not be read.
+impl From<eden_chain::read::ReadError<OpError>> for OpError {
+    fn from(e: eden_chain::read::ReadError<OpError>) -> Self {
+        match e {
+            eden_chain::read::ReadError::Transport(e) => e,
+            other => OpError::Rpc(other.to_string()),
+        }
+    }
+}
+
 /// A send's outcome, for the report.
 #[derive(Debug, Clone, serde::Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -342,14 +433,10 @@ pub async fn confirm(
 
 /// A revert's reason as the contract's custom error, where the ABI knows it.
 pub fn revert_reason(e: &alloy::contract::Error) -> String {
-    if let Some(err) = e.as_decoded_interface_error::<EpochRegistry::EpochRegistryErrors>() {
-        return format!("{err:?}");
+    match e.as_revert_data() {
+        Some(data) if !data.is_empty() => eden_chain::revert::revert_reason(&data),
+        _ => e.to_string(),
     }
-    if let Some(err) = e.as_decoded_interface_error::<SourceKeyRegistry::SourceKeyRegistryErrors>()
-    {
-        return format!("{err:?}");
-    }
-    e.to_string()
 }
 
 #[cfg(test)]
@@ -477,8 +564,9 @@ mod tests {
         let blocks: Vec<u64> = logs.iter().map(|l| l.block_number.unwrap()).collect();
         assert_eq!(blocks, [0, 3, 6, 9, 12, 15, 18]);
         let asked = asked.lock().unwrap().clone();
-        // 0..=9 and 0..=4 are refused; pages of 3 blocks from then on.
-        assert_eq!(&asked[..3], &[(0, 9), (0, 4), (0, 2)]);
+        // 0..=9 and 0..=4 are refused and halved (eden_chain's paging); the range grows back after each
+        // answer and is halved again when refused.
+        assert_eq!(&asked[..3], &[(0, 9), (0, 4), (0, 1)]);
         let served: Vec<(u64, u64)> = asked.into_iter().filter(|(a, b)| b - a < 4).collect();
         let covered: Vec<u64> = served.iter().flat_map(|&(a, b)| a..=b).collect();
         assert_eq!(covered, (0..=20).collect::<Vec<_>>());
@@ -497,7 +585,7 @@ mod tests {
             .await
             .unwrap_err()
             .to_string();
-        assert!(e.contains("eth_getLogs for blocks 0..=9"), "{e}");
+        assert!(e.contains("logs of blocks 0–9"), "{e}");
     }
 
     /// The settled part of a scan is kept: the next scan asks only for the blocks after it, and the logs

@@ -24,7 +24,27 @@ pub enum OpError {
     /// No usable key (keystore, environment variable).
     #[error("key: {0}")]
     Key(String),
-    /// The node could not be reached or a call failed.
+    /// The node could not be reached or answered an error (alloy's transport error, kept whole).
+    #[error("rpc: {0}")]
+    Transport(#[from] alloy::transports::TransportError),
+    /// A contract call failed (alloy's contract error, kept whole: its revert data can be read).
+    #[error("rpc: {0}")]
+    Contract(#[from] alloy::contract::Error),
+    /// A page of logs the node did not serve.
+    #[error("rpc: logs of blocks {from}–{to}: {source}")]
+    Logs {
+        /// The page's first block.
+        from: u64,
+        /// Its last block.
+        to: u64,
+        /// The node's failure.
+        #[source]
+        source: alloy::transports::TransportError,
+    },
+    /// A log or a return value that does not decode as its ABI type.
+    #[error("rpc: an answer that does not decode: {0}")]
+    Decode(#[from] alloy::sol_types::Error),
+    /// The node's answer is not what the step needs (a missing block, a log without its position, …).
     #[error("rpc: {0}")]
     Rpc(String),
     /// A transaction reverted or was refused.
@@ -50,9 +70,10 @@ impl OpError {
         }
     }
 
-    /// An [`OpError::Rpc`] from any error.
-    pub fn rpc(e: impl std::fmt::Display) -> OpError {
-        OpError::Rpc(e.to_string())
+    /// A node's or a contract's failure, kept typed ([`OpError::Transport`], [`OpError::Contract`],
+    /// [`OpError::Decode`]).
+    pub fn rpc(e: impl Into<OpError>) -> OpError {
+        e.into()
     }
 }
 

@@ -27,8 +27,8 @@
 //! pending, so a restart or a slow node cannot make it send a duty twice.
 
 use crate::abi::{
-    CallLedger, DuelHook, EpochRegistry, FeeLanes, HolderDistributor, Launchpad, RootBuyback,
-    ScorerRegistry,
+    CallLedger, DuelHook, EpochRegistry, FeeLanes, HolderDistributor, LaunchLocker, Launchpad,
+    RootBuyback, ScorerRegistry,
 };
 use crate::chain::{confirm, Chain, Sent};
 use crate::error::{OpError, Result};
@@ -36,21 +36,12 @@ use crate::publication::Publications;
 use alloy::primitives::{Address, Bytes, B256, U256};
 use alloy::providers::Provider;
 use alloy::rpc::types::{Filter, Log, TransactionRequest};
-use alloy::sol_types::{SolCall, SolError, SolEvent, SolInterface};
-use eden_core::registry::EpochStatus;
+use alloy::sol_types::{SolCall, SolError, SolEvent};
+use eden_core::registry::{EpochSlot, EpochStatus};
 use eden_core::scoring::EpochTree;
 use serde::Serialize;
 use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
-
-alloy::sol! {
-    /// `LaunchLocker`'s bound on a liquidity growth's swap (the keeper's probe reads the swap's output from it).
-    #[derive(Debug)]
-    error GrowthBelowMin(uint256 tokensBought, uint256 minTokensOut);
-    /// `LaunchLocker`'s bound on an own-token buyback's swap (§7), probed the same way.
-    #[derive(Debug)]
-    error BuybackBelowMin(uint256 tokensBought, uint256 minTokensOut);
-}
 
 /// A graduated launch's escrow that a sweep spends in its pool.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -94,10 +85,10 @@ impl Escrow {
     /// What the swap would buy, from the locker's revert to an unmeetable minimum.
     fn bought(self, revert: &[u8]) -> Option<U256> {
         match self {
-            Escrow::Liquidity => GrowthBelowMin::abi_decode(revert)
+            Escrow::Liquidity => LaunchLocker::GrowthBelowMin::abi_decode(revert)
                 .ok()
                 .map(|e| e.tokensBought),
-            Escrow::OwnBuyback => BuybackBelowMin::abi_decode(revert)
+            Escrow::OwnBuyback => LaunchLocker::BuybackBelowMin::abi_decode(revert)
                 .ok()
                 .map(|e| e.tokensBought),
         }
@@ -550,8 +541,13 @@ impl Keeper<'_> {
         for epoch in epochs {
             let st = reg.status(epoch).call().await.map_err(OpError::rpc)?;
             let target = format!("epoch {epoch}");
-            match EpochStatus::from_code(st._0) {
-                EpochStatus::Pending if self.now >= st.deadline => {
+            let slot = EpochSlot {
+                status: EpochStatus::from_code(st._0),
+                deadline: st.deadline,
+                challenges: 0,
+            };
+            match slot.status {
+                EpochStatus::Pending if slot.finalizable(self.now) => {
                     let call = EpochRegistry::finalizeCall { epoch };
                     let why = format!("its challenge window ended at {}", st.deadline);
                     let not_due = [WindowOpen::SELECTOR, NotPending::SELECTOR];
@@ -1053,30 +1049,19 @@ async fn final_scores(
 }
 
 /// A revert's reason as one of the keeper's contracts' custom errors, where an ABI knows it.
+/// A revert in `eden_chain`'s words, with the Solidity error it is when it is one of the contracts':
+/// "this duel's round has not closed yet: nothing to settle (NothingToSettle(uint256))".
 fn reason(data: &[u8]) -> Option<String> {
-    macro_rules! try_decode {
-        ($($errs:ty),*) => {$(
-            if let Ok(e) = <$errs>::abi_decode(data) {
-                return Some(format!("{e:?}"));
-            }
-        )*};
+    if data.is_empty() {
+        return None;
     }
-    try_decode!(
-        EpochRegistry::EpochRegistryErrors,
-        FeeLanes::FeeLanesErrors,
-        Launchpad::LaunchpadErrors,
-        ScorerRegistry::ScorerRegistryErrors,
-        HolderDistributor::HolderDistributorErrors,
-        DuelHook::DuelHookErrors,
-        CallLedger::CallLedgerErrors
-    );
-    if let Ok(e) = GrowthBelowMin::abi_decode(data) {
-        return Some(format!("{e:?}"));
-    }
-    if let Ok(e) = BuybackBelowMin::abi_decode(data) {
-        return Some(format!("{e:?}"));
-    }
-    alloy::sol_types::decode_revert_reason(data)
+    let words = eden_chain::revert::revert_reason(data);
+    Some(match eden_chain::revert::error_signature(data) {
+        Some(sig) if !words.contains(sig.split('(').next().unwrap_or(sig)) => {
+            format!("{words} ({sig})")
+        }
+        _ => words,
+    })
 }
 
 fn decimal<S: serde::Serializer>(v: &U256, s: S) -> std::result::Result<S::Ok, S::Error> {

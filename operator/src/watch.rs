@@ -455,10 +455,10 @@ async fn check(
             crate::human::overrides(chain, registry, p.block),
         )?;
         let cutoff_block_time = match bundle.human_as_of {
-            Some(a) if a.block <= p.block => Some(crate::human::block_time(chain, a.block).await?),
+            Some(a) if a.block <= p.block => Some(chain.block_time(a.block).await?),
             _ => None,
         };
-        let proposal_time = Some(crate::human::block_time(chain, p.block).await?);
+        let proposal_time = Some(chain.block_time(p.block).await?);
         let found = check_counting(
             &bundle,
             &CountingChain {

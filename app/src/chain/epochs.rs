@@ -35,7 +35,7 @@ pub struct ChainEpoch {
     pub status: u8,
     /// The challenge window's or the adjudicator's deadline.
     pub deadline: u64,
-    /// Challenges its current proposal has had (at most [`MAX_CHALLENGES`]).
+    /// Challenges its current proposal has had (at most `eden_core::registry::MAX_CHALLENGES`).
     pub challenges: u8,
     /// When its current proposal was made (unix seconds): the epoch's date as people read it.
     pub proposed_at: u64,
@@ -43,7 +43,7 @@ pub struct ChainEpoch {
     pub proposed_block: u64,
 }
 
-pub use eden_core::registry::{EpochStatus, MAX_CHALLENGES};
+pub use eden_core::registry::{EpochSlot, EpochStatus};
 
 /// The registry's epochs and what anyone may do with them (C7): the bond a challenge matches, the
 /// adjudicator who rules on one, and the bonds credited to an account, withdrawable.
@@ -58,32 +58,22 @@ pub struct Registry {
     pub credit: U256,
 }
 
-/// What anyone may do with an epoch now (C7): challenge a pending root before its deadline (at
-/// most [`MAX_CHALLENGES`] times), finalize it after; the adjudicator rules on a challenged one.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum EpochAction {
-    Challenge,
-    Finalize,
-    /// Uphold or reject: the adjudicator's only.
-    Rule,
-}
+pub use eden_core::registry::EpochAction;
 
 impl ChainEpoch {
-    /// The actions open to `account` at chain time `now`.
+    /// The actions open to `account` at chain time `now` (C7, `eden_core::registry::EpochSlot`).
     pub fn actions(
         &self,
         now: u64,
         account: Option<Address>,
         adjudicator: Address,
     ) -> Vec<EpochAction> {
-        match EpochStatus::from_code(self.status) {
-            EpochStatus::Pending if now < self.deadline && self.challenges < MAX_CHALLENGES => {
-                vec![EpochAction::Challenge]
-            }
-            EpochStatus::Pending if now >= self.deadline => vec![EpochAction::Finalize],
-            EpochStatus::Challenged if account == Some(adjudicator) => vec![EpochAction::Rule],
-            _ => Vec::new(),
+        EpochSlot {
+            status: EpochStatus::from_code(self.status),
+            deadline: self.deadline,
+            challenges: self.challenges,
         }
+        .actions(now, account == Some(adjudicator))
     }
 }
 

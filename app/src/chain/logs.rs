@@ -1,86 +1,37 @@
-//! The app's one log reader: every `eth_getLogs` goes through [`read_logs`] (by way of
-//! [`crate::chain::rpc::Rpc::get_logs`]). Ranges are read in chain order, at most the network's log
-//! range per request (D1 settings, default 10,000 blocks); a range the node refuses ("range too
-//! large", "too many results", the wordings public nodes use) is halved and read again, down to a
-//! single block, and the range grows back (doubling, up to the limit) after each answer. Rate
+//! The app's one log reader: every `eth_getLogs` goes through `eden_chain`'s [`read_logs`] (by way
+//! of [`crate::chain::rpc::Rpc::get_logs`]), the paging the operator uses too: ranges in chain
+//! order, at most the network's log range per request (D1 settings), a range the node refuses
+//! halved and read again. Here: which of the app's errors are refusals, and rate limits. Rate
 //! limits (HTTP 429) are retried with backoff one level down, in [`crate::chain::rpc::Rpc::request`],
 //! for every request alike. No Leptos here.
 
-use crate::chain::transport::{Log, RpcError};
+use crate::chain::transport::RpcError;
 use std::future::Future;
 
-/// Whether a node's error means "ask for fewer blocks": the wordings of geth ("exceed maximum
-/// block range"), Infura ("query returned more than 10000 results"), Alchemy ("Log response size
-/// exceeded"), QuickNode ("is limited to a 10,000 range"), Ankr ("block range is too wide") and
-/// others ("range too large", "too many results", "limit exceeded").
+pub use eden_chain::logs::read_logs;
+
+/// Whether a node's error means "ask for fewer blocks": a node error in one of the wordings
+/// [`eden_chain::logs::refuses_range`] knows.
 pub fn refuses_range(e: &RpcError) -> bool {
-    let RpcError::Node(m) = e else {
-        return false;
-    };
-    let m = m.to_lowercase();
-    [
-        "range too large",
-        "range is too large",
-        "block range",
-        "too many results",
-        "more than",
-        "response size",
-        "limited to",
-        "too wide",
-        "limit exceeded",
-        "query timeout",
-    ]
-    .iter()
-    .any(|w| m.contains(w))
+    matches!(e, RpcError::Node(m) if eden_chain::logs::refuses_range(m))
 }
 
-/// Names the block range in a failed request's error.
-fn in_range(e: RpcError, lo: u64, hi: u64) -> RpcError {
-    let ctx = |m: String| format!("logs of blocks {lo}–{hi}: {m}");
-    match e {
-        RpcError::Network(m) => RpcError::Network(ctx(m)),
-        RpcError::Revert(m) | RpcError::Node(m) => RpcError::Node(ctx(m)),
-        RpcError::Decode(m) => RpcError::Decode(ctx(m)),
-        RpcError::RateLimited(m) => RpcError::RateLimited(ctx(m)),
-        http @ RpcError::Http { .. } => RpcError::Network(ctx(http.to_string())),
+impl eden_chain::logs::PageError for RpcError {
+    fn refuses_range(&self) -> bool {
+        refuses_range(self)
     }
-}
 
-/// Reads the logs of blocks `[from, to]` through `fetch(lo, hi)` (one `eth_getLogs` of `[lo, hi]`),
-/// at most `max_range` blocks per request, in chain order, splitting any range the node refuses.
-///
-/// # Errors
-/// The first error that is not a refused range (or a refused single block), naming its range.
-pub async fn read_logs<F, Fut>(
-    mut fetch: F,
-    from: u64,
-    to: u64,
-    max_range: u64,
-) -> Result<Vec<Log>, RpcError>
-where
-    F: FnMut(u64, u64) -> Fut,
-    Fut: Future<Output = Result<Vec<Log>, RpcError>>,
-{
-    let max_range = max_range.max(1);
-    let mut range = max_range;
-    let mut out = Vec::new();
-    let mut lo = from;
-    while lo <= to {
-        let hi = lo.saturating_add(range - 1).min(to);
-        match fetch(lo, hi).await {
-            Ok(mut logs) => {
-                out.append(&mut logs);
-                if hi == u64::MAX {
-                    break;
-                }
-                lo = hi + 1;
-                range = range.saturating_mul(2).min(max_range);
-            }
-            Err(e) if hi > lo && refuses_range(&e) => range = (hi - lo).div_ceil(2).max(1),
-            Err(e) => return Err(in_range(e, lo, hi)),
+    /// Names the block range in a failed request's error.
+    fn in_range(self, lo: u64, hi: u64) -> Self {
+        let ctx = |m: String| format!("logs of blocks {lo}–{hi}: {m}");
+        match self {
+            RpcError::Network(m) => RpcError::Network(ctx(m)),
+            RpcError::Revert(m) | RpcError::Node(m) => RpcError::Node(ctx(m)),
+            RpcError::Decode(m) => RpcError::Decode(ctx(m)),
+            RpcError::RateLimited(m) => RpcError::RateLimited(ctx(m)),
+            http @ RpcError::Http { .. } => RpcError::Network(ctx(http.to_string())),
         }
     }
-    Ok(out)
 }
 
 /// Waits before retry `attempt` (0-based) of a rate-limited request, in milliseconds: 250, 500,
@@ -124,6 +75,7 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::chain::transport::Log;
     use alloy_primitives::{Bytes, B256, U256};
     use std::cell::RefCell;
     use std::pin::pin;
@@ -283,7 +235,11 @@ mod tests {
     #[test]
     fn other_errors_stop_the_read() {
         let e = ready(read_logs(
-            |_, _| ready_fut(Err(RpcError::Network("connection refused".into()))),
+            |_, _| {
+                ready_fut(Err::<Vec<Log>, _>(RpcError::Network(
+                    "connection refused".into(),
+                )))
+            },
             0,
             20_000,
             10_000,
@@ -324,6 +280,8 @@ mod tests {
             "range too large",
         ] {
             assert!(refuses_range(&RpcError::Node(m.into())), "{m}");
+            // Only a node's answer is a refusal, never a failure to reach it.
+            assert!(!refuses_range(&RpcError::Network(m.into())), "{m}");
         }
         assert!(!refuses_range(&RpcError::Node("nonce too low".into())));
         assert!(!refuses_range(&RpcError::Network("block range".into())));

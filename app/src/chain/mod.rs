@@ -14,7 +14,6 @@ pub mod epochs;
 pub mod fee_lanes;
 pub mod governance;
 pub mod grades;
-pub mod human;
 pub mod launchpad;
 pub mod log_cache;
 pub mod logs;

@@ -579,6 +579,23 @@ impl Rpc {
     }
 }
 
+/// The shared readers' transport (`eden_chain::human`, …): logs through the app's one log reader
+/// (paged, cached), block times in one batch.
+impl eden_chain::read::ChainRead for Rpc {
+    type Error = RpcError;
+
+    async fn logs(&self, filter: &LogFilter, from: u64, to: u64) -> Result<Vec<Log>, RpcError> {
+        self.get_logs(filter, from, to).await
+    }
+
+    async fn block_timestamps(
+        &self,
+        blocks: &[u64],
+    ) -> Result<std::collections::BTreeMap<u64, u64>, RpcError> {
+        Rpc::block_timestamps(self, blocks).await
+    }
+}
+
 /// Decodes each log as the event `E`, keeping the log beside it.
 ///
 /// # Errors
@@ -594,13 +611,7 @@ pub fn decode_events<E: SolEvent>(logs: Vec<Log>) -> Result<Vec<(E, Log)>, RpcEr
 /// # Errors
 /// When it does not decode, named by the event and its block.
 pub fn decode_event<E: SolEvent>(l: &Log) -> Result<E, RpcError> {
-    E::decode_raw_log(l.topics.iter().copied(), &l.data).map_err(|e| {
-        RpcError::Decode(format!(
-            "a {} event in block {}: {e}",
-            E::SIGNATURE,
-            l.block_number
-        ))
-    })
+    l.decode::<E>().map_err(|e| RpcError::Decode(e.to_string()))
 }
 
 /// Requests per JSON-RPC batch: within public nodes' batch limits.

@@ -5,9 +5,8 @@
 //! circle.
 
 use crate::chain::abi::revert_reason;
-use alloy_primitives::{hex, Address, Bytes, B256, U256};
-use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
+use alloy_primitives::{hex, Bytes};
+use serde_json::Value;
 
 /// Why a request failed, in words a person can act on.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -157,53 +156,15 @@ pub fn error_from(err: &Value) -> RpcError {
     RpcError::Node(message)
 }
 
-/// A log as returned by `eth_getLogs` (and kept by [`crate::chain::log_cache`]).
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Log {
-    /// The emitting contract (absent in logs cached before it was kept).
-    #[serde(default)]
-    pub address: Option<Address>,
-    pub topics: Vec<B256>,
-    pub data: Bytes,
-    pub block_number: U256,
-    pub transaction_hash: B256,
-    /// Position in its block (orders logs of one block); absent on some nodes' pending logs.
-    #[serde(default)]
-    pub log_index: Option<U256>,
-}
+pub use eden_chain::log::{Log, LogFilter};
 
-impl Log {
-    /// `(block, index in block)`: the log's place in chain order.
-    pub fn position(&self) -> (u64, u64) {
-        let n = |v: U256| u64::try_from(v).unwrap_or(u64::MAX);
-        (n(self.block_number), self.log_index.map_or(0, n))
-    }
-}
-
-/// An `eth_getLogs` filter: contract, and per topic position either any value (`None`) or one of
-/// several values (an empty list matches nothing).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LogFilter {
-    pub address: Address,
-    pub topics: Vec<Option<Vec<B256>>>,
-}
-
-impl LogFilter {
-    /// The filter in words a cache can key on (contract and topics).
-    pub fn key(&self) -> String {
-        format!("{:#x}:{}", self.address, json!(self.topics))
-    }
-
-    pub(crate) fn to_json(&self, from: u64, to: u64) -> Value {
-        let topics: Vec<Value> = self
-            .topics
-            .iter()
-            .map(|t| match t {
-                None => Value::Null,
-                Some(v) => json!(v),
-            })
-            .collect();
-        json!([{ "address": self.address, "topics": topics, "fromBlock": format!("{from:#x}"), "toBlock": format!("{to:#x}") }])
+/// A shared reader's error: the transport's as it was, anything else as an answer that could not be
+/// read.
+impl From<eden_chain::read::ReadError<RpcError>> for RpcError {
+    fn from(e: eden_chain::read::ReadError<RpcError>) -> Self {
+        match e {
+            eden_chain::read::ReadError::Transport(e) => e,
+            other => RpcError::Decode(other.to_string()),
+        }
     }
 }

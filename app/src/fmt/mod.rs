@@ -145,24 +145,9 @@ pub fn short_addr(a: &str) -> String {
     }
 }
 
-/// A duration in plain words: `"2 d 3 h"`, `"4 h 12 min"`, `"12 min 5 s"`, `"9 s"`.
-pub fn duration(secs: u64) -> String {
-    let (d, h, m, s) = (
-        secs / 86_400,
-        secs % 86_400 / 3_600,
-        secs % 3_600 / 60,
-        secs % 60,
-    );
-    if d > 0 {
-        format!("{d} d {h} h")
-    } else if h > 0 {
-        format!("{h} h {m} min")
-    } else if m > 0 {
-        format!("{m} min {s} s")
-    } else {
-        format!("{s} s")
-    }
-}
+/// A duration in plain words: `"2 d 3 h"`, `"4 h 12 min"`, `"12 min 5 s"`, `"9 s"` (the revert words
+/// use it too, so it is `eden_chain`'s).
+pub use eden_chain::revert::duration;
 
 /// A duration in its largest unit only, for "… ago": `"42 s"`, `"3 min"`, `"5 h"`, `"2 d"`.
 pub fn duration_short(secs: u64) -> String {

@@ -22,7 +22,7 @@ pub use alloy;
 
 /// `sol!` bindings generated from the forge artifacts (`contracts/out/<File>.sol/<Contract>.json`).
 #[cfg(eden_artifacts)]
-#[allow(clippy::too_many_arguments)]
+#[allow(clippy::too_many_arguments, missing_docs)]
 pub mod bindings {
     /// `EpochRegistry` (C5–C7).
     pub mod registry {
@@ -155,23 +155,41 @@ pub fn start_node(chain_id: u64) -> Node {
 /// Addresses and parameters written by the deploy script (`.eden/deploy-<chainId>.json`).
 #[derive(Debug, Clone)]
 pub struct Deployment {
+    /// The chain id.
     pub chain_id: u64,
+    /// The account that deployed.
     pub deployer: Address,
+    /// Uniswap v4's PoolManager.
     pub pool_manager: Address,
+    /// `EpochRegistry`.
     pub epoch_registry: Address,
+    /// `HolderDistributor`.
     pub holder_distributor: Address,
+    /// `FeeLanes`.
     pub fee_lanes: Address,
+    /// `Launchpad`.
     pub launchpad: Address,
+    /// `LaunchLocker`.
     pub launch_locker: Address,
+    /// The stablecoin quote asset.
     pub stablecoin: Address,
+    /// The registry's root signer.
     pub root_signer: Address,
+    /// The registry's proposal bond (wei).
     pub bond_wei: U256,
+    /// The first epoch the registry accepts.
     pub first_epoch: u64,
+    /// A launch's token supply.
     pub supply: U256,
+    /// The curve's fee (basis points).
     pub fee_bps: u32,
+    /// A graduated pool's fee (hundredths of a basis point).
     pub pool_fee: u32,
+    /// A graduated pool's tick spacing.
     pub tick_spacing: i32,
+    /// The curve's virtual quote reserve for ETH launches.
     pub eth_virtual_quote: U256,
+    /// The curve's virtual quote reserve for stablecoin launches.
     pub stablecoin_virtual_quote: U256,
     /// The whole JSON object.
     pub json: Value,

@@ -6,8 +6,8 @@
 
 use crate::chain::abi::IEpochRegistry;
 use crate::chain::epochs::bundle_path;
-use crate::chain::human::{chain_scores, grade_overrides, override_grade_call};
 use crate::chain::multicall::Batch;
+use crate::chain::rpc::RpcError;
 use crate::chain::world::World;
 use crate::error::AppError;
 use crate::fmt;
@@ -15,6 +15,7 @@ use crate::send::act;
 use crate::state::Ctx;
 use crate::ui::Amount;
 use alloy_primitives::{Address, U256};
+use eden_chain::human::{chain_scores, grade_overrides, override_grade_call};
 use eden_core::check::{
     check_project_counting, CountingChain, CountingFinding, PreviousLeft, ProjectCounting,
 };
@@ -111,12 +112,16 @@ async fn run(
         w.contracts.epoch_registry,
         &IEpochRegistry::adjudicatorCall {},
     );
+    let head = rpc.block_number().await?;
     let (scores, overrides, answers) = futures::join!(
-        chain_scores(&rpc, registry, w.deployment_block),
-        grade_overrides(&rpc, registry, w.deployment_block),
+        chain_scores(&rpc, registry, w.deployment_block, head),
+        grade_overrides(&rpc, registry, w.deployment_block, head),
         b.run(&rpc),
     );
-    let (scores, overrides) = (scores?, overrides?);
+    let (scores, overrides) = (
+        scores.map_err(RpcError::from)?,
+        overrides.map_err(RpcError::from)?,
+    );
     let adjudicator = answers?.get(adj)?;
     let mut blocks = vec![proposal_block];
     blocks.extend(bundle.human_as_of.map(|a| a.block));

@@ -1,0 +1,23 @@
+//! `eden-chain`: what the app (in the browser) and the operator (`eden`, native) share about the chain,
+//! written once. It does no I/O of its own: each side brings its transport through the traits in
+//! [`read`] (the app's browser JSON-RPC client, the operator's alloy provider), the way
+//! `uniswap-v3-sdk` keeps pure code apart from its chain extensions.
+//!
+//! | module | what |
+//! |---|---|
+//! | [`abi`] | the contracts' bindings (`sol!` over `chain/abi`, generated from the forge artifacts) |
+//! | [`revert`] | a revert in words: the protocol's custom errors, `Error(string)`, or the raw data |
+//! | [`log`] | a log and a log filter, as `eth_getLogs` takes and returns them |
+//! | [`logs`] | log paging: ranges a node refuses are halved, rate limits waited out |
+//! | [`read`] | the trait a transport implements: logs over a range and the times of blocks |
+//! | [`human`] | the human layer's reads (C9a, C9b, C10a): every score and every grade override |
+
+pub mod abi;
+pub mod human;
+pub mod log;
+pub mod logs;
+pub mod read;
+pub mod revert;
+
+// The rules over what is read (an epoch is finalizable, which theses count, …) are the protocol's and live
+// in `eden_core` (`registry`, `scoring::counting`); the readers here only gather what they need.
