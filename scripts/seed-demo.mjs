@@ -726,8 +726,9 @@ if (A.callLedger) {
   }
   let salts = 0;
   const MIN_REVEAL_AGE = Number(word(await call(L, 'MIN_REVEAL_AGE()')));
-  // One round's calls: every agent commits, then (once the commitments are MIN_REVEAL_AGE old, at 5 s into the
-  // next round's bucket, so all reveals land in one bucket) every agent reveals.
+  const REVEAL_DEADLINE = Number(word(await call(L, 'REVEAL_DEADLINE()')));
+  // One round's calls: every agent commits, then (once the commitments are MIN_REVEAL_AGE old, all in one
+  // bucket) every agent reveals.
   const roundOfCalls = async (dirs) => {
     const opened = [];
     for (const [i, a] of agents.entries()) {
@@ -736,12 +737,17 @@ if (A.callLedger) {
       await send(a, L, 'commit(bytes32)', [c]);
       opened.push([a, word(await call(L, 'callCount()')) - 1n, dirs[i], salt]);
     }
-    // The reveal window opens MIN_REVEAL_AGE after the last commit's own block time, read from the ledger.
-    const lastCommit = Number(word(await call(L, 'getCall(uint256)', [opened.at(-1)[1]]), 1));
-    const t = await now();
-    let wait = Number(WINDOW) - (t % Number(WINDOW)) + 5;
-    if (t + wait < lastCommit + MIN_REVEAL_AGE) wait += Number(WINDOW);
-    await warp(wait);
+    // Every call's reveal window is [its commit + MIN_REVEAL_AGE, its commit + REVEAL_DEADLINE], its commit time
+    // read from the ledger. The reveals go at the last commit + MIN_REVEAL_AGE (inside every window: the commits
+    // are seconds apart), or 5 s into the next bucket if that is within a minute, so all land in one bucket.
+    const committedAt = async (id) => Number(word(await call(L, 'getCall(uint256)', [id]), 1));
+    const first = await committedAt(opened[0][1]);
+    const last = await committedAt(opened.at(-1)[1]);
+    const W = Number(WINDOW);
+    let at = last + MIN_REVEAL_AGE;
+    if (at % W > W - 60) at = at - (at % W) + W + 5;
+    if (at + 60 > first + REVEAL_DEADLINE) throw new Error(`the commits are too far apart to reveal together (${first}..${last})`);
+    await warp(at - (await now()));
     for (const [a, id, direction, salt] of opened) {
       await send(a, L, 'reveal(uint256,address,uint8,uint64,bytes32)', [id, stock, direction, WINDOW, salt]);
     }
