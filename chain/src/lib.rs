@@ -9,13 +9,15 @@
 //! | [`revert`] | a revert in words: the protocol's custom errors, `Error(string)`, or the raw data |
 //! | [`log`] | a log and a log filter, as `eth_getLogs` takes and returns them |
 //! | [`logs`] | log paging: ranges a node refuses are halved, rate limits waited out |
-//! | [`read`] | the trait a transport implements: logs over a range and the times of blocks |
+//! | [`publication`] | publications from the deployment's bases, with one meaning of "not published" |
+//! | [`read`] | the trait a chain transport implements: logs over a range and the times of blocks |
 //! | [`human`] | the human layer's reads (C9a, C9b, C10a): every score and every grade override |
 
 pub mod abi;
 pub mod human;
 pub mod log;
 pub mod logs;
+pub mod publication;
 pub mod read;
 pub mod revert;
 

@@ -58,6 +58,37 @@ async fn read_capped(mut r: reqwest::Response) -> Result<Vec<u8>, String> {
     Ok(buf)
 }
 
+/// The operator's byte fetcher: reqwest, not found (404, 410, a static host's HTML page) as `None`, a body
+/// capped at [`MAX_PUBLICATION_BYTES`].
+struct Http<'a>(&'a reqwest::Client);
+
+impl eden_chain::publication::Fetch for Http<'_> {
+    type Error = String;
+
+    async fn get(&self, url: &str) -> Result<Option<Vec<u8>>, String> {
+        let r = self
+            .0
+            .get(url)
+            .send()
+            .await
+            .map_err(|e| format!("{url}: {e}"))?;
+        let content_type = r
+            .headers()
+            .get(reqwest::header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok());
+        if eden_chain::publication::is_not_found(r.status().as_u16(), content_type) {
+            return Ok(None);
+        }
+        if !r.status().is_success() {
+            return Err(format!("{url}: HTTP {}", r.status()));
+        }
+        read_capped(r)
+            .await
+            .map(Some)
+            .map_err(|e| format!("{url}: {e}"))
+    }
+}
+
 /// A reader of one deployment's publications.
 #[derive(Debug, Clone)]
 pub struct Publications {
@@ -75,41 +106,31 @@ impl Publications {
             .build()
             .unwrap_or_default();
         Publications {
-            bases: bases
-                .into_iter()
-                .filter(|b| b.starts_with("http://") || b.starts_with("https://"))
+            bases: eden_chain::publication::http_bases(&bases)
+                .map(str::to_string)
                 .collect(),
             client,
         }
     }
 
-    /// The bytes at `path` from the first base that serves them.
+    /// The bytes at `path` from the first base that serves them (`eden_chain::publication::first_served`,
+    /// the app's reader too).
     ///
     /// # Errors
-    /// [`Unavailable::NotFound`] when no base serves it and at least one says not found (or there is no
-    /// base); else [`Unavailable::Unreachable`] naming the last failure.
+    /// [`Unavailable::NotFound`] when every base says not found (or there is no base); else
+    /// [`Unavailable::Unreachable`] naming the last failure: a base that is down leaves it unknown.
     pub async fn get(&self, path: &str) -> Result<Vec<u8>, Unavailable> {
-        let mut last = None;
-        let mut not_found = false;
-        for base in &self.bases {
-            let url = format!("{base}{path}");
-            match self.client.get(&url).send().await {
-                Ok(r) if r.status().is_success() => match read_capped(r).await {
-                    Ok(b) => return Ok(b),
-                    Err(e) => last = Some(format!("{url}: {e}")),
-                },
-                Ok(r) if matches!(r.status().as_u16(), 404 | 410) => not_found = true,
-                Ok(r) => last = Some(format!("{url}: HTTP {}", r.status())),
-                Err(e) => last = Some(format!("{url}: {e}")),
+        use eden_chain::publication::{first_served, Unserved};
+        match first_served(&Http(&self.client), &self.bases, path).await {
+            Ok(b) => Ok(b),
+            Err(Unserved::NotFound | Unserved::NoBase) => {
+                Err(Unavailable::NotFound { path: path.into() })
             }
-        }
-        Err(match last.filter(|_| !not_found) {
-            Some(detail) => Unavailable::Unreachable {
+            Err(Unserved::Failed(detail)) => Err(Unavailable::Unreachable {
                 path: path.into(),
                 detail,
-            },
-            None => Unavailable::NotFound { path: path.into() },
-        })
+            }),
+        }
     }
 
     /// The compact publication `<stem>.msgpack`, else `<stem>.json`, parsed by `parse`.

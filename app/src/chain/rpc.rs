@@ -13,9 +13,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::transport::post_json;
-pub use super::transport::{
-    error_from, fetch_bytes, fetch_text, revert_data, Log, LogFilter, RpcError,
-};
+pub use super::transport::{error_from, revert_data, Log, LogFilter, RpcError};
 
 /// What [`Rpc::probe`] reads when connecting.
 #[derive(Debug, Clone, PartialEq, Eq)]

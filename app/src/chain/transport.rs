@@ -62,36 +62,37 @@ pub async fn fetch_text(url: &str) -> Result<String, RpcError> {
         .map_err(|e| RpcError::Network(e.to_string()))
 }
 
-/// The bytes at `url` (a content-addressed publication, hashed by the caller), with the same rule as
-/// [`fetch_text`] for a static host's HTML fallback.
-///
-/// # Errors
-/// [`RpcError::Network`] or [`RpcError::Http`].
-pub async fn fetch_bytes(url: &str) -> Result<Vec<u8>, RpcError> {
-    let resp = gloo_net::http::Request::get(url)
-        .send()
-        .await
-        .map_err(|e| RpcError::Network(e.to_string()))?;
-    if !resp.ok() || is_html(resp.headers().get("content-type").as_deref()) {
-        let status = if resp.ok() { 404 } else { resp.status() };
-        return Err(RpcError::Http {
-            url: url.to_owned(),
-            status,
-        });
+/// The browser's byte fetcher for publications (`eden_chain::publication`): gloo-net's `fetch`, with
+/// not found (404, 410, or a static host's HTML fallback) as `None`.
+pub struct BrowserFetch;
+
+impl eden_chain::publication::Fetch for BrowserFetch {
+    type Error = RpcError;
+
+    async fn get(&self, url: &str) -> Result<Option<Vec<u8>>, RpcError> {
+        let resp = gloo_net::http::Request::get(url)
+            .send()
+            .await
+            .map_err(|e| RpcError::Network(e.to_string()))?;
+        let content_type = resp.headers().get("content-type");
+        if eden_chain::publication::is_not_found(resp.status(), content_type.as_deref()) {
+            return Ok(None);
+        }
+        if !resp.ok() {
+            return Err(RpcError::Http {
+                url: url.to_owned(),
+                status: resp.status(),
+            });
+        }
+        resp.binary()
+            .await
+            .map(Some)
+            .map_err(|e| RpcError::Network(e.to_string()))
     }
-    resp.binary()
-        .await
-        .map_err(|e| RpcError::Network(e.to_string()))
 }
 
 /// Whether a `content-type` names an HTML page (a static host's fallback, not a JSON document).
-pub(crate) fn is_html(content_type: Option<&str>) -> bool {
-    content_type.is_some_and(|t| {
-        t.trim_start()
-            .get(..9)
-            .is_some_and(|m| m.eq_ignore_ascii_case("text/html"))
-    })
-}
+pub(crate) use eden_chain::publication::is_html;
 
 /// POSTs a JSON body and returns the parsed JSON answer (gloo-net's `fetch`).
 pub(crate) async fn post_json(url: &str, body: &str) -> Result<Value, RpcError> {

@@ -5,6 +5,7 @@
 use crate::chain::multicall::MULTICALL3;
 use crate::chain::network::{self, DescriptionError, SavedNetwork};
 use crate::chain::rpc::{Rpc, RpcError};
+use crate::chain::transport::BrowserFetch;
 use alloy_primitives::{Address, B256};
 use eden_core::network::{Contracts, NetworkDescription};
 use serde::Deserialize;
@@ -102,17 +103,9 @@ impl World {
     /// # Errors
     /// The last base's error when none serves it.
     pub async fn fetch_publication_bytes(&self, path: &str) -> Result<Vec<u8>, WorldError> {
-        let mut last = RpcError::Network("the description names no publication base".into());
-        for base in self.description().publication_bases() {
-            let Some(url) = http_url(&base) else {
-                continue;
-            };
-            match crate::chain::rpc::fetch_bytes(&format!("{url}{path}")).await {
-                Ok(b) => return Ok(b),
-                Err(e) => last = e,
-            }
-        }
-        Err(WorldError::Fetch(last))
+        bytes_from_bases(self.description(), path)
+            .await
+            .map_err(WorldError::Fetch)
     }
 
     /// An epoch bundle published by the deployment at `path`, parsed (not checked: see
@@ -204,25 +197,28 @@ impl World {
     }
 }
 
-/// GETs `path` under each publication base in turn; the first success wins.
-async fn fetch_from_bases(d: &NetworkDescription, path: &str) -> Result<String, RpcError> {
-    let mut last = RpcError::Network("the description names no publication base".into());
-    for base in d.publication_bases() {
-        let Some(url) = http_url(&base) else {
-            continue;
-        };
-        match crate::chain::rpc::fetch_text(&format!("{url}{path}")).await {
-            Ok(t) => return Ok(t),
-            Err(e) => last = e,
-        }
+/// The bytes at `path` under the publication bases (`eden_chain::publication::first_served`, the
+/// operator's reader too): the first base that serves it wins; it is not published (an HTTP 404 here)
+/// only when every base says not found, else the last failure.
+async fn bytes_from_bases(d: &NetworkDescription, path: &str) -> Result<Vec<u8>, RpcError> {
+    use eden_chain::publication::{first_served, Unserved};
+    match first_served(&BrowserFetch, &d.publication_bases(), path).await {
+        Ok(b) => Ok(b),
+        Err(Unserved::NotFound) => Err(RpcError::Http {
+            url: path.to_owned(),
+            status: 404,
+        }),
+        Err(Unserved::NoBase) => Err(RpcError::Network(
+            "the description names no http(s) publication base".into(),
+        )),
+        Err(Unserved::Failed(e)) => Err(e),
     }
-    Err(last)
 }
 
-/// A base URL a browser can GET: http(s) as is, `ipfs://<cid>/…` through a public gateway path is
-/// not assumed (a person adds a gateway as another base), so it is skipped.
-fn http_url(base: &str) -> Option<String> {
-    (base.starts_with("http://") || base.starts_with("https://")).then(|| base.to_owned())
+/// [`bytes_from_bases`] as text (every JSON publication).
+async fn fetch_from_bases(d: &NetworkDescription, path: &str) -> Result<String, RpcError> {
+    String::from_utf8(bytes_from_bases(d, path).await?)
+        .map_err(|e| RpcError::Decode(format!("{path} is not UTF-8 text: {e}")))
 }
 
 /// Wall-clock unix seconds.
