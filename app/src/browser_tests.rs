@@ -76,7 +76,7 @@ fn transaction_log_survives_a_reload() {
 #[wasm_bindgen_test]
 fn slippage_applies_as_min_out_in_wasm() {
     assert_eq!(
-        crate::trade::min_out_down(U256::from(999u32), 100),
+        crate::flows::trade::min_out_down(U256::from(999u32), 100),
         U256::from(989u32)
     );
 }

@@ -44,13 +44,13 @@ pub enum AppError {
     Protocol(#[from] ProtocolError),
     /// A trade form refuses the amount (more than held, more than the curve sold), in words.
     #[error(transparent)]
-    Trade(#[from] crate::trade::TradeRefusal),
+    Trade(#[from] crate::flows::trade::TradeRefusal),
     /// A value the person typed is not valid (the message says what to type).
     #[error(transparent)]
     Input(#[from] crate::fmt::InputError),
     /// A duel's price observations cannot be rebuilt from the logs.
     #[error(transparent)]
-    Observations(#[from] crate::duel_mean::ObservationError),
+    Observations(#[from] crate::flows::duel_mean::ObservationError),
     /// A publication or description could not be fetched.
     #[error("{url}: {message}")]
     Fetch {

@@ -11,20 +11,16 @@
 #[cfg(all(test, target_arch = "wasm32"))]
 mod browser_tests;
 mod chain;
-mod duel_mean;
 mod error;
+mod flows;
 mod fmt;
-mod launch_input;
 mod pages;
-mod proof_check;
 mod send;
 mod state;
 #[cfg(test)]
 mod test_util;
-mod trade;
 mod tx;
 mod ui;
-mod verify_page;
 mod wallet;
 
 use leptos::prelude::*;
@@ -121,7 +117,7 @@ fn App() -> impl IntoView {
                     <Route path=path!("/duel") view=pages::duel::DuelList />
                     <Route path=path!("/duel/:id") view=pages::duel::DuelPage />
                     <Route path=path!("/calls") view=pages::calls::CallsPage />
-                    <Route path=path!("/verify") view=verify_page::VerifyPage />
+                    <Route path=path!("/verify") view=pages::verify::VerifyPage />
                     <Route path=path!("/network") view=pages::network::NetworkPage />
                 </Routes>
             </main>

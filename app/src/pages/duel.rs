@@ -1,7 +1,7 @@
 //! Duel pages (B1–B7): the duels of this chain, and one duel: the countdown to the next UTC close
 //! (`eden_core::duel::round_at`); the live split at the current `d` (B3, `eden_core::duel::split_wad`
 //! on the pools' current ticks); the round's running mean tick and would-be winner recomputed here
-//! from the two pools' swap logs (B2, [`crate::duel_mean`] → `eden_core::duel::round_mean_tick`)
+//! from the two pools' swap logs (B2, [`crate::flows::duel_mean`] → `eden_core::duel::round_mean_tick`)
 //! with its split, and a cross-check against the hook's own `pendingResult` (shown, never used as
 //! the figure); the pot and the buyback cap of each side (`eden_core::duel::{token_price_wad,
 //! buyback_cap_wad}` from the pool price and the hook's EMA); streaks; the settled rounds
@@ -12,8 +12,8 @@ use crate::chain::abi::{IDuelHook, IERC20};
 use crate::chain::duels::{self, DuelRead, DuelRef};
 use crate::chain::pool::Key;
 use crate::chain::world::World;
-use crate::duel_mean::{self, DuelPools, DuelTicks};
 use crate::error::{AppError, Context};
+use crate::flows::duel_mean::{self, DuelPools, DuelTicks};
 use crate::fmt;
 use crate::state::Ctx;
 use crate::ui::{caught, with_world, Amount, ErrorBox, Loading, Usd};

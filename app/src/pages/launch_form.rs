@@ -1,5 +1,5 @@
 //! The launch form (C19, C20, D4): a name, a symbol and a pair, each checked before any
-//! transaction ([`crate::launch_input`]); the pairs are the quote assets the launchpad allows now
+//! transaction ([`crate::flows::launch_input`]); the pairs are the quote assets the launchpad allows now
 //! (`QuoteAssetSet` events, Φ read now). Before sending it shows what the launch creates (supply,
 //! the curve's starting market cap and graduation target, from `eden_core::curve` over the
 //! launchpad's own parameters) and what it costs: the launchpad takes no fee, so the network fee
@@ -11,8 +11,8 @@ use crate::chain::launchpad::{self, launched_token, PadParams, QuoteAsset};
 use crate::chain::rpc::TxRequest;
 use crate::chain::world::World;
 use crate::error::{AppError, Context};
+use crate::flows::launch_input::{self, LaunchInputError};
 use crate::fmt;
-use crate::launch_input::{self, LaunchInputError};
 use crate::state::Ctx;
 use crate::ui::{caught, Amount, Loading};
 use alloy_primitives::{Address, Bytes, U256};

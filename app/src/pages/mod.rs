@@ -13,3 +13,4 @@ pub mod score;
 pub mod score_where_traded;
 pub mod scorer;
 pub mod trade_review;
+pub mod verify;

@@ -9,9 +9,9 @@ use crate::chain::pool::{self, Key, PoolSnapshot};
 use crate::chain::rpc::TxRequest;
 use crate::chain::world::World;
 use crate::error::{AppError, Context};
+use crate::flows::trade::{self, Leg, TradeReview};
 use crate::fmt;
 use crate::state::Ctx;
-use crate::trade::{self, Leg, TradeReview};
 use crate::ui::{Amount, Failed, Loading, Usd};
 use alloy_primitives::{Address, U256};
 use eden_core::uniswap::swap::{impact_bps_up, ExactInQuote};
@@ -297,7 +297,7 @@ pub fn PoolTrade(
                 }
                 <button class="primary" id=id("button") disabled=move || busy.get() || !connected() || over() || !matches!(current(), Some(Ok(_))) on:click=click>{
                     let side = side_b.clone();
-                    move || crate::trade::trade_label(side.name, current().and_then(Result::ok).map(|p| p.amount), side.pay_decimals, &side.pay_symbol)
+                    move || crate::flows::trade::trade_label(side.name, current().and_then(Result::ok).map(|p| p.amount), side.pay_decimals, &side.pay_symbol)
                 }</button>
                 <ReviewPanel side=format!("{id_prefix}-{}", side.name) open=armed review=review on_go=Callback::new(move |()| go()) />
             </div>

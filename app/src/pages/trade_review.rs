@@ -4,8 +4,8 @@
 //! impact asks more before the same confirming button sends (above 10 % the button says "anyway",
 //! above 25 % "confirm" is typed first). A changed amount closes it (the forms reset `open`).
 
+use crate::flows::trade::{impact_gate, ImpactGate, TradeReview, IMPACT_WARN_BPS};
 use crate::fmt;
-use crate::trade::{impact_gate, ImpactGate, TradeReview, IMPACT_WARN_BPS};
 use crate::ui::Amount;
 use leptos::prelude::*;
 

@@ -190,13 +190,7 @@ pub(crate) async fn run(cli: &Cli, cmd: &EpochCmd, out: Out) -> Result<(), OpErr
             });
             let r = epoch::publish(bundle, intake.as_deref(), dir)?;
             out.done(&r, || {
-                let mut s = String::new();
-                for w in &r.written {
-                    s += &format!("wrote {}\n", w.display());
-                }
-                for w in &r.unchanged {
-                    s += &format!("already published {}\n", w.display());
-                }
+                let mut s = super::written_lines(&r.written, &r.unchanged);
                 s += &format!(
                     "light packs: {} written, {} already published\n",
                     r.packs_written, r.packs_unchanged

@@ -106,6 +106,18 @@ async fn connect(cli: &Cli, out: Out, with_key: bool) -> Result<Chain, OpError> 
     Ok(chain)
 }
 
+/// What a publish wrote and what was already there, a line each.
+fn written_lines(written: &[PathBuf], unchanged: &[PathBuf]) -> String {
+    let mut s = String::new();
+    for w in written {
+        s += &format!("wrote {}\n", w.display());
+    }
+    for w in unchanged {
+        s += &format!("already published {}\n", w.display());
+    }
+    s
+}
+
 /// Runs the command `cli` names.
 pub(crate) async fn run(cli: Cli, out: Out) -> Result<(), OpError> {
     match &cli.cmd {

@@ -123,14 +123,9 @@ pub(crate) async fn run(cli: &Cli, cmd: &PayoutsCmd, out: Out) -> Result<(), OpE
             let snap = payouts::read_snapshot(snapshot)?;
             let r = payouts::publish(&snap, dir)?;
             out.done(&r, || {
-                let mut s = String::new();
-                for w in &r.written {
-                    s += &format!("wrote {}\n", w.display());
-                }
-                for w in &r.unchanged {
-                    s += &format!("already published {}\n", w.display());
-                }
-                s.trim_end().to_string()
+                super::written_lines(&r.written, &r.unchanged)
+                    .trim_end()
+                    .to_string()
             });
         }
     }

@@ -379,16 +379,22 @@ mod tests {
         assert!(c.rows.iter().all(|r| r.leaf_in_root == Some(true)));
         // The systematic score's proof reaches the same root (its public inputs no longer give the
         // S = 60 set here, which is the only flag).
-        let s =
-            crate::pages::score::check_bundle(&check::BundleTree::new(&b), ENV, Some(b.root), None)
-                .unwrap();
+        let s = crate::flows::verify_score::check_bundle(
+            &check::BundleTree::new(&b),
+            ENV,
+            Some(b.root),
+            None,
+        )
+        .unwrap();
         assert!(
             s.leaf_reaches_chain && s.rebuilt_root == b.root,
             "{:?}",
             s.flags
         );
         assert!(
-            s.flags.iter().all(|f| f.contains("public inputs")),
+            s.flags
+                .iter()
+                .all(|f| crate::flows::words::score_flag(f).contains("public inputs")),
             "{:?}",
             s.flags
         );

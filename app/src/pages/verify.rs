@@ -1,6 +1,6 @@
 //! The "Verify a Merkle proof" page: paste a root, a leaf and its proof; the wasm core checks it.
 
-use crate::proof_check::{self, CheckInput, Outcome};
+use crate::flows::proof_check::{self, CheckInput, Outcome};
 use leptos::prelude::*;
 
 /// A labelled text area bound to a signal.

@@ -1,0 +1,21 @@
+//! Flows: the layer between the chain and the views. A flow is one user task: it gathers its reads (the
+//! chain layer, [`crate::chain`]), calls `eden_core`'s rules and checks, and returns a typed report (or a
+//! transaction request). Pages keep signals and views only; findings stay typed until [`words`] says them.
+//!
+//! | flow | task |
+//! |---|---|
+//! | [`trade`] | a trade on a launch's curve: exact quotes and the slippage's minimum-out (C19) |
+//! | [`launch_input`] | a launch's name, symbol and buyback share checked before any transaction (D4, §7) |
+//! | [`proof_check`] | a pasted Merkle proof parsed and checked |
+//! | [`duel_mean`] | a duel round's mean tick and would-be winner replayed from the chain's logs (B2) |
+//! | [`verify_score`] | verify one project's score in one epoch against the chain (C1–C7, C9, C17, C21, C22) |
+//! | [`score_findings`] | what the score's verification finds, typed |
+//! | [`words`] | the findings in words |
+
+pub mod duel_mean;
+pub mod launch_input;
+pub mod proof_check;
+pub mod score_findings;
+pub mod trade;
+pub mod verify_score;
+pub mod words;
