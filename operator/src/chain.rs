@@ -402,7 +402,7 @@ impl From<eden_chain::read::ReadError<OpError>> for OpError {
 }
 
 /// A send's outcome, for the report.
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Sent {
     /// Transaction hash.
