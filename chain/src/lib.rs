@@ -10,8 +10,9 @@
 //! | [`log`] | a log and a log filter, as `eth_getLogs` takes and returns them |
 //! | [`logs`] | log paging: ranges a node refuses are halved, rate limits waited out |
 //! | [`publication`] | publications from the deployment's bases, with one meaning of "not published" |
-//! | [`read`] | the trait a chain transport implements: logs over a range and the times of blocks |
+//! | [`read`] | the trait a chain transport implements: view calls in a batch, logs over a range, block times |
 //! | [`human`] | the human layer's reads (C9a, C9b, C10a): every score and every grade override |
+//! | [`sources`] | the source-key registry's book (C21): each key's record and each project's age anchor |
 
 pub mod abi;
 pub mod human;
@@ -20,6 +21,7 @@ pub mod logs;
 pub mod publication;
 pub mod read;
 pub mod revert;
+pub mod sources;
 
 // The rules over what is read (an epoch is finalizable, which theses count, …) are the protocol's and live
 // in `eden_core` (`registry`, `scoring::counting`); the readers here only gather what they need.

@@ -7,9 +7,8 @@ use alloy::eips::BlockId;
 use alloy::network::EthereumWallet;
 use alloy::primitives::{Address, B256, U256};
 use alloy::providers::{DynProvider, Provider, ProviderBuilder};
-use alloy::rpc::types::{Filter, Log};
+use alloy::rpc::types::{Filter, Log, TransactionRequest};
 use alloy::signers::local::PrivateKeySigner;
-use alloy::sol_types::SolEvent;
 use eden_core::attest::KeyBook;
 use eden_core::network::NetworkDescription;
 use std::path::Path;
@@ -73,8 +72,8 @@ pub fn sign_digest(key: &PrivateKeySigner, digest: &B256) -> Result<Vec<u8>> {
 /// number of logs (commonly at 10,000), so a scan from the deployment block goes in pages.
 pub const LOG_BLOCKS: u64 = 10_000;
 
-/// `keyOf` reads in flight at once while building the key book.
-const KEY_READS_IN_FLIGHT: usize = 16;
+/// Reads in flight at once where the node is asked one at a time (block times, `eth_call`s in a batch).
+const READS_IN_FLIGHT: usize = 16;
 
 /// A connection to the deployment.
 pub struct Chain {
@@ -281,43 +280,14 @@ impl Chain {
     /// (`SourceKeyRegistered` logs from the deployment block, in pages, then `keyOf` for each distinct
     /// key, several reads in flight).
     pub async fn key_book(&self, at: u64) -> Result<KeyBook> {
-        use futures::stream::{self, StreamExt, TryStreamExt};
-        let reg = self.key_registry()?;
-        let filter = Filter::new()
-            .address(*reg.address())
-            .event_signature(SourceKeyRegistry::SourceKeyRegistered::SIGNATURE_HASH);
-        let logs = self.logs(&filter, self.net.deployment_block, at).await?;
-        let mut pairs: Vec<(Address, Address)> = Vec::with_capacity(logs.len());
-        for log in logs {
-            let ev = log
-                .log_decode::<SourceKeyRegistry::SourceKeyRegistered>()
-                .map_err(OpError::rpc)?;
-            let pair = (ev.inner.data.project, ev.inner.data.key);
-            if !pairs.contains(&pair) {
-                pairs.push(pair);
-            }
-        }
-        let records: Vec<_> = stream::iter(pairs.iter().map(|&(project, key)| {
-            let reg = &reg;
-            async move {
-                reg.keyOf(project, key)
-                    .block(BlockId::number(at))
-                    .call()
-                    .await
-                    .map_err(OpError::rpc)
-            }
-        }))
-        .buffered(KEY_READS_IN_FLIGHT)
-        .try_collect()
-        .await?;
-        let mut book = KeyBook::new();
-        for (&(project, key), rec) in pairs.iter().zip(records) {
-            book.register(project, key, B256::from(rec.source), rec.registeredAt);
-            if rec.revokedAt != 0 {
-                book.revoke(project, key, rec.revokedAt);
-            }
-        }
-        Ok(book)
+        let registry = *self.key_registry()?.address();
+        let pairs =
+            eden_chain::sources::registered_keys(self, registry, self.net.deployment_block, at)
+                .await?;
+        let mut projects: Vec<Address> = pairs.iter().map(|&(p, _)| p).collect();
+        projects.sort_unstable();
+        projects.dedup();
+        Ok(eden_chain::sources::key_book(self, registry, &projects, &pairs, Some(at)).await?)
     }
 }
 
@@ -379,15 +349,48 @@ impl eden_chain::read::ChainRead for Chain {
         Ok(logs.iter().map(shared_log).collect())
     }
 
+    /// Up to [`READS_IN_FLIGHT`] blocks read at once.
     async fn block_timestamps(
         &self,
         blocks: &[u64],
     ) -> Result<std::collections::BTreeMap<u64, u64>> {
-        let mut out = std::collections::BTreeMap::new();
-        for &b in blocks {
-            out.insert(b, self.block_time(b).await?);
-        }
-        Ok(out)
+        use futures::stream::{self, StreamExt, TryStreamExt};
+        stream::iter(
+            blocks
+                .iter()
+                .map(|&b| async move { Ok((b, self.block_time(b).await?)) }),
+        )
+        .buffered(READS_IN_FLIGHT)
+        .try_collect()
+        .await
+    }
+
+    /// Up to [`READS_IN_FLIGHT`] `eth_call`s at once; a call's error answer (its revert) is that call's, a
+    /// node that does not answer fails the batch.
+    async fn call_batch(
+        &self,
+        calls: &[(Address, alloy::primitives::Bytes)],
+        block: Option<u64>,
+    ) -> Result<Vec<Result<alloy::primitives::Bytes>>> {
+        use futures::stream::{self, StreamExt, TryStreamExt};
+        stream::iter(calls.iter().map(|(to, data)| async move {
+            let tx = TransactionRequest::default()
+                .to(*to)
+                .input(data.clone().into());
+            let call = self.provider.call(tx);
+            let call = match block {
+                Some(b) => call.block(BlockId::number(b)),
+                None => call,
+            };
+            match call.await {
+                Ok(out) => Ok(Ok(out)),
+                Err(e) if e.as_error_resp().is_some() => Ok(Err(OpError::Transport(e))),
+                Err(e) => Err(OpError::Transport(e)),
+            }
+        }))
+        .buffered(READS_IN_FLIGHT)
+        .try_collect()
+        .await
     }
 }
 

@@ -27,6 +27,7 @@ pub mod root_buyback;
 pub mod rpc;
 pub mod scorer;
 pub mod scores;
+pub mod shared;
 pub mod sources;
 pub mod tokens;
 pub mod transport;

@@ -62,19 +62,32 @@ impl Batch {
     /// When a request as a whole fails (the node, the network); a single call's revert is that
     /// call's answer ([`Answers::get`]).
     pub async fn run(self, rpc: &Rpc) -> Result<Answers, RpcError> {
-        let chunks: Vec<&[(Address, Bytes)]> = self.calls.chunks(MAX_CALLS).collect();
-        let runs = chunks.iter().map(|chunk| async move {
-            match rpc.multicall {
-                Some(mc) => aggregate3(rpc, mc, chunk).await,
-                None => rpc.call_batch(chunk).await,
-            }
-        });
-        let mut out = Vec::with_capacity(self.calls.len());
-        for r in futures::future::join_all(runs).await {
-            out.extend(r?);
-        }
-        Ok(Answers { out })
+        Ok(Answers {
+            out: run_calls(rpc, &self.calls).await?,
+        })
     }
+}
+
+/// `calls` at the latest block: through Multicall3 when `rpc` has one, else as JSON-RPC batches; over
+/// [`MAX_CALLS`] calls, as several requests at once. Each call's answer, in order.
+///
+/// # Errors
+/// When a request as a whole fails (the node, the network).
+pub async fn run_calls(
+    rpc: &Rpc,
+    calls: &[(Address, Bytes)],
+) -> Result<Vec<Result<Bytes, RpcError>>, RpcError> {
+    let runs = calls.chunks(MAX_CALLS).map(|chunk| async move {
+        match rpc.multicall {
+            Some(mc) => aggregate3(rpc, mc, chunk).await,
+            None => rpc.call_batch(chunk).await,
+        }
+    });
+    let mut out = Vec::with_capacity(calls.len());
+    for r in futures::future::join_all(runs).await {
+        out.extend(r?);
+    }
+    Ok(out)
 }
 
 /// One `aggregate3` call, every call allowed to fail.

@@ -577,23 +577,6 @@ impl Rpc {
     }
 }
 
-/// The shared readers' transport (`eden_chain::human`, …): logs through the app's one log reader
-/// (paged, cached), block times in one batch.
-impl eden_chain::read::ChainRead for Rpc {
-    type Error = RpcError;
-
-    async fn logs(&self, filter: &LogFilter, from: u64, to: u64) -> Result<Vec<Log>, RpcError> {
-        self.get_logs(filter, from, to).await
-    }
-
-    async fn block_timestamps(
-        &self,
-        blocks: &[u64],
-    ) -> Result<std::collections::BTreeMap<u64, u64>, RpcError> {
-        Rpc::block_timestamps(self, blocks).await
-    }
-}
-
 /// Decodes each log as the event `E`, keeping the log beside it.
 ///
 /// # Errors
