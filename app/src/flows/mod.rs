@@ -7,11 +7,15 @@
 //! | [`trade`] | a trade on a launch's curve: exact quotes and the slippage's minimum-out (C19) |
 //! | [`launch_input`] | a launch's name, symbol and buyback share checked before any transaction (D4, §7) |
 //! | [`proof_check`] | a pasted Merkle proof parsed and checked |
+//! | [`duel`] | one duel: its state read, the active round and every settled round replayed and cross-checked (B1–B7) |
+//! | [`duel_create`] | a new duel's form checked, both pools priced, and its `createDuel` (or timelocked) transaction (B1) |
 //! | [`duel_mean`] | a duel round's mean tick and would-be winner replayed from the chain's logs (B2) |
 //! | [`verify_score`] | verify one project's score in one epoch against the chain (C1–C7, C9, C17, C21, C22) |
 //! | [`score_findings`] | what the score's verification finds, typed |
 //! | [`words`] | the findings in words |
 
+pub mod duel;
+pub mod duel_create;
 pub mod duel_mean;
 pub mod launch_input;
 pub mod proof_check;

@@ -3,98 +3,19 @@
 //! passed; an account that owns the hook itself creates the duel at once. Both pools (ETH against
 //! each token, on this hook) must have a price: the form checks that before anything is sent.
 
-use crate::chain::abi::{IDuelHook, IPoolManagerState, ITimelock};
 use crate::chain::governance::{self, DuelOwner, ScheduledDuel};
-use crate::chain::pool::Key;
 use crate::chain::world::World;
-use crate::error::{AppError, Context};
+use crate::error::Context;
+use crate::flows::duel_create::{self, keys_checked};
 use crate::fmt;
 use crate::state::Ctx;
 use crate::ui::{caught, Loading};
-use alloy_primitives::aliases::{I24, U24};
-use alloy_primitives::{keccak256, Address, U256};
-use alloy_sol_types::SolValue;
-use eden_core::uniswap::state;
+use alloy_primitives::{Address, U256};
 use leptos::prelude::*;
 
 /// The pools of the local seed's duels: 0.3 % and spacing 60 (editable in the form).
 const DEFAULT_FEE: &str = "3000";
 const DEFAULT_SPACING: &str = "60";
-
-/// The key of the ETH pool of `token` on `hook`.
-fn key_of(token: Address, fee: u32, spacing: i32, hook: Address) -> IDuelHook::PoolKey {
-    IDuelHook::PoolKey {
-        currency0: Address::ZERO,
-        currency1: token,
-        fee: U24::from(fee),
-        tickSpacing: I24::try_from(spacing).unwrap_or_default(),
-        hooks: hook,
-    }
-}
-
-/// Checks the form and both pools' prices; the two keys.
-async fn keys_checked(
-    w: &World,
-    hook: Address,
-    a: &str,
-    b: &str,
-    fee: &str,
-    spacing: &str,
-) -> Result<(IDuelHook::PoolKey, IDuelHook::PoolKey), AppError> {
-    let addr = |what: &str, s: &str| {
-        s.trim()
-            .parse::<Address>()
-            .ok()
-            .filter(|a| !a.is_zero())
-            .ok_or_else(|| {
-                AppError::missing(format!(
-                    "{what}: type the token's address (0x and 40 hex digits)"
-                ))
-            })
-    };
-    let (ta, tb) = (addr("Token A", a)?, addr("Token B", b)?);
-    if ta == tb {
-        return Err(AppError::missing("the two tokens must differ"));
-    }
-    let fee: u32 = fee
-        .trim()
-        .parse()
-        .ok()
-        .filter(|f| *f < 1_000_000)
-        .ok_or_else(|| {
-            AppError::missing(
-                "the pool fee is in hundredths of a bip, below 1,000,000 (3000 is 0.3 %)",
-            )
-        })?;
-    let spacing: i32 = spacing
-        .trim()
-        .parse()
-        .ok()
-        .filter(|s| (1..=32_767).contains(s))
-        .ok_or_else(|| AppError::missing("the tick spacing is a whole number from 1 to 32,767"))?;
-    let (ka, kb) = (
-        key_of(ta, fee, spacing, hook),
-        key_of(tb, fee, spacing, hook),
-    );
-    let rpc = w.rpc();
-    for (k, name) in [(&ka, "A"), (&kb, "B")] {
-        let id = Key::from(k).id();
-        let word = rpc
-            .call(
-                w.contracts.pool_manager,
-                &IPoolManagerState::extsload_0Call {
-                    slot: state::pool_state_slot(id),
-                },
-            )
-            .await?;
-        if state::Slot0::from_word(word).sqrt_price_x96.is_zero() {
-            return Err(AppError::missing(format!(
-                "token {name}'s ETH pool on this hook (fee {fee}, spacing {spacing}) has no price yet: initialize it first"
-            )));
-        }
-    }
-    Ok((ka, kb))
-}
 
 /// The "Create a duel" section of the Duel list.
 #[component]
@@ -142,52 +63,8 @@ pub fn CreateDuel(world: World, hook: Address) -> impl IntoView {
                     return;
                 }
             };
-            let short = |k: &IDuelHook::PoolKey| fmt::short_addr(&k.currency1.to_checksum(None));
-            let sent = match owner.timelock {
-                Some(t) => {
-                    // A salt unique to this proposal: the call and the time.
-                    let data = alloy_sol_types::SolCall::abi_encode(&IDuelHook::createDuelCall {
-                        keyA: ka.clone(),
-                        keyB: kb.clone(),
-                    });
-                    let salt = keccak256(
-                        (
-                            alloy_primitives::Bytes::from(data),
-                            U256::from(ctx.chain_now()),
-                        )
-                            .abi_encode(),
-                    );
-                    let label = format!(
-                        "Propose a duel {} vs {} (executable after {})",
-                        short(&ka),
-                        short(&kb),
-                        fmt::duration(t.min_delay)
-                    );
-                    let call = governance::schedule_create(hook, ka, kb, salt, t.min_delay);
-                    crate::send::send(
-                        ctx,
-                        label,
-                        crate::chain::rpc::TxRequest::call(
-                            t.address,
-                            alloy_sol_types::SolCall::abi_encode(&call),
-                        ),
-                    )
-                    .await
-                }
-                None => {
-                    let label = format!("Create a duel {} vs {}", short(&ka), short(&kb));
-                    let call = IDuelHook::createDuelCall { keyA: ka, keyB: kb };
-                    crate::send::send(
-                        ctx,
-                        label,
-                        crate::chain::rpc::TxRequest::call(
-                            hook,
-                            alloy_sol_types::SolCall::abi_encode(&call),
-                        ),
-                    )
-                    .await
-                }
-            };
+            let (label, tx) = duel_create::create_request(hook, &owner, ka, kb, ctx.chain_now());
+            let sent = crate::send::send(ctx, label, tx).await;
             if sent {
                 a.set(String::new());
                 b.set(String::new());
@@ -196,18 +73,7 @@ pub fn CreateDuel(world: World, hook: Address) -> impl IntoView {
         });
     };
     let execute = move |timelock: Address, s: ScheduledDuel| {
-        let call = ITimelock::executeCall {
-            target: hook,
-            value: U256::ZERO,
-            payload: s.data.clone(),
-            predecessor: s.predecessor,
-            salt: s.salt,
-        };
-        let label = format!(
-            "Create the scheduled duel {} vs {}",
-            fmt::short_addr(&s.key_a.currency1.to_checksum(None)),
-            fmt::short_addr(&s.key_b.currency1.to_checksum(None))
-        );
+        let (label, call) = duel_create::execute_request(hook, &s);
         crate::send::act(ctx, timelock, label, call, U256::ZERO);
     };
     view! {
