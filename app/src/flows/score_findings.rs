@@ -2,8 +2,10 @@
 
 use crate::chain::rpc::RpcError;
 use crate::chain::world::WorldError;
+use crate::error::AppError;
 use alloy_primitives::{Address, B256, U256};
-use eden_core::check::{LightFinding, ScoreFinding};
+use eden_core::check::{CountingFinding, HumanFinding, LightFinding, ScoreFinding};
+use eden_core::leaves::Verdict;
 
 /// Why a score's bundle is not trusted (C1–C7, C22), each a variant; [`super::words::score_flag`] says it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -94,4 +96,72 @@ pub enum PreviousFlag {
         /// Why.
         error: WorldError,
     },
+}
+
+/// Why a project's human score is not trusted (C5, C8, C9, C9a–C10a), each a variant;
+/// [`super::words::human_flag`] says it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum HumanFlag {
+    /// Core's check of the human score.
+    Human(HumanFinding),
+    /// The bundle did not take exactly the theses that count on chain: the score was computed from the
+    /// wrong list.
+    Counting(CountingFinding),
+    /// C8 in the chain's order: the copy check of the thesis's on-chain text against every earlier one
+    /// gives another verdict or match than the bundle's.
+    CopyVerdict {
+        /// The thesis.
+        thesis: B256,
+        /// The bundle's verdict code.
+        bundle_verdict: u8,
+        /// The thesis the bundle says it matches.
+        bundle_matched: B256,
+        /// The copy check's verdict.
+        verdict: Verdict,
+        /// How similar the closest earlier text is (basis points).
+        similarity_bps: u32,
+        /// The earlier thesis it matches.
+        matched: B256,
+    },
+    /// The targets could not be checked against the ScorerRegistry.
+    TargetsUnread(AppError),
+    /// The root's signature (C6): the human score is in the same signed root.
+    Signer(ScoreFlag),
+}
+
+/// Why a project's verified inputs (C21) are not trusted, each a variant; [`super::words::inputs_flag`] says
+/// it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum InputsFlag {
+    /// The intake report is for another epoch.
+    OtherEpoch {
+        /// The report's epoch.
+        report: u64,
+        /// The bundle's.
+        bundle: u64,
+    },
+    /// Its attestations are for another chain or SourceKeyRegistry.
+    OtherDeployment,
+    /// The observation window does not start where the chain says: when the previous epoch was proposed.
+    WindowStartDiffers {
+        /// The report's window start.
+        report: u64,
+        /// The previous epoch.
+        previous_epoch: u64,
+        /// When the chain says it was proposed.
+        proposed: u64,
+    },
+    /// The snapshot is after the epoch's own proposal.
+    SnapshotAfterProposal {
+        /// The report's snapshot time.
+        snapshot: u64,
+        /// The proposal's time.
+        proposed: u64,
+    },
+    /// The window could not be read from the registry.
+    WindowUnread(RpcError),
+    /// Re-run from the published attestations, the intake gives other inputs than the bundle's.
+    InputsDiffer,
+    /// The report's claim and failure counts differ from the re-run.
+    CountsDiffer,
 }

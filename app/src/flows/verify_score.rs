@@ -5,26 +5,24 @@
 //! 2. rebuild the tree and walk the project's proof to the on-chain root, recompute the public inputs step
 //!    by step (`eden_core::check::check_score_in`), recover the root's EIP-712 signer;
 //! 3. tie the previous score to the previous final epoch's leaf (C4);
-//! 4. check the human layer (`pages::score::human`), which theses count (`pages::score::counting`), the
+//! 4. check the human layer ([`super::score_human`]), which theses count ([`super::score_counting`]), the
 //!    grades, the verified inputs and the creator share.
 //!
-//! Every finding of this flow is a [`ScoreFlag`]; the sub-checks' are still words (their modules are next).
+//! Every finding is typed: a [`ScoreFlag`] here, a [`HumanFlag`] or an [`super::score_findings::InputsFlag`] in
+//! the sub-checks; [`super::words`] says them.
 
-pub use super::score_findings::{PreviousFlag, PreviousTie, ScoreFlag};
-use super::words;
+use super::score_counting;
+use super::score_creator::{check_creator, record_now, CreatorCheck, PendingFees, RecordScore};
+use super::score_findings::{HumanFlag, PreviousFlag, PreviousTie, ScoreFlag};
+use super::score_grades as grades;
+use super::score_human::{check_human, HumanCheck, ScoredEvent};
+use super::score_inputs::{check_inputs, InputsCheck};
 use crate::chain::abi::IEpochRegistry;
 use crate::chain::epochs::{self, bundle_path, ChainEpoch};
 use crate::chain::fee_lanes;
 use crate::chain::rpc::{Rpc, RpcError};
 use crate::chain::world::{LightPublication, World, WorldError};
 use crate::error::{AppError, Context};
-use crate::pages::score::counting;
-use crate::pages::score::creator::{
-    check_creator, record_now, CreatorCheck, PendingFees, RecordScore,
-};
-use crate::pages::score::grades;
-use crate::pages::score::human::{self, check_human, HumanCheck, ScoredEvent};
-use crate::pages::score::inputs::{check_inputs, InputsCheck};
 use alloy_primitives::{Address, B256, U256};
 use eden_core::check::{self, check_score_in, BundleTree, LightProofs, OwnInputs};
 use eden_core::eip712::{eden_domain, recover_epoch_root_signer, EpochRoot};
@@ -198,7 +196,7 @@ pub struct EpochCheck {
     /// The verified inputs (C21); `None` without a SourceKeyRegistry.
     pub inputs: Option<Result<InputsCheck, AppError>>,
     /// Which theses count (C9a, C9b, C10a); `None` without a ScorerRegistry.
-    pub counting: Option<Result<counting::CountingCheck, AppError>>,
+    pub counting: Option<Result<score_counting::CountingCheck, AppError>>,
 }
 
 /// C8 in the chain's order (§4): each of `project`'s graded theses has the verdict and matched
@@ -208,7 +206,7 @@ fn copy_verdict_flags(
     bundle: &eden_core::scoring::EpochBundle,
     project: Address,
     scored: &[(ScoredEvent, String)],
-) -> Vec<String> {
+) -> Vec<HumanFlag> {
     use eden_core::scoring::copy_detect::verdict_in_chain_order;
     let corpus: Vec<(U256, B256, &str)> = scored
         .iter()
@@ -221,15 +219,14 @@ fn copy_verdict_flags(
         .filter_map(|t| {
             let r = verdict_in_chain_order(t.score_id, &corpus)?;
             (u8::from(r.verdict) != t.verdict || r.matched_thesis != t.matched_thesis).then(|| {
-                format!(
-                    "thesis {}: the bundle grades it {} (matching {}), but the copy check of its on-chain text against every earlier score gives {} ({} similar to {})",
-                    human::short(t.thesis_hash),
-                    eden_core::leaves::Verdict::name_of_code(t.verdict),
-                    human::short(t.matched_thesis),
-                    r.verdict.name(),
-                    crate::fmt::percent_bps(r.similarity_bps()),
-                    human::short(r.matched_thesis)
-                )
+                HumanFlag::CopyVerdict {
+                    thesis: t.thesis_hash,
+                    bundle_verdict: t.verdict,
+                    bundle_matched: t.matched_thesis,
+                    verdict: r.verdict,
+                    similarity_bps: r.similarity_bps(),
+                    matched: r.matched_thesis,
+                }
             })
         })
         .collect()
@@ -396,9 +393,10 @@ pub async fn verify_score(
     let mut human = check_human(&tree, project, onchain, events.as_deref(), chain_verified);
     // C9a, C9b, C10a: the theses the bundle took are the ones that count on chain; a difference flags the
     // human score too (it was computed from the wrong list).
-    let counting = counting::check_counting(&w, bundle, row.proposed_block, project).await;
+    let counting = score_counting::check_counting(&w, bundle, row.proposed_block, project).await;
     if let (Ok(Some(h)), Some(Ok(c))) = (&mut human, &counting) {
-        h.flags.extend(c.flags.iter().cloned());
+        h.flags
+            .extend(c.counting.findings.iter().cloned().map(HumanFlag::Counting));
     }
     if let Ok(Some(h)) = &mut human {
         if let Some(Ok(list)) = &scored {
@@ -412,11 +410,10 @@ pub async fn verify_score(
                 .find(|b| b.starts_with("http"));
         }
         if let Some(Err(e)) = &scored {
-            h.flags.push(format!(
-                "the targets could not be checked against the ScorerRegistry: {e}"
-            ));
+            h.flags.push(HumanFlag::TargetsUnread(e.clone()));
         }
-        h.flags.extend(signer_flags.iter().map(words::score_flag));
+        h.flags
+            .extend(signer_flags.iter().cloned().map(HumanFlag::Signer));
         if onchain.is_some() {
             h.registry_says = Some(
                 epochs::verify_score(
@@ -492,6 +489,7 @@ pub async fn verify_score(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::flows::words;
     use alloy_primitives::U256;
     use eden_core::scoring::epoch::{build_epoch, EpochInput};
     use eden_core::scoring::{EpochBundle, TrackConfig};

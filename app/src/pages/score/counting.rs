@@ -4,187 +4,17 @@
 //! every difference is named. The registry's adjudicator overrides a grade from here (§4.1), after seeing the
 //! current grade and what the new one does to this epoch's human score and to the scorer's weight.
 
-use crate::chain::abi::IEpochRegistry;
-use crate::chain::epochs::bundle_path;
-use crate::chain::multicall::Batch;
-use crate::chain::rpc::RpcError;
-use crate::chain::world::World;
 use crate::error::AppError;
+use crate::flows::score_counting::{grade_of, CountingCheck};
+use crate::flows::words;
 use crate::fmt;
 use crate::send::act;
 use crate::state::Ctx;
 use crate::ui::Amount;
-use alloy_primitives::{Address, U256};
-use eden_chain::human::{chain_scores, grade_overrides, override_grade_call};
-use eden_core::check::{
-    check_project_counting, CountingChain, CountingFinding, PreviousLeft, ProjectCounting,
-};
+use alloy_primitives::U256;
+use eden_chain::human::override_grade_call;
 use eden_core::leaves::Verdict;
-use eden_core::scoring::counting::{WhyCounts, WhyNot};
-use eden_core::scoring::EpochBundle;
 use leptos::prelude::*;
-
-/// One project's selection of theses, checked against the chain.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CountingCheck {
-    /// Core's report.
-    pub counting: ProjectCounting,
-    /// Every difference in words; empty when the bundle took exactly the theses that count.
-    pub flags: Vec<String>,
-    /// The (light) bundle, for the override preview.
-    pub bundle: EpochBundle,
-    /// The project.
-    pub project: Address,
-    /// The ScorerRegistry.
-    pub registry: Address,
-    /// The registry's adjudicator, who may override a grade.
-    pub adjudicator: Address,
-}
-
-/// A counting finding in words.
-pub fn counting_words(f: &CountingFinding) -> String {
-    match f {
-        CountingFinding::CutoffMissing => "the bundle does not say which block its theses were read at, though the chain has scores before its proposal".into(),
-        CountingFinding::CutoffAfterProposal { cutoff, proposal } => format!("the theses were read at block {cutoff}, after the proposal's block {proposal}"),
-        CountingFinding::CutoffStale { cutoff_time, proposal_time } => format!(
-            "the theses were read at {}, more than a day before the proposal ({}): an old view of the chain",
-            fmt::date_utc(*cutoff_time),
-            fmt::date_utc(*proposal_time)
-        ),
-        CountingFinding::CutoffTimeWrong { published, chain } => format!("the bundle dates its cutoff block {}, the chain {}", fmt::date_utc(*published), fmt::date_utc(*chain)),
-        CountingFinding::LeftPreDataDiffers => "the bundle's set of projects that left pre-data is not the previous epoch's with this cohort added".into(),
-        CountingFinding::ThesisLeftOut { score_id } => format!("score #{score_id} counts but the bundle leaves it out"),
-        CountingFinding::ThesisDoesNotCount { score_id, why } => format!(
-            "score #{score_id} is in the bundle but does not count: {}",
-            why.map_or("no such score on chain".to_string(), |w| why_not_words(&w))
-        ),
-        CountingFinding::ReplaysProjectThatLeftPreData { project } => format!("{} left pre-data with its first systematic score, yet the bundle replays it again", fmt::short_addr(&project.to_string())),
-        CountingFinding::PreDataWithoutScore { project } => format!("{} is replayed as pre-data but has no score on chain", fmt::short_addr(&project.to_string())),
-        CountingFinding::PreDataLeftOut { project } => format!("{} has scores and never had a systematic score, yet the bundle does not replay it", fmt::short_addr(&project.to_string())),
-        CountingFinding::GradeNotInForce { score_id, field } => format!("score #{score_id}: the bundle's {field} is not the adjudicator's override in force"),
-    }
-}
-
-fn why_words(w: &WhyCounts) -> String {
-    match w {
-        WhyCounts::Window { ends } => format!(
-            "its scorer's latest, inside its 30-day window (to {})",
-            fmt::day_utc(*ends)
-        ),
-        WhyCounts::PreDataReplay => "pre-data project: every score is replayed".into(),
-    }
-}
-
-fn why_not_words(w: &WhyNot) -> String {
-    match w {
-        WhyNot::WindowEnded { ended } => {
-            format!("its 30-day window ended {}", fmt::day_utc(*ended))
-        }
-        WhyNot::Replaced { by } => format!("replaced by the same scorer's score #{by}"),
-        WhyNot::AfterCutoff => "scored after the epoch's cutoff".into(),
-        WhyNot::ProjectNotInEpoch => {
-            "the project left pre-data and has no systematic score this epoch".into()
-        }
-    }
-}
-
-/// Reads what the check needs and runs it: `None` when the deployment has no ScorerRegistry.
-pub async fn check_counting(
-    w: &World,
-    bundle: &EpochBundle,
-    proposal_block: u64,
-    project: Address,
-) -> Option<Result<CountingCheck, AppError>> {
-    let registry = w.contracts.scorer_registry?;
-    Some(run(w, bundle, proposal_block, project, registry).await)
-}
-
-async fn run(
-    w: &World,
-    bundle: &EpochBundle,
-    proposal_block: u64,
-    project: Address,
-    registry: Address,
-) -> Result<CountingCheck, AppError> {
-    let rpc = w.rpc();
-    let mut b = Batch::new();
-    let adj = b.add(
-        w.contracts.epoch_registry,
-        &IEpochRegistry::adjudicatorCall {},
-    );
-    let head = rpc.block_number().await?;
-    let (scores, overrides, answers) = futures::join!(
-        chain_scores(&rpc, registry, w.deployment_block, head),
-        grade_overrides(&rpc, registry, w.deployment_block, head),
-        b.run(&rpc),
-    );
-    let (scores, overrides) = (
-        scores.map_err(RpcError::from)?,
-        overrides.map_err(RpcError::from)?,
-    );
-    let adjudicator = answers?.get(adj)?;
-    let mut blocks = vec![proposal_block];
-    blocks.extend(bundle.human_as_of.map(|a| a.block));
-    let times = rpc.block_timestamps(&blocks).await?;
-    // A project outside the cohort is pre-data only if the previous final epoch's set does not hold it: that
-    // needs the previous bundle. A cohort project is in the set by construction.
-    let in_cohort = bundle.projects.iter().any(|p| p.project == project);
-    let previous = match bundle.previous_epoch {
-        Some(pe) if !in_cohort => {
-            let root =
-                crate::chain::epochs::final_root(&rpc, w.contracts.epoch_registry, pe).await?;
-            Some(w.fetch_bundle(&bundle_path(&root)).await?)
-        }
-        _ => None,
-    };
-    let prev = match (&previous, bundle.previous_epoch) {
-        (Some(p), _) => PreviousLeft::Bundle(p),
-        (None, None) => PreviousLeft::None,
-        (None, Some(_)) => PreviousLeft::Unknown,
-    };
-    let counting = check_project_counting(
-        bundle,
-        project,
-        &CountingChain {
-            scores: &scores,
-            overrides: &overrides,
-            proposal_block,
-            proposal_time: times.get(&proposal_block).copied(),
-            cutoff_block_time: bundle
-                .human_as_of
-                .and_then(|a| times.get(&a.block).copied()),
-            previous: prev,
-        },
-    );
-    let flags = counting.findings.iter().map(counting_words).collect();
-    Ok(CountingCheck {
-        counting,
-        flags,
-        bundle: bundle.clone(),
-        project,
-        registry,
-        adjudicator,
-    })
-}
-
-/// The grade in force of a row: the bundle's (checked against the override and the record), else the
-/// override's, else none yet.
-fn grade_of(c: &CountingCheck, score_id: U256) -> Option<(U256, Verdict, &'static str)> {
-    let r = c
-        .counting
-        .rows
-        .iter()
-        .find(|r| r.score.score_id == score_id)?;
-    let source = if r.overridden.is_some() {
-        "the adjudicator's override"
-    } else {
-        "its grading record"
-    };
-    if let Some(t) = c.bundle.theses.iter().find(|t| t.score_id == score_id) {
-        return Some((t.quality_wad, Verdict::try_from(t.verdict).ok()?, source));
-    }
-    r.overridden.map(|o| (o.quality_wad, o.verdict, source))
-}
 
 /// The section: the rows, the differences, and the adjudicator's controls.
 #[component]
@@ -195,7 +25,7 @@ pub fn CountingView(check: Option<Result<CountingCheck, AppError>>) -> impl Into
         Some(Ok(c)) => c,
     };
     let ctx = Ctx::get();
-    let ok = c.flags.is_empty();
+    let ok = c.counting.findings.is_empty();
     let adjudicator = c.adjudicator;
     let is_adjudicator = move || ctx.wallet.with(|w| w.account) == Some(adjudicator);
     let headline = match (ok, c.counting.as_of) {
@@ -212,7 +42,7 @@ pub fn CountingView(check: Option<Result<CountingCheck, AppError>>) -> impl Into
     view! {
         <div class=if ok { "result ok" } else { "result bad" } id="counting-result" role="status">
             <strong>{headline}</strong>
-            <ul class="flags">{c.flags.iter().map(|f| view! { <li>{f.clone()}</li> }).collect_view()}</ul>
+            <ul class="flags">{c.counting.findings.iter().map(|f| view! { <li>{words::counting_finding(f)}</li> }).collect_view()}</ul>
             {(!rows.is_empty()).then(|| view! {
                 <div class="table-wrap"><table class="counting" id="counting">
                     <thead><tr><th>"Score"</th><th>"Scorer"</th><th>"Scored"</th><th>"Grade in force"</th><th>"Counts"</th><th>"In the bundle"</th><th></th></tr></thead>
@@ -231,7 +61,7 @@ pub fn CountingView(check: Option<Result<CountingCheck, AppError>>) -> impl Into
                                     Some((q, v, source)) => view! { <span>"q "<Amount raw=q decimals=18 sig=3 />{format!(", {} ({source})", v.name())}</span> }.into_any(),
                                     None => view! { <span class="muted">"not graded yet"</span> }.into_any(),
                                 }}</td>
-                                <td class="why-counts">{match &r.why { Ok(w) => format!("yes: {}", why_words(w)), Err(w) => format!("no: {}", why_not_words(w)) }}</td>
+                                <td class="why-counts">{match &r.why { Ok(w) => format!("yes: {}", words::why_counts(w)), Err(w) => format!("no: {}", words::why_not(w)) }}</td>
                                 <td>{if r.in_bundle { "yes" } else { "no" }}</td>
                                 <td>{move || is_adjudicator().then(|| view! {
                                     <button class="secondary override-grade" on:click=move |_| open.update(|o| *o = !*o)>"Override grade"</button>

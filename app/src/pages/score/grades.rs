@@ -5,97 +5,13 @@
 //! (`eden_core::scoring::thesis_grounding`, every quote's outcome), the screening, and `q` from the
 //! recorded samples (`eden_core::scoring::recheck_record`). The model's answers are shown as recorded.
 
-use crate::chain::grades::published_grade;
 use crate::chain::world::World;
+use crate::flows::score_grades::{grade_row_on, GradeRow};
+use crate::flows::words;
 use alloy_primitives::{Address, B256, U256};
-use eden_core::check::ScoredEvent;
-use eden_core::scoring::grade_record::{
-    record_snapshots, snapshot_path, GradeOutcome, GradingRecord, RecordFinding, RubricAnswer,
-};
-use eden_core::scoring::grounding::{thesis_grounding, Grounding, QuoteOutcome};
-use eden_core::scoring::EpochBundle;
+use eden_core::scoring::grade_record::{snapshot_path, GradeOutcome, RubricAnswer};
+use eden_core::scoring::grounding::QuoteOutcome;
 use leptos::prelude::*;
-
-/// One graded thesis's record, re-derived.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct GradeRow {
-    /// The score.
-    pub score_id: U256,
-    /// The record's hash (zero: the bundle names none).
-    pub record: B256,
-    /// The record re-derived, or why it could not be read.
-    pub report: Result<GradeReport, String>,
-}
-
-/// What the page shows of a record.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct GradeReport {
-    /// The record as published.
-    pub record: GradingRecord,
-    /// The model named by the configuration, and whether its injection judgment counts.
-    pub model: String,
-    /// Whether the model's injection judgment counts.
-    pub judgment_counts: bool,
-    /// `G` with every quote's outcome, recomputed from the snapshots.
-    pub grounding: Grounding,
-    /// What the re-check found (empty: the record holds).
-    pub findings: Vec<RecordFinding>,
-}
-
-/// The records of `project`'s graded theses in `bundle`, fetched and re-derived, in bundle order.
-pub async fn check_grades(
-    w: &World,
-    bundle: &EpochBundle,
-    project: Address,
-    scored: &[(ScoredEvent, String)],
-) -> Vec<GradeRow> {
-    let chain: Vec<(U256, B256, &str)> = scored
-        .iter()
-        .map(|(e, t)| (e.score_id, e.thesis_hash, t.as_str()))
-        .collect();
-    let mut rows = Vec::new();
-    for t in bundle.theses.iter().filter(|t| t.project == project) {
-        rows.push(grade_row(w, t.score_id, t.grade_record, &chain).await);
-    }
-    rows
-}
-
-/// Score `score_id`'s record `record` fetched and re-derived against every `Scored` thesis `chain`.
-pub async fn grade_row(
-    w: &World,
-    score_id: U256,
-    record: B256,
-    chain: &[(U256, B256, &str)],
-) -> GradeRow {
-    let report = if record.is_zero() {
-        Err("the bundle names no grading record for this grade".to_string())
-    } else {
-        match published_grade(w, record).await {
-            Err(e) => Err(e),
-            Ok(p) => match chain.iter().find(|(id, ..)| *id == score_id) {
-                None => Err(format!("no Scored event #{score_id} on chain")),
-                Some((_, _, text)) => {
-                    let snaps = record_snapshots(&p.record, &p.bodies);
-                    let findings = eden_core::scoring::recheck_record(
-                        &p.record, text, chain, &p.bodies, &p.config,
-                    );
-                    Ok(GradeReport {
-                        grounding: thesis_grounding(text, &snaps),
-                        model: p.config.model.clone(),
-                        judgment_counts: p.config.judgment_counts,
-                        record: p.record,
-                        findings,
-                    })
-                }
-            },
-        }
-    };
-    GradeRow {
-        score_id,
-        record,
-        report,
-    }
-}
 
 /// One score's grading record, read and re-checked when opened (the Scorer page's graded scores).
 #[component]
@@ -120,23 +36,7 @@ pub fn GradeRecordOf(
             if !opened {
                 return None;
             }
-            let scored =
-                crate::chain::scorer::scored_with_texts(&w.rpc(), registry, w.deployment_block)
-                    .await;
-            Some(match scored {
-                Err(e) => GradeRow {
-                    score_id,
-                    record,
-                    report: Err(format!("the theses on chain could not be read: {e}")),
-                },
-                Ok(list) => {
-                    let chain: Vec<(U256, B256, &str)> = list
-                        .iter()
-                        .map(|(e, t)| (e.score_id, e.thesis_hash, t.as_str()))
-                        .collect();
-                    grade_row(&w, score_id, record, &chain).await
-                }
-            })
+            Some(grade_row_on(&w, registry, score_id, record).await)
         }
     });
     view! {
@@ -182,7 +82,7 @@ pub fn GradesView(rows: Vec<GradeRow>, base: Option<String>) -> impl IntoView {
         {rows.into_iter().map(|row| {
             let id = row.score_id.to_string();
             match row.report {
-                Err(e) => view! { <details class="grade-record bad" data-score=id.clone()><summary>{format!("Score #{id}: grading record not checked: {e}")}</summary></details> }.into_any(),
+                Err(e) => view! { <details class="grade-record bad" data-score=id.clone()><summary>{format!("Score #{id}: grading record not checked: {}", words::grade_unread(&e))}</summary></details> }.into_any(),
                 Ok(r) => {
                     let holds = r.findings.is_empty();
                     let (g, rubric, q, injection, failed) = match &r.record.outcome {
