@@ -7,6 +7,7 @@
 //! | [`trade`] | a trade on a launch's curve: exact quotes and the slippage's minimum-out (C19) |
 //! | [`launch_input`] | a launch's name, symbol and buyback share checked before any transaction (D4, §7) |
 //! | [`proof_check`] | a pasted Merkle proof parsed and checked |
+//! | [`claim`] | the account's holder payouts, proofs walked to the chain; `claim`, and `claimTo` under a checked signature (C18) |
 //! | [`duel`] | one duel: its state read, the active round and every settled round replayed and cross-checked (B1–B7) |
 //! | [`duel_create`] | a new duel's form checked, both pools priced, and its `createDuel` (or timelocked) transaction (B1) |
 //! | [`duel_mean`] | a duel round's mean tick and would-be winner replayed from the chain's logs (B2) |
@@ -19,6 +20,7 @@
 //! | [`score_findings`] | what the score's verification finds, typed |
 //! | [`words`] | the findings in words |
 
+pub mod claim;
 pub mod duel;
 pub mod duel_create;
 pub mod duel_mean;

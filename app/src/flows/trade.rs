@@ -2,8 +2,12 @@
 //! curve state `crate::chain::launchpad` reads, and the slippage setting applied as minimum-out
 //! (rounded down: the minimum never exceeds the quoted amount).
 
+use crate::chain::abi::{ILaunchpad, ISwapRouter};
+use crate::chain::pool::Key;
+use crate::chain::rpc::TxRequest;
 use crate::fmt::InputError;
-use alloy_primitives::U256;
+use alloy_primitives::{Address, U256};
+use alloy_sol_types::SolCall;
 use eden_core::curve::{self, fee, BuyQuote, CurveError, CurveState, SellQuote};
 use eden_core::math::mul_div_down;
 
@@ -94,6 +98,82 @@ pub fn preview_sell(
         impact_bps: curve::sell_impact_bps_up(state, tokens_in, quote.gross())?,
         progress_after_bps: curve::progress_bps(&after)?,
     })
+}
+
+/// How long a signed trade stays valid (seconds past the chain's time): the contracts refuse it after, so a
+/// transaction stuck in a mempool cannot fill at a stale price.
+pub const TRADE_DEADLINE_SECS: u64 = 600;
+
+/// The curve buy of `preview` (C19): `Launchpad.buy(token, quoteIn, minTokensOut, deadline)`, with the quote
+/// paid as the transaction's value when the launch's quote asset is ETH (`quote` zero); an ERC-20 quote is
+/// approved first.
+pub fn buy_request(
+    launchpad: Address,
+    token: Address,
+    quote: Address,
+    quote_in: U256,
+    preview: &BuyPreview,
+    now: u64,
+) -> TxRequest {
+    let call = ILaunchpad::buyCall {
+        token,
+        quoteIn: quote_in,
+        minTokensOut: preview.min_tokens_out,
+        deadline: U256::from(now + TRADE_DEADLINE_SECS),
+    };
+    TxRequest {
+        value: if quote.is_zero() {
+            quote_in
+        } else {
+            U256::ZERO
+        },
+        ..TxRequest::call(launchpad, call.abi_encode())
+    }
+}
+
+/// The curve sale of `preview` (C19): `Launchpad.sell(token, tokensIn, minQuoteOut, deadline)`; the tokens
+/// are approved first.
+pub fn sell_request(
+    launchpad: Address,
+    token: Address,
+    tokens_in: U256,
+    preview: &SellPreview,
+    now: u64,
+) -> TxRequest {
+    let call = ILaunchpad::sellCall {
+        token,
+        tokensIn: tokens_in,
+        minQuoteOut: preview.min_quote_out,
+        deadline: U256::from(now + TRADE_DEADLINE_SECS),
+    };
+    TxRequest::call(launchpad, call.abi_encode())
+}
+
+/// An exact-in swap in a graduated pool through the deployment's router, paid in ETH as value when `native`
+/// (the pool's currency 0 is ETH and it is the side paid), at least `min_out` to `recipient`.
+#[allow(clippy::too_many_arguments)]
+pub fn swap_request(
+    router: Address,
+    key: &Key,
+    zero_for_one: bool,
+    amount_in: U256,
+    min_out: U256,
+    recipient: Address,
+    native: bool,
+    now: u64,
+) -> TxRequest {
+    let call = ISwapRouter::swapExactInCall {
+        key: key.for_router(),
+        zeroForOne: zero_for_one,
+        amountIn: amount_in,
+        minAmountOut: min_out,
+        recipient,
+        deadline: U256::from(now + TRADE_DEADLINE_SECS),
+    };
+    TxRequest {
+        value: if native { amount_in } else { U256::ZERO },
+        ..TxRequest::call(router, call.abi_encode())
+    }
 }
 
 /// What a trade's price impact asks of the person before it is sent (D5): nothing up to 10 %; a
@@ -482,5 +562,36 @@ mod tests {
         assert_eq!(p.quote.quote_used + p.quote.refund, e18(7));
         // Sells: nothing sold yet.
         assert!(preview_sell(&s, e18(1), 100).is_err());
+    }
+
+    #[test]
+    fn trade_requests_carry_the_preview_minimum_and_a_deadline() {
+        let (pad, token, usdc) = (
+            Address::repeat_byte(1),
+            Address::repeat_byte(2),
+            Address::repeat_byte(3),
+        );
+        let state = curve_state(&fresh(1_000), curve::state::DEFAULT_TOTAL_SUPPLY, 100).unwrap();
+        let p = preview_buy(&state, e18(1), 5_000, 100).unwrap();
+        let eth = buy_request(pad, token, Address::ZERO, e18(1), &p, 5_000);
+        let call = ILaunchpad::buyCall::abi_decode(&eth.data).unwrap();
+        assert_eq!((eth.to, eth.value), (pad, e18(1)), "ETH is paid as value");
+        assert_eq!(call.minTokensOut, p.min_tokens_out);
+        assert_eq!(call.deadline, U256::from(5_000 + TRADE_DEADLINE_SECS));
+        let erc20 = buy_request(pad, token, usdc, e18(1), &p, 5_000);
+        assert_eq!(
+            erc20.value,
+            U256::ZERO,
+            "an ERC-20 quote is approved, not sent"
+        );
+        let (after, _) = curve::apply_buy(&state, e18(1), 4_000, U256::ZERO).unwrap();
+        let s = preview_sell(&after, p.quote.tokens_out / U256::from(2u8), 100).unwrap();
+        let sell = sell_request(pad, token, U256::from(7u8), &s, 5_000);
+        let call = ILaunchpad::sellCall::abi_decode(&sell.data).unwrap();
+        assert_eq!(
+            (call.tokensIn, call.minQuoteOut),
+            (U256::from(7u8), s.min_quote_out)
+        );
+        assert_eq!(sell.value, U256::ZERO);
     }
 }

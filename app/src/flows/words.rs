@@ -402,3 +402,16 @@ pub fn grade_unread(g: &GradeUnread) -> String {
         GradeUnread::ThesesUnread(e) => format!("the theses on chain could not be read: {e}"),
     }
 }
+
+/// Why a `claimTo` was not sent, in words.
+pub fn claim_to_refusal(r: &super::claim::ClaimToRefusal) -> String {
+    use super::claim::ClaimToRefusal;
+    match r {
+        ClaimToRefusal::DigestUnread(e) => format!("Reading the distributor's digest: {e}"),
+        ClaimToRefusal::DigestDiffers => "The distributor's ClaimTo digest differs from the one computed here: nothing was signed.".into(),
+        ClaimToRefusal::SignedAs { signer, account } => {
+            format!("The wallet signed as {signer}, not as {account}: not sent.")
+        }
+        ClaimToRefusal::Signature(e) => format!("The wallet's signature: {e}"),
+    }
+}

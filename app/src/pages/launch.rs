@@ -9,9 +9,7 @@ use super::launch_order::{self, LaunchOrder};
 use super::pool_trade::{stored_slippage, PoolTrade, SlippageField};
 use super::score_where_traded::{ScoreChip, ScoreHistory};
 use super::trade_review::{impact_class, ReviewPanel};
-use crate::chain::abi::ILaunchpad;
 use crate::chain::launchpad::{self, LaunchInfo, PoolView, Trade};
-use crate::chain::rpc::TxRequest;
 use crate::chain::world::World;
 use crate::error::{AppError, Context};
 use crate::flows::trade;
@@ -19,8 +17,7 @@ use crate::flows::trade::{Leg, TradeReview};
 use crate::fmt;
 use crate::state::{Ctx, Load};
 use crate::ui::{caught, with_world, Amount, Failed, Loading, Usd};
-use alloy_primitives::{Address, Bytes, U256};
-use alloy_sol_types::SolCall;
+use alloy_primitives::{Address, U256};
 use eden_core::curve;
 use leptos::prelude::*;
 use leptos_router::hooks::use_params_map;
@@ -402,11 +399,10 @@ pub fn TokenPage() -> impl IntoView {
         let Load::Ready(w) = ctx.world.get_untracked() else {
             return;
         };
-        let Ok(p) = trade::preview_buy(&i.state, amount, ctx.chain_now(), slippage.get_untracked())
-        else {
+        let now = ctx.chain_now();
+        let Ok(p) = trade::preview_buy(&i.state, amount, now, slippage.get_untracked()) else {
             return;
         };
-        let deadline = U256::from(ctx.chain_now() + 600);
         busy.set(true);
         leptos::task::spawn_local(async move {
             let pad = w.contracts.launchpad;
@@ -424,32 +420,14 @@ pub fn TokenPage() -> impl IntoView {
                 busy.set(false);
                 return;
             }
-            let data = ILaunchpad::buyCall {
-                token: i.token,
-                quoteIn: amount,
-                minTokensOut: p.min_tokens_out,
-                deadline,
-            }
-            .abi_encode();
             let label = format!(
                 "Buy {} with {} {}",
                 i.symbol,
                 fmt::units(amount, i.quote_decimals, 6),
                 i.quote_symbol
             );
-            let value = if eth { amount } else { U256::ZERO };
-            if crate::send::send(
-                ctx,
-                label,
-                TxRequest {
-                    from: None,
-                    to: pad,
-                    data: Bytes::from(data),
-                    value,
-                },
-            )
-            .await
-            {
+            let tx = trade::buy_request(pad, i.token, i.quote, amount, &p, now);
+            if crate::send::send(ctx, label, tx).await {
                 buy_amount.set(String::new());
             }
             busy.set(false);
@@ -469,7 +447,7 @@ pub fn TokenPage() -> impl IntoView {
         let Ok(p) = trade::preview_sell(&i.state, amount, slippage.get_untracked()) else {
             return;
         };
-        let deadline = U256::from(ctx.chain_now() + 600);
+        let now = ctx.chain_now();
         busy.set(true);
         leptos::task::spawn_local(async move {
             let pad = w.contracts.launchpad;
@@ -478,15 +456,9 @@ pub fn TokenPage() -> impl IntoView {
                 busy.set(false);
                 return;
             }
-            let data = ILaunchpad::sellCall {
-                token: i.token,
-                tokensIn: amount,
-                minQuoteOut: p.min_quote_out,
-                deadline,
-            }
-            .abi_encode();
             let label = format!("Sell {} {}", fmt::units(amount, 18, 6), i.symbol);
-            if crate::send::send(ctx, label, TxRequest::call(pad, data)).await {
+            let tx = trade::sell_request(pad, i.token, amount, &p, now);
+            if crate::send::send(ctx, label, tx).await {
                 sell_amount.set(String::new());
             }
             busy.set(false);

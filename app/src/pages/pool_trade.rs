@@ -4,9 +4,7 @@
 //! confirmations as the curve (D5).
 
 use super::trade_review::{impact_class, ReviewPanel};
-use crate::chain::abi::ISwapRouter;
 use crate::chain::pool::{self, Key, PoolSnapshot};
-use crate::chain::rpc::TxRequest;
 use crate::chain::world::World;
 use crate::error::{AppError, Context};
 use crate::flows::trade::{self, Leg, TradeReview};
@@ -215,19 +213,17 @@ pub fn PoolTrade(
                     busy.set(false);
                     return;
                 }
-                let call = ISwapRouter::swapExactInCall {
-                    key: key.for_router(),
-                    zeroForOne: side.zero_for_one,
-                    amountIn: p.amount,
-                    minAmountOut: p.min_out,
-                    recipient: me,
-                    deadline: U256::from(ctx.chain_now() + 600),
-                };
                 let label = format!("Swap {shown} for {} in the pool", side.get_symbol);
-                let tx = TxRequest {
-                    value: if native { p.amount } else { U256::ZERO },
-                    ..TxRequest::call(router, alloy_sol_types::SolCall::abi_encode(&call))
-                };
+                let tx = trade::swap_request(
+                    router,
+                    &key,
+                    side.zero_for_one,
+                    p.amount,
+                    p.min_out,
+                    me,
+                    native,
+                    ctx.chain_now(),
+                );
                 if crate::send::send(ctx, label, tx).await {
                     amount_text.set(String::new());
                 }

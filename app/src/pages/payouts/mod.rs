@@ -9,61 +9,15 @@
 
 mod claim_to;
 
-use crate::chain::abi::IHolderDistributor;
-use crate::chain::payouts::{self, Round, SnapshotView};
+use crate::chain::payouts::{Round, SnapshotView};
 use crate::chain::world::World;
-use crate::error::{AppError, Context};
+use crate::error::Context;
+use crate::flows::claim::{self, load_rows, Payouts, Row};
 use crate::fmt;
 use crate::state::Ctx;
 use crate::ui::{caught, with_world, Amount, Loading, Usd};
-use alloy_primitives::{Address, B256, U256};
-use eden_core::merkle::process_proof;
+use alloy_primitives::{Address, U256};
 use leptos::prelude::*;
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Row {
-    round: Round,
-    amount: U256,
-    proof: Vec<B256>,
-    leaf: B256,
-    proof_ok: bool,
-    opens_at: u64,
-    closes_at: u64,
-    claimed: bool,
-    settled: bool,
-    snapshot: SnapshotView,
-}
-
-/// The account's payouts, and the rounds whose tree could not be used (in words).
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-struct Payouts {
-    rows: Vec<Row>,
-    problems: Vec<String>,
-}
-
-/// The account's payouts ([`payouts::payouts_of`]), each proof walked to its round's on-chain root.
-async fn load_rows(w: World, account: Address) -> Result<Payouts, AppError> {
-    let read = payouts::payouts_of(&w, account).await?;
-    Ok(Payouts {
-        rows: read
-            .found
-            .into_iter()
-            .map(|(r, p, claimed, snapshot)| Row {
-                snapshot,
-                proof_ok: process_proof(p.leaf, &p.proof) == r.root,
-                amount: p.amount,
-                proof: p.proof,
-                leaf: p.leaf,
-                opens_at: r.opens_at,
-                closes_at: r.closes_at,
-                claimed,
-                settled: r.settled,
-                round: r,
-            })
-            .collect(),
-        problems: read.problems.iter().map(ToString::to_string).collect(),
-    })
-}
 
 /// The round's snapshot for people: its block, your balance there and what was excluded, once the snapshot
 /// rebuilds the round's on-chain root; otherwise why it is not shown.
@@ -128,20 +82,7 @@ fn PayoutsBody(world: World) -> impl IntoView {
         let Some(account) = ctx.wallet.get_untracked().account else {
             return;
         };
-        let call = IHolderDistributor::claimCall {
-            token: r.round.token,
-            asset: r.round.asset,
-            epoch: r.round.epoch,
-            account,
-            amount: r.amount,
-            proof: r.proof.clone(),
-        };
-        let label = format!(
-            "Claim {} {} (round {})",
-            fmt::units(r.amount, r.round.asset_decimals, 6),
-            r.round.asset_symbol,
-            r.round.epoch
-        );
+        let (label, call) = claim::claim_request(&r, account);
         crate::send::act(
             ctx,
             world.contracts.holder_distributor,
@@ -162,7 +103,7 @@ fn PayoutsBody(world: World) -> impl IntoView {
                 let world_for_rows = world_for_rows.get_value();
                 let problems = (!problems.is_empty()).then(|| view! {
                     <ul class="problems" id="payout-problems" role="alert">
-                        {problems.into_iter().map(|p| view! { <li class="result error">{p}</li> }).collect_view()}
+                        {problems.into_iter().map(|p| view! { <li class="result error">{p.to_string()}</li> }).collect_view()}
                     </ul>
                 });
                 let list = if rs.is_empty() {
@@ -186,8 +127,7 @@ fn PayoutsBody(world: World) -> impl IntoView {
                             let can_roll = move || !settled && ctx.chain_now() >= closes_at;
                             let c = claim;
                             let (w, r4) = (world_for_rows.clone(), r.clone());
-                            let roll_label = format!("Return round {} of {} holders' unclaimed rest to the pot", r.round.epoch, r.round.symbol);
-                            let roll = IHolderDistributor::rolloverCall { token: r.round.token, asset: r.round.asset, epoch: r.round.epoch };
+                            let (roll_label, roll) = claim::rollover_request(&r);
                             view! {
                                 <li class="payout-row" data-epoch=r.round.epoch>
                                     <div class="head">
