@@ -1,7 +1,7 @@
 //! The source's side (C21): sign an attestation, and register or revoke a project's source keys.
 
-use crate::chain::{confirm, revert_reason, Chain, Sent};
-use crate::error::{OpError, Result};
+use crate::chain::{confirm, Chain, Sent};
+use crate::error::{KeyError, OpError, Result, TxError};
 use alloy::primitives::{Address, U256};
 use alloy::signers::local::PrivateKeySigner;
 use eden_core::attest::{attestation_domain, source_id, Attestation, Metric, SignedAttestation};
@@ -42,9 +42,7 @@ pub fn sign(
         signature: bytes.into(),
     };
     // What we hand out recovers under the registry's rules.
-    let who = signed
-        .signer(&domain)
-        .map_err(|e| OpError::Key(e.to_string()))?;
+    let who = signed.signer(&domain).map_err(KeyError::Signature)?;
     debug_assert_eq!(who, key.address());
     Ok(signed)
 }
@@ -67,7 +65,7 @@ pub async fn register(chain: &Chain, project: Address, source: &str, key: Addres
         .register(project, source_id(source), key)
         .send()
         .await
-        .map_err(|e| OpError::Tx(revert_reason(&e)))?;
+        .map_err(TxError::refused)?;
     confirm(pending).await
 }
 
@@ -78,7 +76,7 @@ pub async fn revoke(chain: &Chain, project: Address, key: Address) -> Result<Sen
         .revoke(project, key)
         .send()
         .await
-        .map_err(|e| OpError::Tx(revert_reason(&e)))?;
+        .map_err(TxError::refused)?;
     confirm(pending).await
 }
 

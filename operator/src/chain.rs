@@ -2,7 +2,7 @@
 //! reads the commands need (the registry's epoch state, the source keys).
 
 use crate::abi::{EpochRegistry, SourceKeyRegistry};
-use crate::error::{OpError, Result};
+use crate::error::{KeyError, OpError, Result, TxError};
 use alloy::eips::BlockId;
 use alloy::network::EthereumWallet;
 use alloy::primitives::{Address, B256, U256};
@@ -33,22 +33,30 @@ fn signer_from(
 ) -> Result<PrivateKeySigner> {
     if let Some(path) = keystore {
         let password = env(KEYSTORE_PASSWORD_ENV).ok_or_else(|| {
-            OpError::Key(format!(
-                "{KEYSTORE_PASSWORD_ENV} is not set (the password of {})",
-                path.display()
-            ))
+            OpError::Key(KeyError::NoPassword {
+                env: KEYSTORE_PASSWORD_ENV,
+                path: path.to_path_buf(),
+            })
         })?;
-        return PrivateKeySigner::decrypt_keystore(path, password)
-            .map_err(|e| OpError::Key(format!("{}: {e}", path.display())));
+        return PrivateKeySigner::decrypt_keystore(path, password).map_err(|source| {
+            OpError::Key(KeyError::Keystore {
+                path: path.to_path_buf(),
+                source: Box::new(source),
+            })
+        });
     }
     let hex = env(key_env).ok_or_else(|| {
-        OpError::Key(format!(
-            "no key: set {key_env} to a private key, or pass --keystore FILE (password in {KEYSTORE_PASSWORD_ENV})"
-        ))
+        OpError::Key(KeyError::NoKey {
+            env: key_env.to_string(),
+            password_env: KEYSTORE_PASSWORD_ENV,
+        })
     })?;
-    hex.trim()
-        .parse::<PrivateKeySigner>()
-        .map_err(|e| OpError::Key(format!("{key_env}: not a private key ({e})")))
+    hex.trim().parse::<PrivateKeySigner>().map_err(|source| {
+        OpError::Key(KeyError::NotAKey {
+            env: key_env.to_string(),
+            source: Box::new(source),
+        })
+    })
 }
 
 /// Signs a 32-byte digest as the contracts and `eden_core::eip712::parse_signature` take it: 65 bytes
@@ -60,7 +68,7 @@ pub fn sign_digest(key: &PrivateKeySigner, digest: &B256) -> Result<Vec<u8>> {
     use alloy::signers::SignerSync;
     let sig = key
         .sign_hash_sync(digest)
-        .map_err(|e| OpError::Key(e.to_string()))?;
+        .map_err(|e| KeyError::Sign(Box::new(e)))?;
     let mut bytes = sig.as_bytes().to_vec();
     if bytes[64] < 27 {
         bytes[64] += 27;
@@ -193,8 +201,7 @@ impl Chain {
 
     /// The sending account, or an error saying a key is needed.
     pub fn sender(&self) -> Result<Address> {
-        self.from
-            .ok_or_else(|| OpError::Key("this command sends a transaction: give a key".into()))
+        self.from.ok_or(OpError::Key(KeyError::NeedsKey))
     }
 
     /// A block's timestamp.
@@ -423,23 +430,15 @@ pub async fn confirm(
     let r = pending
         .get_receipt()
         .await
-        .map_err(|e| OpError::Tx(e.to_string()))?;
+        .map_err(|e| TxError::Pending(Box::new(e)))?;
     if !r.status() {
-        return Err(OpError::Tx(format!("{} reverted", r.transaction_hash)));
+        return Err(TxError::Reverted(r.transaction_hash).into());
     }
     Ok(Sent {
         tx: r.transaction_hash,
         block: r.block_number.unwrap_or_default(),
         gas_used: r.gas_used,
     })
-}
-
-/// A revert's reason as the contract's custom error, where the ABI knows it.
-pub fn revert_reason(e: &alloy::contract::Error) -> String {
-    match e.as_revert_data() {
-        Some(data) if !data.is_empty() => eden_chain::revert::revert_reason(&data),
-        _ => e.to_string(),
-    }
 }
 
 #[cfg(test)]
@@ -668,7 +667,7 @@ mod tests {
 
     fn key_error(r: Result<PrivateKeySigner>) -> String {
         match r {
-            Err(OpError::Key(m)) => m,
+            Err(OpError::Key(m)) => m.to_string(),
             Err(e) => panic!("not a key error: {e}"),
             Ok(k) => panic!("a key was read: {}", k.address()),
         }

@@ -1,9 +1,9 @@
 //! The epoch commands (C5–C7, C21): build, sign, propose, publish, finalize. Each step reads what it needs
 //! from the chain, is idempotent (a step already done says so and succeeds), and reports what it did.
 
-use crate::chain::{confirm, revert_reason, Chain, Sent};
+use crate::chain::{confirm, Chain, Sent};
 use crate::config::{self, BadSubmission};
-use crate::error::{OpError, Result};
+use crate::error::{KeyError, OpError, Result, TxError};
 use crate::refetch;
 use alloy::primitives::{Address, Bytes, B256, U256};
 use alloy::rpc::types::Filter;
@@ -509,7 +509,7 @@ pub async fn sign(
     let digest = epoch_root_signing_hash(&domain, &msg);
     let bytes = crate::chain::sign_digest(key, &digest)?;
     // The registry's own rules (low s, v 27/28) hold for what we publish.
-    recover_epoch_root_signer(&domain, &msg, &bytes).map_err(|e| OpError::Key(e.to_string()))?;
+    recover_epoch_root_signer(&domain, &msg, &bytes).map_err(KeyError::Signature)?;
     Ok(SignedRoot {
         chain_id: chain.net.chain_id,
         registry: chain.net.contracts.epoch_registry,
@@ -600,7 +600,7 @@ pub async fn propose(chain: &Chain, signed: &SignedRoot) -> Result<Proposed> {
         .value(bond)
         .send()
         .await
-        .map_err(|e| OpError::Tx(revert_reason(&e)))?;
+        .map_err(TxError::refused)?;
     let sent = confirm(pending).await?;
     let st = reg
         .status(signed.epoch)
@@ -797,11 +797,7 @@ pub async fn finalize(chain: &Chain, epoch: u64) -> Result<Finalized> {
             return Err(OpError::Refused(format!("epoch {epoch} has no proposal")))
         }
     }
-    let pending = reg
-        .finalize(epoch)
-        .send()
-        .await
-        .map_err(|e| OpError::Tx(revert_reason(&e)))?;
+    let pending = reg.finalize(epoch).send().await.map_err(TxError::refused)?;
     Ok(Finalized::Finalized {
         epoch,
         sent: confirm(pending).await?,

@@ -8,9 +8,9 @@
 //! its hash, every balance and every exclusion, so anyone re-derives the same tree from the chain.
 
 use crate::abi::HolderDistributor;
-use crate::chain::{confirm, revert_reason, Chain, Sent};
+use crate::chain::{confirm, Chain, Sent};
 use crate::config;
-use crate::error::{OpError, Result};
+use crate::error::{OpError, Result, TxError};
 use alloy::eips::BlockId;
 use alloy::primitives::{Address, U256};
 use alloy::providers::Provider;
@@ -306,7 +306,7 @@ pub async fn post(chain: &Chain, snap: &PayoutSnapshot) -> Result<Posted> {
         .postRoot(snap.token, snap.asset, snap.epoch, snap.root, total)
         .send()
         .await
-        .map_err(|e| OpError::Tx(revert_reason(&e)))?;
+        .map_err(TxError::refused)?;
     Ok(Posted::Posted {
         epoch: snap.epoch,
         sent: confirm(pending).await?,

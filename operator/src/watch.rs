@@ -9,9 +9,9 @@
 //! cannot send a challenge twice.
 
 use crate::abi::EpochRegistry::{RootChallenged, RootFinalized, RootProposed};
-use crate::chain::{confirm, revert_reason, Chain, Sent};
+use crate::chain::{confirm, Chain, Sent};
 use crate::epoch::recover_all;
-use crate::error::{OpError, Result};
+use crate::error::{OpError, Result, TxError};
 use crate::publication::{Publications, Unavailable};
 use alloy::primitives::{Address, B256, U256};
 use alloy::providers::Provider;
@@ -351,7 +351,7 @@ async fn challenge(chain: &Chain, epoch: u64) -> Result<Action> {
         .value(bond)
         .send()
         .await
-        .map_err(|e| OpError::Tx(revert_reason(&e)))?;
+        .map_err(TxError::refused)?;
     Ok(Action::Challenged {
         sent: confirm(tx).await?,
         bond,
