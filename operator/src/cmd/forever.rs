@@ -66,6 +66,25 @@ impl<K: Hash + Eq> Said<K> {
         self.0.insert(key, line.to_string());
         true
     }
+
+    /// Prints `value` (as one JSON line when `json`, else as `line`) when `line` about `key` is news, or
+    /// `always` (a sent transaction is always said).
+    pub(crate) fn say(
+        &mut self,
+        key: K,
+        value: &impl serde::Serialize,
+        line: &str,
+        json: bool,
+        always: bool,
+    ) {
+        if self.news(key, line) || always {
+            if json {
+                println!("{}", serde_json::to_string(value).unwrap_or_default());
+            } else {
+                println!("{line}");
+            }
+        }
+    }
 }
 
 #[cfg(test)]

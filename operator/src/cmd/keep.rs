@@ -89,14 +89,8 @@ pub(crate) async fn run(cli: &Cli, k: &KeepCli, out: Out) -> Result<(), OpError>
             Ok(r) => {
                 pace.ok();
                 for d in &r.done {
-                    let line = keep_line(d);
-                    if said.news((d.call, d.target.clone()), &line) || d.sent() {
-                        if out.json {
-                            println!("{}", serde_json::to_string(d).unwrap_or_default());
-                        } else {
-                            println!("{line}");
-                        }
-                    }
+                    let key = (d.call, d.target.clone());
+                    said.say(key, d, &keep_line(d), out.json, d.sent());
                 }
             }
             Err(e) => pace.failed("eden keep", &e),

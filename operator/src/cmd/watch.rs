@@ -121,14 +121,8 @@ pub(crate) async fn run(cli: &Cli, w: &WatchCli, out: Out) -> Result<(), OpError
             Ok(reports) => {
                 pace.ok();
                 for r in &reports {
-                    let line = watch_line(r);
-                    if said.news((r.proposal.epoch, r.proposal.root), &line) {
-                        if out.json {
-                            println!("{}", serde_json::to_string(r).unwrap_or_default());
-                        } else {
-                            println!("{line}");
-                        }
-                    }
+                    let key = (r.proposal.epoch, r.proposal.root);
+                    said.say(key, r, &watch_line(r), out.json, false);
                 }
             }
             Err(e) => pace.failed("eden watch", &e),
