@@ -39,6 +39,15 @@ pub struct GradeReport {
     pub findings: Vec<RecordFinding>,
 }
 
+/// Every thesis scored on chain as the copy check takes them (§4, C8): `(score id, thesis hash, text)`, in
+/// the events' order.
+pub fn corpus(scored: &[(ScoredEvent, String)]) -> Vec<(U256, B256, &str)> {
+    scored
+        .iter()
+        .map(|(e, t)| (e.score_id, e.thesis_hash, t.as_str()))
+        .collect()
+}
+
 /// The records of `project`'s graded theses in `bundle`, fetched and re-derived, in bundle order.
 pub async fn check_grades(
     w: &World,
@@ -46,10 +55,7 @@ pub async fn check_grades(
     project: Address,
     scored: &[(ScoredEvent, String)],
 ) -> Vec<GradeRow> {
-    let chain: Vec<(U256, B256, &str)> = scored
-        .iter()
-        .map(|(e, t)| (e.score_id, e.thesis_hash, t.as_str()))
-        .collect();
+    let chain = corpus(scored);
     let mut rows = Vec::new();
     for t in bundle.theses.iter().filter(|t| t.project == project) {
         rows.push(grade_row(w, t.score_id, t.grade_record, &chain).await);
@@ -104,10 +110,7 @@ pub async fn grade_row_on(w: &World, registry: Address, score_id: U256, record: 
             report: Err(GradeUnread::ThesesUnread(e)),
         },
         Ok(list) => {
-            let chain: Vec<(U256, B256, &str)> = list
-                .iter()
-                .map(|(e, t)| (e.score_id, e.thesis_hash, t.as_str()))
-                .collect();
+            let chain = corpus(&list);
             grade_row(w, score_id, record, &chain).await
         }
     }

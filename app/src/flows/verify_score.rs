@@ -23,7 +23,7 @@ use crate::chain::fee_lanes;
 use crate::chain::rpc::{Rpc, RpcError};
 use crate::chain::world::{LightPublication, World, WorldError};
 use crate::error::{AppError, Context};
-use alloy_primitives::{Address, B256, U256};
+use alloy_primitives::{Address, B256};
 use eden_core::check::{self, check_score_in, BundleTree, LightProofs, OwnInputs};
 use eden_core::eip712::{eden_domain, recover_epoch_root_signer, EpochRoot};
 use eden_core::scoring::EpochBundle;
@@ -208,10 +208,7 @@ fn copy_verdict_flags(
     scored: &[(ScoredEvent, String)],
 ) -> Vec<HumanFlag> {
     use eden_core::scoring::copy_detect::verdict_in_chain_order;
-    let corpus: Vec<(U256, B256, &str)> = scored
-        .iter()
-        .map(|(e, t)| (e.score_id, e.thesis_hash, t.as_str()))
-        .collect();
+    let corpus = grades::corpus(scored);
     bundle
         .theses
         .iter()

@@ -81,18 +81,13 @@ impl KeeperDuty for CurveFees {
         let not_due = [Launchpad::NothingToCollect::SELECTOR];
         let mut due = Vec::new();
         for l in &seen.launches {
-            let eth = l.quote.is_zero();
             if l.graduated {
                 // #14: the locked position's pool fees, split like curve fees (the token side burned).
-                let weigh = if eth {
-                    Weigh::EthReturned(|ret| {
-                        Launchpad::collectPoolFeesCall::abi_decode_returns(ret)
-                            .ok()
-                            .map(|r| r.amount)
-                    })
-                } else {
-                    Weigh::Unweighed
-                };
+                let weigh = Weigh::returned_if_eth(l.quote, |ret| {
+                    Launchpad::collectPoolFeesCall::abi_decode_returns(ret)
+                        .ok()
+                        .map(|r| r.amount)
+                });
                 due.push(Due::call(
                     seen.pad,
                     &Launchpad::collectPoolFeesCall { token: l.token },
@@ -105,11 +100,8 @@ impl KeeperDuty for CurveFees {
             if l.accrued.is_zero() {
                 continue;
             }
-            let weigh = if eth {
-                Weigh::EthReturned(returned_amount::<Launchpad::collectFeesCall>)
-            } else {
-                Weigh::Unweighed
-            };
+            let weigh =
+                Weigh::returned_if_eth(l.quote, returned_amount::<Launchpad::collectFeesCall>);
             due.push(Due::call(
                 seen.pad,
                 &Launchpad::collectFeesCall { token: l.token },
@@ -171,11 +163,10 @@ impl KeeperDuty for ScorerLanes {
             .iter()
             .filter(|l| !l.held.is_zero())
             .map(|l| {
-                let weigh = if l.asset.is_zero() {
-                    Weigh::EthReturned(returned_amount::<ScorerRegistry::pullFeesCall>)
-                } else {
-                    Weigh::Unweighed
-                };
+                let weigh = Weigh::returned_if_eth(
+                    l.asset,
+                    returned_amount::<ScorerRegistry::pullFeesCall>,
+                );
                 Due::call(
                     seen.registry,
                     &ScorerRegistry::pullFeesCall { token: l.token },

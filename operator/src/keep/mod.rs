@@ -215,6 +215,27 @@ enum Weigh {
     EthReturned(fn(&[u8]) -> Option<U256>),
 }
 
+impl Weigh {
+    /// What a call moving `asset` (zero: ETH) weighs: the ETH its return names, read by `read`; an ERC-20
+    /// amount is not weighed (it has no ETH price here).
+    fn returned_if_eth(asset: Address, read: fn(&[u8]) -> Option<U256>) -> Weigh {
+        if asset.is_zero() {
+            Weigh::EthReturned(read)
+        } else {
+            Weigh::Unweighed
+        }
+    }
+
+    /// What a call moving `amount` of `asset` (zero: ETH) weighs, known before the call.
+    fn amount_if_eth(asset: Address, amount: U256) -> Weigh {
+        if asset.is_zero() {
+            Weigh::Eth(amount)
+        } else {
+            Weigh::Unweighed
+        }
+    }
+}
+
 /// One call a duty's rule found due, before the contract is asked.
 #[derive(Debug, Clone)]
 struct DueCall {

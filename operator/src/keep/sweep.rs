@@ -136,13 +136,9 @@ impl KeeperDuty for Returned {
         seen.pools
             .iter()
             .map(|&(token, asset)| {
-                let weigh = if asset.is_zero() {
-                    Weigh::EthReturned(|ret| {
-                        ScorerRegistry::sweepReturnedCall::abi_decode_returns(ret).ok()
-                    })
-                } else {
-                    Weigh::Unweighed
-                };
+                let weigh = Weigh::returned_if_eth(asset, |ret| {
+                    ScorerRegistry::sweepReturnedCall::abi_decode_returns(ret).ok()
+                });
                 Due::call(
                     seen.registry,
                     &ScorerRegistry::sweepReturnedCall { token },
@@ -257,11 +253,7 @@ impl KeeperDuty for Escrows {
                 Probe::Nothing | Probe::NotAllowed => continue,
             };
             let min = min_out_rounded_up(bought, at.slippage_bps);
-            let weigh = if e.quote.is_zero() {
-                Weigh::Eth(e.amount)
-            } else {
-                Weigh::Unweighed
-            };
+            let weigh = Weigh::amount_if_eth(e.quote, e.amount);
             due.push(Due::Call(super::DueCall {
                 to: seen.lanes,
                 signature: e.kind.signature(),
