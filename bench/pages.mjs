@@ -3,6 +3,7 @@
 // RPC proxy that answers like a public node (tests/e2e/rpc-proxy.mjs), in headless Chromium.
 //
 //   node bench/pages.mjs [--sizes 10,100,500] [--latency 0,100] [--no-reference]
+//                        [--log-range R] [--log-requests K,…] [--pages Score,Duel #0]
 //
 // For each size N it starts a fresh anvil, deploys (scripts/deploy-local.sh, deploy-local-ii.sh), seeds
 // the demo world (scripts/seed-demo.mjs: 5 launches, 4 epochs, 2 duels, 4 agents, 3 scorers' positions),
@@ -17,6 +18,12 @@
 // received and the time from navigation to the page's content (wasm load included; the median of three
 // cold loads, after one warm-up load of the browser). The 429 schedule is
 // off here (every request answered), so the counts are the app's own.
+//
+// A long chain (issue 38), simulated: with --log-range R every page reads logs R blocks per request, so a
+// scan of the demo's blocks costs what a chain 10,000 / R times as long costs at the default 10,000 (R = 4
+// on the demo's ~470 blocks: ~1.2 million blocks). --log-requests runs each page once per setting of the
+// scans' requests in flight (D3), side by side. Both are the person's network settings, written into the
+// fresh profile before the page loads, as the Network page saves them.
 //
 // Reference, side by side: the launch list's reads as the app made them before #13 (about six
 // sequential eth_calls per launch: token at index, launch record, name, symbol, the quote's symbol and
@@ -45,6 +52,9 @@ const opt = (name, dflt) => {
 const SIZES = opt('--sizes', '10,100,500').split(',').map(Number);
 const LATENCIES = opt('--latency', '0,100').split(',').map(Number);
 const REFERENCE = !args.includes('--no-reference');
+const LOG_RANGE = opt('--log-range', null);
+const LOG_REQUESTS = opt('--log-requests', null)?.split(',').map(Number) ?? [null];
+const ONLY = opt('--pages', null)?.split(',');
 const TIMEOUT = 120_000;
 const RUNS = 3;
 
@@ -214,10 +224,17 @@ function pages(chain, launches, epochs, more) {
 }
 
 /** One cold load of `p` in a fresh profile (no log cache, no HTTP cache). */
-async function loadOnce(browser, proxy, baseUrl, p) {
+async function loadOnce(browser, proxy, baseUrl, p, settings = null) {
   const context = await browser.newContext({ viewport: { width: 1100, height: 1000 } });
   // Dev account 1's burner (index 0), as a person who connected it earlier in this tab.
   await context.addInitScript(() => sessionStorage.setItem('eden.burner', '0'));
+  if (settings) {
+    // The person's settings for the local network, as the Network page stores them.
+    await context.addInitScript((saved) => {
+      localStorage.setItem('eden.networks', JSON.stringify([saved]));
+      localStorage.setItem('eden.network', JSON.stringify(saved.source));
+    }, settings);
+  }
   const page = await context.newPage();
   try {
     proxy.reset();
@@ -232,10 +249,10 @@ async function loadOnce(browser, proxy, baseUrl, p) {
 }
 
 /** `RUNS` cold loads of `p`: the median time, and the node's counts (the same every run). */
-async function measure(browser, proxy, baseUrl, p) {
+async function measure(browser, proxy, baseUrl, p, settings) {
   try {
     const runs = [];
-    for (let i = 0; i < RUNS; i++) runs.push(await loadOnce(browser, proxy, baseUrl, p));
+    for (let i = 0; i < RUNS; i++) runs.push(await loadOnce(browser, proxy, baseUrl, p, settings));
     runs.sort((a, b) => a.ms - b.ms);
     return runs[Math.floor(runs.length / 2)];
   } catch (e) {
@@ -264,10 +281,17 @@ try {
         try {
           // Warm-up, not counted: the browser's first load of the app compiles its wasm cold.
           await loadOnce(browser, proxy, server.url, pages(chain, launches, epochs, extraEpochs)[0]).catch(() => {});
-          for (const p of pages(chain, launches, epochs, extraEpochs)) {
-            const r = await measure(browser, proxy, server.url, p);
-            rows.push({ n, latency, page: p.page, what: p.what, ...r });
-            console.log(`#   ${latency} ms  ${p.page.padEnd(18)} ${r.error ? 'FAILED: ' + r.error : `${r.http} HTTP, ${r.calls} calls, ${r.ms} ms`}`);
+          const description = JSON.parse(readFileSync(join(netDir, 'local.json'), 'utf8'));
+          for (const requests of LOG_REQUESTS) {
+            const settings = LOG_RANGE || requests
+              ? { source: '/public/networks/local.json', description, settings: { logRange: Number(LOG_RANGE ?? 10000), logRequests: requests ?? 4 } }
+              : null;
+            const column = requests ? `${latency} ms, ${requests} at once` : latency;
+            for (const p of pages(chain, launches, epochs, extraEpochs).filter((x) => !ONLY || ONLY.includes(x.page))) {
+              const r = await measure(browser, proxy, server.url, p, settings);
+              rows.push({ n, latency: column, page: p.page, what: p.what, ...r });
+              console.log(`#   ${column} ms  ${p.page.padEnd(18)} ${r.error ? 'FAILED: ' + r.error : `${r.http} HTTP, ${r.calls} calls, ${r.ms} ms`}`);
+            }
           }
           if (!REFERENCE) continue;
           proxy.reset();
@@ -296,12 +320,14 @@ for (const r of rows) {
   if (!groups.has(key(r))) groups.set(key(r), { page: r.page, n: r.n, what: r.what, by: {} });
   groups.get(key(r)).by[r.latency] = r;
 }
+const COLUMNS = [...new Set(rows.map((r) => r.latency))];
 const cell = (r) => (!r ? '–' : r.error ? 'failed' : `${r.http} / ${r.calls} / ${r.ms.toLocaleString('en-US')} ms`);
-console.log('\n| page | N | content | ' + LATENCIES.map((l) => `+${l} ms: HTTP / calls / time`).join(' | ') + ' |');
-console.log('|---|---|---|' + LATENCIES.map(() => '---').join('|') + '|');
+if (LOG_RANGE) console.log(`\nLog range ${LOG_RANGE} blocks per request (a chain ${Math.round(10000 / Number(LOG_RANGE)).toLocaleString('en-US')} times as long at 10,000).`);
+console.log('\n| page | N | content | ' + COLUMNS.map((l) => `+${l} ms: HTTP / calls / time`).join(' | ') + ' |');
+console.log('|---|---|---|' + COLUMNS.map(() => '---').join('|') + '|');
 const order = [...new Set(rows.map((r) => r.page))];
 for (const page of order) {
   for (const g of [...groups.values()].filter((x) => x.page === page).sort((a, b) => a.n - b.n)) {
-    console.log(`| ${g.page} | ${g.n} | ${g.what} | ${LATENCIES.map((l) => cell(g.by[l])).join(' | ')} |`);
+    console.log(`| ${g.page} | ${g.n} | ${g.what} | ${COLUMNS.map((l) => cell(g.by[l])).join(' | ')} |`);
   }
 }

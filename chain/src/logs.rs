@@ -1,10 +1,20 @@
-//! Log paging, once for the app and the operator: every `eth_getLogs` scan goes through [`read_logs`].
-//! Ranges are read in chain order, at most the network's log range per request (D1 settings, default
-//! 10,000 blocks); a range the node refuses ("range too large", "too many results", the wordings public
-//! nodes use) is halved and read again, down to a single block, and the range grows back (doubling, up
-//! to the limit) after each answer.
+//! Log paging, once for the app and the operator: every `eth_getLogs` scan goes through [`read_logs`]
+//! (D3). A scan is cut into windows of the network's log range (D1 settings, default 10,000 blocks), and up
+//! to the network's requests in flight (default [`DEFAULT_LOG_REQUESTS`]) windows are read at once; the
+//! logs come back in chain order whatever order the answers arrive in. Inside a window, a range the node
+//! refuses ("range too large", "too many results", the wordings public nodes use) is halved and read again,
+//! down to a single block, and the range grows back (doubling, up to the limit) after each answer; the
+//! smallest range a node accepted is where the windows after it start.
 
+use futures_util::stream::{self, StreamExt, TryStreamExt};
+use std::cell::Cell;
 use std::future::Future;
+
+/// `eth_getLogs` requests of one scan in flight at once, by default: a scan of a long chain costs about a
+/// quarter of the round trips' time in sequence, and stays well inside a public node's per-second limits.
+pub const DEFAULT_LOG_REQUESTS: usize = 4;
+/// The most a network's settings may ask for.
+pub const MAX_LOG_REQUESTS: usize = 16;
 
 /// What [`read_logs`] needs to know of a transport's error.
 pub trait PageError: Sized {
@@ -37,23 +47,61 @@ pub fn refuses_range(message: &str) -> bool {
 }
 
 /// Reads the logs of blocks `[from, to]` through `fetch(lo, hi)` (one `eth_getLogs` of `[lo, hi]`, in
-/// whichever log type the transport has), at most `max_range` blocks per request, in chain order, splitting any range the node refuses.
+/// whichever log type the transport has): windows of `max_range` blocks, up to `in_flight` of them at once
+/// (at least 1), each paged and split as the module doc says; the logs in chain order.
 ///
 /// # Errors
-/// The first error that is not a refused range (or a refused single block), naming its range.
+/// The first error, in chain order, that is not a refused range (or a refused single block), naming its
+/// range.
 pub async fn read_logs<T, E, F, Fut>(
-    mut fetch: F,
+    fetch: F,
     from: u64,
     to: u64,
     max_range: u64,
+    in_flight: usize,
 ) -> Result<Vec<T>, E>
 where
     E: PageError,
-    F: FnMut(u64, u64) -> Fut,
+    F: Fn(u64, u64) -> Fut,
     Fut: Future<Output = Result<Vec<T>, E>>,
 {
     let max_range = max_range.max(1);
-    let mut range = max_range;
+    let accepted = Cell::new(max_range);
+    let windows = windows(from, to, max_range);
+    let pages: Vec<Vec<T>> =
+        stream::iter(windows.map(|(lo, hi)| read_window(&fetch, lo, hi, &accepted)))
+            .buffered(in_flight.max(1))
+            .try_collect()
+            .await?;
+    Ok(pages.into_iter().flatten().collect())
+}
+
+/// `[from, to]` cut into consecutive windows of `size` blocks (the last one shorter), in chain order.
+fn windows(from: u64, to: u64, size: u64) -> impl Iterator<Item = (u64, u64)> {
+    let mut lo = Some(from).filter(|&f| f <= to);
+    std::iter::from_fn(move || {
+        let l = lo?;
+        let hi = l.saturating_add(size - 1).min(to);
+        lo = hi.checked_add(1).filter(|&n| n <= to);
+        Some((l, hi))
+    })
+}
+
+/// One window `[from, to]` in chain order, starting at the smallest range the node accepted so far
+/// (`accepted`, shared by the scan's windows) and lowering it when the node refuses.
+async fn read_window<T, E, F, Fut>(
+    fetch: &F,
+    from: u64,
+    to: u64,
+    accepted: &Cell<u64>,
+) -> Result<Vec<T>, E>
+where
+    E: PageError,
+    F: Fn(u64, u64) -> Fut,
+    Fut: Future<Output = Result<Vec<T>, E>>,
+{
+    let max_range = to - from + 1;
+    let mut range = accepted.get().min(max_range);
     let mut out = Vec::new();
     let mut lo = from;
     while lo <= to {
@@ -61,13 +109,16 @@ where
         match fetch(lo, hi).await {
             Ok(mut logs) => {
                 out.append(&mut logs);
-                if hi == u64::MAX {
+                if hi == to {
                     break;
                 }
                 lo = hi + 1;
                 range = range.saturating_mul(2).min(max_range);
             }
-            Err(e) if hi > lo && e.refuses_range() => range = (hi - lo).div_ceil(2).max(1),
+            Err(e) if hi > lo && e.refuses_range() => {
+                range = (hi - lo).div_ceil(2).max(1);
+                accepted.set(accepted.get().min(range));
+            }
             Err(e) => return Err(e.in_range(lo, hi)),
         }
     }
@@ -91,5 +142,134 @@ mod tests {
             assert!(refuses_range(m), "{m}");
         }
         assert!(!refuses_range("nonce too low"));
+    }
+
+    /// A node that holds one log per block, refuses ranges over `cap` blocks, and records what it was
+    /// asked and how many requests were in flight at most.
+    struct Node {
+        cap: u64,
+        asked: std::cell::RefCell<Vec<(u64, u64)>>,
+        in_flight: Cell<usize>,
+        most: Cell<usize>,
+    }
+
+    #[derive(Debug, PartialEq)]
+    enum Failure {
+        TooWide,
+        Down(u64, u64),
+    }
+
+    impl PageError for Failure {
+        fn refuses_range(&self) -> bool {
+            *self == Failure::TooWide
+        }
+        fn in_range(self, lo: u64, hi: u64) -> Self {
+            match self {
+                Failure::TooWide => Failure::Down(lo, hi),
+                other => other,
+            }
+        }
+    }
+
+    impl Node {
+        fn new(cap: u64) -> Self {
+            Node {
+                cap,
+                asked: Default::default(),
+                in_flight: Cell::new(0),
+                most: Cell::new(0),
+            }
+        }
+
+        async fn get(&self, lo: u64, hi: u64) -> Result<Vec<u64>, Failure> {
+            self.asked.borrow_mut().push((lo, hi));
+            self.in_flight.set(self.in_flight.get() + 1);
+            self.most.set(self.most.get().max(self.in_flight.get()));
+            // Let the other windows start before this one answers.
+            yield_now().await;
+            self.in_flight.set(self.in_flight.get() - 1);
+            if hi - lo + 1 > self.cap {
+                return Err(Failure::TooWide);
+            }
+            Ok((lo..=hi).collect())
+        }
+    }
+
+    /// Pending once, so that `buffered` polls the next window.
+    async fn yield_now() {
+        let mut once = false;
+        std::future::poll_fn(|cx| {
+            if once {
+                std::task::Poll::Ready(())
+            } else {
+                once = true;
+                cx.waker().wake_by_ref();
+                std::task::Poll::Pending
+            }
+        })
+        .await
+    }
+
+    fn scan(
+        node: &Node,
+        from: u64,
+        to: u64,
+        range: u64,
+        in_flight: usize,
+    ) -> Result<Vec<u64>, Failure> {
+        futures::executor::block_on(read_logs(
+            |lo, hi| node.get(lo, hi),
+            from,
+            to,
+            range,
+            in_flight,
+        ))
+    }
+
+    #[test]
+    fn windows_cover_the_range_once_in_order() {
+        assert_eq!(
+            windows(5, 14, 4).collect::<Vec<_>>(),
+            [(5, 8), (9, 12), (13, 14)]
+        );
+        assert_eq!(windows(5, 5, 4).collect::<Vec<_>>(), [(5, 5)]);
+        assert_eq!(windows(6, 5, 4).count(), 0);
+        assert_eq!(
+            windows(u64::MAX - 1, u64::MAX, 10).collect::<Vec<_>>(),
+            [(u64::MAX - 1, u64::MAX)]
+        );
+    }
+
+    #[test]
+    fn a_scan_reads_its_windows_at_once_and_answers_in_chain_order() {
+        let node = Node::new(100);
+        let logs = scan(&node, 1, 1_000, 100, 4).unwrap();
+        assert_eq!(logs, (1..=1_000).collect::<Vec<_>>());
+        assert_eq!(node.asked.borrow().len(), 10, "one request per window");
+        assert_eq!(node.most.get(), 4, "never more than the limit in flight");
+        let one = Node::new(100);
+        scan(&one, 1, 1_000, 100, 1).unwrap();
+        assert_eq!(one.most.get(), 1);
+    }
+
+    #[test]
+    fn a_refused_range_is_halved_and_later_windows_start_at_what_was_accepted() {
+        let node = Node::new(30);
+        let logs = scan(&node, 0, 399, 100, 1).unwrap();
+        assert_eq!(logs, (0..400).collect::<Vec<_>>());
+        let asked = node.asked.borrow();
+        // The first window learns 25 (100 → 50 → 25); the next windows start there and grow back to 50.
+        assert_eq!(&asked[..3], &[(0, 99), (0, 49), (0, 24)]);
+        assert_eq!(
+            asked[asked.iter().position(|&(lo, _)| lo == 100).unwrap()],
+            (100, 124)
+        );
+        assert!(asked.iter().all(|&(lo, hi)| hi - lo < 100));
+    }
+
+    #[test]
+    fn a_node_that_refuses_one_block_fails_the_scan_naming_it() {
+        let node = Node::new(0);
+        assert_eq!(scan(&node, 7, 9, 10, 2), Err(Failure::Down(7, 7)));
     }
 }

@@ -93,6 +93,9 @@ pub struct Chain {
     pub from: Option<Address>,
     /// Blocks per `eth_getLogs` request ([`LOG_BLOCKS`] unless set; `--log-blocks`).
     pub log_blocks: u64,
+    /// `eth_getLogs` requests of one scan in flight at once (`eden_chain::logs::DEFAULT_LOG_REQUESTS` unless
+    /// set; `--log-requests`).
+    pub log_requests: usize,
     /// Logs read by [`Chain::logs_since_deployment`], per filter, up to a block [`REORG_DEPTH`] under the head
     /// of the scan that read them (a long-running command reads only the new blocks on each pass).
     log_cache: std::sync::Mutex<std::collections::HashMap<String, ScannedLogs>>,
@@ -149,6 +152,7 @@ impl Chain {
             provider,
             from,
             log_blocks: LOG_BLOCKS,
+            log_requests: eden_chain::logs::DEFAULT_LOG_REQUESTS,
             log_cache: Default::default(),
         })
     }
@@ -218,10 +222,10 @@ impl Chain {
         Ok(b.header.timestamp)
     }
 
-    /// The logs `filter` matches from block `from` to `to`, in order, fetched in pages of at most
-    /// [`Chain::log_blocks`] blocks by `eden_chain`'s paging (the app's too): a page the node refuses in
-    /// a range wording is halved and asked again, down to one block; any other failure is an error at once,
-    /// naming its blocks.
+    /// The logs `filter` matches from block `from` to `to`, in order, fetched in windows of at most
+    /// [`Chain::log_blocks`] blocks, [`Chain::log_requests`] at once, by `eden_chain`'s paging (the app's
+    /// too): a page the node refuses in a range wording is halved and asked again, down to one block; any
+    /// other failure is an error, naming its blocks.
     pub async fn logs(&self, filter: &Filter, from: u64, to: u64) -> Result<Vec<Log>> {
         let fetch = |lo: u64, hi: u64| {
             let page = filter.clone().from_block(lo).to_block(hi);
@@ -232,7 +236,7 @@ impl Chain {
                 })
             }
         };
-        eden_chain::logs::read_logs(fetch, from, to, self.log_blocks)
+        eden_chain::logs::read_logs(fetch, from, to, self.log_blocks, self.log_requests)
             .await
             .map_err(|p| {
                 let (from, to) = p.blocks.unwrap_or((from, to));
@@ -562,6 +566,8 @@ mod tests {
         let (url, asked) = capped_node();
         let mut chain = Chain::connect(description(&url), None, None).await.unwrap();
         chain.log_blocks = 10;
+        // One request at a time, so the node sees the paging in order (eden_chain tests the concurrency).
+        chain.log_requests = 1;
         let logs = chain.logs(&Filter::new(), 0, 20).await.unwrap();
         let blocks: Vec<u64> = logs.iter().map(|l| l.block_number.unwrap()).collect();
         assert_eq!(blocks, [0, 3, 6, 9, 12, 15, 18]);
@@ -590,6 +596,22 @@ mod tests {
         assert!(e.contains("logs of blocks 0–9"), "{e}");
     }
 
+    /// Windows read at once come back in block order, each block asked for once.
+    #[tokio::test]
+    async fn logs_read_at_once_come_back_in_order() {
+        let (url, asked) = capped_node();
+        let mut chain = Chain::connect(description(&url), None, None).await.unwrap();
+        chain.log_blocks = 4;
+        chain.log_requests = 4;
+        let logs = chain.logs(&Filter::new(), 0, 100).await.unwrap();
+        let blocks: Vec<u64> = logs.iter().map(|l| l.block_number.unwrap()).collect();
+        assert_eq!(blocks, (0..=100).filter(|b| b % 3 == 0).collect::<Vec<_>>());
+        let mut asked = asked.lock().unwrap().clone();
+        asked.sort_unstable();
+        let covered: Vec<u64> = asked.iter().flat_map(|&(a, b)| a..=b).collect();
+        assert_eq!(covered, (0..=100).collect::<Vec<_>>());
+    }
+
     /// The settled part of a scan is kept: the next scan asks only for the blocks after it, and the logs
     /// returned are the same as a full scan's.
     #[tokio::test]
@@ -597,6 +619,7 @@ mod tests {
         let (url, asked) = capped_node();
         let mut chain = Chain::connect(description(&url), None, None).await.unwrap();
         chain.log_blocks = 4;
+        chain.log_requests = 1;
         let blocks =
             |logs: Vec<Log>| -> Vec<u64> { logs.iter().map(|l| l.block_number.unwrap()).collect() };
         let first = chain

@@ -152,6 +152,7 @@ mod tests {
             0,
             25_000,
             10_000,
+            1,
         ))
         .unwrap();
         assert_eq!(blocks(&logs), [0, 5, 9_999, 10_000, 25_000]);
@@ -174,6 +175,7 @@ mod tests {
             0,
             2_999,
             10_000,
+            1,
         ))
         .unwrap();
         assert_eq!(blocks(&logs), (0..3_000).step_by(7).collect::<Vec<_>>());
@@ -202,6 +204,7 @@ mod tests {
             0,
             9,
             10_000,
+            1,
         ))
         .unwrap();
         assert_eq!(logs.len(), 50);
@@ -224,6 +227,7 @@ mod tests {
             0,
             9,
             10_000,
+            1,
         ))
         .unwrap_err();
         assert_eq!(
@@ -243,6 +247,7 @@ mod tests {
             0,
             20_000,
             10_000,
+            1,
         ))
         .unwrap_err();
         assert_eq!(
@@ -264,6 +269,7 @@ mod tests {
             u64::MAX - 5,
             u64::MAX,
             10,
+            1,
         ))
         .unwrap();
         assert_eq!(blocks(&logs), [u64::MAX]);

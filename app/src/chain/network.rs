@@ -18,6 +18,7 @@ pub const DEFAULT_LOG_RANGE: u64 = 10_000;
 /// The largest log range a person may set (a node that allows more still gets correct answers: the
 /// reader splits any range the node refuses).
 pub const MAX_LOG_RANGE: u64 = 1_000_000;
+pub use eden_chain::logs::{DEFAULT_LOG_REQUESTS, MAX_LOG_REQUESTS};
 
 const NETWORKS_KEY: &str = "eden.networks";
 const SELECTED_KEY: &str = "eden.network";
@@ -32,6 +33,13 @@ pub struct NetworkSettings {
     /// Blocks per `eth_getLogs` request.
     #[serde(default = "default_log_range")]
     pub log_range: u64,
+    /// `eth_getLogs` requests of one scan in flight at once (D3).
+    #[serde(default = "default_log_requests")]
+    pub log_requests: usize,
+}
+
+fn default_log_requests() -> usize {
+    DEFAULT_LOG_REQUESTS
 }
 
 fn default_log_range() -> u64 {
@@ -43,6 +51,7 @@ impl Default for NetworkSettings {
         Self {
             rpc_override: None,
             log_range: DEFAULT_LOG_RANGE,
+            log_requests: DEFAULT_LOG_REQUESTS,
         }
     }
 }
@@ -56,6 +65,9 @@ pub enum SettingsError {
     /// The log range is out of bounds.
     #[error("log range: {0} is not between 1 and {MAX_LOG_RANGE} blocks")]
     LogRange(u64),
+    /// The requests in flight are out of bounds.
+    #[error("log requests at once: {0} is not between 1 and {MAX_LOG_REQUESTS}")]
+    LogRequests(usize),
 }
 
 impl NetworkSettings {
@@ -71,6 +83,9 @@ impl NetworkSettings {
         }
         if !(1..=MAX_LOG_RANGE).contains(&self.log_range) {
             return Err(SettingsError::LogRange(self.log_range));
+        }
+        if !(1..=MAX_LOG_REQUESTS).contains(&self.log_requests) {
+            return Err(SettingsError::LogRequests(self.log_requests));
         }
         Ok(())
     }
@@ -376,6 +391,7 @@ mod tests {
         let ok = NetworkSettings {
             rpc_override: Some("https://rpc.example.org/key".into()),
             log_range: 2_000,
+            log_requests: 8,
         };
         assert_eq!(ok.validate(&d), Ok(()));
         let bad = NetworkSettings {
@@ -388,8 +404,19 @@ mod tests {
             .unwrap_err()
             .to_string()
             .starts_with("RPC URL: rpcUrls[0]"));
-        let zero = NetworkSettings { log_range: 0, ..ok };
+        let zero = NetworkSettings {
+            log_range: 0,
+            ..ok.clone()
+        };
         assert_eq!(zero.validate(&d), Err(SettingsError::LogRange(0)));
+        let many = NetworkSettings {
+            log_requests: MAX_LOG_REQUESTS + 1,
+            ..ok
+        };
+        assert_eq!(
+            many.validate(&d),
+            Err(SettingsError::LogRequests(MAX_LOG_REQUESTS + 1))
+        );
         // Old saved settings without a log range read as the default.
         let s: NetworkSettings = serde_json::from_str("{}").unwrap();
         assert_eq!(s, NetworkSettings::default());

@@ -6,7 +6,7 @@
 
 use crate::chain::log_cache;
 use crate::chain::logs::{read_logs, with_backoff};
-use crate::chain::network::DEFAULT_LOG_RANGE;
+use crate::chain::network::{DEFAULT_LOG_RANGE, DEFAULT_LOG_REQUESTS};
 use alloy_primitives::{hex, Address, Bytes, B256, U256};
 use alloy_sol_types::{SolCall, SolEvent};
 use serde::Deserialize;
@@ -73,6 +73,8 @@ impl TxRequest {
 pub struct Rpc {
     pub url: String,
     pub log_range: u64,
+    /// `eth_getLogs` requests of one scan in flight at once.
+    pub log_requests: usize,
     pub multicall: Option<Address>,
     /// The log cache's key prefix for this deployment ([`crate::chain::log_cache`]); `None`: logs
     /// are not cached.
@@ -107,6 +109,7 @@ impl Rpc {
         Self {
             url: url.into(),
             log_range: DEFAULT_LOG_RANGE,
+            log_requests: DEFAULT_LOG_REQUESTS,
             multicall: None,
             log_cache: None,
         }
@@ -132,6 +135,14 @@ impl Rpc {
     pub fn with_log_range(self, blocks: u64) -> Self {
         Self {
             log_range: blocks.max(1),
+            ..self
+        }
+    }
+
+    /// The same endpoint with up to `n` `eth_getLogs` requests of one scan in flight at once (D3).
+    pub fn with_log_requests(self, n: usize) -> Self {
+        Self {
+            log_requests: n.max(1),
             ..self
         }
     }
@@ -573,7 +584,7 @@ impl Rpc {
             let v = self.request("eth_getLogs", filter.to_json(lo, hi)).await?;
             serde_json::from_value::<Vec<Log>>(v).map_err(|e| RpcError::Decode(e.to_string()))
         };
-        read_logs(fetch, from, to, self.log_range).await
+        read_logs(fetch, from, to, self.log_range, self.log_requests).await
     }
 }
 

@@ -62,6 +62,7 @@ impl World {
     pub fn rpc(&self) -> Rpc {
         Rpc::new(self.rpc_url.clone())
             .with_log_range(self.network.settings.log_range)
+            .with_log_requests(self.network.settings.log_requests)
             .with_multicall(self.multicall)
             .with_log_cache(
                 self.deployment_block_hash

@@ -3,7 +3,9 @@
 //! and the node's log range. It works when the current network failed to load, which is when it
 //! is needed most.
 
-use crate::chain::network::{self, NetworkSettings, SavedNetwork, DEFAULT_LOG_RANGE};
+use crate::chain::network::{
+    self, NetworkSettings, SavedNetwork, DEFAULT_LOG_RANGE, DEFAULT_LOG_REQUESTS, MAX_LOG_REQUESTS,
+};
 use crate::fmt;
 use crate::state::{Ctx, Load};
 use crate::ui::{ErrorBox, Loading};
@@ -42,7 +44,7 @@ pub fn NetworkPage() -> impl IntoView {
                             <dt>"Name"</dt><dd id="network-current-name">{d.name.clone()}</dd>
                             <dt>"Chain id"</dt><dd>{d.chain_id}</dd>
                             <dt>"RPC in use"</dt><dd class="mono">{w.rpc_url.clone()}</dd>
-                            <dt>"Log range"</dt><dd>{format!("{} blocks per request", fmt::thousands(w.network.settings.log_range))}</dd>
+                            <dt>"Log range"</dt><dd>{format!("{} blocks per request, {} requests at once", fmt::thousands(w.network.settings.log_range), w.network.settings.log_requests)}</dd>
                             <dt>"Deployment block"</dt><dd>{d.deployment_block}</dd>
                             {d.contracts.named().into_iter().map(|(k, a)| view! {
                                 <dt>{k}</dt><dd class="mono">{a.to_checksum(None)}</dd>
@@ -95,7 +97,15 @@ pub fn NetworkPage() -> impl IntoView {
 fn Settings(network: SavedNetwork, notice: RwSignal<Option<String>>) -> impl IntoView {
     let rpc = RwSignal::new(network.settings.rpc_override.clone().unwrap_or_default());
     let range = RwSignal::new(network.settings.log_range.to_string());
+    let requests = RwSignal::new(network.settings.log_requests.to_string());
     let save = move |_| {
+        let Ok(log_requests) = requests.get_untracked().trim().parse::<usize>() else {
+            notice.set(Some(format!(
+                "log requests at once: '{}' is not a whole number",
+                requests.get_untracked()
+            )));
+            return;
+        };
         let log_range = match range
             .get_untracked()
             .trim()
@@ -115,6 +125,7 @@ fn Settings(network: SavedNetwork, notice: RwSignal<Option<String>>) -> impl Int
         let settings = NetworkSettings {
             rpc_override: (!url.is_empty()).then_some(url),
             log_range,
+            log_requests,
         };
         if let Err(e) = settings.validate(&network.description) {
             notice.set(Some(e.to_string()));
@@ -131,6 +142,9 @@ fn Settings(network: SavedNetwork, notice: RwSignal<Option<String>>) -> impl Int
             </label>
             <label class="block">{format!("Log range: blocks per eth_getLogs request (default {})", fmt::thousands(DEFAULT_LOG_RANGE))}
                 <input id="log-range" inputmode="numeric" prop:value=move || range.get() on:input=move |ev| range.set(event_target_value(&ev)) />
+            </label>
+            <label class="block">{format!("Log requests at once: eth_getLogs requests of one scan in flight together (default {DEFAULT_LOG_REQUESTS}, at most {MAX_LOG_REQUESTS})")}
+                <input id="log-requests" inputmode="numeric" prop:value=move || requests.get() on:input=move |ev| requests.set(event_target_value(&ev)) />
             </label>
             <button class="primary" id="save-settings" on:click=save>"Save and reconnect"</button>
         </section>

@@ -50,6 +50,9 @@ pub(crate) struct Cli {
     /// Blocks per eth_getLogs request (a range the node refuses is halved and asked again).
     #[arg(long, global = true, default_value_t = chain::LOG_BLOCKS, value_parser = clap::value_parser!(u64).range(1..))]
     log_blocks: u64,
+    /// eth_getLogs requests of one scan in flight at once (1 to 16).
+    #[arg(long, global = true, default_value_t = eden_chain::logs::DEFAULT_LOG_REQUESTS as u64, value_parser = clap::value_parser!(u64).range(1..=eden_chain::logs::MAX_LOG_REQUESTS as u64))]
+    log_requests: u64,
     /// A keystore file (password in EDEN_KEYSTORE_PASSWORD).
     #[arg(long, global = true)]
     keystore: Option<PathBuf>,
@@ -103,6 +106,7 @@ async fn connect(cli: &Cli, out: Out, with_key: bool) -> Result<Chain, OpError> 
     out.step(format!("chain {} ({})", net.chain_id, net.name));
     let mut chain = Chain::connect(net, cli.rpc_url.as_deref(), key).await?;
     chain.log_blocks = cli.log_blocks;
+    chain.log_requests = usize::try_from(cli.log_requests).unwrap_or(1);
     Ok(chain)
 }
 
