@@ -185,6 +185,8 @@ async function grow(chain, n) {
     const direction = k % 2;
     await send(agent, c.callLedger, 'commit(bytes32)', [eden.callCommitment(agent, A.testStock, direction ? 'up' : 'down', 3600, salt)]);
     const id = (await word(c.callLedger, 'callCount()')) - 1n;
+    // A commit is revealed once it is the ledger's MIN_REVEAL_AGE old (and before its deadline).
+    await warp(Number(await word(c.callLedger, 'MIN_REVEAL_AGE()')) + 1);
     await send(agent, c.callLedger, 'reveal(uint256,address,uint8,uint64,bytes32)', [id, A.testStock, direction, 3600n, salt]);
   }
   return m;
@@ -286,18 +288,18 @@ try {
             const settings = LOG_RANGE || requests
               ? { source: '/public/networks/local.json', description, settings: { logRange: Number(LOG_RANGE ?? 10000), logRequests: requests ?? 4 } }
               : null;
-            const column = requests ? `${latency} ms, ${requests} at once` : latency;
+            const column = requests ? `${latency} ms, ${requests} at once` : `${latency} ms`;
             for (const p of pages(chain, launches, epochs, extraEpochs).filter((x) => !ONLY || ONLY.includes(x.page))) {
               const r = await measure(browser, proxy, server.url, p, settings);
               rows.push({ n, latency: column, page: p.page, what: p.what, ...r });
-              console.log(`#   ${column} ms  ${p.page.padEnd(18)} ${r.error ? 'FAILED: ' + r.error : `${r.http} HTTP, ${r.calls} calls, ${r.ms} ms`}`);
+              console.log(`#   ${column}  ${p.page.padEnd(18)} ${r.error ? 'FAILED: ' + r.error : `${r.http} HTTP, ${r.calls} calls, ${r.ms} ms`}`);
             }
           }
           if (!REFERENCE) continue;
           proxy.reset();
           const t1 = Date.now();
           await oldLaunchListReads(proxy.url, c.launchpad);
-          rows.push({ n, latency, page: 'Launch list, pre-#13 reads', what: `${launches} launches`, ms: Date.now() - t1, http: proxy.stats.http, calls: proxy.stats.calls });
+          rows.push({ n, latency: `${latency} ms`, page: 'Launch list, pre-#13 reads', what: `${launches} launches`, ms: Date.now() - t1, http: proxy.stats.http, calls: proxy.stats.calls });
           console.log(`#   ${latency} ms  pre-#13 launch list reads: ${proxy.stats.http} HTTP, ${proxy.stats.calls} calls, ${Date.now() - t1} ms`);
         } finally {
           await server.close();
@@ -323,7 +325,7 @@ for (const r of rows) {
 const COLUMNS = [...new Set(rows.map((r) => r.latency))];
 const cell = (r) => (!r ? '–' : r.error ? 'failed' : `${r.http} / ${r.calls} / ${r.ms.toLocaleString('en-US')} ms`);
 if (LOG_RANGE) console.log(`\nLog range ${LOG_RANGE} blocks per request (a chain ${Math.round(10000 / Number(LOG_RANGE)).toLocaleString('en-US')} times as long at 10,000).`);
-console.log('\n| page | N | content | ' + COLUMNS.map((l) => `+${l} ms: HTTP / calls / time`).join(' | ') + ' |');
+console.log('\n| page | N | content | ' + COLUMNS.map((l) => `+${l}: HTTP / calls / time`).join(' | ') + ' |');
 console.log('|---|---|---|' + COLUMNS.map(() => '---').join('|') + '|');
 const order = [...new Set(rows.map((r) => r.page))];
 for (const page of order) {
