@@ -100,7 +100,7 @@ where
     F: Fn(u64, u64) -> Fut,
     Fut: Future<Output = Result<Vec<T>, E>>,
 {
-    let max_range = to - from + 1;
+    let max_range = (to - from).saturating_add(1);
     let mut range = accepted.get().min(max_range);
     let mut out = Vec::new();
     let mut lo = from;

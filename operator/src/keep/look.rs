@@ -23,6 +23,8 @@ pub(super) struct Eye<'a> {
     pub(super) head: u64,
     /// The keeper's account, when it has a key.
     pub(super) me: Option<Address>,
+    /// The launches as this pass first read them (`None`: not read yet this pass).
+    pub(super) launches: Option<Vec<Address>>,
 }
 
 /// A simulation's result: the return data, or the revert.
@@ -66,8 +68,13 @@ impl Eye<'_> {
             .collect()
     }
 
-    /// The launches, each read once per run (`Launchpad.tokens` only grows).
+    /// The launches, each read once per run (`Launchpad.tokens` only grows), and their count once per pass:
+    /// every duty of a pass sees the launches as its first read found them, as it sees the logs up to the
+    /// pass's head.
     pub(super) async fn tokens(&mut self) -> Result<Vec<Address>> {
+        if let Some(launches) = &self.launches {
+            return Ok(launches.clone());
+        }
         let pad = Launchpad::new(self.chain.net.contracts.launchpad, &self.chain.provider);
         let n: u64 = pad
             .launchCount()
@@ -84,6 +91,7 @@ impl Eye<'_> {
                 .map_err(OpError::rpc)?;
             self.memory.tokens.push(token);
         }
+        self.launches = Some(self.memory.tokens.clone());
         Ok(self.memory.tokens.clone())
     }
 

@@ -347,6 +347,7 @@ pub async fn pass(
         memory,
         head,
         me: chain.from,
+        launches: None,
     };
     let mut sender = send::Sender::new(chain, opts);
     for duty in Duty::ALL {
