@@ -103,6 +103,13 @@ impl AppError {
     }
 }
 
+/// A shared reader's error (`eden_chain`): as the transport's ([`RpcError`]).
+impl From<eden_chain::read::ReadError<RpcError>> for AppError {
+    fn from(e: eden_chain::read::ReadError<RpcError>) -> Self {
+        AppError::Rpc(e.into())
+    }
+}
+
 /// Declares [`ProtocolError`] with one variant per eden-core error type, and `From` each type
 /// straight into [`AppError::Protocol`]: each type is named once.
 macro_rules! protocol_errors {

@@ -61,10 +61,7 @@ pub async fn ensure_allowance(
 /// Sends `call` to `to` with `value` wei, labelled `label`, through [`send`], in the background
 /// (the tray shows its progress); for the buttons whose whole action is one call.
 pub fn act(ctx: Ctx, to: Address, label: String, call: impl SolCall, value: U256) {
-    let tx = TxRequest {
-        value,
-        ..TxRequest::call(to, call.abi_encode())
-    };
+    let tx = TxRequest::paying(to, call.abi_encode(), value);
     leptos::task::spawn_local(async move {
         send(ctx, label, tx).await;
     });

@@ -6,16 +6,24 @@
 //! | module | what |
 //! |---|---|
 //! | [`abi`] | the contracts' bindings (`sol!` over `chain/abi`, generated from the forge artifacts) |
+//! | [`batch`] | typed view calls sent together, each answer decoded as its call's return |
 //! | [`revert`] | a revert in words: the protocol's custom errors, `Error(string)`, or the raw data |
 //! | [`log`] | a log and a log filter, as `eth_getLogs` takes and returns them |
 //! | [`logs`] | log paging: ranges a node refuses are halved, rate limits waited out |
 //! | [`publication`] | publications from the deployment's bases, with one meaning of "not published" |
 //! | [`read`] | the trait a chain transport implements: view calls in a batch, logs over a range, block times |
+//! | [`epochs`] | the epoch registry (C7): each epoch's current proposal and slot, the registry's terms |
+//! | [`lanes`] | every launch across launchpad, fee lanes and scorer pools in one batch; Verified flags at a block |
+//! | [`launchpad`] | the launchpad's parameters and its tokens in launch order (B1) |
 //! | [`human`] | the human layer's reads (C9a, C9b, C10a): every score and every grade override |
 //! | [`sources`] | the source-key registry's book (C21): each key's record and each project's age anchor |
 
 pub mod abi;
+pub mod batch;
+pub mod epochs;
 pub mod human;
+pub mod lanes;
+pub mod launchpad;
 pub mod log;
 pub mod logs;
 pub mod publication;

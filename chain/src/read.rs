@@ -66,9 +66,37 @@ pub enum ReadError<E> {
         /// Answers received.
         answered: usize,
     },
+    /// A batch's answer asked for that is not there (taken before, or never sent).
+    #[error("no answer for {call}")]
+    Missing {
+        /// The function's Solidity signature.
+        call: &'static str,
+    },
     /// A value no contract of the deployment could have emitted.
     #[error("{0}")]
     Unexpected(String),
+}
+
+/// What the chain answered, with no transport in it: a [`ReadError`] other than
+/// [`ReadError::Transport`].
+pub type AnswerError = ReadError<std::convert::Infallible>;
+
+impl<E> ReadError<E> {
+    /// The transport's error (`Ok`), or the answer's fault ([`AnswerError`]), for a caller whose own
+    /// error type wraps the transport's.
+    ///
+    /// # Errors
+    /// The answer's fault, as [`AnswerError`].
+    pub fn into_transport(self) -> Result<E, AnswerError> {
+        Err(match self {
+            ReadError::Transport(e) => return Ok(e),
+            ReadError::Event(e) => ReadError::Event(e),
+            ReadError::Return { call, source } => ReadError::Return { call, source },
+            ReadError::Batch { sent, answered } => ReadError::Batch { sent, answered },
+            ReadError::Missing { call } => ReadError::Missing { call },
+            ReadError::Unexpected(s) => ReadError::Unexpected(s),
+        })
+    }
 }
 
 /// `(to, call)` pairs sent through `reader` in one batch at `block`: the answers, checked to be one per call.

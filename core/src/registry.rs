@@ -83,12 +83,16 @@ impl EpochSlot {
         self.status == EpochStatus::Pending && now >= self.deadline
     }
 
-    /// C7: a pending root is challengeable strictly before its deadline, while it has had fewer than
+    /// C7: a pending root is in its challenge window strictly before its deadline (what a watchtower
+    /// checks; whether a challenge may still be made is [`EpochSlot::challengeable`]).
+    pub fn in_window(&self, now: u64) -> bool {
+        self.status == EpochStatus::Pending && now < self.deadline
+    }
+
+    /// C7: a pending root is challengeable in its window, while it has had fewer than
     /// [`MAX_CHALLENGES`] challenges.
     pub fn challengeable(&self, now: u64) -> bool {
-        self.status == EpochStatus::Pending
-            && now < self.deadline
-            && self.challenges < MAX_CHALLENGES
+        self.in_window(now) && self.challenges < MAX_CHALLENGES
     }
 
     /// The actions open at chain time `now` to an account that is (`adjudicator`) or is not the

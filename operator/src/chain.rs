@@ -405,13 +405,11 @@ impl eden_chain::read::ChainRead for Chain {
     }
 }
 
-/// A shared reader's error: the transport's as it was, anything else as an answer that could not be read.
+/// A shared reader's error: the transport's as it was, the answer's fault kept typed.
 impl From<eden_chain::read::ReadError<OpError>> for OpError {
     fn from(e: eden_chain::read::ReadError<OpError>) -> Self {
-        match e {
-            eden_chain::read::ReadError::Transport(e) => e,
-            other => OpError::Rpc(other.to_string()),
-        }
+        e.into_transport()
+            .unwrap_or_else(|answer| OpError::Answer(Box::new(answer)))
     }
 }
 

@@ -111,19 +111,14 @@ async fn verified_from_chain(
     block: u64,
     mut list: Vec<PreDataProject>,
 ) -> Result<(Vec<PreDataProject>, Vec<(Address, bool)>)> {
-    use alloy::eips::BlockId;
     let Some(at) = chain.net.contracts.fee_lanes else {
         return Ok((list, Vec::new()));
     };
-    let lanes = crate::abi::FeeLanes::new(at, &chain.provider);
+    let projects: Vec<Address> = list.iter().map(|p| p.project).collect();
+    let flags = eden_chain::lanes::verified_at(chain, at, &projects, block).await?;
     let mut changed = Vec::new();
     for p in &mut list {
-        let on_chain = lanes
-            .verified(p.project)
-            .block(BlockId::number(block))
-            .call()
-            .await
-            .map_err(OpError::rpc)?;
+        let on_chain = flags.get(&p.project).copied().unwrap_or(p.verified);
         if on_chain != p.verified {
             p.verified = on_chain;
             changed.push((p.project, on_chain));
@@ -141,15 +136,9 @@ pub async fn build(chain: &Chain, a: &BuildArgs) -> Result<BuildReport> {
         Some(e) => e,
         None => reg.nextEpoch().call().await.map_err(OpError::rpc)?,
     };
-    let first = reg.firstEpoch().call().await.map_err(OpError::rpc)?;
-    let window_start = if epoch > first {
-        reg.proposedAt(epoch - 1)
-            .call()
-            .await
-            .map_err(OpError::rpc)?
-    } else {
-        0
-    };
+    // C21: the window opens after the previous epoch's proposal (the shared rule the Score page checks).
+    let (window_start, _) =
+        eden_chain::epochs::intake_window(chain, chain.net.contracts.epoch_registry, epoch).await?;
     let keys = chain.key_book(block).await?;
     let key_registry = chain
         .net
@@ -415,18 +404,16 @@ async fn previous_scores(
     chain: &Chain,
     file: Option<&Path>,
 ) -> Result<(Option<u64>, Vec<PreviousScore>, Option<EpochBundle>)> {
-    let reg = chain.registry();
-    if !reg.hasFinalEpoch().call().await.map_err(OpError::rpc)? {
+    let registry = chain.net.contracts.epoch_registry;
+    let Some((latest, root)) = eden_chain::epochs::latest_final(chain, registry).await? else {
         return Ok((None, vec![], None));
-    }
-    let latest = reg.latestFinalEpoch().call().await.map_err(OpError::rpc)?;
+    };
     let Some(path) = file else {
         return Err(OpError::Refused(format!(
             "epoch {latest} is final on chain: pass its bundle with --previous (its scores are the smoothing's s(t-1), C4)"
         )));
     };
     let bundle = read_bundle(path)?;
-    let root = reg.finalRoot(latest).call().await.map_err(OpError::rpc)?;
     if bundle.epoch != latest || bundle.root != root {
         return Err(OpError::Refused(format!(
             "{} is epoch {} with root {}; the latest final epoch is {latest} with root {root}",

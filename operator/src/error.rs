@@ -44,6 +44,9 @@ pub enum OpError {
     /// A log or a return value that does not decode as its ABI type.
     #[error("rpc: an answer that does not decode: {0}")]
     Decode(#[from] alloy::sol_types::Error),
+    /// A shared reader's answer that is not what the contract returns (`eden_chain`).
+    #[error("rpc: {0}")]
+    Answer(Box<eden_chain::read::AnswerError>),
     /// The node's answer is not what the step needs (a missing block, a log without its position, …).
     #[error("rpc: {0}")]
     Rpc(String),

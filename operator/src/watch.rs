@@ -8,7 +8,7 @@
 //! the chain is; and it never sends while a transaction of its account is still pending, so a restart
 //! cannot send a challenge twice.
 
-use crate::abi::EpochRegistry::{RootChallenged, RootFinalized, RootProposed};
+use crate::abi::EpochRegistry::{RootChallenged, RootFinalized};
 use crate::chain::{confirm, Chain, Sent};
 use crate::epoch::recover_all;
 use crate::error::{OpError, Result, TxError};
@@ -17,15 +17,16 @@ use alloy::primitives::{Address, B256, U256};
 use alloy::providers::Provider;
 use alloy::rpc::types::{Filter, Log};
 use alloy::sol_types::SolEvent;
+use eden_chain::epochs::ChainEpoch;
 use eden_core::attest::attestation_domain;
 use eden_core::check::{
     audit_epoch, audit_intake, check_counting, overridden_ids, take_public_submissions,
     CountingChain, EpochAudit, EpochFinding, IntakeAnchor, Previous, PreviousFinal, PreviousLeft,
     Proposal,
 };
-use eden_core::registry::{EpochStatus, MAX_CHALLENGES};
+use eden_core::registry::MAX_CHALLENGES;
 use serde::Serialize;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::time::Instant;
 
 /// How the watchtower acts.
@@ -57,6 +58,20 @@ pub struct Proposed {
     pub block: u64,
     #[serde(skip)]
     log_index: u64,
+}
+
+impl From<&eden_chain::epochs::Proposal> for Proposed {
+    fn from(p: &eden_chain::epochs::Proposal) -> Self {
+        Proposed {
+            epoch: p.epoch,
+            root: p.root,
+            inputs_root: p.inputs_root,
+            proposer: p.proposer,
+            deadline: p.window_end,
+            block: p.block,
+            log_index: p.log_index,
+        }
+    }
 }
 
 /// What the watchtower did about one pending root.
@@ -212,43 +227,18 @@ pub async fn pass(
     opts: &WatchOpts,
     memory: &mut Memory,
 ) -> Result<Vec<RootReport>> {
-    let reg = chain.registry();
     let (head, now) = chain.head().await?;
     let addr = chain.net.contracts.epoch_registry;
-    let proposals = decode::<RootProposed>(
-        chain
-            .logs_since_deployment(
-                &Filter::new()
-                    .address(addr)
-                    .event_signature(RootProposed::SIGNATURE_HASH),
-                head,
-            )
-            .await?,
-    )?;
-    // The current proposal of each epoch is its last.
-    let mut current: BTreeMap<u64, Proposed> = BTreeMap::new();
-    for (log, ev) in proposals {
-        current.insert(
-            ev.epoch,
-            Proposed {
-                epoch: ev.epoch,
-                root: ev.root,
-                inputs_root: ev.inputsRoot,
-                proposer: ev.proposer,
-                deadline: ev.deadline,
-                block: log.block_number.unwrap_or_default(),
-                log_index: log.log_index.unwrap_or_default(),
-            },
-        );
-    }
-    let mut pending = Vec::new();
-    for (epoch, p) in current {
-        let st = reg.status(epoch).call().await.map_err(OpError::rpc)?;
-        // Pending, this proposal (a re-proposal has a later deadline), and still challengeable.
-        if EpochStatus::from_code(st._0) == EpochStatus::Pending && now < st.deadline {
-            pending.push(p);
-        }
-    }
+    let registry =
+        eden_chain::epochs::discover(chain, addr, chain.net.deployment_block, head, None).await?;
+    // Pending, its current proposal (a re-proposal has a later deadline), and still challengeable.
+    let pending: Vec<(Proposed, ChainEpoch)> = registry
+        .epochs
+        .into_iter()
+        .rev()
+        .filter(|e| e.slot.in_window(now))
+        .map(|e| (Proposed::from(&e.proposal), e))
+        .collect();
     if pending.is_empty() {
         return Ok(vec![]);
     }
@@ -280,7 +270,7 @@ pub async fn pass(
         None => vec![],
     };
     let mut out = Vec::new();
-    for p in pending {
+    for (p, slot) in pending {
         let key = (p.epoch, p.root);
         if let std::collections::hash_map::Entry::Vacant(e) = memory.checked.entry(key) {
             e.insert(check(chain, pubs, &p, &finals, opts.rerun_model.as_ref()).await?);
@@ -303,21 +293,14 @@ pub async fn pass(
                     why: Unavailable::NotFound { .. } | Unavailable::Unreachable { .. }
                 })
             );
-            let proposed_at = reg.proposedAt(p.epoch).call().await.map_err(OpError::rpc)?;
-            let until = proposed_at.saturating_add(opts.publication_grace);
+            let until = slot.proposed_at.saturating_add(opts.publication_grace);
             report.action = if missing && now < until {
                 // Not an audit of the content: it is read again next pass.
                 memory.checked.remove(&key);
                 Action::AwaitingPublication { until }
             } else if mine.contains(&key) {
                 Action::AlreadyChallenged
-            } else if reg
-                .challengeCount(p.epoch)
-                .call()
-                .await
-                .map_err(OpError::rpc)?
-                >= MAX_CHALLENGES
-            {
+            } else if slot.slot.challenges >= MAX_CHALLENGES {
                 Action::ChallengeLimit
             } else if opts.dry_run || chain.from.is_none() {
                 Action::WouldChallenge
@@ -543,21 +526,16 @@ async fn verified_at(
     bundle: &eden_core::scoring::EpochBundle,
     block: u64,
 ) -> Result<Vec<EpochFinding>> {
-    use alloy::eips::BlockId;
     let Some(at) = chain.net.contracts.fee_lanes else {
         return Ok(Vec::new());
     };
-    let lanes = crate::abi::FeeLanes::new(at, &chain.provider);
-    let mut flags = HashMap::new();
-    for h in bundle.human.iter().filter(|h| h.verified.is_some()) {
-        let v = lanes
-            .verified(h.project)
-            .block(BlockId::number(block))
-            .call()
-            .await
-            .map_err(OpError::rpc)?;
-        flags.insert(h.project, v);
-    }
+    let projects: Vec<Address> = bundle
+        .human
+        .iter()
+        .filter(|h| h.verified.is_some())
+        .map(|h| h.project)
+        .collect();
+    let flags = eden_chain::lanes::verified_at(chain, at, &projects, block).await?;
     Ok(eden_core::check::verified_findings(bundle, |p| {
         flags.get(&p).copied()
     }))

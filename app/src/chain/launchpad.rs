@@ -54,6 +54,12 @@ pub enum LaunchError {
     TooMany(u64),
 }
 
+impl From<eden_chain::read::ReadError<RpcError>> for LaunchError {
+    fn from(e: eden_chain::read::ReadError<RpcError>) -> Self {
+        LaunchError::Rpc(e.into())
+    }
+}
+
 /// The most launches the list reads: a launchpad claiming more is not read (one that lies about its
 /// count cannot make the app send requests without end).
 pub const MAX_LAUNCHES: u64 = 100_000;
@@ -85,26 +91,11 @@ impl LaunchInfo {
     }
 }
 
-/// The launchpad's launch count, token supply and curve fee.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct PadParams {
-    pub count: u64,
-    pub supply: U256,
-    pub fee_bps: u16,
-}
+pub use eden_chain::launchpad::PadParams;
 
-/// The launchpad's parameters, in one batch.
+/// The launchpad's parameters, in one batch ([`eden_chain::launchpad::params`]).
 pub async fn params(rpc: &Rpc, pad: Address) -> Result<PadParams, RpcError> {
-    let mut b = Batch::new();
-    let n = b.add(pad, &ILaunchpad::launchCountCall {});
-    let supply = b.add(pad, &ILaunchpad::supplyCall {});
-    let fee = b.add(pad, &ILaunchpad::feeBpsCall {});
-    let a = b.run(rpc).await?;
-    Ok(PadParams {
-        count: u64::try_from(a.get(n)?).unwrap_or(0),
-        supply: a.get(supply)?,
-        fee_bps: a.get(fee)?,
-    })
+    Ok(eden_chain::launchpad::params(rpc, pad).await?)
 }
 
 /// The launches of `tokens` in two batched round trips whatever their number: each token's launch
@@ -176,14 +167,9 @@ pub async fn launch(rpc: &Rpc, pad: Address, token: Address) -> Result<LaunchInf
         .ok_or(LaunchError::NoSuchLaunch(token))
 }
 
-/// The launchpad's first `count` tokens, in launch order, in one batch.
+/// The launchpad's first `count` tokens, in launch order, in one batch ([`eden_chain::launchpad::tokens`]).
 pub async fn tokens(rpc: &Rpc, pad: Address, count: u64) -> Result<Vec<Address>, RpcError> {
-    let mut b = Batch::new();
-    let slots: Vec<_> = (0..count)
-        .map(|i| b.add(pad, &ILaunchpad::tokensCall(U256::from(i))))
-        .collect();
-    let a = b.run(rpc).await?;
-    slots.into_iter().map(|s| a.get(s)).collect()
+    Ok(eden_chain::launchpad::tokens(rpc, pad, 0, count).await?)
 }
 
 /// Every launch, newest first: one round trip through the deployless reader ([`lens`]; one more

@@ -95,13 +95,12 @@ pub async fn positions_of(
     };
     let claims: Vec<TxRequest> = tokens
         .iter()
-        .map(|&token| TxRequest {
-            from: Some(me),
-            ..TxRequest::call(reg, IScorerRegistry::claimCall { token }.abi_encode())
+        .map(|&token| {
+            TxRequest::call(reg, IScorerRegistry::claimCall { token }.abi_encode()).from(Some(me))
         })
         .collect();
     let (a, logs, claimed) = futures::try_join!(
-        b.run(rpc),
+        async { b.run(rpc).await.map_err(RpcError::from) },
         rpc.get_logs(&opened, from_block, block),
         rpc.call_batch_at(&claims, Some(block)),
     )?;
@@ -166,7 +165,7 @@ pub async fn positions_of(
         .collect();
     let need_eth = assets.iter().any(|a| a.is_zero());
     let (a, labels, eth) = futures::try_join!(
-        b.run(rpc),
+        async { b.run(rpc).await.map_err(RpcError::from) },
         TokenLabels::read(rpc, assets.iter().copied()),
         async {
             if need_eth {
@@ -245,7 +244,7 @@ pub async fn final_bundles(
             match root {
                 Ok(r) => w.fetch_bundle_with_root(r).await,
                 // The root names the publication: not reading it is not fetching it.
-                Err(e) => Err(WorldError::Fetch(e)),
+                Err(e) => Err(WorldError::Fetch(e.into())),
             }
         }
     }))

@@ -105,8 +105,8 @@ pub async fn unproven_of(
     let mut finals: Vec<u64> = epochs
         .epochs
         .iter()
-        .filter(|e| e.status == FINAL)
-        .map(|e| e.epoch)
+        .filter(|e| e.slot.status.code() == FINAL)
+        .map(|e| e.epoch())
         .collect();
     finals.sort_unstable();
     let (_, now) = rpc.latest_block().await?;

@@ -57,6 +57,19 @@ impl TxRequest {
         }
     }
 
+    /// A call paying `value` wei of ETH with it.
+    pub fn paying(to: Address, data: impl Into<Bytes>, value: U256) -> TxRequest {
+        TxRequest {
+            value,
+            ..TxRequest::call(to, data)
+        }
+    }
+
+    /// The same call, from `from` (as an `eth_call` or a gas estimate is made for an account).
+    pub fn from(self, from: Option<Address>) -> TxRequest {
+        TxRequest { from, ..self }
+    }
+
     pub fn to_json(&self) -> Value {
         let mut o =
             json!({ "to": self.to, "data": self.data, "value": format!("{:#x}", self.value) });
@@ -202,17 +215,18 @@ impl Rpc {
         Ok(out)
     }
 
-    /// `eth_call`s of `calls` (to, data) at the latest block in JSON-RPC batches
-    /// ([`Rpc::request_batch`]); each call's answer or error, in order.
-    pub async fn call_batch(
+    /// `eth_call`s of `calls` (to, data) against the state after `block` (`None`: the latest) in
+    /// JSON-RPC batches ([`Rpc::request_batch`]); each call's answer or error, in order.
+    pub async fn eth_calls(
         &self,
         calls: &[(Address, Bytes)],
+        block: Option<u64>,
     ) -> Result<Vec<Result<Bytes, RpcError>>, RpcError> {
         let txs: Vec<TxRequest> = calls
             .iter()
             .map(|(to, data)| TxRequest::call(*to, data.clone()))
             .collect();
-        self.call_batch_at(&txs, None).await
+        self.call_batch_at(&txs, block).await
     }
 
     /// `eth_call`s of `txs` (each with its own `from`, for calls that read `msg.sender`) against
@@ -462,10 +476,7 @@ impl Rpc {
         call: &C,
         block: u64,
     ) -> Result<C::Return, RpcError> {
-        let tx = TxRequest {
-            from,
-            ..TxRequest::call(to, call.abi_encode())
-        };
+        let tx = TxRequest::call(to, call.abi_encode()).from(from);
         let v = self
             .request("eth_call", json!([tx.to_json(), format!("{block:#x}")]))
             .await?;

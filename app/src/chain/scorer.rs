@@ -144,7 +144,7 @@ pub async fn account(
     };
     Ok(ScorerAccount {
         feed_updated: u64::try_from(a.get(feed)?.updatedAt).unwrap_or(u64::MAX),
-        price_usd: a.get(price).map(|p| p.priceUsd),
+        price_usd: a.get(price).map(|p| p.priceUsd).map_err(RpcError::from),
         record,
         balance,
     })

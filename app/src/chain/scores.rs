@@ -91,8 +91,8 @@ pub async fn final_epochs(w: &World, last: usize) -> Result<Vec<FinalEpoch>, Rpc
     let finals: Vec<(u64, u64)> = reg
         .epochs
         .iter()
-        .filter(|e| EpochStatus::from_code(e.status) == EpochStatus::Final)
-        .map(|e| (e.epoch, e.proposed_at))
+        .filter(|e| e.slot.status == EpochStatus::Final)
+        .map(|e| (e.epoch(), e.proposed_at))
         .take(last)
         .collect();
     if finals.is_empty() {

@@ -2,7 +2,7 @@
 //! client, with its one log reader, its block-time batches and its Multicall3 batches.
 
 use crate::chain::multicall::run_calls;
-use crate::chain::rpc::{Rpc, RpcError, TxRequest};
+use crate::chain::rpc::{Rpc, RpcError};
 use crate::chain::transport::{Log, LogFilter};
 use alloy_primitives::{Address, Bytes};
 use eden_chain::read::ChainRead;
@@ -32,13 +32,7 @@ impl ChainRead for Rpc {
     ) -> Result<Vec<Result<Bytes, RpcError>>, RpcError> {
         match block {
             None => run_calls(self, calls).await,
-            Some(_) => {
-                let txs: Vec<TxRequest> = calls
-                    .iter()
-                    .map(|(to, data)| TxRequest::call(*to, data.clone()))
-                    .collect();
-                self.call_batch_at(&txs, block).await
-            }
+            Some(_) => self.eth_calls(calls, block).await,
         }
     }
 }

@@ -65,7 +65,7 @@ async fn run(
         scores.map_err(RpcError::from)?,
         overrides.map_err(RpcError::from)?,
     );
-    let adjudicator = answers?.get(adj)?;
+    let adjudicator = answers.map_err(RpcError::from)?.get(adj)?;
     let mut blocks = vec![proposal_block];
     blocks.extend(bundle.human_as_of.map(|a| a.block));
     let times = rpc.block_timestamps(&blocks).await?;

@@ -105,7 +105,7 @@ async fn check(
                 });
             }
         }
-        Err(e) => flags.push(InputsFlag::WindowUnread(e)),
+        Err(e) => flags.push(InputsFlag::WindowUnread(e.into())),
     }
     let rp = report
         .project(project)

@@ -121,14 +121,12 @@ pub fn buy_request(
         minTokensOut: preview.min_tokens_out,
         deadline: U256::from(now + TRADE_DEADLINE_SECS),
     };
-    TxRequest {
-        value: if quote.is_zero() {
-            quote_in
-        } else {
-            U256::ZERO
-        },
-        ..TxRequest::call(launchpad, call.abi_encode())
-    }
+    let value = if quote.is_zero() {
+        quote_in
+    } else {
+        U256::ZERO
+    };
+    TxRequest::paying(launchpad, call.abi_encode(), value)
 }
 
 /// The curve sale of `preview` (C19): `Launchpad.sell(token, tokensIn, minQuoteOut, deadline)`; the tokens
@@ -170,10 +168,8 @@ pub fn swap_request(
         recipient,
         deadline: U256::from(now + TRADE_DEADLINE_SECS),
     };
-    TxRequest {
-        value: if native { amount_in } else { U256::ZERO },
-        ..TxRequest::call(router, call.abi_encode())
-    }
+    let value = if native { amount_in } else { U256::ZERO };
+    TxRequest::paying(router, call.abi_encode(), value)
 }
 
 /// What a trade's price impact asks of the person before it is sent (D5): nothing up to 10 %; a

@@ -85,7 +85,10 @@ async fn previous_tie(
     };
     let root = epochs::final_root(&w.rpc(), w.contracts.epoch_registry, pe)
         .await
-        .map_err(|error| PreviousFlag::NotFinal { epoch: pe, error })?;
+        .map_err(|error| PreviousFlag::NotFinal {
+            epoch: pe,
+            error: error.into(),
+        })?;
     match w.fetch_light(root, project).await {
         Ok(l) => match l.pack.proven_score(root) {
             Some(s) if s == prev => Ok(PreviousTie::Leaf {
@@ -167,7 +170,7 @@ fn proposal_signer(
         epoch: call.epoch,
         root: call.root,
         inputsRoot: call.inputsRoot,
-        proposer: row.proposer,
+        proposer: row.proposal.proposer,
         expiry: call.expiry,
     };
     let domain = eden_domain(w.chain_id, w.contracts.epoch_registry);
@@ -255,7 +258,7 @@ pub async fn verify_score(
     let rpc = w.rpc();
     let reg = w.contracts.epoch_registry;
     let (light, proposal, lanes) = futures::join!(
-        w.fetch_light(row.root, project),
+        w.fetch_light(row.proposal.root, project),
         epochs::proposal(&rpc, reg, &row),
         async {
             // C17: FeeLanes' parameters and the project's Verified flag (which also sets the C10 cap).
@@ -279,28 +282,30 @@ pub async fn verify_score(
     // C22: the project's light publication when the deployment publishes one; else the whole bundle.
     let no_score = || AppError::NoScore {
         project,
-        epoch: row.epoch,
+        epoch: row.epoch(),
     };
     let loaded = match light {
         Ok(l) => Loaded::Light(Box::new((LightProofs::new(&l.pack, l.track.as_ref()), l))),
-        Err(WorldError::Fetch(light_err)) => match w.fetch_bundle(&bundle_path(&row.root)).await {
-            Ok(b) => Loaded::Full(Box::new(b)),
-            // Neither the project's pack nor the whole bundle is published, and the pack's host said
-            // "not found": the epoch has no leaf for this address.
-            Err(WorldError::Fetch(RpcError::Http {
-                status: 404 | 410, ..
-            })) if matches!(
-                light_err,
-                RpcError::Http {
-                    status: 404 | 410,
-                    ..
+        Err(WorldError::Fetch(light_err)) => {
+            match w.fetch_bundle(&bundle_path(&row.proposal.root)).await {
+                Ok(b) => Loaded::Full(Box::new(b)),
+                // Neither the project's pack nor the whole bundle is published, and the pack's host said
+                // "not found": the epoch has no leaf for this address.
+                Err(WorldError::Fetch(RpcError::Http {
+                    status: 404 | 410, ..
+                })) if matches!(
+                    light_err,
+                    RpcError::Http {
+                        status: 404 | 410,
+                        ..
+                    }
+                ) =>
+                {
+                    return Err(no_score())
                 }
-            ) =>
-            {
-                return Err(no_score())
+                Err(e) => return Err(e.into()),
             }
-            Err(e) => return Err(e.into()),
-        },
+        }
         Err(e) => return Err(e.into()),
     };
     let (tree, source, intake) = match &loaded {
@@ -312,10 +317,11 @@ pub async fn verify_score(
         Loaded::Full(b) => (BundleTree::new(b), CheckSource::Full, None),
     };
     let bundle = tree.bundle();
-    if bundle.epoch != row.epoch {
+    if bundle.epoch != row.epoch() {
         return Err(AppError::Missing(format!(
             "the bundle is for epoch {}, not {}",
-            bundle.epoch, row.epoch
+            bundle.epoch,
+            row.epoch()
         )));
     }
     let scored_here = bundle.projects.iter().any(|p| p.project == project)
@@ -325,7 +331,7 @@ pub async fn verify_score(
         return Err(no_score());
     }
     let proposal = proposal?;
-    let inputs = check_inputs(&w, row.root, bundle, project, intake).await;
+    let inputs = check_inputs(&w, row.proposal.root, bundle, project, intake).await;
     let (onchain, expected) = (proposal.final_root, proposal.signer);
     let mut score = check_bundle(&tree, project, onchain, own.as_ref());
     let built_root = tree.built_root().map_err(AppError::from)?;
@@ -390,7 +396,7 @@ pub async fn verify_score(
     let mut human = check_human(&tree, project, onchain, events.as_deref(), chain_verified);
     // C9a, C9b, C10a: the theses the bundle took are the ones that count on chain; a difference flags the
     // human score too (it was computed from the wrong list).
-    let counting = score_counting::check_counting(&w, bundle, row.proposed_block, project).await;
+    let counting = score_counting::check_counting(&w, bundle, row.proposal.block, project).await;
     if let (Ok(Some(h)), Some(Ok(c))) = (&mut human, &counting) {
         h.flags
             .extend(c.counting.findings.iter().cloned().map(HumanFlag::Counting));
@@ -416,7 +422,7 @@ pub async fn verify_score(
                 epochs::verify_score(
                     &rpc,
                     reg,
-                    row.epoch,
+                    row.epoch(),
                     project,
                     h.bundle_score,
                     h.proof.clone(),
@@ -443,7 +449,7 @@ pub async fn verify_score(
     // The score leaf FeeLanes records (C17), once its proof reaches the final root.
     let leaf = match published {
         Some((score_wad, proof, true)) if onchain.is_some() => Some(RecordScore {
-            epoch: row.epoch,
+            epoch: row.epoch(),
             score_wad,
             proof,
         }),
@@ -453,7 +459,7 @@ pub async fn verify_score(
     let creator = lanes.map(|r| {
         r.and_then(|l| {
             let record = record_now(&l.state, leaf);
-            check_creator(l.state, row.epoch, epoch_score, pre_data).map(|c| CreatorCheck {
+            check_creator(l.state, row.epoch(), epoch_score, pre_data).map(|c| CreatorCheck {
                 lanes: lanes_at,
                 token: project,
                 owed: l.owed,
@@ -472,7 +478,7 @@ pub async fn verify_score(
     });
     Ok(EpochCheck {
         project,
-        status: row.status,
+        status: row.slot.status.code(),
         score,
         signer,
         expected_signer: expected,

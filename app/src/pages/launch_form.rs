@@ -45,10 +45,7 @@ async fn setup(w: &World) -> Result<Setup, AppError> {
 /// gas price (wei).
 async fn network_fee(w: &World, from: Option<Address>, data: Bytes) -> Result<U256, AppError> {
     let rpc = w.rpc();
-    let tx = TxRequest {
-        from,
-        ..TxRequest::call(w.contracts.launchpad, data)
-    };
+    let tx = TxRequest::call(w.contracts.launchpad, data).from(from);
     let (gas, price) = futures::join!(rpc.estimate_gas(&tx), rpc.gas_price());
     Ok(U256::from(gas?).saturating_mul(price?))
 }

@@ -5,8 +5,8 @@
 
 use super::look::Eye;
 use super::{Due, Duty, KeeperDuty, PassAt, Weigh};
-use crate::abi::{FeeLanes, RootBuyback};
-use crate::error::{OpError, Result};
+use crate::abi::RootBuyback;
+use crate::error::Result;
 use alloy::primitives::{Address, U256};
 use alloy::sol_types::{SolCall, SolError};
 use std::collections::BTreeSet;
@@ -29,8 +29,7 @@ impl KeeperDuty for Buyback {
         let Some(lanes) = eye.chain.net.contracts.fee_lanes else {
             return Ok(None);
         };
-        let lanes = FeeLanes::new(lanes, &eye.chain.provider);
-        let buyback = lanes.buyback().call().await.map_err(OpError::rpc)?;
+        let buyback = eden_chain::lanes::roles(eye.chain, lanes).await?.buyback;
         let rb = RootBuyback::new(buyback, &eye.chain.provider);
         // The assets it has a route for, from its `RouteSet` logs (as the app finds them); ETH always. An asset
         // without a route has nothing pending, so no launch needs to be read for its quote.

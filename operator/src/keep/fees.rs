@@ -5,7 +5,7 @@
 use super::look::Eye;
 use super::{Due, Duty, KeeperDuty, PassAt, Weigh};
 use crate::abi::{FeeLanes, Launchpad, ScorerRegistry};
-use crate::error::{OpError, Result};
+use crate::error::Result;
 use alloy::primitives::{Address, U256};
 use alloy::sol_types::{SolCall, SolError};
 
@@ -59,21 +59,17 @@ impl KeeperDuty for CurveFees {
 
     async fn look(eye: &mut Eye<'_>) -> Result<SeenLaunches> {
         let pad = eye.chain.net.contracts.launchpad;
-        let launchpad = Launchpad::new(pad, &eye.chain.provider);
-        let mut launches = Vec::new();
-        for token in eye.tokens().await? {
-            let l = launchpad
-                .launchOf(token)
-                .call()
-                .await
-                .map_err(OpError::rpc)?;
-            launches.push(LaunchFees {
-                token,
-                quote: l.quote,
-                graduated: l.graduated,
-                accrued: l.feesAccrued,
-            });
-        }
+        let launches = eye
+            .lanes()
+            .await?
+            .into_iter()
+            .map(|l| LaunchFees {
+                token: l.token,
+                quote: l.launch.quote,
+                graduated: l.launch.graduated,
+                accrued: l.launch.feesAccrued,
+            })
+            .collect();
         Ok(SeenLaunches { pad, launches })
     }
 
@@ -120,31 +116,24 @@ impl KeeperDuty for ScorerLanes {
     type Seen = Option<SeenLanes>;
 
     async fn look(eye: &mut Eye<'_>) -> Result<Option<SeenLanes>> {
-        let (Some(registry), Some(lanes_at)) = (
+        let (Some(registry), Some(_)) = (
             eye.chain.net.contracts.scorer_registry,
             eye.chain.net.contracts.fee_lanes,
         ) else {
             return Ok(None);
         };
-        let sr = ScorerRegistry::new(registry, &eye.chain.provider);
-        let fee_lanes = FeeLanes::new(lanes_at, &eye.chain.provider);
-        let mut lanes = Vec::new();
-        for token in eye.tokens().await? {
-            let p = sr.pool(token).call().await.map_err(OpError::rpc)?;
-            if !p.configured {
-                continue;
-            }
-            let held = fee_lanes
-                .scorerPool(token, p.asset)
-                .call()
-                .await
-                .map_err(OpError::rpc)?;
-            lanes.push(Lane {
-                token,
-                asset: p.asset,
-                held,
-            });
-        }
+        let lanes = eye
+            .lanes()
+            .await?
+            .into_iter()
+            .filter_map(|l| {
+                l.scorer_pool.map(|p| Lane {
+                    token: l.token,
+                    asset: p.asset,
+                    held: p.held,
+                })
+            })
+            .collect();
         Ok(Some(SeenLanes { registry, lanes }))
     }
 

@@ -3,14 +3,11 @@
 
 use super::look::Eye;
 use super::{Due, Duty, KeeperDuty, PassAt, Weigh};
-use crate::abi::EpochRegistry::{
-    self, AdjudicationOpen, NotChallenged, NotPending, RootProposed, WindowOpen,
-};
-use crate::error::{OpError, Result};
+use crate::abi::EpochRegistry::{self, AdjudicationOpen, NotChallenged, NotPending, WindowOpen};
+use crate::error::Result;
 use alloy::primitives::Address;
 use alloy::sol_types::SolError;
 use eden_core::registry::{EpochSlot, EpochStatus};
-use std::collections::BTreeSet;
 
 /// The duty.
 pub(super) struct Finalize;
@@ -28,23 +25,14 @@ impl KeeperDuty for Finalize {
 
     async fn look(eye: &mut Eye<'_>) -> Result<Seen> {
         let registry = eye.chain.net.contracts.epoch_registry;
-        let reg = eye.chain.registry();
-        let proposed: BTreeSet<u64> = eye
-            .events::<RootProposed>(registry)
-            .await?
+        let from = eye.chain.net.deployment_block;
+        let read = eden_chain::epochs::discover(eye.chain, registry, from, eye.head, None).await?;
+        let epochs = read
+            .epochs
             .into_iter()
-            .map(|e| e.epoch)
+            .rev()
+            .map(|e| (e.epoch(), e.slot))
             .collect();
-        let mut epochs = Vec::with_capacity(proposed.len());
-        for epoch in proposed {
-            let st = reg.status(epoch).call().await.map_err(OpError::rpc)?;
-            let slot = EpochSlot {
-                status: EpochStatus::from_code(st._0),
-                deadline: st.deadline,
-                challenges: 0,
-            };
-            epochs.push((epoch, slot));
-        }
         Ok(Seen { registry, epochs })
     }
 

@@ -2,14 +2,14 @@
 //! from the keeper's account.
 
 use super::Memory;
-use crate::abi::Launchpad;
 use crate::chain::Chain;
 use crate::error::{OpError, Result};
 use crate::publication::Publications;
-use alloy::primitives::{Address, Bytes, U256};
+use alloy::primitives::{Address, Bytes};
 use alloy::providers::Provider;
 use alloy::rpc::types::{Filter, TransactionRequest};
 use alloy::sol_types::SolEvent;
+use eden_chain::lanes::{LaneContracts, LaunchLanes};
 
 /// What a duty reads through: the chain at the pass's head, the publications, and the run's memory.
 pub(super) struct Eye<'a> {
@@ -75,24 +75,29 @@ impl Eye<'_> {
         if let Some(launches) = &self.launches {
             return Ok(launches.clone());
         }
-        let pad = Launchpad::new(self.chain.net.contracts.launchpad, &self.chain.provider);
-        let n: u64 = pad
-            .launchCount()
-            .call()
-            .await
-            .map_err(OpError::rpc)?
-            .try_into()
-            .unwrap_or(u64::MAX);
-        for i in self.memory.tokens.len() as u64..n {
-            let token = pad
-                .tokens(U256::from(i))
-                .call()
-                .await
-                .map_err(OpError::rpc)?;
-            self.memory.tokens.push(token);
+        let pad = self.chain.net.contracts.launchpad;
+        let n = eden_chain::launchpad::params(self.chain, pad).await?.count;
+        let known = self.memory.tokens.len() as u64;
+        if n > known {
+            let new = eden_chain::launchpad::tokens(self.chain, pad, known, n).await?;
+            self.memory.tokens.extend(new);
         }
         self.launches = Some(self.memory.tokens.clone());
         Ok(self.memory.tokens.clone())
+    }
+
+    /// Every launch's record, fee-lane state and scorer pool ([`eden_chain::lanes::read_launches`]: two
+    /// batches whatever their number), read when a duty looks: it sees what the duties before it in the
+    /// pass sent (a launch's fees collected into the lanes, a score recorded).
+    pub(super) async fn lanes(&mut self) -> Result<Vec<LaunchLanes>> {
+        let tokens = self.tokens().await?;
+        let c = &self.chain.net.contracts;
+        let at = LaneContracts {
+            launchpad: c.launchpad,
+            fee_lanes: c.fee_lanes,
+            scorer_registry: c.scorer_registry,
+        };
+        Ok(eden_chain::lanes::read_launches(self.chain, at, &tokens).await?)
     }
 
     /// `data` on `to`, simulated from the keeper's account at the latest block.

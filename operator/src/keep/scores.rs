@@ -5,7 +5,7 @@
 use super::look::Eye;
 use super::{Due, Duty, KeeperDuty, Memory, Outcome, PassAt, Weigh};
 use crate::abi::FeeLanes::{self, NotLatestFinal, StaleScore};
-use crate::error::{OpError, Result};
+use crate::error::Result;
 use crate::publication::Publications;
 use alloy::primitives::{Address, B256, U256};
 use alloy::sol_types::{SolCall, SolError};
@@ -42,29 +42,21 @@ impl KeeperDuty for Scores {
         let Some(lanes) = eye.chain.net.contracts.fee_lanes else {
             return Ok(None);
         };
-        let reg = eye.chain.registry();
-        if !reg.hasFinalEpoch().call().await.map_err(OpError::rpc)? {
+        let registry = eye.chain.net.contracts.epoch_registry;
+        let Some((epoch, root)) = eden_chain::epochs::latest_final(eye.chain, registry).await?
+        else {
             return Ok(None);
-        }
-        let epoch = reg.latestFinalEpoch().call().await.map_err(OpError::rpc)?;
-        let root = reg.finalRoot(epoch).call().await.map_err(OpError::rpc)?;
-        let fee_lanes = FeeLanes::new(lanes, &eye.chain.provider);
-        let mut stale = Vec::new();
-        for token in eye.tokens().await? {
-            let recorded = fee_lanes
-                .scoreRecorded(token)
-                .call()
-                .await
-                .map_err(OpError::rpc)?;
-            let held = fee_lanes
-                .scoreEpochOf(token)
-                .call()
-                .await
-                .map_err(OpError::rpc)?;
-            if !recorded || held < epoch {
-                stale.push((token, recorded.then_some(held)));
-            }
-        }
+        };
+        let stale: Vec<_> = eye
+            .lanes()
+            .await?
+            .into_iter()
+            .filter_map(|l| {
+                let h = l.lanes?;
+                (!h.score_recorded || h.score_epoch < epoch)
+                    .then_some((l.token, h.score_recorded.then_some(h.score_epoch)))
+            })
+            .collect();
         let table = if stale.is_empty() {
             None
         } else {

@@ -7,8 +7,8 @@
 use super::look::{Eye, Sim};
 use super::send::{min_out_rounded_up, reason};
 use super::{Due, Duty, KeeperDuty, Outcome, PassAt, Weigh};
-use crate::abi::{FeeLanes, LaunchLocker, Launchpad, ScorerRegistry};
-use crate::error::{OpError, Result};
+use crate::abi::{FeeLanes, LaunchLocker, ScorerRegistry};
+use crate::error::Result;
 use alloy::primitives::{Address, U256};
 use alloy::sol_types::{SolCall, SolError};
 
@@ -118,14 +118,12 @@ impl KeeperDuty for Returned {
         let Some(registry) = eye.chain.net.contracts.scorer_registry else {
             return Ok(None);
         };
-        let sr = ScorerRegistry::new(registry, &eye.chain.provider);
-        let mut pools = Vec::new();
-        for token in eye.tokens().await? {
-            let p = sr.pool(token).call().await.map_err(OpError::rpc)?;
-            if p.configured {
-                pools.push((token, p.asset));
-            }
-        }
+        let pools = eye
+            .lanes()
+            .await?
+            .into_iter()
+            .filter_map(|l| l.scorer_pool.map(|p| (l.token, p.asset)))
+            .collect();
         Ok(Some(SeenPools { registry, pools }))
     }
 
@@ -165,28 +163,16 @@ impl KeeperDuty for Escrows {
         let Some(lanes) = eye.chain.net.contracts.fee_lanes else {
             return Ok(None);
         };
-        let fee_lanes = FeeLanes::new(lanes, &eye.chain.provider);
-        let pad = Launchpad::new(eye.chain.net.contracts.launchpad, &eye.chain.provider);
-        let keeper = fee_lanes.keeper().call().await.map_err(OpError::rpc)?;
-        let owner = fee_lanes.owner().call().await.map_err(OpError::rpc)?;
+        let eden_chain::lanes::LaneRoles { keeper, owner, .. } =
+            eden_chain::lanes::roles(eye.chain, lanes).await?;
         let allowed = may_sweep(eye.me, keeper, owner);
         let mut escrows = Vec::new();
-        for token in eye.tokens().await? {
-            let liquidity = fee_lanes
-                .liquidityEscrow(token)
-                .call()
-                .await
-                .map_err(OpError::rpc)?;
-            let own = fee_lanes
-                .ownBuybackEscrow(token)
-                .call()
-                .await
-                .map_err(OpError::rpc)?;
-            if liquidity.is_zero() && own.is_zero() {
-                continue;
-            }
-            let l = pad.launchOf(token).call().await.map_err(OpError::rpc)?;
-            if !l.graduated {
+        for l in eye.lanes().await? {
+            let (token, quote) = (l.token, l.launch.quote);
+            let Some(h) = l.lanes else { continue };
+            let (liquidity, own) = (h.liquidity_escrow, h.own_buyback_escrow);
+            // An escrow is swept into the pool: only once the launch has graduated.
+            if (liquidity.is_zero() && own.is_zero()) || !l.launch.graduated {
                 continue;
             }
             for (amount, kind) in [(liquidity, Escrow::Liquidity), (own, Escrow::OwnBuyback)] {
@@ -208,7 +194,7 @@ impl KeeperDuty for Escrows {
                     token,
                     kind,
                     amount,
-                    quote: l.quote,
+                    quote,
                     probe,
                 });
             }

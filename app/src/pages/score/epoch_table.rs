@@ -45,16 +45,17 @@ pub fn EpochTable(
             <thead><tr><th>"Epoch"</th><th>"Status"</th><th>"Window"</th><th></th><th>"Anyone may"</th></tr></thead>
             <tbody>
             {reg.epochs.into_iter().map(|r| {
-                let e = r.epoch;
+                let e = r.epoch();
+                let (status, deadline) = (r.slot.status.code(), r.slot.deadline);
                 // A proposed epoch whose slot is empty again: its challenge was upheld (the root
                 // struck); a new root may be proposed.
-                let name = if r.status == 0 { "reopened" } else { status_name(r.status) };
-                let window = move || match r.status {
+                let name = if status == 0 { "reopened" } else { status_name(status) };
+                let window = move || match status {
                     0 => "challenge upheld: awaiting a new root".to_string(),
                     2 => "awaiting the adjudicator".to_string(),
                     1 => {
                         let now = ctx.chain_now();
-                        if now < r.deadline { format!("final in {}", fmt::duration(r.deadline - now)) } else { "window over: can be finalized".to_string() }
+                        if now < deadline { format!("final in {}", fmt::duration(deadline - now)) } else { "window over: can be finalized".to_string() }
                     }
                     3 => "final".to_string(),
                     _ => String::new(),
@@ -68,8 +69,8 @@ pub fn EpochTable(
                     <tr data-epoch=e class=move || if selected.get() == Some(e) { "selected" } else { "" }>
                         <td>{e}{(r.proposed_at > 0).then(|| view! { <br /><span class="muted epoch-date" title=fmt::date_utc(r.proposed_at)>{fmt::day_utc(r.proposed_at)}</span> })}</td>
                         <td><span class=format!("badge {name}")>{name}</span></td>
-                        <td title=(r.status == 2).then_some("Challenged: if the challenge is upheld the slot reopens for a corrected root; if rejected, a fresh 72 h window starts (C7).")>{window}</td>
-                        <td><button class="secondary pick-epoch" on:click=move |_| on_pick.run(e)>{if r.status == 3 { "Verify" } else { "Check" }}</button></td>
+                        <td title=(status == 2).then_some("Challenged: if the challenge is upheld the slot reopens for a corrected root; if rejected, a fresh 72 h window starts (C7).")>{window}</td>
+                        <td><button class="secondary pick-epoch" on:click=move |_| on_pick.run(e)>{if status == 3 { "Verify" } else { "Check" }}</button></td>
                         <td class="epoch-actions">{move || {
                             let currency = currency.clone();
                             actions.get().into_iter().map(|a| match a {

@@ -194,7 +194,12 @@ fn ScoreBody(world: World) -> impl IntoView {
     Effect::new(move |_| {
         if let Some(Ok(reg)) = rows.get() {
             if selected.get_untracked().is_none() {
-                selected.set(reg.epochs.iter().find(|r| r.status == 3).map(|r| r.epoch));
+                selected.set(
+                    reg.epochs
+                        .iter()
+                        .find(|r| r.slot.status == crate::chain::epochs::EpochStatus::Final)
+                        .map(|r| r.epoch()),
+                );
             }
         }
     });
@@ -207,7 +212,7 @@ fn ScoreBody(world: World) -> impl IntoView {
         ) else {
             return;
         };
-        let Some(row) = rs.epochs.into_iter().find(|r| r.epoch == e) else {
+        let Some(row) = rs.epochs.into_iter().find(|r| r.epoch() == e) else {
             return;
         };
         let mine = own.get_untracked().and_then(Result::ok);
