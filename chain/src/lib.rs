@@ -10,8 +10,10 @@
 //! | [`revert`] | a revert in words: the protocol's custom errors, `Error(string)`, or the raw data |
 //! | [`log`] | a log and a log filter, as `eth_getLogs` takes and returns them |
 //! | [`logs`] | log paging: ranges a node refuses are halved, rate limits waited out |
+//! | [`payouts`] | holder payout rounds (C18): every posted round and its state; where its tree and snapshot are |
 //! | [`publication`] | publications from the deployment's bases, with one meaning of "not published" |
 //! | [`read`] | the trait a chain transport implements: view calls in a batch, logs over a range, block times |
+//! | [`duels`] | the duel hook's count and every duel's record (B5–B7) |
 //! | [`epochs`] | the epoch registry (C7): each epoch's current proposal and slot, the registry's terms |
 //! | [`lanes`] | every launch across launchpad, fee lanes and scorer pools in one batch; Verified flags at a block |
 //! | [`launchpad`] | the launchpad's parameters and its tokens in launch order (B1) |
@@ -20,12 +22,14 @@
 
 pub mod abi;
 pub mod batch;
+pub mod duels;
 pub mod epochs;
 pub mod human;
 pub mod lanes;
 pub mod launchpad;
 pub mod log;
 pub mod logs;
+pub mod payouts;
 pub mod publication;
 pub mod read;
 pub mod revert;

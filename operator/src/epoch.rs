@@ -651,7 +651,7 @@ pub fn publish(bundle_path: &Path, intake_path: Option<&Path>, dir: &Path) -> Re
     let encode = |e: eden_core::compact::CompactError| OpError::input("compact encoding", e);
     let mut files = vec![
         (
-            epochs.join(format!("{root}.json")),
+            dir.join(eden_chain::epochs::bundle_path(&bundle.root)),
             bundle
                 .to_json()
                 .map_err(|e| OpError::input("bundle", e))?
@@ -667,7 +667,7 @@ pub fn publish(bundle_path: &Path, intake_path: Option<&Path>, dir: &Path) -> Re
         let r = IntakeReport::from_bytes(&config::read_bytes(p)?)
             .map_err(|e| OpError::input(p.display().to_string(), e))?;
         files.push((
-            epochs.join(format!("{root}.intake.json")),
+            dir.join(eden_chain::epochs::intake_path(&bundle.root)),
             serde_json::to_vec(&r).map_err(|e| OpError::input("intake report", e))?,
         ));
         files.push((

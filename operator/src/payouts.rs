@@ -327,14 +327,13 @@ pub struct PayoutPublished {
 /// `payouts/<root>.snapshot.json` (block, balances, exclusions) into `dir`; never overwrites other content.
 pub fn publish(snap: &PayoutSnapshot, dir: &Path) -> Result<PayoutPublished> {
     let tree = tree(snap)?;
-    let root = format!("{:#x}", snap.root);
     let files = [
         (
-            dir.join("payouts").join(format!("{root}.json")),
+            dir.join(eden_chain::payouts::tree_path(&snap.root)),
             serde_json::to_vec(&tree.dump()).map_err(|e| OpError::input("tree", e))?,
         ),
         (
-            dir.join("payouts").join(format!("{root}.snapshot.json")),
+            dir.join(eden_chain::payouts::snapshot_path(&snap.root)),
             serde_json::to_vec_pretty(snap).map_err(|e| OpError::input("snapshot", e))?,
         ),
     ];

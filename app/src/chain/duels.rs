@@ -39,25 +39,11 @@ fn token_of(key: &IDuelHook::PoolKey) -> Address {
 /// # Errors
 /// When the hook cannot be read.
 pub async fn discover(rpc: &Rpc, hook: Address) -> Result<Vec<DuelRef>, RpcError> {
-    let n: U256 = rpc.call(hook, &IDuelHook::duelCountCall {}).await?;
-    let n = u64::try_from(n).unwrap_or(0);
-    let mut b = Batch::new();
-    let slots: Vec<_> = (0..n)
-        .map(|i| {
-            b.add(
-                hook,
-                &IDuelHook::getDuelCall {
-                    duelId: U256::from(i),
-                },
-            )
-        })
+    let pairs: Vec<_> = eden_chain::duels::list(rpc, hook)
+        .await?
+        .into_iter()
+        .map(|(i, d)| (i, token_of(&d.keyA), token_of(&d.keyB)))
         .collect();
-    let a = b.run(rpc).await?;
-    let mut pairs = Vec::with_capacity(slots.len());
-    for (i, s) in slots.into_iter().enumerate() {
-        let d = a.get(s)?;
-        pairs.push((i as u64, token_of(&d.keyA), token_of(&d.keyB)));
-    }
     let mut b = Batch::new();
     let syms: Vec<_> = pairs
         .iter()

@@ -12,15 +12,7 @@ use alloy_primitives::{Address, B256, U256};
 use eden_core::holders::{find_payout, FoundPayout, PayoutContext, PayoutSnapshot};
 use eden_core::merkle::StandardMerkleTree;
 
-/// Where a payout round's tree is published under a base URL: `payouts/0x<64 hex>.json`.
-pub fn tree_path(root: &B256) -> String {
-    format!("payouts/{root}.json")
-}
-
-/// Where a payout round's snapshot is published: `payouts/0x<64 hex>.snapshot.json` (C18).
-pub fn snapshot_path(root: &B256) -> String {
-    format!("payouts/{root}.snapshot.json")
-}
+pub use eden_chain::payouts::{snapshot_path, tree_path};
 
 /// What a round's published snapshot says, once checked.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -93,49 +85,25 @@ pub async fn discover(
     distributor: Address,
     from_block: u64,
 ) -> Result<Vec<Round>, RpcError> {
-    let events = rpc
-        .events::<IHolderDistributor::RootPosted>(distributor, None, from_block)
-        .await?;
-    let mut posted: Vec<(Address, Address, u64)> = Vec::new();
-    for (e, _) in events {
-        let key = (e.token, e.asset, e.epoch);
-        if !posted.contains(&key) {
-            posted.push(key);
-        }
-    }
-    let labels = TokenLabels::read(rpc, posted.iter().flat_map(|(t, a, _)| [*t, *a])).await?;
-    let mut b = Batch::new();
-    let rounds: Vec<_> = posted
-        .iter()
-        .map(|&(token, asset, epoch)| {
-            b.add(
-                distributor,
-                &IHolderDistributor::roundCall {
-                    token,
-                    asset,
-                    epoch,
-                },
-            )
-        })
-        .collect();
-    let a = b.run(rpc).await?;
+    let latest = rpc.block_number().await?;
+    let posted = eden_chain::payouts::rounds(rpc, distributor, from_block, latest).await?;
+    let labels = TokenLabels::read(rpc, posted.iter().flat_map(|r| [r.token, r.asset])).await?;
     let mut out = Vec::with_capacity(posted.len());
-    for (&(token, asset, epoch), slot) in posted.iter().zip(rounds) {
-        let r = a.get(slot)?;
-        let (symbol, token_decimals) = labels.get(token);
-        let (asset_symbol, asset_decimals) = labels.get(asset);
+    for p in posted {
+        let (symbol, token_decimals) = labels.get(p.token);
+        let (asset_symbol, asset_decimals) = labels.get(p.asset);
         out.push(Round {
-            token,
+            token: p.token,
             symbol,
             token_decimals,
-            asset,
+            asset: p.asset,
             asset_symbol,
             asset_decimals,
-            epoch,
-            root: r.root,
-            opens_at: r.opensAt,
-            closes_at: r.closesAt,
-            settled: r.settled,
+            epoch: p.epoch,
+            root: p.state.root,
+            opens_at: p.state.opensAt,
+            closes_at: p.state.closesAt,
+            settled: p.state.settled,
         });
     }
     Ok(out)

@@ -26,13 +26,13 @@ impl KeeperDuty for Duels {
         let Some(hook) = eye.chain.net.contracts.duel_hook else {
             return Ok(None);
         };
-        let count: u64 = DuelHook::new(hook, &eye.chain.provider)
-            .duelCount()
-            .call()
-            .await
-            .map_err(OpError::rpc)?
-            .try_into()
-            .unwrap_or(u64::MAX);
+        let count = eden_chain::duels::count(eye.chain, hook).await?;
+        if count > eden_chain::duels::MAX_DUELS {
+            return Err(OpError::Refused(format!(
+                "the duel hook {hook} says it has {count} duels; the keeper settles at most {}",
+                eden_chain::duels::MAX_DUELS
+            )));
+        }
         Ok(Some(Seen { hook, count }))
     }
 

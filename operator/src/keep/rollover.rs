@@ -2,11 +2,10 @@
 
 use super::look::Eye;
 use super::{Due, Duty, KeeperDuty, PassAt, Weigh};
-use crate::abi::HolderDistributor::{self, AlreadySettled, RootPosted, StillOpen};
-use crate::error::{OpError, Result};
+use crate::abi::HolderDistributor::{self, AlreadySettled, StillOpen};
+use crate::error::Result;
 use alloy::primitives::{Address, U256};
 use alloy::sol_types::SolError;
-use std::collections::BTreeSet;
 
 /// The duty.
 pub(super) struct Rollover;
@@ -35,29 +34,19 @@ impl KeeperDuty for Rollover {
 
     async fn look(eye: &mut Eye<'_>) -> Result<Seen> {
         let distributor = eye.chain.net.contracts.holder_distributor;
-        let hd = HolderDistributor::new(distributor, &eye.chain.provider);
-        let posted: BTreeSet<(Address, Address, u64)> = eye
-            .events::<RootPosted>(distributor)
+        let from = eye.chain.net.deployment_block;
+        let rounds = eden_chain::payouts::rounds(eye.chain, distributor, from, eye.head)
             .await?
             .into_iter()
-            .map(|e| (e.token, e.asset, e.epoch))
+            .map(|p| Round {
+                token: p.token,
+                asset: p.asset,
+                epoch: p.epoch,
+                closes_at: p.state.closesAt,
+                settled: p.state.settled,
+                unclaimed: U256::from(p.state.total).saturating_sub(U256::from(p.state.claimed)),
+            })
             .collect();
-        let mut rounds = Vec::with_capacity(posted.len());
-        for (token, asset, epoch) in posted {
-            let r = hd
-                .round(token, asset, epoch)
-                .call()
-                .await
-                .map_err(OpError::rpc)?;
-            rounds.push(Round {
-                token,
-                asset,
-                epoch,
-                closes_at: r.closesAt,
-                settled: r.settled,
-                unclaimed: U256::from(r.total).saturating_sub(U256::from(r.claimed)),
-            });
-        }
         Ok(Seen {
             distributor,
             rounds,
