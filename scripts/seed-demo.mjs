@@ -613,8 +613,9 @@ if (A.feeLanes) {
   log(`fee lanes: MEAD verified by the adjudicator ${adjudicator}`);
 }
 
-// ---- Positions: pools configured, every score proven against the final epoch, pools funded -------
-// Pools are in each token's pair asset (ETH, or the test USDC for SPRT); funded from the token's own
+// ---- Positions: every score proven against the final epoch, pools funded -------------------------
+// No owner call configures a pool (#40): a launch's pool is configured by its first proof (or fund, or
+// pullFees) in the launch's quote asset (ETH, or the test USDC for SPRT); funded from the token's own
 // curve fees (`collectFees` into the fee lanes, then the scorer lane by `pullFees`, C11/C17) plus a
 // top-up by the deployer so the demo drips visibly.
 let positions = null;
@@ -623,7 +624,6 @@ if (A.scorerRegistry && theses.length) {
   const qEpoch = firstEpoch + QUALITY_K;
   const scoredTokens = [...new Set(theses.filter((t) => t.token !== PRE).map((t) => t.token))];
   const assetOf = (token) => (token === sprt ? A.stablecoin : ZERO);
-  for (const token of scoredTokens) await send(deployer, R, 'configurePool(address,address)', [token, assetOf(token)]);
   for (const t of theses) {
     const entry = qualityBundle.theses.find((x) => Number(x.scoreId) === t.scoreId);
     // The grade as its record gave it (eden grade → the bundle's quality leaf).

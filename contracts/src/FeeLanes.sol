@@ -221,6 +221,14 @@ contract FeeLanes is ICurveFeeSink, Ownable2Step, ReentrancyGuardTransient {
         return address(launchpad) == address(0) ? 0 : launchpad.ownBuybackShareOf(token);
     }
 
+    /// @notice Whether the launchpad launched `token`, and in which quote asset (`address(0)` = ETH): the asset its
+    /// scorer lane is paid in, which the scorer registry's reward pool for it must hold (#40: a launch's pool is
+    /// configured from this, without an owner call). `(false, 0)` for any other token, or before the launchpad is set.
+    function launchQuote(address token) external view returns (bool launched, address quote) {
+        if (address(launchpad) == address(0)) return (false, address(0));
+        return launchpad.quoteOf(token);
+    }
+
     /// @notice How a fee of `fee` on `token` would be split now.
     function previewSplit(address token, uint256 fee) public view returns (Split memory s) {
         Params memory p = params;

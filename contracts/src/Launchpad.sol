@@ -346,6 +346,13 @@ contract Launchpad is Ownable2Step, ReentrancyGuardTransient {
         return _launches[token].ownBuybackShare;
     }
 
+    /// @notice Whether `token` was launched here, and its quote asset (`address(0)` = ETH); `(false, 0)` for an
+    /// address that is not a launch (#40: the scorer registry configures a launch's reward pool from this).
+    function quoteOf(address token) external view returns (bool launched, address quote) {
+        Launch storage l = _launches[token];
+        return (l.launchTime != 0, l.quote);
+    }
+
     function launchCount() external view returns (uint256) {
         return tokens.length;
     }

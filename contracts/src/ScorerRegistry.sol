@@ -28,6 +28,8 @@ interface IRootBurnPricer {
 /// @notice Where trading fees for scorers accrue (`FeeLanes.pullScorerPool`, C17 scorer lane).
 interface IScorerFeeSource {
     function pullScorerPool(address token, address asset) external returns (uint256 amount);
+    /// @notice Whether `token` is a launch, and its quote asset (the asset its scorer lane is paid in).
+    function launchQuote(address token) external view returns (bool launched, address quote);
 }
 
 /// @notice ROOT's burn (OpenZeppelin `ERC20Burnable.burn`).
@@ -205,6 +207,8 @@ contract ScorerRegistry is Ownable2Step, ReentrancyGuardTransient {
     error InvalidProof();
     error PoolNotConfigured(address token);
     error PoolAlreadyConfigured(address token);
+    error NotALaunch(address token);
+    error WrongPoolAsset(address token, address asset, address quote);
     error WrongValue(uint256 sent, uint256 expected);
     error ZeroAmount();
     error FundingTooSmall(uint256 amount, uint256 minimum);
@@ -256,16 +260,27 @@ contract ScorerRegistry is Ownable2Step, ReentrancyGuardTransient {
         emit RewardEstimateSet(token, usd);
     }
 
-    /// @notice Creates `token`'s reward pool in its pair asset (`address(0)` = ETH). Once per token.
+    /// @notice Creates `token`'s reward pool in its pair asset (`address(0)` = ETH). Once per token. A launch's pool
+    /// needs no owner call (`configureLaunchPool`); configured here, it must be in the launch's quote asset, the one
+    /// the fee lanes pay its scorer lane in.
     function configurePool(address token, address asset) external onlyOwner {
         if (token == address(0)) revert ZeroAddress();
         Pool storage p = _pools[token];
         if (p.configured) revert PoolAlreadyConfigured(token);
-        p.configured = true;
-        p.asset = asset;
-        p.lastUpdate = uint64(block.timestamp);
-        p.dripStart = uint64(block.timestamp);
-        emit PoolConfigured(token, asset);
+        (bool launched, address quote) = _launchQuote(token);
+        if (launched && asset != quote) revert WrongPoolAsset(token, asset, quote);
+        _configure(token, p, asset);
+    }
+
+    /// @notice C11 (decided, #40): creates a launched token's reward pool in its launch's quote asset. Anyone may, once;
+    /// `prove`, `fund` and `pullFees` do it themselves when the pool is not configured yet, so a launch's first scorer
+    /// proves without any owner call. Reverts `NotALaunch` for a token the fee lanes' launchpad did not launch.
+    function configureLaunchPool(address token) external {
+        Pool storage p = _pools[token];
+        if (p.configured) revert PoolAlreadyConfigured(token);
+        (bool launched, address quote) = _launchQuote(token);
+        if (!launched) revert NotALaunch(token);
+        _configure(token, p, quote);
     }
 
     // ------------------------------------------------------------------ scorers
@@ -356,7 +371,7 @@ contract ScorerRegistry is Ownable2Step, ReentrancyGuardTransient {
         }
         _staked(sc.scorer);
         _checkLatest(sc.scorer, sc.token, scoreId);
-        if (!_pools[sc.token].configured) revert PoolNotConfigured(sc.token);
+        _poolOf(sc.token);
         sc.proven = true;
         sc.gradeEpoch = epoch;
         sc.weight = w;
@@ -390,7 +405,7 @@ contract ScorerRegistry is Ownable2Step, ReentrancyGuardTransient {
         sc.weight = w;
         Scorer storage s = _scorers[sc.scorer];
         bool eligible = s.registered && s.unstakeRequestedAt == 0 && _latestScore[sc.scorer][sc.token] == scoreId + 1
-            && _pools[sc.token].configured;
+            && _launchPoolReady(sc.token);
         if (eligible) {
             _openPosition(sc.token, sc.scorer, scoreId, w);
             emit PositionOpened(sc.token, sc.scorer, scoreId, 0, w, _positions[sc.token][sc.scorer].end);
@@ -454,7 +469,7 @@ contract ScorerRegistry is Ownable2Step, ReentrancyGuardTransient {
     /// @notice Funds `token`'s scorer pool with `amount` of its pair asset (ETH as msg.value). Anyone may fund, at
     /// least `minFunding(token)` (1 % of what is still to be released, C11).
     function fund(address token, uint256 amount) external payable nonReentrant {
-        Pool storage p = _configured(token);
+        Pool storage p = _poolOf(token);
         if (amount == 0) revert ZeroAmount();
         if (p.asset == address(0)) {
             if (msg.value != amount) revert WrongValue(msg.value, amount);
@@ -467,7 +482,7 @@ contract ScorerRegistry is Ownable2Step, ReentrancyGuardTransient {
 
     /// @notice Pulls `token`'s scorer lane from the fee lanes and drips it into the pool (C11). Anyone may call.
     function pullFees(address token) external nonReentrant returns (uint256 amount) {
-        Pool storage p = _configured(token);
+        Pool storage p = _poolOf(token);
         IScorerFeeSource source = feeSource;
         if (address(source) == address(0)) revert NoFeeSource();
         uint256 before = _balance(p.asset);
@@ -636,6 +651,45 @@ contract ScorerRegistry is Ownable2Step, ReentrancyGuardTransient {
         s = _scorers[who];
         if (!s.registered) revert NotRegistered(who);
         if (s.unstakeRequestedAt != 0) revert Unstaking(who);
+    }
+
+    /// @dev `token`'s pool, configured now from its launch (`_configureLaunch`) when it is not yet.
+    function _poolOf(address token) private returns (Pool storage p) {
+        p = _pools[token];
+        if (!p.configured) _configureLaunch(token, p);
+    }
+
+    /// @dev True when `token`'s pool is configured, or is now from its launch; false for a token that is neither.
+    function _launchPoolReady(address token) private returns (bool) {
+        Pool storage p = _pools[token];
+        if (p.configured) return true;
+        (bool launched, address quote) = _launchQuote(token);
+        if (!launched) return false;
+        _configure(token, p, quote);
+        return true;
+    }
+
+    /// @dev Configures `token`'s pool in its launch's quote asset; reverts `PoolNotConfigured` for a token that is
+    /// not a launch (the error a caller of an unconfigured pool has always seen).
+    function _configureLaunch(address token, Pool storage p) private {
+        (bool launched, address quote) = _launchQuote(token);
+        if (!launched) revert PoolNotConfigured(token);
+        _configure(token, p, quote);
+    }
+
+    /// @dev Whether the fee lanes' launchpad launched `token`, and its quote asset (`(false, 0)` without fee lanes).
+    function _launchQuote(address token) private view returns (bool launched, address quote) {
+        IScorerFeeSource source = feeSource;
+        if (address(source) == address(0)) return (false, address(0));
+        return source.launchQuote(token);
+    }
+
+    function _configure(address token, Pool storage p, address asset) private {
+        p.configured = true;
+        p.asset = asset;
+        p.lastUpdate = uint64(block.timestamp);
+        p.dripStart = uint64(block.timestamp);
+        emit PoolConfigured(token, asset);
     }
 
     function _configured(address token) private view returns (Pool storage p) {

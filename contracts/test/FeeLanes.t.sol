@@ -92,6 +92,28 @@ contract FeeLanesTest is LaunchpadFixture {
 
     // ---------------------------------------------------------------- configuration
 
+    /// #40: the scorer registry configures a launch's reward pool from this: a launch and its quote asset, read from
+    /// the launchpad; any other address is not a launch; before the launchpad is linked, nothing is.
+    function test_launchQuote_readsTheLaunchpad() public {
+        (bool launched, address quote) = lanes.launchQuote(token);
+        assertTrue(launched);
+        assertEq(quote, address(0));
+        TestERC20 usd = new TestERC20("USD", "USD", 6);
+        vm.prank(padOwner);
+        pad.setQuoteAsset(address(usd), 3_125e6);
+        vm.prank(creator);
+        address t = pad.launch("S", "S", address(usd), 0);
+        (launched, quote) = lanes.launchQuote(t);
+        assertTrue(launched);
+        assertEq(quote, address(usd));
+        (launched, quote) = lanes.launchQuote(address(usd));
+        assertFalse(launched);
+        FeeLanes fresh = new FeeLanes(lanesOwner, reg, dist, _defaults());
+        (launched, quote) = fresh.launchQuote(token);
+        assertFalse(launched);
+        assertEq(quote, address(0));
+    }
+
     function test_params_validation() public {
         FeeLanes.Params memory p = _defaults();
         vm.startPrank(lanesOwner);

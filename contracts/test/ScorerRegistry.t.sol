@@ -821,6 +821,18 @@ contract ScorerRegistryReviewTest is ScorerFixture {
 /// Stands in for FeeLanes' scorer lane (pull by the registry).
 contract MockFeeSource {
     mapping(address => mapping(address => uint256)) public lane;
+    mapping(address => bool) public launched;
+    mapping(address => address) public quoteOf;
+
+    /// Marks `token` as a launch in `quote` (what FeeLanes reads from its launchpad).
+    function launch(address token, address quote) external {
+        launched[token] = true;
+        quoteOf[token] = quote;
+    }
+
+    function launchQuote(address token) external view returns (bool, address) {
+        return (launched[token], quoteOf[token]);
+    }
 
     function credit(address token, address asset, uint256 amount) external payable {
         lane[token][asset] += amount;
@@ -861,5 +873,81 @@ contract ScorerRegistryFeeSourceTest is ScorerFixture {
         // Stray ETH is refused.
         (bool ok,) = address(reg).call{value: 1}("");
         assertFalse(ok);
+    }
+}
+
+/// #40: a launch's reward pool is configured from its launch, in its quote asset, with no owner call; nobody can
+/// choose another asset, configure a token that is not a launch, or configure a pool twice.
+contract ScorerRegistryLaunchPoolTest is ScorerFixture {
+    MockFeeSource src;
+    address constant LAUNCH_U = address(0xE0E2); // launched in USDG, never configured by the owner
+    address constant LAUNCH_E = address(0xE0E3); // launched in ETH, never configured by the owner
+    address constant STRANGER = address(0xE0E4); // not a launch
+
+    function setUp() public override {
+        super.setUp();
+        src = new MockFeeSource();
+        src.launch(LAUNCH_U, address(usdg));
+        src.launch(LAUNCH_E, address(0));
+        vm.prank(owner);
+        reg.setFeeSource(IScorerFeeSource(address(src)));
+    }
+
+    function test_aLaunchsFirstScorerProvesWithoutAnOwnerCall() public {
+        address alice = makeAddr("alice");
+        _register(alice);
+        assertFalse(reg.pool(LAUNCH_U).configured);
+        uint256 id = _scoreAndProve(alice, LAUNCH_U, 0.8e18, 1);
+        ScorerRegistry.Pool memory p = reg.pool(LAUNCH_U);
+        assertTrue(p.configured);
+        assertEq(p.asset, address(usdg), "the launch's quote asset, where its scorer lane is paid");
+        assertEq(p.dripStart, block.timestamp);
+        ScorerRegistry.Position memory pos = reg.position(LAUNCH_U, alice);
+        assertTrue(pos.open, "the proof opened a position");
+        assertEq(pos.scoreId, id);
+    }
+
+    function test_fundAndPullFeesConfigureALaunchsPoolToo() public {
+        vm.deal(address(this), 2 ether);
+        reg.fund{value: 1 ether}(LAUNCH_E, 1 ether);
+        assertEq(reg.pool(LAUNCH_E).asset, address(0));
+        // USDG lane of a launch not yet configured: pulled into a pool in USDG.
+        usdg.mint(address(src), 500e6);
+        src.credit(LAUNCH_U, address(usdg), 500e6);
+        assertEq(reg.pullFees(LAUNCH_U), 500e6);
+        assertEq(reg.pool(LAUNCH_U).asset, address(usdg));
+    }
+
+    function test_anyoneConfiguresALaunchOnceInItsQuoteAndNothingElse() public {
+        vm.prank(makeAddr("anyone"));
+        reg.configureLaunchPool(LAUNCH_U);
+        assertEq(reg.pool(LAUNCH_U).asset, address(usdg));
+        vm.expectRevert(abi.encodeWithSelector(ScorerRegistry.PoolAlreadyConfigured.selector, LAUNCH_U));
+        reg.configureLaunchPool(LAUNCH_U);
+        vm.expectRevert(abi.encodeWithSelector(ScorerRegistry.NotALaunch.selector, STRANGER));
+        reg.configureLaunchPool(STRANGER);
+        // Proving on a token that is neither configured nor a launch still fails as it always did.
+        address bob = makeAddr("bob");
+        _register(bob);
+        uint256 id = _score(bob, STRANGER, "a thesis on a token nobody launched");
+        _grade(7, id, 0.8e18, 1);
+        vm.expectRevert(abi.encodeWithSelector(ScorerRegistry.PoolNotConfigured.selector, STRANGER));
+        reg.prove(id, 7, 0.8e18, 1, bytes32(0), new bytes32[](0));
+    }
+
+    /// The attack the old owner call allowed by mistake: a launch's pool in an asset its lane is not paid in
+    /// (its fees would sit in the lanes, unpullable). The owner cannot do it now either.
+    function test_theOwnerCannotConfigureALaunchInAnotherAsset() public {
+        vm.prank(owner);
+        vm.expectRevert(
+            abi.encodeWithSelector(ScorerRegistry.WrongPoolAsset.selector, LAUNCH_E, address(usdg), address(0))
+        );
+        reg.configurePool(LAUNCH_E, address(usdg));
+        vm.prank(owner);
+        reg.configurePool(LAUNCH_E, address(0));
+        assertTrue(reg.pool(LAUNCH_E).configured);
+        // A token that is not a launch is the owner's to configure, in any asset.
+        vm.prank(owner);
+        reg.configurePool(STRANGER, address(usdg));
     }
 }
