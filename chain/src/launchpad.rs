@@ -38,6 +38,35 @@ pub async fn params<R: ChainRead>(
     })
 }
 
+/// Every asset the launchpad allows as a quote now, with its Φ (`virtualQuoteOf`, WAD of the asset's units), in
+/// the order first allowed (ETH first): the listed assets from state (`quoteAssets`, issue 38: no log scan),
+/// then their Φ in one batch; an asset set back to Φ = 0 is left out.
+///
+/// # Errors
+/// The transport's; an answer that does not decode.
+pub async fn quote_assets<R: ChainRead>(
+    chain: &R,
+    pad: Address,
+) -> Result<Vec<(Address, U256)>, ReadError<R::Error>> {
+    let mut b = Batch::new();
+    let listed = b.add(pad, &Launchpad::quoteAssetsCall {});
+    let assets = b.run(chain).await?.take(listed)?;
+    let mut b = Batch::new();
+    let slots: Vec<_> = assets
+        .iter()
+        .map(|&asset| b.add(pad, &Launchpad::virtualQuoteOfCall { asset }))
+        .collect();
+    let mut a = b.run(chain).await?;
+    let mut out = Vec::with_capacity(assets.len());
+    for (asset, slot) in assets.into_iter().zip(slots) {
+        let phi = a.take(slot)?;
+        if !phi.is_zero() {
+            out.push((asset, phi));
+        }
+    }
+    Ok(out)
+}
+
 /// The launchpad's tokens `from..to` (launch indices), in launch order, in one batch.
 ///
 /// # Errors
@@ -90,6 +119,23 @@ mod tests {
                     Launchpad::launchCountCall::SELECTOR => Ok(U256::from(3).abi_encode().into()),
                     Launchpad::supplyCall::SELECTOR => Ok(U256::from(10).abi_encode().into()),
                     Launchpad::feeBpsCall::SELECTOR => Ok(U256::from(100).abi_encode().into()),
+                    Launchpad::quoteAssetsCall::SELECTOR => Ok(vec![
+                        Address::ZERO,
+                        Address::repeat_byte(7),
+                        Address::repeat_byte(8),
+                    ]
+                    .abi_encode()
+                    .into()),
+                    Launchpad::virtualQuoteOfCall::SELECTOR => {
+                        // Asset 7 was set back to Φ = 0.
+                        let asset = Address::abi_decode(&d[4..]).unwrap();
+                        let phi = if asset == Address::repeat_byte(7) {
+                            0
+                        } else {
+                            5
+                        };
+                        Ok(U256::from(phi).abi_encode().into())
+                    }
                     _ => {
                         let i = U256::abi_decode(&d[4..]).unwrap();
                         if i < U256::from(3) {
@@ -121,5 +167,14 @@ mod tests {
             futures::executor::block_on(tokens(&pad, Address::ZERO, 2, 4)),
             Err(ReadError::Transport(_))
         ));
+        let quotes = futures::executor::block_on(quote_assets(&pad, Address::ZERO)).unwrap();
+        assert_eq!(
+            quotes,
+            [
+                (Address::ZERO, U256::from(5)),
+                (Address::repeat_byte(8), U256::from(5))
+            ],
+            "listed from state, ETH first, a disallowed asset left out"
+        );
     }
 }

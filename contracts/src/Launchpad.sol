@@ -79,6 +79,10 @@ contract Launchpad is Ownable2Step, ReentrancyGuardTransient {
     /// @notice Φ per allowed quote asset (address(0) = ETH); 0 = not allowed for new launches.
     mapping(address asset => uint256) public virtualQuoteOf;
     mapping(address token => Launch) private _launches;
+    /// @dev Every asset ever allowed as a quote, in the order first allowed (issue 38: the launch form reads the
+    /// assets from state, not by scanning `QuoteAssetSet` logs since deployment).
+    address[] private _quoteAssets;
+    mapping(address asset => bool) private _quoteListed;
     address[] public tokens;
 
     event QuoteAssetSet(address indexed asset, uint256 virtualQuote);
@@ -179,6 +183,10 @@ contract Launchpad is Ownable2Step, ReentrancyGuardTransient {
         if (virtualQuote > supply / CurveMath.MIN_SUPPLY_PER_VIRTUAL_QUOTE) revert InvalidConfig("virtualQuote");
         if (asset == address(0) && virtualQuote == 0) revert InvalidConfig("virtualQuote");
         virtualQuoteOf[asset] = virtualQuote;
+        if (!_quoteListed[asset]) {
+            _quoteListed[asset] = true;
+            _quoteAssets.push(asset);
+        }
         emit QuoteAssetSet(asset, virtualQuote);
     }
 
@@ -351,6 +359,12 @@ contract Launchpad is Ownable2Step, ReentrancyGuardTransient {
     function quoteOf(address token) external view returns (bool launched, address quote) {
         Launch storage l = _launches[token];
         return (l.launchTime != 0, l.quote);
+    }
+
+    /// @notice Every asset ever allowed as a quote, in the order first allowed (ETH, `address(0)`, first); one set
+    /// back to Φ = 0 stays listed, disallowed (`virtualQuoteOf` says which are allowed now). The owner's list: short.
+    function quoteAssets() external view returns (address[] memory) {
+        return _quoteAssets;
     }
 
     function launchCount() external view returns (uint256) {

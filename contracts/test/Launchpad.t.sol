@@ -128,6 +128,26 @@ contract LaunchpadTest is LaunchpadFixture {
         pad.launch("x", "x", address(7), 0);
     }
 
+    /// Issue 38: the quote assets come from state. Each asset is listed once, in the order first allowed (ETH from
+    /// the constructor first), and stays listed when disallowed (Φ = 0 says so); a failed set lists nothing.
+    function test_quoteAssets_listedOnceInOrder() public {
+        address[] memory before = pad.quoteAssets();
+        assertEq(before.length, 1);
+        assertEq(before[0], address(0));
+        vm.startPrank(padOwner);
+        pad.setQuoteAsset(address(7), 3_125e6);
+        pad.setQuoteAsset(address(8), 1e6);
+        pad.setQuoteAsset(address(7), 0);
+        pad.setQuoteAsset(address(7), 2e6);
+        vm.expectRevert(abi.encodeWithSelector(Launchpad.InvalidConfig.selector, "virtualQuote"));
+        pad.setQuoteAsset(address(9), S / 25 + 1);
+        vm.stopPrank();
+        address[] memory after_ = pad.quoteAssets();
+        assertEq(after_.length, 3);
+        assertEq(after_[1], address(7));
+        assertEq(after_[2], address(8));
+    }
+
     function test_setFeeSink() public {
         vm.expectRevert(abi.encodeWithSelector(Ownable.OwnableUnauthorizedAccount.selector, address(this)));
         pad.setFeeSink(address(7));

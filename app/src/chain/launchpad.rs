@@ -206,47 +206,26 @@ pub struct QuoteAsset {
     pub decimals: u8,
 }
 
-/// The quote assets a launch may use now: every asset a `QuoteAssetSet` event named (one log scan
-/// from `from_block`), with Φ read now (an asset set back to 0 is left out) and its label, in one
-/// batch; ETH first.
+/// The quote assets a launch may use now ([`eden_chain::launchpad::quote_assets`]: from state, issue 38), with
+/// their labels, ETH first.
 ///
 /// # Errors
-/// When the logs or the batch cannot be read.
-pub async fn quote_assets(
-    rpc: &Rpc,
-    pad: Address,
-    from_block: u64,
-) -> Result<Vec<QuoteAsset>, RpcError> {
-    let mut assets: Vec<Address> = rpc
-        .events::<ILaunchpad::QuoteAssetSet>(pad, None, from_block)
-        .await?
+/// When a batch cannot be read.
+pub async fn quote_assets(rpc: &Rpc, pad: Address) -> Result<Vec<QuoteAsset>, RpcError> {
+    let allowed = eden_chain::launchpad::quote_assets(rpc, pad).await?;
+    let labels = TokenLabels::read(rpc, allowed.iter().map(|(a, _)| *a)).await?;
+    Ok(allowed
         .into_iter()
-        .map(|(e, _)| e.asset)
-        .collect();
-    assets.sort();
-    assets.dedup();
-    let mut b = Batch::new();
-    let slots: Vec<_> = assets
-        .iter()
-        .map(|&asset| b.add(pad, &ILaunchpad::virtualQuoteOfCall { asset }))
-        .collect();
-    let (answers, labels) = futures::join!(b.run(rpc), TokenLabels::read(rpc, assets.clone()));
-    let (answers, labels) = (answers?, labels?);
-    let mut out = Vec::with_capacity(assets.len());
-    for (asset, slot) in assets.into_iter().zip(slots) {
-        let virtual_quote = answers.get(slot)?;
-        if virtual_quote.is_zero() {
-            continue;
-        }
-        let (symbol, decimals) = labels.get(asset);
-        out.push(QuoteAsset {
-            asset,
-            virtual_quote,
-            symbol,
-            decimals,
-        });
-    }
-    Ok(out)
+        .map(|(asset, virtual_quote)| {
+            let (symbol, decimals) = labels.get(asset);
+            QuoteAsset {
+                asset,
+                virtual_quote,
+                symbol,
+                decimals,
+            }
+        })
+        .collect())
 }
 
 /// The token a confirmed `launch` created: its receipt's `Launched` event from `pad`.

@@ -33,7 +33,7 @@ async fn setup(w: &World) -> Result<Setup, AppError> {
     let pad = w.contracts.launchpad;
     let (params, pairs) = futures::join!(
         launchpad::params(&rpc, pad),
-        launchpad::quote_assets(&rpc, pad, w.deployment_block)
+        launchpad::quote_assets(&rpc, pad)
     );
     Ok(Setup {
         params: params?,
