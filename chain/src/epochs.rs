@@ -211,6 +211,77 @@ pub async fn latest_final<R: ChainRead>(
     Ok(Some((epoch, final_root(chain, registry, epoch).await?)))
 }
 
+/// A final epoch: its number, its final root, and when its final proposal was made (unix seconds).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FinalEpoch {
+    /// The epoch.
+    pub epoch: u64,
+    /// Its final root.
+    pub root: B256,
+    /// When its final root was proposed.
+    pub proposed_at: u64,
+}
+
+/// Epochs read per batch by [`final_epochs`], going back from the latest final one.
+const FINAL_WINDOW: u64 = 32;
+
+/// The registry's final epochs, highest first, at most `last` of them, from state alone (issue 38: no log
+/// scan, so a first visit costs the same on a year-old registry): the latest final epoch, then the slots below
+/// it [`FINAL_WINDOW`] at a time, each window one batch (status, final root, proposal time), until `last` are
+/// found or the first epoch is reached. An epoch struck and re-proposed counts by its current slot.
+///
+/// # Errors
+/// The transport's; an answer that does not decode.
+pub async fn final_epochs<R: ChainRead>(
+    chain: &R,
+    registry: Address,
+    last: usize,
+) -> Result<Vec<FinalEpoch>, ReadError<R::Error>> {
+    let mut b = Batch::new();
+    let has = b.add(registry, &EpochRegistry::hasFinalEpochCall {});
+    let latest = b.add(registry, &EpochRegistry::latestFinalEpochCall {});
+    let first = b.add(registry, &EpochRegistry::firstEpochCall {});
+    let mut a = b.run(chain).await?;
+    let mut out = Vec::new();
+    if last == 0 || !a.take(has)? {
+        return Ok(out);
+    }
+    let (mut hi, first) = (a.take(latest)?, a.take(first)?);
+    loop {
+        let lo = hi.saturating_sub(FINAL_WINDOW - 1).max(first);
+        let mut b = Batch::new();
+        let slots: Vec<_> = (lo..=hi)
+            .rev()
+            .map(|epoch| {
+                (
+                    epoch,
+                    b.add(registry, &EpochRegistry::statusCall { epoch }),
+                    b.add(registry, &EpochRegistry::finalRootCall { epoch }),
+                    b.add(registry, &EpochRegistry::proposedAtCall { epoch }),
+                )
+            })
+            .collect();
+        let mut a = b.run(chain).await?;
+        for (epoch, status, root, at) in slots {
+            if EpochStatus::from_code(a.take(status)?._0) != EpochStatus::Final {
+                continue;
+            }
+            out.push(FinalEpoch {
+                epoch,
+                root: a.take(root)?,
+                proposed_at: a.take(at)?,
+            });
+            if out.len() == last {
+                return Ok(out);
+            }
+        }
+        if lo <= first {
+            return Ok(out);
+        }
+        hi = lo - 1;
+    }
+}
+
 /// The times an intake report's window must equal (C21): when epoch `epoch − 1` was proposed (the window's
 /// exclusive start; 0 for the registry's first epoch) and when `epoch` was proposed (the snapshot cannot be
 /// after it), read in one batch.
@@ -402,6 +473,11 @@ mod tests {
                             Address::repeat_byte(9).abi_encode()
                         }
                         EpochRegistry::firstEpochCall::SELECTOR => 3u64.abi_encode(),
+                        EpochRegistry::hasFinalEpochCall::SELECTOR => true.abi_encode(),
+                        EpochRegistry::latestFinalEpochCall::SELECTOR => 4u64.abi_encode(),
+                        EpochRegistry::finalRootCall::SELECTOR if epoch(d) == 4 => {
+                            B256::repeat_byte(0xf4).abi_encode()
+                        }
                         _ => return Err("reverted".to_string()),
                     };
                     Ok(out.into())
@@ -484,5 +560,18 @@ mod tests {
             futures::executor::block_on(final_root(&Reg, REG, 3)),
             Err(ReadError::Transport(e)) if e == "reverted"
         ));
+        // From state: the latest final epoch down to the first, a pending one skipped (its final root reverts,
+        // unread).
+        assert_eq!(
+            futures::executor::block_on(final_epochs(&Reg, REG, 5)).unwrap(),
+            [FinalEpoch {
+                epoch: 4,
+                root: B256::repeat_byte(0xf4),
+                proposed_at: 400
+            }]
+        );
+        assert!(futures::executor::block_on(final_epochs(&Reg, REG, 0))
+            .unwrap()
+            .is_empty());
     }
 }

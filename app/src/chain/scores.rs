@@ -3,27 +3,18 @@
 //! proven against the final root the chain holds before it is shown.
 //!
 //! - [`final_epochs`]: the registry's final epochs, latest first, with their final roots and dates
-//!   (one log scan of `RootProposed`, then two batches).
+//!   (from state: a batch for the latest final epoch, then one per 32 epochs below it).
 //! - [`board`]: every project's score in the latest two final epochs (the launch list's score and
 //!   trend): the two bundles, each rebuilt to its final root ([`World::fetch_bundle_with_root`]).
 //! - [`history`]: one project's scores over the latest final epochs (the token page): its light pack
 //!   in each ([`eden_core::check::ProjectPack::proven_published`]), kilobytes per epoch.
 
-use crate::chain::abi::IEpochRegistry;
-use crate::chain::epochs::{discover, EpochStatus};
-use crate::chain::multicall::Batch;
 use crate::chain::rpc::RpcError;
 use crate::chain::world::{World, WorldError};
-use alloy_primitives::{Address, B256, U256};
+use alloy_primitives::{Address, U256};
 use std::collections::BTreeMap;
 
-/// A final epoch: its number, its final root, and when it was proposed (unix seconds).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct FinalEpoch {
-    pub epoch: u64,
-    pub root: B256,
-    pub proposed_at: u64,
-}
+pub use eden_chain::epochs::FinalEpoch;
 
 /// A project's published score in one final epoch.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -80,41 +71,13 @@ pub enum ScoresError {
     Unproven { epoch: u64, project: Address },
 }
 
-/// The registry's final epochs, latest first, at most `last` of them.
+/// The registry's final epochs, latest first, at most `last` of them, from state
+/// ([`eden_chain::epochs::final_epochs`]: no log scan).
 ///
 /// # Errors
-/// When the logs or the batch cannot be read.
+/// When a batch cannot be read.
 pub async fn final_epochs(w: &World, last: usize) -> Result<Vec<FinalEpoch>, RpcError> {
-    let rpc = w.rpc();
-    let registry = w.contracts.epoch_registry;
-    let reg = discover(&rpc, registry, w.deployment_block, None).await?;
-    let finals: Vec<(u64, u64)> = reg
-        .epochs
-        .iter()
-        .filter(|e| e.slot.status == EpochStatus::Final)
-        .map(|e| (e.epoch(), e.proposed_at))
-        .take(last)
-        .collect();
-    if finals.is_empty() {
-        return Ok(Vec::new());
-    }
-    let mut b = Batch::new();
-    let slots: Vec<_> = finals
-        .iter()
-        .map(|&(epoch, _)| b.add(registry, &IEpochRegistry::finalRootCall { epoch }))
-        .collect();
-    let a = b.run(&rpc).await?;
-    finals
-        .into_iter()
-        .zip(slots)
-        .map(|((epoch, proposed_at), root)| {
-            Ok(FinalEpoch {
-                epoch,
-                root: a.get(root)?,
-                proposed_at,
-            })
-        })
-        .collect()
+    Ok(eden_chain::epochs::final_epochs(&w.rpc(), w.contracts.epoch_registry, last).await?)
 }
 
 /// Every project's published score in the latest final epoch, with its score in the one before.
