@@ -7,6 +7,7 @@
 //! |---|---|
 //! | [`abi`] | the contracts' bindings (`sol!` over `chain/abi`, generated from the forge artifacts) |
 //! | [`batch`] | typed view calls sent together, each answer decoded as its call's return |
+//! | [`buyback`] | the ROOT buyback's routed pair assets (C26) |
 //! | [`revert`] | a revert in words: the protocol's custom errors, `Error(string)`, or the raw data |
 //! | [`log`] | a log and a log filter, as `eth_getLogs` takes and returns them |
 //! | [`logs`] | log paging: ranges a node refuses are halved, rate limits waited out |
@@ -22,6 +23,7 @@
 
 pub mod abi;
 pub mod batch;
+pub mod buyback;
 pub mod duels;
 pub mod epochs;
 pub mod human;

@@ -85,9 +85,10 @@ pub async fn read(w: &World) -> Result<BuybackRead, RpcError> {
     let root_liq = b.add(at, &IRootBuyback::totalRootToLiquidityCall {});
     let liquidity = b.add(at, &IRootBuyback::positionLiquidityCall {});
     let slippage = b.add(at, &IRootBuyback::slippageBpsCall {});
+    let latest = rpc.block_number().await?;
     let (totals, routes, runs) = futures::join!(
         b.run(&rpc),
-        rpc.events::<IRootBuyback::RouteSet>(at, None, w.deployment_block),
+        eden_chain::buyback::routed_assets(&rpc, at, w.deployment_block, latest),
         rpc.events::<IRootBuyback::RootBoughtBack>(at, None, w.deployment_block),
     );
     let totals = totals?;
@@ -95,10 +96,7 @@ pub async fn read(w: &World) -> Result<BuybackRead, RpcError> {
     let Ok(total_burned) = totals.get(burned) else {
         return Ok(BuybackRead::NotAContract(at));
     };
-    let assets: BTreeSet<Address> = std::iter::once(Address::ZERO)
-        .chain(routes?.into_iter().map(|(e, _)| e.asset))
-        .collect();
-    let assets = read_assets(&rpc, lanes, at, assets).await?;
+    let assets = read_assets(&rpc, lanes, at, routes?).await?;
     let runs = runs?
         .into_iter()
         .map(|(e, l)| BuybackRun {

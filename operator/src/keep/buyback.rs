@@ -9,7 +9,7 @@ use crate::abi::RootBuyback;
 use crate::error::Result;
 use alloy::primitives::{Address, U256};
 use alloy::sol_types::{SolCall, SolError};
-use std::collections::BTreeSet;
+use eden_chain::batch::Batch;
 
 /// The duty.
 pub(super) struct Buyback;
@@ -30,20 +30,19 @@ impl KeeperDuty for Buyback {
             return Ok(None);
         };
         let buyback = eden_chain::lanes::roles(eye.chain, lanes).await?.buyback;
-        let rb = RootBuyback::new(buyback, &eye.chain.provider);
-        // The assets it has a route for, from its `RouteSet` logs (as the app finds them); ETH always. An asset
-        // without a route has nothing pending, so no launch needs to be read for its quote.
-        let mut assets = BTreeSet::from([Address::ZERO]);
-        assets.extend(
-            eye.events::<RootBuyback::RouteSet>(buyback)
-                .await?
-                .into_iter()
-                .map(|e| e.asset),
-        );
+        let from = eye.chain.net.deployment_block;
+        let assets = eden_chain::buyback::routed_assets(eye.chain, buyback, from, eye.head).await?;
+        // What a run would spend on each now, in one batch.
+        let mut b = Batch::new();
+        let slots: Vec<_> = assets
+            .iter()
+            .map(|&asset| (asset, b.add(buyback, &RootBuyback::pendingCall { asset })))
+            .collect();
+        let mut answers = b.run(eye.chain).await?;
         let mut pending = Vec::new();
-        for asset in assets {
+        for (asset, slot) in slots {
             // Not a RootBuyback: nothing this duty can do.
-            let Ok(amount) = rb.pending(asset).call().await else {
+            let Ok(amount) = answers.take(slot) else {
                 break;
             };
             pending.push((asset, amount));
