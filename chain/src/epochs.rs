@@ -12,6 +12,8 @@ use crate::batch::Batch;
 use crate::log::LogFilter;
 use crate::read::{ChainRead, ReadError};
 use alloy_primitives::{Address, B256, U256};
+use eden_core::committee::{Approval, Committee};
+use eden_core::eip712::EpochRoot;
 use eden_core::registry::{EpochAction, EpochSlot, EpochStatus};
 use std::collections::BTreeMap;
 
@@ -174,6 +176,82 @@ pub async fn discover<R: ChainRead>(
         bond: a.take(bond)?,
         adjudicator: a.take(adjudicator)?,
         credit: credit.map(|c| a.take(c)).transpose()?.unwrap_or_default(),
+    })
+}
+
+/// A proposing transaction's `propose` call (C6, C7a): the message its approvals sign and the approvals.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProposeInput {
+    /// The C6 message, with the proposer the `RootProposed` event names.
+    pub message: EpochRoot,
+    /// The committee members' approvals, in the transaction's order.
+    pub approvals: Vec<Approval>,
+}
+
+/// Decodes a proposing transaction's input (`EpochRegistry.propose`) for `proposer` (from its event).
+///
+/// # Errors
+/// When the input is not a `propose` call.
+pub fn decode_propose(
+    input: &[u8],
+    proposer: Address,
+) -> Result<ProposeInput, alloy_sol_types::Error> {
+    use alloy_sol_types::SolCall;
+    let call = EpochRegistry::proposeCall::abi_decode(input)?;
+    Ok(ProposeInput {
+        message: EpochRoot {
+            epoch: call.epoch,
+            root: call.root,
+            inputsRoot: call.inputsRoot,
+            proposer,
+            expiry: call.expiry,
+        },
+        approvals: call
+            .approvals
+            .into_iter()
+            .map(|a| Approval {
+                member: a.member,
+                signature: a.signature.to_vec(),
+            })
+            .collect(),
+    })
+}
+
+/// The committee that approved `epoch`'s current proposal (C7a), as the registry recorded it at the proposal:
+/// later committees do not change it.
+///
+/// # Errors
+/// A transport error, or the registry's `NotProposed` when the slot holds no proposal.
+pub async fn committee_of<R: ChainRead>(
+    chain: &R,
+    registry: Address,
+    epoch: u64,
+) -> Result<Committee, ReadError<R::Error>> {
+    let mut b = Batch::new();
+    let slot = b.add(registry, &EpochRegistry::committeeOfCall { epoch });
+    let c = b.run(chain).await?.take(slot)?;
+    Ok(Committee {
+        id: c.id,
+        members: c.members,
+        threshold: c.threshold,
+    })
+}
+
+/// The committee in force now (C7a): the one a new proposal needs.
+///
+/// # Errors
+/// A transport error.
+pub async fn current_committee<R: ChainRead>(
+    chain: &R,
+    registry: Address,
+) -> Result<Committee, ReadError<R::Error>> {
+    let mut b = Batch::new();
+    let slot = b.add(registry, &EpochRegistry::currentCommitteeCall {});
+    let c = b.run(chain).await?.take(slot)?;
+    Ok(Committee {
+        id: c.id,
+        members: c.members,
+        threshold: c.threshold,
     })
 }
 
@@ -343,6 +421,44 @@ mod tests {
     use crate::log::Log;
     use alloy_primitives::{Bytes, LogData};
     use alloy_sol_types::{SolCall, SolEvent, SolValue};
+
+    #[test]
+    fn a_proposing_transaction_decodes_to_its_message_and_approvals() {
+        let members = [Address::repeat_byte(1), Address::repeat_byte(2)];
+        let call = EpochRegistry::proposeCall {
+            epoch: 7,
+            root: B256::repeat_byte(0x11),
+            inputsRoot: B256::repeat_byte(0x22),
+            expiry: 99,
+            approvals: members
+                .iter()
+                .map(|m| EpochRegistry::Approval {
+                    member: *m,
+                    signature: Bytes::from(vec![m.0[0]; 65]),
+                })
+                .collect(),
+        };
+        let proposer = Address::repeat_byte(9);
+        let p = decode_propose(&call.abi_encode(), proposer).unwrap();
+        assert_eq!(
+            p.message,
+            EpochRoot {
+                epoch: 7,
+                root: B256::repeat_byte(0x11),
+                inputsRoot: B256::repeat_byte(0x22),
+                proposer,
+                expiry: 99,
+            }
+        );
+        assert_eq!(
+            p.approvals.iter().map(|a| a.member).collect::<Vec<_>>(),
+            members
+        );
+        assert_eq!(p.approvals[1].signature, vec![2u8; 65]);
+        // Another call's input is not a proposal.
+        let other = EpochRegistry::finalizeCall { epoch: 7 }.abi_encode();
+        assert!(decode_propose(&other, proposer).is_err());
+    }
 
     #[test]
     fn bundles_are_named_by_their_root() {

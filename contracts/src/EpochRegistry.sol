@@ -3,12 +3,13 @@ pragma solidity 0.8.26;
 
 import {EIP712} from "@openzeppelin/contracts/utils/cryptography/EIP712.sol";
 import {ECDSA} from "@openzeppelin/contracts/utils/cryptography/ECDSA.sol";
+import {SignatureChecker} from "@openzeppelin/contracts/utils/cryptography/SignatureChecker.sol";
 import {MerkleProof} from "@openzeppelin/contracts/utils/cryptography/MerkleProof.sol";
 import {Ownable, Ownable2Step} from "@openzeppelin/contracts/access/Ownable2Step.sol";
 import {EdenLeaves} from "./libraries/EdenLeaves.sol";
 
 /// @title EpochRegistry: the on-chain commitment of Eden's daily score roots (C5, C6, C7).
-/// @notice One Merkle root per epoch, signed with EIP-712 by the authorised signer, posted with a bond,
+/// @notice One Merkle root per epoch, signed with EIP-712 by m of the n members of the signer committee, posted with a bond,
 /// challengeable for 72 hours, then final. Only final roots can be read, and any single leaf of a final
 /// root can be verified in O(log n) hashes.
 ///
@@ -18,7 +19,16 @@ import {EdenLeaves} from "./libraries/EdenLeaves.sol";
 ///   the one account that may propose the root (C6, decided after the review: a signature copied from the
 ///   mempool or a publication cannot make anyone else the proposer). Recovery is OpenZeppelin ECDSA: 65-byte
 ///   signatures only, `v` in {27, 28}, low `s` only.
-/// - C7: a proposal is accepted when the signature recovers to `signer` for `msg.sender` as proposer, the epoch
+/// - C7a (committee, decided for issue 40): the root's signer is a committee of n members (at most `MAX_MEMBERS`)
+///   and a threshold m (1 <= m <= n); a deployment starts as the 1-of-1 committee of its one accountable signer.
+///   Each member approves by signing the same C6 digest: an EOA member with a 65-byte ECDSA signature (the
+///   rules above), a contract member by ERC-1271 `isValidSignature` (OpenZeppelin `SignatureChecker`). A
+///   proposal carries `Approval{member, signature}`s in any order: each member must sit on the committee in
+///   force, at most once, every signature must be valid, and there must be at least m. The committee is set
+///   only by the owner (the 48 h timelock) with `setCommittee`; every committee ever set keeps its id, and a
+///   proposal records the id that accepted it (`committeeOf`), so a verifier checks a proposal against the
+///   committee of its own block from state today. The adjudicator never sits on the committee.
+/// - C7: a proposal is accepted when the committee approves it (C7a) for `msg.sender` as proposer, the epoch
 ///   is the next one (`nextEpoch`) or a slot reopened by an upheld challenge, `block.timestamp <=
 ///   expiry`, and `msg.value == bond`. It is then pending for `CHALLENGE_WINDOW` (72 h). While pending, anyone
 ///   may challenge with an equal bond (strictly before the deadline), at most `MAX_CHALLENGES` times per
@@ -39,8 +49,8 @@ import {EdenLeaves} from "./libraries/EdenLeaves.sol";
 ///
 /// Decided here (beyond the notes): bonds are paid out by pull (`withdraw`), so a reverting recipient can
 /// never block a transition; `firstEpoch` is a constructor parameter (epochs are numbered by the off-chain
-/// scorer); the owner (two-step, behind the deployment's 48 h timelock) may rotate the signer, the adjudicator
-/// and the treasury, never the bond or the windows; the adjudicator is never the signer.
+/// scorer); the owner (two-step, behind the deployment's 48 h timelock) may replace the committee, the adjudicator
+/// and the treasury, never the bond or the windows; the adjudicator is never a committee member.
 contract EpochRegistry is EIP712, Ownable2Step {
     /// @notice Lifecycle of an epoch slot. `None` also covers a slot reopened by an upheld challenge.
     enum Status {
@@ -59,7 +69,21 @@ contract EpochRegistry is EIP712, Ownable2Step {
         uint8 challenges; // challenges made against this proposal so far
         address challenger;
         uint64 proposedAt; // when this root was proposed
+        uint32 committee; // the id of the committee that approved this root (C7a)
         uint64 challengedAt; // when the open challenge was made (Challenged)
+    }
+
+    /// @notice One member's approval of a root (C7a): an EIP-712 signature over the C6 digest (EOA), or
+    /// whatever the member's ERC-1271 `isValidSignature` accepts (contract).
+    struct Approval {
+        address member;
+        bytes signature;
+    }
+
+    /// @notice A signer committee (C7a): its members and how many of them must approve a root.
+    struct Committee {
+        address[] members;
+        uint8 threshold;
     }
 
     /// @notice keccak256("EpochRoot(uint64 epoch,bytes32 root,bytes32 inputsRoot,address proposer,uint64 expiry)")
@@ -77,13 +101,14 @@ contract EpochRegistry is EIP712, Ownable2Step {
     /// @notice A challenge not ruled on within this time lapses (C7, decided: 7 days).
     uint64 public constant ADJUDICATION_TIMEOUT = 7 days;
 
+    /// @notice The largest committee (C7a, decided: seats fit one bitmap word and `propose` stays bounded).
+    uint8 public constant MAX_MEMBERS = 32;
+
     /// @notice The bond a proposer escrows and a challenger must match (wei).
     uint256 public immutable bond;
     /// @notice The first epoch this registry accepts.
     uint64 public immutable firstEpoch;
 
-    /// @notice The authorised root signer (C7).
-    address public signer;
     /// @notice The only account that may resolve challenges.
     address public adjudicator;
     /// @notice The next new epoch that may be proposed (`last + 1`).
@@ -94,6 +119,10 @@ contract EpochRegistry is EIP712, Ownable2Step {
     uint64 private _latestFinalPlusOne;
 
     mapping(uint64 epoch => Slot) private _slots;
+    /// @dev Every committee ever set, by id (C7a); the last one is in force.
+    Committee[] private _committees;
+    /// @dev A member's seat (1-based; 0: not a member) in committee `id`.
+    mapping(uint256 id => mapping(address member => uint256 seat)) private _seat;
     /// @notice keccak256(abi.encode(epoch, root)) of roots struck down by an upheld challenge.
     mapping(bytes32 epochRoot => bool) public struck;
     /// @notice Bonds owed to an account, paid out by `withdraw`.
@@ -110,7 +139,7 @@ contract EpochRegistry is EIP712, Ownable2Step {
     event RootFinalized(uint64 indexed epoch, bytes32 root, bytes32 inputsRoot);
     event BondCredited(address indexed account, uint256 amount);
     event Withdrawn(address indexed account, uint256 amount);
-    event SignerChanged(address indexed previous, address indexed current);
+    event CommitteeChanged(uint32 indexed id, address[] members, uint8 threshold);
     event AdjudicatorChanged(address indexed previous, address indexed current);
 
     error ZeroAddress();
@@ -133,32 +162,37 @@ contract EpochRegistry is EIP712, Ownable2Step {
     error ChallengeLimit(uint64 epoch, uint8 challenges);
     error AdjudicationOpen(uint64 epoch, uint64 until);
     error NoFinalEpoch();
+    error BadCommittee(uint256 members, uint8 threshold);
+    error RepeatedMember(address member);
+    error NotAMember(address member);
+    error TooFewApprovals(uint256 approvals, uint8 threshold);
+    error NotProposed(uint64 epoch);
 
     constructor(address owner_, address signer_, address adjudicator_, uint256 bond_, uint64 firstEpoch_)
         EIP712("Eden", "1")
         Ownable(owner_)
     {
-        if (signer_ == address(0) || adjudicator_ == address(0)) revert ZeroAddress();
-        if (signer_ == adjudicator_) revert AdjudicatorIsSigner(signer_);
+        if (adjudicator_ == address(0)) revert ZeroAddress();
         if (bond_ == 0) revert ZeroBond();
-        signer = signer_;
         adjudicator = adjudicator_;
         treasury = owner_;
         bond = bond_;
         firstEpoch = firstEpoch_;
         nextEpoch = firstEpoch_;
-        emit SignerChanged(address(0), signer_);
         emit AdjudicatorChanged(address(0), adjudicator_);
+        address[] memory one = new address[](1);
+        one[0] = signer_;
+        _setCommittee(one, 1);
         emit TreasuryChanged(address(0), owner_);
     }
 
     // ------------------------------------------------------------------------------------------------
     // Transitions
 
-    /// @notice Proposes `root` for `epoch` with the signer's EIP-712 signature naming the caller as proposer, and
-    /// escrows `bond` (C7).
+    /// @notice Proposes `root` for `epoch` with the committee's approvals (C7a), each an EIP-712 signature naming
+    /// the caller as proposer, and escrows `bond` (C7).
     /// @dev Accepts the next new epoch, or an earlier epoch whose slot an upheld challenge reopened.
-    function propose(uint64 epoch, bytes32 root, bytes32 inputsRoot, uint64 expiry, bytes calldata signature)
+    function propose(uint64 epoch, bytes32 root, bytes32 inputsRoot, uint64 expiry, Approval[] calldata approvals)
         external
         payable
     {
@@ -171,9 +205,8 @@ contract EpochRegistry is EIP712, Ownable2Step {
         if (block.timestamp > expiry) revert SignatureExpired(expiry, block.timestamp);
         if (msg.value != bond) revert WrongBond(msg.value, bond);
         if (struck[keccak256(abi.encode(epoch, root))]) revert RootStruck(epoch, root);
-        address recovered =
-            ECDSA.recoverCalldata(epochRootDigest(epoch, root, inputsRoot, msg.sender, expiry), signature);
-        if (recovered != signer) revert InvalidSigner(recovered);
+        uint32 committeeId = uint32(_committees.length - 1);
+        _checkApprovals(committeeId, epochRootDigest(epoch, root, inputsRoot, msg.sender, expiry), approvals);
 
         if (isNew) nextEpoch = next + 1;
         if (firstProposedAt[epoch] == 0) firstProposedAt[epoch] = uint64(block.timestamp);
@@ -187,6 +220,7 @@ contract EpochRegistry is EIP712, Ownable2Step {
             challenges: 0,
             challenger: address(0),
             proposedAt: uint64(block.timestamp),
+            committee: committeeId,
             challengedAt: 0
         });
         emit RootProposed(epoch, root, inputsRoot, expiry, msg.sender, deadline);
@@ -274,16 +308,15 @@ contract EpochRegistry is EIP712, Ownable2Step {
         if (!ok) revert TransferFailed(msg.sender, amount);
     }
 
-    function setSigner(address signer_) external onlyOwner {
-        if (signer_ == address(0)) revert ZeroAddress();
-        if (signer_ == adjudicator) revert AdjudicatorIsSigner(signer_);
-        emit SignerChanged(signer, signer_);
-        signer = signer_;
+    /// @notice Replaces the signer committee (C7a): `threshold` of `members` approve every root proposed from now
+    /// on; a root already proposed keeps the committee that approved it. Owner only (the 48 h timelock).
+    function setCommittee(address[] calldata members, uint8 threshold) external onlyOwner {
+        _setCommittee(members, threshold);
     }
 
     function setAdjudicator(address adjudicator_) external onlyOwner {
         if (adjudicator_ == address(0)) revert ZeroAddress();
-        if (adjudicator_ == signer) revert AdjudicatorIsSigner(adjudicator_);
+        if (_seat[_committees.length - 1][adjudicator_] != 0) revert AdjudicatorIsSigner(adjudicator_);
         emit AdjudicatorChanged(adjudicator, adjudicator_);
         adjudicator = adjudicator_;
     }
@@ -317,6 +350,29 @@ contract EpochRegistry is EIP712, Ownable2Step {
     /// @notice How many challenges the current proposal of `epoch` has had.
     function challengeCount(uint64 epoch) external view returns (uint8) {
         return _slots[epoch].challenges;
+    }
+
+    /// @notice The committee in force (C7a): its id, members (in seat order) and threshold.
+    function currentCommittee() external view returns (uint32 id, address[] memory members, uint8 threshold) {
+        id = uint32(_committees.length - 1);
+        Committee storage c = _committees[id];
+        return (id, c.members, c.threshold);
+    }
+
+    /// @notice Committee `id` (C7a), in force or replaced; reverts (index out of bounds) for an id never set.
+    function committee(uint32 id) external view returns (address[] memory members, uint8 threshold) {
+        Committee storage c = _committees[id];
+        return (c.members, c.threshold);
+    }
+
+    /// @notice The committee that approved the current proposal of `epoch` (C7a); reverts with `NotProposed` when the
+    /// slot holds none.
+    function committeeOf(uint64 epoch) external view returns (uint32 id, address[] memory members, uint8 threshold) {
+        Slot storage s = _slots[epoch];
+        if (s.status == Status.None) revert NotProposed(epoch);
+        id = s.committee;
+        Committee storage c = _committees[id];
+        return (id, c.members, c.threshold);
     }
 
     /// @notice The highest final epoch (C17: the score every consumer reads); reverts with `NoFinalEpoch` before any.
@@ -407,6 +463,45 @@ contract EpochRegistry is EIP712, Ownable2Step {
     /// @notice Systematic leaf, OZ StandardMerkleTree encoding of (bytes32, address, uint256) (C5, C27).
     function systematicLeaf(address project, uint256 scoreWad) public pure returns (bytes32) {
         return EdenLeaves.systematicLeaf(project, scoreWad);
+    }
+
+    /// @dev C7a: at least `threshold` approvals, each from a distinct member of committee `id`, each valid for
+    /// `digest`. An EOA member's signature follows OpenZeppelin ECDSA (65 bytes, low s, v 27/28; a signature by
+    /// anyone else reverts `InvalidSigner(recovered)`); a contract member's is checked by ERC-1271.
+    function _checkApprovals(uint32 id, bytes32 digest, Approval[] calldata approvals) private view {
+        Committee storage c = _committees[id];
+        uint256 seen;
+        for (uint256 i; i < approvals.length; ++i) {
+            address member = approvals[i].member;
+            uint256 seat = _seat[id][member];
+            if (seat == 0) revert NotAMember(member);
+            if (seen & (1 << seat) != 0) revert RepeatedMember(member);
+            seen |= 1 << seat;
+            if (member.code.length == 0) {
+                address recovered = ECDSA.recoverCalldata(digest, approvals[i].signature);
+                if (recovered != member) revert InvalidSigner(recovered);
+            } else if (!SignatureChecker.isValidSignatureNow(member, digest, approvals[i].signature)) {
+                revert InvalidSigner(member);
+            }
+        }
+        if (approvals.length < c.threshold) revert TooFewApprovals(approvals.length, c.threshold);
+    }
+
+    function _setCommittee(address[] memory members, uint8 threshold) private {
+        uint256 n = members.length;
+        if (threshold == 0 || threshold > n || n > MAX_MEMBERS) revert BadCommittee(n, threshold);
+        uint256 id = _committees.length;
+        Committee storage c = _committees.push();
+        c.threshold = threshold;
+        for (uint256 i; i < n; ++i) {
+            address m = members[i];
+            if (m == address(0)) revert ZeroAddress();
+            if (m == adjudicator) revert AdjudicatorIsSigner(m);
+            if (_seat[id][m] != 0) revert RepeatedMember(m);
+            _seat[id][m] = i + 1;
+            c.members.push(m);
+        }
+        emit CommitteeChanged(uint32(id), members, threshold);
     }
 
     function _credit(address account, uint256 amount) private {

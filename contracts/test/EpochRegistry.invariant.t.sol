@@ -3,6 +3,7 @@ pragma solidity 0.8.26;
 
 import {Test} from "forge-std/Test.sol";
 import {EpochRegistry} from "../src/EpochRegistry.sol";
+import {Approvals} from "./utils/Approvals.sol";
 
 /// Drives the registry through random proposals, challenges, rulings, finalizations and time jumps.
 contract RegistryHandler is Test {
@@ -56,7 +57,7 @@ contract RegistryHandler is Test {
         address who = actors[actor % 3];
         bytes memory sig = _sig(epoch, root, who);
         vm.prank(who);
-        reg.propose{value: bond}(epoch, root, 0, uint64(block.timestamp + 1 hours), sig);
+        reg.propose{value: bond}(epoch, root, 0, uint64(block.timestamp + 1 hours), Approvals.one(vm.addr(SIGNER_PK), sig));
         if (firstSeen[epoch] == 0) firstSeen[epoch] = uint64(block.timestamp);
         liveRoot[epoch] = root;
         escrowed += bond;

@@ -6,6 +6,7 @@ import {ECDSA} from "@openzeppelin/contracts/utils/cryptography/ECDSA.sol";
 import {Ownable} from "@openzeppelin/contracts/access/Ownable.sol";
 import {EpochRegistry} from "../src/EpochRegistry.sol";
 import {MerkleBuilder} from "./utils/MerkleBuilder.sol";
+import {Approvals} from "./utils/Approvals.sol";
 import {EdenLeaves} from "../src/libraries/EdenLeaves.sol";
 
 contract Rejector {
@@ -107,7 +108,12 @@ abstract contract RegistryBase is Test {
         uint64 expiry = uint64(block.timestamp + 1 days);
         bytes memory sig = _signFor(proposer, SIGNER_PK, epoch, root, keccak256("inputs"), expiry);
         vm.prank(proposer);
-        reg.propose{value: BOND}(epoch, root, keccak256("inputs"), expiry, sig);
+        reg.propose{value: BOND}(epoch, root, keccak256("inputs"), expiry, _one(sig));
+    }
+
+    /// The 1-of-1 committee's approval (C7a).
+    function _one(bytes memory sig) internal view returns (EpochRegistry.Approval[] memory) {
+        return Approvals.one(signer, sig);
     }
 
     function _status(uint64 epoch) internal view returns (EpochRegistry.Status st) {
@@ -121,7 +127,11 @@ contract EpochRegistryTest is RegistryBase {
     // ---------------------------------------------------------------- constructor & constants
 
     function test_constructor_state() public view {
-        assertEq(reg.signer(), signer);
+        (uint32 id, address[] memory members, uint8 threshold) = reg.currentCommittee();
+        assertEq(id, 0);
+        assertEq(members.length, 1);
+        assertEq(members[0], signer);
+        assertEq(threshold, 1);
         assertEq(reg.adjudicator(), adjudicator);
         assertEq(reg.bond(), BOND);
         assertEq(reg.firstEpoch(), FIRST);
@@ -175,7 +185,7 @@ contract EpochRegistryTest is RegistryBase {
         vm.expectEmit(address(reg));
         emit EpochRegistry.RootProposed(FIRST, ROOT, keccak256("in"), expiry, proposer, deadline);
         vm.prank(proposer);
-        reg.propose{value: BOND}(FIRST, ROOT, keccak256("in"), expiry, sig);
+        reg.propose{value: BOND}(FIRST, ROOT, keccak256("in"), expiry, _one(sig));
         (EpochRegistry.Status st, uint64 d) = reg.status(FIRST);
         assertEq(uint8(st), uint8(EpochRegistry.Status.Pending));
         assertEq(d, deadline);
@@ -186,7 +196,7 @@ contract EpochRegistryTest is RegistryBase {
     function test_propose_acceptsAtExactExpiry() public {
         uint64 expiry = uint64(block.timestamp);
         bytes memory sig = _sign(SIGNER_PK, FIRST, ROOT, 0, expiry);
-        reg.propose{value: BOND}(FIRST, ROOT, 0, expiry, sig);
+        reg.propose{value: BOND}(FIRST, ROOT, 0, expiry, _one(sig));
         assertEq(uint8(_status(FIRST)), uint8(EpochRegistry.Status.Pending));
     }
 
@@ -200,27 +210,27 @@ contract EpochRegistryTest is RegistryBase {
     function test_propose_revertsOnEmptyRoot() public {
         bytes memory sig = _sign(SIGNER_PK, FIRST, 0, 0, uint64(block.timestamp));
         vm.expectRevert(EpochRegistry.EmptyRoot.selector);
-        reg.propose{value: BOND}(FIRST, 0, 0, uint64(block.timestamp), sig);
+        reg.propose{value: BOND}(FIRST, 0, 0, uint64(block.timestamp), _one(sig));
     }
 
     function test_propose_revertsOnSkippedEpoch() public {
         bytes memory sig = _sign(SIGNER_PK, FIRST + 1, ROOT, 0, uint64(block.timestamp));
         vm.expectRevert(abi.encodeWithSelector(EpochRegistry.WrongEpoch.selector, FIRST + 1, FIRST));
-        reg.propose{value: BOND}(FIRST + 1, ROOT, 0, uint64(block.timestamp), sig);
+        reg.propose{value: BOND}(FIRST + 1, ROOT, 0, uint64(block.timestamp), _one(sig));
     }
 
     function test_propose_revertsOnEpochBeforeFirst() public {
         bytes memory sig = _sign(SIGNER_PK, FIRST - 1, ROOT, 0, uint64(block.timestamp));
         vm.expectRevert(abi.encodeWithSelector(EpochRegistry.WrongEpoch.selector, FIRST - 1, FIRST));
-        reg.propose{value: BOND}(FIRST - 1, ROOT, 0, uint64(block.timestamp), sig);
+        reg.propose{value: BOND}(FIRST - 1, ROOT, 0, uint64(block.timestamp), _one(sig));
     }
 
     function test_propose_revertsOnReplayOfPendingEpoch() public {
         uint64 expiry = uint64(block.timestamp + 1 days);
         bytes memory sig = _sign(SIGNER_PK, FIRST, ROOT, 0, expiry);
-        reg.propose{value: BOND}(FIRST, ROOT, 0, expiry, sig);
+        reg.propose{value: BOND}(FIRST, ROOT, 0, expiry, _one(sig));
         vm.expectRevert(abi.encodeWithSelector(EpochRegistry.WrongEpoch.selector, FIRST, FIRST + 1));
-        reg.propose{value: BOND}(FIRST, ROOT, 0, expiry, sig);
+        reg.propose{value: BOND}(FIRST, ROOT, 0, expiry, _one(sig));
     }
 
     function test_propose_revertsOnFinalEpoch() public {
@@ -229,32 +239,32 @@ contract EpochRegistryTest is RegistryBase {
         reg.finalize(FIRST);
         bytes memory sig = _sign(SIGNER_PK, FIRST, keccak256("x"), 0, uint64(block.timestamp));
         vm.expectRevert(abi.encodeWithSelector(EpochRegistry.WrongEpoch.selector, FIRST, FIRST + 1));
-        reg.propose{value: BOND}(FIRST, keccak256("x"), 0, uint64(block.timestamp), sig);
+        reg.propose{value: BOND}(FIRST, keccak256("x"), 0, uint64(block.timestamp), _one(sig));
     }
 
     function test_propose_revertsOnExpired() public {
         uint64 expiry = uint64(block.timestamp - 1);
         bytes memory sig = _sign(SIGNER_PK, FIRST, ROOT, 0, expiry);
         vm.expectRevert(abi.encodeWithSelector(EpochRegistry.SignatureExpired.selector, expiry, block.timestamp));
-        reg.propose{value: BOND}(FIRST, ROOT, 0, expiry, sig);
+        reg.propose{value: BOND}(FIRST, ROOT, 0, expiry, _one(sig));
     }
 
     function test_propose_revertsOnLowBond() public {
         bytes memory sig = _sign(SIGNER_PK, FIRST, ROOT, 0, uint64(block.timestamp));
         vm.expectRevert(abi.encodeWithSelector(EpochRegistry.WrongBond.selector, BOND - 1, BOND));
-        reg.propose{value: BOND - 1}(FIRST, ROOT, 0, uint64(block.timestamp), sig);
+        reg.propose{value: BOND - 1}(FIRST, ROOT, 0, uint64(block.timestamp), _one(sig));
     }
 
     function test_propose_revertsOnHighBond() public {
         bytes memory sig = _sign(SIGNER_PK, FIRST, ROOT, 0, uint64(block.timestamp));
         vm.expectRevert(abi.encodeWithSelector(EpochRegistry.WrongBond.selector, BOND + 1, BOND));
-        reg.propose{value: BOND + 1}(FIRST, ROOT, 0, uint64(block.timestamp), sig);
+        reg.propose{value: BOND + 1}(FIRST, ROOT, 0, uint64(block.timestamp), _one(sig));
     }
 
     function test_propose_revertsOnWrongSigner() public {
         bytes memory sig = _sign(OTHER_PK, FIRST, ROOT, 0, uint64(block.timestamp));
         vm.expectRevert(abi.encodeWithSelector(EpochRegistry.InvalidSigner.selector, vm.addr(OTHER_PK)));
-        reg.propose{value: BOND}(FIRST, ROOT, 0, uint64(block.timestamp), sig);
+        reg.propose{value: BOND}(FIRST, ROOT, 0, uint64(block.timestamp), _one(sig));
     }
 
     function test_propose_revertsOnTamperedFields() public {
@@ -262,26 +272,26 @@ contract EpochRegistryTest is RegistryBase {
         bytes memory sig = _sign(SIGNER_PK, FIRST, ROOT, keccak256("in"), expiry);
         // each tampered field recovers some other address
         vm.expectRevert();
-        reg.propose{value: BOND}(FIRST, keccak256("other"), keccak256("in"), expiry, sig);
+        reg.propose{value: BOND}(FIRST, keccak256("other"), keccak256("in"), expiry, _one(sig));
         vm.expectRevert();
-        reg.propose{value: BOND}(FIRST, ROOT, keccak256("other"), expiry, sig);
+        reg.propose{value: BOND}(FIRST, ROOT, keccak256("other"), expiry, _one(sig));
         vm.expectRevert();
-        reg.propose{value: BOND}(FIRST, ROOT, keccak256("in"), expiry + 1, sig);
-        reg.propose{value: BOND}(FIRST, ROOT, keccak256("in"), expiry, sig);
+        reg.propose{value: BOND}(FIRST, ROOT, keccak256("in"), expiry + 1, _one(sig));
+        reg.propose{value: BOND}(FIRST, ROOT, keccak256("in"), expiry, _one(sig));
     }
 
     function test_propose_revertsOnOtherChainId() public {
         (uint8 v, bytes32 r, bytes32 s) =
             vm.sign(SIGNER_PK, _digest(FIRST, ROOT, 0, uint64(block.timestamp), address(reg), block.chainid + 1));
         vm.expectRevert();
-        reg.propose{value: BOND}(FIRST, ROOT, 0, uint64(block.timestamp), abi.encodePacked(r, s, v));
+        reg.propose{value: BOND}(FIRST, ROOT, 0, uint64(block.timestamp), _one(abi.encodePacked(r, s, v)));
     }
 
     function test_propose_revertsOnOtherVerifyingContract() public {
         (uint8 v, bytes32 r, bytes32 s) =
             vm.sign(SIGNER_PK, _digest(FIRST, ROOT, 0, uint64(block.timestamp), address(0xdead), block.chainid));
         vm.expectRevert();
-        reg.propose{value: BOND}(FIRST, ROOT, 0, uint64(block.timestamp), abi.encodePacked(r, s, v));
+        reg.propose{value: BOND}(FIRST, ROOT, 0, uint64(block.timestamp), _one(abi.encodePacked(r, s, v)));
     }
 
     function test_propose_revertsOnHighS() public {
@@ -293,7 +303,7 @@ contract EpochRegistryTest is RegistryBase {
         // the malleable twin recovers the same key natively, but OZ ECDSA rejects it
         assertEq(ecrecover(reg.epochRootDigest(FIRST, ROOT, 0, address(this), expiry), flippedV, r, highS), signer);
         vm.expectRevert(abi.encodeWithSelector(ECDSA.ECDSAInvalidSignatureS.selector, highS));
-        reg.propose{value: BOND}(FIRST, ROOT, 0, expiry, abi.encodePacked(r, highS, flippedV));
+        reg.propose{value: BOND}(FIRST, ROOT, 0, expiry, _one(abi.encodePacked(r, highS, flippedV)));
     }
 
     function test_propose_revertsOnVZeroOrOne() public {
@@ -301,9 +311,9 @@ contract EpochRegistryTest is RegistryBase {
         (uint8 v, bytes32 r, bytes32 s) =
             vm.sign(SIGNER_PK, _digest(FIRST, ROOT, 0, expiry, address(reg), block.chainid));
         vm.expectRevert(ECDSA.ECDSAInvalidSignature.selector);
-        reg.propose{value: BOND}(FIRST, ROOT, 0, expiry, abi.encodePacked(r, s, v - 27));
+        reg.propose{value: BOND}(FIRST, ROOT, 0, expiry, _one(abi.encodePacked(r, s, v - 27)));
         vm.expectRevert(ECDSA.ECDSAInvalidSignature.selector);
-        reg.propose{value: BOND}(FIRST, ROOT, 0, expiry, abi.encodePacked(r, s, uint8(29)));
+        reg.propose{value: BOND}(FIRST, ROOT, 0, expiry, _one(abi.encodePacked(r, s, uint8(29))));
     }
 
     function test_propose_revertsOnShortSignature() public {
@@ -312,7 +322,7 @@ contract EpochRegistryTest is RegistryBase {
             vm.sign(SIGNER_PK, _digest(FIRST, ROOT, 0, expiry, address(reg), block.chainid));
         bytes32 vs = bytes32(uint256(s) | (uint256(v - 27) << 255));
         vm.expectRevert(abi.encodeWithSelector(ECDSA.ECDSAInvalidSignatureLength.selector, 64));
-        reg.propose{value: BOND}(FIRST, ROOT, 0, expiry, abi.encodePacked(r, vs)); // ERC-2098 form rejected
+        reg.propose{value: BOND}(FIRST, ROOT, 0, expiry, _one(abi.encodePacked(r, vs))); // ERC-2098 form rejected
     }
 
     // ---------------------------------------------------------------- challenge
@@ -400,7 +410,7 @@ contract EpochRegistryTest is RegistryBase {
         uint64 expiry = uint64(block.timestamp + 1);
         bytes memory again = _sign(SIGNER_PK, FIRST, ROOT, keccak256("inputs"), expiry);
         vm.expectRevert(abi.encodeWithSelector(EpochRegistry.RootStruck.selector, FIRST, ROOT));
-        reg.propose{value: BOND}(FIRST, ROOT, keccak256("inputs"), expiry, again);
+        reg.propose{value: BOND}(FIRST, ROOT, keccak256("inputs"), expiry, _one(again));
 
         // a corrected root for the reopened slot is accepted although FIRST + 1 is already in flight
         _propose(FIRST, keccak256("corrected"));
@@ -572,22 +582,29 @@ contract EpochRegistryTest is RegistryBase {
 
     // ---------------------------------------------------------------- admin
 
-    function test_setSigner_rotatesAndRestricts() public {
+    function test_setCommittee_rotatesAndRestricts() public {
         address next = vm.addr(OTHER_PK);
+        address[] memory one = new address[](1);
+        one[0] = next;
         vm.expectRevert(abi.encodeWithSelector(Ownable.OwnableUnauthorizedAccount.selector, address(this)));
-        reg.setSigner(next);
+        reg.setCommittee(one, 1);
+        address[] memory zero = new address[](1);
         vm.prank(owner);
         vm.expectRevert(EpochRegistry.ZeroAddress.selector);
-        reg.setSigner(address(0));
+        reg.setCommittee(zero, 1);
         vm.expectEmit(address(reg));
-        emit EpochRegistry.SignerChanged(signer, next);
+        emit EpochRegistry.CommitteeChanged(1, one, 1);
         vm.prank(owner);
-        reg.setSigner(next);
+        reg.setCommittee(one, 1);
         bytes memory oldSig = _sign(SIGNER_PK, FIRST, ROOT, 0, uint64(block.timestamp));
-        vm.expectRevert(abi.encodeWithSelector(EpochRegistry.InvalidSigner.selector, signer));
-        reg.propose{value: BOND}(FIRST, ROOT, 0, uint64(block.timestamp), oldSig);
+        vm.expectRevert(abi.encodeWithSelector(EpochRegistry.NotAMember.selector, signer));
+        reg.propose{value: BOND}(FIRST, ROOT, 0, uint64(block.timestamp), _one(oldSig));
         reg.propose{value: BOND}(
-            FIRST, ROOT, 0, uint64(block.timestamp), _sign(OTHER_PK, FIRST, ROOT, 0, uint64(block.timestamp))
+            FIRST,
+            ROOT,
+            0,
+            uint64(block.timestamp),
+            Approvals.one(next, _sign(OTHER_PK, FIRST, ROOT, 0, uint64(block.timestamp)))
         );
     }
 
@@ -728,14 +745,14 @@ contract EpochRegistryTest is RegistryBase {
         if (vm.addr(pk) != signer) {
             vm.expectRevert(abi.encodeWithSelector(EpochRegistry.InvalidSigner.selector, vm.addr(pk)));
         }
-        reg.propose{value: BOND}(FIRST, ROOT, 0, expiry, sig);
+        reg.propose{value: BOND}(FIRST, ROOT, 0, expiry, _one(sig));
     }
 
     function testFuzz_propose_onlyNextEpoch(uint64 epoch) public {
         uint64 expiry = uint64(block.timestamp);
         bytes memory sig = _sign(SIGNER_PK, epoch, ROOT, 0, expiry);
         if (epoch != FIRST) vm.expectRevert(abi.encodeWithSelector(EpochRegistry.WrongEpoch.selector, epoch, FIRST));
-        reg.propose{value: BOND}(epoch, ROOT, 0, expiry, sig);
+        reg.propose{value: BOND}(epoch, ROOT, 0, expiry, _one(sig));
     }
 
     function testFuzz_propose_expiry(uint64 expiry, uint32 wait) public {
@@ -745,7 +762,7 @@ contract EpochRegistryTest is RegistryBase {
         if (block.timestamp > expiry) {
             vm.expectRevert(abi.encodeWithSelector(EpochRegistry.SignatureExpired.selector, expiry, block.timestamp));
         }
-        reg.propose{value: BOND}(FIRST, ROOT, 0, expiry, sig);
+        reg.propose{value: BOND}(FIRST, ROOT, 0, expiry, _one(sig));
     }
 
     function testFuzz_windowTiming(uint32 dt) public {
@@ -777,9 +794,9 @@ contract EpochRegistryTest is RegistryBase {
         vm.deal(thief, 10 ether);
         vm.prank(thief);
         vm.expectRevert(); // InvalidSigner(some other address)
-        reg.propose{value: BOND}(FIRST, ROOT, keccak256("in"), expiry, sig);
+        reg.propose{value: BOND}(FIRST, ROOT, keccak256("in"), expiry, _one(sig));
         vm.prank(proposer);
-        reg.propose{value: BOND}(FIRST, ROOT, keccak256("in"), expiry, sig);
+        reg.propose{value: BOND}(FIRST, ROOT, keccak256("in"), expiry, _one(sig));
         assertEq(uint8(_status(FIRST)), uint8(EpochRegistry.Status.Pending));
     }
 
@@ -886,9 +903,12 @@ contract EpochRegistryTest is RegistryBase {
         vm.prank(owner);
         vm.expectRevert(abi.encodeWithSelector(EpochRegistry.AdjudicatorIsSigner.selector, signer));
         reg.setAdjudicator(signer);
+        address[] memory withAdjudicator = new address[](2);
+        withAdjudicator[0] = signer;
+        withAdjudicator[1] = adjudicator;
         vm.prank(owner);
         vm.expectRevert(abi.encodeWithSelector(EpochRegistry.AdjudicatorIsSigner.selector, adjudicator));
-        reg.setSigner(adjudicator);
+        reg.setCommittee(withAdjudicator, 1);
     }
 
     /// The latest final epoch is the highest one finalized, whatever the order.

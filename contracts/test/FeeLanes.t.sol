@@ -14,6 +14,7 @@ import {LaunchLocker} from "../src/LaunchLocker.sol";
 import {LaunchpadFixture} from "./utils/LaunchpadFixture.sol";
 import {V4Deployer} from "./utils/V4Deployer.sol";
 import {MerkleBuilder} from "./utils/MerkleBuilder.sol";
+import {Approvals} from "./utils/Approvals.sol";
 import {TestERC20} from "./utils/TestERC20.sol";
 import {V4PoolDriver} from "./utils/V4PoolDriver.sol";
 import {PoolKey} from "@uniswap/v4-core/src/types/PoolKey.sol";
@@ -85,7 +86,7 @@ contract FeeLanesTest is LaunchpadFixture {
         bytes32 root = MerkleBuilder.root(leaves);
         uint64 expiry = uint64(block.timestamp);
         (uint8 v, bytes32 r, bytes32 s) = vm.sign(SIGNER_PK, reg.epochRootDigest(epoch, root, 0, address(this), expiry));
-        reg.propose{value: 1 ether}(epoch, root, 0, expiry, abi.encodePacked(r, s, v));
+        reg.propose{value: 1 ether}(epoch, root, 0, expiry, Approvals.one(vm.addr(SIGNER_PK), abi.encodePacked(r, s, v)));
         vm.warp(block.timestamp + 72 hours);
         reg.finalize(epoch);
     }

@@ -6,6 +6,7 @@ import {EpochRegistry} from "../src/EpochRegistry.sol";
 import {HolderDistributor} from "../src/HolderDistributor.sol";
 import {LaunchpadFixture} from "./utils/LaunchpadFixture.sol";
 import {MerkleBuilder} from "./utils/MerkleBuilder.sol";
+import {Approvals} from "./utils/Approvals.sol";
 
 /// One representative call per row of the README gas table; run with
 /// `scripts/test-contracts.sh --match-contract GasTable --gas-report`. Each scenario is measured in
@@ -52,7 +53,7 @@ contract GasTableTest is LaunchpadFixture {
         bytes32 root = keccak256("root");
         uint64 expiry = uint64(block.timestamp + 1 hours);
         (uint8 v, bytes32 r, bytes32 s) = vm.sign(SIGNER_PK, reg.epochRootDigest(1, root, keccak256("in"), address(this), expiry));
-        reg.propose{value: 1 ether}(1, root, keccak256("in"), expiry, abi.encodePacked(r, s, v));
+        reg.propose{value: 1 ether}(1, root, keccak256("in"), expiry, Approvals.one(vm.addr(SIGNER_PK), abi.encodePacked(r, s, v)));
         vm.warp(block.timestamp + 72 hours);
         reg.finalize(1);
     }

@@ -42,9 +42,11 @@ contract GovernanceTest is Test {
         assertEq(dist.owner(), address(tl));
         // The old owner can no longer change anything.
         vm.expectRevert(abi.encodeWithSelector(Ownable.OwnableUnauthorizedAccount.selector, address(this)));
-        reg.setSigner(signer2);
+        address[] memory next = new address[](1);
+        next[0] = signer2;
+        reg.setCommittee(next, 1);
         // Through the timelock a change waits the full delay.
-        bytes memory call = abi.encodeCall(EpochRegistry.setSigner, (signer2));
+        bytes memory call = abi.encodeCall(EpochRegistry.setCommittee, (next, 1));
         vm.expectRevert(); // TimelockInsufficientDelay
         tl.schedule(address(reg), 0, call, bytes32(0), bytes32("rotate"), 47 hours);
         tl.schedule(address(reg), 0, call, bytes32(0), bytes32("rotate"), 48 hours);
@@ -53,7 +55,9 @@ contract GovernanceTest is Test {
         tl.execute(address(reg), 0, call, bytes32(0), bytes32("rotate"));
         vm.warp(block.timestamp + 1);
         tl.execute(address(reg), 0, call, bytes32(0), bytes32("rotate"));
-        assertEq(reg.signer(), signer2);
+        (uint32 id, address[] memory members,) = reg.currentCommittee();
+        assertEq(id, 1);
+        assertEq(members[0], signer2);
     }
 
     function test_review9_onlyTheGovernorProposes() public {

@@ -9,6 +9,7 @@ import {EdenLeaves} from "../src/libraries/EdenLeaves.sol";
 import {RewardMath} from "../src/libraries/RewardMath.sol";
 import {EpochRegistry} from "../src/EpochRegistry.sol";
 import {MerkleBuilder} from "./utils/MerkleBuilder.sol";
+import {Approvals} from "./utils/Approvals.sol";
 import {ScorerFixture} from "./utils/ScorerFixture.sol";
 import {Vm} from "forge-std/Vm.sol";
 
@@ -564,11 +565,19 @@ contract ScorerRegistryTest is ScorerFixture {
         assertEq(reg.pool(TOKEN_E).returned, 1e18);
     }
 
+    /// The 1-of-1 committee's approval of epoch 1's `root` for this contract (C7a).
+    function _approve(EpochRegistry er, uint256 pk, bytes32 root, uint64 expiry)
+        internal
+        view
+        returns (EpochRegistry.Approval[] memory)
+    {
+        (uint8 v, bytes32 rs, bytes32 ss) = vm.sign(pk, er.epochRootDigest(1, root, bytes32(0), address(this), expiry));
+        return Approvals.one(vm.addr(pk), abi.encodePacked(rs, ss, v));
+    }
+
     /// End to end with the real EpochRegistry: the quality leaf must be in a final root.
     function test_proofAgainstTheRealEpochRegistry() public {
-        uint256 signerPk = 0xA11CE;
-        address signer = vm.addr(signerPk);
-        EpochRegistry er = new EpochRegistry(owner, signer, makeAddr("adj"), 1 ether, 1);
+        EpochRegistry er = new EpochRegistry(owner, vm.addr(0xA11CE), makeAddr("adj"), 1 ether, 1);
         ScorerRegistry r2 = new ScorerRegistry(owner, rootToken, IQualityVerifier(address(er)), IRootBurnPricer(address(oracle)), buyback);
         vm.prank(owner);
         r2.configurePool(TOKEN_E, address(0));
@@ -593,10 +602,10 @@ contract ScorerRegistryTest is ScorerFixture {
             )
         );
         bytes32 root = MerkleBuilder.root(leaves);
-        uint64 expiry = uint64(block.timestamp + 1 days);
-        (uint8 v, bytes32 rs, bytes32 ss) = vm.sign(signerPk, er.epochRootDigest(1, root, bytes32(0), address(this), expiry));
         vm.deal(address(this), 1 ether);
-        er.propose{value: 1 ether}(1, root, bytes32(0), expiry, abi.encodePacked(rs, ss, v));
+        er.propose{value: 1 ether}(
+            1, root, bytes32(0), uint64(block.timestamp + 1 days), _approve(er, 0xA11CE, root, uint64(block.timestamp + 1 days))
+        );
         bytes32[] memory proof = MerkleBuilder.proof(leaves, 0);
         // Pending root: not final, the proof is refused.
         vm.expectRevert();
@@ -648,7 +657,7 @@ contract ScorerRegistryReviewTest is ScorerFixture {
         uint64 expiry = uint64(block.timestamp + 1 days);
         (uint8 v, bytes32 rs, bytes32 ss) =
             vm.sign(SIGNER_PK, er.epochRootDigest(epoch, root, bytes32(0), address(this), expiry));
-        er.propose{value: 1 ether}(epoch, root, bytes32(0), expiry, abi.encodePacked(rs, ss, v));
+        er.propose{value: 1 ether}(epoch, root, bytes32(0), expiry, Approvals.one(vm.addr(SIGNER_PK), abi.encodePacked(rs, ss, v)));
         vm.warp(block.timestamp + 72 hours);
         er.finalize(epoch);
     }
@@ -759,7 +768,7 @@ contract ScorerRegistryReviewTest is ScorerFixture {
         uint64 expiry = uint64(block.timestamp + 1 days);
         (uint8 v, bytes32 rs, bytes32 ss) =
             vm.sign(SIGNER_PK, er.epochRootDigest(epoch, root, bytes32(0), address(this), expiry));
-        er.propose{value: 1 ether}(epoch, root, bytes32(0), expiry, abi.encodePacked(rs, ss, v));
+        er.propose{value: 1 ether}(epoch, root, bytes32(0), expiry, Approvals.one(vm.addr(SIGNER_PK), abi.encodePacked(rs, ss, v)));
     }
 
     /// Second review, item 3 (residual): the epoch grading a score is disputed, the adjudicator upholds the challenge

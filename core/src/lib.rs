@@ -12,6 +12,7 @@ pub(crate) mod par;
 pub(crate) mod serde_dec;
 
 pub mod attest;
+pub mod committee;
 pub mod ecrecover;
 pub mod eip712;
 pub mod leaves;

@@ -203,6 +203,14 @@ impl Chain {
         Ok(pending > latest)
     }
 
+    /// The code deployed at `account` (empty for an account with a key).
+    pub async fn code_at(&self, account: Address) -> Result<alloy::primitives::Bytes> {
+        self.provider
+            .get_code_at(account)
+            .await
+            .map_err(OpError::rpc)
+    }
+
     /// The sending account, or an error saying a key is needed.
     pub fn sender(&self) -> Result<Address> {
         self.from.ok_or(OpError::Key(KeyError::NeedsKey))

@@ -1,6 +1,7 @@
 //! The epoch commands (C5–C7, C21): build, sign, propose, publish, finalize. Each step reads what it needs
 //! from the chain, is idempotent (a step already done says so and succeeds), and reports what it did.
 
+use crate::abi::EpochRegistry;
 use crate::chain::{confirm, Chain, Sent};
 use crate::config::{self, BadSubmission};
 use crate::error::{KeyError, OpError, Result, TxError};
@@ -16,6 +17,7 @@ use eden_core::attest::{
 };
 use eden_core::check::OwnInputs;
 use eden_core::check::{build_packs, project_pack_path, track_pack_path};
+use eden_core::committee::{check_approvals, Approval};
 use eden_core::eip712::SignatureError;
 use eden_core::eip712::{
     eden_domain, epoch_root_signing_hash, recover_epoch_root_signer, EpochRoot,
@@ -451,18 +453,49 @@ pub struct SignedRoot {
     pub proposer: Address,
     /// Signature expiry (unix seconds).
     pub expiry: u64,
+    /// The committee member who signed (C7a).
+    pub member: Address,
     /// 65 bytes `r ‖ s ‖ v`, v ∈ {27, 28}.
     pub signature: Bytes,
 }
 
-/// `eden epoch sign`: signs the bundle's root for `proposer` until `expiry` (C6), after checking that the
-/// key is the registry's signer and the bundle rebuilds to its root.
+impl SignedRoot {
+    /// The C6 message this signature is over.
+    pub fn message(&self) -> EpochRoot {
+        EpochRoot {
+            epoch: self.epoch,
+            root: self.root,
+            inputsRoot: self.inputs_root,
+            proposer: self.proposer,
+            expiry: self.expiry,
+        }
+    }
+
+    /// True when `other` signs the same root for the same registry, proposer and expiry: the two can be
+    /// gathered into one proposal (C7a).
+    pub fn same_message(&self, other: &SignedRoot) -> bool {
+        (self.chain_id, self.registry) == (other.chain_id, other.registry)
+            && self.message() == other.message()
+    }
+}
+
+/// How long a root signature is valid (C6).
+#[derive(Debug, Clone, Copy)]
+pub enum Expiry {
+    /// Until this unix time: every member of a committee signs the same expiry (C7a).
+    At(u64),
+    /// For this many seconds from the chain's head.
+    For(u64),
+}
+
+/// `eden epoch sign`: a committee member's signature of the bundle's root for `proposer` until the expiry (C6,
+/// C7a), after checking that the key sits on the committee in force and the bundle rebuilds to its root.
 pub async fn sign(
     chain: &Chain,
     key: &PrivateKeySigner,
     bundle_path: &Path,
     proposer: Option<Address>,
-    valid_secs: u64,
+    expiry: Expiry,
 ) -> Result<SignedRoot> {
     let bundle = read_bundle(bundle_path)?;
     let leaves = bundle.recomputed_leaves().map_err(|(l, e)| {
@@ -476,21 +509,27 @@ pub async fn sign(
             bundle.root
         )));
     }
-    let reg = chain.registry();
-    let signer = reg.signer().call().await.map_err(OpError::rpc)?;
-    if signer != key.address() {
+    let committee =
+        eden_chain::epochs::current_committee(chain, chain.net.contracts.epoch_registry).await?;
+    if !committee.has(key.address()) {
         return Err(OpError::Refused(format!(
-            "this key is {}, the registry's signer is {signer}",
-            key.address()
+            "this key is {}, not a signer of committee #{} ({} of {})",
+            key.address(),
+            committee.id,
+            committee.threshold,
+            committee.members.len()
         )));
     }
-    let (_, now) = chain.head().await?;
+    let expiry = match expiry {
+        Expiry::At(t) => t,
+        Expiry::For(secs) => chain.head().await?.1 + secs,
+    };
     let msg = EpochRoot {
         epoch: bundle.epoch,
         root: bundle.root,
         inputsRoot: bundle.inputs_root,
         proposer: proposer.unwrap_or(key.address()),
-        expiry: now + valid_secs,
+        expiry,
     };
     let domain = eden_domain(chain.net.chain_id, chain.net.contracts.epoch_registry);
     let digest = epoch_root_signing_hash(&domain, &msg);
@@ -505,6 +544,7 @@ pub async fn sign(
         inputs_root: msg.inputsRoot,
         proposer: msg.proposer,
         expiry: msg.expiry,
+        member: key.address(),
         signature: bytes.into(),
     })
 }
@@ -533,24 +573,64 @@ pub enum Proposed {
     },
 }
 
-/// `eden epoch propose`: proposes a signed root with the bond; refuses a root for any epoch but the next,
-/// and does nothing when this root is already proposed.
-pub async fn propose(chain: &Chain, signed: &SignedRoot) -> Result<Proposed> {
+/// `eden epoch propose`: gathers committee members' signatures of one root into a proposal (C7a) and proposes
+/// it with the bond; refuses a root for any epoch but the next, signatures of different messages, a repeated
+/// member, a non-member, a signature that is not its member's, and fewer than the threshold; does nothing
+/// when this root is already proposed.
+pub async fn propose(chain: &Chain, signed: &[SignedRoot]) -> Result<Proposed> {
     let me = chain.sender()?;
-    if signed.chain_id != chain.net.chain_id
-        || signed.registry != chain.net.contracts.epoch_registry
+    let Some(first) = signed.first() else {
+        return Err(OpError::Refused("no signature to propose".into()));
+    };
+    if let Some(other) = signed.iter().find(|s| !s.same_message(first)) {
+        return Err(OpError::Refused(format!(
+            "{}'s signature is for another message than {}'s (epoch, root, inputs, proposer, expiry, \
+             registry and chain must all match): every member signs the same expiry (`eden epoch sign --expiry`)",
+            other.member, first.member
+        )));
+    }
+    let signed_root = first;
+    if signed_root.chain_id != chain.net.chain_id
+        || signed_root.registry != chain.net.contracts.epoch_registry
     {
         return Err(OpError::Refused(format!(
             "the signature is for registry {} on chain {}, not this deployment",
-            signed.registry, signed.chain_id
+            signed_root.registry, signed_root.chain_id
         )));
     }
-    if signed.proposer != me {
+    if signed_root.proposer != me {
         return Err(OpError::Refused(format!(
             "the signature names {} as proposer; this key is {me}",
-            signed.proposer
+            signed_root.proposer
         )));
     }
+    let approvals: Vec<Approval> = signed
+        .iter()
+        .map(|s| Approval {
+            member: s.member,
+            signature: s.signature.to_vec(),
+        })
+        .collect();
+    let committee =
+        eden_chain::epochs::current_committee(chain, chain.net.contracts.epoch_registry).await?;
+    let domain = eden_domain(chain.net.chain_id, chain.net.contracts.epoch_registry);
+    let check = check_approvals(&domain, &signed_root.message(), &approvals, &committee)
+        .map_err(|e| OpError::Refused(e.to_string()))?;
+    for u in &check.unrecovered {
+        // Only a contract member's approval may fail recovery: the registry checks it by ERC-1271.
+        let code = chain.code_at(u.member).await?;
+        if code.is_empty() {
+            return Err(OpError::Refused(format!(
+                "the approval named {} is not its signature ({})",
+                u.member,
+                match &u.recovered {
+                    Ok(who) => format!("it recovers to {who}"),
+                    Err(e) => e.to_string(),
+                }
+            )));
+        }
+    }
+    let signed = signed_root;
     let reg = chain.registry();
     if let Some(block) = find_proposal(chain, signed.epoch, signed.root).await? {
         return Ok(Proposed::AlreadyProposed {
@@ -582,7 +662,13 @@ pub async fn propose(chain: &Chain, signed: &SignedRoot) -> Result<Proposed> {
             signed.root,
             signed.inputs_root,
             signed.expiry,
-            signed.signature.clone(),
+            approvals
+                .into_iter()
+                .map(|a| EpochRegistry::Approval {
+                    member: a.member,
+                    signature: a.signature.into(),
+                })
+                .collect(),
         )
         .value(bond)
         .send()

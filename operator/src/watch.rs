@@ -153,12 +153,90 @@ pub struct Timings {
     pub intake_ms: u128,
 }
 
+/// Who approved a pending root (C7a), checked against the committee the registry recorded at its proposal.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Approvers {
+    /// The committee's id.
+    pub committee: u32,
+    /// Its threshold.
+    pub threshold: u8,
+    /// Its size.
+    pub members: usize,
+    /// Members whose own key signed the root, in the transaction's order.
+    pub signed: Vec<Address>,
+    /// Members whose approval is not their key's signature: contracts, checked by the registry by ERC-1271.
+    pub by_contract: Vec<Address>,
+    /// What breaks the committee's rule (the registry should have refused it): reported, not challenged, since
+    /// a challenge disputes the root's content, not how it was approved.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub faults: Vec<String>,
+}
+
+/// The proposal's approvals checked against its committee (C7a): the committee from state
+/// (`committeeOf`), the approvals from the proposing transaction, the rule from core.
+async fn approvers(chain: &Chain, e: &ChainEpoch) -> Result<Approvers> {
+    use eden_core::committee::check_approvals;
+    use eden_core::eip712::eden_domain;
+    let registry = chain.net.contracts.epoch_registry;
+    let (committee, tx) = futures::join!(
+        eden_chain::epochs::committee_of(chain, registry, e.epoch()),
+        chain.provider.get_transaction_by_hash(e.proposal.tx)
+    );
+    let committee = committee?;
+    let tx = tx
+        .map_err(OpError::rpc)?
+        .ok_or_else(|| OpError::Rpc(format!("the node has no transaction {}", e.proposal.tx)))?;
+    let input = eden_chain::epochs::decode_propose(
+        alloy::consensus::Transaction::input(&tx),
+        e.proposal.proposer,
+    )
+    .map_err(|err| {
+        OpError::Rpc(format!(
+            "the proposing transaction {}: {err}",
+            e.proposal.tx
+        ))
+    })?;
+    let mut out = Approvers {
+        committee: committee.id,
+        threshold: committee.threshold,
+        members: committee.members.len(),
+        signed: vec![],
+        by_contract: vec![],
+        faults: vec![],
+    };
+    if input.message.root != e.proposal.root || input.message.inputsRoot != e.proposal.inputs_root {
+        out.faults
+            .push("the transaction's root is not the one its event names".into());
+    }
+    let domain = eden_domain(chain.net.chain_id, registry);
+    match check_approvals(&domain, &input.message, &input.approvals, &committee) {
+        Err(err) => out.faults.push(err.to_string()),
+        Ok(c) => {
+            out.signed = c.signed;
+            for u in c.unrecovered {
+                if chain.code_at(u.member).await?.is_empty() {
+                    out.faults.push(format!(
+                        "the approval named {} is not its signature",
+                        u.member
+                    ));
+                } else {
+                    out.by_contract.push(u.member);
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
 /// The watchtower's report on one pending root.
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct RootReport {
     /// The proposal.
     pub proposal: Proposed,
+    /// Who approved it (C7a).
+    pub approvers: Approvers,
     /// What was done.
     pub action: Action,
     /// The publication could not be checked.
@@ -207,6 +285,7 @@ pub fn describe(f: &EpochFinding) -> String {
 #[derive(Debug, Default)]
 pub struct Memory {
     checked: HashMap<(u64, B256), Checked>,
+    approvers: HashMap<(u64, B256), Approvers>,
 }
 
 /// One root's check: the publication fault, or the audit, and the time each part took.
@@ -275,9 +354,13 @@ pub async fn pass(
         if let std::collections::hash_map::Entry::Vacant(e) = memory.checked.entry(key) {
             e.insert(check(chain, pubs, &p, &finals, opts.rerun_model.as_ref()).await?);
         }
+        if let std::collections::hash_map::Entry::Vacant(e) = memory.approvers.entry(key) {
+            e.insert(approvers(chain, &slot).await?);
+        }
         let (publication, audit, timings, rerun) = memory.checked[&key].clone();
         let mut report = RootReport {
             proposal: p.clone(),
+            approvers: memory.approvers[&key].clone(),
             action: Action::LeftAlone,
             publication,
             audit,

@@ -152,6 +152,11 @@ impl Drop for Watcher {
 
 /// Anvil account 9, the deployment's adjudicator (Deploy.s.sol's default).
 const ADJUDICATOR: &str = "0x2a871d0798f97d79848a013d4936a73bf4cc922c825d33c1cf7073dff6d409c6";
+/// Two more members of the signer committee (C7a); they sign, never send.
+const MEMBER_KEYS: [&str; 2] = [
+    "0x3333333333333333333333333333333333333333333333333333333333333333",
+    "0x4444444444444444444444444444444444444444444444444444444444444444",
+];
 /// Two watchtowers (funded by the test).
 const WATCHER_KEYS: [&str; 2] = [
     "0x47e179ec197488593b187f80a00eb0da91f1b9d0b13f8733639f19c30a34926a",
@@ -604,35 +609,128 @@ async fn an_epoch_from_attestations_to_final() {
         U256::from(2u8) * reg.bond().call().await.unwrap()
     );
 
-    // Sign (only the registry's signer may), propose, propose again (into the reopened slot).
+    // The owner (the deployer, before the timelock accepts the handover) makes the signer a 2-of-3 committee
+    // (C7a): the wrong root above stays approved by committee #0, the corrected one needs two of three.
+    let members = [KEY0, MEMBER_KEYS[0], MEMBER_KEYS[1]].map(addr_of);
+    let set = reg
+        .setCommittee(members.to_vec(), 2)
+        .from(addr_of(KEY0))
+        .send()
+        .await
+        .unwrap()
+        .get_receipt()
+        .await
+        .unwrap();
+    assert!(set.status());
+
+    // Sign (only a committee member may), gather, propose, propose again (into the reopened slot).
+    let bundle_arg = p(&out.join("bundle.json"));
     let (ok, v, _) = eden.run(
         Some(PROJECT_KEYS[0]),
-        &["epoch", "sign", "--bundle", &p(&out.join("bundle.json"))],
+        &["epoch", "sign", "--bundle", &bundle_arg],
     );
     assert!(
-        !ok && v["error"].as_str().unwrap().contains("signer"),
+        !ok && v["error"]
+            .as_str()
+            .unwrap()
+            .contains("not a signer of committee #1"),
         "{v}"
     );
+    let expiry = (node.latest_timestamp().await + 3_600).to_string();
+    let proposer = format!("{:#x}", addr_of(KEY0));
+    let sig = p(&out.join("signature.json"));
+    let sig_b = p(&out.join("signature-b.json"));
     let s = eden.ok(
         Some(KEY0),
-        &["epoch", "sign", "--bundle", &p(&out.join("bundle.json"))],
+        &[
+            "epoch",
+            "sign",
+            "--bundle",
+            &bundle_arg,
+            "--expiry",
+            &expiry,
+            "--out",
+            &sig,
+        ],
     );
     assert_eq!(
         s["root"].as_str().unwrap().parse::<B256>().unwrap(),
         bundle.root
     );
-    let sig = p(&out.join("signature.json"));
+    eden.ok(
+        Some(MEMBER_KEYS[1]),
+        &[
+            "epoch",
+            "sign",
+            "--bundle",
+            &bundle_arg,
+            "--expiry",
+            &expiry,
+            "--proposer",
+            &proposer,
+            "--out",
+            &sig_b,
+        ],
+    );
     let (ok, v, _) = eden.run(
         Some(PROJECT_KEYS[0]),
-        &["epoch", "propose", "--signature", &sig],
+        &[
+            "epoch",
+            "propose",
+            "--signature",
+            &sig,
+            "--signature",
+            &sig_b,
+        ],
     );
     assert!(
         !ok && v["error"].as_str().unwrap().contains("proposer"),
         "{v}"
     );
-    let r = eden.ok(Some(KEY0), &["epoch", "propose", "--signature", &sig]);
+    // One approval is too few; the same member twice is one member.
+    let (ok, v, _) = eden.run(Some(KEY0), &["epoch", "propose", "--signature", &sig]);
+    assert!(
+        !ok && v["error"]
+            .as_str()
+            .unwrap()
+            .contains("committee #1 needs 2"),
+        "{v}"
+    );
+    let (ok, v, _) = eden.run(
+        Some(KEY0),
+        &["epoch", "propose", "--signature", &sig, "--signature", &sig],
+    );
+    assert!(
+        !ok && v["error"].as_str().unwrap().contains("approves twice"),
+        "{v}"
+    );
+    let r = eden.ok(
+        Some(KEY0),
+        &[
+            "epoch",
+            "propose",
+            "--signature",
+            &sig_b,
+            "--signature",
+            &sig,
+        ],
+    );
     assert_eq!(r["result"], "proposed", "{r}");
-    let r = eden.ok(Some(KEY0), &["epoch", "propose", "--signature", &sig]);
+    println!(
+        "propose, 2-of-3 committee: {} gas (transaction)",
+        r["sent"]["gasUsed"]
+    );
+    let r = eden.ok(
+        Some(KEY0),
+        &[
+            "epoch",
+            "propose",
+            "--signature",
+            &sig,
+            "--signature",
+            &sig_b,
+        ],
+    );
     assert_eq!(r["result"], "alreadyProposed", "{r}");
 
     // Publish twice.
@@ -717,9 +815,21 @@ async fn an_epoch_from_attestations_to_final() {
         assert!(pack.intake.is_some(), "its intake travels with it");
     }
 
-    // The watchtower checks the correct root (every public score, attestation and the tree) and leaves it.
+    // The watchtower checks the correct root (every public score, attestation and the tree) and leaves it;
+    // it names the committee that approved it and the members who signed (C7a).
     let v = watch(Some(WATCHER_KEYS[0]), &[]);
     assert_eq!(action(&v), "leftAlone", "{v}");
+    assert_eq!(
+        v[0]["approvers"],
+        json!({
+            "committee": 1,
+            "threshold": 2,
+            "members": 3,
+            "signed": [addr_of(MEMBER_KEYS[1]), addr_of(KEY0)],
+            "byContract": [],
+        }),
+        "{v}"
+    );
     assert_eq!(v[0]["audit"]["findings"], json!([]), "{v}");
     assert_eq!(
         v[0]["audit"]["recomputed"].as_u64(),
@@ -791,13 +901,37 @@ async fn an_epoch_from_attestations_to_final() {
     std::fs::create_dir_all(&bad2_dir).unwrap();
     std::fs::write(bad2_dir.join("bundle.json"), bad2.to_json().unwrap()).unwrap();
     std::fs::copy(e2.join("intake.json"), bad2_dir.join("intake.json")).unwrap();
+    // Two of the committee sign it (C7a): the watchtower audits the content, not how many approved it.
+    let expiry = (node.latest_timestamp().await + 3_600).to_string();
+    let (bad2_bundle, bad2_sig, bad2_sig_b) = (
+        p(&bad2_dir.join("bundle.json")),
+        p(&bad2_dir.join("signature.json")),
+        p(&bad2_dir.join("signature-b.json")),
+    );
     eden.ok(
         Some(KEY0),
         &[
             "epoch",
             "sign",
             "--bundle",
-            &p(&bad2_dir.join("bundle.json")),
+            &bad2_bundle,
+            "--expiry",
+            &expiry,
+        ],
+    );
+    eden.ok(
+        Some(MEMBER_KEYS[0]),
+        &[
+            "epoch",
+            "sign",
+            "--bundle",
+            &bad2_bundle,
+            "--expiry",
+            &expiry,
+            "--proposer",
+            &proposer,
+            "--out",
+            &bad2_sig_b,
         ],
     );
     let r = eden.ok(
@@ -806,7 +940,9 @@ async fn an_epoch_from_attestations_to_final() {
             "epoch",
             "propose",
             "--signature",
-            &p(&bad2_dir.join("signature.json")),
+            &bad2_sig,
+            "--signature",
+            &bad2_sig_b,
         ],
     );
     assert_eq!(r["result"], "proposed", "{r}");

@@ -503,7 +503,7 @@ test('a score verifies against the on-chain final root, with the EIP-712 signer'
   await page.waitForSelector('#score-result.ok', T);
   page.off('request', onRequest);
   assert.match(await page.textContent('#score-result'), /Verified against the chain/);
-  assert.match(await page.textContent('#signer-check'), /registry's signer ✓/);
+  assert.match(await page.textContent('#signer-check'), /= the registry's signer \(committee #0, 1 of 1\) ✓/);
   assert.match(await page.textContent('#check-source'), /light publication: \d+ kB/);
   assert.ok(fetched.some((u) => /\/projects\/0x[0-9a-f]{40}\.json$/.test(u)), fetched.join(' '));
   assert.ok(!fetched.some((u) => /\/epochs\/0x[0-9a-f]{64}\.json$/.test(u)), `no whole bundle: ${fetched.join(' ')}`);
@@ -1480,7 +1480,7 @@ test('a second deployment (another chain id, other addresses, publications on an
     await pickProject('Seedling Labs');
     await page.click('#verify-score');
     await page.waitForSelector('#score-result.ok', T);
-    assert.match(await page.textContent('#signer-check'), /registry's signer ✓/);
+    assert.match(await page.textContent('#signer-check'), /= the registry's signer \(committee #0, 1 of 1\) ✓/);
 
     // A payout claimed from the second distributor, its tree fetched from the other origin.
     await page.click('nav >> text=Payouts');

@@ -1,16 +1,17 @@
 //! `EpochRegistry`'s epochs (C7) for the app: the shared reader's ([`eden_chain::epochs`]: every epoch's
 //! current proposal and slot, the registry's terms) at the latest block, and the proposal's own transaction,
-//! which only the app reads (the Score page checks its signature, C6).
+//! which only the app reads (the Score page checks its approvals, C6, C7a).
 
 use crate::chain::abi::IEpochRegistry;
 use crate::chain::multicall::Batch;
 use crate::chain::rpc::{Rpc, RpcError};
 use alloy_primitives::{Address, B256};
-use alloy_sol_types::SolCall;
 
 pub use eden_chain::epochs::{
-    bundle_path, final_root, intake_path, intake_window, verify_score, ChainEpoch, Registry,
+    bundle_path, decode_propose, final_root, intake_path, intake_window, verify_score, ChainEpoch,
+    ProposeInput, Registry,
 };
+pub use eden_core::committee::Committee;
 pub use eden_core::registry::{EpochAction, EpochStatus};
 
 /// Every proposed epoch of `registry` since `from_block` to the latest block with its slot, the bond, the
@@ -33,17 +34,18 @@ pub async fn discover(
 pub struct Proposal {
     /// The final root, when the epoch is final.
     pub final_root: Option<B256>,
-    /// The registry's root signer now (C6).
-    pub signer: Address,
-    /// The proposing transaction's `propose` call (its signature names the proposer, C6).
-    pub call: Result<IEpochRegistry::proposeCall, RpcError>,
+    /// The committee that approved the proposal (C7a), recorded by the registry at the proposal.
+    pub committee: Result<Committee, RpcError>,
+    /// The proposing transaction's `propose` call: the message signed (naming the proposer, C6) and the
+    /// committee's approvals (C7a).
+    pub call: Result<ProposeInput, RpcError>,
 }
 
-/// Epoch `e`'s final root (when final) and the registry's signer in one batch, and at the same time
-/// its proposing transaction, decoded as `propose`.
+/// Epoch `e`'s final root (when final) and the committee that approved its proposal in one batch, and at
+/// the same time its proposing transaction, decoded as `propose`.
 ///
 /// # Errors
-/// When the batch fails (the transaction not being readable is [`Proposal::call`]'s error).
+/// When the batch fails (the committee or the transaction not being readable is the field's error).
 pub async fn proposal(rpc: &Rpc, registry: Address, e: &ChainEpoch) -> Result<Proposal, RpcError> {
     let mut b = Batch::new();
     let fin = (e.slot.status == EpochStatus::Final).then(|| {
@@ -52,17 +54,38 @@ pub async fn proposal(rpc: &Rpc, registry: Address, e: &ChainEpoch) -> Result<Pr
             &IEpochRegistry::finalRootCall { epoch: e.epoch() },
         )
     });
-    let signer = b.add(registry, &IEpochRegistry::signerCall {});
+    let committee = b.add(
+        registry,
+        &IEpochRegistry::committeeOfCall { epoch: e.epoch() },
+    );
     let (a, input) = futures::join!(b.run(rpc), rpc.tx_input(e.proposal.tx));
     let a = a?;
     Ok(Proposal {
         final_root: fin.map(|s| a.get(s)).transpose()?,
-        signer: a.get(signer)?,
+        committee: a
+            .get(committee)
+            .map(|c| Committee {
+                id: c.id,
+                members: c.members,
+                threshold: c.threshold,
+            })
+            .map_err(RpcError::from),
         call: input.and_then(|i| {
-            IEpochRegistry::proposeCall::abi_decode(&i)
+            decode_propose(&i, e.proposal.proposer)
                 .map_err(|e| RpcError::Decode(format!("the proposing transaction: {e}")))
         }),
     })
+}
+
+/// Whether `account` has code (a contract member approves by ERC-1271, C7a).
+///
+/// # Errors
+/// The node's.
+pub async fn has_code(rpc: &Rpc, account: Address) -> Result<bool, RpcError> {
+    let code = rpc
+        .request("eth_getCode", serde_json::json!([account, "latest"]))
+        .await?;
+    Ok(code.as_str().is_some_and(|c| c.len() > 2))
 }
 
 /// An epoch status code in words.

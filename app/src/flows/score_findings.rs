@@ -3,8 +3,9 @@
 use crate::chain::rpc::RpcError;
 use crate::chain::world::WorldError;
 use crate::error::AppError;
-use alloy_primitives::{Address, B256, U256};
+use alloy_primitives::{B256, U256};
 use eden_core::check::{CountingFinding, HumanFinding, LightFinding, ScoreFinding};
+use eden_core::committee::{ApprovalError, Unrecovered};
 use eden_core::leaves::Verdict;
 
 /// Why a score's bundle is not trusted (C1–C7, C22), each a variant; [`super::words::score_flag`] says it.
@@ -14,13 +15,11 @@ pub enum ScoreFlag {
     Score(ScoreFinding),
     /// Core's check of the light publication.
     Light(LightFinding),
-    /// The root was signed by another key than the registry's signer (C6).
-    SignedBy {
-        /// Who signed.
-        signer: Address,
-        /// The registry's signer.
-        registry_signer: Address,
-    },
+    /// The proposal's approvals break the committee's rule (C7a): a non-member, a member twice, too few.
+    Approvals(ApprovalError),
+    /// An approval is not its member's signature, and the member is an account with a key (C7a): only a
+    /// contract member may approve other than by its own key's signature.
+    NotTheMembers(Unrecovered),
     /// The signed root is not the root the bundle builds.
     SignedRootDiffers,
     /// The signed inputsRoot is not the bundle's: its inputs are not the ones signed.

@@ -1,9 +1,10 @@
 //! Verify a project's score in one epoch, in the browser, against the chain (C1–C7, C9, C17, C21, C22):
 //!
 //! 1. read at once the project's light publication (or the whole bundle), the epoch's proposal on chain
-//!    (final root, signer, proposing transaction) and the fee lanes' state;
+//!    (final root, the committee that approved it, proposing transaction) and the fee lanes' state;
 //! 2. rebuild the tree and walk the project's proof to the on-chain root, recompute the public inputs step
-//!    by step (`eden_core::check::check_score_in`), recover the root's EIP-712 signer;
+//!    by step (`eden_core::check::check_score_in`), check the root's EIP-712 approvals against the committee
+//!    (C7a, `eden_core::committee::check_approvals`);
 //! 3. tie the previous score to the previous final epoch's leaf (C4);
 //! 4. check the human layer ([`super::score_human`]), which theses count ([`super::score_counting`]), the
 //!    grades, the verified inputs and the creator share.
@@ -17,7 +18,6 @@ use super::score_findings::{HumanFlag, PreviousFlag, PreviousTie, ScoreFlag};
 use super::score_grades as grades;
 use super::score_human::{check_human, HumanCheck, ScoredEvent};
 use super::score_inputs::{check_inputs, InputsCheck};
-use crate::chain::abi::IEpochRegistry;
 use crate::chain::epochs::{self, bundle_path, ChainEpoch};
 use crate::chain::fee_lanes;
 use crate::chain::rpc::{Rpc, RpcError};
@@ -25,20 +25,19 @@ use crate::chain::world::{LightPublication, World, WorldError};
 use crate::error::{AppError, Context};
 use alloy_primitives::{Address, B256};
 use eden_core::check::{self, check_score_in, BundleTree, LightProofs, OwnInputs};
-use eden_core::eip712::{eden_domain, recover_epoch_root_signer, EpochRoot};
+use eden_core::committee::{check_approvals, Committee};
+use eden_core::eip712::eden_domain;
 use eden_core::scoring::EpochBundle;
 
 /// The outcome of checking one project in one epoch: core's report
-/// ([`eden_core::check::ScoreCheck`], reached through `Deref`), the proposal's signer, and every
+/// ([`eden_core::check::ScoreCheck`], reached through `Deref`), who approved the proposal, and every
 /// finding, typed ([`ScoreFlag`]; [`super::words`] says them).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ScoreCheck {
     /// Core's report.
     pub check: check::ScoreCheck,
-    /// Who signed the proposed root (C6).
-    pub signer: Result<Address, AppError>,
-    /// The registry's signer.
-    pub expected_signer: Address,
+    /// Who approved the proposed root (C6, C7a).
+    pub approved: Result<Approved, AppError>,
     /// Why the bundle is not trusted; empty when everything matches.
     pub flags: Vec<ScoreFlag>,
     /// What the check was made from.
@@ -151,32 +150,62 @@ pub fn check_bundle(
         .collect();
     Ok(ScoreCheck {
         check,
-        signer: Err(AppError::missing("not checked")),
-        expected_signer: Address::ZERO,
+        approved: Err(AppError::missing("not checked")),
         flags,
         source: CheckSource::Full,
         previous: None,
     })
 }
 
-/// Who signed the proposed root (EIP-712, C6: the signature names the proposer, the
-/// `RootProposed` event's indexed proposer), and the root and inputs root signed.
-fn proposal_signer(
+/// Who approved a proposed root (C7a): the committee the registry recorded at the proposal, and which of its
+/// members approved.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Approved {
+    /// The committee that accepted the proposal.
+    pub committee: Committee,
+    /// Members whose own key signed the root (EIP-712, C6), in the transaction's order.
+    pub signed: Vec<Address>,
+    /// Contract members whose approval the registry checked by ERC-1271 when it accepted the proposal.
+    pub by_contract: Vec<Address>,
+}
+
+impl Approved {
+    /// True when at least the threshold of distinct members approved (C7a).
+    pub fn enough(&self) -> bool {
+        self.signed.len() + self.by_contract.len() >= usize::from(self.committee.threshold)
+    }
+}
+
+/// The proposal's approvals checked against its committee (`eden_core::committee::check_approvals`, C7a; the
+/// signatures name the `RootProposed` event's proposer, C6). An approval that is not its member's own
+/// signature holds only for a member with code (ERC-1271, checked by the registry); anything else is a flag.
+async fn approvals(
     w: &World,
-    row: &ChainEpoch,
-    call: &IEpochRegistry::proposeCall,
-) -> Result<(Address, B256, B256), AppError> {
-    let msg = EpochRoot {
-        epoch: call.epoch,
-        root: call.root,
-        inputsRoot: call.inputsRoot,
-        proposer: row.proposal.proposer,
-        expiry: call.expiry,
-    };
+    rpc: &Rpc,
+    input: &epochs::ProposeInput,
+    committee: Committee,
+    flags: &mut Vec<ScoreFlag>,
+) -> Result<Approved, AppError> {
     let domain = eden_domain(w.chain_id, w.contracts.epoch_registry);
-    let signer =
-        recover_epoch_root_signer(&domain, &msg, &call.signature).map_err(AppError::from)?;
-    Ok((signer, call.root, call.inputsRoot))
+    let mut out = Approved {
+        committee,
+        signed: Vec::new(),
+        by_contract: Vec::new(),
+    };
+    match check_approvals(&domain, &input.message, &input.approvals, &out.committee) {
+        Err(e) => flags.push(ScoreFlag::Approvals(e)),
+        Ok(c) => {
+            out.signed = c.signed;
+            for u in c.unrecovered {
+                if epochs::has_code(rpc, u.member).await? {
+                    out.by_contract.push(u.member);
+                } else {
+                    flags.push(ScoreFlag::NotTheMembers(u));
+                }
+            }
+        }
+    }
+    Ok(out)
 }
 
 /// Everything checked for one project in one epoch.
@@ -188,10 +217,8 @@ pub struct EpochCheck {
     pub status: u8,
     /// The systematic score (C1–C5); an error when the project has none this epoch (pre-data).
     pub score: Result<ScoreCheck, AppError>,
-    /// Who signed the proposed root (C6).
-    pub signer: Result<Address, AppError>,
-    /// The registry's signer.
-    pub expected_signer: Address,
+    /// Who approved the proposed root (C6, C7a).
+    pub approved: Result<Approved, AppError>,
     /// The human score (C9 / C10); `None` when the bundle has no graded theses for the project.
     pub human: Result<Option<HumanCheck>, AppError>,
     /// The creator share (C17); `None` without FeeLanes.
@@ -243,7 +270,7 @@ async fn scored_events(rpc: &Rpc, w: &World) -> Result<Vec<(ScoredEvent, String)
 }
 
 /// One project checked against one epoch: the flow of the Score page's *Verify*. The bundle, the epoch's
-/// proposal on chain (final root, signer, proposing transaction) and the fee lanes are read at once; then
+/// proposal on chain (final root, committee, proposing transaction) and the fee lanes are read at once; then
 /// the `Scored` events when the bundle grades theses on the project, and `verifyScore` of the published
 /// score for a final epoch.
 ///
@@ -332,46 +359,35 @@ pub async fn verify_score(
     }
     let proposal = proposal?;
     let inputs = check_inputs(&w, row.proposal.root, bundle, project, intake).await;
-    let (onchain, expected) = (proposal.final_root, proposal.signer);
+    let onchain = proposal.final_root;
     let mut score = check_bundle(&tree, project, onchain, own.as_ref());
     let built_root = tree.built_root().map_err(AppError::from)?;
     let mut signer_flags = Vec::new();
     if let Loaded::Light(b) = &loaded {
         signer_flags.extend(b.0.findings().iter().cloned().map(ScoreFlag::Light));
     }
-    let signed = proposal
-        .call
-        .map_err(AppError::from)
-        .and_then(|call| proposal_signer(&w, &row, &call));
-    let signer = match signed {
-        Ok((s, signed_root, signed_inputs)) => {
-            if s != expected {
-                signer_flags.push(ScoreFlag::SignedBy {
-                    signer: s,
-                    registry_signer: expected,
-                });
-            }
-            if signed_root != built_root {
+    let approved = match (proposal.call, proposal.committee) {
+        (Ok(input), Ok(committee)) => {
+            if input.message.root != built_root {
                 signer_flags.push(ScoreFlag::SignedRootDiffers);
             }
             // The inputs (and the columns the bounds come from, C22) are the ones signed.
-            if signed_inputs != bundle.inputs_root {
+            if input.message.inputsRoot != bundle.inputs_root {
                 signer_flags.push(ScoreFlag::SignedInputsDiffer {
-                    signed: signed_inputs,
+                    signed: input.message.inputsRoot,
                     bundle: bundle.inputs_root,
                 });
             }
-            Ok(s)
+            approvals(&w, &rpc, &input, committee, &mut signer_flags).await
         }
-        Err(e) => Err(e),
+        (Err(e), _) | (_, Err(e)) => Err(AppError::from(e)),
     };
     let previous = match &score {
         Ok(_) => Some(previous_tie(&w, bundle, project).await),
         Err(_) => None,
     };
     if let Ok(c) = &mut score {
-        c.expected_signer = expected;
-        c.signer = signer.clone();
+        c.approved = approved.clone();
         c.flags.extend(signer_flags.iter().cloned());
         c.source = source;
         match previous {
@@ -480,8 +496,7 @@ pub async fn verify_score(
         project,
         status: row.slot.status.code(),
         score,
-        signer,
-        expected_signer: expected,
+        approved,
         human,
         creator,
         inputs,

@@ -22,10 +22,17 @@ pub fn score_flag(f: &ScoreFlag) -> String {
     match f {
         ScoreFlag::Score(f) => score_finding(f),
         ScoreFlag::Light(f) => light_finding(f),
-        ScoreFlag::SignedBy {
-            signer,
-            registry_signer,
-        } => format!("the root was signed by {signer}, not by the registry's signer {registry_signer}"),
+        ScoreFlag::Approvals(e) => format!("the proposal's approvals break the committee's rule: {e}"),
+        ScoreFlag::NotTheMembers(u) => match &u.recovered {
+            Ok(who) => format!(
+                "the approval in the name of {} was signed by {who}, and {} is not a contract that could approve otherwise",
+                u.member, u.member
+            ),
+            Err(e) => format!(
+                "the approval in the name of {} is not a signature ({e}), and {} is not a contract that could approve otherwise",
+                u.member, u.member
+            ),
+        },
         ScoreFlag::SignedRootDiffers => {
             "the signed root differs from the root this bundle builds".into()
         }

@@ -159,10 +159,11 @@ mod diff {
         assert_eq!(d.root_signer, signer);
         assert_eq!(d.first_epoch, EPOCH);
         let reg = EpochRegistry::new(d.epoch_registry, node.provider.clone());
+        let committee = reg.currentCommittee().call().await.unwrap();
         assert_eq!(
-            reg.signer().call().await.unwrap(),
-            signer,
-            "registry signer"
+            (committee.id, committee.members, committee.threshold),
+            (0, vec![signer], 1),
+            "the deployment's 1-of-1 committee (C7a)"
         );
         assert_eq!(
             reg.nextEpoch().call().await.unwrap(),
@@ -224,7 +225,10 @@ mod diff {
                 root: bundle.root,
                 inputsRoot: bundle.inputs_root,
                 expiry,
-                signature: Bytes::copy_from_slice(sig),
+                approvals: vec![EpochRegistry::Approval {
+                    member: signer,
+                    signature: Bytes::copy_from_slice(sig),
+                }],
             };
             tx(proposer, d.epoch_registry, call.abi_encode()).value(d.bond_wei)
         };
@@ -540,7 +544,7 @@ mod diff {
         assert_eq!(bundle.theses.len(), 40);
         assert!(bundle.human.len() >= 3);
 
-        let (key, _signer, node, d) = chain_with_signer(4);
+        let (key, signer, node, d) = chain_with_signer(4);
         let reg = EpochRegistry::new(d.epoch_registry, node.provider.clone());
         let expiry = node.latest_timestamp().await + 3_600;
         let proposer = node.accounts[1];
@@ -560,7 +564,10 @@ mod diff {
             root: bundle.root,
             inputsRoot: bundle.inputs_root,
             expiry,
-            signature: Bytes::copy_from_slice(&sig),
+            approvals: vec![EpochRegistry::Approval {
+                member: signer,
+                signature: Bytes::copy_from_slice(&sig),
+            }],
         };
         node.send_mined(
             tx(proposer, d.epoch_registry, call.abi_encode())

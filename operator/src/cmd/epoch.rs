@@ -3,7 +3,7 @@
 use super::{connect, Cli};
 use alloy::primitives::Address;
 use clap::{Args, Subcommand};
-use eden_operator::epoch::{self, BuildArgs, Finalized, Proposed, SignedRoot};
+use eden_operator::epoch::{self, BuildArgs, Expiry, Finalized, Proposed, SignedRoot};
 use eden_operator::output::{eth, Out};
 use eden_operator::{chain, config, OpError};
 use std::path::PathBuf;
@@ -53,18 +53,22 @@ pub(crate) enum EpochCmd {
         /// The proposer the signature names (default: the signer itself).
         #[arg(long)]
         proposer: Option<Address>,
-        /// Signature validity.
-        #[arg(long, default_value_t = 72)]
+        /// Signature validity from the chain's head.
+        #[arg(long, default_value_t = 72, conflicts_with = "expiry")]
         valid_hours: u64,
+        /// Valid until this unix time instead: every member of a committee signs the same expiry (C7a).
+        #[arg(long)]
+        expiry: Option<u64>,
         /// Write here (default: signature.json beside the bundle).
         #[arg(long)]
         out: Option<PathBuf>,
     },
-    /// Proposes a signed root with the bond.
+    /// Gathers committee members' signatures of one root and proposes it with the bond (C7a).
     Propose {
-        /// The signed root (from `eden epoch sign`).
-        #[arg(long)]
-        signature: PathBuf,
+        /// A member's signed root (from `eden epoch sign`); repeat for each member, at least the
+        /// committee's threshold.
+        #[arg(long, required = true, num_args = 1..)]
+        signature: Vec<PathBuf>,
     },
     /// Writes the publication layout into a directory any static host can serve: the bundle and the intake
     /// report in JSON and compact MessagePack (C23), and every project's and track's light pack (C22).
@@ -141,11 +145,19 @@ pub(crate) async fn run(cli: &Cli, cmd: &EpochCmd, out: Out) -> Result<(), OpErr
             bundle,
             proposer,
             valid_hours,
+            expiry,
             out: file,
         } => {
             let key = chain::signer(cli.keystore.as_deref(), &cli.key_env)?;
             let chain = connect(cli, out, false).await?;
-            let signed = epoch::sign(&chain, &key, bundle, *proposer, valid_hours * 3600).await?;
+            let signed = epoch::sign(
+                &chain,
+                &key,
+                bundle,
+                *proposer,
+                expiry.map_or(Expiry::For(valid_hours * 3600), Expiry::At),
+            )
+            .await?;
             let path = file
                 .clone()
                 .unwrap_or_else(|| bundle.with_file_name("signature.json"));
@@ -156,9 +168,10 @@ pub(crate) async fn run(cli: &Cli, cmd: &EpochCmd, out: Out) -> Result<(), OpErr
             )?;
             out.done(&signed, || {
                 format!(
-                    "epoch {} root {} signed for proposer {} until {} → {}",
+                    "epoch {} root {} signed by {} for proposer {} until {} → {}",
                     signed.epoch,
                     signed.root,
+                    signed.member,
                     signed.proposer,
                     signed.expiry,
                     path.display()
@@ -166,7 +179,10 @@ pub(crate) async fn run(cli: &Cli, cmd: &EpochCmd, out: Out) -> Result<(), OpErr
             });
         }
         EpochCmd::Propose { signature } => {
-            let signed: SignedRoot = config::load(signature)?;
+            let signed = signature
+                .iter()
+                .map(|p| config::load::<SignedRoot>(p))
+                .collect::<Result<Vec<_>, _>>()?;
             let chain = connect(cli, out, true).await?;
             let r = epoch::propose(&chain, &signed).await?;
             out.done(&r, || match &r {

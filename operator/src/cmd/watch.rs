@@ -49,10 +49,20 @@ fn watch_line(r: &RootReport) -> String {
             "WRONG, but a transaction of this account is pending; next pass".into()
         }
     };
+    let a = &r.approvers;
     let mut s = format!(
-        "epoch {} root {} (deadline {}): {what}",
-        p.epoch, p.root, p.deadline
+        "epoch {} root {} (deadline {}): {what}\n  approved by {} of the {} members of committee #{} (threshold {})",
+        p.epoch,
+        p.root,
+        p.deadline,
+        a.signed.len() + a.by_contract.len(),
+        a.members,
+        a.committee,
+        a.threshold
     );
+    for f in &a.faults {
+        s += &format!("\n  approvals: {f}");
+    }
     if let Some(a) = &r.audit {
         let t = &r.timings;
         s += &format!(

@@ -5,8 +5,9 @@
 //! browser: the full epoch tree (score, quality and systematic leaves, each recomputed from its values) is
 //! rebuilt and its root compared with the **on-chain final root**, the project's leaf proof is walked
 //! to that root, public inputs are recomputed step by step
-//! (`eden_core::scoring::verify_project_score`), and the root's EIP-712 signature (read from the
-//! proposing transaction) is recovered and compared with the registry's signer (the flow:
+//! (`eden_core::scoring::verify_project_score`), and the root's EIP-712 approvals (read from the
+//! proposing transaction) are recovered and checked against the signer committee that accepted the proposal
+//! (C7a, `committeeOf`; the flow:
 //! [`crate::flows::verify_score`]). A bundle that does not match the chain is flagged, naming what
 //! differs. Below it: the project's human score (C9
 //! envelope or C10 pre-data path, [`human`]) and the creator share the score buys with
@@ -24,7 +25,7 @@ use crate::chain::epochs::{discover, ChainEpoch, Registry};
 use crate::chain::world::World;
 use crate::error::{AppError, Context};
 use crate::flows::verify_score::{
-    parse_own_inputs, verify_score, CheckSource, EpochCheck, ScoreCheck,
+    parse_own_inputs, verify_score, Approved, CheckSource, EpochCheck, ScoreCheck,
 };
 use crate::flows::words;
 use crate::fmt;
@@ -313,7 +314,7 @@ fn ScoreBody(world: World) -> impl IntoView {
                 let checked = e.project;
                 let name = untrack(|| candidate(checked)).map(|c| c.label()).or_else(|| world_for_names.project_name(&checked)).unwrap_or_else(|| "Unnamed project".into());
                 let name = format!("{name} ({})", checked.to_checksum(None));
-                let EpochCheck { project: _, status, score, signer, expected_signer, human, creator, inputs, counting } = e;
+                let EpochCheck { project: _, status, score, approved, human, creator, inputs, counting } = e;
                 // Issue 42 item 8: after a flagged score, the other parts' checks cannot vouch for the
                 // bundle; they are shown without their green (`.after-flag`), under a sentence saying so.
                 let flagged = matches!(&score, Ok(c) if !c.flags.is_empty());
@@ -323,7 +324,7 @@ fn ScoreBody(world: World) -> impl IntoView {
                         Err(msg) => view! {
                             <div class="result empty" id="score-result" role="status">
                                 <strong>{format!("{name}: ")}</strong>{msg.to_string()}{matches!(human, Ok(Some(_))).then_some(": its human score below comes from its graded theses alone (pre-data, C10).")}
-                                <dl><dt>"EIP-712 signer"</dt><dd id="signer-check">{signer_words(&signer, expected_signer)}</dd></dl>
+                                <dl><dt>"Signed by"</dt><dd id="signer-check">{approval_words(&approved)}</dd></dl>
                             </div>
                         }.into_any(),
                     }}
@@ -352,16 +353,38 @@ fn step_value(v: &str) -> String {
     }
 }
 
-/// The signer line: recovered signer against the registry's.
-fn signer_words(signer: &Result<Address, AppError>, expected: Address) -> String {
-    match signer {
-        Ok(s) if *s == expected => format!("{} = the registry's signer ✓", s.to_checksum(None)),
-        Ok(s) => format!(
-            "{} ≠ the registry's signer {}",
-            s.to_checksum(None),
-            expected.to_checksum(None)
-        ),
-        Err(e) => format!("not recovered: {e}"),
+/// The signer line (C7a): which members of the committee that accepted the proposal approved it.
+fn approval_words(approved: &Result<Approved, AppError>) -> String {
+    let a = match approved {
+        Ok(a) => a,
+        Err(e) => return format!("not checked: {e}"),
+    };
+    let c = &a.committee;
+    let names: Vec<String> = a
+        .signed
+        .iter()
+        .map(|m| m.to_checksum(None))
+        .chain(
+            a.by_contract
+                .iter()
+                .map(|m| format!("{} (contract, ERC-1271)", m.to_checksum(None))),
+        )
+        .collect();
+    let count = a.signed.len() + a.by_contract.len();
+    let mark = if a.enough() { " ✓" } else { "" };
+    if c.members.len() == 1 && count == 1 {
+        format!(
+            "{} = the registry's signer (committee #{}, 1 of 1){mark}",
+            names[0], c.id
+        )
+    } else {
+        format!(
+            "{count} of the {} members of committee #{} (threshold {}): {}{mark}",
+            c.members.len(),
+            c.id,
+            c.threshold,
+            names.join(", ")
+        )
     }
 }
 
@@ -369,7 +392,7 @@ fn signer_words(signer: &Result<Address, AppError>, expected: Address) -> String
 fn score_view(c: ScoreCheck, name: String) -> impl IntoView {
     let ok = c.flags.is_empty()
         && c.leaf_reaches_chain
-        && c.signer.as_ref().is_ok_and(|s| *s == c.expected_signer);
+        && c.approved.as_ref().is_ok_and(Approved::enough);
     let pending = c.onchain_root.is_none();
     let class = if ok {
         "result ok"
@@ -395,7 +418,7 @@ fn score_view(c: ScoreCheck, name: String) -> impl IntoView {
                 <dt>{match c.source { CheckSource::Light { .. } => "Root the proof reaches", CheckSource::Full => "Root rebuilt from the bundle" }}</dt><dd><code>{c.rebuilt_root.to_string()}</code></dd>
                 {c.previous.as_ref().map(|p| view! { <dt>"Previous score"</dt><dd id="previous-score">{words::previous_tie(p)}</dd> })}
                 <dt>"Proof"</dt><dd>{format!("{} hashes; {}", c.proof.len(), if c.leaf_reaches_chain { "reaches the on-chain root" } else { "does not reach an on-chain final root" })}</dd>
-                <dt>"EIP-712 signer"</dt><dd id="signer-check">{signer_words(&c.signer, c.expected_signer)}</dd>
+                <dt>"Signed by"</dt><dd id="signer-check">{approval_words(&c.approved)}</dd>
             </dl>
             {(c.report.is_none() && c.private).then(|| view! { <p class="muted">"This project's inputs are private: only their commitment is published. Pick its inputs file above to recompute the score from it."</p> })}
             {c.check.report.clone().map(|r| view! {
