@@ -480,6 +480,17 @@ writeFileSync(join(OPERATOR, 'intake.json'), JSON.stringify({
 if (keysRegisteredAt && (await now()) < keysRegisteredAt + 15 * 86400) await warp(keysRegisteredAt + 15 * 86400 - (await now()));
 await warp(60);
 const firstEpoch = Number(word(await call(A.epochRegistry, 'nextEpoch()')));
+// The scoring configuration (C2a): every track and the grader's configuration, published by its hash and pinned
+// on the registry from the first epoch on (the deployer still owns it; the timelock takes over at the end). Every
+// build below must use this file; the Score page and the watchtower check each epoch's tracks against it.
+const scoringFile = join(OPERATOR, 'scoring.json');
+writeFileSync(scoringFile, JSON.stringify({
+  format: 'eden-scoring-config-v1', version: 1, tracks: TRACKS.map((t) => presets[t]),
+  ...(grading ? { grader: grading.config } : {}),
+}, null, 1));
+const scoringPub = await edenCli(['config', 'publish', '--config', scoringFile, '--dir', OUT]);
+await edenCli(['config', 'pin', '--config', scoringFile, '--first-epoch', firstEpoch], signerKey);
+log(`scoring configuration: version 1 (${scoringPub.hash}) pinned from epoch ${firstEpoch}`);
 const bond = BigInt(A.bondWei);
 const epochs = [];
 const privateInputs = {};
@@ -559,7 +570,7 @@ async function proposeEpoch(k, { tamperWith = false } = {}) {
   });
   // Each grade names its score (C5 quality leaf: registry, score id, scorer, token, thesis).
   const build = ['epoch', 'build', '--epoch', epoch, '--intake', join(OPERATOR, 'intake.json'), '--submissions', join(dir, 'submissions'),
-    '--refetch', join(OPERATOR, 'refetch.json'), '--out', dir];
+    '--refetch', join(OPERATOR, 'refetch.json'), '--config', scoringFile, '--out', dir];
   if (latestFinalBundle) build.push('--previous', latestFinalBundle);
   // The theses that count (C9a: 30-day window, latest per scorer; C10a: PRE, never systematic, replayed) are
   // read from the chain by the build; each takes its grade from its grading record (C8, bound into inputsRoot

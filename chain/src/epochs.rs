@@ -237,6 +237,36 @@ pub async fn committee_of<R: ChainRead>(
     })
 }
 
+/// A scoring configuration pinned on chain (C2a).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ConfigPin {
+    /// keccak256 of its published file (`eden_core::scoring::pinned::config_path`).
+    pub hash: B256,
+    /// Its version.
+    pub version: u64,
+    /// The first epoch it applies to.
+    pub first_epoch: u64,
+}
+
+/// The scoring configuration in force for `epoch` (C2a), or `None` when the registry pins none for it.
+///
+/// # Errors
+/// A transport error.
+pub async fn config_for<R: ChainRead>(
+    chain: &R,
+    registry: Address,
+    epoch: u64,
+) -> Result<Option<ConfigPin>, ReadError<R::Error>> {
+    let mut b = Batch::new();
+    let slot = b.add(registry, &EpochRegistry::configForCall { epoch });
+    let p = b.run(chain).await?.take(slot)?;
+    Ok((p.configHash != B256::ZERO).then_some(ConfigPin {
+        hash: p.configHash,
+        version: p.version,
+        first_epoch: p.firstEpoch,
+    }))
+}
+
 /// The committee in force now (C7a): the one a new proposal needs.
 ///
 /// # Errors

@@ -42,6 +42,12 @@ import {EdenLeaves} from "./libraries/EdenLeaves.sol";
 ///   on, anyone may finalize; the proposer's bond is then returned. A proposal is final at the latest
 ///   `CHALLENGE_WINDOW + MAX_CHALLENGES * (ADJUDICATION_TIMEOUT + CHALLENGE_WINDOW)` after it was made (23 days),
 ///   whatever the adjudicator does or fails to do.
+/// - C2a (pinned configuration, decided for issue 40): the owner (the 48 h timelock) pins the scoring
+///   configuration (tracks, weights, tiers, reference bounds, gates and the grader's configuration) by the keccak256
+///   of its published file, with a version and the first epoch it applies to (`pinConfig`). A pin applies only to
+///   epochs not yet proposed (`firstEpoch >= nextEpoch`), after every earlier pin's first epoch, with a higher
+///   version; `configFor(epoch)` is the pin in force for an epoch. Bundles built under another configuration are
+///   wrong roots: the watchtower challenges them and the Score page flags them.
 /// - C5: leaves are OpenZeppelin StandardMerkleTree leaves (`EdenLeaves`): score `(address project, uint256
 ///   scoreWad)` (the published score, one per project, C27: what `FeeLanes` and every consumer read), quality `(bytes32 T_q, address scorerRegistry, uint256 scoreId, address scorer, address project,
 ///   bytes32 thesisHash, uint256 qualityWad, uint8 verdict, bytes32 matchedThesis)`, systematic `(bytes32 T_s,
@@ -78,6 +84,13 @@ contract EpochRegistry is EIP712, Ownable2Step {
     struct Approval {
         address member;
         bytes signature;
+    }
+
+    /// @notice A pinned scoring configuration (C2a).
+    struct ConfigPin {
+        bytes32 configHash;
+        uint64 version;
+        uint64 firstEpoch;
     }
 
     /// @notice A signer committee (C7a): its members and how many of them must approve a root.
@@ -121,6 +134,8 @@ contract EpochRegistry is EIP712, Ownable2Step {
     mapping(uint64 epoch => Slot) private _slots;
     /// @dev Every committee ever set, by id (C7a); the last one is in force.
     Committee[] private _committees;
+    /// @dev Every configuration pinned, in order (C2a).
+    ConfigPin[] private _configs;
     /// @dev A member's seat (1-based; 0: not a member) in committee `id`.
     mapping(uint256 id => mapping(address member => uint256 seat)) private _seat;
     /// @notice keccak256(abi.encode(epoch, root)) of roots struck down by an upheld challenge.
@@ -139,6 +154,7 @@ contract EpochRegistry is EIP712, Ownable2Step {
     event RootFinalized(uint64 indexed epoch, bytes32 root, bytes32 inputsRoot);
     event BondCredited(address indexed account, uint256 amount);
     event Withdrawn(address indexed account, uint256 amount);
+    event ConfigPinned(uint64 indexed version, bytes32 configHash, uint64 firstEpoch);
     event CommitteeChanged(uint32 indexed id, address[] members, uint8 threshold);
     event AdjudicatorChanged(address indexed previous, address indexed current);
 
@@ -167,6 +183,9 @@ contract EpochRegistry is EIP712, Ownable2Step {
     error NotAMember(address member);
     error TooFewApprovals(uint256 approvals, uint8 threshold);
     error NotProposed(uint64 epoch);
+    error EmptyConfig();
+    error ConfigNotNewer(uint64 version, uint64 last);
+    error ConfigForPastEpoch(uint64 firstEpoch, uint64 earliest);
 
     constructor(address owner_, address signer_, address adjudicator_, uint256 bond_, uint64 firstEpoch_)
         EIP712("Eden", "1")
@@ -314,6 +333,24 @@ contract EpochRegistry is EIP712, Ownable2Step {
         _setCommittee(members, threshold);
     }
 
+    /// @notice Pins the scoring configuration whose published file hashes to `configHash` as `version`, in force from
+    /// `firstEpoch` on (C2a). Owner only (the 48 h timelock: a new configuration is public before it applies). Only
+    /// future epochs: `firstEpoch` is at least `nextEpoch` and after every earlier pin's first epoch; versions
+    /// strictly increase.
+    function pinConfig(bytes32 configHash, uint64 version, uint64 firstEpoch) external onlyOwner {
+        if (configHash == bytes32(0)) revert EmptyConfig();
+        uint256 n = _configs.length;
+        uint64 earliest = nextEpoch;
+        if (n != 0) {
+            ConfigPin storage last = _configs[n - 1];
+            if (version <= last.version) revert ConfigNotNewer(version, last.version);
+            if (last.firstEpoch + 1 > earliest) earliest = last.firstEpoch + 1;
+        }
+        if (firstEpoch < earliest) revert ConfigForPastEpoch(firstEpoch, earliest);
+        _configs.push(ConfigPin(configHash, version, firstEpoch));
+        emit ConfigPinned(version, configHash, firstEpoch);
+    }
+
     function setAdjudicator(address adjudicator_) external onlyOwner {
         if (adjudicator_ == address(0)) revert ZeroAddress();
         if (_seat[_committees.length - 1][adjudicator_] != 0) revert AdjudicatorIsSigner(adjudicator_);
@@ -350,6 +387,21 @@ contract EpochRegistry is EIP712, Ownable2Step {
     /// @notice How many challenges the current proposal of `epoch` has had.
     function challengeCount(uint64 epoch) external view returns (uint8) {
         return _slots[epoch].challenges;
+    }
+
+    /// @notice The configuration in force for `epoch` (C2a): the last pin whose first epoch is at most `epoch`; all
+    /// zero when none is.
+    function configFor(uint64 epoch) external view returns (bytes32 configHash, uint64 version, uint64 firstEpoch) {
+        for (uint256 i = _configs.length; i > 0; --i) {
+            ConfigPin storage p = _configs[i - 1];
+            if (p.firstEpoch <= epoch) return (p.configHash, p.version, p.firstEpoch);
+        }
+        return (bytes32(0), 0, 0);
+    }
+
+    /// @notice How many configurations were ever pinned (C2a).
+    function configCount() external view returns (uint256) {
+        return _configs.length;
     }
 
     /// @notice The committee in force (C7a): its id, members (in seat order) and threshold.

@@ -3,6 +3,7 @@ pragma solidity 0.8.26;
 
 import {ECDSA} from "@openzeppelin/contracts/utils/cryptography/ECDSA.sol";
 import {IERC1271} from "@openzeppelin/contracts/interfaces/IERC1271.sol";
+import {Ownable} from "@openzeppelin/contracts/access/Ownable.sol";
 import {EpochRegistry} from "../src/EpochRegistry.sol";
 import {RegistryBase} from "./EpochRegistry.t.sol";
 
@@ -257,5 +258,62 @@ contract CommitteeGas3of5Test is CommitteeGasBase {
 contract CommitteeGas5of9Test is CommitteeGasBase {
     function shape() internal pure override returns (uint8, uint8) {
         return (5, 9);
+    }
+}
+
+/// C2a: the scoring configuration pinned on chain, written as attacks: nobody but the owner pins, nothing pins a
+/// proposed (or past) epoch, versions only go up, a later pin never rewrites an earlier epoch's configuration.
+contract EpochRegistryConfigTest is RegistryBase {
+    bytes32 internal constant CONFIG_A = keccak256("config a");
+    bytes32 internal constant CONFIG_B = keccak256("config b");
+
+    function test_pin_andRead() public {
+        (bytes32 h, uint64 v, uint64 first) = reg.configFor(FIRST);
+        assertEq(h, bytes32(0));
+        vm.expectEmit(address(reg));
+        emit EpochRegistry.ConfigPinned(1, CONFIG_A, FIRST);
+        vm.prank(owner);
+        reg.pinConfig(CONFIG_A, 1, FIRST);
+        vm.prank(owner);
+        reg.pinConfig(CONFIG_B, 2, FIRST + 5);
+        (h, v, first) = reg.configFor(FIRST + 4);
+        assertEq(abi.encode(h, v, first), abi.encode(CONFIG_A, uint64(1), FIRST));
+        (h, v, first) = reg.configFor(FIRST + 5);
+        assertEq(abi.encode(h, v, first), abi.encode(CONFIG_B, uint64(2), FIRST + 5));
+        (h,,) = reg.configFor(FIRST - 1);
+        assertEq(h, bytes32(0));
+        assertEq(reg.configCount(), 2);
+    }
+
+    function test_onlyTheOwnerPins() public {
+        vm.expectRevert(abi.encodeWithSelector(Ownable.OwnableUnauthorizedAccount.selector, address(this)));
+        reg.pinConfig(CONFIG_A, 1, FIRST);
+        vm.prank(owner);
+        vm.expectRevert(EpochRegistry.EmptyConfig.selector);
+        reg.pinConfig(bytes32(0), 1, FIRST);
+    }
+
+    /// A configuration never applies to an epoch already proposed: its bundle was built under the old one.
+    function test_noPinForAProposedEpoch() public {
+        _propose(FIRST, keccak256("root"));
+        vm.prank(owner);
+        vm.expectRevert(abi.encodeWithSelector(EpochRegistry.ConfigForPastEpoch.selector, FIRST, FIRST + 1));
+        reg.pinConfig(CONFIG_A, 1, FIRST);
+        vm.prank(owner);
+        reg.pinConfig(CONFIG_A, 1, FIRST + 1);
+    }
+
+    /// Versions go up and first epochs move forward: a later pin cannot rewrite what was in force before it.
+    function test_pinsOnlyMoveForward() public {
+        vm.startPrank(owner);
+        reg.pinConfig(CONFIG_A, 3, FIRST + 10);
+        vm.expectRevert(abi.encodeWithSelector(EpochRegistry.ConfigNotNewer.selector, 3, 3));
+        reg.pinConfig(CONFIG_B, 3, FIRST + 20);
+        vm.expectRevert(abi.encodeWithSelector(EpochRegistry.ConfigForPastEpoch.selector, FIRST + 10, FIRST + 11));
+        reg.pinConfig(CONFIG_B, 4, FIRST + 10);
+        reg.pinConfig(CONFIG_B, 4, FIRST + 11);
+        vm.stopPrank();
+        (bytes32 h,,) = reg.configFor(FIRST + 10);
+        assertEq(h, CONFIG_A);
     }
 }

@@ -25,6 +25,7 @@ use eden_core::eip712::{
 use eden_core::registry::EpochStatus;
 use eden_core::scoring::bundle::{GradedThesis, PreDataProject, PreviousScore};
 use eden_core::scoring::counting::{left_pre_data, select_theses, AsOf, WhyNot};
+use eden_core::scoring::pinned::{config_path, ScoringConfig};
 use eden_core::scoring::{build_epoch, EpochBundle, EpochInput};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -38,8 +39,10 @@ use std::time::Instant;
 pub struct BuildArgs {
     /// The epoch (default: the registry's next epoch).
     pub epoch: Option<u64>,
-    /// Track configurations (file or preset names).
+    /// Track configurations (file or preset names), when the chain pins no configuration.
     pub tracks: String,
+    /// The whole scoring configuration (C2a): required, and must be the one in force, when the chain pins one.
+    pub config: Option<PathBuf>,
     /// The intake configuration file.
     pub intake: PathBuf,
     /// Directory of submission files.
@@ -102,6 +105,66 @@ pub struct BuildReport {
     /// The cutoff the theses were selected at (C9a).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub human_as_of: Option<AsOf>,
+    /// The scoring configuration the epoch was built under (C2a), `None` when the chain pins none for it.
+    pub config: Option<PinnedConfig>,
+}
+
+/// The pinned configuration a build used (C2a).
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PinnedConfig {
+    /// keccak256 of its published file.
+    pub hash: B256,
+    /// Its version.
+    pub version: u64,
+    /// The first epoch it applies to.
+    pub first_epoch: u64,
+}
+
+/// C2a: the tracks an epoch is built with. When the chain pins a configuration for `epoch`, only that one:
+/// `--config` must be its file (same canonical bytes, same version), else the build is refused; without a
+/// pin, the `--config` file's tracks or `--tracks`.
+///
+/// # Errors
+/// A configuration that is not the one in force, a missing `--config` under a pin, or an unreadable file.
+pub fn tracks_in_force(
+    a: &BuildArgs,
+    epoch: u64,
+    pin: Option<eden_chain::epochs::ConfigPin>,
+) -> Result<(Vec<eden_core::scoring::TrackConfig>, Option<ScoringConfig>)> {
+    let file = match &a.config {
+        Some(p) => {
+            let text = std::fs::read_to_string(p)
+                .map_err(|e| OpError::input(p.display().to_string(), e))?;
+            Some(
+                ScoringConfig::parse(&text)
+                    .map_err(|e| OpError::input(p.display().to_string(), e))?,
+            )
+        }
+        None => None,
+    };
+    match (pin, file) {
+        (Some(pin), None) => Err(OpError::Refused(format!(
+            "the chain pins scoring configuration version {} ({}) for epoch {epoch}: pass its file with --config \
+             ({} from the publication)",
+            pin.version,
+            pin.hash,
+            config_path(&pin.hash)
+        ))),
+        (Some(pin), Some(c)) if c.hash() != pin.hash || c.version != pin.version => {
+            Err(OpError::Refused(format!(
+                "the configuration given is version {} ({}); the one in force for epoch {epoch} is version {} ({}), \
+                 pinned from epoch {}: refusing to build under a configuration not in force",
+                c.version,
+                c.hash(),
+                pin.version,
+                pin.hash,
+                pin.first_epoch
+            )))
+        }
+        (_, Some(c)) => Ok((c.tracks.clone(), Some(c))),
+        (None, None) => Ok((config::tracks(&a.tracks)?, None)),
+    }
 }
 
 /// §4.4, C10: a pre-data project's Verified badge (its replay cap, 100 instead of 50) is the
@@ -148,7 +211,9 @@ pub async fn build(chain: &Chain, a: &BuildArgs) -> Result<BuildReport> {
         .source_key_registry
         .ok_or_else(|| OpError::Refused("no sourceKeyRegistry".into()))?;
     let domain = attestation_domain(chain.net.chain_id, key_registry);
-    let tracks = config::tracks(&a.tracks)?;
+    let pin =
+        eden_chain::epochs::config_for(chain, chain.net.contracts.epoch_registry, epoch).await?;
+    let (tracks, scoring) = tracks_in_force(a, epoch, pin)?;
     let cfg = config::intake_config(&a.intake)?;
     cfg.validate(&tracks)?;
     let (subs, bad_files) = config::submissions(&a.submissions)?;
@@ -167,6 +232,19 @@ pub async fn build(chain: &Chain, a: &BuildArgs) -> Result<BuildReport> {
 
     let (previous_epoch, previous, prev_bundle) =
         previous_scores(chain, a.previous.as_deref()).await?;
+    // C2a: under a pinned grader, every grade comes from that grader's configuration.
+    if let (Some(dir), Some(grader)) = (&a.grades, pin.and(scoring.as_ref()).and_then(|c| c.grader))
+    {
+        for (_, r) in crate::grade::store::GradeStore::new(dir).graded()? {
+            if r.config_hash != grader {
+                return Err(OpError::Refused(format!(
+                    "score {} was graded under grader configuration {}; the pinned configuration's grader is \
+                     {grader}: grade it again under the configuration in force",
+                    r.score_id, r.config_hash
+                )));
+            }
+        }
+    }
     let records: BTreeMap<U256, GradedThesis> = match &a.grades {
         Some(dir) => crate::grade::store::GradeStore::new(dir)
             .graded_theses()?
@@ -286,6 +364,11 @@ pub async fn build(chain: &Chain, a: &BuildArgs) -> Result<BuildReport> {
         theses_waiting: human.waiting.iter().map(U256::to_string).collect(),
         pre_data: bundle.pre_data().count(),
         human_as_of: human.as_of,
+        config: pin.map(|p| PinnedConfig {
+            hash: p.hash,
+            version: p.version,
+            first_epoch: p.first_epoch,
+        }),
     })
 }
 

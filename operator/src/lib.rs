@@ -19,6 +19,7 @@ pub mod human;
 pub mod keep;
 pub mod output;
 pub mod payouts;
+pub mod pinned;
 pub mod publication;
 pub mod refetch;
 pub mod watch;

@@ -25,6 +25,7 @@ use eden_core::check::{
     Proposal,
 };
 use eden_core::registry::MAX_CHALLENGES;
+use eden_core::scoring::pinned::{check_tracks, config_path, ScoringConfig};
 use serde::Serialize;
 use std::collections::HashMap;
 use std::time::Instant;
@@ -133,6 +134,24 @@ pub enum PublicationFault {
         /// The proposal's block.
         proposal_block: u64,
     },
+    /// The scoring configuration the chain pins for the epoch (C2a) is not published.
+    ConfigMissing {
+        /// Why.
+        why: Unavailable,
+    },
+    /// What is published under the pinned configuration's hash is not that configuration (C2a).
+    ConfigNotPinned {
+        /// Why.
+        #[serde(serialize_with = "display")]
+        why: eden_core::scoring::pinned::PinError,
+    },
+}
+
+fn display<S: serde::Serializer, T: std::fmt::Display>(
+    v: &T,
+    s: S,
+) -> std::result::Result<S::Ok, S::Error> {
+    s.collect_str(v)
 }
 
 /// How long each part of the check took (ms), signatures apart.
@@ -268,6 +287,12 @@ impl RootReport {
                 } => format!(
                     "source keys read at block {key_block}, after the proposal (block {proposal_block})"
                 ),
+                PublicationFault::ConfigMissing { why } => {
+                    format!("the pinned scoring configuration: {why}")
+                }
+                PublicationFault::ConfigNotPinned { why } => {
+                    format!("the pinned scoring configuration: {why}")
+                }
             });
         }
         let f = self.audit.as_ref()?.findings.first()?;
@@ -373,6 +398,8 @@ pub async fn pass(
                 Some(PublicationFault::Bundle {
                     why: Unavailable::NotFound { .. } | Unavailable::Unreachable { .. }
                 }) | Some(PublicationFault::IntakeReport {
+                    why: Unavailable::NotFound { .. } | Unavailable::Unreachable { .. }
+                }) | Some(PublicationFault::ConfigMissing {
                     why: Unavailable::NotFound { .. } | Unavailable::Unreachable { .. }
                 })
             );
@@ -481,9 +508,46 @@ async fn check(
         root: p.root,
         inputs_root: p.inputs_root,
     };
+    // C2a: the configuration pinned for the epoch, from its publication, checked against the pin.
+    let pinned =
+        match eden_chain::epochs::config_for(chain, chain.net.contracts.epoch_registry, p.epoch)
+            .await?
+        {
+            None => None,
+            Some(pin) => match pubs.get(&config_path(&pin.hash)).await {
+                Err(why) => {
+                    report.abort();
+                    return Ok((
+                        Some(PublicationFault::ConfigMissing { why }),
+                        None,
+                        t,
+                        rerun,
+                    ));
+                }
+                Ok(bytes) => match ScoringConfig::from_pinned(&bytes, pin.hash, pin.version) {
+                    Ok(c) => Some(c),
+                    Err(why) => {
+                        report.abort();
+                        return Ok((
+                            Some(PublicationFault::ConfigNotPinned { why }),
+                            None,
+                            t,
+                            rerun,
+                        ));
+                    }
+                },
+            },
+        };
     let t1 = Instant::now();
     // The bundle is audited while the intake report arrives.
     let mut audit = tokio::task::block_in_place(|| audit_epoch(&bundle, &proposal, previous));
+    if let Some(c) = &pinned {
+        audit.extend(
+            check_tracks(c, bundle.tracks.iter().map(|t| &t.config))
+                .into_iter()
+                .map(|finding| EpochFinding::Config { finding }),
+        );
+    }
     t.audit_ms = t1.elapsed().as_millis();
     let t_wait = Instant::now();
     let report = report.await.unwrap_or_else(|e| {

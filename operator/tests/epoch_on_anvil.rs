@@ -361,7 +361,67 @@ async fn an_epoch_from_attestations_to_final() {
     );
     let out = dir.join("epoch-1");
     let p = |x: &Path| x.display().to_string();
-    let build = |out: &Path, previous: Option<&Path>| {
+    // C2a: the scoring configuration is published by its hash and pinned from this epoch on; a build under
+    // any other configuration, or without one, is refused.
+    let scoring = eden_core::scoring::pinned::ScoringConfig {
+        format: eden_core::scoring::pinned::SCORING_CONFIG_FORMAT.into(),
+        version: 1,
+        tracks: ["agents", "apps", "research"]
+            .map(|t| eden_core::scoring::TrackConfig::preset(t).unwrap())
+            .to_vec(),
+        grader: None,
+    };
+    let config_file = dir.join("scoring.json");
+    std::fs::write(
+        &config_file,
+        serde_json::to_string_pretty(&scoring).unwrap(),
+    )
+    .unwrap();
+    let mut other = scoring.clone();
+    other.tracks[0].min_age_secs += 1;
+    let other_file = dir.join("scoring-other.json");
+    std::fs::write(&other_file, serde_json::to_string_pretty(&other).unwrap()).unwrap();
+    let published = eden.ok(
+        None,
+        &[
+            "config",
+            "publish",
+            "--config",
+            &p(&config_file),
+            "--dir",
+            &p(&pubdir),
+        ],
+    );
+    assert_eq!(
+        published["hash"].as_str().unwrap().parse::<B256>().unwrap(),
+        scoring.hash()
+    );
+    let pinned = eden.ok(
+        Some(KEY0),
+        &[
+            "config",
+            "pin",
+            "--config",
+            &p(&config_file),
+            "--first-epoch",
+            &epoch.to_string(),
+        ],
+    );
+    assert_eq!(pinned["result"], "pinned", "{pinned}");
+    // Not the owner: nothing sent, the call to schedule through the owner.
+    let scheduled = eden.ok(
+        Some(PROJECT_KEYS[0]),
+        &[
+            "config",
+            "pin",
+            "--config",
+            &p(&other_file),
+            "--first-epoch",
+            &(epoch + 1).to_string(),
+        ],
+    );
+    assert_eq!(scheduled["result"], "schedule", "{scheduled}");
+    let build_with = |config: Option<&Path>, out: &Path, previous: Option<&Path>| {
         let mut a = vec![
             "epoch".to_string(),
             "build".into(),
@@ -381,10 +441,29 @@ async fn an_epoch_from_attestations_to_final() {
             a.push("--previous".into());
             a.push(p(prev));
         }
+        if let Some(c) = config {
+            a.push("--config".into());
+            a.push(p(c));
+        }
         let refs: Vec<&str> = a.iter().map(String::as_str).collect();
         eden.run(None, &refs)
     };
+    let (ok, v, _) = build_with(None, &out, None);
+    assert!(
+        !ok && v["error"]
+            .as_str()
+            .unwrap()
+            .contains("pins scoring configuration version 1"),
+        "{v}"
+    );
+    let (ok, v, _) = build_with(Some(&other_file), &out, None);
+    assert!(
+        !ok && v["error"].as_str().unwrap().contains("not in force"),
+        "{v}"
+    );
+    let build = |out: &Path, previous: Option<&Path>| build_with(Some(&config_file), out, previous);
     let (ok, r, err) = build(&out, None);
+    assert_eq!(r["config"]["version"], 1, "{r}");
     assert!(ok, "{r} {err}");
     assert_eq!(r["epoch"], epoch);
     assert_eq!(r["projects"], 3);

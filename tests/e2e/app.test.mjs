@@ -504,6 +504,8 @@ test('a score verifies against the on-chain final root, with the EIP-712 signer'
   page.off('request', onRequest);
   assert.match(await page.textContent('#score-result'), /Verified against the chain/);
   assert.match(await page.textContent('#signer-check'), /= the registry's signer \(committee #0, 1 of 1\) ✓/);
+  // C2a: the track is the one the scoring configuration pinned on chain names, fetched by its hash.
+  assert.match(await page.textContent('#config-check'), /version 1 \(0x[0-9a-f]+…?[0-9a-f]*\), pinned on chain from epoch \d+: the tracks are it ✓/);
   assert.match(await page.textContent('#check-source'), /light publication: \d+ kB/);
   assert.ok(fetched.some((u) => /\/projects\/0x[0-9a-f]{40}\.json$/.test(u)), fetched.join(' '));
   assert.ok(!fetched.some((u) => /\/epochs\/0x[0-9a-f]{64}\.json$/.test(u)), `no whole bundle: ${fetched.join(' ')}`);

@@ -9,7 +9,7 @@ use alloy_primitives::{Address, B256};
 
 pub use eden_chain::epochs::{
     bundle_path, decode_propose, final_root, intake_path, intake_window, verify_score, ChainEpoch,
-    ProposeInput, Registry,
+    ConfigPin, ProposeInput, Registry,
 };
 pub use eden_core::committee::Committee;
 pub use eden_core::registry::{EpochAction, EpochStatus};
@@ -36,6 +36,8 @@ pub struct Proposal {
     pub final_root: Option<B256>,
     /// The committee that approved the proposal (C7a), recorded by the registry at the proposal.
     pub committee: Result<Committee, RpcError>,
+    /// The scoring configuration the registry pins for the epoch (C2a), `None` when it pins none.
+    pub config: Result<Option<ConfigPin>, RpcError>,
     /// The proposing transaction's `propose` call: the message signed (naming the proposer, C6) and the
     /// committee's approvals (C7a).
     pub call: Result<ProposeInput, RpcError>,
@@ -58,9 +60,23 @@ pub async fn proposal(rpc: &Rpc, registry: Address, e: &ChainEpoch) -> Result<Pr
         registry,
         &IEpochRegistry::committeeOfCall { epoch: e.epoch() },
     );
+    let config = b.add(
+        registry,
+        &IEpochRegistry::configForCall { epoch: e.epoch() },
+    );
     let (a, input) = futures::join!(b.run(rpc), rpc.tx_input(e.proposal.tx));
     let a = a?;
     Ok(Proposal {
+        config: a
+            .get(config)
+            .map(|p| {
+                (p.configHash != B256::ZERO).then_some(ConfigPin {
+                    hash: p.configHash,
+                    version: p.version,
+                    first_epoch: p.firstEpoch,
+                })
+            })
+            .map_err(RpcError::from),
         final_root: fin.map(|s| a.get(s)).transpose()?,
         committee: a
             .get(committee)

@@ -7,6 +7,7 @@ use alloy_primitives::{B256, U256};
 use eden_core::check::{CountingFinding, HumanFinding, LightFinding, ScoreFinding};
 use eden_core::committee::{ApprovalError, Unrecovered};
 use eden_core::leaves::Verdict;
+use eden_core::scoring::pinned::{PinError, PinFinding};
 
 /// Why a score's bundle is not trusted (C1–C7, C22), each a variant; [`super::words::score_flag`] says it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -31,6 +32,12 @@ pub enum ScoreFlag {
     },
     /// The previous score is not tied to the previous final epoch's leaf (C4).
     Previous(PreviousFlag),
+    /// A track differs from the scoring configuration pinned on chain for the epoch (C2a).
+    Config(PinFinding),
+    /// The configuration pinned for the epoch is not published (C2a).
+    ConfigMissing(WorldError),
+    /// What is published under the pinned hash is not the pinned configuration (C2a).
+    ConfigNotPinned(PinError),
 }
 
 /// C4 tied to the chain, when it holds: where the previous score the bundle smooths from comes from.

@@ -38,6 +38,8 @@ pub struct ScoreCheck {
     pub check: check::ScoreCheck,
     /// Who approved the proposed root (C6, C7a).
     pub approved: Result<Approved, AppError>,
+    /// The scoring configuration pinned on chain for the epoch (C2a), `None` when none is.
+    pub config: Result<Option<epochs::ConfigPin>, AppError>,
     /// Why the bundle is not trusted; empty when everything matches.
     pub flags: Vec<ScoreFlag>,
     /// What the check was made from.
@@ -151,10 +153,35 @@ pub fn check_bundle(
     Ok(ScoreCheck {
         check,
         approved: Err(AppError::missing("not checked")),
+        config: Err(AppError::missing("not checked")),
         flags,
         source: CheckSource::Full,
         previous: None,
     })
+}
+
+/// C2a: the epoch's tracks against the configuration pinned for it, fetched by its hash from the
+/// publication and taken only when it is the pin; nothing to check when none is pinned.
+async fn pinned_config(
+    w: &World,
+    pin: Option<epochs::ConfigPin>,
+    bundle: &EpochBundle,
+) -> Vec<ScoreFlag> {
+    use eden_core::scoring::pinned::{check_tracks, config_path, ScoringConfig};
+    let Some(pin) = pin else {
+        return vec![];
+    };
+    let bytes = match w.fetch_publication_bytes(&config_path(&pin.hash)).await {
+        Ok(b) => b,
+        Err(e) => return vec![ScoreFlag::ConfigMissing(e)],
+    };
+    match ScoringConfig::from_pinned(&bytes, pin.hash, pin.version) {
+        Ok(c) => check_tracks(&c, bundle.tracks.iter().map(|t| &t.config))
+            .into_iter()
+            .map(ScoreFlag::Config)
+            .collect(),
+        Err(e) => vec![ScoreFlag::ConfigNotPinned(e)],
+    }
 }
 
 /// Who approved a proposed root (C7a): the committee the registry recorded at the proposal, and which of its
@@ -382,12 +409,20 @@ pub async fn verify_score(
         }
         (Err(e), _) | (_, Err(e)) => Err(AppError::from(e)),
     };
+    let config = match proposal.config {
+        Ok(pin) => {
+            signer_flags.extend(pinned_config(&w, pin, bundle).await);
+            Ok(pin)
+        }
+        Err(e) => Err(AppError::from(e)),
+    };
     let previous = match &score {
         Ok(_) => Some(previous_tie(&w, bundle, project).await),
         Err(_) => None,
     };
     if let Ok(c) = &mut score {
         c.approved = approved.clone();
+        c.config = config;
         c.flags.extend(signer_flags.iter().cloned());
         c.source = source;
         match previous {

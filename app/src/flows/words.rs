@@ -40,6 +40,11 @@ pub fn score_flag(f: &ScoreFlag) -> String {
             "the signed inputsRoot is {signed}, not the bundle's {bundle}: its inputs are not the ones signed"
         ),
         ScoreFlag::Previous(p) => previous_flag(p),
+        ScoreFlag::Config(f) => format!("not the scoring configuration pinned on chain: {f}"),
+        ScoreFlag::ConfigMissing(e) => {
+            format!("the scoring configuration pinned on chain for this epoch is not published: {e}")
+        }
+        ScoreFlag::ConfigNotPinned(e) => format!("the published scoring configuration: {e}"),
     }
 }
 

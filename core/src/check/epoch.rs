@@ -390,6 +390,11 @@ pub enum EpochFinding {
         /// What [`super::counting::check_counting`] found.
         finding: super::counting::CountingFinding,
     },
+    /// A track differs from the scoring configuration pinned on chain for the epoch (C2a).
+    Config {
+        /// What [`crate::scoring::pinned::check_tracks`] found.
+        finding: crate::scoring::pinned::PinFinding,
+    },
 }
 
 /// The outcome of an epoch audit.

@@ -3,6 +3,7 @@
 //! | module | rule |
 //! |---|---|
 //! | [`config`] | track configuration: tiers, weight caps, reference bounds, λ, MIN_RAW, MIN_OUTPUT, min age (C1–C3) |
+//! | [`pinned`] | the whole scoring configuration published by its hash and pinned on chain with a version and first epoch (C2a) |
 //! | [`percentile`] | nearest-rank percentile `P_p = x_(⌈p·n/100⌉)` (C1) |
 //! | [`normalise`] | cohort P5/P95 bounds for `n ≥ 20`, reference bounds below; `x̂` as WAD (C1) |
 //! | [`raw`] | `raw = max(0, Σ wᵢ·x̂ᵢ − λ·failed/claims)` (C2) |
@@ -39,6 +40,7 @@ pub mod human_layer;
 pub mod injection;
 pub mod normalise;
 pub mod percentile;
+pub mod pinned;
 pub mod raw;
 pub mod smooth;
 pub mod source_text;

@@ -13,9 +13,14 @@ pub(crate) struct BuildCli {
     /// The epoch (default: the registry's next).
     #[arg(long)]
     epoch: Option<u64>,
-    /// Track configurations: a JSON file, or preset names (agents,apps,research).
+    /// Track configurations: a JSON file, or preset names (agents,apps,research); only where the chain pins
+    /// no scoring configuration for the epoch (C2a).
     #[arg(long, default_value = "agents,apps,research")]
     tracks: String,
+    /// The whole scoring configuration (C2a, `eden config publish`): required, and must be the one in force,
+    /// when the chain pins one for the epoch.
+    #[arg(long, conflicts_with = "tracks")]
+    config: Option<PathBuf>,
     /// The intake configuration (sources, their metrics and tolerances, output features).
     #[arg(long)]
     intake: PathBuf,
@@ -100,6 +105,7 @@ pub(crate) async fn run(cli: &Cli, cmd: &EpochCmd, out: Out) -> Result<(), OpErr
             let args = BuildArgs {
                 epoch: b.epoch,
                 tracks: b.tracks.clone(),
+                config: b.config.clone(),
                 intake: b.intake.clone(),
                 submissions: b.submissions.clone(),
                 refetch: b.refetch.clone(),

@@ -8,6 +8,7 @@ mod grade;
 mod keep;
 mod keys;
 mod payouts;
+mod pin;
 mod watch;
 
 use attest::AttestCmd;
@@ -74,6 +75,9 @@ pub(crate) enum Cmd {
     /// Epochs: build, sign, propose, publish, finalize (C5–C7).
     #[command(subcommand)]
     Epoch(EpochCmd),
+    /// The scoring configuration: published by its hash, pinned on chain with a version and first epoch (C2a).
+    #[command(subcommand)]
+    Config(pin::ConfigCmd),
     /// The watchtower: checks every pending root against its publication and challenges a wrong one with
     /// the bond before its window closes (C24). A correct root is left alone; nothing is challenged twice.
     Watch(WatchCli),
@@ -132,5 +136,6 @@ pub(crate) async fn run(cli: Cli, out: Out) -> Result<(), OpError> {
         Cmd::Attest(a) => attest::run(&cli, a, out).await,
         Cmd::Keys(k) => keys::run(&cli, k, out).await,
         Cmd::Epoch(e) => epoch::run(&cli, e, out).await,
+        Cmd::Config(c) => pin::run(&cli, c, out).await,
     }
 }

@@ -388,6 +388,39 @@ fn approval_words(approved: &Result<Approved, AppError>) -> String {
     }
 }
 
+/// The configuration line (C2a): the pin in force for the epoch, and whether the tracks are it.
+fn config_words(
+    config: &Result<Option<crate::chain::epochs::ConfigPin>, AppError>,
+    flags: &[crate::flows::score_findings::ScoreFlag],
+) -> String {
+    use crate::flows::score_findings::ScoreFlag;
+    match config {
+        Err(e) => format!("not checked: {e}"),
+        Ok(None) => "none pinned on chain for this epoch".into(),
+        Ok(Some(p)) => {
+            let held = !flags.iter().any(|f| {
+                matches!(
+                    f,
+                    ScoreFlag::Config(_)
+                        | ScoreFlag::ConfigMissing(_)
+                        | ScoreFlag::ConfigNotPinned(_)
+                )
+            });
+            format!(
+                "version {} ({}), pinned on chain from epoch {}{}",
+                p.version,
+                words::short(p.hash),
+                p.first_epoch,
+                if held {
+                    ": the tracks are it ✓"
+                } else {
+                    ": the tracks differ (below)"
+                }
+            )
+        }
+    }
+}
+
 /// The systematic score's result box.
 fn score_view(c: ScoreCheck, name: String) -> impl IntoView {
     let ok = c.flags.is_empty()
@@ -419,6 +452,7 @@ fn score_view(c: ScoreCheck, name: String) -> impl IntoView {
                 {c.previous.as_ref().map(|p| view! { <dt>"Previous score"</dt><dd id="previous-score">{words::previous_tie(p)}</dd> })}
                 <dt>"Proof"</dt><dd>{format!("{} hashes; {}", c.proof.len(), if c.leaf_reaches_chain { "reaches the on-chain root" } else { "does not reach an on-chain final root" })}</dd>
                 <dt>"Signed by"</dt><dd id="signer-check">{approval_words(&c.approved)}</dd>
+                <dt>"Scoring configuration"</dt><dd id="config-check">{config_words(&c.config, &c.flags)}</dd>
             </dl>
             {(c.report.is_none() && c.private).then(|| view! { <p class="muted">"This project's inputs are private: only their commitment is published. Pick its inputs file above to recompute the score from it."</p> })}
             {c.check.report.clone().map(|r| view! {
