@@ -61,6 +61,51 @@ pub struct LaunchLanes {
     pub scorer_pool: Option<ScorerPool>,
 }
 
+/// Which parts of each launch [`read_launches`] reads beside its launch record (always read): a keeper duty
+/// asks only for its own, so a pass does not read every part five times.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Parts {
+    /// Its state in the fee lanes ([`LaneHoldings`]).
+    pub lanes: bool,
+    /// Its scorer pool (configured, and its asset).
+    pub pool: bool,
+    /// What the fee lanes hold for its scorer pool (implies `pool`).
+    pub held: bool,
+}
+
+impl Parts {
+    /// Every part.
+    pub const ALL: Parts = Parts {
+        lanes: true,
+        pool: true,
+        held: true,
+    };
+    /// The launch record alone.
+    pub const RECORD: Parts = Parts {
+        lanes: false,
+        pool: false,
+        held: false,
+    };
+    /// The record and the fee-lane state.
+    pub const LANES: Parts = Parts {
+        lanes: true,
+        pool: false,
+        held: false,
+    };
+    /// The record and the scorer pool.
+    pub const POOL: Parts = Parts {
+        lanes: false,
+        pool: true,
+        held: false,
+    };
+    /// The record, the scorer pool and what the lanes hold for it.
+    pub const POOL_HELD: Parts = Parts {
+        lanes: false,
+        pool: true,
+        held: true,
+    };
+}
+
 /// Slots of one launch's state in the fee lanes.
 struct LaneSlots {
     recorded: Slot<FeeLanes::scoreRecordedCall>,
@@ -76,8 +121,9 @@ struct First {
     pool: Option<Slot<ScorerRegistry::poolCall>>,
 }
 
-/// Every launch of `tokens` across `at`'s contracts: one batch of their records, lane state and scorer
-/// pools, then one of what the lanes hold for each configured pool (its asset is known only then).
+/// Every launch of `tokens` across `at`'s contracts, the `parts` asked for: one batch of their records, lane
+/// state and scorer pools, then one of what the lanes hold for each configured pool (its asset is known
+/// only then). A part not asked for is `None` (a pool's `held` is zero).
 ///
 /// # Errors
 /// The transport's; a read that reverts or does not decode.
@@ -85,21 +131,22 @@ pub async fn read_launches<R: ChainRead>(
     chain: &R,
     at: LaneContracts,
     tokens: &[Address],
+    parts: Parts,
 ) -> Result<Vec<LaunchLanes>, ReadError<R::Error>> {
+    let fee_lanes = at.fee_lanes.filter(|_| parts.lanes);
+    let registry = at.scorer_registry.filter(|_| parts.pool || parts.held);
     let mut b = Batch::new();
     let slots: Vec<First> = tokens
         .iter()
         .map(|&token| {
             let launch = b.add(at.launchpad, &Launchpad::launchOfCall { token });
-            let lanes = at.fee_lanes.map(|l| LaneSlots {
+            let lanes = fee_lanes.map(|l| LaneSlots {
                 recorded: b.add(l, &FeeLanes::scoreRecordedCall { token }),
                 epoch: b.add(l, &FeeLanes::scoreEpochOfCall { token }),
                 liquidity: b.add(l, &FeeLanes::liquidityEscrowCall { token }),
                 own: b.add(l, &FeeLanes::ownBuybackEscrowCall { token }),
             });
-            let pool = at
-                .scorer_registry
-                .map(|r| b.add(r, &ScorerRegistry::poolCall { token }));
+            let pool = registry.map(|r| b.add(r, &ScorerRegistry::poolCall { token }));
             First {
                 launch,
                 lanes,
@@ -126,7 +173,7 @@ pub async fn read_launches<R: ChainRead>(
             asset: p.asset,
             held: U256::ZERO,
         });
-        if let (Some(p), Some(_)) = (&scorer_pool, at.fee_lanes) {
+        if let (Some(p), Some(_), true) = (&scorer_pool, at.fee_lanes, parts.held) {
             pools.push((out.len(), token, p.asset));
         }
         out.push(LaunchLanes {
@@ -136,7 +183,7 @@ pub async fn read_launches<R: ChainRead>(
             scorer_pool,
         });
     }
-    if let Some(l) = at.fee_lanes {
+    if let (Some(l), false) = (at.fee_lanes, pools.is_empty()) {
         let pairs: Vec<_> = pools
             .iter()
             .map(|&(_, token, asset)| (token, asset))
@@ -320,7 +367,8 @@ mod tests {
             fee_lanes: Some(LANES),
             scorer_registry: Some(REG),
         };
-        let read = futures::executor::block_on(read_launches(&chain, at, &tokens)).unwrap();
+        let read =
+            futures::executor::block_on(read_launches(&chain, at, &tokens, Parts::ALL)).unwrap();
         assert_eq!(
             *chain.0.borrow(),
             [12, 1],
@@ -346,11 +394,29 @@ mod tests {
             fee_lanes: None,
             scorer_registry: None,
         };
-        let read = futures::executor::block_on(read_launches(&chain, bare, &tokens)).unwrap();
+        let read =
+            futures::executor::block_on(read_launches(&chain, bare, &tokens, Parts::ALL)).unwrap();
         assert_eq!(*chain.0.borrow(), [2]);
         assert!(read
             .iter()
             .all(|l| l.lanes.is_none() && l.scorer_pool.is_none()));
+
+        // A duty reads only its parts: the records alone, the lanes, the pool without what is held.
+        for (parts, batches) in [
+            (Parts::RECORD, vec![2]),
+            (Parts::LANES, vec![10]),
+            (Parts::POOL, vec![4]),
+            (Parts::POOL_HELD, vec![4, 1]),
+        ] {
+            let chain = Chain(RefCell::new(vec![]));
+            let read =
+                futures::executor::block_on(read_launches(&chain, at, &tokens, parts)).unwrap();
+            assert_eq!(*chain.0.borrow(), batches, "{parts:?}");
+            assert_eq!(read[0].lanes.is_some(), parts.lanes);
+            assert_eq!(read[0].scorer_pool.is_some(), parts.pool);
+            let held = read[0].scorer_pool.map(|p| p.held).unwrap_or_default();
+            assert_eq!(held, U256::from(if parts.held { 42 } else { 0 }));
+        }
 
         let flags = futures::executor::block_on(verified_at(&chain, LANES, &tokens, 5)).unwrap();
         assert!(!flags[&tokens[0]]);

@@ -8,6 +8,7 @@ use crate::abi::{FeeLanes, Launchpad, ScorerRegistry};
 use crate::error::Result;
 use alloy::primitives::{Address, U256};
 use alloy::sol_types::{SolCall, SolError};
+use eden_chain::lanes::Parts;
 
 /// Curve and pool-position fees into the lanes.
 pub(super) struct CurveFees;
@@ -60,7 +61,7 @@ impl KeeperDuty for CurveFees {
     async fn look(eye: &mut Eye<'_>) -> Result<SeenLaunches> {
         let pad = eye.chain.net.contracts.launchpad;
         let launches = eye
-            .lanes()
+            .lanes(Parts::RECORD)
             .await?
             .into_iter()
             .map(|l| LaunchFees {
@@ -123,7 +124,7 @@ impl KeeperDuty for ScorerLanes {
             return Ok(None);
         };
         let lanes = eye
-            .lanes()
+            .lanes(Parts::POOL_HELD)
             .await?
             .into_iter()
             .filter_map(|l| {

@@ -9,7 +9,7 @@ use alloy::primitives::{Address, Bytes};
 use alloy::providers::Provider;
 use alloy::rpc::types::{Filter, TransactionRequest};
 use alloy::sol_types::SolEvent;
-use eden_chain::lanes::{LaneContracts, LaunchLanes};
+use eden_chain::lanes::{LaneContracts, LaunchLanes, Parts};
 
 /// What a duty reads through: the chain at the pass's head, the publications, and the run's memory.
 pub(super) struct Eye<'a> {
@@ -86,10 +86,11 @@ impl Eye<'_> {
         Ok(self.memory.tokens.clone())
     }
 
-    /// Every launch's record, fee-lane state and scorer pool ([`eden_chain::lanes::read_launches`]: two
-    /// batches whatever their number), read when a duty looks: it sees what the duties before it in the
-    /// pass sent (a launch's fees collected into the lanes, a score recorded).
-    pub(super) async fn lanes(&mut self) -> Result<Vec<LaunchLanes>> {
+    /// Every launch's record and the `parts` a duty needs of its fee-lane state and scorer pool
+    /// ([`eden_chain::lanes::read_launches`]: at most two batches whatever their number), read when a duty
+    /// looks: it sees what the duties before it in the pass sent (a launch's fees collected into the lanes, a
+    /// score recorded).
+    pub(super) async fn lanes(&mut self, parts: Parts) -> Result<Vec<LaunchLanes>> {
         let tokens = self.tokens().await?;
         let c = &self.chain.net.contracts;
         let at = LaneContracts {
@@ -97,7 +98,7 @@ impl Eye<'_> {
             fee_lanes: c.fee_lanes,
             scorer_registry: c.scorer_registry,
         };
-        Ok(eden_chain::lanes::read_launches(self.chain, at, &tokens).await?)
+        Ok(eden_chain::lanes::read_launches(self.chain, at, &tokens, parts).await?)
     }
 
     /// `data` on `to`, simulated from the keeper's account at the latest block.

@@ -9,6 +9,7 @@ use crate::error::Result;
 use crate::publication::Publications;
 use alloy::primitives::{Address, B256, U256};
 use alloy::sol_types::{SolCall, SolError};
+use eden_chain::lanes::Parts;
 use eden_core::scoring::EpochTree;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -48,7 +49,7 @@ impl KeeperDuty for Scores {
             return Ok(None);
         };
         let stale: Vec<_> = eye
-            .lanes()
+            .lanes(Parts::LANES)
             .await?
             .into_iter()
             .filter_map(|l| {

@@ -11,6 +11,7 @@ use crate::abi::{FeeLanes, LaunchLocker, ScorerRegistry};
 use crate::error::Result;
 use alloy::primitives::{Address, U256};
 use alloy::sol_types::{SolCall, SolError};
+use eden_chain::lanes::Parts;
 
 /// Returned scorer rewards to the buyback.
 pub(super) struct Returned;
@@ -119,7 +120,7 @@ impl KeeperDuty for Returned {
             return Ok(None);
         };
         let pools = eye
-            .lanes()
+            .lanes(Parts::POOL)
             .await?
             .into_iter()
             .filter_map(|l| l.scorer_pool.map(|p| (l.token, p.asset)))
@@ -167,7 +168,7 @@ impl KeeperDuty for Escrows {
             eden_chain::lanes::roles(eye.chain, lanes).await?;
         let allowed = may_sweep(eye.me, keeper, owner);
         let mut escrows = Vec::new();
-        for l in eye.lanes().await? {
+        for l in eye.lanes(Parts::LANES).await? {
             let (token, quote) = (l.token, l.launch.quote);
             let Some(h) = l.lanes else { continue };
             let (liquidity, own) = (h.liquidity_escrow, h.own_buyback_escrow);
