@@ -55,6 +55,14 @@ impl Eden {
     }
 }
 
+/// A command that must be refused, with `needle` in its error.
+fn refused((ok, v, _): (bool, Value, String), needle: &str) {
+    assert!(
+        !ok && v["error"].as_str().unwrap_or_default().contains(needle),
+        "{v}"
+    );
+}
+
 fn addr_of(key: &str) -> Address {
     key.parse::<alloy::signers::local::PrivateKeySigner>()
         .unwrap()
@@ -227,38 +235,36 @@ async fn an_epoch_from_attestations_to_final() {
             ],
         );
     }
-    let (ok, v, _) = eden.run(
-        Some(PROJECT_KEYS[0]),
-        &[
-            "keys",
-            "register",
-            "--project",
-            &format!("{:#x}", projects[1]),
-            "--source",
-            "x",
-            "--key",
-            &format!("{github:#x}"),
-        ],
-    );
-    assert!(
-        !ok && v["error"].as_str().unwrap().contains("controller"),
-        "{v}"
+    refused(
+        eden.run(
+            Some(PROJECT_KEYS[0]),
+            &[
+                "keys",
+                "register",
+                "--project",
+                &format!("{:#x}", projects[1]),
+                "--source",
+                "x",
+                "--key",
+                &format!("{github:#x}"),
+            ],
+        ),
+        "controller",
     );
     // Without a key, a sending command says how to give one.
-    let (ok, v, _) = eden.run(
-        None,
-        &[
-            "keys",
-            "revoke",
-            "--project",
-            &format!("{:#x}", projects[0]),
-            "--key",
-            &format!("{github:#x}"),
-        ],
-    );
-    assert!(
-        !ok && v["error"].as_str().unwrap().contains("EDEN_PRIVATE_KEY"),
-        "{v}"
+    refused(
+        eden.run(
+            None,
+            &[
+                "keys",
+                "revoke",
+                "--project",
+                &format!("{:#x}", projects[0]),
+                "--key",
+                &format!("{github:#x}"),
+            ],
+        ),
+        "EDEN_PRIVATE_KEY",
     );
 
     // 15 days pass (the minimum age counts from the first key), then the sources observe.
@@ -448,19 +454,11 @@ async fn an_epoch_from_attestations_to_final() {
         let refs: Vec<&str> = a.iter().map(String::as_str).collect();
         eden.run(None, &refs)
     };
-    let (ok, v, _) = build_with(None, &out, None);
-    assert!(
-        !ok && v["error"]
-            .as_str()
-            .unwrap()
-            .contains("pins scoring configuration version 1"),
-        "{v}"
+    refused(
+        build_with(None, &out, None),
+        "pins scoring configuration version 1",
     );
-    let (ok, v, _) = build_with(Some(&other_file), &out, None);
-    assert!(
-        !ok && v["error"].as_str().unwrap().contains("not in force"),
-        "{v}"
-    );
+    refused(build_with(Some(&other_file), &out, None), "not in force");
     let build = |out: &Path, previous: Option<&Path>| build_with(Some(&config_file), out, previous);
     let (ok, r, err) = build(&out, None);
     assert_eq!(r["config"]["version"], 1, "{r}");
@@ -704,16 +702,12 @@ async fn an_epoch_from_attestations_to_final() {
 
     // Sign (only a committee member may), gather, propose, propose again (into the reopened slot).
     let bundle_arg = p(&out.join("bundle.json"));
-    let (ok, v, _) = eden.run(
-        Some(PROJECT_KEYS[0]),
-        &["epoch", "sign", "--bundle", &bundle_arg],
-    );
-    assert!(
-        !ok && v["error"]
-            .as_str()
-            .unwrap()
-            .contains("not a signer of committee #1"),
-        "{v}"
+    refused(
+        eden.run(
+            Some(PROJECT_KEYS[0]),
+            &["epoch", "sign", "--bundle", &bundle_arg],
+        ),
+        "not a signer of committee #1",
     );
     let expiry = (node.latest_timestamp().await + 3_600).to_string();
     let proposer = format!("{:#x}", addr_of(KEY0));
@@ -751,37 +745,31 @@ async fn an_epoch_from_attestations_to_final() {
             &sig_b,
         ],
     );
-    let (ok, v, _) = eden.run(
-        Some(PROJECT_KEYS[0]),
-        &[
-            "epoch",
-            "propose",
-            "--signature",
-            &sig,
-            "--signature",
-            &sig_b,
-        ],
-    );
-    assert!(
-        !ok && v["error"].as_str().unwrap().contains("proposer"),
-        "{v}"
+    refused(
+        eden.run(
+            Some(PROJECT_KEYS[0]),
+            &[
+                "epoch",
+                "propose",
+                "--signature",
+                &sig,
+                "--signature",
+                &sig_b,
+            ],
+        ),
+        "proposer",
     );
     // One approval is too few; the same member twice is one member.
-    let (ok, v, _) = eden.run(Some(KEY0), &["epoch", "propose", "--signature", &sig]);
-    assert!(
-        !ok && v["error"]
-            .as_str()
-            .unwrap()
-            .contains("committee #1 needs 2"),
-        "{v}"
+    refused(
+        eden.run(Some(KEY0), &["epoch", "propose", "--signature", &sig]),
+        "committee #1 needs 2",
     );
-    let (ok, v, _) = eden.run(
-        Some(KEY0),
-        &["epoch", "propose", "--signature", &sig, "--signature", &sig],
-    );
-    assert!(
-        !ok && v["error"].as_str().unwrap().contains("approves twice"),
-        "{v}"
+    refused(
+        eden.run(
+            Some(KEY0),
+            &["epoch", "propose", "--signature", &sig, "--signature", &sig],
+        ),
+        "approves twice",
     );
     let r = eden.ok(
         Some(KEY0),
@@ -917,10 +905,9 @@ async fn an_epoch_from_attestations_to_final() {
 
     // Finalize: refused inside the window, done after it, then nothing to do.
     let es = epoch.to_string();
-    let (ok, v, _) = eden.run(Some(KEY0), &["epoch", "finalize", "--epoch", &es]);
-    assert!(
-        !ok && v["error"].as_str().unwrap().contains("pending until"),
-        "{v}"
+    refused(
+        eden.run(Some(KEY0), &["epoch", "finalize", "--epoch", &es]),
+        "pending until",
     );
     node.increase_time(72 * 3600 + 1).await;
     node.mine().await;
@@ -950,11 +937,7 @@ async fn an_epoch_from_attestations_to_final() {
     );
 
     // The next epoch needs the final epoch's bundle (s(t-1), C4), and builds with it.
-    let (ok, v, _) = build(&dir.join("epoch-2"), None);
-    assert!(
-        !ok && v["error"].as_str().unwrap().contains("--previous"),
-        "{v}"
-    );
+    refused(build(&dir.join("epoch-2"), None), "--previous");
     // The previous bundle read from its compact publication.
     let (ok, v, err) = build(&dir.join("epoch-2"), Some(&compact));
     // the old attestations name the previous epoch: every value is reported, none is a claim
