@@ -958,6 +958,8 @@ async fn an_epoch_from_attestations_to_final() {
     bad2.projects[i].published_wad = bad2.projects[i].score_wad;
     bad2.projects[i].leaf =
         eden_core::leaves::score_leaf(bad2.projects[i].project, bad2.projects[i].score_wad);
+    // And one track's gate is not the pinned configuration's (C2a): the watchtower names that too.
+    bad2.tracks[0].config.min_age_secs += 1;
     bad2.root = eden_core::check::full_tree(&bad2, B256::ZERO).unwrap().0;
     let bad2_dir = dir.join("tampered-2");
     std::fs::create_dir_all(&bad2_dir).unwrap();
@@ -1077,6 +1079,11 @@ async fn an_epoch_from_attestations_to_final() {
     wait_for("the challenged report", &|| {
         read("watch-1.out").contains("\"challenged\"")
     });
+    assert!(
+        read("watch-1.out").contains("minAgeSecs"),
+        "the track that is not the pinned one is named: {}",
+        read("watch-1.out")
+    );
     drop(w);
     // Restarted: it re-derives everything from the chain, sees the challenge, and sends nothing.
     let w = start_watcher("watch-2");
