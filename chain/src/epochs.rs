@@ -238,7 +238,8 @@ pub async fn committee_of<R: ChainRead>(
 }
 
 /// A scoring configuration pinned on chain (C2a).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct ConfigPin {
     /// keccak256 of its published file (`eden_core::scoring::pinned::config_path`).
     pub hash: B256,

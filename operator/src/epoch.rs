@@ -41,8 +41,9 @@ pub struct BuildArgs {
     pub epoch: Option<u64>,
     /// Track configurations (file or preset names), when the chain pins no configuration.
     pub tracks: String,
-    /// The whole scoring configuration (C2a): required, and must be the one in force, when the chain pins one.
-    pub config: Option<PathBuf>,
+    /// The whole scoring configuration (C2a, read by `pinned::read`): required, and must be the one in force,
+    /// when the chain pins one.
+    pub config: Option<ScoringConfig>,
     /// The intake configuration file.
     pub intake: PathBuf,
     /// Directory of submission files.
@@ -106,19 +107,7 @@ pub struct BuildReport {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub human_as_of: Option<AsOf>,
     /// The scoring configuration the epoch was built under (C2a), `None` when the chain pins none for it.
-    pub config: Option<PinnedConfig>,
-}
-
-/// The pinned configuration a build used (C2a).
-#[derive(Debug, Clone, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct PinnedConfig {
-    /// keccak256 of its published file.
-    pub hash: B256,
-    /// Its version.
-    pub version: u64,
-    /// The first epoch it applies to.
-    pub first_epoch: u64,
+    pub config: Option<eden_chain::epochs::ConfigPin>,
 }
 
 /// C2a: the tracks an epoch is built with. When the chain pins a configuration for `epoch`, only that one:
@@ -132,18 +121,7 @@ pub fn tracks_in_force(
     epoch: u64,
     pin: Option<eden_chain::epochs::ConfigPin>,
 ) -> Result<(Vec<eden_core::scoring::TrackConfig>, Option<ScoringConfig>)> {
-    let file = match &a.config {
-        Some(p) => {
-            let text = std::fs::read_to_string(p)
-                .map_err(|e| OpError::input(p.display().to_string(), e))?;
-            Some(
-                ScoringConfig::parse(&text)
-                    .map_err(|e| OpError::input(p.display().to_string(), e))?,
-            )
-        }
-        None => None,
-    };
-    match (pin, file) {
+    match (pin, &a.config) {
         (Some(pin), None) => Err(OpError::Refused(format!(
             "the chain pins scoring configuration version {} ({}) for epoch {epoch}: pass its file with --config \
              ({} from the publication)",
@@ -162,7 +140,7 @@ pub fn tracks_in_force(
                 pin.first_epoch
             )))
         }
-        (_, Some(c)) => Ok((c.tracks.clone(), Some(c))),
+        (_, Some(c)) => Ok((c.tracks.clone(), Some(c.clone()))),
         (None, None) => Ok((config::tracks(&a.tracks)?, None)),
     }
 }
@@ -364,11 +342,7 @@ pub async fn build(chain: &Chain, a: &BuildArgs) -> Result<BuildReport> {
         theses_waiting: human.waiting.iter().map(U256::to_string).collect(),
         pre_data: bundle.pre_data().count(),
         human_as_of: human.as_of,
-        config: pin.map(|p| PinnedConfig {
-            hash: p.hash,
-            version: p.version,
-            first_epoch: p.first_epoch,
-        }),
+        config: pin,
     })
 }
 

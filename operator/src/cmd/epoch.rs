@@ -105,7 +105,11 @@ pub(crate) async fn run(cli: &Cli, cmd: &EpochCmd, out: Out) -> Result<(), OpErr
             let args = BuildArgs {
                 epoch: b.epoch,
                 tracks: b.tracks.clone(),
-                config: b.config.clone(),
+                config: b
+                    .config
+                    .as_deref()
+                    .map(eden_operator::pinned::read)
+                    .transpose()?,
                 intake: b.intake.clone(),
                 submissions: b.submissions.clone(),
                 refetch: b.refetch.clone(),
