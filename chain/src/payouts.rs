@@ -6,8 +6,9 @@ use crate::abi::HolderDistributor;
 use crate::batch::Batch;
 use crate::log::LogFilter;
 use crate::read::{ChainRead, ReadError};
-use alloy_primitives::{Address, B256};
+use alloy_primitives::{Address, B256, U256};
 use alloy_sol_types::SolCall;
+use eden_core::holders::ExclusionChange;
 
 /// Where a payout round's tree is published under a base URL: `payouts/0x<64 hex>.json` (the OpenZeppelin
 /// `standard-v1` dump).
@@ -90,6 +91,96 @@ pub async fn rounds<R: ChainRead>(
         .collect()
 }
 
+/// A pair's holder pot and its latest round (C18a: what decides whether a round is due).
+#[derive(Debug, Clone)]
+pub struct PairPot {
+    /// The token.
+    pub token: Address,
+    /// The asset.
+    pub asset: Address,
+    /// What the pot holds, unallocated.
+    pub pot: U256,
+    /// The pair's latest posted epoch (0: none yet).
+    pub last_epoch: u64,
+    /// That round's state, when there is one.
+    pub last: Option<RoundState>,
+}
+
+/// Each pair's pot and latest round, in at most two batches whatever their number.
+///
+/// # Errors
+/// The transport's; an answer that does not decode.
+pub async fn pots<R: ChainRead>(
+    chain: &R,
+    distributor: Address,
+    pairs: &[(Address, Address)],
+) -> Result<Vec<PairPot>, ReadError<R::Error>> {
+    let mut b = Batch::new();
+    let slots: Vec<_> = pairs
+        .iter()
+        .map(|&(token, asset)| {
+            (
+                b.add(distributor, &HolderDistributor::potCall { token, asset }),
+                b.add(
+                    distributor,
+                    &HolderDistributor::lastEpochCall { token, asset },
+                ),
+            )
+        })
+        .collect();
+    let mut a = b.run(chain).await?;
+    let mut out = Vec::with_capacity(pairs.len());
+    for (&(token, asset), (pot, last)) in pairs.iter().zip(slots) {
+        out.push(PairPot {
+            token,
+            asset,
+            pot: a.take(pot)?,
+            last_epoch: a.take(last)?,
+            last: None,
+        });
+    }
+    let mut b = Batch::new();
+    let rounds: Vec<_> = out
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| p.last_epoch > 0)
+        .map(|(i, p)| {
+            let call = HolderDistributor::roundCall {
+                token: p.token,
+                asset: p.asset,
+                epoch: p.last_epoch,
+            };
+            (i, b.add(distributor, &call))
+        })
+        .collect();
+    let mut a = b.run(chain).await?;
+    for (i, slot) in rounds {
+        out[i].last = Some(a.take(slot)?);
+    }
+    Ok(out)
+}
+
+/// The distributor's exclusion list, every change oldest first with its block (C18a), from state in one call.
+///
+/// # Errors
+/// The transport's; an answer that does not decode.
+pub async fn exclusion_changes<R: ChainRead>(
+    chain: &R,
+    distributor: Address,
+) -> Result<Vec<ExclusionChange>, ReadError<R::Error>> {
+    let mut b = Batch::new();
+    let slot = b.add(distributor, &HolderDistributor::exclusionChangesCall {});
+    let changes = b.run(chain).await?.take(slot)?;
+    Ok(changes
+        .into_iter()
+        .map(|c| ExclusionChange {
+            account: c.account,
+            excluded: c.excluded,
+            block: c.blockNumber,
+        })
+        .collect())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -155,6 +246,7 @@ mod tests {
                         opensAt: 1,
                         closesAt: 2,
                         settled: false,
+                        snapshotBlock: 7,
                     };
                     Ok(state.abi_encode().into())
                 })

@@ -38,6 +38,12 @@ import {SignatureChecker} from "@openzeppelin/contracts/utils/cryptography/Signa
 /// - From `closesAt` on, anyone may `rollover(token, asset, epoch)`: the unclaimed remainder
 ///   `total - claimed` returns to the pot, so it is allocated by the next posted round. A round rolls
 ///   over once.
+/// - Snapshots and exclusions (C18a, decided): a root names its snapshot block `b`, which must be mined
+///   (`b < block.number`) and later than the pair's previous round's (`snapshotOf`). Besides the
+///   deployment's own contracts, the accounts whose balances never receive payouts (escrows, vesting
+///   locks, vaults) are listed here by the owner (`setExcluded`, behind the timelock); every change is
+///   kept with its block (`exclusionChanges`), so anyone rebuilds the list in force at any `b` from
+///   state and re-derives a round's tree from the chain alone.
 /// Invariant: for every asset, this contract's balance >= sum over pairs of (pot + unclaimed of every
 /// round not yet rolled over or revoked).
 contract HolderDistributor is EIP712, Ownable2Step, ReentrancyGuardTransient {
@@ -50,6 +56,14 @@ contract HolderDistributor is EIP712, Ownable2Step, ReentrancyGuardTransient {
         uint64 opensAt;
         uint64 closesAt;
         bool settled; // rolled over (or revoked): nothing more can be claimed
+        uint64 snapshotBlock; // the block whose balances the round pays (C18a)
+    }
+
+    /// @notice One change of the exclusion list, with the block it took effect in (C18a).
+    struct ExclusionChange {
+        address account;
+        bool excluded;
+        uint64 blockNumber;
     }
 
     /// @notice Review delay between posting a root and the first claim (C18: 24 h).
@@ -73,6 +87,9 @@ contract HolderDistributor is EIP712, Ownable2Step, ReentrancyGuardTransient {
     mapping(address token => mapping(address asset => mapping(uint64 epoch => Round))) private _rounds;
     /// @notice Leaf hashes already paid.
     mapping(bytes32 leaf => bool) public claimed;
+    /// @notice Whether an account's balance is excluded from payouts now (besides the deployment's own).
+    mapping(address account => bool) public excluded;
+    ExclusionChange[] private _exclusionChanges;
 
     event Funded(address indexed token, address indexed asset, address indexed from, uint256 amount);
     event RootPosted(
@@ -88,6 +105,7 @@ contract HolderDistributor is EIP712, Ownable2Step, ReentrancyGuardTransient {
     event Claimed(address indexed token, address indexed asset, uint64 indexed epoch, address account, uint256 amount);
     event ClaimedTo(address indexed account, address indexed recipient, bytes32 leaf);
     event RolledOver(address indexed token, address indexed asset, uint64 indexed epoch, uint256 remainder);
+    event ExclusionSet(address indexed account, bool excluded);
     event PosterChanged(address indexed previous, address indexed current);
     event GuardianChanged(address indexed previous, address indexed current);
 
@@ -99,6 +117,9 @@ contract HolderDistributor is EIP712, Ownable2Step, ReentrancyGuardTransient {
     error GuardianIsPoster(address account);
     error EmptyRoot();
     error EpochNotAfter(uint64 epoch, uint64 last);
+    error SnapshotNotPast(uint64 snapshotBlock, uint256 blockNumber);
+    error SnapshotNotAfter(uint64 snapshotBlock, uint64 previous);
+    error ExclusionUnchanged(address account, bool excluded);
     error InsufficientPot(uint256 total, uint256 available);
     error UnknownRound(address token, address asset, uint64 epoch);
     error NotOpen(uint64 opensAt, uint256 timestamp);
@@ -138,21 +159,36 @@ contract HolderDistributor is EIP712, Ownable2Step, ReentrancyGuardTransient {
         emit Funded(token, asset, msg.sender, amount);
     }
 
-    /// @notice Posts the round of `epoch` for (token, asset) and allocates `total` from the pot.
-    function postRoot(address token, address asset, uint64 epoch, bytes32 root, uint128 total) external {
+    /// @notice Posts the round of `epoch` for (token, asset), paying balances at `snapshotBlock`, and allocates
+    /// `total` from the pot. The snapshot block is mined and later than the pair's previous round's (C18a).
+    function postRoot(address token, address asset, uint64 epoch, bytes32 root, uint128 total, uint64 snapshotBlock)
+        external
+    {
         if (msg.sender != poster) revert NotPoster(msg.sender);
         if (root == bytes32(0)) revert EmptyRoot();
         if (total == 0) revert ZeroAmount();
         uint64 last = lastEpoch[token][asset];
         if (epoch <= last) revert EpochNotAfter(epoch, last);
+        if (snapshotBlock >= block.number) revert SnapshotNotPast(snapshotBlock, block.number);
+        if (last != 0) {
+            uint64 previous = _rounds[token][asset][last].snapshotBlock;
+            if (snapshotBlock <= previous) revert SnapshotNotAfter(snapshotBlock, previous);
+        }
         uint256 available = pot[token][asset];
         if (total > available) revert InsufficientPot(total, available);
         pot[token][asset] = available - total;
         lastEpoch[token][asset] = epoch;
         uint64 opensAt = uint64(block.timestamp) + CLAIM_DELAY;
         uint64 closesAt = opensAt + CLAIM_PERIOD;
-        _rounds[token][asset][epoch] =
-            Round({root: root, total: total, claimed: 0, opensAt: opensAt, closesAt: closesAt, settled: false});
+        _rounds[token][asset][epoch] = Round({
+            root: root,
+            total: total,
+            claimed: 0,
+            opensAt: opensAt,
+            closesAt: closesAt,
+            settled: false,
+            snapshotBlock: snapshotBlock
+        });
         emit RootPosted(token, asset, epoch, root, total, opensAt, closesAt);
     }
 
@@ -265,6 +301,18 @@ contract HolderDistributor is EIP712, Ownable2Step, ReentrancyGuardTransient {
         guardian = guardian_;
     }
 
+    /// @notice Lists (or unlists) an account whose balance never receives payouts: an escrow, a vesting
+    /// lock, a vault (C18a). Owner only (the timelock); each change is kept with its block.
+    function setExcluded(address account, bool excluded_) external onlyOwner {
+        if (account == address(0)) revert ZeroAddress();
+        if (excluded[account] == excluded_) revert ExclusionUnchanged(account, excluded_);
+        excluded[account] = excluded_;
+        _exclusionChanges.push(
+            ExclusionChange({account: account, excluded: excluded_, blockNumber: uint64(block.number)})
+        );
+        emit ExclusionSet(account, excluded_);
+    }
+
     function setPoster(address poster_) external onlyOwner {
         if (poster_ == address(0)) revert ZeroAddress();
         if (poster_ == guardian) revert GuardianIsPoster(poster_);
@@ -277,6 +325,12 @@ contract HolderDistributor is EIP712, Ownable2Step, ReentrancyGuardTransient {
 
     function round(address token, address asset, uint64 epoch) external view returns (Round memory) {
         return _rounds[token][asset][epoch];
+    }
+
+    /// @notice Every change of the exclusion list, oldest first (C18a): the list in force at block `b` is
+    /// each account's last change with `blockNumber <= b`.
+    function exclusionChanges() external view returns (ExclusionChange[] memory) {
+        return _exclusionChanges;
     }
 
     /// @notice The leaf of `account` in a round of this distributor on this chain (C18).

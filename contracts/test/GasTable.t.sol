@@ -7,11 +7,12 @@ import {HolderDistributor} from "../src/HolderDistributor.sol";
 import {LaunchpadFixture} from "./utils/LaunchpadFixture.sol";
 import {MerkleBuilder} from "./utils/MerkleBuilder.sol";
 import {Approvals} from "./utils/Approvals.sol";
+import {SnapshotBlocks} from "./utils/SnapshotBlocks.sol";
 
 /// One representative call per row of the README gas table; run with
 /// `scripts/test-contracts.sh --match-contract GasTable --gas-report`. Each scenario is measured in
 /// its own test so warm/cold storage matches a real transaction on a fresh slot.
-contract GasTableTest is LaunchpadFixture {
+contract GasTableTest is LaunchpadFixture, SnapshotBlocks {
     uint256 internal constant SIGNER_PK = 0xA11CE;
     EpochRegistry internal reg;
     HolderDistributor internal dist;
@@ -19,6 +20,7 @@ contract GasTableTest is LaunchpadFixture {
     address internal trader = makeAddr("trader");
 
     function setUp() public {
+        vm.roll(SNAPSHOT_HEAD);
         vm.warp(1_700_000_000);
         _deployLaunchpad();
         reg = new EpochRegistry(address(this), vm.addr(SIGNER_PK), address(this), 1 ether, 1);
@@ -52,8 +54,11 @@ contract GasTableTest is LaunchpadFixture {
     function test_gas_proposeFinalize() public {
         bytes32 root = keccak256("root");
         uint64 expiry = uint64(block.timestamp + 1 hours);
-        (uint8 v, bytes32 r, bytes32 s) = vm.sign(SIGNER_PK, reg.epochRootDigest(1, root, keccak256("in"), address(this), expiry));
-        reg.propose{value: 1 ether}(1, root, keccak256("in"), expiry, Approvals.one(vm.addr(SIGNER_PK), abi.encodePacked(r, s, v)));
+        (uint8 v, bytes32 r, bytes32 s) =
+            vm.sign(SIGNER_PK, reg.epochRootDigest(1, root, keccak256("in"), address(this), expiry));
+        reg.propose{value: 1 ether}(
+            1, root, keccak256("in"), expiry, Approvals.one(vm.addr(SIGNER_PK), abi.encodePacked(r, s, v))
+        );
         vm.warp(block.timestamp + 72 hours);
         reg.finalize(1);
     }
@@ -68,7 +73,7 @@ contract GasTableTest is LaunchpadFixture {
             total += 1 ether + i;
         }
         dist.fund{value: total}(token, address(0), total);
-        dist.postRoot(token, address(0), 1, MerkleBuilder.root(leaves), uint128(total));
+        dist.postRoot(token, address(0), 1, MerkleBuilder.root(leaves), uint128(total), _snap());
         vm.warp(block.timestamp + 24 hours);
         dist.claim(token, address(0), 1, address(uint160(0x1000 + 7)), 1 ether + 7, MerkleBuilder.proof(leaves, 7));
     }
@@ -78,7 +83,7 @@ contract GasTableTest is LaunchpadFixture {
         address guardian = makeAddr("guardian");
         dist.setGuardian(guardian);
         dist.fund{value: 1 ether}(token, address(0), 1 ether);
-        dist.postRoot(token, address(0), 1, keccak256("bad root"), 1 ether);
+        dist.postRoot(token, address(0), 1, keccak256("bad root"), 1 ether, _snap());
         vm.prank(guardian);
         dist.revokeRoot(token, address(0), 1);
     }

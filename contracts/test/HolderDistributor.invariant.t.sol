@@ -4,9 +4,10 @@ pragma solidity 0.8.26;
 import {Test} from "forge-std/Test.sol";
 import {HolderDistributor} from "../src/HolderDistributor.sol";
 import {MerkleBuilder} from "./utils/MerkleBuilder.sol";
+import {SnapshotBlocks} from "./utils/SnapshotBlocks.sol";
 
 /// Posts rounds over a fixed set of holders and hammers claims (including repeats), rollovers and time.
-contract DistributorHandler is Test {
+contract DistributorHandler is Test, SnapshotBlocks {
     HolderDistributor public immutable dist;
     address public immutable poster;
     address public constant TOKEN = address(0x700c);
@@ -52,7 +53,7 @@ contract DistributorHandler is Test {
         dist.fund{value: total}(TOKEN, address(0), total);
         totalFunded += total;
         vm.prank(poster);
-        dist.postRoot(TOKEN, address(0), e, MerkleBuilder.root(leaves), uint128(total));
+        dist.postRoot(TOKEN, address(0), e, MerkleBuilder.root(leaves), uint128(total), _snap());
         leavesOf[e] = leaves;
         amountsOf[e] = amts;
     }
@@ -92,11 +93,12 @@ contract DistributorHandler is Test {
     }
 }
 
-contract HolderDistributorInvariantTest is Test {
+contract HolderDistributorInvariantTest is Test, SnapshotBlocks {
     HolderDistributor internal dist;
     DistributorHandler internal handler;
 
     function setUp() public {
+        vm.roll(SNAPSHOT_HEAD);
         vm.warp(1_700_000_000);
         dist = new HolderDistributor(address(this), address(0x9057));
         handler = new DistributorHandler(dist, address(0x9057));

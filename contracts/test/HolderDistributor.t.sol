@@ -7,8 +7,9 @@ import {HolderDistributor} from "../src/HolderDistributor.sol";
 import {MerkleBuilder} from "./utils/MerkleBuilder.sol";
 import {TestERC20} from "./utils/TestERC20.sol";
 import {TimelockController} from "@openzeppelin/contracts/governance/TimelockController.sol";
+import {SnapshotBlocks} from "./utils/SnapshotBlocks.sol";
 
-contract HolderDistributorTest is Test {
+contract HolderDistributorTest is Test, SnapshotBlocks {
     HolderDistributor internal dist;
     TestERC20 internal usd;
     address internal owner = makeAddr("owner");
@@ -18,6 +19,7 @@ contract HolderDistributorTest is Test {
     address internal constant DEPLOYER = address(0xD1);
 
     function setUp() public {
+        vm.roll(SNAPSHOT_HEAD);
         vm.warp(1_700_000_000);
         vm.prank(DEPLOYER);
         dist = new HolderDistributor(owner, poster);
@@ -60,7 +62,7 @@ contract HolderDistributorTest is Test {
             dist.fund(token, asset, total);
         }
         vm.prank(poster);
-        dist.postRoot(token, asset, epoch, MerkleBuilder.root(leaves), uint128(total));
+        dist.postRoot(token, asset, epoch, MerkleBuilder.root(leaves), uint128(total), _snap());
     }
 
     // constructor / admin -------------------------------------------------------------------------
@@ -127,7 +129,7 @@ contract HolderDistributorTest is Test {
         vm.expectEmit(address(dist));
         emit HolderDistributor.RootPosted(token, ETH, 7, bytes32(uint256(1)), 4 ether, opensAt, opensAt + 90 days);
         vm.prank(poster);
-        dist.postRoot(token, ETH, 7, bytes32(uint256(1)), 4 ether);
+        dist.postRoot(token, ETH, 7, bytes32(uint256(1)), 4 ether, _snap());
         assertEq(dist.pot(token, ETH), 6 ether);
         assertEq(dist.lastEpoch(token, ETH), 7);
         HolderDistributor.Round memory r = dist.round(token, ETH, 7);
@@ -142,24 +144,77 @@ contract HolderDistributorTest is Test {
     function test_postRoot_reverts() public {
         dist.fund{value: 10 ether}(token, ETH, 10 ether);
         vm.expectRevert(abi.encodeWithSelector(HolderDistributor.NotPoster.selector, address(this)));
-        dist.postRoot(token, ETH, 1, bytes32(uint256(1)), 1);
+        dist.postRoot(token, ETH, 1, bytes32(uint256(1)), 1, _snap());
         vm.startPrank(poster);
         vm.expectRevert(HolderDistributor.EmptyRoot.selector);
-        dist.postRoot(token, ETH, 1, 0, 1);
+        dist.postRoot(token, ETH, 1, 0, 1, _snap());
         vm.expectRevert(HolderDistributor.ZeroAmount.selector);
-        dist.postRoot(token, ETH, 1, bytes32(uint256(1)), 0);
+        dist.postRoot(token, ETH, 1, bytes32(uint256(1)), 0, _snap());
         vm.expectRevert(abi.encodeWithSelector(HolderDistributor.EpochNotAfter.selector, 0, 0));
-        dist.postRoot(token, ETH, 0, bytes32(uint256(1)), 1);
+        dist.postRoot(token, ETH, 0, bytes32(uint256(1)), 1, _snap());
         vm.expectRevert(abi.encodeWithSelector(HolderDistributor.InsufficientPot.selector, 10 ether + 1, 10 ether));
-        dist.postRoot(token, ETH, 1, bytes32(uint256(1)), 10 ether + 1);
-        dist.postRoot(token, ETH, 5, bytes32(uint256(1)), 1);
+        dist.postRoot(token, ETH, 1, bytes32(uint256(1)), 10 ether + 1, _snap());
+        dist.postRoot(token, ETH, 5, bytes32(uint256(1)), 1, _snap());
         vm.expectRevert(abi.encodeWithSelector(HolderDistributor.EpochNotAfter.selector, 5, 5));
-        dist.postRoot(token, ETH, 5, bytes32(uint256(1)), 1);
+        dist.postRoot(token, ETH, 5, bytes32(uint256(1)), 1, _snap());
         vm.expectRevert(abi.encodeWithSelector(HolderDistributor.EpochNotAfter.selector, 4, 5));
-        dist.postRoot(token, ETH, 4, bytes32(uint256(1)), 1);
+        dist.postRoot(token, ETH, 4, bytes32(uint256(1)), 1, _snap());
         // pots are per (token, asset)
         vm.expectRevert(abi.encodeWithSelector(HolderDistributor.InsufficientPot.selector, 1, 0));
-        dist.postRoot(address(0xBEEF), ETH, 1, bytes32(uint256(1)), 1);
+        dist.postRoot(address(0xBEEF), ETH, 1, bytes32(uint256(1)), 1, _snap());
+        vm.stopPrank();
+    }
+
+    // C18a: snapshot blocks and the exclusion list ---------------------------------------------------
+
+    /// A root pays a mined block's balances, later than the pair's previous round's; the round records it.
+    function test_postRoot_snapshotBlock() public {
+        dist.fund{value: 10 ether}(token, ETH, 10 ether);
+        dist.fund{value: 1 ether}(address(0xBEEF), ETH, 1 ether);
+        vm.startPrank(poster);
+        uint64 head = uint64(block.number);
+        vm.expectRevert(abi.encodeWithSelector(HolderDistributor.SnapshotNotPast.selector, head, head));
+        dist.postRoot(token, ETH, 1, bytes32(uint256(1)), 1, head);
+        vm.expectRevert(abi.encodeWithSelector(HolderDistributor.SnapshotNotPast.selector, head + 9, head));
+        dist.postRoot(token, ETH, 1, bytes32(uint256(1)), 1, head + 9);
+        dist.postRoot(token, ETH, 1, bytes32(uint256(1)), 1, head - 10);
+        assertEq(dist.round(token, ETH, 1).snapshotBlock, head - 10);
+        // an older or the same snapshot again cannot pay the same balances twice
+        vm.expectRevert(abi.encodeWithSelector(HolderDistributor.SnapshotNotAfter.selector, head - 10, head - 10));
+        dist.postRoot(token, ETH, 2, bytes32(uint256(1)), 1, head - 10);
+        vm.expectRevert(abi.encodeWithSelector(HolderDistributor.SnapshotNotAfter.selector, head - 11, head - 10));
+        dist.postRoot(token, ETH, 2, bytes32(uint256(1)), 1, head - 11);
+        dist.postRoot(token, ETH, 2, bytes32(uint256(1)), 1, head - 9);
+        // another pair has its own sequence
+        dist.postRoot(address(0xBEEF), ETH, 1, bytes32(uint256(1)), 1, head - 20);
+        vm.stopPrank();
+    }
+
+    /// Only the owner lists an account; each change is kept with its block, oldest first.
+    function test_setExcluded_recordsEveryChange() public {
+        address vault = makeAddr("vault");
+        vm.expectRevert(abi.encodeWithSelector(Ownable.OwnableUnauthorizedAccount.selector, poster));
+        vm.prank(poster);
+        dist.setExcluded(vault, true);
+        vm.startPrank(owner);
+        vm.expectRevert(HolderDistributor.ZeroAddress.selector);
+        dist.setExcluded(address(0), true);
+        vm.expectRevert(abi.encodeWithSelector(HolderDistributor.ExclusionUnchanged.selector, vault, false));
+        dist.setExcluded(vault, false);
+        vm.expectEmit(address(dist));
+        emit HolderDistributor.ExclusionSet(vault, true);
+        dist.setExcluded(vault, true);
+        assertTrue(dist.excluded(vault));
+        vm.roll(block.number + 5);
+        dist.setExcluded(vault, false);
+        HolderDistributor.ExclusionChange[] memory c = dist.exclusionChanges();
+        assertEq(c.length, 2);
+        assertEq(c[0].account, vault);
+        assertTrue(c[0].excluded);
+        assertEq(c[0].blockNumber, SNAPSHOT_HEAD);
+        assertFalse(c[1].excluded);
+        assertEq(c[1].blockNumber, SNAPSHOT_HEAD + 5);
+        assertFalse(dist.excluded(vault));
         vm.stopPrank();
     }
 
@@ -243,7 +298,7 @@ contract HolderDistributorTest is Test {
         m[1] = 2 ether;
         bytes32[] memory leaves = _leaves(ETH, 1, a, m);
         vm.prank(poster);
-        dist.postRoot(token, ETH, 1, MerkleBuilder.root(leaves), 3 ether);
+        dist.postRoot(token, ETH, 1, MerkleBuilder.root(leaves), 3 ether, _snap());
         vm.warp(block.timestamp + 24 hours);
         dist.claim(token, ETH, 1, a[0], m[0], MerkleBuilder.proof(leaves, 0));
         vm.expectRevert(abi.encodeWithSelector(HolderDistributor.ExceedsRound.selector, 2 ether, 1 ether));
@@ -259,7 +314,7 @@ contract HolderDistributorTest is Test {
         uint256 total = vm.parseJsonUint(json, ".total");
         dist.fund{value: total}(t, ETH, total);
         vm.prank(poster);
-        dist.postRoot(t, ETH, epoch, vm.parseJsonBytes32(json, ".root"), uint128(total));
+        dist.postRoot(t, ETH, epoch, vm.parseJsonBytes32(json, ".root"), uint128(total), _snap());
         vm.warp(block.timestamp + 24 hours);
         for (uint256 i; i < 5; ++i) {
             _claimFixture(json, t, epoch, string.concat(".claims[", vm.toString(i), "]"));
@@ -285,7 +340,7 @@ contract HolderDistributorTest is Test {
         bytes32[] memory leaves = _leaves(ETH, 1, a, m);
         dist.fund{value: 1 ether}(token, ETH, 1 ether);
         vm.prank(poster);
-        dist.postRoot(token, ETH, 1, leaves[0], 1 ether);
+        dist.postRoot(token, ETH, 1, leaves[0], 1 ether, _snap());
         vm.warp(block.timestamp + 24 hours);
         vm.expectRevert(abi.encodeWithSelector(HolderDistributor.TransferFailed.selector, address(rj), 1 ether));
         dist.claim(token, ETH, 1, a[0], m[0], new bytes32[](0));
@@ -313,7 +368,7 @@ contract HolderDistributorTest is Test {
 
         // after the review it is too late
         vm.prank(poster);
-        dist.postRoot(token, ETH, 2, bytes32(uint256(5)), 1);
+        dist.postRoot(token, ETH, 2, bytes32(uint256(5)), 1, _snap());
         uint64 opensAt = uint64(block.timestamp + 24 hours);
         vm.warp(opensAt);
         vm.prank(owner);
@@ -344,7 +399,7 @@ contract HolderDistributorTest is Test {
         dist.rollover(token, ETH, 2);
         // the next round allocates exactly the rolled-over remainder
         vm.prank(poster);
-        dist.postRoot(token, ETH, 2, bytes32(uint256(1)), uint128(remainder));
+        dist.postRoot(token, ETH, 2, bytes32(uint256(1)), uint128(remainder), _snap());
         assertEq(dist.pot(token, ETH), 0);
         assertEq(address(dist).balance, remainder);
     }
@@ -366,7 +421,7 @@ contract HolderDistributorTest is Test {
         vm.deal(address(this), total);
         dist.fund{value: total}(token, ETH, total);
         vm.prank(poster);
-        dist.postRoot(token, ETH, 9, MerkleBuilder.root(leaves), uint128(total));
+        dist.postRoot(token, ETH, 9, MerkleBuilder.root(leaves), uint128(total), _snap());
         vm.warp(block.timestamp + 24 hours);
         for (uint256 i; i < count; ++i) {
             bytes32[] memory p = MerkleBuilder.proof(leaves, i);
@@ -385,7 +440,7 @@ contract Reject {
     }
 }
 
-contract HolderDistributorClaimToTest is Test {
+contract HolderDistributorClaimToTest is Test, SnapshotBlocks {
     HolderDistributor internal dist;
     address internal token = address(0x700c);
     uint256 internal constant HOLDER_PK = 0xB0B;
@@ -394,6 +449,7 @@ contract HolderDistributorClaimToTest is Test {
     bytes32[] internal leaves;
 
     function setUp() public {
+        vm.roll(SNAPSHOT_HEAD);
         vm.warp(1_700_000_000);
         holder = vm.addr(HOLDER_PK);
         dist = new HolderDistributor(address(this), address(this));
@@ -401,7 +457,7 @@ contract HolderDistributorClaimToTest is Test {
         leaves.push(dist.leafHash(token, address(0), 1, holder, 1 ether));
         leaves.push(dist.leafHash(token, address(0), 1, address(0xB0B2), 2 ether));
         dist.fund{value: 3 ether}(token, address(0), 3 ether);
-        dist.postRoot(token, address(0), 1, MerkleBuilder.root(leaves), 3 ether);
+        dist.postRoot(token, address(0), 1, MerkleBuilder.root(leaves), 3 ether, _snap());
         vm.warp(block.timestamp + 24 hours);
     }
 
@@ -443,7 +499,7 @@ contract HolderDistributorClaimToTest is Test {
 
 /// Second review, item 4: under the deployed governance (the 48 h timelock owns the distributor) a bad
 /// root could not be revoked before claims opened 24 h after it. The guardian stops it in the review.
-contract HolderDistributorGuardianTest is Test {
+contract HolderDistributorGuardianTest is Test, SnapshotBlocks {
     HolderDistributor internal dist;
     TimelockController internal timelock;
     address internal poster = makeAddr("poster");
@@ -453,6 +509,7 @@ contract HolderDistributorGuardianTest is Test {
     address internal constant ETH = address(0);
 
     function setUp() public {
+        vm.roll(SNAPSHOT_HEAD);
         address[] memory who = new address[](1);
         who[0] = address(this);
         timelock = new TimelockController(48 hours, who, who, address(0));
@@ -466,10 +523,12 @@ contract HolderDistributorGuardianTest is Test {
     /// A root paying the whole pot to one account.
     function _badRoot() internal returns (bytes32 leaf) {
         leaf = keccak256(
-            bytes.concat(keccak256(abi.encode(address(dist), block.chainid, token, ETH, uint64(1), thief, uint256(10 ether))))
+            bytes.concat(
+                keccak256(abi.encode(address(dist), block.chainid, token, ETH, uint64(1), thief, uint256(10 ether)))
+            )
         );
         vm.prank(poster);
-        dist.postRoot(token, ETH, 1, leaf, 10 ether);
+        dist.postRoot(token, ETH, 1, leaf, 10 ether, _snap());
     }
 
     function test_secondReview4_timelockAloneCannotRevokeInTime_guardianDoes() public {
@@ -497,7 +556,7 @@ contract HolderDistributorGuardianTest is Test {
         _badRoot();
         vm.startPrank(guardian);
         vm.expectRevert(abi.encodeWithSelector(HolderDistributor.NotPoster.selector, guardian));
-        dist.postRoot(token, ETH, 2, bytes32(uint256(1)), 1);
+        dist.postRoot(token, ETH, 2, bytes32(uint256(1)), 1, _snap());
         vm.expectRevert();
         dist.setPoster(guardian);
         vm.expectRevert();

@@ -18,6 +18,7 @@ pub mod grade;
 pub mod human;
 pub mod keep;
 pub mod output;
+pub mod payout_audit;
 pub mod payouts;
 pub mod pinned;
 pub mod publication;

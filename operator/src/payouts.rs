@@ -3,7 +3,8 @@
 //! A snapshot reads the token's `Transfer` logs up to block `b` into balances, checks every balance against
 //! `balanceOf` at `b` (a token whose balances do not follow its logs, such as a rebasing or fee-on-transfer
 //! one, is refused), excludes the deployment's own addresses (pool manager, curve, locker, hooks, distributor,
-//! fee lanes, router, `0x0`, `0xdEaD`) and any configured escrow or vault, allocates with `eden-core`
+//! fee lanes, router, `0x0`, `0xdEaD`) and the escrows and vaults listed on the distributor at `b` (C18a,
+//! `eden_core::holders::listed`), allocates with `eden-core`
 //! (`allocate_down`), and builds the round's OpenZeppelin `standard-v1` tree. The snapshot file records `b`,
 //! its hash, every balance and every exclusion, so anyone re-derives the same tree from the chain.
 
@@ -17,8 +18,8 @@ use alloy::providers::Provider;
 use alloy::rpc::types::Filter;
 use alloy::sol_types::SolEvent;
 use eden_core::holders::{
-    allocate_down, payout_tree, Excluded, Holder, HolderAllocation, HolderBalance,
-    HolderExclusions, PayoutContext, PayoutSnapshot, DEAD_ADDRESS, SNAPSHOT_FORMAT,
+    allocate_down, excluded_at, payout_tree, Excluded, Holder, HolderAllocation, HolderBalance,
+    HolderExclusions, PayoutContext, PayoutSnapshot, SNAPSHOT_FORMAT,
 };
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -50,33 +51,6 @@ pub struct SnapshotArgs {
     pub block: u64,
     /// Logs from here (default: the deployment block).
     pub from_block: Option<u64>,
-    /// Escrows, vesting locks and vaults to exclude as well.
-    pub exclude: Vec<Address>,
-}
-
-/// The deployment's own addresses that hold tokens for the protocol, with their roles (C18).
-pub fn deployment_exclusions(chain: &Chain) -> Vec<(Address, &'static str)> {
-    let c = &chain.net.contracts;
-    let mut v = vec![
-        (Address::ZERO, "zero"),
-        (DEAD_ADDRESS, "dead"),
-        (c.pool_manager, "poolManager"),
-        (c.launchpad, "curve"),
-        (c.launch_locker, "locker"),
-        (c.holder_distributor, "distributor"),
-    ];
-    for (a, role) in [
-        (c.fee_lanes, "feeLanes"),
-        (c.duel_hook, "hook"),
-        (c.swap_router, "router"),
-        (c.scorer_registry, "scorerRegistry"),
-        (c.call_ledger, "callLedger"),
-    ] {
-        if let Some(a) = a {
-            v.push((a, role));
-        }
-    }
-    v
 }
 
 /// `eden payouts snapshot`: balances at `b` from the `Transfer` logs, checked against `balanceOf` at `b`.
@@ -150,20 +124,18 @@ pub async fn snapshot(
         .await
         .map_err(OpError::rpc)?
         .ok_or_else(|| OpError::Rpc(format!("no block {}", a.block)))?;
-    // Exclusions: the deployment's, then the configured ones.
-    let mut roles: Vec<(Address, &str)> = deployment_exclusions(chain);
-    roles.extend(a.exclude.iter().map(|x| (*x, "configured")));
-    let mut excluded: Vec<Excluded> = Vec::new();
-    for (acct, role) in roles {
-        if excluded.iter().any(|e| e.account == acct) {
-            continue;
-        }
-        excluded.push(Excluded {
+    // Exclusions: the deployment's own, then those listed on the distributor at `b` (C18a).
+    let changes =
+        eden_chain::payouts::exclusion_changes(chain, chain.net.contracts.holder_distributor)
+            .await?;
+    let excluded: Vec<Excluded> = excluded_at(&chain.net.contracts, &changes, a.block)
+        .into_iter()
+        .map(|(acct, role)| Excluded {
             account: acct,
             role: role.to_string(),
             balance: balances.get(&acct).copied().unwrap_or_default(),
-        });
-    }
+        })
+        .collect();
     let held: Vec<HolderBalance> = balances
         .iter()
         .filter(|(_, b)| !b.is_zero())
@@ -303,7 +275,9 @@ pub async fn post(chain: &Chain, snap: &PayoutSnapshot) -> Result<Posted> {
     let total = u128::try_from(snap.total)
         .map_err(|_| OpError::input("snapshot", "total does not fit in uint128"))?;
     let pending = d
-        .postRoot(snap.token, snap.asset, snap.epoch, snap.root, total)
+        .postRoot(
+            snap.token, snap.asset, snap.epoch, snap.root, total, snap.block,
+        )
         .send()
         .await
         .map_err(TxError::refused)?;

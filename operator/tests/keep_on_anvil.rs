@@ -238,6 +238,7 @@ async fn each_keeper_duty_happens_once() {
         epoch: 1,
         root: B256::repeat_byte(7),
         total: pot.to(),
+        snapshotBlock: 1,
     };
     send(&node, deployer, d.holder_distributor, post, U256::ZERO).await;
 
@@ -472,6 +473,43 @@ async fn each_keeper_duty_happens_once() {
     let again = ok(&network, Some(KEY7), &["keep", "--once"]);
     assert!(with_result(&again, "sent").is_empty(), "{again}");
     assert_eq!(node.nonce(keeper).await, before + want.len() as u64);
+
+    // C18a: the rollover refilled T's holder pot and the fee lanes filled U's, so a round of each is due; the
+    // poster's keeper snapshots each at a mined block, publishes its tree and snapshot, then posts it. Not
+    // due again the same day.
+    let pubdir = dir.join("public");
+    let pd = pubdir.display().to_string();
+    let p = ok(
+        &network,
+        Some(KEY0),
+        &["keep", "payouts", "--payout-dir", &pd],
+    );
+    let mut rounds = vec![
+        (
+            "postRoot".to_string(),
+            format!("round 2 of {t} (asset {})", Address::ZERO),
+        ),
+        (
+            "postRoot".to_string(),
+            format!("round 1 of {u} (asset {})", Address::ZERO),
+        ),
+    ];
+    rounds.sort();
+    assert_eq!(with_result(&p, "sent"), rounds, "{p}");
+    let round = hd.round(t, Address::ZERO, 2).call().await.unwrap();
+    assert!(round.snapshotBlock > 0 && !round.settled);
+    for f in [
+        eden_chain::payouts::tree_path(&round.root),
+        eden_chain::payouts::snapshot_path(&round.root),
+    ] {
+        assert!(pubdir.join(&f).exists(), "{f} published before the post");
+    }
+    let p = ok(
+        &network,
+        Some(KEY0),
+        &["keep", "payouts", "--payout-dir", &pd],
+    );
+    assert!(with_result(&p, "sent").is_empty(), "{p}");
 
     // The fee lanes' keeper sweeps U's escrows into its pool, once each: liquidity added, and the own-token
     // buyback buys U and burns it (the supply falls by what it bought).

@@ -1,7 +1,9 @@
-//! `eden payouts` on anvil with the real contracts (C18): a snapshot at a past block ignores every later
-//! transfer and excludes the listed addresses, its balances are the token's own `balanceOf` at that block,
-//! the root is posted once, the tree is published as OpenZeppelin's `standard-v1` dump, and a holder claims
-//! its amount on chain with a proof from the published tree.
+//! `eden payouts` on anvil with the real contracts (C18, C18a): a snapshot at a past block ignores every later
+//! transfer and excludes the deployment's accounts and those the owner listed on the distributor by that
+//! block (not after), its balances are the token's own `balanceOf` at that block, the root is posted once
+//! with its snapshot block, the tree is published as OpenZeppelin's `standard-v1` dump, the audit finds it
+//! right and revokes a wrong round in its review, and a holder claims its amount on chain with a proof from
+//! the published tree.
 
 mod common;
 use common::eden;
@@ -10,13 +12,15 @@ use alloy::primitives::{Address, U256};
 use alloy::providers::Provider;
 use alloy::rpc::types::TransactionRequest;
 use alloy::sol_types::SolCall;
-use eden_contracts_diff::{deploy, start_node, test_chain_id};
+use eden_contracts_diff::{deploy, serve_dir, start_node, test_chain_id};
 use eden_core::holders::{find_payout, DEAD_ADDRESS};
 use eden_core::merkle::StandardMerkleTree;
 use serde_json::{json, Value};
 use std::path::Path;
 
 const KEY0: &str = "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80";
+/// Anvil's account 9: the deployment's payout guardian.
+const KEY9: &str = "0x2a871d0798f97d79848a013d4936a73bf4cc922c825d33c1cf7073dff6d409c6";
 
 alloy::sol! {
     function mint(address to, uint256 amount);
@@ -64,6 +68,25 @@ async fn a_snapshot_at_a_past_block_posted_published_and_claimed() {
             .input(data.into())
     };
     let units = |n: u64| U256::from(n) * U256::from(1_000_000u64);
+    let dist = eden_operator::abi::HolderDistributor::new(distributor, node.provider.clone());
+    let list = |acct: Address, on: bool| {
+        let dist = &dist;
+        let owner = node.accounts[0];
+        async move {
+            let r = dist
+                .setExcluded(acct, on)
+                .from(owner)
+                .send()
+                .await
+                .unwrap()
+                .get_receipt()
+                .await
+                .unwrap();
+            assert!(r.status());
+        }
+    };
+    // The owner lists the vault (an escrow or vesting lock) before b.
+    list(vault, true).await;
     // Before b: A 1,000 and B 500 minted; A pays C 100 and burns 50 to 0xdEaD; B parks 20 in the
     // distributor and 30 in a vault.
     for tx in [
@@ -119,6 +142,8 @@ async fn a_snapshot_at_a_past_block_posted_published_and_claimed() {
         assert!(node.send_mined(tx).await.status());
     }
     let snap_block = node.provider.get_block_number().await.unwrap();
+    // Listed after b: it does not change the round at b.
+    list(c, true).await;
     // After b: none of this may count.
     for tx in [
         call(
@@ -143,7 +168,7 @@ async fn a_snapshot_at_a_past_block_posted_published_and_claimed() {
 
     let p = |x: &Path| x.display().to_string();
     let (block, total) = (snap_block.to_string(), "1000000000000000000".to_string());
-    let (tok, vlt) = (format!("{token:#x}"), format!("{vault:#x}"));
+    let tok = format!("{token:#x}");
     let out = dir.join("round");
     let snapshot_to = |to: &Path| {
         ok(
@@ -159,8 +184,6 @@ async fn a_snapshot_at_a_past_block_posted_published_and_claimed() {
                 "7",
                 "--total",
                 &total,
-                "--exclude",
-                &vlt,
                 "--out",
                 &p(to),
             ],
@@ -207,7 +230,7 @@ async fn a_snapshot_at_a_past_block_posted_published_and_claimed() {
     );
     assert_eq!(
         excluded(vault),
-        Some(("configured".into(), units(30).to_string()))
+        Some(("listed".into(), units(30).to_string()))
     );
     assert_eq!(excluded(Address::ZERO).map(|e| e.0), Some("zero".into()));
     for role in ["poolManager", "curve", "locker", "feeLanes"] {
@@ -258,7 +281,6 @@ async fn a_snapshot_at_a_past_block_posted_published_and_claimed() {
         !okk && v["error"].as_str().unwrap().contains("fund it first"),
         "{v}"
     );
-    let dist = eden_operator::abi::HolderDistributor::new(distributor, node.provider.clone());
     let fund = dist
         .fund(token, Address::ZERO, U256::from(10u8).pow(U256::from(18u8)))
         .value(U256::from(10u8).pow(U256::from(18u8)))
@@ -306,6 +328,110 @@ async fn a_snapshot_at_a_past_block_posted_published_and_claimed() {
     );
     assert_eq!(r["unchanged"].as_array().unwrap().len(), 2, "{r}");
     let root = snap["root"].as_str().unwrap().to_lowercase();
+    assert_eq!(
+        dist.round(token, Address::ZERO, 7)
+            .call()
+            .await
+            .unwrap()
+            .snapshotBlock,
+        snap_block,
+        "the round records its snapshot block"
+    );
+
+    // The audit re-derives the round in review from the chain: it matches.
+    let (port, host_down) = serve_dir(pubdir.clone());
+    let host = format!("http://127.0.0.1:{port}/");
+    let audit = |key: Option<&str>| ok(key, &["payouts", "audit", "--publications", &host]);
+    let a = audit(None);
+    assert_eq!(a[0]["verdict"], "matches", "{a}");
+    assert_eq!(a[0]["snapshotBlock"].as_u64(), Some(snap_block), "{a}");
+    // A poster that pays a listed vault: round 8 at a later block with the vault unlisted in the tree. The
+    // audit rebuilds the round from the chain and the guardian revokes it in its review.
+    let bad_block = node.provider.get_block_number().await.unwrap();
+    let mut bad: Value = snap.clone();
+    bad["epoch"] = json!("8");
+    bad["block"] = json!(bad_block.to_string());
+    let bad_snap: eden_core::holders::PayoutSnapshot = serde_json::from_value(bad).unwrap();
+    let leaves = [(vault, units(30)), (c, units(100))];
+    let bad_tree = eden_core::holders::payout_tree(
+        bad_snap.context(),
+        &eden_core::holders::HolderAllocation {
+            amounts: leaves
+                .iter()
+                .map(|&(account, amount)| eden_core::holders::HolderAmount {
+                    account,
+                    balance: amount,
+                    amount,
+                })
+                .collect(),
+            total: units(130),
+            eligible_supply: units(130),
+            allocated: units(130),
+            dust: U256::ZERO,
+            excluded: 0,
+        },
+    )
+    .unwrap();
+    let refund = dist
+        .fund(token, Address::ZERO, units(130))
+        .value(units(130))
+        .from(node.accounts[0])
+        .send()
+        .await
+        .unwrap()
+        .get_receipt()
+        .await
+        .unwrap();
+    assert!(refund.status());
+    let post_bad = dist
+        .postRoot(
+            token,
+            Address::ZERO,
+            8,
+            bad_tree.root(),
+            units(130).to(),
+            bad_block,
+        )
+        .from(node.accounts[0])
+        .send()
+        .await
+        .unwrap()
+        .get_receipt()
+        .await
+        .unwrap();
+    assert!(post_bad.status());
+    let a = audit(None);
+    let bad_report = a
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["epoch"] == 8)
+        .unwrap();
+    assert_eq!(bad_report["verdict"], "differs", "{a}");
+    assert_eq!(bad_report["action"], "flagged", "{a}");
+    let a = audit(Some(KEY9));
+    let bad_report = a
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["epoch"] == 8)
+        .unwrap();
+    assert_eq!(bad_report["action"], "revoked", "{a}");
+    assert!(
+        dist.round(token, Address::ZERO, 8)
+            .call()
+            .await
+            .unwrap()
+            .settled
+    );
+    let a = audit(Some(KEY9));
+    assert_eq!(
+        a.as_array().unwrap().len(),
+        1,
+        "only round 7 is left in review: {a}"
+    );
+    host_down.store(true, std::sync::atomic::Ordering::SeqCst);
+
     let dump: Value = serde_json::from_str(
         &std::fs::read_to_string(pubdir.join(format!("payouts/{root}.json"))).unwrap(),
     )

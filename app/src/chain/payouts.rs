@@ -1,15 +1,20 @@
 //! Holder payout rounds (C18), discovered from the chain: every `RootPosted` event of the
 //! distributor, each round's state and the tokens' symbols read in batches; a round's tree is
 //! the publication named by its root ([`tree_path`], the OpenZeppelin `standard-v1` dump), loaded
-//! and checked by `eden-core` and rejected unless it has that root. No Leptos here.
+//! and checked by `eden-core` and rejected unless it has that root. A round's published snapshot is checked
+//! against the chain too (C18a): its block is the one the round records, its exclusions are the deployment's
+//! own accounts and those listed on the distributor at that block, and every balance in it is the token's
+//! `balanceOf` at that block, together its `totalSupply`. No Leptos here.
 
-use crate::chain::abi::IHolderDistributor;
+use crate::chain::abi::{IHolderDistributor, IERC20};
 use crate::chain::multicall::Batch;
 use crate::chain::rpc::{Rpc, RpcError};
 use crate::chain::tokens::TokenLabels;
 use crate::chain::world::{World, WorldError};
 use alloy_primitives::{Address, B256, U256};
-use eden_core::holders::{find_payout, FoundPayout, PayoutContext, PayoutSnapshot};
+use eden_core::holders::{
+    check_excluded, find_payout, ExclusionChange, FoundPayout, PayoutContext, PayoutSnapshot,
+};
 use eden_core::merkle::StandardMerkleTree;
 
 pub use eden_chain::payouts::{snapshot_path, tree_path};
@@ -28,8 +33,9 @@ pub enum SnapshotView {
 
 /// `round`'s snapshot ([`snapshot_path`]), checked with `eden-core`: it must name this deployment's
 /// distributor and chain and this round's token, asset and epoch, and its balances must allocate to the
-/// round's on-chain root ([`PayoutSnapshot::tree`]).
-pub async fn snapshot_of(w: &World, round: &Round) -> SnapshotView {
+/// round's on-chain root ([`PayoutSnapshot::tree`]); its block must be the round's recorded snapshot block,
+/// and its exclusions the chain's at that block (`changes`, C18a).
+pub async fn snapshot_of(w: &World, round: &Round, changes: &[ExclusionChange]) -> SnapshotView {
     let text = match w.fetch_publication(&snapshot_path(&round.root)).await {
         Ok(t) => t,
         Err(WorldError::Fetch(RpcError::Http {
@@ -46,6 +52,15 @@ pub async fn snapshot_of(w: &World, round: &Round) -> SnapshotView {
             "the snapshot is of round {} of {} on distributor {}, not this round",
             snap.epoch, snap.token, snap.distributor
         ));
+    }
+    if snap.block != round.snapshot_block {
+        return SnapshotView::Unusable(format!(
+            "the snapshot is of block {}, but the round records block {}",
+            snap.block, round.snapshot_block
+        ));
+    }
+    if let Err(e) = check_excluded(&snap, &w.contracts, changes) {
+        return SnapshotView::Unusable(e.to_string());
     }
     match snap.tree() {
         Ok(t) if t.root() == round.root => SnapshotView::Checked(Box::new(snap)),
@@ -74,6 +89,8 @@ pub struct Round {
     pub closes_at: u64,
     /// Rolled over or revoked: nothing more can be claimed.
     pub settled: bool,
+    /// The block whose balances it pays (C18a).
+    pub snapshot_block: u64,
 }
 
 /// Every round posted to `distributor` since `from_block`, in posting order.
@@ -104,6 +121,7 @@ pub async fn discover(
             opens_at: p.state.opensAt,
             closes_at: p.state.closesAt,
             settled: p.state.settled,
+            snapshot_block: p.state.snapshotBlock,
         });
     }
     Ok(out)
@@ -158,7 +176,9 @@ pub struct AccountPayouts {
 }
 
 /// `account`'s payouts: the rounds discovered ([`discover`]), every round's tree fetched and
-/// checked at once ([`payout_of`]), then whether each leaf was claimed, in one batch.
+/// checked at once ([`payout_of`]), then whether each leaf was claimed and the exclusion list, in one
+/// batch; each round's snapshot checked ([`snapshot_of`]) and every balance in it compared with the
+/// token's at its block ([`balances_checked`]).
 ///
 /// # Errors
 /// When the rounds or the claimed flags cannot be read (a tree that cannot be used is a problem,
@@ -186,12 +206,63 @@ pub async fn payouts_of(w: &World, account: Address) -> Result<AccountPayouts, R
         .iter()
         .map(|(_, p)| b.add(dist, &IHolderDistributor::claimedCall { leaf: p.leaf }))
         .collect();
+    let list = b.add(dist, &IHolderDistributor::exclusionChangesCall {});
     let a = b.run(&rpc).await?;
-    let snapshots = futures::future::join_all(found.iter().map(|(r, _)| snapshot_of(w, r))).await;
+    let changes: Vec<ExclusionChange> = a
+        .get(list)?
+        .into_iter()
+        .map(|c| ExclusionChange {
+            account: c.account,
+            excluded: c.excluded,
+            block: c.blockNumber,
+        })
+        .collect();
+    let snapshots = futures::future::join_all(found.iter().map(|(r, _)| async {
+        balances_checked(&rpc, r, snapshot_of(w, r, &changes).await).await
+    }))
+    .await;
     for (((r, p), slot), snap) in found.into_iter().zip(claimed).zip(snapshots) {
         out.found.push((r, p, a.get(slot)?, snap));
     }
     Ok(out)
+}
+
+/// A checked snapshot stays checked only if the token agrees with it at the snapshot block (C18a): every
+/// balance it states is the token's `balanceOf` there, and together they are its `totalSupply`, so no holder
+/// was left out or paid on a made-up balance. One batch at that block (a few requests for a large holder list).
+async fn balances_checked(rpc: &Rpc, round: &Round, view: SnapshotView) -> SnapshotView {
+    let SnapshotView::Checked(snap) = view else {
+        return view;
+    };
+    let stated = snap.stated_balances();
+    let mut b = Batch::new();
+    let supply = b.add(round.token, &IERC20::totalSupplyCall {});
+    let slots: Vec<_> = stated
+        .iter()
+        .map(|(account, _)| b.add(round.token, &IERC20::balanceOfCall { account: *account }))
+        .collect();
+    let read = async {
+        let a = b
+            .run_at(rpc, Some(snap.block))
+            .await
+            .map_err(RpcError::from)?;
+        let supply: U256 = a.get(supply).map_err(RpcError::from)?;
+        let held = slots
+            .into_iter()
+            .map(|s| a.get(s).map_err(RpcError::from))
+            .collect::<Result<Vec<U256>, RpcError>>()?;
+        Ok::<_, RpcError>((held, supply))
+    };
+    match read.await {
+        Ok((held, supply)) => match snap.check_balances(&held, supply) {
+            Ok(()) => SnapshotView::Checked(snap),
+            Err(e) => SnapshotView::Unusable(e.to_string()),
+        },
+        Err(e) => SnapshotView::Unusable(format!(
+            "the token's balances at block {} could not be read: {e}",
+            snap.block
+        )),
+    }
 }
 
 #[cfg(test)]

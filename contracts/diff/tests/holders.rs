@@ -127,6 +127,7 @@ mod diff {
             epoch: EPOCH,
             root: tree.root(),
             total: total.to(),
+            snapshotBlock: node.provider.get_block_number().await.unwrap(),
         };
         let r = node
             .send_mined(tx(poster, d.holder_distributor, post.abi_encode()))

@@ -14,6 +14,7 @@
 //! - [`leaf`]: leaves bind (distributor, chainId, token, asset, epoch, account, amount), encoded as
 //!   OpenZeppelin `StandardMerkleTree` leaves.
 //! - [`claim_to`]: the EIP-712 `ClaimTo` a holder signs to have its leaf paid to another address.
+//! - [`listed`]: the deployment's own accounts and the distributor's exclusion list at a block (C18a).
 //! - [`snapshot`]: a round's published snapshot (block, balances, exclusions), rebuilt to its root.
 //! - [`window`]: claimable from 24 h after the root for 90 days; then the unclaimed remainder
 //!   (including the dust) rolls into the next round.
@@ -22,6 +23,7 @@ pub mod allocation;
 pub mod claim_to;
 pub mod exclusions;
 pub mod leaf;
+pub mod listed;
 pub mod snapshot;
 pub mod window;
 
@@ -33,7 +35,13 @@ pub use exclusions::{HolderExclusions, DEAD_ADDRESS};
 pub use leaf::{
     find_payout, payout_leaves, payout_tree, FoundPayout, PayoutContext, PayoutLeaf, LEAF_TYPES,
 };
-pub use snapshot::{Excluded, Holder, PayoutSnapshot, SnapshotError, SNAPSHOT_FORMAT};
+pub use listed::{
+    check_excluded, excluded_at, listed_at, own_accounts, ExclusionChange, ExclusionMismatch,
+    LISTED_ROLE,
+};
+pub use snapshot::{
+    BalanceMismatch, Excluded, Holder, PayoutSnapshot, SnapshotError, SNAPSHOT_FORMAT,
+};
 pub use window::{
     next_round_available, ClaimStatus, ClaimWindow, HolderRound, CLAIM_DELAY, CLAIM_PERIOD,
 };

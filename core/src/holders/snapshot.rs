@@ -89,6 +89,33 @@ pub struct PayoutSnapshot {
     pub holders: Vec<Holder>,
 }
 
+/// How a snapshot's balances differ from the token's own at its block (C18a).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BalanceMismatch {
+    /// One account's balance.
+    #[error("the snapshot gives {account} a balance of {stated} at block {block}, but the token says {chain}")]
+    Account {
+        /// The account.
+        account: Address,
+        /// The snapshot's balance.
+        stated: U256,
+        /// `balanceOf` at the block.
+        chain: U256,
+        /// The snapshot block.
+        block: u64,
+    },
+    /// The balances do not add up to the supply: someone is missing.
+    #[error("the snapshot's balances add up to {stated} at block {block}, but the token's supply is {supply}: a holder is missing")]
+    Supply {
+        /// Σ of the stated balances.
+        stated: U256,
+        /// `totalSupply` at the block.
+        supply: U256,
+        /// The snapshot block.
+        block: u64,
+    },
+}
+
 /// Why a snapshot is not usable.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SnapshotError {
@@ -180,6 +207,53 @@ impl PayoutSnapshot {
         Ok(tree)
     }
 
+    /// Every balance the snapshot states, holders first then excluded accounts that held some (C18a): what
+    /// [`PayoutSnapshot::check_balances`] compares with the token's own `balanceOf` at the snapshot block.
+    pub fn stated_balances(&self) -> Vec<(Address, U256)> {
+        self.holders
+            .iter()
+            .map(|h| (h.account, h.balance))
+            .chain(
+                self.excluded
+                    .iter()
+                    .filter(|e| !e.balance.is_zero())
+                    .map(|e| (e.account, e.balance)),
+            )
+            .collect()
+    }
+
+    /// C18a: the snapshot re-checked against the token at its block. `on_chain[i]` is `balanceOf` of
+    /// [`PayoutSnapshot::stated_balances`]`[i]`'s account and `supply` is `totalSupply`, both at `block`: every
+    /// stated balance must be the token's, and together they must be its whole supply, so no holder was left
+    /// out (the token's burns to `0x0` leave the supply, and `0x0` holds nothing here).
+    ///
+    /// # Errors
+    /// [`BalanceMismatch`] naming the first account that differs, or the missing supply.
+    pub fn check_balances(&self, on_chain: &[U256], supply: U256) -> Result<(), BalanceMismatch> {
+        let stated = self.stated_balances();
+        let mut sum = U256::ZERO;
+        for (i, (account, balance)) in stated.iter().enumerate() {
+            let chain = on_chain.get(i).copied().unwrap_or_default();
+            if chain != *balance {
+                return Err(BalanceMismatch::Account {
+                    account: *account,
+                    stated: *balance,
+                    chain,
+                    block: self.block,
+                });
+            }
+            sum = sum.saturating_add(*balance);
+        }
+        if sum != supply {
+            return Err(BalanceMismatch::Supply {
+                stated: sum,
+                supply,
+                block: self.block,
+            });
+        }
+        Ok(())
+    }
+
     /// `account`'s balance at the snapshot block: `Some((balance, excluded role))`, `None` when it held none.
     pub fn balance_of(&self, account: Address) -> Option<(U256, Option<&str>)> {
         if let Some(h) = self.holders.iter().find(|h| h.account == account) {
@@ -195,6 +269,25 @@ impl PayoutSnapshot {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_snapshot_checks_against_every_balance_and_the_supply() {
+        let s = snap();
+        let stated = s.stated_balances();
+        let chain: Vec<U256> = stated.iter().map(|(_, b)| *b).collect();
+        let supply = chain.iter().fold(U256::ZERO, |a, b| a + b);
+        s.check_balances(&chain, supply).unwrap();
+        let mut off = chain.clone();
+        off[0] += U256::from(1);
+        assert!(matches!(
+            s.check_balances(&off, supply),
+            Err(BalanceMismatch::Account { .. })
+        ));
+        let e = s
+            .check_balances(&chain, supply + U256::from(5))
+            .unwrap_err();
+        assert!(e.to_string().contains("a holder is missing"), "{e}");
+    }
 
     fn snap() -> PayoutSnapshot {
         let (a, b) = (Address::repeat_byte(0xa1), Address::repeat_byte(0xb2));

@@ -28,6 +28,10 @@ pub(crate) struct KeepCli {
     /// Slippage allowed on a liquidity sweep's swap, in basis points below its simulated output.
     #[arg(long, global = true, default_value_t = 100, value_parser = clap::value_parser!(u64).range(0..=10_000))]
     slippage_bps: u64,
+    /// Where the payouts duty publishes each round's tree and snapshot (payouts/<root>.json and
+    /// payouts/<root>.snapshot.json) before posting its root: the deployment's publication directory.
+    #[arg(long, global = true)]
+    payout_dir: Option<std::path::PathBuf>,
 }
 
 /// A keeper action for people: one line.
@@ -59,6 +63,7 @@ pub(crate) async fn run(cli: &Cli, k: &KeepCli, out: Out) -> Result<(), OpError>
             Some(d) => vec![d],
             None => Duty::ALL.to_vec(),
         },
+        payout_dir: k.payout_dir.clone(),
     };
     let mut memory = keep::Memory::default();
     if k.once || k.duty.is_some() {

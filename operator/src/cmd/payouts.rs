@@ -4,6 +4,7 @@ use super::{connect, Cli};
 use alloy::primitives::Address;
 use clap::Subcommand;
 use eden_operator::output::Out;
+use eden_operator::payout_audit::{self, Action, RoundAudit, Verdict};
 use eden_operator::payouts::{self, Posted, SnapshotArgs};
 use eden_operator::{config, OpError};
 use std::path::PathBuf;
@@ -11,7 +12,7 @@ use std::path::PathBuf;
 #[derive(Subcommand)]
 pub(crate) enum PayoutsCmd {
     /// Balances at block B from the token's Transfer logs (each checked against balanceOf at B), the
-    /// deployment's and configured exclusions, the allocation and the round's tree.
+    /// deployment's own accounts and those listed on the distributor at B excluded, the allocation and the round's tree.
     Snapshot {
         /// The token whose holders are paid.
         #[arg(long)]
@@ -28,9 +29,6 @@ pub(crate) enum PayoutsCmd {
         /// The asset paid (default 0x0: ETH).
         #[arg(long, default_value_t = Address::ZERO)]
         asset: Address,
-        /// An escrow, vesting lock or vault to exclude (repeat).
-        #[arg(long)]
-        exclude: Vec<Address>,
         /// Read the token's logs from this block (default: the deployment block).
         #[arg(long)]
         from_block: Option<u64>,
@@ -43,6 +41,13 @@ pub(crate) enum PayoutsCmd {
         /// The snapshot (from `eden payouts snapshot`).
         #[arg(long)]
         snapshot: PathBuf,
+    },
+    /// Re-derives every round still in its 24 h review from the chain; revokes one that differs when this
+    /// key is the distributor's guardian or owner, else reports it (C18a).
+    Audit {
+        /// Report only: never revoke.
+        #[arg(long)]
+        dry_run: bool,
     },
     /// Writes payouts/<root>.json (the tree, OpenZeppelin standard-v1 dump) and payouts/<root>.snapshot.json.
     Publish {
@@ -64,7 +69,6 @@ pub(crate) async fn run(cli: &Cli, cmd: &PayoutsCmd, out: Out) -> Result<(), OpE
             epoch,
             total,
             asset,
-            exclude,
             from_block,
             out: dir,
         } => {
@@ -81,7 +85,6 @@ pub(crate) async fn run(cli: &Cli, cmd: &PayoutsCmd, out: Out) -> Result<(), OpE
                     total: *total,
                     block: *block,
                     from_block: *from_block,
-                    exclude: exclude.clone(),
                 },
             )
             .await?;
@@ -119,6 +122,15 @@ pub(crate) async fn run(cli: &Cli, cmd: &PayoutsCmd, out: Out) -> Result<(), OpE
                 }
             });
         }
+        PayoutsCmd::Audit { dry_run } => {
+            // Anyone may audit: with no key, a wrong round is reported for the guardian.
+            let has_key =
+                cli.keystore.is_some() || std::env::var(&cli.key_env).is_ok_and(|k| !k.is_empty());
+            let chain = connect(cli, out, has_key).await?;
+            let pubs = eden_operator::publication::Publications::new(chain.net.publication_bases());
+            let r = payout_audit::audit(&chain, &pubs, *dry_run).await?;
+            out.done(&r, || audit_lines(&r));
+        }
         PayoutsCmd::Publish { snapshot, dir } => {
             let snap = payouts::read_snapshot(snapshot)?;
             let r = payouts::publish(&snap, dir)?;
@@ -130,4 +142,32 @@ pub(crate) async fn run(cli: &Cli, cmd: &PayoutsCmd, out: Out) -> Result<(), OpE
         }
     }
     Ok(())
+}
+
+/// The audit for people: one line per round in review.
+pub(crate) fn audit_lines(r: &[RoundAudit]) -> String {
+    if r.is_empty() {
+        return "no payout round is in its review".into();
+    }
+    r.iter()
+        .map(|a| {
+            let verdict = match &a.verdict {
+                Verdict::Matches => "matches the chain".to_string(),
+                Verdict::Awaited => "its snapshot is not published yet".to_string(),
+                Verdict::Differs { reason } => format!("WRONG: {reason}"),
+            };
+            let action = match &a.action {
+                Action::None => String::new(),
+                Action::Revoked { sent } => format!("; revoked (tx {})", sent.tx),
+                Action::WouldRevoke => "; would revoke (dry run)".into(),
+                Action::Flagged => "; this key cannot revoke it: the guardian must".into(),
+                Action::Failed { error } => format!("; the revoke FAILED: {error}"),
+            };
+            format!(
+                "round {} of {} (asset {}) at block {}: {verdict}{action}",
+                a.epoch, a.token, a.asset, a.snapshot_block
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
 }

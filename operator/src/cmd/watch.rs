@@ -4,6 +4,7 @@ use super::forever::{Pace, Said};
 use super::{connect, Cli};
 use clap::Args;
 use eden_operator::output::{eth, Out};
+use eden_operator::payout_audit;
 use eden_operator::publication::Publications;
 use eden_operator::watch::{self, Action, RootReport, WatchOpts};
 use eden_operator::OpError;
@@ -126,6 +127,8 @@ pub(crate) async fn run(cli: &Cli, w: &WatchCli, out: Out) -> Result<(), OpError
     let mut pace = Pace::every(w.interval);
     // Each root's verdict is printed once, and again when the action changes.
     let mut said = Said::new();
+    // Payout rounds in review are audited on every pass too (C18a), each verdict said once.
+    let mut said_payouts = Said::new();
     loop {
         match watch::pass(&chain, &pubs, &opts, &mut memory).await {
             Ok(reports) => {
@@ -136,6 +139,16 @@ pub(crate) async fn run(cli: &Cli, w: &WatchCli, out: Out) -> Result<(), OpError
                 }
             }
             Err(e) => pace.failed("eden watch", &e),
+        }
+        match payout_audit::audit(&chain, &pubs, w.dry_run).await {
+            Ok(rounds) => {
+                for a in &rounds {
+                    let key = (a.token, a.asset, a.epoch, a.root);
+                    let line = super::payouts::audit_lines(std::slice::from_ref(a));
+                    said_payouts.say(key, a, &line, out.json, false);
+                }
+            }
+            Err(e) => pace.failed("eden watch (payouts)", &e),
         }
         pace.sleep().await;
     }

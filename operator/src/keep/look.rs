@@ -25,6 +25,12 @@ pub(super) struct Eye<'a> {
     pub(super) me: Option<Address>,
     /// The launches as this pass first read them (`None`: not read yet this pass).
     pub(super) launches: Option<Vec<Address>>,
+    /// The head block's timestamp.
+    pub(super) now: u64,
+    /// A dry run: a duty writes nothing either.
+    pub(super) dry_run: bool,
+    /// Where payout rounds are published.
+    pub(super) payout_dir: Option<&'a std::path::Path>,
 }
 
 /// A simulation's result: the return data, or the revert.

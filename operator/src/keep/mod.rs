@@ -9,6 +9,7 @@
 //! | `sweep` | `ScorerRegistry.sweepReturned`, `FeeLanes.sweepLiquidity`, `FeeLanes.sweepOwnBuyback` | returned rewards wait; a graduated launch's liquidity escrow (§9.3) or own-token buyback escrow (§7) holds quote |
 //! | `buyback` | `RootBuyback.run` | the buyback lane or the buyback contract holds a pair asset (C26) |
 //! | `rollover` | `HolderDistributor.rollover` | a payout round's claim period is over (C18) |
+//! | `payouts` | `HolderDistributor.postRoot` | a pair's holder pot holds a balance and its last round is a day old (C18a); the round's tree and snapshot are published first |
 //! | `duels` | `DuelHook.settle` | a duel round closed and nobody traded since (B7) |
 //! | `calls` | `CallLedger.expire` | a committed call was not revealed in time |
 //!
@@ -36,7 +37,7 @@
 //! |---|---|
 //! | [`look`] | the reads duties share: events since the deployment block, the launches, a simulation |
 //! | [`send`] | one due call: simulate → not due / refused / weigh its gas → send and await it |
-//! | [`finalize`], [`scores`], [`fees`], [`sweep`], [`buyback`], [`rollover`], [`duels`], [`calls`] | one duty each |
+//! | [`finalize`], [`scores`], [`fees`], [`sweep`], [`buyback`], [`rollover`], [`payouts`], [`duels`], [`calls`] | one duty each |
 
 mod buyback;
 mod calls;
@@ -44,6 +45,7 @@ mod duels;
 mod fees;
 mod finalize;
 mod look;
+mod payouts;
 mod rollover;
 mod scores;
 mod send;
@@ -76,6 +78,8 @@ pub enum Duty {
     Buyback,
     /// Roll over payout rounds whose claim period is over.
     Rollover,
+    /// Post each due holder payout round (snapshot, publish, post).
+    Payouts,
     /// Settle duel rounds that closed with no trade since.
     Duels,
     /// Expire commits not revealed by their deadline.
@@ -84,13 +88,14 @@ pub enum Duty {
 
 impl Duty {
     /// Every duty, in the order a pass runs them.
-    pub const ALL: [Duty; 8] = [
+    pub const ALL: [Duty; 9] = [
         Duty::Finalize,
         Duty::Scores,
         Duty::Fees,
         Duty::Sweep,
         Duty::Buyback,
         Duty::Rollover,
+        Duty::Payouts,
         Duty::Duels,
         Duty::Calls,
     ];
@@ -107,6 +112,8 @@ pub struct KeepOpts {
     pub slippage_bps: u64,
     /// The duties to perform, run in [`Duty::ALL`]'s order.
     pub duties: Vec<Duty>,
+    /// Where the `payouts` duty publishes each round's tree and snapshot before posting it.
+    pub payout_dir: Option<std::path::PathBuf>,
 }
 
 /// What became of one due call.
@@ -348,6 +355,9 @@ pub async fn pass(
         head,
         me: chain.from,
         launches: None,
+        now,
+        dry_run: opts.dry_run,
+        payout_dir: opts.payout_dir.as_deref(),
     };
     let mut sender = send::Sender::new(chain, opts);
     for duty in Duty::ALL {
@@ -368,6 +378,7 @@ pub async fn pass(
             }
             Duty::Buyback => run::<buyback::Buyback>(&mut eye, &mut sender, &at).await?,
             Duty::Rollover => run::<rollover::Rollover>(&mut eye, &mut sender, &at).await?,
+            Duty::Payouts => run::<payouts::Payouts>(&mut eye, &mut sender, &at).await?,
             Duty::Duels => run::<duels::Duels>(&mut eye, &mut sender, &at).await?,
             Duty::Calls => run::<calls::Calls>(&mut eye, &mut sender, &at).await?,
         }
