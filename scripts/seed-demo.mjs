@@ -35,7 +35,7 @@
 // grades/<hash>.json, snapshots/<hash> and grader/<hash>.json (each thesis's grading record, its sources'
 // snapshots and the grader's configuration, by `eden grade`),
 // payouts/<root>.json and payouts/<root>.snapshot.json (each holder payout round's tree, OpenZeppelin
-// standard-v1 dump, and its snapshot: block, balances, exclusions, by `eden payouts`; named by its
+// standard-v1 dump, and its snapshot: block, balances, exclusions, by `eden keep payouts`; named by its
 // root) and metadata.json (the
 // projects' names, unverified). DIR/world.json reports everything seeded (addresses, epochs, payouts,
 // duels, calls, scorer accounts and graded scores with their texts, pools, private inputs).
@@ -453,6 +453,30 @@ if (theses.length) {
     sourceHost.close();
   }
 }
+// The ledger's own system (C21a): a Stripe-compatible charges API per project's connected account
+// (`Stripe-Account: acct_<project>`), which the `payments` adapter pages through (`created[gt]`, `created[lte]`,
+// `starting_after`, `has_more`) and nets: each epoch's charges sum to the money the project attests, and one
+// refunded charge of the first project is left out by the adapter, named in the intake report.
+const charges = new Map(); // account → charges
+const stripeServer = createServer((req, res) => {
+  const u = new URL(req.url, 'http://127.0.0.1');
+  const account = req.headers['stripe-account'];
+  if (u.pathname !== '/v1/charges' || !charges.has(account)) {
+    res.writeHead(account ? 404 : 401, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ error: { type: 'invalid_request_error', message: `no such account: ${account}` } }));
+    return;
+  }
+  const gt = Number(u.searchParams.get('created[gt]') ?? 0), lte = Number(u.searchParams.get('created[lte]') ?? Infinity);
+  const limit = Math.min(Number(u.searchParams.get('limit') ?? 10), 100);
+  let list = charges.get(account).filter((c) => c.created > gt && c.created <= lte);
+  const after = u.searchParams.get('starting_after');
+  if (after) list = list.slice(list.findIndex((c) => c.id === after) + 1);
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.end(JSON.stringify({ object: 'list', url: '/v1/charges', data: list.slice(0, limit), has_more: list.length > limit }));
+});
+await new Promise((ok) => stripeServer.listen(0, '127.0.0.1', ok));
+const accountOf = (p) => `acct_${p.address.slice(2, 18).toLowerCase()}`;
+for (const p of projects) charges.set(accountOf(p), []);
 // The github re-fetch: GET /<project>/<epoch> → the metrics as github itself reports them.
 const refetched = new Map();
 const refetchServer = createServer((req, res) => {
@@ -464,14 +488,17 @@ const refetchServer = createServer((req, res) => {
 });
 await new Promise((ok) => refetchServer.listen(0, '127.0.0.1', ok));
 const counterpartyMetrics = [...new Set(TRACKS.flatMap((t) => presets[t].features.filter((f) => f.tier === 'counterpartyVerified').map((f) => f.name)))];
+const moneyMetrics = [...new Set(TRACKS.flatMap((t) => presets[t].features.filter((f) => f.tier === 'moneyVerified').map((f) => f.name)))];
 writeFileSync(join(OPERATOR, 'refetch.json'), JSON.stringify({
+  ledger: { kind: 'payments', url: `http://127.0.0.1:${stripeServer.address().port}`, metrics: moneyMetrics,
+    accounts: Object.fromEntries(projects.map((p) => [p.address, accountOf(p)])) },
   github: { kind: 'http', url: `http://127.0.0.1:${refetchServer.address().port}/{project}/{epoch}`,
     paths: Object.fromEntries(counterpartyMetrics.map((m) => [m, `/${m}`])) },
 }, null, 1));
 const metricsOfTier = (tier) => [...new Set(TRACKS.flatMap((t) => presets[t].features.filter((f) => f.tier === tier).map((f) => f.name)))];
 writeFileSync(join(OPERATOR, 'intake.json'), JSON.stringify({
   sources: [
-    { name: 'ledger', metrics: metricsOfTier('moneyVerified').map((name) => ({ name })) },
+    { name: 'ledger', refetch: true, adapter: 'payments', metrics: metricsOfTier('moneyVerified').map((name) => ({ name })) },
     { name: 'github', refetch: true, metrics: metricsOfTier('counterpartyVerified').map((name) => ({ name, toleranceBps: 100 })) },
     { name: 'self', metrics: metricsOfTier('selfReported').map((name) => ({ name })) },
   ],
@@ -552,6 +579,15 @@ async function proposeEpoch(k, { tamperWith = false } = {}) {
     features.forEach((f, j) => { if (f.tier === 'counterpartyVerified') gh[f.name] = inputs[i].features[j]; });
     if (k === MISMATCH.k && i === MISMATCH.project) gh[MISMATCH.metric] = String(Math.floor(Number(gh[MISMATCH.metric]) * 0.8));
     refetched.set(`${p.address.toLowerCase()}:${epoch}`, gh);
+    // The ledger's charges this epoch: the attested money, as the processor settled it; the first project also
+    // had a charge refunded in full, which the payments adapter leaves out.
+    features.forEach((f, j) => {
+      if (f.tier !== 'moneyVerified' || BigInt(inputs[i].features[j]) === 0n) return;
+      const list = charges.get(accountOf(p));
+      const base = { object: 'charge', currency: 'usd', status: 'succeeded', disputed: false, created: observedAt, metadata: {} };
+      list.push({ ...base, id: `ch_${epoch}_${i}_${j}`, amount: Number(inputs[i].features[j]), amount_refunded: 0, customer: `cus_${epoch}_${i}` });
+      if (i === 0) list.push({ ...base, id: `ch_${epoch}_${i}_${j}_refunded`, amount: 5_000, amount_refunded: 5_000, customer: `cus_${epoch}_r` });
+    });
   });
   const signed = {};
   for (const [source, list] of Object.entries(unsigned)) {
@@ -825,29 +861,38 @@ if (A.duelHook) {
 }
 
 // ---- Holder payouts on the graduated token ---------------------------------------------------
-// As an operator runs them (`eden payouts`, C18): a snapshot of GARD's balances at the latest block b from
-// its Transfer logs (each checked against balanceOf at b), the deployment's addresses excluded (pool
-// manager, curve, locker, hooks, distributor, fee lanes, 0x0, 0xdEaD); the pot funded, the root posted by
-// the distributor's poster, the tree (OpenZeppelin standard-v1 dump) and the snapshot published by root.
+// As a deployment runs them (C18a): GARD's holder pot is funded, and the poster's keeper (`eden keep payouts`)
+// posts the round it finds due: a snapshot of GARD's balances at a mined block b from its Transfer logs (each
+// checked against balanceOf at b), the deployment's own accounts and the accounts listed on the distributor
+// excluded, the tree (OpenZeppelin standard-v1 dump) and the snapshot published by root, then the root posted
+// with b. A day later the next round is due.
 const payouts = [];
-async function postPayout(epoch, totalWei) {
-  const block = Number(await rpc('eth_blockNumber'));
-  const dir = join(OPERATOR, `payout-${epoch}`);
-  const snap = await edenCli(['payouts', 'snapshot', '--token', gard, '--block', block, '--epoch', epoch,
-    '--total', totalWei.toString(), '--out', dir]);
+async function keeperPayouts(totalWei) {
   await send(deployer, A.holderDistributor, 'fund(address,address,uint256)', [gard, ZERO, totalWei], totalWei);
-  await edenCli(['payouts', 'post', '--snapshot', join(dir, 'snapshot.json')], signerKey);
-  await edenCli(['payouts', 'publish', '--snapshot', join(dir, 'snapshot.json'), '--dir', OUT]);
-  // The published dump loads in OpenZeppelin's own library and has the posted root.
-  const tree = StandardMerkleTree.load(JSON.parse(readFileSync(join(OUT, 'payouts', `${snap.root.toLowerCase()}.json`), 'utf8')));
-  if (tree.root !== snap.root) throw new Error(`payout tree root ${tree.root} is not the snapshot's ${snap.root}`);
-  payouts.push({ token: gard, symbol: 'GARD', asset: ZERO, assetSymbol: 'ETH', assetDecimals: 18, epoch, block, total: snap.total,
-    root: snap.root, leafTypes: tree.leafEncoding, allocations: snap.holders, excluded: snap.excluded.filter((e) => e.balance !== '0') });
-  log(`payout round ${epoch}: snapshot at block ${block}, ${snap.holders.length} leaves, total ${snap.total} wei`);
+  const r = await edenCli(['keep', 'payouts', '--payout-dir', OUT], signerKey);
+  const posted = r.done.filter((d) => d.call === 'postRoot' && d.result === 'sent');
+  if (!posted.some((d) => d.target.toLowerCase().includes(gard.toLowerCase()))) {
+    throw new Error(`the keeper posted no GARD round: ${JSON.stringify(r)}`);
+  }
+  for (const d of posted) {
+    const [, epoch, token, asset] = d.target.match(/^round (\d+) of (0x[0-9a-fA-F]{40}) \(asset (0x[0-9a-fA-F]{40})\)/);
+    const round = await call(A.holderDistributor, 'round(address,address,uint64)', [token, asset, BigInt(epoch)]);
+    const root = '0x' + round.slice(2, 66);
+    const snap = JSON.parse(readFileSync(join(OUT, 'payouts', `${root}.snapshot.json`), 'utf8'));
+    // The published dump loads in OpenZeppelin's own library and has the posted root.
+    const tree = StandardMerkleTree.load(JSON.parse(readFileSync(join(OUT, 'payouts', `${root}.json`), 'utf8')));
+    if (tree.root !== root || snap.root.toLowerCase() !== root) throw new Error(`payout round ${epoch}: published root ${tree.root} is not the posted ${root}`);
+    const symbol = launches.find((l) => l.token.toLowerCase() === token.toLowerCase())?.symbol ?? 'GARD';
+    const eth = BigInt(asset) === 0n;
+    payouts.push({ token, symbol, asset, assetSymbol: eth ? 'ETH' : 'USDC', assetDecimals: eth ? 18 : 6, epoch: Number(epoch), block: Number(snap.block),
+      total: snap.total, root: snap.root, postedBy: 'keeper', leafTypes: tree.leafEncoding, allocations: snap.holders,
+      excluded: snap.excluded.filter((e) => e.balance !== '0') });
+    log(`payout round ${epoch} of ${symbol}: posted by the keeper, snapshot at block ${snap.block}, ${snap.holders.length} leaves, total ${snap.total} wei`);
+  }
 }
-await postPayout(firstEpoch, E(0.75));
-await warp(25 * 3600); // past the 24 h review: claimable now
-await postPayout(firstEpoch + 1, E(0.3)); // still in review
+await keeperPayouts(E(0.75));
+await warp(25 * 3600); // past the 24 h review: claimable now, and the next round is due
+await keeperPayouts(E(0.3)); // still in review
 
 // ---- Scorers: ROOT for the dev accounts, and a fresh ETH/USD answer for pricing burns -----------
 let scorer = null;
@@ -929,3 +974,4 @@ writeFileSync(join(PRIVATE, 'world.json'), JSON.stringify(world, null, 1));
 writeFileSync(join(OUT, 'metadata.json'), JSON.stringify({ format: 'eden-metadata-v1', projects: world.projects }, null, 1));
 log(`publications written to ${OUT}; the seed report (and private inputs) to ${PRIVATE}`);
 refetchServer.close();
+stripeServer.close();

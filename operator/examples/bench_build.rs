@@ -85,6 +85,7 @@ fn config() -> IntakeConfig {
                     })
                     .collect(),
                 refetch: *name == "github",
+                adapter: None,
             })
             .collect(),
         output_features: [("bench".to_string(), "f0".to_string())]
@@ -182,7 +183,10 @@ fn main() {
                 for i in r.clone() {
                     refetch.insert(
                         (*p, (*source).into(), format!("f{i}")),
-                        Refetch::Value { value: f[i] },
+                        Refetch::Value {
+                            value: f[i],
+                            excluded: vec![],
+                        },
                     );
                 }
             }
@@ -415,7 +419,7 @@ fn main() {
             .projects
             .iter()
             .zip(&subs)
-            .map(|(p, s)| ReportProject::of(p, s))
+            .map(|(p, s)| ReportProject::of(p, s, &refetch))
             .collect(),
     };
     println!("\n  the full publications (C23), for the watchtower: JSON and compact (MessagePack)");

@@ -203,7 +203,13 @@ pub async fn build(chain: &Chain, a: &BuildArgs) -> Result<BuildReport> {
 
     let table = match &a.refetch {
         Some(p) => {
-            refetch::refetch_all(&cfg, Arc::new(refetch::adapters(p)?), &subs, epoch).await?
+            let adapters = refetch::adapters(p)?;
+            refetch::check_kinds(&cfg, &adapters)?;
+            let window = refetch::Window {
+                start: window_start,
+                end: snapshot,
+            };
+            refetch::refetch_all(&cfg, Arc::new(adapters), &subs, epoch, window).await?
         }
         None => Default::default(),
     };
@@ -280,7 +286,7 @@ pub async fn build(chain: &Chain, a: &BuildArgs) -> Result<BuildReport> {
                 ));
             }
         }
-        report_projects.push(ReportProject::of(p, s));
+        report_projects.push(ReportProject::of(p, s, &table));
     }
     let report = IntakeReport {
         format: INTAKE_FORMAT.into(),

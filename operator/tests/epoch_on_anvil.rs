@@ -96,6 +96,35 @@ fn serve(values: Vec<(Address, u64, u64)>) -> u16 {
     port
 }
 
+/// A Stripe-compatible charges API (C21a): `GET /v1/charges?…` with `Stripe-Account: acct_<i>` → project i's
+/// charges, one page.
+fn serve_payments(charges: Vec<Vec<Value>>) -> u16 {
+    let l = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = l.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        for s in l.incoming() {
+            let Ok(mut s) = s else { continue };
+            let mut buf = [0u8; 4096];
+            let n = s.read(&mut buf).unwrap_or(0);
+            let req = String::from_utf8_lossy(&buf[..n]).to_lowercase();
+            let account = req
+                .lines()
+                .find_map(|l| l.strip_prefix("stripe-account: acct_"))
+                .and_then(|a| a.trim().parse::<usize>().ok());
+            let resp = match account.and_then(|i| charges.get(i)) {
+                Some(list) if req.starts_with("get /v1/charges?") => {
+                    let b = json!({"object": "list", "data": list, "has_more": false}).to_string();
+                    format!("HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{b}", b.len())
+                }
+                _ => "HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\nconnection: close\r\n\r\n"
+                    .into(),
+            };
+            let _ = s.write_all(resp.as_bytes());
+        }
+    });
+    port
+}
+
 /// A TCP proxy to 127.0.0.1:`target` that can be cut: `cut(true)` drops every open connection and refuses
 /// new ones (an RPC that drops mid-run), `cut(false)` restores it.
 struct Proxy {
@@ -348,19 +377,41 @@ async fn an_epoch_from_attestations_to_final() {
         (projects[1], 340, 11),
         (projects[2], 40, 12),
     ]);
+    // The payments processor (C21a): project 0's settled revenue nets a partial refund to what it attested;
+    // project 1 attests a charge the payer disputed (a chargeback), so its claim fails naming it; project 2's
+    // matches.
+    let charge = |id: &str, amount: u64, refunded: u64, disputed: bool| {
+        json!({"id": id, "object": "charge", "amount": amount, "amount_refunded": refunded, "currency": "usd",
+               "status": "succeeded", "disputed": disputed, "customer": "cus_buyer", "created": now - 30, "metadata": {}})
+    };
+    let payments = serve_payments(vec![
+        vec![charge("ch_p0_partial", 60_000, 10_000, false)],
+        vec![
+            charge("ch_p1_paid", 75_000, 0, false),
+            charge("ch_p1_disputed", 25_000, 0, true),
+        ],
+        vec![charge("ch_p2_paid", 150_000, 0, false)],
+    ]);
+    let stripe_adapter = json!({"kind": "payments", "url": format!("http://127.0.0.1:{payments}"),
+        "metrics": ["settled_revenue_cents"],
+        "accounts": {format!("{:#x}", projects[0]): "acct_0", format!("{:#x}", projects[1]): "acct_1", format!("{:#x}", projects[2]): "acct_2"}});
+    let github_adapter = json!({"kind": "http", "url": format!("http://127.0.0.1:{port}/{{project}}/{{epoch}}"),
+                       "paths": {"resolved_work": "/resolved", "unique_counterparties": "/counterparties"}});
     write(
         &dir.join("refetch.json"),
-        &json!({
-            "github": {"kind": "http", "url": format!("http://127.0.0.1:{port}/{{project}}/{{epoch}}"),
-                       "paths": {"resolved_work": "/resolved", "unique_counterparties": "/counterparties"}}
-        }),
+        &json!({"github": github_adapter.clone(), "stripe": stripe_adapter}),
+    );
+    // The same without the payments adapter: a build must not claim a check it does not run.
+    write(
+        &dir.join("refetch-generic.json"),
+        &json!({"github": github_adapter}),
     );
     write(
         &dir.join("intake.json"),
         &json!({
             "sources": [
                 {"name": "github", "refetch": true, "metrics": [{"name": "resolved_work", "toleranceBps": 100}, {"name": "unique_counterparties"}]},
-                {"name": "stripe", "metrics": [{"name": "settled_revenue_cents"}]}
+                {"name": "stripe", "refetch": true, "adapter": "payments", "metrics": [{"name": "settled_revenue_cents"}]}
             ],
             "outputFeatures": {"agents": "resolved_work", "apps": "paying_users", "research": "verified_citations"}
         }),
@@ -459,6 +510,27 @@ async fn an_epoch_from_attestations_to_final() {
         "pins scoring configuration version 1",
     );
     refused(build_with(Some(&other_file), &out, None), "not in force");
+    // C21a: a re-fetch configuration that gives the payments source no payments adapter is refused.
+    refused(
+        eden.run(
+            None,
+            &[
+                "epoch",
+                "build",
+                "--intake",
+                &p(&dir.join("intake.json")),
+                "--submissions",
+                &p(&subs),
+                "--refetch",
+                &p(&dir.join("refetch-generic.json")),
+                "--config",
+                &p(&config_file),
+                "--out",
+                &p(&dir.join("epoch-generic")),
+            ],
+        ),
+        "source 'stripe' is verified by the payments adapter",
+    );
     let build = |out: &Path, previous: Option<&Path>| build_with(Some(&config_file), out, previous);
     let (ok, r, err) = build(&out, None);
     assert_eq!(r["config"]["version"], 1, "{r}");
@@ -466,15 +538,16 @@ async fn an_epoch_from_attestations_to_final() {
     assert_eq!(r["epoch"], epoch);
     assert_eq!(r["projects"], 3);
     assert_eq!(r["signatures"], 8);
-    // used: 3 × (resolved, counterparties, revenue) minus project 2's mismatched resolved_work = 8;
-    // failed: that mismatch + the bad signature + the unregistered key = 3; ignored: 3 token_price + 1 bad-sig token_price.
+    // used: 3 × (resolved, counterparties, revenue) minus project 2's mismatched resolved_work and project 1's
+    // revenue = 7; failed: those two + the bad signature + the unregistered key = 4; ignored: 3 token_price + 1
+    // bad-sig token_price.
     assert_eq!(
         (
             r["claimsUsed"].as_u64(),
             r["claimsFailed"].as_u64(),
             r["claimsIgnored"].as_u64()
         ),
-        (Some(8), Some(3), Some(4)),
+        (Some(7), Some(4), Some(4)),
         "{r}"
     );
     assert_eq!(r["badFiles"].as_array().unwrap().len(), 1);
@@ -495,7 +568,21 @@ async fn an_epoch_from_attestations_to_final() {
     assert_eq!(p0["outcomes"].as_array().map(Vec::len), Some(0));
     assert_eq!(
         p0["refetches"],
-        serde_json::json!([{"source": "github", "values": {"resolved_work": "121", "unique_counterparties": "10"}}])
+        serde_json::json!([
+            {"source": "github", "values": {"resolved_work": "121", "unique_counterparties": "10"}},
+            {"source": "stripe", "values": {"settled_revenue_cents": {"value": "50000", "excluded": [
+                {"kind": "refund", "item": "ch_p0_partial", "amount": "10000", "detail": "10000 of 60000 refunded"}
+            ]}}}
+        ])
+    );
+    // Project 1's revenue claim fails naming the chargeback its source left out.
+    assert!(
+        failures.contains("it left out chargeback ch_p1_disputed (disputed by the payer)")
+            || r["failures"]
+                .to_string()
+                .contains("chargeback ch_p1_disputed"),
+        "{}",
+        r["failures"]
     );
     assert_eq!(
         p0["attestations"].as_array().unwrap().len(),

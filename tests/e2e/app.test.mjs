@@ -1155,7 +1155,18 @@ test("a seeded scorer sees its positions, accrued exactly as the chain pays, and
   const row = page.locator('.position-row[data-symbol="SPRT"]');
   await row.locator('.claim-position').waitFor(T);
   assert.match(await row.textContent(), /original/);
-  assert.match(await row.locator('.cap').textContent(), /binds/);
+  // The embedded model's grade of this thesis differs by CPU (llama.cpp picks its kernels by instruction set),
+  // and a grade below the quality floor (C11: q < 0.3) weighs nothing: then the pool has no weight, the cap
+  // cannot bind and nothing accrues, which the page must say as the chain has it.
+  const sprtMine = mine.find((s) => s.token.toLowerCase() === world.launches.find((l) => l.symbol === 'SPRT').token.toLowerCase());
+  const weighs = BigInt(sprtMine.qualityWad) >= 3n * 10n ** 17n;
+  const cap = await row.locator('.cap').textContent();
+  if (!weighs) {
+    assert.match(cap, /does not bind: D = W = 0 \(no scorer reaches 5 %\) ✓ equals the registry's D/);
+    console.log(`# scorer positions: the model graded the SPRT thesis q ${Number(BigInt(sprtMine.qualityWad) / 10n ** 12n) / 1e6}, below the floor on this CPU: no weight, nothing accrues`);
+    return;
+  }
+  assert.match(cap, /binds/);
   // The amount computed in WASM at the latest block is exactly what the chain's claim would pay at it.
   const at = page.locator('.position-row[data-symbol="SPRT"] .owed-at-block');
   const block = Number(await at.getAttribute('data-block'));

@@ -9,7 +9,9 @@
 //! unflattened `attested` is bytes and the flattened fields are text (see `serde_dec`), so each number here
 //! takes either form. Unknown fields are ignored, as the derived reader did.
 
+use super::anomaly::Exclusion;
 use super::intake::{Claim, ClaimOutcome, FailReason, IgnoreReason};
+use crate::scoring::config::ForgeryTier;
 use alloy_primitives::{Address, U256};
 use serde::de::{Deserialize, Deserializer, Error, IgnoredAny, MapAccess, Visitor};
 use std::fmt;
@@ -112,6 +114,8 @@ enum Field {
     Epoch,
     Name,
     Track,
+    Excluded,
+    Tier,
     Other,
 }
 
@@ -145,6 +149,8 @@ impl<'de> Deserialize<'de> for Field {
                     "epoch" => Field::Epoch,
                     "name" => Field::Name,
                     "track" => Field::Track,
+                    "excluded" => Field::Excluded,
+                    "tier" => Field::Tier,
                     _ => Field::Other,
                 })
             }
@@ -179,6 +185,8 @@ struct Slots {
     epoch: Option<u64>,
     name: Option<String>,
     track: Option<String>,
+    excluded: Option<Vec<Exclusion>>,
+    tier: Option<ForgeryTier>,
 }
 
 fn need<T, E: Error>(v: Option<T>, field: &'static str) -> Result<T, E> {
@@ -244,6 +252,7 @@ impl Slots {
                     None => return Err(E::missing_field("refetched")),
                 },
                 tolerance_bps: need(self.tolerance_bps, "toleranceBps")?,
+                excluded: self.excluded.take().unwrap_or_default(),
             },
             other => {
                 return Err(E::unknown_variant(
@@ -289,6 +298,10 @@ impl Slots {
             "refetchUnavailable" => IgnoreReason::RefetchUnavailable {
                 detail: need(self.detail.take(), "detail")?,
             },
+            "belowTier" => IgnoreReason::BelowTier {
+                name: need(self.name.take(), "name")?,
+                tier: need(self.tier, "tier")?,
+            },
             other => {
                 return Err(E::unknown_variant(
                     other,
@@ -302,6 +315,7 @@ impl Slots {
                         "notInTrack",
                         "duplicateMetric",
                         "refetchUnavailable",
+                        "belowTier",
                     ],
                 ))
             }
@@ -348,6 +362,8 @@ impl<'de> Visitor<'de> for ClaimVisitor {
                 Field::Epoch => set(&mut s.epoch, m.next_value()?, "epoch")?,
                 Field::Name => set(&mut s.name, m.next_value()?, "name")?,
                 Field::Track => set(&mut s.track, m.next_value()?, "track")?,
+                Field::Excluded => set(&mut s.excluded, m.next_value()?, "excluded")?,
+                Field::Tier => set(&mut s.tier, m.next_value()?, "tier")?,
                 Field::Other => {
                     m.next_value::<IgnoredAny>()?;
                 }

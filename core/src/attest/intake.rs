@@ -27,6 +27,7 @@
 //! channel, so a failed claim is one the project itself handed in; an attestation naming another project is
 //! never counted against either.
 
+use super::anomaly::{left_out, AdapterKind, Exclusion};
 use super::keys::KeyBook;
 use super::names::forbidden_input;
 use super::typed::{source_id, SignedAttestation};
@@ -67,6 +68,17 @@ pub struct SourceRule {
     /// Whether every claim of this source is reconciled with a re-fetch.
     #[serde(default)]
     pub refetch: bool,
+    /// The adapter that re-fetches it, when it is one that knows its source's rules (C21a): a build refuses
+    /// a re-fetch configuration that gives it another.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub adapter: Option<AdapterKind>,
+}
+
+impl SourceRule {
+    /// Whether its claims are checked against the source's own system (C21a: the tier follows the check).
+    pub fn verifies(&self) -> bool {
+        self.refetch
+    }
 }
 
 /// The published intake configuration (pinned to a model version with the tracks).
@@ -107,6 +119,9 @@ pub enum Refetch {
         /// The value.
         #[serde(with = "serde_dec::u256")]
         value: U256,
+        /// What the source's adapter left out of it, each item named (C21a).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        excluded: Vec<Exclusion>,
     },
     /// The source could not be read (the reason, for the report).
     Unavailable {
@@ -235,8 +250,12 @@ pub enum FailReason {
     /// Two different attestations from the same source for the same project and epoch.
     #[error("the source signed two different attestations for this project and epoch")]
     ConflictingAttestations,
-    /// The re-fetch disagrees beyond the tolerance (the attested value is the claim's).
-    #[error("re-fetch disagrees: the source says {refetched}, tolerance {tolerance_bps} bps")]
+    /// The re-fetch disagrees beyond the tolerance (the attested value is the claim's); what the source's
+    /// adapter left out is named (C21a).
+    #[error(
+        "re-fetch disagrees: the source says {refetched}, tolerance {tolerance_bps} bps{}",
+        left_out(excluded)
+    )]
     RefetchMismatch {
         /// Re-fetched value.
         #[serde(with = "serde_dec::u256")]
@@ -244,6 +263,9 @@ pub enum FailReason {
         /// The metric's tolerance.
         #[serde(rename = "toleranceBps")]
         tolerance_bps: u32,
+        /// What the source's adapter left out of its value.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        excluded: Vec<Exclusion>,
     },
 }
 
@@ -302,6 +324,15 @@ pub enum IgnoreReason {
     RefetchUnavailable {
         /// Why.
         detail: String,
+    },
+    /// A money- or counterparty-verified feature from a source that is signed only (C21a: the tier follows
+    /// the check).
+    #[error("'{name}' is {tier}, but this source is signed only, never re-fetched: it does not count at that tier")]
+    BelowTier {
+        /// Metric name.
+        name: String,
+        /// The tier the feature needs.
+        tier: ForgeryTier,
     },
 }
 
@@ -755,8 +786,20 @@ fn take_project(
                     })
                 } else {
                     metrics_seen.push(m.name.as_str());
+                    let tier = track
+                        .features
+                        .iter()
+                        .find(|f| f.name == m.name)
+                        .map_or(ForgeryTier::SelfReported, |f| f.tier);
                     if let Some(f) = &failure {
                         ClaimOutcome::Failed { why: f.clone() }
+                    } else if tier != ForgeryTier::SelfReported
+                        && !rule.is_some_and(SourceRule::verifies)
+                    {
+                        ignored(IgnoreReason::BelowTier {
+                            name: m.name.clone(),
+                            tier,
+                        })
                     } else if rule.is_some_and(|r| r.refetch) {
                         reconcile(sub.project, &a.source, mr, m.value, refetch)
                     } else {
@@ -872,7 +915,7 @@ fn reconcile(
         Some(Refetch::Unavailable { reason }) => ignored(IgnoreReason::RefetchUnavailable {
             detail: reason.clone(),
         }),
-        Some(Refetch::Value { value }) => {
+        Some(Refetch::Value { value, excluded }) => {
             if within_tolerance(attested, *value, rule.tolerance_bps) {
                 ClaimOutcome::Used {
                     value: *value,
@@ -883,6 +926,7 @@ fn reconcile(
                     why: FailReason::RefetchMismatch {
                         refetched: *value,
                         tolerance_bps: rule.tolerance_bps,
+                        excluded: excluded.clone(),
                     },
                 }
             }

@@ -60,16 +60,19 @@ fn config() -> IntakeConfig {
                 name: "github".into(),
                 metrics: vec![m("resolved_work", 100), m("unique_counterparties", 0)],
                 refetch: true,
+                adapter: None,
             },
             SourceRule {
                 name: "stripe".into(),
                 metrics: vec![m("settled_revenue_cents", 0)],
-                refetch: false,
+                refetch: true,
+                adapter: Some(AdapterKind::Payments),
             },
             SourceRule {
                 name: "helpdesk".into(),
                 metrics: vec![m("resolved_work", 0), m("self_reported_uptime_bps", 0)],
-                refetch: false,
+                refetch: true,
+                adapter: Some(AdapterKind::WorkTracker),
             },
         ],
         output_features: [("agents".to_string(), "resolved_work".to_string())]
@@ -107,6 +110,7 @@ impl Run {
                 (p, "github".into(), m.into()),
                 Refetch::Value {
                     value: U256::from(v),
+                    excluded: vec![],
                 },
             );
         }
@@ -128,7 +132,33 @@ impl Run {
             config: &self.config,
             keys: &self.keys,
         };
-        intake(&p, subs, &recover_signers(&d, subs), &self.refetch)
+        intake(&p, subs, &recover_signers(&d, subs), &self.mirrored(subs))
+    }
+
+    /// The re-fetch table with stripe's and helpdesk's own systems agreeing with what their keys signed
+    /// (the first value of each), where the test set no value of its own.
+    fn mirrored(&self, subs: &[Submission]) -> RefetchTable {
+        let mut t = self.refetch.clone();
+        for s in subs {
+            for a in &s.attestations {
+                let a = &a.attestation;
+                if a.source == "github" || a.project != s.project || a.epoch != EPOCH {
+                    continue;
+                }
+                for m in &a.metrics {
+                    if t.get(a.project, &a.source, &m.name).is_none() {
+                        t.insert(
+                            (a.project, a.source.clone(), m.name.clone()),
+                            Refetch::Value {
+                                value: m.value,
+                                excluded: vec![],
+                            },
+                        );
+                    }
+                }
+            }
+        }
+        t
     }
 }
 
@@ -599,7 +629,7 @@ fn published() -> (Run, [Submission; 2], Intake, crate::attest::IntakeReport) {
             .projects
             .iter()
             .zip(&subs)
-            .map(|(p, s)| ReportProject::of(p, s))
+            .map(|(p, s)| ReportProject::of(p, s, &r.refetch))
             .collect(),
     };
     (r, subs, i, report)
@@ -615,14 +645,15 @@ fn a_published_report_round_trips_and_re_runs_to_the_same_inputs() {
     assert!(p.outcomes.is_empty());
     assert_eq!(p.attestations, subs[0].attestations);
     assert_eq!(
-        p.refetches,
+        p.refetches[..1],
         vec![SourceRefetches {
             source: "github".into(),
             values: vec![
                 (
                     "resolved_work".into(),
                     Refetch::Value {
-                        value: U256::from(400u32)
+                        value: U256::from(400u32),
+                        excluded: vec![],
                     }
                 ),
                 (
@@ -634,11 +665,13 @@ fn a_published_report_round_trips_and_re_runs_to_the_same_inputs() {
             ],
         }]
     );
+    // (stripe's and helpdesk's own systems agreed with their keys: their values follow.)
+    assert_eq!(p.refetches.len(), 3);
     assert_eq!(q.outcomes, i.projects[1].claims);
     assert!(q.attestations.is_empty() && q.refetches.is_empty());
     let json = serde_json::to_string(&report).unwrap();
     assert!(json.contains(
-        r#""refetches":[{"source":"github","values":{"resolved_work":"400","unique_counterparties":{"unavailable":"HTTP 503"}}}]"#
+        r#""refetches":[{"source":"github","values":{"resolved_work":"400","unique_counterparties":{"unavailable":"HTTP 503"}}},"#
     ), "{json}");
     let back = IntakeReport::from_json(&json).unwrap();
     assert_eq!(back, report);
@@ -714,7 +747,7 @@ fn a_report_entry_of_the_wrong_shape_is_refused_and_named() {
     });
     assert_eq!(
         refused(&b),
-        "projects[0].refetches[1].source: 'github' is listed twice"
+        "projects[0].refetches[3].source: 'github' is listed twice"
     );
     // A metric re-fetched twice, or an unreachable source stated otherwise, in the JSON text.
     let json = serde_json::to_string(&report).unwrap();
@@ -806,6 +839,7 @@ fn the_watchtower_audit_re_runs_every_public_intake_against_the_bundle() {
     let mut b = report.clone();
     b.projects[0].refetches[0].values[0].1 = Refetch::Value {
         value: U256::from(398u32),
+        excluded: vec![],
     };
     assert_eq!(audit(&b), differs("inputs"));
     let mut b = report.clone();
@@ -827,6 +861,7 @@ fn refetch_table_replaces_and_finds_by_borrowed_names() {
     assert!(t.is_empty());
     let v = |x: u64| Refetch::Value {
         value: U256::from(x),
+        excluded: vec![],
     };
     assert_eq!(t.insert((p, "github".into(), "stars".into()), v(1)), None);
     assert_eq!(t.insert((p, "github".into(), "forks".into()), v(2)), None);
@@ -890,6 +925,7 @@ fn every_claim_outcome_reads_back_from_json_and_compact() {
             why: FailReason::RefetchMismatch {
                 refetched: U256::ZERO,
                 tolerance_bps: 500,
+                excluded: vec![],
             },
         },
         ClaimOutcome::Ignored {
@@ -975,4 +1011,117 @@ fn every_claim_outcome_reads_back_from_json_and_compact() {
         .unwrap_err()
         .to_string()
         .contains("madeUp"));
+}
+
+/// C21a: a money- or counterparty-verified feature counts only from a source re-fetched from its own system;
+/// from a signed-only source it is below its tier, named, and not counted. A self-reported feature still counts.
+#[test]
+fn a_signed_only_source_cannot_carry_a_verified_tier() {
+    let mut r = Run::new();
+    for s in &mut r.config.sources {
+        if s.name != "github" {
+            s.refetch = false;
+            s.adapter = None;
+        }
+    }
+    assert!(!r.config.sources[1].verifies() && r.config.sources[0].verifies());
+    let i = r.go(&[sub(P, honest())]).unwrap();
+    let below: Vec<(&str, String)> = i.projects[0]
+        .claims
+        .iter()
+        .filter_map(|c| match &c.outcome {
+            ClaimOutcome::Ignored {
+                why: why @ IgnoreReason::BelowTier { .. },
+            } => Some((c.metric.as_str(), why.to_string())),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        below,
+        [
+            ("settled_revenue_cents", "'settled_revenue_cents' is money-verified, but this source is signed only, never re-fetched: it does not count at that tier".to_string()),
+            ("resolved_work", "'resolved_work' is counterparty-verified, but this source is signed only, never re-fetched: it does not count at that tier".to_string()),
+        ]
+    );
+    let d = &i.projects[0].input.data;
+    let t = TrackConfig::agents();
+    let f = |n: &str| d.features[t.features.iter().position(|x| x.name == n).unwrap()];
+    assert_eq!(f("settled_revenue_cents"), U256::ZERO);
+    assert_eq!(f("self_reported_uptime_bps"), U256::from(9_900u32));
+    // github (re-fetched) 2, helpdesk's self-reported uptime 1; the two below their tier are not claims.
+    assert_eq!((d.claims, d.failed), (3, 0));
+}
+
+/// C21a: a claim whose attested value counted what the source's adapter left out fails, naming each item;
+/// the report carries the exclusions beside the value and reads back in both encodings.
+#[test]
+fn a_mismatch_names_what_the_adapter_left_out_and_the_report_keeps_it() {
+    use crate::attest::anomaly::{Anomaly, Exclusion};
+    use crate::attest::report::{IntakeReport, ReportProject, INTAKE_FORMAT};
+    let mut r = Run::new();
+    let refund = Exclusion {
+        kind: Anomaly::Refund,
+        item: "ch_3Ppartial".into(),
+        amount: U256::from(20_000u32),
+        detail: "20000 of 50000 refunded".into(),
+    };
+    r.refetch.insert(
+        (P, "stripe".into(), "settled_revenue_cents".into()),
+        Refetch::Value {
+            value: U256::from(70_000u32),
+            excluded: vec![refund.clone()],
+        },
+    );
+    let subs = vec![sub(P, honest())];
+    let i = r.go(&subs).unwrap();
+    let why = match outcome_of(&i, "settled_revenue_cents", 1) {
+        ClaimOutcome::Failed { why } => why.clone(),
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(
+        why.to_string(),
+        "re-fetch disagrees: the source says 70000, tolerance 0 bps; it left out refund ch_3Ppartial (20000 of 50000 refunded)"
+    );
+    let table = r.mirrored(&subs);
+    let report = IntakeReport {
+        format: INTAKE_FORMAT.into(),
+        epoch: EPOCH,
+        chain_id: 31_337,
+        source_key_registry: REG,
+        window_start: 5_000,
+        snapshot: 10_000,
+        key_block: 1,
+        config: r.config.clone(),
+        projects: vec![ReportProject::of(&i.projects[0], &subs[0], &table)],
+    };
+    let stripe = report.projects[0]
+        .refetches
+        .iter()
+        .find(|s| s.source == "stripe")
+        .unwrap();
+    assert_eq!(
+        stripe.values[0].1,
+        Refetch::Value {
+            value: U256::from(70_000u32),
+            excluded: vec![refund],
+        }
+    );
+    let json = serde_json::to_string(&report).unwrap();
+    assert!(
+        json.contains(r#""settled_revenue_cents":{"value":"70000","excluded":[{"kind":"refund""#),
+        "{json}"
+    );
+    assert_eq!(IntakeReport::from_json(&json).unwrap(), report);
+    assert_eq!(
+        IntakeReport::from_bytes(&report.to_msgpack().unwrap()).unwrap(),
+        report
+    );
+    // The published entry re-runs to the same failure, exclusions included.
+    let again = crate::attest::report::recheck_project(
+        &report,
+        &report.projects[0],
+        &[TrackConfig::agents()],
+        &r.keys,
+    );
+    assert!(format!("{again:?}").contains("ch_3Ppartial"), "{again:?}");
 }

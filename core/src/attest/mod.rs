@@ -12,8 +12,11 @@
 //! - [`intake`]: from a cohort's attestations and re-fetches to each project's [`ProjectData`], with a
 //!   per-claim report of what was used, what failed and why, and what was ignored and why.
 //!
+//! - [`anomaly`]: which adapter a source's rule requires and what an adapter leaves out (C21a).
+//!
 //! [`ProjectData`]: crate::scoring::ProjectData
 
+pub mod anomaly;
 mod claim_de;
 pub mod intake;
 pub mod keys;
@@ -22,6 +25,7 @@ mod refetch_wire;
 pub mod report;
 pub mod typed;
 
+pub use anomaly::{AdapterKind, Anomaly, Exclusion};
 pub use intake::{
     intake, recover_signers, within_tolerance, Claim, ClaimOutcome, Cohort, FailReason,
     IgnoreReason, Intake, IntakeConfig, IntakeError, IntakeParams, MetricRule, ProjectIntake,

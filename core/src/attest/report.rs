@@ -69,7 +69,7 @@ impl ReportProject {
     /// A project's part of the report, from its intake and its submission: a private project's claim
     /// outcomes; a public project's attestations and the re-fetches its outcomes used (a claim used at a
     /// re-fetched value or failed against one: that value; a re-fetch that could not be made: its reason).
-    pub fn of(p: &ProjectIntake, s: &Submission) -> ReportProject {
+    pub fn of(p: &ProjectIntake, s: &Submission, refetch: &dyn Refetches) -> ReportProject {
         let private = p.input.private;
         ReportProject {
             project: p.input.project,
@@ -81,7 +81,7 @@ impl ReportProject {
             refetches: if private {
                 vec![]
             } else {
-                refetches_of(&p.claims)
+                refetches_of(&p.claims, s.project, refetch)
             },
             attestations: if private {
                 vec![]
@@ -138,18 +138,30 @@ impl Refetches for ReportProject {
     }
 }
 
-/// The re-fetches a project's claim outcomes used, per source in the order the claims name them.
-fn refetches_of(claims: &[Claim]) -> Vec<SourceRefetches> {
+/// The re-fetches a project's claim outcomes used, per source in the order the claims name them: each as
+/// the operator's table has it (with what the source's adapter left out, C21a).
+fn refetches_of(claims: &[Claim], project: Address, table: &dyn Refetches) -> Vec<SourceRefetches> {
     let mut out: Vec<SourceRefetches> = Vec::new();
     for c in claims {
         let entry = match &c.outcome {
             ClaimOutcome::Used {
                 value,
                 refetched: true,
-            } => Refetch::Value { value: *value },
+            } => Refetch::Value {
+                value: *value,
+                excluded: vec![],
+            },
             ClaimOutcome::Failed {
-                why: FailReason::RefetchMismatch { refetched, .. },
-            } => Refetch::Value { value: *refetched },
+                why:
+                    FailReason::RefetchMismatch {
+                        refetched,
+                        excluded,
+                        ..
+                    },
+            } => Refetch::Value {
+                value: *refetched,
+                excluded: excluded.clone(),
+            },
             ClaimOutcome::Ignored {
                 why: IgnoreReason::RefetchUnavailable { detail },
             } => Refetch::Unavailable {
@@ -157,6 +169,10 @@ fn refetches_of(claims: &[Claim]) -> Vec<SourceRefetches> {
             },
             _ => continue,
         };
+        let entry = table
+            .refetch(project, &c.source, &c.metric)
+            .cloned()
+            .unwrap_or(entry);
         let k = match out.iter().position(|r| r.source == c.source) {
             Some(k) => k,
             None => {

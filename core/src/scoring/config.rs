@@ -52,6 +52,16 @@ pub enum ForgeryTier {
     SelfReported,
 }
 
+impl std::fmt::Display for ForgeryTier {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            ForgeryTier::MoneyVerified => "money-verified",
+            ForgeryTier::CounterpartyVerified => "counterparty-verified",
+            ForgeryTier::SelfReported => "self-reported",
+        })
+    }
+}
+
 /// One feature (metric) of a track.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "js", derive(tsify::Tsify))]
