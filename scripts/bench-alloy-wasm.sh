@@ -26,7 +26,7 @@ build
 read -r base base_gz < <(size_of base)
 build --features provider
 read -r prov prov_gz < <(size_of provider)
-app=$(ls dist/*_bg.wasm 2>/dev/null | head -1 || true)
+app=$(ls dist/wasm-*/eden-app_bg.wasm 2>/dev/null | head -1 || true)
 {
   echo "# alloy's provider in the browser: wasm size (scripts/bench-alloy-wasm.sh)"
   echo "# $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg)"
@@ -35,6 +35,6 @@ app=$(ls dist/*_bg.wasm 2>/dev/null | head -1 || true)
   printf '%-52s %12s %12s\n' "alloy provider: http, retry layer, multicall" "$prov" "$prov_gz"
   printf '%-52s %12s %12s\n' "what the provider adds" "$((prov - base))" "$((prov_gz - base_gz))"
   if [ -n "$app" ]; then
-    printf '%-52s %12s %12s\n' "the app's whole wasm (dist/, for scale)" "$(stat -c %s "$app")" "$(gzip -9 -c "$app" | wc -c)"
+    printf '%-52s %12s %12s\n' "the app's main wasm module (dist/wasm-*/, for scale)" "$(stat -c %s "$app")" "$(gzip -9 -c "$app" | wc -c)"
   fi
 } | tee bench/results/alloy-wasm.txt

@@ -3,7 +3,7 @@
 //  - every compressible file precompressed once, brotli (quality 11) and gzip (level 9), written beside it
 //    as `<file>.br` and `<file>.gz`, and sent by the request's Accept-Encoding (`Vary: Accept-Encoding`);
 //  - content types a browser needs (`application/wasm` for streaming compilation);
-//  - caching by content hash: Trunk names the wasm, JS and CSS by their hash, so they are cached for a
+//  - caching by content hash: the wasm and JS (under `wasm-<hash>/`) and the CSS are named by their hash, so they are cached for a
 //    year as immutable; index.html and everything else is revalidated (`no-cache`);
 //  - the single-page-app fallback: a path without a file extension that is not a file gets index.html
 //    (the app routes it); a missing file with an extension is 404, never a page that fails to parse.
@@ -28,8 +28,9 @@ export const CONTENT_TYPES = {
   '.msgpack': 'application/vnd.msgpack',
 };
 const COMPRESSIBLE = new Set(['.html', '.js', '.mjs', '.wasm', '.css', '.json', '.svg', '.txt', '.msgpack']);
-// Trunk's content-hashed names: `eden-app-<16 hex>.js`, `…_bg.wasm`, `style-<16 hex>.css`.
-const HASHED = /-[0-9a-f]{16}(_bg)?\.(js|wasm|css)$/;
+// Content-hashed names: Trunk's `style-<16 hex>.css`, and every file under scripts/build-app.mjs's
+// `wasm-<16 hex>/` (the split app's modules and their JS).
+const HASHED = /(-[0-9a-f]{16}(_bg)?\.(js|wasm|css)|[/\\]wasm-[0-9a-f]{16}[/\\][^/\\]+\.(js|wasm))$/;
 
 async function* walk(dir) {
   for (const e of await readdir(dir, { withFileTypes: true })) {

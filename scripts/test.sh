@@ -9,7 +9,8 @@
 #  3. native Rust tests of the whole workspace (unit, property, and the EVM differential tests,
 #     which read the contract artifacts built in step 2)
 #  4. builds the JavaScript API (core/pkg, core/pkg-node) and runs the Node tests in tests/js/
-#  5. the app's logic as wasm in headless Chromium (wasm-bindgen-test); then builds the app with Trunk
+#  5. the app's logic as wasm in headless Chromium (wasm-bindgen-test); then builds the app with Trunk (its
+#     wasm split by route, scripts/build-app.mjs)
 #     and runs the end-to-end tests in headless Chromium against a local anvil (tests/e2e/);
 #     screenshots go to test-output/screenshots/
 set -euo pipefail

@@ -26,6 +26,7 @@ mod wallet;
 use leptos::prelude::*;
 use leptos_router::components::{Route, Router, Routes, A};
 use leptos_router::path;
+use pages::split;
 use state::{Ctx, Load};
 
 fn main() {
@@ -110,15 +111,15 @@ fn App() -> impl IntoView {
                 <Routes fallback=|| view! { <section class="card"><h1>"Not found"</h1><p>"There is no page here."</p></section> }>
                     <Route path=path!("/") view=pages::launch::LaunchList />
                     <Route path=path!("/launch") view=pages::launch::LaunchList />
-                    <Route path=path!("/launch/:token") view=pages::launch::TokenPage />
-                    <Route path=path!("/score") view=pages::score::ScorePage />
-                    <Route path=path!("/payouts") view=pages::payouts::PayoutsPage />
-                    <Route path=path!("/scorer") view=pages::scorer::ScorerPage />
-                    <Route path=path!("/duel") view=pages::duel::DuelList />
-                    <Route path=path!("/duel/:id") view=pages::duel::DuelPage />
-                    <Route path=path!("/calls") view=pages::calls::CallsPage />
-                    <Route path=path!("/verify") view=pages::verify::VerifyPage />
-                    <Route path=path!("/network") view=pages::network::NetworkPage />
+                    <Route path=path!("/launch/:token") view=|| split::deferred(split::token_page) />
+                    <Route path=path!("/score") view=|| split::deferred(split::score_page) />
+                    <Route path=path!("/payouts") view=|| split::deferred(split::payouts_page) />
+                    <Route path=path!("/scorer") view=|| split::deferred(split::scorer_page) />
+                    <Route path=path!("/duel") view=|| split::deferred(split::duel_list) />
+                    <Route path=path!("/duel/:id") view=|| split::deferred(split::duel_page) />
+                    <Route path=path!("/calls") view=|| split::deferred(split::calls_page) />
+                    <Route path=path!("/verify") view=|| split::deferred(split::verify_page) />
+                    <Route path=path!("/network") view=|| split::deferred(split::network_page) />
                 </Routes>
             </main>
             <ui::TxTray />

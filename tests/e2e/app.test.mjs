@@ -180,6 +180,56 @@ test('the launch list is searched by name, symbol or address and ordered (issue 
   }
 });
 
+test('each page beyond the launch list is a module of its own, fetched when its route opens; a failed download is retried (D11)', async () => {
+  const p = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+  const fetched = [];
+  p.on('request', (r) => {
+    const m = /\/wasm-[0-9a-f]{16}\/([^/?]+\.wasm)$/.exec(r.url());
+    if (m) fetched.push(m[1]);
+  });
+  try {
+    await p.goto(server.url + 'launch');
+    await p.waitForSelector('.launch-row', T);
+    assert.deepEqual(fetched, ['eden-app_bg.wasm'], 'the launch list needs the main module only');
+    // The Score page's module fails to download once: the page says so and tries again on request.
+    let fail = true;
+    await p.route(/\/split_verification\.wasm$/, (r) => (fail ? r.abort('internetdisconnected') : r.continue()));
+    await p.click('nav a[href="/score"]');
+    await p.waitForSelector('#page-not-loaded', T);
+    assert.match(await p.textContent('#page-not-loaded'), /could not be downloaded/);
+    fail = false;
+    await p.click('#page-retry');
+    await p.waitForSelector('#epochs tr[data-epoch]', T);
+    assert.equal(fetched.filter((f) => f === 'split_verification.wasm').length, 2, 'the failed download, then the retry');
+    assert.deepEqual(fetched.filter((f) => f.startsWith('split_')), ['split_verification.wasm', 'split_verification.wasm'],
+      'no other page was fetched');
+    // Back to the list and to the Score page again: nothing is downloaded twice.
+    const before = fetched.length;
+    await p.click('nav a[href="/launch"]');
+    await p.waitForSelector('.launch-row', T);
+    await p.click('nav a[href="/score"]');
+    await p.waitForSelector('#epochs tr[data-epoch]', T);
+    assert.equal(fetched.length, before, fetched.slice(before).join());
+  } finally {
+    await p.close();
+  }
+  // Opened directly, a route's modules are preloaded as the HTML is read, and fetched once.
+  const q = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+  const requested = [];
+  q.on('request', (r) => requested.push(r.url()));
+  try {
+    await q.goto(server.url + 'scorer');
+    await q.waitForSelector('#root-price', T);
+    const preloaded = await q.$$eval('link[rel=preload][as=fetch]', (ls) => ls.map((l) => l.href));
+    assert.ok(preloaded.some((h) => h.endsWith('/split_scorer.wasm')), preloaded.join());
+    const scorer = requested.filter((u) => u.endsWith('/split_scorer.wasm'));
+    assert.equal(scorer.length, 1, `the page's module fetched once: ${scorer.join()}`);
+    assert.ok(!requested.some((u) => /\/split_(?!scorer)\w+\.wasm$/.test(u)), 'no other page\'s module');
+  } finally {
+    await q.close();
+  }
+});
+
 test('the launch list is one deployless call, and the same list from view calls on a node that refuses it', async () => {
   // Each row as shown, but its status badge (which follows the clock), once every row's score is read
   // (the scores come from the epochs' publications, beside the list).

@@ -34,7 +34,9 @@ test('the server sends precompressed assets, wasm as application/wasm, caches ha
   const wasm = Buffer.alloc(200_000, 7);
   wasm.write('\0asm', 0);
   writeFileSync(join(dir, 'index.html'), '<!DOCTYPE html><title>Eden</title>');
-  writeFileSync(join(dir, 'eden-app-0123456789abcdef_bg.wasm'), wasm);
+  // scripts/build-app.mjs's layout: the split app's modules under a directory named by their hash.
+  mkdirSync(join(dir, 'wasm-0123456789abcdef'));
+  writeFileSync(join(dir, 'wasm-0123456789abcdef', 'eden-app_bg.wasm'), wasm);
   mkdirSync(join(dir, 'public'));
   writeFileSync(join(dir, 'public', 'x.json'), JSON.stringify({ a: 'b'.repeat(5000) }));
   const totals = await precompress(dir);
@@ -42,7 +44,7 @@ test('the server sends precompressed assets, wasm as application/wasm, caches ha
   assert.ok(totals.br < totals.raw && totals.gz < totals.raw, JSON.stringify(totals));
   const s = await serveStatic(dir, { port: 0 });
   try {
-    const w = `${s.url}eden-app-0123456789abcdef_bg.wasm`;
+    const w = `${s.url}wasm-0123456789abcdef/eden-app_bg.wasm`;
     const br = await get(w, { 'accept-encoding': 'gzip, br' });
     assert.equal(br.status, 200);
     assert.equal(br.headers['content-type'], 'application/wasm');

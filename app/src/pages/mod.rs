@@ -12,5 +12,6 @@ pub mod pool_trade;
 pub mod score;
 pub mod score_where_traded;
 pub mod scorer;
+pub mod split;
 pub mod trade_review;
 pub mod verify;
