@@ -6,7 +6,7 @@
 //  1. cargo builds eden-app for wasm32 with its relocations kept (`-Clink-args=--emit-relocs`), in its own
 //     target directory (target/app) so the flag never invalidates the other wasm builds;
 //  2. `wasm-split-cli` (wasm_split_cli_support, installed by scripts/setup.sh app) cuts it at the split
-//     points of app/src/pages/split.rs: the main module, one module per page, modules pages share, and the
+//     points of app/src/pages/split.rs: the main module, one module per group of pages, modules they share, and the
 //     loader `__wasm_split.js` that fetches them relative to itself;
 //  3. wasm-bindgen (`--target web`, keeping the exports the page modules link against) writes the JS glue;
 //  4. wasm-opt optimizes every module for size (-Oz in release, as Trunk did), one per core at a time;

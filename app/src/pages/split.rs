@@ -1,4 +1,4 @@
-//! Each route's page in a WebAssembly module of its own, fetched the first time the route opens (D11).
+//! The routed pages in WebAssembly modules of their own, each fetched the first time its route opens (D11).
 //!
 //! The initial module holds the shell, the wallet, the chain layer and the launch list (`/`, `/launch`);
 //! every other page is a split point here, in six modules. Steps:
