@@ -3,7 +3,7 @@
 // RPC proxy that answers like a public node (tests/e2e/rpc-proxy.mjs), in headless Chromium.
 //
 //   node bench/pages.mjs [--sizes 10,100,500] [--latency 0,100] [--no-reference]
-//                        [--log-range R] [--log-requests K,…] [--pages Score,Duel #0]
+//                        [--log-range R] [--log-requests K,…] [--pages Score,Duel #0] [--pad-to B]
 //
 // For each size N it starts a fresh anvil, deploys (scripts/deploy-local.sh, deploy-local-ii.sh), seeds
 // the demo world (scripts/seed-demo.mjs: 5 launches, 4 epochs, 2 duels, 4 agents, 3 scorers' positions),
@@ -23,7 +23,9 @@
 // scan of the demo's blocks costs what a chain 10,000 / R times as long costs at the default 10,000 (R = 4
 // on the demo's ~470 blocks: ~1.2 million blocks). --log-requests runs each page once per setting of the
 // scans' requests in flight (D3), side by side. Both are the person's network settings, written into the
-// fresh profile before the page loads, as the Network page saves them.
+// fresh profile before the page loads, as the Network page saves them. --pad-to B mines empty blocks after the
+// seed until the chain has B blocks since its deployment block, so with --log-range 1 a scan costs what B × 10,000
+// blocks cost (B = 1,000: a deployment 10 million blocks long, issue 38).
 //
 // Reference, side by side: the launch list's reads as the app made them before #13 (about six
 // sequential eth_calls per launch: token at index, launch record, name, symbol, the quote's symbol and
@@ -55,6 +57,7 @@ const REFERENCE = !args.includes('--no-reference');
 const LOG_RANGE = opt('--log-range', null);
 const LOG_REQUESTS = opt('--log-requests', null)?.split(',').map(Number) ?? [null];
 const ONLY = opt('--pages', null)?.split(',');
+const PAD_TO = opt('--pad-to', null);
 const TIMEOUT = 120_000;
 const RUNS = 3;
 
@@ -275,6 +278,13 @@ try {
       const c = chain.network.contracts;
       const launches = Number(BigInt(await rpc('eth_call', [{ to: c.launchpad, data: calldata('launchCount()', []) }, 'latest'])));
       const epochs = chain.world.epochs.length + extraEpochs;
+      if (PAD_TO) {
+        const since = Number(await rpc('eth_blockNumber', [])) - (chain.network.deploymentBlock ?? 0);
+        const pad = Math.max(0, Number(PAD_TO) - since);
+        // Empty blocks one second apart: the chain's age grows, its state does not.
+        if (pad) await rpc('anvil_mine', ['0x' + pad.toString(16), '0x1']);
+        console.log(`# padded with ${pad} empty blocks: ${since + pad} blocks since the deployment block`);
+      }
       console.log(`# N = ${n}: ${launches} launches, ${epochs} epochs, ${extraEpochs} more positions and agents, seeded in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
       for (const latency of LATENCIES) {
         const proxy = await startRpcProxy(chain.rpc, { latencyMs: latency, every429: 0 });

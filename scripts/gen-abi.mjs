@@ -25,6 +25,7 @@ export const CONTRACTS = [
   ['SwapRouter.sol', 'SwapRouter'],
   ['SourceKeyRegistry.sol', 'SourceKeyRegistry'],
   ['LaunchLocker.sol', 'LaunchLocker'],
+  ['EventBlocks.sol', 'EventBlocks'],
   ['TimelockController.sol', 'TimelockController'],
   ['AggregatorV3Interface.sol', 'AggregatorV3Interface'],
   ['IExtsload.sol', 'IExtsload'],

@@ -14,6 +14,7 @@ if [ ! -x "$forge" ] || [ ! -d "$root/node_modules/solc" ] || [ ! -d "$root/node
   echo "test-contracts.sh: npm dev dependencies missing; run 'npm ci' (or scripts/setup.sh) first" >&2
   exit 1
 fi
+node scripts/check-event-blocks.mjs
 cd contracts
 printf '\n==> forge build (solc-js 0.8.26, offline)\n'
 "$forge" build --offline

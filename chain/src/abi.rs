@@ -32,6 +32,8 @@ bindings! {
     ScorerRegistry => "abi/ScorerRegistry.json",
     SwapRouter => "abi/SwapRouter.json",
     SourceKeyRegistry => "abi/SourceKeyRegistry.json",
+    // Every Eden contract's record of where its events are (D12), as one interface.
+    EventBlocks => "abi/EventBlocks.json",
     // OpenZeppelin's TimelockController: the deployment's owner of the protocol contracts.
     TimelockController => "abi/TimelockController.json",
     // External interfaces: Chainlink's feed, Uniswap v4's `extsload` (the PoolManager's state reads) and
@@ -47,6 +49,7 @@ pub use DuelHook as IDuelHook;
 /// `DuelHook` events the duel page reads besides `RoundSettled` (`DuelCreated`).
 pub use DuelHook as IDuelHookEvents;
 pub use EpochRegistry as IEpochRegistry;
+pub use EventBlocks as IEventBlocks;
 pub use FeeLanes as IFeeLanes;
 pub use HolderDistributor as IHolderDistributor;
 pub use IExtsload as IPoolManagerState;

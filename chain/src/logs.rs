@@ -4,7 +4,8 @@
 //! logs come back in chain order whatever order the answers arrive in. Inside a window, a range the node
 //! refuses ("range too large", "too many results", the wordings public nodes use) is halved and read again,
 //! down to a single block, and the range grows back (doubling, up to the limit) after each answer; the
-//! smallest range a node accepted is where the windows after it start.
+//! smallest range a node accepted is where the windows after it start. Where a contract records the blocks of
+//! its events (D12), the reader asks for exactly those blocks instead, joined by [`block_runs`].
 
 use futures_util::stream::{self, StreamExt, TryStreamExt};
 use std::cell::Cell;
@@ -74,6 +75,24 @@ where
             .try_collect()
             .await?;
     Ok(pages.into_iter().flatten().collect())
+}
+
+/// The recorded blocks of an event index (D12: `EventBlocks.eventBlocks`), ascending, as the fewest
+/// `eth_getLogs` ranges that cover exactly them: consecutive blocks join one range of at most `max_range`
+/// blocks, any gap starts a new one. Duplicates and disorder are tolerated (the blocks are sorted first).
+pub fn block_runs(blocks: &[u64], max_range: u64) -> Vec<(u64, u64)> {
+    let max_range = max_range.max(1);
+    let mut sorted = blocks.to_vec();
+    sorted.sort_unstable();
+    sorted.dedup();
+    let mut runs: Vec<(u64, u64)> = Vec::new();
+    for b in sorted {
+        match runs.last_mut() {
+            Some((lo, hi)) if hi.checked_add(1) == Some(b) && b - *lo < max_range => *hi = b,
+            _ => runs.push((b, b)),
+        }
+    }
+    runs
 }
 
 /// `[from, to]` cut into consecutive windows of `size` blocks (the last one shorter), in chain order.
@@ -224,6 +243,44 @@ mod tests {
             range,
             in_flight,
         ))
+    }
+
+    #[test]
+    fn recorded_blocks_become_the_fewest_ranges_within_the_log_range() {
+        assert_eq!(block_runs(&[], 10), []);
+        assert_eq!(block_runs(&[7], 10), [(7, 7)]);
+        assert_eq!(
+            block_runs(&[3, 4, 5, 9, 10, 20], 10),
+            [(3, 5), (9, 10), (20, 20)]
+        );
+        assert_eq!(block_runs(&[1, 2, 3, 4, 5], 2), [(1, 2), (3, 4), (5, 5)]);
+        assert_eq!(block_runs(&[5, 3, 4, 4], 0), [(3, 3), (4, 4), (5, 5)]);
+        assert_eq!(
+            block_runs(&[u64::MAX - 1, u64::MAX], 5),
+            [(u64::MAX - 1, u64::MAX)]
+        );
+    }
+
+    proptest::proptest! {
+        /// The ranges cover exactly the blocks given, none longer than the log range, in order, apart.
+        #[test]
+        fn block_runs_cover_exactly_the_blocks(
+            blocks in proptest::collection::vec(0u64..200, 0..60),
+            max_range in 0u64..12,
+        ) {
+            let runs = block_runs(&blocks, max_range);
+            let covered: Vec<u64> = runs.iter().flat_map(|&(lo, hi)| lo..=hi).collect();
+            let mut want = blocks.clone();
+            want.sort_unstable();
+            want.dedup();
+            proptest::prop_assert_eq!(covered, want);
+            for w in runs.windows(2) {
+                proptest::prop_assert!(w[0].1 < w[1].0);
+            }
+            for (lo, hi) in runs {
+                proptest::prop_assert!(hi - lo < max_range.max(1));
+            }
+        }
     }
 
     #[test]

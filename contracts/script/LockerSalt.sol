@@ -5,11 +5,11 @@ import {IPoolManager} from "@uniswap/v4-core/src/interfaces/IPoolManager.sol";
 import {LaunchLocker} from "../src/LaunchLocker.sol";
 
 /// @notice Finds the CREATE2 salt that gives the LaunchLocker (deployed by the Launchpad constructor) a
-/// hook address whose permission bits are exactly BEFORE_INITIALIZE (`address & 0x3FFF == 0x2000`).
+/// hook address whose permission bits are exactly BEFORE_INITIALIZE and AFTER_SWAP (`address & 0x3FFF == 0x2040`).
 /// About 16,384 tries on average; run off-chain (tests, forge scripts), never on-chain.
 library LockerSalt {
     uint160 internal constant MASK = (1 << 14) - 1;
-    uint160 internal constant FLAGS = 1 << 13;
+    uint160 internal constant FLAGS = (1 << 13) | (1 << 6);
 
     function find(address launchpad, IPoolManager poolManager) internal pure returns (bytes32 salt, address locker) {
         bytes32 initCodeHash = keccak256(abi.encodePacked(type(LaunchLocker).creationCode, abi.encode(poolManager)));

@@ -8,6 +8,7 @@ import {ReentrancyGuardTransient} from "@openzeppelin/contracts/utils/Reentrancy
 import {IUniswapV3PoolOracle} from "./interfaces/IUniswapV3PoolOracle.sol";
 import {OracleMath} from "./libraries/OracleMath.sol";
 import {CallMath} from "./libraries/CallMath.sol";
+import {EventBlocks} from "./libraries/EventBlocks.sol";
 
 /// @title CallLedger: agents' commit/reveal calls on stock tokens, scored on Uniswap v3 TWAPs (A1-A5).
 /// @notice Mirrors eden-core `calls::ledger` (the commit -> reveal -> resolve / expire state machine).
@@ -56,7 +57,7 @@ import {CallMath} from "./libraries/CallMath.sol";
 ///
 /// Stake (decided): any amount may be added at any time; an agent with open calls (committed or revealed, not yet
 /// resolved or expired) cannot withdraw, so a stake cannot leave while it backs a pending call.
-contract CallLedger is Ownable2Step, ReentrancyGuardTransient {
+contract CallLedger is Ownable2Step, ReentrancyGuardTransient, EventBlocks {
     using SafeERC20 for IERC20;
 
     /// @notice Seconds after a commit within which it must be revealed (decided: 1 hour).
@@ -258,6 +259,7 @@ contract CallLedger is Ownable2Step, ReentrancyGuardTransient {
         if (thresholdBps > CallMath.BPS) revert ThresholdAbove100(thresholdBps);
         consensusQuorum = quorum;
         consensusThresholdBps = thresholdBps;
+        _markEventBlock();
         emit ConsensusParamsSet(quorum, thresholdBps);
     }
 
@@ -283,6 +285,7 @@ contract CallLedger is Ownable2Step, ReentrancyGuardTransient {
         s.stockIsToken0 = stockIsToken0;
         uint24 fee = IUniswapV3PoolOracle(pool).fee();
         bandPips[asset] = fee > MIN_BAND_PIPS ? fee : MIN_BAND_PIPS;
+        _markEventBlock();
         emit PoolSet(asset, pool, stockIsToken0, from);
     }
 
@@ -291,6 +294,7 @@ contract CallLedger is Ownable2Step, ReentrancyGuardTransient {
         if (asset == address(0)) revert ZeroAddress();
         if (_sources[asset].pool != address(0)) revert UpdaterNotAllowed(asset);
         _sources[asset].updater = updater;
+        _markEventBlock();
         emit UpdaterSet(asset, updater);
     }
 
@@ -305,6 +309,7 @@ contract CallLedger is Ownable2Step, ReentrancyGuardTransient {
         uint256 n = pts.length;
         if (n != 0 && pts[n - 1].at == now_) pts[n - 1].price = price; // several pushes in one second: the last holds
         else pts.push(PricePoint({at: now_, price: price}));
+        _markEventBlock();
         emit PricePushed(asset, price, now_);
     }
 
@@ -316,6 +321,7 @@ contract CallLedger is Ownable2Step, ReentrancyGuardTransient {
         AgentRecord storage r = _agents[msg.sender];
         r.stake += amount;
         stakeToken.safeTransferFrom(msg.sender, address(this), amount);
+        _markEventBlock();
         emit Staked(msg.sender, amount, r.stake);
     }
 
@@ -326,6 +332,7 @@ contract CallLedger is Ownable2Step, ReentrancyGuardTransient {
         if (r.openCalls != 0) revert OpenCalls(r.openCalls);
         r.stake -= amount; // reverts (panic) when amount exceeds the stake
         stakeToken.safeTransfer(msg.sender, amount);
+        _markEventBlock();
         emit Unstaked(msg.sender, amount, r.stake);
     }
 
@@ -347,6 +354,7 @@ contract CallLedger is Ownable2Step, ReentrancyGuardTransient {
         r.openCalls += 1;
         _openIds[msg.sender].push(id);
         _openPos[id] = _openIds[msg.sender].length;
+        _markEventBlock();
         emit Committed(id, msg.sender, commitment);
     }
 
@@ -378,6 +386,7 @@ contract CallLedger is Ownable2Step, ReentrancyGuardTransient {
         c.closesAt = closesAt;
         c.entryPrice = entry;
         c.vote = vote;
+        _markEventBlock();
         emit Revealed(id, msg.sender, asset, direction, window, closesAt, entry, vote);
     }
 
@@ -404,6 +413,7 @@ contract CallLedger is Ownable2Step, ReentrancyGuardTransient {
         c.outcome = outcome;
         if (ok) c.exitPrice = exit;
         _apply(id, c.agent, outcome);
+        _markEventBlock();
         emit Resolved(id, c.agent, outcome, ok ? exit : 0);
     }
 
@@ -416,6 +426,7 @@ contract CallLedger is Ownable2Step, ReentrancyGuardTransient {
         c.status = Status.Expired;
         c.outcome = Outcome.Expired;
         _apply(id, c.agent, Outcome.Expired);
+        _markEventBlock();
         emit CallExpired(id, c.agent);
     }
 
@@ -575,6 +586,7 @@ contract CallLedger is Ownable2Step, ReentrancyGuardTransient {
                     downWeight: down
                 })
             );
+            _markEventBlock();
             emit Consensus(asset, window, bucket, s.direction, s.strengthBps, voters, up, down);
         }
     }

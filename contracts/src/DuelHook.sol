@@ -19,6 +19,7 @@ import {BeforeSwapDelta, BeforeSwapDeltaLibrary} from "@uniswap/v4-core/src/type
 import {SwapParams} from "@uniswap/v4-core/src/types/PoolOperation.sol";
 import {DuelMath} from "./libraries/DuelMath.sol";
 import {IERC20Burnable} from "./interfaces/IERC20Burnable.sol";
+import {EventBlocks} from "./libraries/EventBlocks.sol";
 
 /// @title DuelHook: Uniswap v4 hook that runs duels between two tokens' ETH pools (B1-B7, seed 004).
 /// @notice One hook serves many duels; each duel is a pair of native-ETH pools (ETH is currency0) whose hook is this
@@ -55,7 +56,7 @@ import {IERC20Burnable} from "./interfaces/IERC20Burnable.sol";
 ///   touches neither the synced currency nor the swapper's deltas, so no swapper's unlock state can make it fail.
 ///   The hook's claims on ETH always equal the sum of its duels' pots (invariant).
 /// Anyone may `fund` a duel's pot in ETH (outside an unlock: the ETH becomes claims in the hook's own unlock).
-contract DuelHook is IUnlockCallback, Ownable2Step {
+contract DuelHook is IUnlockCallback, Ownable2Step, EventBlocks {
     using StateLibrary for IPoolManager;
     using TransientStateLibrary for IPoolManager;
     using PoolIdLibrary for PoolKey;
@@ -111,7 +112,10 @@ contract DuelHook is IUnlockCallback, Ownable2Step {
     mapping(PoolId => uint256) public duelOfPool; // duelId + 1
     mapping(uint256 duelId => mapping(uint64 round => RoundResult)) private _results;
 
-    event DuelCreated(uint256 indexed duelId, PoolId poolA, PoolId poolB, uint64 start, uint64 firstClose);
+    /// @notice `tickA`, `tickB`: both pools' ticks at the creation, where a replay of the duel's swaps starts (B2, D12).
+    event DuelCreated(
+        uint256 indexed duelId, PoolId poolA, PoolId poolB, uint64 start, uint64 firstClose, int24 tickA, int24 tickB
+    );
     event PotFunded(uint256 indexed duelId, address indexed from, uint256 amount, uint256 pot);
     event RoundSettled(
         uint256 indexed duelId,
@@ -176,7 +180,8 @@ contract DuelHook is IUnlockCallback, Ownable2Step {
         d.emaB = Ema({value: DuelMath.tokenPriceWad(sB), last: now_});
         duelOfPool[idA] = duelId + 1;
         duelOfPool[idB] = duelId + 1;
-        emit DuelCreated(duelId, idA, idB, now_, d.firstClose);
+        _markEventBlock();
+        emit DuelCreated(duelId, idA, idB, now_, d.firstClose, tA, tB);
     }
 
     /// @notice Adds ETH to a duel's pot, held as the PoolManager's claims on ETH (minted here, in this hook's own
@@ -187,6 +192,7 @@ contract DuelHook is IUnlockCallback, Ownable2Step {
         if (poolManager.isUnlocked()) revert FundInsideUnlock();
         d.pot += msg.value;
         poolManager.unlock(abi.encode(ACTION_MINT, msg.value));
+        _markEventBlock();
         emit PotFunded(duelId, msg.sender, msg.value, d.pot);
     }
 
@@ -240,6 +246,9 @@ contract DuelHook is IUnlockCallback, Ownable2Step {
     {
         uint256 ref = duelOfPool[key.toId()];
         if (ref != 0) {
+            // D12: the block of this swap, under the pool's id, so a replay reads the PoolManager's logs of exactly
+            // the blocks where the duel's pools moved.
+            _markEventBlock(PoolId.unwrap(key.toId()));
             Duel storage d = _duels[ref - 1];
             uint64 now_ = uint64(block.timestamp);
             d.integral += d.heldD * int256(uint256(now_ - d.lastUpdate));
@@ -347,11 +356,15 @@ contract DuelHook is IUnlockCallback, Ownable2Step {
         uint64 active = d.activeRound;
         if (current == active) return;
         (int256 meanTick, Winner w) = _close(d, active);
-        if (current > active + 1) emit RoundsSkipped(duelId, active + 1, current - active - 1);
+        if (current > active + 1) {
+            _markEventBlock();
+            emit RoundsSkipped(duelId, active + 1, current - active - 1);
+        }
         _open(d, current);
         (uint256 spent, uint256 burned) = _settle(duelId, active, d, w);
         _results[duelId][active] =
             RoundResult({settled: true, winner: w, meanTick: meanTick, ethSpent: spent, tokensBurned: burned});
+        _markEventBlock();
         emit RoundSettled(duelId, active, w, meanTick, spent, burned, d.pot);
     }
 
@@ -392,6 +405,7 @@ contract DuelHook is IUnlockCallback, Ownable2Step {
         try this.buyback{gas: BUYBACK_GAS}(duelId, w == Winner.A) returns (uint256 s, uint256 b) {
             (spent, burned) = (s, b);
         } catch {
+            _markEventBlock();
             emit BuybackFailed(duelId, round, d.pot);
         }
         if (spent != 0) d.heldD = _currentD(d);
@@ -424,6 +438,8 @@ contract DuelHook is IUnlockCallback, Ownable2Step {
             SwapParams({zeroForOne: true, amountSpecified: -int256(pot), sqrtPriceLimitX96: uint160(limit)}),
             ""
         );
+        // D12: the PoolManager does not call a hook for its own swaps, so the buyback records its block here.
+        _markEventBlock(PoolId.unwrap(id));
         spent = uint256(uint128(-delta.amount0()));
         bought = uint256(uint128(delta.amount1()));
         d.pot -= spent;
@@ -439,9 +455,11 @@ contract DuelHook is IUnlockCallback, Ownable2Step {
     /// @dev B5: burns `amount` of `token` held by this hook: `burn` (supply falls), else a transfer to 0x...dEaD.
     function _burn(address token, uint256 amount) private {
         try IERC20Burnable(token).burn(amount) {
+            _markEventBlock();
             emit BurnedTo(token, address(0), amount);
         } catch {
             IERC20(token).safeTransfer(BURN_ADDRESS, amount);
+            _markEventBlock();
             emit BurnedTo(token, BURN_ADDRESS, amount);
         }
     }

@@ -7,6 +7,7 @@ import {SignatureChecker} from "@openzeppelin/contracts/utils/cryptography/Signa
 import {MerkleProof} from "@openzeppelin/contracts/utils/cryptography/MerkleProof.sol";
 import {Ownable, Ownable2Step} from "@openzeppelin/contracts/access/Ownable2Step.sol";
 import {EdenLeaves} from "./libraries/EdenLeaves.sol";
+import {EventBlocks} from "./libraries/EventBlocks.sol";
 
 /// @title EpochRegistry: the on-chain commitment of Eden's daily score roots (C5, C6, C7).
 /// @notice One Merkle root per epoch, signed with EIP-712 by m of the n members of the signer committee, posted with a bond,
@@ -57,7 +58,7 @@ import {EdenLeaves} from "./libraries/EdenLeaves.sol";
 /// never block a transition; `firstEpoch` is a constructor parameter (epochs are numbered by the off-chain
 /// scorer); the owner (two-step, behind the deployment's 48 h timelock) may replace the committee, the adjudicator
 /// and the treasury, never the bond or the windows; the adjudicator is never a committee member.
-contract EpochRegistry is EIP712, Ownable2Step {
+contract EpochRegistry is EIP712, Ownable2Step, EventBlocks {
     /// @notice Lifecycle of an epoch slot. `None` also covers a slot reopened by an upheld challenge.
     enum Status {
         None,
@@ -198,10 +199,12 @@ contract EpochRegistry is EIP712, Ownable2Step {
         bond = bond_;
         firstEpoch = firstEpoch_;
         nextEpoch = firstEpoch_;
+        _markEventBlock();
         emit AdjudicatorChanged(address(0), adjudicator_);
         address[] memory one = new address[](1);
         one[0] = signer_;
         _setCommittee(one, 1);
+        _markEventBlock();
         emit TreasuryChanged(address(0), owner_);
     }
 
@@ -242,6 +245,7 @@ contract EpochRegistry is EIP712, Ownable2Step {
             committee: committeeId,
             challengedAt: 0
         });
+        _markEventBlock();
         emit RootProposed(epoch, root, inputsRoot, expiry, msg.sender, deadline);
     }
 
@@ -257,6 +261,7 @@ contract EpochRegistry is EIP712, Ownable2Step {
         s.challenges += 1;
         s.challenger = msg.sender;
         s.challengedAt = uint64(block.timestamp);
+        _markEventBlock();
         emit RootChallenged(epoch, s.root, msg.sender);
     }
 
@@ -274,6 +279,7 @@ contract EpochRegistry is EIP712, Ownable2Step {
             struck[keccak256(abi.encode(epoch, root))] = true;
             delete _slots[epoch];
             _credit(challenger, 2 * bond);
+            _markEventBlock();
             emit ChallengeUpheld(epoch, root, challenger);
         } else {
             uint64 deadline = uint64(block.timestamp) + CHALLENGE_WINDOW;
@@ -282,6 +288,7 @@ contract EpochRegistry is EIP712, Ownable2Step {
             s.challenger = address(0);
             s.challengedAt = 0;
             _credit(treasury, bond);
+            _markEventBlock();
             emit ChallengeRejected(epoch, root, challenger, deadline);
         }
     }
@@ -302,6 +309,7 @@ contract EpochRegistry is EIP712, Ownable2Step {
         s.challenger = address(0);
         s.challengedAt = 0;
         _credit(challenger, bond);
+        _markEventBlock();
         emit ChallengeLapsed(epoch, s.root, challenger);
     }
 
@@ -314,6 +322,7 @@ contract EpochRegistry is EIP712, Ownable2Step {
         s.deadline = uint64(block.timestamp);
         if (epoch >= _latestFinalPlusOne) _latestFinalPlusOne = epoch + 1;
         _credit(s.proposer, bond);
+        _markEventBlock();
         emit RootFinalized(epoch, s.root, s.inputsRoot);
     }
 
@@ -322,6 +331,7 @@ contract EpochRegistry is EIP712, Ownable2Step {
         uint256 amount = credit[msg.sender];
         if (amount == 0) revert NothingToWithdraw(msg.sender);
         credit[msg.sender] = 0;
+        _markEventBlock();
         emit Withdrawn(msg.sender, amount);
         (bool ok,) = msg.sender.call{value: amount}("");
         if (!ok) revert TransferFailed(msg.sender, amount);
@@ -348,18 +358,21 @@ contract EpochRegistry is EIP712, Ownable2Step {
         }
         if (firstEpoch < earliest) revert ConfigForPastEpoch(firstEpoch, earliest);
         _configs.push(ConfigPin(configHash, version, firstEpoch));
+        _markEventBlock();
         emit ConfigPinned(version, configHash, firstEpoch);
     }
 
     function setAdjudicator(address adjudicator_) external onlyOwner {
         if (adjudicator_ == address(0)) revert ZeroAddress();
         if (_seat[_committees.length - 1][adjudicator_] != 0) revert AdjudicatorIsSigner(adjudicator_);
+        _markEventBlock();
         emit AdjudicatorChanged(adjudicator, adjudicator_);
         adjudicator = adjudicator_;
     }
 
     function setTreasury(address treasury_) external onlyOwner {
         if (treasury_ == address(0)) revert ZeroAddress();
+        _markEventBlock();
         emit TreasuryChanged(treasury, treasury_);
         treasury = treasury_;
     }
@@ -553,11 +566,13 @@ contract EpochRegistry is EIP712, Ownable2Step {
             _seat[id][m] = i + 1;
             c.members.push(m);
         }
+        _markEventBlock();
         emit CommitteeChanged(uint32(id), members, threshold);
     }
 
     function _credit(address account, uint256 amount) private {
         credit[account] += amount;
+        _markEventBlock();
         emit BondCredited(account, amount);
     }
 }

@@ -9,6 +9,7 @@ import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
 import {EpochRegistry} from "./EpochRegistry.sol";
 import {HolderDistributor} from "./HolderDistributor.sol";
 import {Launchpad, ICurveFeeSink} from "./Launchpad.sol";
+import {EventBlocks} from "./libraries/EventBlocks.sol";
 
 /// @title FeeLanes: splits every trading fee between creator, scorer pool, holder pot and ROOT buyback (C17, §7, §9.3).
 /// @notice Called by the Launchpad with a launch's fees (ETH or its stablecoin). For a fee `F`:
@@ -40,7 +41,7 @@ import {Launchpad, ICurveFeeSink} from "./Launchpad.sol";
 ///
 /// The project of a launch is the token address (score leaves are keyed by it). The Tokenomics values are
 /// configuration; the deploy script's defaults are placeholders, not protocol facts (C17 decided).
-contract FeeLanes is ICurveFeeSink, Ownable2Step, ReentrancyGuardTransient {
+contract FeeLanes is ICurveFeeSink, Ownable2Step, ReentrancyGuardTransient, EventBlocks {
     using SafeERC20 for IERC20;
 
     uint256 public constant WAD = 1e18;
@@ -150,6 +151,7 @@ contract FeeLanes is ICurveFeeSink, Ownable2Step, ReentrancyGuardTransient {
         if (address(launchpad) != address(0)) revert LaunchpadAlreadySet();
         if (address(launchpad_) == address(0)) revert ZeroAddress();
         launchpad = launchpad_;
+        _markEventBlock();
         emit LaunchpadSet(address(launchpad_));
     }
 
@@ -161,6 +163,7 @@ contract FeeLanes is ICurveFeeSink, Ownable2Step, ReentrancyGuardTransient {
         scorerRewards = scorerRewards_;
         buyback = buyback_;
         keeper = keeper_;
+        _markEventBlock();
         emit ReceiversSet(scorerRewards_, buyback_, keeper_);
     }
 
@@ -172,6 +175,7 @@ contract FeeLanes is ICurveFeeSink, Ownable2Step, ReentrancyGuardTransient {
         if (msg.sender != registry.adjudicator()) revert NotAdjudicator(msg.sender);
         if (token == address(0)) revert ZeroAddress();
         verified[token] = isVerified;
+        _markEventBlock();
         emit VerifiedSet(token, isVerified);
     }
 
@@ -183,6 +187,7 @@ contract FeeLanes is ICurveFeeSink, Ownable2Step, ReentrancyGuardTransient {
         uint256 w = uint256(p.scorerWeight) + p.holderWeight + p.buybackWeight;
         if (w == 0 || w + p.ceiling != WAD) revert InvalidParams("weights");
         params = p;
+        _markEventBlock();
         emit ParamsSet(p);
     }
 
@@ -200,6 +205,7 @@ contract FeeLanes is ICurveFeeSink, Ownable2Step, ReentrancyGuardTransient {
         scoreOf[token] = scoreWad;
         scoreEpochOf[token] = epoch;
         scoreRecorded[token] = true;
+        _markEventBlock();
         emit ScoreUpdated(token, epoch, scoreWad);
     }
 
@@ -261,6 +267,7 @@ contract FeeLanes is ICurveFeeSink, Ownable2Step, ReentrancyGuardTransient {
         if (s.toOwnBuyback != 0) ownBuybackEscrow[token] += s.toOwnBuyback;
         scorerPool[token][asset] += s.toScorers;
         buybackPool[asset] += s.toBuyback;
+        _markEventBlock();
         emit FeesSplit(
             token,
             asset,
@@ -292,6 +299,7 @@ contract FeeLanes is ICurveFeeSink, Ownable2Step, ReentrancyGuardTransient {
         amount = creatorBalance[token];
         if (amount == 0) revert NothingToPay();
         creatorBalance[token] = 0;
+        _markEventBlock();
         emit CreatorClaimed(token, l.creator, amount);
         _pay(l.quote, l.creator, amount);
     }
@@ -302,6 +310,7 @@ contract FeeLanes is ICurveFeeSink, Ownable2Step, ReentrancyGuardTransient {
         amount = scorerPool[token][asset];
         if (amount == 0) revert NothingToPay();
         scorerPool[token][asset] = 0;
+        _markEventBlock();
         emit ScorerPoolPulled(token, asset, msg.sender, amount);
         _pay(asset, msg.sender, amount);
     }
@@ -312,6 +321,7 @@ contract FeeLanes is ICurveFeeSink, Ownable2Step, ReentrancyGuardTransient {
         amount = buybackPool[asset];
         if (amount == 0) revert NothingToPay();
         buybackPool[asset] = 0;
+        _markEventBlock();
         emit BuybackPulled(asset, msg.sender, amount);
         _pay(asset, msg.sender, amount);
     }
@@ -326,6 +336,7 @@ contract FeeLanes is ICurveFeeSink, Ownable2Step, ReentrancyGuardTransient {
         address locker = address(launchpad.locker());
         _pay(launchpad.launchOf(token).quote, locker, amount);
         liquidity = launchpad.growLiquidity(token, amount, minTokensOut);
+        _markEventBlock();
         emit LiquiditySwept(token, amount, liquidity);
     }
 
@@ -342,6 +353,7 @@ contract FeeLanes is ICurveFeeSink, Ownable2Step, ReentrancyGuardTransient {
         ownBuybackEscrow[token] = 0;
         _pay(launchpad.launchOf(token).quote, address(launchpad.locker()), amount);
         tokensBurned = launchpad.buyBackOwnToken(token, amount, minTokensOut);
+        _markEventBlock();
         emit OwnBuybackSwept(token, amount, tokensBurned);
     }
 

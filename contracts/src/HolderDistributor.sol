@@ -8,6 +8,7 @@ import {Ownable, Ownable2Step} from "@openzeppelin/contracts/access/Ownable2Step
 import {ReentrancyGuardTransient} from "@openzeppelin/contracts/utils/ReentrancyGuardTransient.sol";
 import {EIP712} from "@openzeppelin/contracts/utils/cryptography/EIP712.sol";
 import {SignatureChecker} from "@openzeppelin/contracts/utils/cryptography/SignatureChecker.sol";
+import {EventBlocks} from "./libraries/EventBlocks.sol";
 
 /// @title HolderDistributor: daily holder payouts per (token, pair asset) (C18, seed §8).
 /// @notice Holders of a launched token are paid from its holder pot in a real asset (ETH or an ERC-20),
@@ -46,7 +47,7 @@ import {SignatureChecker} from "@openzeppelin/contracts/utils/cryptography/Signa
 ///   state and re-derives a round's tree from the chain alone.
 /// Invariant: for every asset, this contract's balance >= sum over pairs of (pot + unclaimed of every
 /// round not yet rolled over or revoked).
-contract HolderDistributor is EIP712, Ownable2Step, ReentrancyGuardTransient {
+contract HolderDistributor is EIP712, Ownable2Step, ReentrancyGuardTransient, EventBlocks {
     using SafeERC20 for IERC20;
 
     struct Round {
@@ -137,6 +138,7 @@ contract HolderDistributor is EIP712, Ownable2Step, ReentrancyGuardTransient {
     constructor(address owner_, address poster_) EIP712("Eden Holder Distributor", "1") Ownable(owner_) {
         if (poster_ == address(0)) revert ZeroAddress();
         poster = poster_;
+        _markEventBlock();
         emit PosterChanged(address(0), poster_);
     }
 
@@ -156,6 +158,7 @@ contract HolderDistributor is EIP712, Ownable2Step, ReentrancyGuardTransient {
             amount = IERC20(asset).balanceOf(address(this)) - before;
         }
         pot[token][asset] += amount;
+        _markEventBlock();
         emit Funded(token, asset, msg.sender, amount);
     }
 
@@ -189,6 +192,7 @@ contract HolderDistributor is EIP712, Ownable2Step, ReentrancyGuardTransient {
             settled: false,
             snapshotBlock: snapshotBlock
         });
+        _markEventBlock();
         emit RootPosted(token, asset, epoch, root, total, opensAt, closesAt);
     }
 
@@ -203,6 +207,7 @@ contract HolderDistributor is EIP712, Ownable2Step, ReentrancyGuardTransient {
         if (block.timestamp >= r.opensAt) revert ReviewOver(r.opensAt, block.timestamp);
         r.settled = true;
         pot[token][asset] += r.total;
+        _markEventBlock();
         emit RootRevoked(token, asset, epoch, r.total);
     }
 
@@ -214,6 +219,7 @@ contract HolderDistributor is EIP712, Ownable2Step, ReentrancyGuardTransient {
         r.settled = true;
         uint256 remainder = uint256(r.total) - r.claimed;
         pot[token][asset] += remainder;
+        _markEventBlock();
         emit RolledOver(token, asset, epoch, remainder);
     }
 
@@ -253,6 +259,7 @@ contract HolderDistributor is EIP712, Ownable2Step, ReentrancyGuardTransient {
         );
         if (!SignatureChecker.isValidSignatureNow(account, digest, signature)) revert InvalidAccountSignature(account);
         bytes32 leaf = _claim(token, asset, epoch, account, amount, proof);
+        _markEventBlock();
         emit ClaimedTo(account, recipient, leaf);
         _pay(asset, recipient, amount);
     }
@@ -276,6 +283,7 @@ contract HolderDistributor is EIP712, Ownable2Step, ReentrancyGuardTransient {
         if (amount > unclaimed) revert ExceedsRound(amount, unclaimed);
         claimed[leaf] = true;
         r.claimed += uint128(amount);
+        _markEventBlock();
         emit Claimed(token, asset, epoch, account, amount);
     }
 
@@ -297,6 +305,7 @@ contract HolderDistributor is EIP712, Ownable2Step, ReentrancyGuardTransient {
     /// @notice Sets the revoke-only guardian (address(0): none). Never the poster.
     function setGuardian(address guardian_) external onlyOwner {
         if (guardian_ != address(0) && guardian_ == poster) revert GuardianIsPoster(guardian_);
+        _markEventBlock();
         emit GuardianChanged(guardian, guardian_);
         guardian = guardian_;
     }
@@ -310,12 +319,14 @@ contract HolderDistributor is EIP712, Ownable2Step, ReentrancyGuardTransient {
         _exclusionChanges.push(
             ExclusionChange({account: account, excluded: excluded_, blockNumber: uint64(block.number)})
         );
+        _markEventBlock();
         emit ExclusionSet(account, excluded_);
     }
 
     function setPoster(address poster_) external onlyOwner {
         if (poster_ == address(0)) revert ZeroAddress();
         if (poster_ == guardian) revert GuardianIsPoster(poster_);
+        _markEventBlock();
         emit PosterChanged(poster, poster_);
         poster = poster_;
     }

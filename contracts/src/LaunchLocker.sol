@@ -6,7 +6,8 @@ import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol
 import {IPoolManager} from "@uniswap/v4-core/src/interfaces/IPoolManager.sol";
 import {IUnlockCallback} from "@uniswap/v4-core/src/interfaces/callback/IUnlockCallback.sol";
 import {PoolKey} from "@uniswap/v4-core/src/types/PoolKey.sol";
-import {PoolId} from "@uniswap/v4-core/src/types/PoolId.sol";
+import {PoolId, PoolIdLibrary} from "@uniswap/v4-core/src/types/PoolId.sol";
+import {IHooks} from "@uniswap/v4-core/src/interfaces/IHooks.sol";
 import {Currency} from "@uniswap/v4-core/src/types/Currency.sol";
 import {BalanceDelta} from "@uniswap/v4-core/src/types/BalanceDelta.sol";
 import {ModifyLiquidityParams, SwapParams} from "@uniswap/v4-core/src/types/PoolOperation.sol";
@@ -14,6 +15,7 @@ import {TickMath} from "@uniswap/v4-core/src/libraries/TickMath.sol";
 import {StateLibrary} from "@uniswap/v4-core/src/libraries/StateLibrary.sol";
 import {LiquidityAmounts} from "@uniswap/v4-core/test/utils/LiquidityAmounts.sol";
 import {IERC20Burnable} from "./interfaces/IERC20Burnable.sol";
+import {EventBlocks} from "./libraries/EventBlocks.sol";
 
 /// @title LaunchLocker: owns every graduation position forever (C20, §9.2-9.3).
 /// @notice Liquidity can be added, never withdrawn: this contract has no code path that passes a negative
@@ -31,14 +33,18 @@ import {IERC20Burnable} from "./interfaces/IERC20Burnable.sol";
 /// The creator's own-token buyback (§7, decided #14): `buyAndBurn` swaps quote the fee lanes sent here for the
 /// token in its pool (exact input, a caller's minimum out) and burns every token bought.
 ///
-/// It is also the pools' hook, with only the `beforeInitialize` permission (address bits
-/// `& 0x3FFF == 0x2000`): v4 skips a hook's callbacks when the hook itself is the caller, so only this
+/// It is also the pools' hook, with the `beforeInitialize` and `afterSwap` permissions (address bits
+/// `& 0x3FFF == 0x2040`): v4 skips a hook's callbacks when the hook itself is the caller, so only this
 /// locker can initialize a graduation pool; anyone else's `initialize` reverts in `beforeInitialize`.
-/// That stops a front-runner from creating the pool at another price before graduation.
+/// That stops a front-runner from creating the pool at another price before graduation. `afterSwap` only records
+/// the swap's block under the pool's id (D12), so the token page reads the pool's `Swap` logs of exactly those
+/// blocks; it changes no amount, and the locker's own swaps (growth, buyback), which v4 does not call it for,
+/// record their block themselves.
 /// The launchpad that deploys it (CREATE2 with a mined salt) is the only account that can drive it.
-contract LaunchLocker is IUnlockCallback {
+contract LaunchLocker is IUnlockCallback, EventBlocks {
     using SafeERC20 for IERC20;
     using StateLibrary for IPoolManager;
+    using PoolIdLibrary for PoolKey;
 
     enum Action {
         Add,
@@ -47,8 +53,8 @@ contract LaunchLocker is IUnlockCallback {
         BuyBurn
     }
 
-    /// @notice v4 Hooks.BEFORE_INITIALIZE_FLAG; the only permission bit this hook's address has.
-    uint160 public constant HOOK_FLAGS = 1 << 13;
+    /// @notice v4 Hooks.BEFORE_INITIALIZE_FLAG | Hooks.AFTER_SWAP_FLAG: the only permission bits this hook's address has.
+    uint160 public constant HOOK_FLAGS = (1 << 13) | (1 << 6);
     uint160 internal constant ALL_HOOK_MASK = (1 << 14) - 1;
 
     IPoolManager public immutable poolManager;
@@ -91,6 +97,17 @@ contract LaunchLocker is IUnlockCallback {
         revert InitializeOnlyByLocker();
     }
 
+    /// @notice Hook (D12): records the block of a swap of one of this locker's pools under the pool's id. Only the
+    /// PoolManager calls it (every pool with this hook was initialized by this locker); it returns no delta.
+    function afterSwap(address, PoolKey calldata key, SwapParams calldata, BalanceDelta, bytes calldata)
+        external
+        returns (bytes4, int128)
+    {
+        if (msg.sender != address(poolManager)) revert OnlyPoolManager(msg.sender);
+        _markEventBlock(PoolId.unwrap(key.toId()));
+        return (IHooks.afterSwap.selector, 0);
+    }
+
     /// @notice Creates a pool whose hook is this locker, at `sqrtPriceX96`.
     function initializePool(PoolKey calldata key, uint160 sqrtPriceX96) external onlyLaunchpad returns (int24) {
         if (address(key.hooks) != address(this)) revert NotLockerPool();
@@ -109,6 +126,7 @@ contract LaunchLocker is IUnlockCallback {
             poolManager.unlock(abi.encode(Action.Add, abi.encode(key, tickLower, tickUpper, liquidity))),
             (uint256, uint256)
         );
+        _markEventBlock();
         emit LiquidityLocked(key.toId(), tickLower, tickUpper, liquidity, paid0, paid1);
     }
 
@@ -126,6 +144,7 @@ contract LaunchLocker is IUnlockCallback {
             poolManager.unlock(abi.encode(Action.Grow, abi.encode(key, quoteIsCurrency0, quoteIn))), (uint128, uint256)
         );
         if (tokensBought < minTokensOut) revert GrowthBelowMin(tokensBought, minTokensOut);
+        _markEventBlock();
         emit LiquidityGrown(key.toId(), quoteIn, quoteIn / 2, tokensBought, liquidity);
     }
 
@@ -143,6 +162,7 @@ contract LaunchLocker is IUnlockCallback {
         if (tokensBurned != 0) {
             IERC20Burnable(Currency.unwrap(quoteIsCurrency0 ? key.currency1 : key.currency0)).burn(tokensBurned);
         }
+        _markEventBlock();
         emit FeesCollected(key.toId(), to, quoteFees, tokensBurned);
     }
 
@@ -161,6 +181,7 @@ contract LaunchLocker is IUnlockCallback {
         if (tokensBurned != 0) {
             IERC20Burnable(Currency.unwrap(quoteIsCurrency0 ? key.currency1 : key.currency0)).burn(tokensBurned);
         }
+        _markEventBlock();
         emit OwnTokenBoughtAndBurned(key.toId(), quoteIn, tokensBurned);
     }
 
@@ -193,6 +214,8 @@ contract LaunchLocker is IUnlockCallback {
             }),
             ""
         );
+        // D12: v4 does not call this hook for its own swaps.
+        _markEventBlock(PoolId.unwrap(key.toId()));
         (int128 quoteDelta, int128 tokenDelta) =
             quoteIs0 ? (swapDelta.amount0(), swapDelta.amount1()) : (swapDelta.amount1(), swapDelta.amount0());
         uint256 tokensBought = uint256(uint128(tokenDelta));
@@ -217,6 +240,8 @@ contract LaunchLocker is IUnlockCallback {
             }),
             ""
         );
+        // D12: v4 does not call this hook for its own swaps.
+        _markEventBlock(PoolId.unwrap(key.toId()));
         _settle(key.currency0, d.amount0());
         _settle(key.currency1, d.amount1());
         return abi.encode(uint256(uint128(quoteIs0 ? d.amount1() : d.amount0())));

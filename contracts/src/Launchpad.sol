@@ -16,6 +16,7 @@ import {CurveMath} from "./libraries/CurveMath.sol";
 import {GraduationMath} from "./libraries/GraduationMath.sol";
 import {LaunchToken} from "./LaunchToken.sol";
 import {LaunchLocker} from "./LaunchLocker.sol";
+import {EventBlocks} from "./libraries/EventBlocks.sol";
 
 /// @notice Receives the curve's trading fees (the fee lanes, C17).
 interface ICurveFeeSink {
@@ -38,7 +39,7 @@ interface ICurveFeeSink {
 /// (the fee lanes). The creator fixes at launch the share of their payout that buys back and burns their own
 /// token once it trades in its pool (§7, `ownBuybackShareOf`, at most `MAX_OWN_BUYBACK_SHARE`; decided #14). Configuration (S, τ, Φ per asset, pool fee, tick spacing) is set at deployment;
 /// the defaults used by the deploy script are placeholders, not protocol facts (C19 decided).
-contract Launchpad is Ownable2Step, ReentrancyGuardTransient {
+contract Launchpad is Ownable2Step, ReentrancyGuardTransient, EventBlocks {
     using SafeERC20 for IERC20;
 
     struct Config {
@@ -161,6 +162,7 @@ contract Launchpad is Ownable2Step, ReentrancyGuardTransient {
         feeSink = c.feeSink;
         locker = new LaunchLocker{salt: c.lockerSalt}(c.poolManager);
         _setQuoteAsset(address(0), c.ethVirtualQuote);
+        _markEventBlock();
         emit FeeSinkChanged(address(0), c.feeSink);
     }
 
@@ -174,6 +176,7 @@ contract Launchpad is Ownable2Step, ReentrancyGuardTransient {
 
     function setFeeSink(address sink) external onlyOwner {
         if (sink == address(0)) revert InvalidConfig("feeSink");
+        _markEventBlock();
         emit FeeSinkChanged(feeSink, sink);
         feeSink = sink;
     }
@@ -187,6 +190,7 @@ contract Launchpad is Ownable2Step, ReentrancyGuardTransient {
             _quoteListed[asset] = true;
             _quoteAssets.push(asset);
         }
+        _markEventBlock();
         emit QuoteAssetSet(asset, virtualQuote);
     }
 
@@ -219,6 +223,7 @@ contract Launchpad is Ownable2Step, ReentrancyGuardTransient {
             feesAccrued: 0
         });
         tokens.push(token);
+        _markEventBlock();
         emit Launched(token, msg.sender, quote, name, symbol, supply, phi);
     }
 
@@ -247,6 +252,7 @@ contract Launchpad is Ownable2Step, ReentrancyGuardTransient {
         l.feesAccrued += b.fee;
         if (!eth) IERC20(l.quote).safeTransferFrom(msg.sender, address(this), b.quoteUsed);
         IERC20(token).safeTransfer(msg.sender, b.tokensOut);
+        _markEventBlock();
         emit Bought(token, msg.sender, b.quoteUsed, b.fee, b.tokensOut, b.refund, l.quoteRaised, l.tokenReserve);
         if (b.graduates) _graduate(token, l);
         if (eth && b.refund != 0) _sendEth(msg.sender, b.refund); // ERC-20 buys only pulled quoteUsed
@@ -269,6 +275,7 @@ contract Launchpad is Ownable2Step, ReentrancyGuardTransient {
         IERC20(token).safeTransferFrom(msg.sender, address(this), tokensIn);
         if (l.quote == address(0)) _sendEth(msg.sender, quoteOut);
         else IERC20(l.quote).safeTransfer(msg.sender, quoteOut);
+        _markEventBlock();
         emit Sold(token, msg.sender, tokensIn, quoteOut, fee, l.quoteRaised, l.tokenReserve);
     }
 
@@ -279,6 +286,7 @@ contract Launchpad is Ownable2Step, ReentrancyGuardTransient {
         if (amount == 0) revert NothingToCollect(token);
         l.feesAccrued = 0;
         address sink = feeSink;
+        _markEventBlock();
         emit FeesCollected(token, l.quote, sink, amount);
         if (l.quote == address(0)) {
             ICurveFeeSink(sink).onCurveFees{value: amount}(token, address(0), amount);
@@ -298,6 +306,7 @@ contract Launchpad is Ownable2Step, ReentrancyGuardTransient {
         (amount, tokensBurned) = locker.collectFees(_poolKey(token, l.quote), l.quote < token, address(this));
         if (amount == 0 && tokensBurned == 0) revert NothingToCollect(token);
         address sink = feeSink;
+        _markEventBlock();
         emit PoolFeesCollected(token, l.quote, sink, amount, tokensBurned);
         if (amount == 0) return (amount, tokensBurned);
         if (l.quote == address(0)) {
@@ -441,6 +450,7 @@ contract Launchpad is Ownable2Step, ReentrancyGuardTransient {
         IERC20(token).safeTransfer(address(locker), l.tokenReserve);
         locker.initializePool(key, p.sqrtPriceX96);
         (uint256 paid0, uint256 paid1) = locker.addLiquidity(key, p.tickLower, p.tickUpper, p.liquidity);
+        _markEventBlock();
         emit Graduated(token, key.toId(), p.sqrtPriceX96, p.liquidity, paid0, paid1, p.tokensLocked);
     }
 

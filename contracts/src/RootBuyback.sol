@@ -23,6 +23,7 @@ import {RootPriceOracle} from "./RootPriceOracle.sol";
 import {AggregatorV3Interface} from "./interfaces/AggregatorV3Interface.sol";
 import {RootOracleHook} from "./RootOracleHook.sol";
 import {BuybackMath} from "./libraries/BuybackMath.sol";
+import {EventBlocks} from "./libraries/EventBlocks.sol";
 
 /// @notice The fee lanes' ROOT-buyback lane, as `RootBuyback` pulls it (`FeeLanes`).
 interface IBuybackLane {
@@ -49,7 +50,7 @@ interface IBuybackLane {
 /// - Locked: no code path passes a negative liquidity delta or moves an asset anywhere but into the PoolManager (and
 ///   the ROOT burned). The position's fees are folded into each add; dust waits for the next run.
 /// The owner (governance) only sets routes and per-call bounds; a route's output is still bounded by the oracle.
-contract RootBuyback is IUnlockCallback, Ownable2Step, ReentrancyGuardTransient {
+contract RootBuyback is IUnlockCallback, Ownable2Step, ReentrancyGuardTransient, EventBlocks {
     using SafeERC20 for IERC20;
     using StateLibrary for IPoolManager;
     using PoolIdLibrary for PoolKey;
@@ -152,6 +153,7 @@ contract RootBuyback is IUnlockCallback, Ownable2Step, ReentrancyGuardTransient 
         maxTickDeviation = maxTickDeviation_;
         _routes[address(0)].maxInPerCall = ethMaxInPerCall;
         _routes[address(0)].decimals = 18;
+        _markEventBlock();
         emit RouteSet(address(0), PoolId.wrap(bytes32(0)), ethMaxInPerCall, 18, address(0));
     }
 
@@ -195,6 +197,7 @@ contract RootBuyback is IUnlockCallback, Ownable2Step, ReentrancyGuardTransient 
         Route storage r = _routes[asset];
         r.maxInPerCall = maxInPerCall;
         if (asset == address(0)) {
+            _markEventBlock();
             emit RouteSet(asset, PoolId.wrap(bytes32(0)), maxInPerCall, 18, address(0));
             return;
         }
@@ -205,6 +208,7 @@ contract RootBuyback is IUnlockCallback, Ownable2Step, ReentrancyGuardTransient 
         r.hop = hop;
         r.decimals = dec;
         r.usdFeed = usdFeed;
+        _markEventBlock();
         emit RouteSet(asset, hop.toId(), maxInPerCall, dec, address(usdFeed));
     }
 
@@ -234,6 +238,7 @@ contract RootBuyback is IUnlockCallback, Ownable2Step, ReentrancyGuardTransient 
         totalEthToLiquidity += o.ethToLiquidity;
         totalRootToLiquidity += o.rootToLiquidity;
         runs += 1;
+        _markEventBlock();
         emit RootBoughtBack(
             asset,
             msg.sender,

@@ -10,6 +10,7 @@ import {ReentrancyGuardTransient} from "@openzeppelin/contracts/utils/Reentrancy
 import {RewardMath} from "./libraries/RewardMath.sol";
 import {WeightClasses} from "./libraries/WeightClasses.sol";
 import {EdenLeaves} from "./libraries/EdenLeaves.sol";
+import {EventBlocks} from "./libraries/EventBlocks.sol";
 
 /// @notice What the registry reads of the epoch registry: leaves of final roots only (`verifyLeaf`), when an
 /// epoch's root was proposed, and the adjudicator whose override wins over any leaf.
@@ -67,7 +68,7 @@ interface IBurnable {
 /// D)` with `D = max(W, ceil(omega_max / 5 %))` and `omega_max` from log weight classes (stale only on the high side);
 /// `returned = R - ceil(R * W / D)` accrues to the ROOT buyback and is swept to `buyback` by anyone. Scorers claim
 /// `floor(omega * (A - A_snap) / ACC)` in the pair asset. Per pool: funded = paid + owed + undripped + returned + dust.
-contract ScorerRegistry is Ownable2Step, ReentrancyGuardTransient {
+contract ScorerRegistry is Ownable2Step, ReentrancyGuardTransient, EventBlocks {
     using SafeERC20 for IERC20;
     using EnumerableSet for EnumerableSet.AddressSet;
     using WeightClasses for WeightClasses.State;
@@ -239,24 +240,28 @@ contract ScorerRegistry is Ownable2Step, ReentrancyGuardTransient {
     function setRootPricer(IRootBurnPricer pricer) external onlyOwner {
         if (address(pricer) == address(0)) revert ZeroAddress();
         rootPricer = pricer;
+        _markEventBlock();
         emit RootPricerSet(address(pricer));
     }
 
     function setBuyback(address buyback_) external onlyOwner {
         if (buyback_ == address(0)) revert ZeroAddress();
         buyback = buyback_;
+        _markEventBlock();
         emit BuybackSet(buyback_);
     }
 
     /// @notice Sets the fee lanes contract whose scorer lane `pullFees` pulls (zero address: none).
     function setFeeSource(IScorerFeeSource source) external onlyOwner {
         feeSource = source;
+        _markEventBlock();
         emit FeeSourceSet(address(source));
     }
 
     /// @notice Publishes the planned-burn estimate R (USD WAD) of a token; 0 removes it.
     function setRewardEstimate(address token, uint256 usd) external onlyOwner {
         rewardEstimateUsd[token] = usd;
+        _markEventBlock();
         emit RewardEstimateSet(token, usd);
     }
 
@@ -296,6 +301,7 @@ contract ScorerRegistry is Ownable2Step, ReentrancyGuardTransient {
         s.stake = SCORER_STAKE;
         root.safeTransferFrom(msg.sender, address(this), SCORER_STAKE + burnAmount);
         IBurnable(address(root)).burn(burnAmount);
+        _markEventBlock();
         emit Registered(msg.sender, SCORER_STAKE, burnAmount);
     }
 
@@ -338,6 +344,7 @@ contract ScorerRegistry is Ownable2Step, ReentrancyGuardTransient {
         _latestScore[msg.sender][token] = scoreId + 1;
         root.safeTransferFrom(msg.sender, address(this), burnAmount);
         IBurnable(address(root)).burn(burnAmount);
+        _markEventBlock();
         emit Scored(scoreId, msg.sender, token, targetScore, thesisHash, burnAmount, thesis);
     }
 
@@ -366,6 +373,7 @@ contract ScorerRegistry is Ownable2Step, ReentrancyGuardTransient {
         if (sc.proven) {
             sc.gradeEpoch = epoch;
             _regrade(scoreId, sc, w);
+            _markEventBlock();
             emit Regraded(scoreId, epoch, w);
             return;
         }
@@ -376,6 +384,7 @@ contract ScorerRegistry is Ownable2Step, ReentrancyGuardTransient {
         sc.gradeEpoch = epoch;
         sc.weight = w;
         _openPosition(sc.token, sc.scorer, scoreId, w);
+        _markEventBlock();
         emit PositionOpened(sc.token, sc.scorer, scoreId, epoch, w, _positions[sc.token][sc.scorer].end);
     }
 
@@ -396,6 +405,7 @@ contract ScorerRegistry is Ownable2Step, ReentrancyGuardTransient {
         Score storage sc = _score(scoreId);
         uint256 w = RewardMath.weight(qualityWad, RewardMath.multiplier(verdict));
         sc.overridden = true;
+        _markEventBlock();
         emit GradeOverridden(scoreId, qualityWad, verdict, w);
         if (sc.proven) {
             _regrade(scoreId, sc, w);
@@ -408,6 +418,7 @@ contract ScorerRegistry is Ownable2Step, ReentrancyGuardTransient {
             && _launchPoolReady(sc.token);
         if (eligible) {
             _openPosition(sc.token, sc.scorer, scoreId, w);
+            _markEventBlock();
             emit PositionOpened(sc.token, sc.scorer, scoreId, 0, w, _positions[sc.token][sc.scorer].end);
         }
     }
@@ -445,6 +456,7 @@ contract ScorerRegistry is Ownable2Step, ReentrancyGuardTransient {
             if (_positions[token][msg.sender].open) _endPosition(token, msg.sender, 2);
             set.remove(token);
         }
+        _markEventBlock();
         emit UnstakeRequested(msg.sender, uint64(block.timestamp) + UNSTAKE_COOLDOWN);
     }
 
@@ -461,6 +473,7 @@ contract ScorerRegistry is Ownable2Step, ReentrancyGuardTransient {
         s.stake = 0;
         s.unstakeRequestedAt = 0;
         root.safeTransfer(msg.sender, amount);
+        _markEventBlock();
         emit StakeWithdrawn(msg.sender, amount);
     }
 
@@ -515,6 +528,7 @@ contract ScorerRegistry is Ownable2Step, ReentrancyGuardTransient {
         p.dripAmount = undripped + amount;
         p.dripStart = now_;
         p.funded += amount;
+        _markEventBlock();
         emit Funded(token, from, amount, p.dripAmount);
     }
 
@@ -533,6 +547,7 @@ contract ScorerRegistry is Ownable2Step, ReentrancyGuardTransient {
             p.paid += amount;
             _pay(p.asset, msg.sender, amount);
         }
+        _markEventBlock();
         emit Claimed(token, msg.sender, amount);
     }
 
@@ -544,6 +559,7 @@ contract ScorerRegistry is Ownable2Step, ReentrancyGuardTransient {
         if (amount == 0) revert NothingToSweep();
         p.returnedSwept = p.returned;
         _pay(p.asset, buyback, amount);
+        _markEventBlock();
         emit ReturnedSwept(token, buyback, amount);
     }
 
@@ -644,6 +660,7 @@ contract ScorerRegistry is Ownable2Step, ReentrancyGuardTransient {
         _classes[token].remove(old);
         _classes[token].insert(w);
         pos.weight = w;
+        _markEventBlock();
         emit PositionReweighted(token, who, scoreId, w);
     }
 
@@ -689,6 +706,7 @@ contract ScorerRegistry is Ownable2Step, ReentrancyGuardTransient {
         p.asset = asset;
         p.lastUpdate = uint64(block.timestamp);
         p.dripStart = uint64(block.timestamp);
+        _markEventBlock();
         emit PoolConfigured(token, asset);
     }
 
@@ -750,6 +768,7 @@ contract ScorerRegistry is Ownable2Step, ReentrancyGuardTransient {
         pos.open = false;
         _pools[token].totalWeight -= pos.weight;
         _classes[token].remove(pos.weight);
+        _markEventBlock();
         emit PositionClosed(token, who, reason);
     }
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 pragma solidity 0.8.26;
 
+import {EventBlocks} from "./libraries/EventBlocks.sol";
+
 /// @notice The creators of launched tokens (`Launchpad.launchOf(token).creator`), read by the registry.
 interface ILaunchCreators {
     struct Launch {
@@ -28,7 +30,7 @@ interface ILaunchCreators {
 /// project address itself (an account or contract project registers its own keys). A key may revoke itself
 /// (a source that knows its key leaked does not wait for the project). `firstRegisteredAt` is the project's
 /// age anchor (C21: the age a project is gated on counts from its first key).
-contract SourceKeyRegistry {
+contract SourceKeyRegistry is EventBlocks {
     struct SourceKey {
         bytes32 source; // keccak256(bytes(source name))
         uint64 registeredAt;
@@ -77,6 +79,7 @@ contract SourceKeyRegistry {
         k.registeredAt = uint64(block.timestamp);
         if (firstRegisteredAt[project] == 0) firstRegisteredAt[project] = uint64(block.timestamp);
         keyCount[project] += 1;
+        _markEventBlock();
         emit SourceKeyRegistered(project, source, key, msg.sender);
     }
 
@@ -90,6 +93,7 @@ contract SourceKeyRegistry {
             revert NotAllowedToRevoke(project, key, msg.sender);
         }
         k.revokedAt = uint64(block.timestamp);
+        _markEventBlock();
         emit SourceKeyRevoked(project, k.source, key, msg.sender);
     }
 

@@ -11,6 +11,7 @@ import {Currency} from "@uniswap/v4-core/src/types/Currency.sol";
 import {BalanceDelta} from "@uniswap/v4-core/src/types/BalanceDelta.sol";
 import {SwapParams} from "@uniswap/v4-core/src/types/PoolOperation.sol";
 import {TickMath} from "@uniswap/v4-core/src/libraries/TickMath.sol";
+import {EventBlocks} from "./libraries/EventBlocks.sol";
 
 /// @title SwapRouter: exact-input swaps in one v4 pool, for people (D7).
 /// @notice Holds nothing and owns nothing: no owner, no storage, no `receive`. Each swap pays its
@@ -19,7 +20,7 @@ import {TickMath} from "@uniswap/v4-core/src/libraries/TickMath.sol";
 /// `minAmountOut`. The price limit is one inside the extreme price, so only the input ends a swap; a
 /// pool that runs out of liquidity takes less, and native input it did not take is refunded.
 /// The app quotes the swap with `eden-core`'s `uniswap::swap` over the same pool state.
-contract SwapRouter is IUnlockCallback {
+contract SwapRouter is IUnlockCallback, EventBlocks {
     using SafeERC20 for IERC20;
 
     IPoolManager public immutable poolManager;
@@ -78,6 +79,7 @@ contract SwapRouter is IUnlockCallback {
             poolManager.unlock(abi.encode(Swap(key, zeroForOne, amountIn, msg.sender, recipient))), (uint256, uint256)
         );
         if (amountOut < minAmountOut) revert TooLittleOut(amountOut, minAmountOut);
+        _markEventBlock();
         emit Swapped(PoolId.wrap(keccak256(abi.encode(key))), msg.sender, recipient, zeroForOne, spent, amountOut);
         // Native input the pool did not take goes back to the sender (never more: this router holds nothing).
         if (expected > spent) {

@@ -10,6 +10,7 @@ import {PoolKey} from "@uniswap/v4-core/src/types/PoolKey.sol";
 import {PoolId} from "@uniswap/v4-core/src/types/PoolId.sol";
 import {Currency} from "@uniswap/v4-core/src/types/Currency.sol";
 import {BalanceDelta} from "@uniswap/v4-core/src/types/BalanceDelta.sol";
+import {SwapParams} from "@uniswap/v4-core/src/types/PoolOperation.sol";
 import {StateLibrary} from "@uniswap/v4-core/src/libraries/StateLibrary.sol";
 import {FullMath} from "@uniswap/v4-core/src/libraries/FullMath.sol";
 import {CustomRevert} from "@uniswap/v4-core/src/libraries/CustomRevert.sol";
@@ -57,7 +58,7 @@ contract LaunchpadTest is LaunchpadFixture {
 
     function test_deploy_lockerIsBeforeInitializeHookOwnedByPad() public view {
         LaunchLocker locker = pad.locker();
-        assertEq(uint160(address(locker)) & ((1 << 14) - 1), 1 << 13);
+        assertEq(uint160(address(locker)) & ((1 << 14) - 1), (1 << 13) | (1 << 6));
         assertEq(locker.launchpad(), address(pad));
         assertEq(address(locker.poolManager()), address(pm));
         assertEq(pad.supply(), S);
@@ -413,6 +414,34 @@ contract LaunchpadTest is LaunchpadFixture {
         IERC20(token).approve(address(sw), got);
         sw.swapExactIn(key, false, got);
         vm.stopPrank();
+    }
+
+    /// D12: every swap of a graduated pool records its block under the pool's id, once per block; only the
+    /// PoolManager may call the hook.
+    function test_graduatedPoolSwapsRecordTheirBlocks() public {
+        _buy(bob, 50 ether, 40);
+        TestSwapper sw = new TestSwapper(pm);
+        PoolKey memory key = pad.poolKeyOf(token);
+        bytes32 pool = keccak256(abi.encode(key));
+        LaunchLocker locker = pad.locker();
+        assertEq(locker.eventBlockCount(pool), 0);
+        vm.roll(block.number + 5);
+        vm.prank(alice);
+        sw.swapExactIn{value: 0.1 ether}(key, true, 0.1 ether);
+        vm.prank(alice);
+        sw.swapExactIn{value: 0.1 ether}(key, true, 0.1 ether);
+        vm.roll(block.number + 3);
+        vm.prank(alice);
+        sw.swapExactIn{value: 0.1 ether}(key, true, 0.1 ether);
+        (uint64[] memory blocks, bool more) = locker.eventBlocks(pool, 0, uint64(block.number), 10);
+        assertEq(blocks.length, 2);
+        assertEq(blocks[0], block.number - 3);
+        assertEq(blocks[1], block.number);
+        assertFalse(more);
+
+        vm.prank(alice);
+        vm.expectRevert(abi.encodeWithSelector(LaunchLocker.OnlyPoolManager.selector, alice));
+        locker.afterSwap(alice, key, SwapParams({zeroForOne: true, amountSpecified: -1, sqrtPriceLimitX96: 0}), BalanceDelta.wrap(0), "");
     }
 
     function test_frontRunInitializeIsRefused() public {

@@ -5,12 +5,14 @@
 //    than `maxResults` logs ("query returned more than N results");
 //  - answers HTTP 429 to every `every429`-th HTTP request (deterministic; 0 turns it off);
 //  - allows any origin (CORS, preflight included, on 429s too, so the page can read the status);
-//  - counts HTTP requests and JSON-RPC calls by method, and records each eth_getLogs range;
+//  - counts HTTP requests and JSON-RPC calls by method, and records each eth_getLogs range and each range asked
+//    of a contract's record of its events' blocks (`eventBlocks`, D12);
 //  - while `down` is set, answers every request HTTP 503 (a node that is down; the Retry tests);
 //  - counts `eth_call`s without `to` (deployless readers, D3) and, while `refuseDeployless` is set, answers
 //    them with an error and no data, as a node that refuses them would.
 // Batches (JSON arrays) are forwarded as one HTTP request and each call in them is checked.
 import { createServer } from 'node:http';
+import { keccak256 } from 'ethereum-cryptography/keccak.js';
 
 const CORS = {
   'access-control-allow-origin': '*',
@@ -20,6 +22,8 @@ const CORS = {
 };
 
 const sleep = (ms) => new Promise((ok) => setTimeout(ok, ms));
+/** The selector of `eventBlocks(bytes32,uint64,uint64,uint256)`, as `eth_call` data starts. */
+const EVENT_BLOCKS = '0x' + Buffer.from(keccak256(Buffer.from('eventBlocks(bytes32,uint64,uint64,uint256)'))).subarray(0, 4).toString('hex');
 
 async function upstreamCall(upstream, body) {
   const r = await fetch(upstream, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -29,7 +33,7 @@ async function upstreamCall(upstream, body) {
 /** Starts the proxy on 127.0.0.1; resolves to {url, down, stats, totals, reset, close}: `stats` counts since
  * the last `reset()`, `totals` since the start. */
 export async function startRpcProxy(upstream, { latencyMs = 0, maxBlocks = 10_000, maxResults = 10_000, every429 = 7 } = {}) {
-  const fresh = () => ({ http: 0, calls: 0, rateLimited: 0, refusedRanges: 0, deployless: 0, byMethod: {}, getLogs: [] });
+  const fresh = () => ({ http: 0, calls: 0, rateLimited: 0, refusedRanges: 0, deployless: 0, byMethod: {}, getLogs: [], eventBlocks: [] });
   const stats = fresh();
   const totals = fresh();
   const count = (k, method) => {
@@ -55,6 +59,13 @@ export async function startRpcProxy(upstream, { latencyMs = 0, maxBlocks = 10_00
     if (call.method === 'eth_call' && !call.params?.[0]?.to) {
       count('deployless');
       if (control.refuseDeployless) return { jsonrpc: '2.0', id: call.id, error: { code: -32602, message: 'invalid argument 0: missing "to"' } };
+    }
+    const data = String(call.params?.[0]?.data ?? call.params?.[0]?.input ?? '');
+    if (call.method === 'eth_call' && data.startsWith(EVENT_BLOCKS)) {
+      // eventBlocks(bytes32 key, uint64 fromBlock, uint64 toBlock, uint256 max)
+      const word = (i) => Number(BigInt('0x' + data.slice(10 + 64 * i, 74 + 64 * i)));
+      const asked = { address: String(call.params[0].to).toLowerCase(), key: '0x' + data.slice(10, 74), from: word(1), to: word(2) };
+      for (const s of [stats, totals]) s.eventBlocks.push(asked);
     }
     if (call.method !== 'eth_getLogs') return upstreamCall(upstream, call);
     const f = call.params?.[0] ?? {};

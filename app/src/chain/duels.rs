@@ -7,8 +7,9 @@
 use crate::chain::abi::{
     IDuelHook, IDuelHookEvents, IPoolManagerEvents, IPoolManagerState, IERC20,
 };
+use crate::chain::event_blocks::BlockIndex;
 use crate::chain::multicall::Batch;
-use crate::chain::rpc::{decode_events, Log, LogFilter, Rpc, RpcError};
+use crate::chain::rpc::{decode_event, decode_events, Log, LogFilter, Rpc, RpcError};
 use alloy_primitives::{keccak256, Address, B256, U256};
 use alloy_sol_types::{SolEvent, SolValue};
 use eden_core::uniswap::state;
@@ -75,11 +76,15 @@ pub fn pool_id(key: &IDuelHook::PoolKey) -> B256 {
 }
 
 /// What the duel's round mean is replayed from (B2): where the duel was created (its
-/// `DuelCreated` log's position; `None` when it is not in the logs scanned), both pools'
-/// `Initialize` and `Swap` logs, and the timestamps of the blocks of those after the creation.
+/// `DuelCreated` log's position; `None` when it is not in the logs read) and both pools' ticks
+/// then, both pools' `Swap` logs in the blocks the hook recorded for them (D12; without a record,
+/// their `Initialize` and `Swap` logs since `from`), and the timestamps of the blocks of those after
+/// the creation.
 #[derive(Debug, Clone)]
 pub struct ReplayLogs {
     pub created_at: Option<(u64, u64)>,
+    /// Pool A's and pool B's ticks at the creation (`DuelCreated`).
+    pub created_ticks: Option<(i32, i32)>,
     pub pool_logs: Vec<Log>,
     pub timestamps: BTreeMap<u64, u64>,
 }
@@ -231,14 +236,26 @@ async fn replay_logs(
             Some(vec![pool_id(&d.keyA), pool_id(&d.keyB)]),
         ],
     };
+    let swaps_recorded = BlockIndex {
+        at: r.hook,
+        keys: vec![pool_id(&d.keyA), pool_id(&d.keyB)],
+    };
     let (created, pool_logs) = futures::try_join!(
         rpc.get_logs(&created, from, latest),
-        rpc.get_logs(&pools, from, latest),
+        rpc.get_logs_via(&pools, from, latest, Some(&swaps_recorded)),
     )?;
     let created_at = created.first().map(Log::position);
+    let created_ticks = match created.first() {
+        Some(l) => {
+            let e = decode_event::<IDuelHookEvents::DuelCreated>(l)?;
+            Some((e.tickA.as_i32(), e.tickB.as_i32()))
+        }
+        None => None,
+    };
     let blocks = created_at.map_or_else(Vec::new, |c| blocks_after(&pool_logs, c));
     Ok(ReplayLogs {
         created_at,
+        created_ticks,
         timestamps: rpc.block_timestamps(&blocks).await?,
         pool_logs,
     })

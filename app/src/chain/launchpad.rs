@@ -4,6 +4,7 @@
 //! `eden_core::uniswap::state`), and an account's balances of a launch's two tokens. No Leptos here.
 
 use crate::chain::abi::{ILaunchpad, IPoolManagerState, IERC20};
+use crate::chain::event_blocks::BlockIndex;
 use crate::chain::multicall::Batch;
 use crate::chain::rpc::{decode_event, LogFilter, Rpc, RpcError};
 use crate::chain::tokens::TokenLabels;
@@ -327,7 +328,7 @@ pub async fn trades(
 }
 
 /// Every swap in a graduated launch's pool since `from_block`, in chain order (D7): the
-/// PoolManager's `Swap` logs of the pool, each with its payer from the swap router's `Swapped` log
+/// PoolManager's `Swap` logs of the pool in the blocks its hook recorded (D12), each with its payer from the swap router's `Swapped` log
 /// of the same transaction (a swap through another contract names that contract).
 ///
 /// # Errors
@@ -349,7 +350,13 @@ pub async fn pool_trades(
             Some(vec![pool.pool_id]),
         ],
     };
-    let (swaps, routed) = futures::join!(rpc.get_logs(&swaps, from_block, latest), async {
+    // D12: the pool's hook (the launch locker) records the block of every swap of the pool.
+    let recorded = BlockIndex {
+        at: pool.key.hooks,
+        keys: vec![pool.pool_id],
+    };
+    let swaps_read = rpc.get_logs_via(&swaps, from_block, latest, Some(&recorded));
+    let (swaps, routed) = futures::join!(swaps_read, async {
         match router {
             Some(r) => {
                 let f = LogFilter {

@@ -11,6 +11,7 @@ pub mod abi;
 pub mod calls;
 pub mod duels;
 pub mod epochs;
+pub mod event_blocks;
 pub mod fee_lanes;
 pub mod governance;
 pub mod grades;

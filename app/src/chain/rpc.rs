@@ -4,6 +4,7 @@
 //! are retried with backoff ([`crate::chain::logs::with_backoff`]); logs are read through the one
 //! log reader ([`crate::chain::logs::read_logs`]).
 
+use crate::chain::event_blocks::{self, BlockIndex};
 use crate::chain::log_cache;
 use crate::chain::logs::{read_logs, with_backoff};
 use crate::chain::network::{DEFAULT_LOG_RANGE, DEFAULT_LOG_REQUESTS};
@@ -92,6 +93,9 @@ pub struct Rpc {
     /// The log cache's key prefix for this deployment ([`crate::chain::log_cache`]); `None`: logs
     /// are not cached.
     pub log_cache: Option<String>,
+    /// Contracts known to keep no record of their events' blocks (the PoolManager): their logs are
+    /// scanned without asking for one (D12, [`crate::chain::event_blocks`]).
+    pub unrecorded: Vec<Address>,
 }
 
 fn q(v: &Value) -> Result<U256, RpcError> {
@@ -125,6 +129,15 @@ impl Rpc {
             log_requests: DEFAULT_LOG_REQUESTS,
             multicall: None,
             log_cache: None,
+            unrecorded: Vec::new(),
+        }
+    }
+
+    /// The same endpoint, never asking `contracts` for a record of their events' blocks (D12).
+    pub fn with_unrecorded(self, contracts: &[Address]) -> Self {
+        Self {
+            unrecorded: contracts.to_vec(),
+            ..self
         }
     }
 
@@ -558,24 +571,39 @@ impl Rpc {
         decode_events(logs)
     }
 
-    /// `eth_getLogs` over blocks `[from, to]` in chain order, through the log reader: at most
-    /// [`Rpc::log_range`] blocks per request, a range the node refuses split and read again, and,
-    /// with a log cache, only the blocks after the cached (confirmed) ones. A failing request names
-    /// its block range.
+    /// `eth_getLogs` over blocks `[from, to]` in chain order: in the blocks the filter's contract
+    /// recorded (D12, [`crate::chain::event_blocks`]) when it keeps a record, else through the log
+    /// reader (at most [`Rpc::log_range`] blocks per request, a range the node refuses split and
+    /// read again); with a log cache, only the blocks after the cached (confirmed) ones. A failing
+    /// request names its block range.
     pub async fn get_logs(
         &self,
         filter: &LogFilter,
         from: u64,
         to: u64,
     ) -> Result<Vec<Log>, RpcError> {
+        let index =
+            (!self.unrecorded.contains(&filter.address)).then(|| BlockIndex::own(filter.address));
+        self.get_logs_via(filter, from, to, index.as_ref()).await
+    }
+
+    /// [`Rpc::get_logs`] with the record of `index` (`None`: scan): a pool's swaps on the
+    /// PoolManager found through the hook that recorded them.
+    pub async fn get_logs_via(
+        &self,
+        filter: &LogFilter,
+        from: u64,
+        to: u64,
+        index: Option<&BlockIndex>,
+    ) -> Result<Vec<Log>, RpcError> {
         let Some(prefix) = &self.log_cache else {
-            return self.read_logs(filter, from, to).await;
+            return self.read_logs(filter, from, to, index).await;
         };
         let key = format!("{prefix}|{}|{from}", filter.key());
         let cached = log_cache::get(&key).await;
         let (mut logs, next) = log_cache::plan(cached.as_ref(), from, to);
         if let Some(n) = next {
-            logs.extend(self.read_logs(filter, n, to).await?);
+            logs.extend(self.read_logs(filter, n, to, index).await?);
         }
         if let Some(keep) = log_cache::to_keep(&logs, from, to) {
             if cached.is_none_or(|c| c.to < keep.to) {
@@ -590,7 +618,27 @@ impl Rpc {
         filter: &LogFilter,
         from: u64,
         to: u64,
+        index: Option<&BlockIndex>,
     ) -> Result<Vec<Log>, RpcError> {
+        if let Some(index) = index {
+            let ask = |at, key, next, to| async move {
+                let page = self
+                    .call_at(at, &event_blocks::page_call(key, next, to), to)
+                    .await?;
+                Ok((page.blocks, page.more))
+            };
+            match event_blocks::recorded_blocks(index, from, to, ask).await {
+                Ok(blocks) => {
+                    let batch = |requests: Vec<(&'static str, Value)>| async move {
+                        self.request_batch(&requests).await
+                    };
+                    return event_blocks::logs_in_blocks(filter, &blocks, self.log_range, batch)
+                        .await;
+                }
+                Err(e) if event_blocks::keeps_no_record(&e) => {}
+                Err(e) => return Err(e),
+            }
+        }
         let fetch = |lo: u64, hi: u64| async move {
             let v = self.request("eth_getLogs", filter.to_json(lo, hi)).await?;
             serde_json::from_value::<Vec<Log>>(v).map_err(|e| RpcError::Decode(e.to_string()))

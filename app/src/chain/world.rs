@@ -64,6 +64,7 @@ impl World {
             .with_log_range(self.network.settings.log_range)
             .with_log_requests(self.network.settings.log_requests)
             .with_multicall(self.multicall)
+            .with_unrecorded(&[self.contracts.pool_manager])
             .with_log_cache(
                 self.deployment_block_hash
                     .map(|h| format!("{}:{h}", self.chain_id)),

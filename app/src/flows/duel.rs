@@ -9,7 +9,7 @@ use crate::chain::duels::{self, DuelRead, DuelRef};
 use crate::chain::rpc::{Rpc, RpcError};
 use crate::chain::world::World;
 use crate::error::AppError;
-use crate::flows::duel_mean::{self, DuelPools, DuelTicks};
+use crate::flows::duel_mean::{self, DuelPools, DuelTicks, Side, TickEvent};
 use alloy_primitives::{Address, I256, U256};
 use eden_core::duel::{self, RoundMean, RoundWindow};
 
@@ -108,11 +108,23 @@ fn replay(read: &DuelRead, r: &DuelRef, from: u64) -> Result<DuelTicks, AppError
         id_b: duels::pool_id(&d.keyB),
         hook: r.hook,
     };
-    let events: Vec<_> = logs
+    let mut events: Vec<_> = logs
         .pool_logs
         .iter()
         .filter_map(|l| pools.decode(l))
         .collect();
+    // D12: both pools' ticks at the creation, as the hook saw them, so the replay needs no log from
+    // before it (its swaps are in the blocks the hook recorded from then on).
+    if let Some((tick_a, tick_b)) = logs.created_ticks {
+        for (side, pool_tick) in [(Side::A, tick_a), (Side::B, tick_b)] {
+            events.push(TickEvent {
+                position: created_at,
+                side,
+                pool_tick,
+                user_swap: false,
+            });
+        }
+    }
     let eth0 = (
         d.keyA.currency0 == Address::ZERO,
         d.keyB.currency0 == Address::ZERO,
