@@ -16,6 +16,11 @@ contract EventBlocksHarness is EventBlocks {
         _markEventBlock(key);
     }
 
+    /// Two transactions in one block: the second appends the block again.
+    function appendAgain(bytes32 key, uint64 b) external {
+        _eventBlocks[key].push(b);
+    }
+
     function markOwn() external {
         _markEventBlock();
         emit Marked(block.number);
@@ -42,6 +47,32 @@ contract EventBlocksTest is Test {
         assertEq(b.length, 2);
         assertEq(b[0], 10);
         assertEq(b[1], 12);
+        assertFalse(more);
+    }
+
+    /// Transactions in the same block each append it; the view answers it once, and pages stay exact.
+    function test_a_block_from_two_transactions_is_answered_once() public {
+        vm.roll(10);
+        h.markOwn();
+        h.appendAgain(bytes32(0), 10);
+        h.appendAgain(bytes32(0), 10);
+        vm.roll(11);
+        h.markOwn();
+        h.appendAgain(bytes32(0), 11);
+        vm.roll(12);
+        h.markOwn();
+        assertEq(h.eventBlockCount(bytes32(0)), 6);
+        (uint64[] memory b, bool more) = h.eventBlocks(bytes32(0), 0, 100, 2);
+        assertEq(b.length, 2);
+        assertEq(b[0], 10);
+        assertEq(b[1], 11);
+        assertTrue(more);
+        (b, more) = h.eventBlocks(bytes32(0), 12, 100, 2);
+        assertEq(b.length, 1);
+        assertEq(b[0], 12);
+        assertFalse(more);
+        (b, more) = h.eventBlocks(bytes32(0), 0, 11, 2);
+        assertEq(b.length, 2);
         assertFalse(more);
     }
 
@@ -117,7 +148,7 @@ contract EventBlocksTest is Test {
 
     /// The record's cost by case, printed for the gas table (`--match-test test_gas_record_cases -vv`): the gas of
     /// `_markEventBlock` inside a call (no transaction base), for a first entry (a new list and word), an entry
-    /// sharing a word, a second event in a block already recorded, and an entry starting a new word.
+    /// sharing a word, a second event of the same transaction, and an entry starting a new word.
     function test_gas_record_cases() public {
         vm.roll(100);
         uint256 first = _gasOfMark();
@@ -134,7 +165,7 @@ contract EventBlocksTest is Test {
         console.log("first entry of a list:", first);
         console.log("new block, entry in an existing word:", shared);
         console.log("new block, entry starting a word:", newWord);
-        console.log("block already recorded:", sameBlock);
+        console.log("a second event of the same transaction:", sameBlock);
     }
 
     /// A transaction's first touch of the list: its storage cold again (EIP-2929), as in a real call.
