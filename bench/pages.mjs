@@ -66,7 +66,20 @@ const CREATORS = ['0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc', '0x976EA74026E72
 
 const hex = (u8) => '0x' + Buffer.from(u8).toString('hex');
 const selector = (sig) => hex(keccak256(Buffer.from(sig))).slice(0, 10);
-const splitTypes = (s) => (s ? s.split(',') : []);
+/** The top-level types of a signature's parameter list (tuples kept whole). */
+const splitTypes = (s) => {
+  const out = [];
+  let depth = 0;
+  let cur = '';
+  for (const ch of s) {
+    if (ch === ',' && depth === 0) { out.push(cur); cur = ''; continue; }
+    if (ch === '(') depth++;
+    if (ch === ')') depth--;
+    cur += ch;
+  }
+  if (cur) out.push(cur);
+  return out;
+};
 const calldata = (sig, values) => {
   const types = splitTypes(sig.slice(sig.indexOf('(') + 1, -1));
   return selector(sig) + (types.length ? hex(encode(types, values)).slice(2) : '');
@@ -163,7 +176,8 @@ async function grow(chain, n) {
     const digest = eden.epochRootSigningHash(domain, { epoch, root: bundle.root, inputsRoot: bundle.inputsRoot, proposer: DEPLOYER[0], expiry });
     const sig = secp256k1.sign(Buffer.from(digest.slice(2), 'hex'), Buffer.from(DEPLOYER[1].slice(2), 'hex'));
     const signature = '0x' + sig.r.toString(16).padStart(64, '0') + sig.s.toString(16).padStart(64, '0') + (27 + sig.recovery).toString(16);
-    await send(DEPLOYER[0], c.epochRegistry, 'propose(uint64,bytes32,bytes32,uint64,bytes)', [epoch, bundle.root, bundle.inputsRoot, expiry, signature], bond);
+    // C7a: the deployment's 1-of-1 committee, the deployer's key, approving as a member.
+    await send(DEPLOYER[0], c.epochRegistry, 'propose(uint64,bytes32,bytes32,uint64,(address,bytes)[])', [epoch, bundle.root, bundle.inputsRoot, expiry, [[DEPLOYER[0], signature]]], bond);
     writeFileSync(join(chain.demoDir, 'epochs', `${bundle.root.toLowerCase()}.json`), JSON.stringify(bundle));
     await warp(72 * 3600 + 60);
     await send(DEPLOYER[0], c.epochRegistry, 'finalize(uint64)', [epoch]);
