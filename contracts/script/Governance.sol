@@ -3,9 +3,11 @@ pragma solidity 0.8.26;
 
 import {TimelockController} from "@openzeppelin/contracts/governance/TimelockController.sol";
 import {Ownable2Step} from "@openzeppelin/contracts/access/Ownable2Step.sol";
+import {EdenTimelock} from "../src/governance/EdenTimelock.sol";
 
 /// @notice The deployment's governance (seed: parameters "published by governance change only through the 48-hour
-/// timelock"): an OpenZeppelin `TimelockController` with a 48 h delay owns every Eden contract.
+/// timelock"): an OpenZeppelin `TimelockController` with a 48 h delay owns every Eden contract. It is deployed as
+/// `EdenTimelock`, the same controller recording where its events are (D12).
 ///
 /// The handover is public and takes the same 48 h as any other change: the deployer finishes the setup, calls
 /// `transferOwnership(timelock)` on each contract (two-step: the deployer stays owner until the timelock accepts),
@@ -23,7 +25,7 @@ library Governance {
         proposers[0] = governor;
         address[] memory executors = new address[](1);
         executors[0] = address(0); // anyone may execute a ready operation
-        return new TimelockController(DELAY, proposers, executors, address(0));
+        return new EdenTimelock(DELAY, proposers, executors, address(0));
     }
 
     /// @notice `acceptOwnership()` on every target, as one timelock batch.

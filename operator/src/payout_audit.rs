@@ -137,6 +137,8 @@ pub async fn audit(chain: &Chain, pubs: &Publications, dry_run: bool) -> Result<
     let rounds =
         eden_chain::payouts::rounds(chain, distributor, chain.net.deployment_block, head).await?;
     let d = HolderDistributor::new(distributor, chain.provider.clone());
+    // Whether this key may revoke: read once, at the first wrong round.
+    let mut may_revoke = None;
     let mut out = Vec::new();
     for r in rounds {
         let s = &r.state;
@@ -174,7 +176,14 @@ pub async fn audit(chain: &Chain, pubs: &Publications, dry_run: bool) -> Result<
         );
         let action = match &v {
             Verdict::Differs { .. } => {
-                revoke(chain, &d, (r.token, r.asset, r.epoch), dry_run).await?
+                revoke(
+                    chain,
+                    &d,
+                    &mut may_revoke,
+                    (r.token, r.asset, r.epoch),
+                    dry_run,
+                )
+                .await?
             }
             _ => Action::None,
         };
@@ -191,19 +200,30 @@ pub async fn audit(chain: &Chain, pubs: &Publications, dry_run: bool) -> Result<
     Ok(out)
 }
 
-/// Revokes a wrong round when this key may (the guardian or the owner) and this is not a dry run.
+/// Revokes a wrong round when this key may (the guardian or the owner) and this is not a dry run. Whether it
+/// may is read from the distributor once per audit (`may_revoke`, `None` until the first wrong round).
 async fn revoke(
     chain: &Chain,
     d: &HolderDistributor::HolderDistributorInstance<alloy::providers::DynProvider>,
+    may_revoke: &mut Option<bool>,
     (token, asset, epoch): (Address, Address, u64),
     dry_run: bool,
 ) -> Result<Action> {
     let Some(me) = chain.from else {
         return Ok(Action::Flagged);
     };
-    let guardian = d.guardian().call().await.map_err(crate::OpError::rpc)?;
-    let owner = d.owner().call().await.map_err(crate::OpError::rpc)?;
-    if me != guardian && me != owner {
+    let may = match *may_revoke {
+        Some(may) => may,
+        None => {
+            let (guardian, owner) =
+                futures::try_join!(async { d.guardian().call().await }, async {
+                    d.owner().call().await
+                })
+                .map_err(crate::OpError::rpc)?;
+            *may_revoke.insert(me == guardian || me == owner)
+        }
+    };
+    if !may {
         return Ok(Action::Flagged);
     }
     if dry_run {

@@ -5,11 +5,12 @@
 //    than `maxResults` logs ("query returned more than N results");
 //  - answers HTTP 429 to every `every429`-th HTTP request (deterministic; 0 turns it off);
 //  - allows any origin (CORS, preflight included, on 429s too, so the page can read the status);
-//  - counts HTTP requests and JSON-RPC calls by method, and records each eth_getLogs range and each range asked
+//  - counts HTTP requests and JSON-RPC calls by method, lists each HTTP request's calls (`requests`), and records each eth_getLogs range and each range asked
 //    of a contract's record of its events' blocks (`eventBlocks`, D12);
 //  - while `down` is set, answers every request HTTP 503 (a node that is down; the Retry tests);
 //  - counts `eth_call`s without `to` (deployless readers, D3) and, while `refuseDeployless` is set, answers
-//    them with an error and no data, as a node that refuses them would.
+//    them with an error and no data, as a node that refuses them would;
+//  - while `lieEventBlocks` is set, answers every `eventBlocks` call with a block outside the range asked.
 // Batches (JSON arrays) are forwarded as one HTTP request and each call in them is checked.
 import { createServer } from 'node:http';
 import { keccak256 } from 'ethereum-cryptography/keccak.js';
@@ -23,7 +24,7 @@ const CORS = {
 
 const sleep = (ms) => new Promise((ok) => setTimeout(ok, ms));
 /** The selector of `eventBlocks(bytes32,uint64,uint64,uint256)`, as `eth_call` data starts. */
-const EVENT_BLOCKS = '0x' + Buffer.from(keccak256(Buffer.from('eventBlocks(bytes32,uint64,uint64,uint256)'))).subarray(0, 4).toString('hex');
+export const EVENT_BLOCKS = '0x' + Buffer.from(keccak256(Buffer.from('eventBlocks(bytes32,uint64,uint64,uint256)'))).subarray(0, 4).toString('hex');
 
 async function upstreamCall(upstream, body) {
   const r = await fetch(upstream, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -33,7 +34,7 @@ async function upstreamCall(upstream, body) {
 /** Starts the proxy on 127.0.0.1; resolves to {url, down, stats, totals, reset, close}: `stats` counts since
  * the last `reset()`, `totals` since the start. */
 export async function startRpcProxy(upstream, { latencyMs = 0, maxBlocks = 10_000, maxResults = 10_000, every429 = 7 } = {}) {
-  const fresh = () => ({ http: 0, calls: 0, rateLimited: 0, refusedRanges: 0, deployless: 0, byMethod: {}, getLogs: [], eventBlocks: [] });
+  const fresh = () => ({ http: 0, calls: 0, rateLimited: 0, refusedRanges: 0, deployless: 0, byMethod: {}, getLogs: [], eventBlocks: [], requests: [] });
   const stats = fresh();
   const totals = fresh();
   const count = (k, method) => {
@@ -43,7 +44,7 @@ export async function startRpcProxy(upstream, { latencyMs = 0, maxBlocks = 10_00
     }
   };
   let n429 = 0;
-  const control = { down: false, refuseDeployless: false };
+  const control = { down: false, refuseDeployless: false, lieEventBlocks: false };
   const blockOf = async (tag) => {
     if (tag === undefined || tag === 'latest' || tag === 'pending' || tag === 'safe' || tag === 'finalized') {
       const r = await upstreamCall(upstream, { jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] });
@@ -66,6 +67,12 @@ export async function startRpcProxy(upstream, { latencyMs = 0, maxBlocks = 10_00
       const word = (i) => Number(BigInt('0x' + data.slice(10 + 64 * i, 74 + 64 * i)));
       const asked = { address: String(call.params[0].to).toLowerCase(), key: '0x' + data.slice(10, 74), from: word(1), to: word(2) };
       for (const s of [stats, totals]) s.eventBlocks.push(asked);
+    }
+    if (control.lieEventBlocks && call.method === 'eth_call' && data.startsWith(EVENT_BLOCKS)) {
+      // A node lying about a record: one block past the range asked, `more` false.
+      const to = BigInt('0x' + data.slice(10 + 64 * 2, 74 + 64 * 2));
+      const word = (n) => BigInt(n).toString(16).padStart(64, '0');
+      return { jsonrpc: '2.0', id: call.id, result: '0x' + word(0x40) + word(0) + word(1) + word(to + 1n) };
     }
     if (call.method !== 'eth_getLogs') return upstreamCall(upstream, call);
     const f = call.params?.[0] ?? {};
@@ -109,6 +116,9 @@ export async function startRpcProxy(upstream, { latencyMs = 0, maxBlocks = 10_00
     let body;
     try {
       body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      const calls = Array.isArray(body) ? body : [body];
+      const what = calls.map((c) => c.method === 'eth_call' ? `eth_call ${String(c.params?.[0]?.to ?? 'deployless').slice(0, 8)} ${String(c.params?.[0]?.data ?? c.params?.[0]?.input ?? '').slice(0, 10)}` : c.method);
+      for (const s of [stats, totals]) s.requests.push(what);
     } catch {
       res.writeHead(400, { ...CORS, 'content-type': 'application/json' });
       res.end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'parse error' } }));
@@ -133,6 +143,9 @@ export async function startRpcProxy(upstream, { latencyMs = 0, maxBlocks = 10_00
     /** While true, an `eth_call` without `to` is refused (error, no data). */
     set refuseDeployless(v) { control.refuseDeployless = v; },
     get refuseDeployless() { return control.refuseDeployless; },
+    /** While true, every `eventBlocks` call is answered with a block past the range asked (a lying record). */
+    set lieEventBlocks(v) { control.lieEventBlocks = v; },
+    get lieEventBlocks() { return control.lieEventBlocks; },
     stats,
     totals,
     reset: () => Object.assign(stats, fresh()),

@@ -52,7 +52,8 @@ pub fn keeps_no_record(e: &RpcError) -> bool {
 ///
 /// # Errors
 /// `ask`'s (see [`keeps_no_record`] for the ones that mean there is no record); a page naming a block
-/// outside the range asked.
+/// outside the range asked, as [`RpcError::Node`] (a record that does not match the chain fails the
+/// read, named, rather than counting as no record).
 pub async fn recorded_blocks<F, Fut>(
     index: &BlockIndex,
     from: u64,
@@ -93,7 +94,8 @@ where
     loop {
         let (page, more) = ask(at, key, next, to).await?;
         if page.iter().any(|&b| b < next || b > to) {
-            return Err(RpcError::Decode(format!(
+            // A node that answers this is not to be read from quietly: named, never scanned around.
+            return Err(RpcError::Node(format!(
                 "the event record of {at} answered a block outside {next}–{to}"
             )));
         }
@@ -215,7 +217,8 @@ mod tests {
         let index = BlockIndex::own(Address::repeat_byte(1));
         let liar = |_, _, _, _| std::future::ready(Ok((vec![3u64], false)));
         let e = ready(recorded_blocks(&index, 10, 20, liar)).unwrap_err();
-        assert!(matches!(e, RpcError::Decode(m) if m.contains("outside 10–20")));
+        assert!(matches!(&e, RpcError::Node(m) if m.contains("outside 10–20")));
+        assert!(!keeps_no_record(&e), "a lying record is not scanned around");
     }
 
     #[test]

@@ -9,6 +9,7 @@
 
 pub mod abi;
 pub mod calls;
+pub mod coalesce;
 pub mod duels;
 pub mod epochs;
 pub mod event_blocks;

@@ -13,8 +13,12 @@ use alloy_sol_types::{SolCall, SolEvent};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
+use super::coalesce::{self, Coalescer};
 use super::transport::post_json;
 pub use super::transport::{error_from, revert_data, Log, LogFilter, RpcError};
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
 
 /// What [`Rpc::probe`] reads when connecting.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -173,59 +177,53 @@ impl Rpc {
         }
     }
 
-    /// One JSON-RPC request, retried with backoff while the node rate-limits.
+    /// This node's queue of requests sent together ([`coalesce`]), one per URL and page.
+    fn node(&self) -> Rc<Coalescer> {
+        thread_local! {
+            static NODES: RefCell<HashMap<String, Rc<Coalescer>>> = RefCell::new(HashMap::new());
+        }
+        NODES.with(|nodes| {
+            Rc::clone(
+                nodes
+                    .borrow_mut()
+                    .entry(self.url.clone())
+                    .or_insert_with(|| browser_node(self.url.clone())),
+            )
+        })
+    }
+
+    /// One JSON-RPC request, sent with the other requests made in the same browser task
+    /// ([`coalesce`]), retried with backoff while the node rate-limits.
     pub async fn request(&self, method: &str, params: Value) -> Result<Value, RpcError> {
-        let body =
-            json!({ "jsonrpc": "2.0", "id": 1, "method": method, "params": params }).to_string();
-        let once = || async {
-            let v = post_json(&self.url, &body).await?;
-            if let Some(e) = v.get("error") {
-                return Err(error_from(e));
-            }
-            v.get("result")
-                .cloned()
-                .ok_or_else(|| RpcError::Decode("no result".into()))
+        let node = self.node();
+        let once = || {
+            let answer = node.call(method, params.clone());
+            async move { answer.await? }
         };
         with_backoff(once, gloo_timers::future::TimeoutFuture::new).await
     }
 
-    /// Several JSON-RPC requests `(method, params)` in JSON-RPC batches of at most
-    /// [`MAX_BATCH`] requests each, sent at once (one round trip), each batch retried with backoff
-    /// while the node rate-limits; each request's result or error, in order.
+    /// Several JSON-RPC requests `(method, params)`, sent with the other requests made in the same
+    /// browser task in JSON-RPC batches of at most [`MAX_BATCH`] requests each, at once (one round
+    /// trip); each request's result or error, in order. A request the node rate-limits is that
+    /// request's error.
     ///
     /// # Errors
-    /// When a batch as a whole fails (the network, or a node refusing batches).
+    /// When a batch as a whole fails in transport (the network, a rate limit that outlasts the
+    /// backoff, a server error).
     pub async fn request_batch(
         &self,
         requests: &[(&str, Value)],
     ) -> Result<Vec<Result<Value, RpcError>>, RpcError> {
-        let runs = requests.chunks(MAX_BATCH).map(|chunk| async move {
-            let body = Value::Array(
-                chunk
-                    .iter()
-                    .enumerate()
-                    .map(|(i, (method, params))| {
-                        json!({ "jsonrpc": "2.0", "id": i, "method": method, "params": params })
-                    })
-                    .collect(),
-            )
-            .to_string();
-            let once = || async {
-                let v = post_json(&self.url, &body).await?;
-                // A node refusing the whole batch answers one error object.
-                if let Some(e) = v.get("error") {
-                    return Err(error_from(e));
-                }
-                Ok(v)
-            };
-            let v = with_backoff(once, gloo_timers::future::TimeoutFuture::new).await?;
-            batch_answers(&v, chunk.len())
-        });
-        let mut out = Vec::with_capacity(requests.len());
-        for r in futures::future::join_all(runs).await {
-            out.extend(r?);
-        }
-        Ok(out)
+        let node = self.node();
+        let answers = requests
+            .iter()
+            .map(|(method, params)| node.call(method, params.clone()))
+            .collect::<Vec<_>>();
+        futures::future::join_all(answers)
+            .await
+            .into_iter()
+            .collect()
     }
 
     /// `eth_call`s of `calls` (to, data) against the state after `block` (`None`: the latest) in
@@ -295,7 +293,7 @@ impl Rpc {
     /// What connecting needs to know, in one round trip (one JSON-RPC batch): the chain id, the
     /// latest block's timestamp, the code at `code_at` (is Multicall3 there?) and the hash of
     /// block `block` (the deployment block: the log cache's key). A node that refuses batches is
-    /// asked the same one request at a time.
+    /// asked the same one request at a time ([`coalesce`]).
     ///
     /// # Errors
     /// When the chain id or the latest block cannot be read.
@@ -309,22 +307,7 @@ impl Rpc {
                 json!([format!("{block:#x}"), false]),
             ),
         ];
-        let answers = match self.request_batch(&requests).await {
-            Ok(a) => a,
-            // Unreachable, rate-limited after backoff, or failing: the same for single requests.
-            Err(
-                e @ (RpcError::Network(_)
-                | RpcError::RateLimited(_)
-                | RpcError::Http { status: 500.., .. }),
-            ) => return Err(e),
-            Err(_) => {
-                let mut one_by_one = Vec::with_capacity(requests.len());
-                for (method, params) in requests {
-                    one_by_one.push(self.request(method, params).await);
-                }
-                one_by_one
-            }
-        };
+        let answers = self.request_batch(&requests).await?;
         let [chain_id, latest, code, deployed]: [Result<Value, RpcError>; 4] =
             answers
                 .try_into()
@@ -665,41 +648,37 @@ pub fn decode_event<E: SolEvent>(l: &Log) -> Result<E, RpcError> {
     l.decode::<E>().map_err(|e| RpcError::Decode(e.to_string()))
 }
 
+/// How long a request waits for others to join its batch, in milliseconds: long enough for the
+/// page's parts whose answers arrived in separate HTTP responses a moment apart to ask together, a
+/// small part of one round trip to a remote node.
+const COALESCE_WAIT_MS: u32 = 8;
+
+/// The browser's queue for the node at `url`: `fetch` POSTs (retried with backoff while the node
+/// rate-limits, as a whole), flushed in `spawn_local` tasks after [`COALESCE_WAIT_MS`], [`MAX_BATCH`] requests per HTTP request.
+fn browser_node(url: String) -> Rc<Coalescer> {
+    let url = Rc::new(url);
+    let post: coalesce::Post = Rc::new(move |body: String| {
+        let url = Rc::clone(&url);
+        Box::pin(async move {
+            let once = || async {
+                let v = post_json(&url, &body).await?;
+                // A node rate-limiting the request as a whole answers one error object.
+                if let Some(e @ RpcError::RateLimited(_)) = v.get("error").map(error_from) {
+                    return Err(e);
+                }
+                Ok(v)
+            };
+            with_backoff(once, gloo_timers::future::TimeoutFuture::new).await
+        })
+    });
+    let spawn: coalesce::Spawn = Rc::new(wasm_bindgen_futures::spawn_local);
+    let tick: coalesce::Tick =
+        Rc::new(|| Box::pin(gloo_timers::future::TimeoutFuture::new(COALESCE_WAIT_MS)));
+    Coalescer::new(post, spawn, tick, MAX_BATCH)
+}
+
 /// Requests per JSON-RPC batch: within public nodes' batch limits.
 pub const MAX_BATCH: usize = 250;
-
-/// A JSON-RPC batch's answers, put back in request order by id (nodes may answer in any order).
-fn batch_answers(v: &Value, n: usize) -> Result<Vec<Result<Value, RpcError>>, RpcError> {
-    let items = v
-        .as_array()
-        .ok_or_else(|| RpcError::Decode("a batch answer is not an array".into()))?;
-    let mut out: Vec<Option<Result<Value, RpcError>>> = vec![None; n];
-    for item in items {
-        let Some(i) = item
-            .get("id")
-            .and_then(Value::as_u64)
-            .and_then(|i| usize::try_from(i).ok())
-            .filter(|&i| i < n)
-        else {
-            continue;
-        };
-        out[i] = Some(match (item.get("result"), item.get("error")) {
-            (_, Some(e)) => Err(error_from(e)),
-            (Some(r), None) => Ok(r.clone()),
-            (None, None) => Err(RpcError::Decode("no result".into())),
-        });
-    }
-    Ok(out
-        .into_iter()
-        .map(|a| {
-            a.unwrap_or_else(|| {
-                Err(RpcError::Decode(
-                    "the node did not answer this request".into(),
-                ))
-            })
-        })
-        .collect())
-}
 
 #[cfg(test)]
 mod tests {
@@ -752,28 +731,6 @@ mod tests {
             None
         );
         assert_eq!(revert_data(&json!({"code": 3, "data": "not hex"})), None);
-    }
-
-    #[test]
-    fn batch_answers_are_matched_by_id() {
-        let v = json!([
-            { "jsonrpc": "2.0", "id": 2, "result": "0x02" },
-            { "jsonrpc": "2.0", "id": 0, "result": "0x" },
-            { "jsonrpc": "2.0", "id": 1, "error": { "code": 3, "message": "execution reverted" } },
-            { "jsonrpc": "2.0", "id": 9, "result": "0x09" },
-        ]);
-        let a = batch_answers(&v, 4).unwrap();
-        assert_eq!(a[0], Ok(json!("0x")));
-        assert!(matches!(a[1], Err(RpcError::Revert(_))));
-        assert_eq!(a[2], Ok(json!("0x02")));
-        assert_eq!(hex_bytes(&json!("0x02")), Ok(Bytes::from(vec![2u8])));
-        assert_eq!(
-            a[3],
-            Err(RpcError::Decode(
-                "the node did not answer this request".into()
-            ))
-        );
-        assert!(batch_answers(&json!({"id": 0}), 1).is_err());
     }
 
     #[test]
