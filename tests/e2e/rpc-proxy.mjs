@@ -119,6 +119,7 @@ export async function startRpcProxy(upstream, { latencyMs = 0, maxBlocks = 10_00
       const calls = Array.isArray(body) ? body : [body];
       const what = calls.map((c) => c.method === 'eth_call' ? `eth_call ${String(c.params?.[0]?.to ?? 'deployless').slice(0, 8)} ${String(c.params?.[0]?.data ?? c.params?.[0]?.input ?? '').slice(0, 10)}` : c.method);
       for (const s of [stats, totals]) s.requests.push(what);
+      what.at = Date.now();
     } catch {
       res.writeHead(400, { ...CORS, 'content-type': 'application/json' });
       res.end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'parse error' } }));
@@ -126,6 +127,8 @@ export async function startRpcProxy(upstream, { latencyMs = 0, maxBlocks = 10_00
     }
     try {
       const out = Array.isArray(body) ? await Promise.all(body.map(one)) : await one(body);
+      const listed = stats.requests.at(-1);
+      if (listed) listed.done = Date.now();
       res.writeHead(200, { ...CORS, 'content-type': 'application/json' });
       res.end(JSON.stringify(out));
     } catch (e) {

@@ -2,8 +2,8 @@
 //! the way viem's `http` transport batches with `batch: { wait }` (D3).
 //!
 //! 1. A request joins its node's queue ([`Coalescer::call`]). The first request of an empty queue
-//!    schedules a flush, which first waits a moment (the `tick`: 8 ms in the browser), so every
-//!    request the page's parts make meanwhile joins the same queue.
+//!    schedules a flush, which first waits a moment (the `tick`: a few microtask turns in the
+//!    browser), so every request the page's parts make meanwhile joins the same queue.
 //! 2. The flush sends the queue in batches of at most `max_batch` requests, at once. A queue of one
 //!    request is sent as a plain request, as it would be without this module.
 //! 3. Each answer is matched to its request by id and handed back; a request's own error (a revert)

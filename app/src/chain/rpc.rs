@@ -648,13 +648,14 @@ pub fn decode_event<E: SolEvent>(l: &Log) -> Result<E, RpcError> {
     l.decode::<E>().map_err(|e| RpcError::Decode(e.to_string()))
 }
 
-/// How long a request waits for others to join its batch, in milliseconds: long enough for the
-/// page's parts whose answers arrived in separate HTTP responses a moment apart to ask together, a
-/// small part of one round trip to a remote node.
-const COALESCE_WAIT_MS: u32 = 8;
+/// How many microtask turns a queue waits for other requests to join it before it is sent. Leptos runs the
+/// page's futures as microtasks, so the reads its parts start in the same browser task (and their follow-ups
+/// woken by one answer) join; a timer would join more, but the browser runs a timer only after the page's own
+/// work queued before it, and the pages measured slower with one (`bench/results/long-chain.txt`).
+const COALESCE_TURNS: u32 = 8;
 
 /// The browser's queue for the node at `url`: `fetch` POSTs (retried with backoff while the node
-/// rate-limits, as a whole), flushed in `spawn_local` tasks after [`COALESCE_WAIT_MS`], [`MAX_BATCH`] requests per HTTP request.
+/// rate-limits, as a whole), flushed in `spawn_local` tasks after [`COALESCE_TURNS`] microtask turns, [`MAX_BATCH`] requests per HTTP request.
 fn browser_node(url: String) -> Rc<Coalescer> {
     let url = Rc::new(url);
     let post: coalesce::Post = Rc::new(move |body: String| {
@@ -672,8 +673,16 @@ fn browser_node(url: String) -> Rc<Coalescer> {
         })
     });
     let spawn: coalesce::Spawn = Rc::new(wasm_bindgen_futures::spawn_local);
-    let tick: coalesce::Tick =
-        Rc::new(|| Box::pin(gloo_timers::future::TimeoutFuture::new(COALESCE_WAIT_MS)));
+    let tick: coalesce::Tick = Rc::new(|| {
+        Box::pin(async {
+            for _ in 0..COALESCE_TURNS {
+                let _ = wasm_bindgen_futures::JsFuture::from(js_sys::Promise::resolve(
+                    &wasm_bindgen::JsValue::UNDEFINED,
+                ))
+                .await;
+            }
+        })
+    });
     Coalescer::new(post, spawn, tick, MAX_BATCH)
 }
 
