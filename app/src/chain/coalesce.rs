@@ -289,6 +289,23 @@ mod tests {
         })
     }
 
+    /// An executor, the bodies the fake node was sent, and a queue in front of it.
+    fn setup(
+        refuse: bool,
+        down: bool,
+        max_batch: usize,
+    ) -> (Exec, Rc<RefCell<Vec<Value>>>, Rc<Coalescer>) {
+        let exec = Exec::default();
+        let bodies = Rc::new(RefCell::new(Vec::new()));
+        let c = Coalescer::new(
+            node(Rc::clone(&bodies), refuse, down),
+            exec.spawn(),
+            tick(),
+            max_batch,
+        );
+        (exec, bodies, c)
+    }
+
     fn three(exec: &Exec, c: &Rc<Coalescer>) -> Vec<Result<Answer, RpcError>> {
         exec.run(async {
             let (a, b, d) = futures::join!(
@@ -302,14 +319,7 @@ mod tests {
 
     #[test]
     fn concurrent_requests_go_in_one_batch_and_are_answered_in_order() {
-        let exec = Exec::default();
-        let bodies = Rc::new(RefCell::new(Vec::new()));
-        let c = Coalescer::new(
-            node(Rc::clone(&bodies), false, false),
-            exec.spawn(),
-            tick(),
-            250,
-        );
+        let (exec, bodies, c) = setup(false, false, 250);
         let got = three(&exec, &c);
         assert_eq!(bodies.borrow().len(), 1, "one HTTP request");
         assert_eq!(bodies.borrow()[0].as_array().map(Vec::len), Some(3));
@@ -324,14 +334,7 @@ mod tests {
 
     #[test]
     fn a_lone_request_is_sent_as_itself() {
-        let exec = Exec::default();
-        let bodies = Rc::new(RefCell::new(Vec::new()));
-        let c = Coalescer::new(
-            node(Rc::clone(&bodies), false, false),
-            exec.spawn(),
-            tick(),
-            250,
-        );
+        let (exec, bodies, c) = setup(false, false, 250);
         let got = exec.run(c.call("eth_blockNumber", json!([])));
         assert_eq!(got, Ok(Ok(json!("0x10"))));
         assert!(bodies.borrow()[0].is_object());
@@ -339,14 +342,7 @@ mod tests {
 
     #[test]
     fn a_queue_longer_than_a_batch_is_split() {
-        let exec = Exec::default();
-        let bodies = Rc::new(RefCell::new(Vec::new()));
-        let c = Coalescer::new(
-            node(Rc::clone(&bodies), false, false),
-            exec.spawn(),
-            tick(),
-            2,
-        );
+        let (exec, bodies, c) = setup(false, false, 2);
         let got = three(&exec, &c);
         let sizes: Vec<_> = bodies
             .borrow()
@@ -359,14 +355,7 @@ mod tests {
 
     #[test]
     fn a_node_refusing_batches_is_asked_one_request_at_a_time_from_then_on() {
-        let exec = Exec::default();
-        let bodies = Rc::new(RefCell::new(Vec::new()));
-        let c = Coalescer::new(
-            node(Rc::clone(&bodies), true, false),
-            exec.spawn(),
-            tick(),
-            250,
-        );
+        let (exec, bodies, c) = setup(true, false, 250);
         let got = three(&exec, &c);
         assert_eq!(got[0], Ok(Ok(json!("0x10"))));
         assert!(matches!(&got[1], Ok(Err(RpcError::Revert(_)))));
@@ -384,14 +373,7 @@ mod tests {
 
     #[test]
     fn a_transport_failure_fails_each_request_of_the_batch() {
-        let exec = Exec::default();
-        let bodies = Rc::new(RefCell::new(Vec::new()));
-        let c = Coalescer::new(
-            node(Rc::clone(&bodies), false, true),
-            exec.spawn(),
-            tick(),
-            250,
-        );
+        let (exec, bodies, c) = setup(false, true, 250);
         let got = three(&exec, &c);
         assert!(got.iter().all(|a| matches!(a, Err(RpcError::Network(_)))));
         assert_eq!(bodies.borrow().len(), 1, "not re-sent one by one");
@@ -400,14 +382,7 @@ mod tests {
 
     #[test]
     fn a_caller_that_stops_waiting_leaves_the_others_answered() {
-        let exec = Exec::default();
-        let bodies = Rc::new(RefCell::new(Vec::new()));
-        let c = Coalescer::new(
-            node(Rc::clone(&bodies), false, false),
-            exec.spawn(),
-            tick(),
-            250,
-        );
+        let (exec, _, c) = setup(false, false, 250);
         drop(c.call("eth_blockNumber", json!([])));
         let got = exec.run(c.call("eth_blockNumber", json!([])));
         assert_eq!(got, Ok(Ok(json!("0x10"))));

@@ -193,14 +193,25 @@ impl Rpc {
     }
 
     /// One JSON-RPC request, sent with the other requests made in the same browser task
-    /// ([`coalesce`]), retried with backoff while the node rate-limits.
+    /// ([`coalesce`]), retried with backoff while the node rate-limits it. The HTTP request that
+    /// carries it has its own backoff where it is sent ([`browser_node`]): a transport error is
+    /// final here, so a node that keeps rate-limiting is given up on after one backoff, not two.
     pub async fn request(&self, method: &str, params: Value) -> Result<Value, RpcError> {
         let node = self.node();
         let once = || {
             let answer = node.call(method, params.clone());
-            async move { answer.await? }
+            async move {
+                match answer.await {
+                    // This request's own answer: its rate limit is retried.
+                    Ok(own) => own.map(Ok),
+                    // The HTTP request's failure, after its backoff: returned as it is.
+                    Err(transport) => Ok(Err(transport)),
+                }
+            }
         };
-        with_backoff(once, gloo_timers::future::TimeoutFuture::new).await
+        with_backoff(once, gloo_timers::future::TimeoutFuture::new)
+            .await
+            .and_then(|answer| answer)
     }
 
     /// Several JSON-RPC requests `(method, params)`, sent with the other requests made in the same
