@@ -114,10 +114,11 @@ export async function startRpcProxy(upstream, { latencyMs = 0, maxBlocks = 10_00
       return;
     }
     let body;
+    let what; // this HTTP request's entry in `requests`, timed
     try {
       body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
       const calls = Array.isArray(body) ? body : [body];
-      const what = calls.map((c) => c.method === 'eth_call' ? `eth_call ${String(c.params?.[0]?.to ?? 'deployless').slice(0, 8)} ${String(c.params?.[0]?.data ?? c.params?.[0]?.input ?? '').slice(0, 10)}` : c.method);
+      what = calls.map((c) => c.method === 'eth_call' ? `eth_call ${String(c.params?.[0]?.to ?? 'deployless').slice(0, 8)} ${String(c.params?.[0]?.data ?? c.params?.[0]?.input ?? '').slice(0, 10)}` : c.method);
       for (const s of [stats, totals]) s.requests.push(what);
       what.at = Date.now();
     } catch {
@@ -127,8 +128,7 @@ export async function startRpcProxy(upstream, { latencyMs = 0, maxBlocks = 10_00
     }
     try {
       const out = Array.isArray(body) ? await Promise.all(body.map(one)) : await one(body);
-      const listed = stats.requests.at(-1);
-      if (listed) listed.done = Date.now();
+      what.done = Date.now();
       res.writeHead(200, { ...CORS, 'content-type': 'application/json' });
       res.end(JSON.stringify(out));
     } catch (e) {
