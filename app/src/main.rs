@@ -77,13 +77,17 @@ fn App() -> impl IntoView {
         if let Load::Ready(w) = ctx.world.get() {
             leptos::task::spawn_local(async move {
                 let rpc = w.rpc();
-                if let Ok(ts) = rpc.latest_timestamp().await {
+                // Both at once: they travel in the same JSON-RPC batch (D3).
+                let usd = async {
+                    match w.contracts.root_price_oracle {
+                        Some(o) => chain::usd::read(&rpc, o).await.ok().flatten(),
+                        None => None,
+                    }
+                };
+                let (ts, usd) = futures::join!(rpc.latest_timestamp(), usd);
+                if let Ok(ts) = ts {
                     ctx.chain_offset.set(ts as i64 - chain::world::wall_now());
                 }
-                let usd = match w.contracts.root_price_oracle {
-                    Some(o) => chain::usd::read(&rpc, o).await.ok().flatten(),
-                    None => None,
-                };
                 ctx.usd.set(usd);
             });
         }

@@ -99,6 +99,25 @@ impl Ctx {
         self.wallet.with(|w| w.account == account)
     }
 
+    /// A read for the connected account, tagged with it (`None`: no account connected), made
+    /// again after every confirmed transaction and on a wallet switch. A newer read supersedes an
+    /// older one; leaving the page drops it.
+    pub fn account_read<T, F, Fut>(self, read: F) -> LocalResource<Option<(Address, T)>>
+    where
+        T: Clone + 'static,
+        F: Fn(Address) -> Fut + 'static,
+        Fut: std::future::Future<Output = T> + 'static,
+    {
+        LocalResource::new(move || {
+            self.refresh.track();
+            let started = self.wallet.get().account.map(|me| (me, read(me)));
+            async move {
+                let (me, read) = started?;
+                Some((me, read.await))
+            }
+        })
+    }
+
     /// Chain time now (unix seconds), tracking the one-second tick.
     pub fn chain_now(&self) -> u64 {
         self.tick.track();

@@ -78,8 +78,8 @@ pub mod lens {
 pub use lens::LaunchLens;
 
 alloy_sol_types::sol! {
-    /// Multicall3 (mds1/multicall; at the same address on most chains): the one function the readers use,
-    /// as forge-std's `IMulticall3` declares it.
+    /// Multicall3 (mds1/multicall; at the same address on most chains): the functions the readers use,
+    /// as forge-std's `IMulticall3` declares them.
     #[derive(Debug)]
     interface IMulticall3 {
         struct Call3 {
@@ -92,5 +92,7 @@ alloy_sol_types::sol! {
             bytes returnData;
         }
         function aggregate3(Call3[] calldata calls) external payable returns (Result[] memory returnData);
+        function getBlockNumber() external view returns (uint256 blockNumber);
+        function getCurrentBlockTimestamp() external view returns (uint256 timestamp);
     }
 }

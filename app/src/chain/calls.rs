@@ -1,10 +1,11 @@
 //! The calls ledger (A1–A5), discovered from the chain: one log scan of its `PoolSet`, `Staked`,
 //! `Committed` and `Revealed` events gives the asset agents call (the first with a pool), the
-//! windows they called it over and the agents; the symbols come in two batched calls. The ledger's
-//! state for the Calls page comes in two batched round trips ([`read_ledger`]). No Leptos here.
+//! windows they called it over and the agents; the stake token's labels are read beside the logs,
+//! the asset's symbol after them. The ledger's state for the Calls page comes in two batched round
+//! trips ([`read_ledger`]). No Leptos here.
 
 use crate::chain::abi::{ICallLedger, IERC20};
-use crate::chain::multicall::Batch;
+use crate::chain::multicall::{run_with_block, Batch};
 use crate::chain::rpc::{LogFilter, Rpc, RpcError};
 use alloy_primitives::{Address, B256, U256};
 use alloy_sol_types::SolEvent;
@@ -37,7 +38,11 @@ pub async fn discover(
     ledger: Address,
     from_block: u64,
 ) -> Result<Option<CallsRef>, RpcError> {
-    let latest = rpc.block_number().await?;
+    // The block the logs are read to, with the stake token, whose labels are read beside the logs.
+    let (latest, stake_token) = futures::try_join!(
+        rpc.block_number(),
+        rpc.call(ledger, &ICallLedger::stakeTokenCall {})
+    )?;
     let filter = LogFilter {
         address: ledger,
         topics: vec![Some(vec![
@@ -47,7 +52,10 @@ pub async fn discover(
             ICallLedger::Revealed::SIGNATURE_HASH,
         ])],
     };
-    let logs = rpc.get_logs(&filter, from_block, latest).await?;
+    let (logs, stake_labels) = futures::try_join!(
+        rpc.get_logs(&filter, from_block, latest),
+        crate::chain::tokens::TokenLabels::read(rpc, [stake_token])
+    )?;
     let mut pools: Vec<(Address, Address)> = Vec::new();
     let mut agents: Vec<Address> = Vec::new();
     let mut revealed: Vec<(Address, u64)> = Vec::new();
@@ -100,19 +108,12 @@ pub async fn discover(
     if windows.is_empty() {
         windows.push(DEFAULT_WINDOW_SECS);
     }
-    let mut b = Batch::new();
-    let asset_symbol = b.add(asset, &IERC20::symbolCall {});
-    let stake_token = b.add(ledger, &ICallLedger::stakeTokenCall {});
-    let a = b.run(rpc).await?;
-    let stake_token = a.get(stake_token)?;
-    let (stake_symbol, stake_decimals) =
-        crate::chain::tokens::TokenLabels::read(rpc, [stake_token])
-            .await?
-            .get(stake_token);
+    let (stake_symbol, stake_decimals) = stake_labels.get(stake_token);
+    let asset_symbol = rpc.call(asset, &IERC20::symbolCall {}).await;
     Ok(Some(CallsRef {
         ledger,
         asset,
-        asset_symbol: a.get(asset_symbol).unwrap_or_else(|_| "?".into()),
+        asset_symbol: asset_symbol.unwrap_or_else(|_| "?".into()),
         stake_token,
         stake_symbol,
         stake_decimals,
@@ -184,7 +185,6 @@ pub async fn read_ledger(
     agents: &[Address],
     me: Option<Address>,
 ) -> Result<LedgerRead, RpcError> {
-    let (_, now) = rpc.latest_block().await?;
     let mut b = Batch::new();
     let wallet = me.map(|owner| {
         (
@@ -226,7 +226,8 @@ pub async fn read_ledger(
             )
         })
         .collect();
-    let first = b.run(rpc).await?;
+    // First round trip: the chain's time with the ledger's settings, records and windows.
+    let (_, now, first) = run_with_block(rpc, b).await?;
     let n = u64::try_from(first.get(log_len)?).unwrap_or(0);
     // Second round trip: every open call of every agent, and the last 20 consensus rounds.
     let mut b = Batch::new();

@@ -1,5 +1,6 @@
 //! Duels (B1–B7), discovered from the chain: the hook's `duelCount` and each duel's pools, and
-//! the two tokens' symbols, in two batched round trips whatever the number of duels; then one
+//! the two tokens' symbols, in three batched round trips whatever the number of duels (one duel by
+//! its id in two, [`discover_one`]); then one
 //! duel's state, pool prices, settled rounds and the logs its round mean is replayed from
 //! ([`read_duel`]). Each pool
 //! pairs native ETH (`currency0`, the zero address) with its token (`currency1`). No Leptos here.
@@ -8,7 +9,7 @@ use crate::chain::abi::{
     IDuelHook, IDuelHookEvents, IPoolManagerEvents, IPoolManagerState, IERC20,
 };
 use crate::chain::event_blocks::BlockIndex;
-use crate::chain::multicall::Batch;
+use crate::chain::multicall::{run_with_block, Batch};
 use crate::chain::rpc::{decode_event, decode_events, Log, LogFilter, Rpc, RpcError};
 use alloy_primitives::{keccak256, Address, B256, U256};
 use alloy_sol_types::{SolEvent, SolValue};
@@ -45,6 +46,38 @@ pub async fn discover(rpc: &Rpc, hook: Address) -> Result<Vec<DuelRef>, RpcError
         .into_iter()
         .map(|(i, d)| (i, token_of(&d.keyA), token_of(&d.keyB)))
         .collect();
+    named(rpc, hook, pairs).await
+}
+
+/// Duel `id` of `hook` (`None`: there is no such duel) in two round trips, whatever the number of
+/// duels: the count with the duel's record, then its tokens' symbols.
+///
+/// # Errors
+/// When the hook cannot be read.
+pub async fn discover_one(rpc: &Rpc, hook: Address, id: u64) -> Result<Option<DuelRef>, RpcError> {
+    let mut b = Batch::new();
+    let count = b.add(hook, &IDuelHook::duelCountCall {});
+    let duel = b.add(
+        hook,
+        &IDuelHook::getDuelCall {
+            duelId: U256::from(id),
+        },
+    );
+    let a = b.run(rpc).await?;
+    if U256::from(id) >= a.get(count)? {
+        return Ok(None);
+    }
+    let d = a.get(duel)?;
+    let pair = (id, token_of(&d.keyA), token_of(&d.keyB));
+    Ok(named(rpc, hook, vec![pair]).await?.pop())
+}
+
+/// The duels `(id, token A, token B)` of `hook` with their tokens' symbols, in one batch.
+async fn named(
+    rpc: &Rpc,
+    hook: Address,
+    pairs: Vec<(u64, Address, Address)>,
+) -> Result<Vec<DuelRef>, RpcError> {
     let mut b = Batch::new();
     let syms: Vec<_> = pairs
         .iter()
@@ -122,9 +155,10 @@ pub struct Supply {
 /// The burn address of tokens without `burn` (`DuelHook.BURN_ADDRESS`).
 pub const DEAD: Address = alloy_primitives::address!("000000000000000000000000000000000000dEaD");
 
-/// Reads duel `r` (logs from `from_block`) in three round trips: the latest block; the duel and
-/// the hook's pending result at that block; then at once both pools' prices, the settled rounds,
-/// and the replay's logs followed by their blocks' timestamps (one JSON-RPC batch).
+/// Reads duel `r` (logs from `from_block`) in two round trips: the duel and the hook's pending
+/// result with the block they were read at ([`run_with_block`]); then at once, at that block, both
+/// pools' prices, the settled rounds, and the replay's logs followed by their blocks' timestamps
+/// (one JSON-RPC batch).
 ///
 /// # Errors
 /// When the duel, its pools or its settled rounds cannot be read.
@@ -136,15 +170,13 @@ pub async fn read_duel(
 ) -> Result<DuelRead, RpcError> {
     let id = U256::from(r.duel_id);
     // One block for the hook's state, its cross-check and the logs, so they describe the same moment.
-    let (latest, now) = rpc.latest_block().await?;
+    let mut b = Batch::new();
     let (get, pending) = (
-        IDuelHook::getDuelCall { duelId: id },
-        IDuelHook::pendingResultCall { duelId: id },
+        b.add(r.hook, &IDuelHook::getDuelCall { duelId: id }),
+        b.add(r.hook, &IDuelHook::pendingResultCall { duelId: id }),
     );
-    let (duel, pending) = futures::try_join!(
-        rpc.call_at(r.hook, &get, latest),
-        rpc.call_at(r.hook, &pending, latest),
-    )?;
+    let (latest, now, a) = run_with_block(rpc, b).await?;
+    let (duel, pending) = (a.get(get)?, a.get(pending)?);
     let settled = LogFilter {
         address: r.hook,
         topics: vec![

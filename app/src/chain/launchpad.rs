@@ -272,15 +272,14 @@ pub async fn with_times(rpc: &Rpc, trades: &mut [Trade], last: usize) {
     }
 }
 
-/// Every trade on `info`'s curve since `from_block`, in chain order, from one log scan of its
-/// `Bought` and `Sold` events.
+/// Every trade on `info`'s curve in blocks `[from_block, latest]`, in chain order, from one log
+/// read of its `Bought` and `Sold` events.
 pub async fn trades(
     rpc: &Rpc,
     pad: Address,
-    from_block: u64,
+    (from_block, latest): (u64, u64),
     info: &LaunchInfo,
 ) -> Result<Vec<Trade>, RpcError> {
-    let latest = rpc.block_number().await?;
     let filter = LogFilter {
         address: pad,
         topics: vec![
@@ -327,9 +326,10 @@ pub async fn trades(
     Ok(out)
 }
 
-/// Every swap in a graduated launch's pool since `from_block`, in chain order (D7): the
-/// PoolManager's `Swap` logs of the pool in the blocks its hook recorded (D12), each with its payer from the swap router's `Swapped` log
-/// of the same transaction (a swap through another contract names that contract).
+/// Every swap in blocks `[from_block, latest]` in a graduated launch's pool `pool_id`, in chain
+/// order (D7): the PoolManager's `Swap` logs of the pool in the blocks its hook `hooks` recorded
+/// (D12), each with its payer from the swap router's `Swapped` log of the same transaction (a swap
+/// through another contract names that contract).
 ///
 /// # Errors
 /// When the logs cannot be read or decoded.
@@ -337,23 +337,22 @@ pub async fn pool_trades(
     rpc: &Rpc,
     pool_manager: Address,
     router: Option<Address>,
-    from_block: u64,
+    (from_block, latest): (u64, u64),
     info: &LaunchInfo,
-    pool: &PoolView,
+    (pool_id, hooks): (B256, Address),
 ) -> Result<Vec<Trade>, RpcError> {
     use crate::chain::abi::{IPoolManagerEvents, ISwapRouter};
-    let latest = rpc.block_number().await?;
     let swaps = LogFilter {
         address: pool_manager,
         topics: vec![
             Some(vec![IPoolManagerEvents::Swap::SIGNATURE_HASH]),
-            Some(vec![pool.pool_id]),
+            Some(vec![pool_id]),
         ],
     };
     // D12: the pool's hook (the launch locker) records the block of every swap of the pool.
     let recorded = BlockIndex {
-        at: pool.key.hooks,
-        keys: vec![pool.pool_id],
+        at: hooks,
+        keys: vec![pool_id],
     };
     let swaps_read = rpc.get_logs_via(&swaps, from_block, latest, Some(&recorded));
     let (swaps, routed) = futures::join!(swaps_read, async {
@@ -363,7 +362,7 @@ pub async fn pool_trades(
                     address: r,
                     topics: vec![
                         Some(vec![ISwapRouter::Swapped::SIGNATURE_HASH]),
-                        Some(vec![pool.pool_id]),
+                        Some(vec![pool_id]),
                     ],
                 };
                 rpc.get_logs(&f, from_block, latest).await
@@ -430,17 +429,26 @@ pub fn price_from_sqrt(sqrt_p: U256, quote_is_0: bool, quote_decimals: u8) -> U2
     r.ok().and_then(|x| x.checked_mul(unit)).unwrap_or_default()
 }
 
-/// A graduated launch's pool (two round trips: the pool id, then its `Slot0` word).
-pub async fn pool(
+/// A graduated launch's pool key and id, as the launchpad records them (`poolOf`).
+pub async fn pool_key(
     rpc: &Rpc,
     pad: Address,
-    pool_manager: Address,
     info: &LaunchInfo,
-) -> Result<PoolView, RpcError> {
+) -> Result<(super::pool::Key, B256), RpcError> {
     let of = rpc
         .call(pad, &ILaunchpad::poolOfCall { token: info.token })
         .await?;
-    let pool_id = of.poolId;
+    Ok((super::pool::Key::from(&of.key), of.poolId))
+}
+
+/// A graduated launch's pool `key` (id `pool_id`) now: its `Slot0` word from the PoolManager.
+pub async fn pool(
+    rpc: &Rpc,
+    pool_manager: Address,
+    info: &LaunchInfo,
+    key: super::pool::Key,
+    pool_id: B256,
+) -> Result<PoolView, RpcError> {
     let word = rpc
         .call(
             pool_manager,
@@ -451,7 +459,7 @@ pub async fn pool(
         .await?;
     let sqrt_p = state::Slot0::from_word(word).sqrt_price_x96;
     Ok(PoolView {
-        key: super::pool::Key::from(&of.key),
+        key,
         pool_id,
         sqrt_price_x96: sqrt_p,
         tick: eden_core::uniswap::tick_math::get_tick_at_sqrt_price(sqrt_p).ok(),

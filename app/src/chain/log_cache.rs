@@ -4,9 +4,19 @@
 //! never reuses another's logs), the filter and the first block. Blocks within
 //! [`CONFIRMED_DEPTH`] of the head are never cached (they may still be reorganised). When IndexedDB
 //! is unavailable (a private window), scans simply are not cached. No Leptos here.
+//!
+//! A deployment's cached scans are read from IndexedDB **once** per page load, in one transaction
+//! ([`get`] waits for that one read, then looks in memory). Every scan a page starts together so
+//! continues in the same browser task, and the requests they make next (a contract's record of its
+//! event blocks, D12) travel as one JSON-RPC batch (D3). One IndexedDB read per scan would finish
+//! each in its own task, and each scan's next request would go alone.
 
 use crate::chain::transport::Log;
+use futures::future::{FutureExt, LocalBoxFuture, Shared};
 use serde::{Deserialize, Serialize};
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
 
 /// Blocks below the head that are read again on every scan (never cached).
 pub const CONFIRMED_DEPTH: u64 = 64;
@@ -64,18 +74,86 @@ async fn open() -> Option<rexie::Rexie> {
         .ok()
 }
 
-/// The cached scan under `key`, if any (and readable).
-pub async fn get(key: &str) -> Option<CachedScan> {
-    let db = open().await?;
-    let tx = db
-        .transaction(&[STORE], rexie::TransactionMode::ReadOnly)
-        .ok()?;
-    let v = tx.store(STORE).ok()?.get(key.into()).await.ok()??;
-    serde_json::from_str(&v.as_string()?).ok()
+/// One deployment's cached scans in memory, by key.
+type Scans = Rc<RefCell<HashMap<String, CachedScan>>>;
+
+thread_local! {
+    /// Each deployment's scans, read once (the read shared by every scan waiting for it).
+    static LOADED: RefCell<HashMap<String, Shared<LocalBoxFuture<'static, Scans>>>> =
+        RefCell::new(HashMap::new());
 }
 
-/// Keeps `scan` under `key` (best effort: a full or unavailable store only loses the cache).
-pub async fn put(key: &str, scan: &CachedScan) {
+/// Every key of deployment `prefix` lies in `[prefix|, prefix|\u{ffff}]`.
+fn range_of(prefix: &str) -> Option<rexie::KeyRange> {
+    rexie::KeyRange::bound(
+        &format!("{prefix}|").into(),
+        &format!("{prefix}|\u{ffff}").into(),
+        None,
+        None,
+    )
+    .ok()
+}
+
+/// Reads every cached scan of deployment `prefix` in one transaction (none, if unreadable).
+async fn load(prefix: String) -> Scans {
+    let mut scans = HashMap::new();
+    let read = async {
+        let db = open().await?;
+        let tx = db
+            .transaction(&[STORE], rexie::TransactionMode::ReadOnly)
+            .ok()?;
+        let store = tx.store(STORE).ok()?;
+        let keys = store.get_all_keys(range_of(&prefix), None).await.ok()?;
+        let values = store.get_all(range_of(&prefix), None).await.ok()?;
+        Some(keys.into_iter().zip(values).collect::<Vec<_>>())
+    };
+    for (k, v) in read.await.unwrap_or_default() {
+        let (Some(k), Some(v)) = (k.as_string(), v.as_string()) else {
+            continue;
+        };
+        if let Ok(scan) = serde_json::from_str(&v) {
+            scans.insert(k, scan);
+        }
+    }
+    Rc::new(RefCell::new(scans))
+}
+
+/// The one read of deployment `prefix`'s scans (started by the first to ask).
+fn read_of(prefix: &str) -> Shared<LocalBoxFuture<'static, Scans>> {
+    LOADED.with(|m| {
+        m.borrow_mut()
+            .entry(prefix.to_owned())
+            .or_insert_with(|| load(prefix.to_owned()).boxed_local().shared())
+            .clone()
+    })
+}
+
+/// Deployment `prefix`'s scans: read on the first call, then from memory.
+async fn scans(prefix: &str) -> Scans {
+    read_of(prefix).await
+}
+
+/// Starts reading deployment `prefix`'s scans now (when connecting), so that a page's first scans
+/// find them in memory and go on in the task that started them.
+pub fn warm(prefix: &str) {
+    let read = read_of(prefix);
+    wasm_bindgen_futures::spawn_local(async move {
+        read.await;
+    });
+}
+
+/// The cached scan of deployment `prefix` under `key`, if any (and readable).
+pub async fn get(prefix: &str, key: &str) -> Option<CachedScan> {
+    scans(prefix).await.borrow().get(key).cloned()
+}
+
+/// Keeps `scan` of deployment `prefix` under `key`, in memory and in IndexedDB (best effort: a
+/// full or unavailable store only loses the cache after this page load).
+pub async fn put(prefix: &str, key: &str, scan: &CachedScan) {
+    scans(prefix)
+        .await
+        .borrow_mut()
+        .insert(key.to_owned(), scan.clone());
     let Some(db) = open().await else { return };
     let Ok(text) = serde_json::to_string(scan) else {
         return;

@@ -16,7 +16,40 @@ pub const MULTICALL3: Address = address!("cA11bde05977b3631167028862bE2a173976CA
 /// to one origin (a JSON-RPC batch is split further, at [`crate::chain::rpc::MAX_BATCH`]).
 pub const MAX_CALLS: usize = 500;
 
-pub use eden_chain::batch::Batch;
+pub use eden_chain::batch::{Answers, Batch};
+
+/// `batch` read at the latest block, with that block's number and timestamp, all of one state. With
+/// Multicall3 (and at most [`MAX_CALLS`] calls) the block's number and time are two more calls of the
+/// same `aggregate3`, which one `eth_call` runs against one block: one round trip. Without it, the
+/// latest block first, then the batch at that block: two.
+///
+/// # Errors
+/// When the block or the batch as a whole cannot be read.
+pub async fn run_with_block(
+    rpc: &Rpc,
+    mut batch: Batch,
+) -> Result<(u64, u64, Answers<RpcError>), RpcError> {
+    match rpc.multicall {
+        Some(mc) if batch.len() + 2 <= MAX_CALLS => {
+            let number = batch.add(mc, &IMulticall3::getBlockNumberCall {});
+            let time = batch.add(mc, &IMulticall3::getCurrentBlockTimestampCall {});
+            let a = batch.run(rpc).await?;
+            let (number, time) = (a.get(number)?, a.get(time)?);
+            let to_u64 = |v: alloy_primitives::U256, what: &str| {
+                u64::try_from(v).map_err(|_| RpcError::Decode(format!("Multicall3 {what}: {v}")))
+            };
+            Ok((
+                to_u64(number, "block number")?,
+                to_u64(time, "timestamp")?,
+                a,
+            ))
+        }
+        _ => {
+            let (number, time) = rpc.latest_block().await?;
+            Ok((number, time, batch.run_at(rpc, Some(number)).await?))
+        }
+    }
+}
 
 /// `calls` at the latest block: through Multicall3 when `rpc` has one, else as JSON-RPC batches; over
 /// [`MAX_CALLS`] calls, as several requests at once. Each call's answer, in order.

@@ -31,12 +31,17 @@ pub enum SnapshotView {
     Unusable(String),
 }
 
-/// `round`'s snapshot ([`snapshot_path`]), checked with `eden-core`: it must name this deployment's
+/// `round`'s snapshot ([`snapshot_path`]) as `fetched`, checked with `eden-core`: it must name this deployment's
 /// distributor and chain and this round's token, asset and epoch, and its balances must allocate to the
 /// round's on-chain root ([`PayoutSnapshot::tree`]); its block must be the round's recorded snapshot block,
 /// and its exclusions the chain's at that block (`changes`, C18a).
-pub async fn snapshot_of(w: &World, round: &Round, changes: &[ExclusionChange]) -> SnapshotView {
-    let text = match w.fetch_publication(&snapshot_path(&round.root)).await {
+pub fn snapshot_of(
+    w: &World,
+    round: &Round,
+    fetched: Result<String, WorldError>,
+    changes: &[ExclusionChange],
+) -> SnapshotView {
+    let text = match fetched {
         Ok(t) => t,
         Err(WorldError::Fetch(RpcError::Http {
             status: 404 | 410, ..
@@ -207,7 +212,15 @@ pub async fn payouts_of(w: &World, account: Address) -> Result<AccountPayouts, R
         .map(|(_, p)| b.add(dist, &IHolderDistributor::claimedCall { leaf: p.leaf }))
         .collect();
     let list = b.add(dist, &IHolderDistributor::exclusionChangesCall {});
-    let a = b.run(&rpc).await?;
+    // The snapshots are fetched while the chain is read; every snapshot's balances are then read
+    // together, in one batch (D3).
+    let fetches = futures::future::join_all(
+        found
+            .iter()
+            .map(|(r, _)| async move { w.fetch_publication(&snapshot_path(&r.root)).await }),
+    );
+    let (a, fetched) = futures::join!(b.run(&rpc), fetches);
+    let a = a?;
     let changes: Vec<ExclusionChange> = a
         .get(list)?
         .into_iter()
@@ -217,9 +230,12 @@ pub async fn payouts_of(w: &World, account: Address) -> Result<AccountPayouts, R
             block: c.blockNumber,
         })
         .collect();
-    let snapshots = futures::future::join_all(found.iter().map(|(r, _)| async {
-        balances_checked(&rpc, r, snapshot_of(w, r, &changes).await).await
-    }))
+    let snapshots = futures::future::join_all(
+        found
+            .iter()
+            .zip(fetched)
+            .map(|((r, _), text)| balances_checked(&rpc, r, snapshot_of(w, r, text, &changes))),
+    )
     .await;
     for (((r, p), slot), snap) in found.into_iter().zip(claimed).zip(snapshots) {
         out.found.push((r, p, a.get(slot)?, snap));

@@ -1,14 +1,14 @@
 //! A scorer's open positions in the scorer registry (C11–C14), read from the chain in five round
-//! trips whatever their number: (1) the latest block and the open tokens; (2) per token the
-//! position, the pool, `ω_max`, `D` and the stored accrual, every `PositionOpened` of these tokens
-//! (one log scan), and each claim simulated at that block as the scorer (one JSON-RPC batch of
-//! `eth_call`s with `from`); (3) the scores, every opener's position, the pool assets' labels and
-//! the scorer's balances; then, for the grades, (4) the final roots of the epochs the theses were
-//! graded in and (5) their bundles, fetched at once ([`final_bundles`]). Raw on-chain values only;
-//! the page recomputes from them. No Leptos here.
+//! trips whatever their number: (1) the open tokens with the block they were read at
+//! ([`run_with_block`]); (2) per token the position, the pool, `ω_max`, `D` and the stored accrual,
+//! every `PositionOpened` of these tokens (one log read), and each claim simulated at that block as
+//! the scorer (one JSON-RPC batch of `eth_call`s with `from`); (3) the scores, every opener's
+//! position, the pool assets' labels and the scorer's balances; then, for the grades, (4) the final
+//! roots of the epochs the theses were graded in and (5) their bundles, fetched at once
+//! ([`final_bundles`]). Raw on-chain values only; the page recomputes from them. No Leptos here.
 
 use crate::chain::abi::{IEpochRegistry, IScorerRegistry, IERC20};
-use crate::chain::multicall::Batch;
+use crate::chain::multicall::{run_with_block, Batch};
 use crate::chain::rpc::{LogFilter, Rpc, RpcError, TxRequest};
 use crate::chain::tokens::TokenLabels;
 use crate::chain::world::{World, WorldError};
@@ -61,9 +61,10 @@ pub async fn positions_of(
     from_block: u64,
 ) -> Result<Positions, RpcError> {
     let reg = registry;
-    let open_tokens = IScorerRegistry::openTokensCall { who: me };
-    let ((block, block_time), tokens) =
-        futures::try_join!(rpc.latest_block(), rpc.call(reg, &open_tokens))?;
+    let mut b = Batch::new();
+    let open_tokens = b.add(reg, &IScorerRegistry::openTokensCall { who: me });
+    let (block, block_time, a) = run_with_block(rpc, b).await?;
+    let tokens = a.get(open_tokens)?;
     if tokens.is_empty() {
         return Ok(Positions {
             block,

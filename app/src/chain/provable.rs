@@ -9,7 +9,7 @@
 
 use crate::chain::abi::{IEpochRegistry, IScorerRegistry};
 use crate::chain::epochs::discover;
-use crate::chain::multicall::Batch;
+use crate::chain::multicall::{run_with_block, Batch};
 use crate::chain::positions::final_bundles;
 use crate::chain::rpc::RpcError;
 use crate::chain::scorer::scored_events;
@@ -109,7 +109,6 @@ pub async fn unproven_of(
         .map(|e| e.epoch())
         .collect();
     finals.sort_unstable();
-    let (_, now) = rpc.latest_block().await?;
     let mut b = Batch::new();
     let scores: Vec<_> = mine
         .iter()
@@ -137,7 +136,8 @@ pub async fn unproven_of(
             )
         })
         .collect();
-    let a = b.run(&rpc).await?;
+    // The chain's time (the proving windows) with the scores and the epochs' proposal times.
+    let (_, now, a) = run_with_block(&rpc, b).await?;
     // (epoch, proposedAt, firstProposedAt)
     let proposed: Vec<(u64, u64, u64)> = finals
         .iter()

@@ -594,14 +594,14 @@ impl Rpc {
             return self.read_logs(filter, from, to, index).await;
         };
         let key = format!("{prefix}|{}|{from}", filter.key());
-        let cached = log_cache::get(&key).await;
+        let cached = log_cache::get(prefix, &key).await;
         let (mut logs, next) = log_cache::plan(cached.as_ref(), from, to);
         if let Some(n) = next {
             logs.extend(self.read_logs(filter, n, to, index).await?);
         }
         if let Some(keep) = log_cache::to_keep(&logs, from, to) {
             if cached.is_none_or(|c| c.to < keep.to) {
-                log_cache::put(&key, &keep).await;
+                log_cache::put(prefix, &key, &keep).await;
             }
         }
         Ok(logs)

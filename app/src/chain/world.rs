@@ -323,6 +323,9 @@ pub async fn connect(n: SavedNetwork) -> Result<(World, i64), WorldError> {
             meta,
             meta_warning,
         };
+        if let Some(prefix) = &world.rpc().log_cache {
+            crate::chain::log_cache::warm(prefix);
+        }
         return Ok((world, ts as i64 - wall_now()));
     }
     let local = urls.iter().all(|u| network::is_loopback(u));

@@ -223,6 +223,14 @@ pub async fn duels_of(w: &World) -> Result<Vec<DuelRef>, AppError> {
     }
 }
 
+/// Duel `id` of the deployment's hook (`None`: no such duel, or no hook).
+pub async fn duel_of(w: &World, id: u64) -> Result<Option<DuelRef>, AppError> {
+    match w.contracts.duel_hook {
+        Some(hook) => Ok(duels::discover_one(&w.rpc(), hook, id).await?),
+        None => Ok(None),
+    }
+}
+
 /// `d = tickA − tickB` over `[start, upto]`: the value held at `start` (the last observation
 /// before it, 0 before any), then each observation in the window (B2's step function).
 fn split_series(obs: &[duel::Observation], start: u64, upto: u64) -> Vec<(u64, i64)> {

@@ -11,9 +11,10 @@
 use crate::chain::abi::IDuelHook;
 use crate::chain::duels::{self, DuelRef};
 use crate::chain::pool::Key;
+use crate::chain::rpc::Rpc;
 use crate::chain::world::World;
 use crate::error::{AppError, Context};
-use crate::flows::duel::{duels_of, holdings, load, to_i64, DuelData, Settled};
+use crate::flows::duel::{duel_of, duels_of, holdings, load, to_i64, DuelData, Settled};
 use crate::flows::duel_mean;
 use crate::fmt;
 use crate::state::Ctx;
@@ -125,10 +126,10 @@ fn DuelById(world: World, id: Option<u64>) -> impl IntoView {
         retries.track();
         let w = w1.clone();
         async move {
-            duels_of(&w)
-                .await
-                .map(|ds| ds.into_iter().find(|d| Some(d.duel_id) == id))
-                .context("Reading the duels")
+            match id {
+                Some(id) => duel_of(&w, id).await.context("Reading the duel"),
+                None => Ok(None),
+            }
         }
     });
     view! {
@@ -173,10 +174,13 @@ fn DuelBody(world: World, duel: DuelRef) -> impl IntoView {
             .and_then(Result::ok)
             .map(|x| (Key::from(&x.d.keyA), Key::from(&x.d.keyB)))
     });
+    // What the account holds needs only the tokens: read beside the duel, not after it (D3).
+    let held = read_held(world.rpc(), duel.token_a, duel.token_b);
     let (w2, r2) = (world.clone(), duel.clone());
     let trade = move || {
-        keys.get()
-            .map(|(a, b)| view! { <DuelTrade world=w2.clone() duel=r2.clone() key_a=a key_b=b /> })
+        keys.get().map(
+            |(a, b)| view! { <DuelTrade world=w2.clone() duel=r2.clone() key_a=a key_b=b held=held /> },
+        )
     };
     view! {
             <h1>{format!("Duel #{}: {} vs {}", duel.duel_id, duel.symbol_a, duel.symbol_b)}</h1>
@@ -271,30 +275,35 @@ fn DuelBody(world: World, duel: DuelRef) -> impl IntoView {
         }
 }
 
+/// The connected account and, when they could be read, its ETH and its balances of both duel tokens.
+type Held = Option<(Address, Option<(U256, U256, U256)>)>;
+
+/// What the connected account holds of ETH and tokens `ta` and `tb` ([`holdings`],
+/// [`Ctx::account_read`]).
+fn read_held(rpc: Rpc, ta: Address, tb: Address) -> LocalResource<Held> {
+    Ctx::get().account_read(move |me| {
+        let rpc = rpc.clone();
+        async move { holdings(&rpc, me, ta, tb).await.ok() }
+    })
+}
+
 /// Buying and selling either duel token in its pool through the deployment's swap router (D7):
 /// the duel is decided by these pools' prices.
 #[component]
-fn DuelTrade(world: World, duel: DuelRef, key_a: Key, key_b: Key) -> impl IntoView {
-    let ctx = Ctx::get();
+fn DuelTrade(
+    world: World,
+    duel: DuelRef,
+    key_a: Key,
+    key_b: Key,
+    held: LocalResource<Held>,
+) -> impl IntoView {
     let slippage = RwSignal::new(stored_slippage());
-    let rpc = world.rpc();
     let (ta, tb) = (duel.token_a, duel.token_b);
-    // (account, ETH, token A, token B), re-read after every confirmed transaction.
-    let held = LocalResource::new(move || {
-        ctx.refresh.track();
-        let me = ctx.wallet.get().account;
-        let rpc = rpc.clone();
-        async move {
-            let me = me?;
-            let (eth, a, b) = holdings(&rpc, me, ta, tb).await.ok()?;
-            Some((me, eth, a, b))
-        }
-    });
     let of = move |a_side: bool| {
         Signal::derive(move || {
             held.get()
                 .flatten()
-                .map(|(me, eth, a, b)| (me, eth, if a_side { a } else { b }))
+                .and_then(|(me, h)| h.map(|(eth, a, b)| (me, eth, if a_side { a } else { b })))
         })
     };
     let currency = world.description().native_currency.symbol.clone();

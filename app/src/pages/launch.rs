@@ -225,26 +225,16 @@ async fn load_token_view(
     let pad = w.contracts.launchpad;
     let i = launchpad::launch(&rpc, pad, t).await?;
     let pm = w.contracts.pool_manager;
-    let (trades, pool, balances) = futures::join!(
-        launchpad::trades(&rpc, pad, w.deployment_block, &i),
+    // One round (D3): the block the logs are read to, the pool's key once graduated (D7: trades
+    // after graduation happen there), the account's balances.
+    let (latest, key, balances) = futures::join!(
+        rpc.block_number(),
         async {
-            if !i.graduated {
-                return None;
+            if i.graduated {
+                Some(launchpad::pool_key(&rpc, pad, &i).await)
+            } else {
+                None
             }
-            // The pool, then its swaps (D7): trades after graduation happen there.
-            let pool = launchpad::pool(&rpc, pad, pm, &i)
-                .await
-                .map_err(AppError::from);
-            let swaps = match &pool {
-                Ok(p) => {
-                    let router = w.contracts.swap_router;
-                    launchpad::pool_trades(&rpc, pm, router, w.deployment_block, &i, p)
-                        .await
-                        .unwrap_or_default()
-                }
-                Err(_) => Vec::new(),
-            };
-            Some((pool, swaps))
         },
         async {
             match account {
@@ -256,6 +246,22 @@ async fn load_token_view(
             }
         },
     );
+    let blocks = (w.deployment_block, latest?);
+    // The next: the curve's trades, the pool's price and its swaps, all at once.
+    let (trades, pool) = futures::join!(launchpad::trades(&rpc, pad, blocks, &i), async {
+        match key? {
+            Err(e) => Some((Err(AppError::from(e)), Vec::new())),
+            Ok((key, id)) => {
+                let router = w.contracts.swap_router;
+                let hooks = key.hooks;
+                let (pool, swaps) = futures::join!(
+                    launchpad::pool(&rpc, pm, &i, key, id),
+                    launchpad::pool_trades(&rpc, pm, router, blocks, &i, (id, hooks)),
+                );
+                Some((pool.map_err(AppError::from), swaps.unwrap_or_default()))
+            }
+        }
+    });
     let (pool, swaps) = pool.map_or((None, Vec::new()), |(p, s)| (Some(p), s));
     let mut trades = trades.unwrap_or_default();
     trades.extend(swaps);

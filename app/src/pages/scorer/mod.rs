@@ -81,6 +81,18 @@ pub fn ScorerPage() -> impl IntoView {
 fn ScorerFound(world: World) -> impl IntoView {
     let w1 = world.clone();
     let retries = Ctx::get().retries;
+    // The account's positions and unproven scores need only the registry's address: read beside
+    // the discovery, not after it (their requests join its batches, D3).
+    let reads = match (
+        world.contracts.scorer_registry,
+        world.contracts.root_price_oracle,
+    ) {
+        (Some(r), Some(_)) => Some((
+            positions::read_positions(world.clone(), r),
+            unproven::read_unproven(world.clone(), r),
+        )),
+        _ => None,
+    };
     let found = LocalResource::new(move || {
         retries.track();
         let w = w1.clone();
@@ -93,9 +105,9 @@ fn ScorerFound(world: World) -> impl IntoView {
     view! {
         <Transition fallback=|| view! { <Loading what="Reading the scorer registry from chain…" /> }>
         <ErrorBoundary fallback=caught>
-        {move || found.get().map(|loaded| loaded.map(|s| match s {
-            Some(s) => view! { <ScorerBody world=world.clone() scorer=s /> }.into_any(),
-            None => view! { <p class="empty" id="no-scorer">"The scorer registry is not deployed on this chain."</p> }.into_any(),
+        {move || found.get().map(|loaded| loaded.map(|s| match (s, reads) {
+            (Some(s), Some((positions, unproven))) => view! { <ScorerBody world=world.clone() scorer=s positions=positions unproven=unproven /> }.into_any(),
+            _ => view! { <p class="empty" id="no-scorer">"The scorer registry is not deployed on this chain."</p> }.into_any(),
         }))}
         </ErrorBoundary>
         </Transition>
@@ -103,7 +115,12 @@ fn ScorerFound(world: World) -> impl IntoView {
 }
 
 #[component]
-fn ScorerBody(world: World, scorer: ScorerRef) -> impl IntoView {
+fn ScorerBody(
+    world: World,
+    scorer: ScorerRef,
+    positions: LocalResource<Option<(Address, Result<positions::PositionsRead, AppError>)>>,
+    unproven: LocalResource<unproven::UnprovenRead>,
+) -> impl IntoView {
     let ctx = Ctx::get();
     // The thesis being written lives here, above the chain reads: a re-read never loses it.
     let draft = Draft::new(scorer.tokens.first().map(|t| t.token));
@@ -121,8 +138,8 @@ fn ScorerBody(world: World, scorer: ScorerRef) -> impl IntoView {
     });
     let (registry, root) = (scorer.registry, scorer.root);
     let positions = view! {
-        <Unproven world=world.clone() scorer=scorer.clone() />
-        <MyPositions world=world.clone() scorer=scorer.clone() />
+        <Unproven world=world.clone() scorer=scorer.clone() data=unproven />
+        <MyPositions world=world.clone() scorer=scorer.clone() read=positions />
     };
     let scorer = scorer.clone();
     let unstake = move |request: bool| {

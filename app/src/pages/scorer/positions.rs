@@ -11,7 +11,7 @@
 use crate::chain::abi::IScorerRegistry;
 use crate::chain::positions;
 use crate::chain::scorer::ScorerRef;
-use crate::chain::world::World;
+use crate::chain::world::{World, WorldError};
 use crate::error::{AppError, Context};
 use crate::fmt;
 use crate::state::Ctx;
@@ -24,6 +24,7 @@ use eden_core::rewards::{
 };
 use eden_core::scoring::EpochBundle;
 use leptos::prelude::*;
+use std::collections::BTreeMap;
 
 /// What `me` is owed at `t` (≥ the pool's last update): the pool resumed from the chain's stored
 /// state and advanced as `ScorerRegistry._advance` does (`eden_core::rewards::resume`).
@@ -106,12 +107,17 @@ fn grade_from_bundle(
     })
 }
 
-/// The connected scorer's positions, read by [`crate::chain::positions`] (five round trips whatever
-/// their number), with each grade from its final epoch's bundle and each pool resumed as the
-/// contract advances it.
-async fn load(w: World, s: ScorerRef, me: Address) -> Result<Positions, AppError> {
-    let reg = s.registry;
-    let read = positions::positions_of(&w.rpc(), reg, me, w.deployment_block).await?;
+/// What the chain says of `me`'s positions: the positions ([`crate::chain::positions`], five round
+/// trips whatever their number) and the bundles of the final epochs that graded them.
+#[derive(Clone)]
+pub struct PositionsRead {
+    me: Address,
+    read: positions::Positions,
+    bundles: BTreeMap<u64, Result<EpochBundle, WorldError>>,
+}
+
+async fn read(w: World, registry: Address, me: Address) -> Result<PositionsRead, AppError> {
+    let read = positions::positions_of(&w.rpc(), registry, me, w.deployment_block).await?;
     let mut epochs: Vec<u64> = read
         .positions
         .iter()
@@ -121,6 +127,31 @@ async fn load(w: World, s: ScorerRef, me: Address) -> Result<Positions, AppError
     epochs.sort_unstable();
     epochs.dedup();
     let bundles = positions::final_bundles(&w, &epochs).await?;
+    Ok(PositionsRead { me, read, bundles })
+}
+
+/// The connected account's positions in `registry` ([`Ctx::account_read`]), read as soon as the
+/// page opens: it needs only the registry's address (the network description's), so it runs beside
+/// the registry's discovery and its requests travel in the same batches (D3).
+pub fn read_positions(
+    world: World,
+    registry: Address,
+) -> LocalResource<Option<(Address, Result<PositionsRead, AppError>)>> {
+    Ctx::get().account_read(move |me| {
+        let w = world.clone();
+        async move {
+            read(w, registry, me)
+                .await
+                .context("Reading your positions and their pools")
+        }
+    })
+}
+
+/// The rows of `r`, each grade from its final epoch's bundle and each pool resumed as the contract
+/// advances it; `s` names the tokens and the theses.
+fn assemble(r: PositionsRead, s: &ScorerRef) -> Positions {
+    let PositionsRead { me, read, bundles } = r;
+    let reg = s.registry;
     let rows = read
         .positions
         .into_iter()
@@ -193,39 +224,35 @@ async fn load(w: World, s: ScorerRef, me: Address) -> Result<Positions, AppError
             }
         })
         .collect();
-    Ok(Positions {
+    Positions {
         account: Some(me),
         block: read.block,
         block_time: read.block_time,
         rows,
-    })
+    }
 }
 
-/// The "My positions" section of the Scorer page.
+/// The "My positions" section of the Scorer page, over the read [`read_positions`] started.
 #[component]
-pub fn MyPositions(world: World, scorer: ScorerRef) -> impl IntoView {
+pub fn MyPositions(
+    world: World,
+    scorer: ScorerRef,
+    read: LocalResource<Option<(Address, Result<PositionsRead, AppError>)>>,
+) -> impl IntoView {
     let ctx = Ctx::get();
-    let (w1, s1) = (world.clone(), scorer.clone());
     let world = StoredValue::new(world);
-    // A newer read supersedes an older one; leaving the page drops it. Without an account there
-    // is nothing to read (the section says to connect one).
-    let data = LocalResource::new(move || {
-        ctx.refresh.track();
-        let me = ctx.wallet.get().account;
-        let (w, s) = (w1.clone(), s1.clone());
-        async move {
-            match me {
-                Some(me) => load(w, s, me)
-                    .await
-                    .context("Reading your positions and their pools"),
-                None => Ok(Positions {
-                    account: None,
-                    block: 0,
-                    block_time: 0,
-                    rows: Vec::new(),
-                }),
-            }
-        }
+    let s1 = scorer.clone();
+    // Without an account there is nothing to read (the section says to connect one).
+    let data = Signal::derive(move || {
+        read.get().map(|loaded| match loaded {
+            Some((_, r)) => r.map(|r| assemble(r, &s1)),
+            None => Ok(Positions {
+                account: None,
+                block: 0,
+                block_time: 0,
+                rows: Vec::new(),
+            }),
+        })
     });
     let registry = scorer.registry;
     let claim = move |token: Address, symbol: String| {

@@ -8,37 +8,44 @@ use crate::chain::abi::IScorerRegistry;
 use crate::chain::provable::{unproven_of, Standing, UnprovenScore};
 use crate::chain::scorer::ScorerRef;
 use crate::chain::world::World;
-use crate::error::Context;
+use crate::error::{AppError, Context};
 use crate::fmt;
 use crate::state::Ctx;
 use crate::ui::{caught, Loading};
-use alloy_primitives::U256;
+use alloy_primitives::{Address, U256};
 use eden_core::leaves::Verdict;
 use leptos::prelude::*;
 
-/// The section; nothing without a connected account or an unproven score.
+/// The account the scores were read for and its unproven scores, or why they could not be read.
+pub type UnprovenRead = Option<(Address, Result<Vec<UnprovenScore>, AppError>)>;
+
+/// The connected account's unproven scores in `registry` ([`unproven_of`], [`Ctx::account_read`]),
+/// read as soon as the page opens: it needs only the registry's address (the network
+/// description's), so it runs beside the registry's discovery and its requests travel in the same
+/// batches (D3).
+pub fn read_unproven(world: World, registry: Address) -> LocalResource<UnprovenRead> {
+    Ctx::get().account_read(move |me| {
+        let w = world.clone();
+        async move {
+            unproven_of(&w, registry, me)
+                .await
+                .context("Reading your scores not proven yet and their grades")
+        }
+    })
+}
+
+/// The section, over the read [`read_unproven`] started; nothing without a connected account or an
+/// unproven score.
 #[component]
-pub fn Unproven(world: World, scorer: ScorerRef) -> impl IntoView {
+pub fn Unproven(
+    world: World,
+    scorer: ScorerRef,
+    data: LocalResource<UnprovenRead>,
+) -> impl IntoView {
     let ctx = Ctx::get();
     let registry = scorer.registry;
-    let w1 = world.clone();
-    let data = LocalResource::new(move || {
-        ctx.refresh.track();
-        let me = ctx.wallet.get().account;
-        let w = w1.clone();
-        async move {
-            match me {
-                // Tagged with the account: a read made before a wallet switch is not shown.
-                Some(me) => unproven_of(&w, registry, me)
-                    .await
-                    .map(|rows| (Some(me), rows))
-                    .context("Reading your scores not proven yet and their grades"),
-                None => Ok((None, Vec::new())),
-            }
-        }
-    });
     let symbols = StoredValue::new(scorer.tokens.clone());
-    let symbol = move |t: alloy_primitives::Address| {
+    let symbol = move |t: Address| {
         symbols.with_value(|ts| {
             ts.iter()
                 .find(|x| x.token == t)
@@ -48,7 +55,7 @@ pub fn Unproven(world: World, scorer: ScorerRef) -> impl IntoView {
     view! {
         <Transition fallback=|| view! { <Loading what="Looking for your graded theses…" /> }>
         <ErrorBoundary fallback=caught>
-        {move || data.get().map(|loaded| loaded.map(|(of, rows): (Option<alloy_primitives::Address>, Vec<UnprovenScore>)| (ctx.is_connected(of) && !rows.is_empty()).then(|| view! {
+        {move || data.get().map(|loaded| loaded.map_or(Ok((None, Vec::new())), |(me, r)| r.map(|rows| (Some(me), rows))).map(|(of, rows)| (ctx.is_connected(of) && !rows.is_empty()).then(|| view! {
             <h2>"Graded theses to prove"</h2>
             <p class="muted">"A score opens its 30-day position once its grade is proven against a final epoch proposed after it, within 30 days of the score. Anyone may send the proof; the position is yours."</p>
             <ul class="unproven" id="unproven">
