@@ -93,15 +93,15 @@ pub async fn unproven_of(
     me: Address,
 ) -> Result<Vec<UnprovenScore>, RpcError> {
     let rpc = w.rpc();
-    let mine: Vec<_> = scored_events(&rpc, registry, w.deployment_block)
-        .await?
-        .into_iter()
-        .filter(|e| e.scorer == me)
-        .collect();
+    // The scores and the epochs at once: neither needs the other (D3).
+    let (scored, epochs) = futures::try_join!(
+        scored_events(&rpc, registry, w.deployment_block),
+        discover(&rpc, w.contracts.epoch_registry, w.deployment_block, None),
+    )?;
+    let mine: Vec<_> = scored.into_iter().filter(|e| e.scorer == me).collect();
     if mine.is_empty() {
         return Ok(Vec::new());
     }
-    let epochs = discover(&rpc, w.contracts.epoch_registry, w.deployment_block, None).await?;
     let mut finals: Vec<u64> = epochs
         .epochs
         .iter()

@@ -6,10 +6,11 @@
 
 use crate::chain::abi::{IFeeLanes, IRootBuyback};
 use crate::chain::multicall::Batch;
-use crate::chain::rpc::{Rpc, RpcError};
+use crate::chain::rpc::{decode_events, LogFilter, Rpc, RpcError};
 use crate::chain::tokens::TokenLabels;
 use crate::chain::world::World;
 use alloy_primitives::{Address, U256};
+use alloy_sol_types::SolEvent;
 use std::collections::BTreeSet;
 
 /// One pair asset the buyback can spend.
@@ -78,18 +79,28 @@ pub async fn read(w: &World) -> Result<BuybackRead, RpcError> {
         return Ok(BuybackRead::NoLanes);
     };
     let rpc = w.rpc();
-    let at = rpc.call(lanes, &IFeeLanes::buybackCall {}).await?;
+    // The receiver with the block the logs are read to, in one round trip (D3).
+    let (at, latest) = futures::try_join!(
+        rpc.call(lanes, &IFeeLanes::buybackCall {}),
+        rpc.block_number()
+    )?;
     let mut b = Batch::new();
     let burned = b.add(at, &IRootBuyback::totalRootBurnedCall {});
     let eth_liq = b.add(at, &IRootBuyback::totalEthToLiquidityCall {});
     let root_liq = b.add(at, &IRootBuyback::totalRootToLiquidityCall {});
     let liquidity = b.add(at, &IRootBuyback::positionLiquidityCall {});
     let slippage = b.add(at, &IRootBuyback::slippageBpsCall {});
-    let latest = rpc.block_number().await?;
+    let bought = LogFilter {
+        address: at,
+        topics: vec![Some(vec![IRootBuyback::RootBoughtBack::SIGNATURE_HASH])],
+    };
     let (totals, routes, runs) = futures::join!(
         b.run(&rpc),
         eden_chain::buyback::routed_assets(&rpc, at, w.deployment_block, latest),
-        rpc.events::<IRootBuyback::RootBoughtBack>(at, None, w.deployment_block),
+        async {
+            let logs = rpc.get_logs(&bought, w.deployment_block, latest).await?;
+            decode_events::<IRootBuyback::RootBoughtBack>(logs)
+        },
     );
     let totals = totals?;
     // An account (or any contract that is not a RootBuyback) does not answer these.

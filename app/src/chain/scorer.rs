@@ -68,12 +68,14 @@ pub async fn discover(w: &World) -> Result<Option<ScorerRef>, RpcError> {
     let root = b.add(registry, &IScorerRegistry::rootCall {});
     let feed = b.add(oracle, &IRootPriceOracle::ethUsdFeedCall {});
     let count = b.add(pad, &ILaunchpad::launchCountCall {});
-    let a = b.run(&rpc).await?;
-    let n = u64::try_from(a.get(count)?).unwrap_or(0);
-    let (tokens, theses) = futures::join!(
-        launch_tokens(&rpc, pad, n),
+    // The theses need only the registry: read beside the batch, not after it (D3).
+    let (a, theses) = futures::join!(
+        b.run(&rpc),
         scored_theses(&rpc, registry, w.deployment_block)
     );
+    let a = a?;
+    let n = u64::try_from(a.get(count)?).unwrap_or(0);
+    let tokens = launch_tokens(&rpc, pad, n).await;
     let (tokens, (theses, unpublished)) = (tokens?, theses?);
     Ok(Some(ScorerRef {
         registry,
