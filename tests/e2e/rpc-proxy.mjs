@@ -92,6 +92,14 @@ export async function startRpcProxy(upstream, { latencyMs = 0, maxBlocks = 10_00
     }
     return r;
   };
+  // One JSON-RPC call named for the request list: a call by its target's first bytes and its selector, a Multicall3
+  // `aggregate3` by the calls inside it.
+  const describe = (c) => {
+    if (c.method !== 'eth_call') return c.method;
+    const to = String(c.params?.[0]?.to ?? 'deployless').slice(0, 8);
+    const data = String(c.params?.[0]?.data ?? c.params?.[0]?.input ?? '');
+    return data.startsWith('0x82ad56cb') ? `aggregate3 [${aggregate3Calls(data).join(' ')}]` : `eth_call ${to} ${data.slice(0, 10)}`;
+  };
   const server = createServer(async (req, res) => {
     if (req.method === 'OPTIONS') {
       res.writeHead(204, CORS);
@@ -101,6 +109,17 @@ export async function startRpcProxy(upstream, { latencyMs = 0, maxBlocks = 10_00
     const chunks = [];
     for await (const c of req) chunks.push(c);
     count('http');
+    // Listed and timed as it arrives (a request still waiting out its latency when the page is ready is listed too).
+    let what; // this HTTP request's entry in `requests`: when it arrived and when it was answered
+    let body;
+    try {
+      body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      what = (Array.isArray(body) ? body : [body]).map(describe);
+    } catch {
+      what = ['(not JSON)'];
+    }
+    what.at = Date.now();
+    for (const s of [stats, totals]) s.requests.push(what);
     if (latencyMs) await sleep(latencyMs);
     if (control.down) {
       res.writeHead(503, { ...CORS, 'content-type': 'text/plain' });
@@ -113,15 +132,7 @@ export async function startRpcProxy(upstream, { latencyMs = 0, maxBlocks = 10_00
       res.end('Too Many Requests');
       return;
     }
-    let body;
-    let what; // this HTTP request's entry in `requests`, timed
-    try {
-      body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-      const calls = Array.isArray(body) ? body : [body];
-      what = calls.map((c) => c.method === 'eth_call' ? `eth_call ${String(c.params?.[0]?.to ?? 'deployless').slice(0, 8)} ${String(c.params?.[0]?.data ?? c.params?.[0]?.input ?? '').slice(0, 10)}` : c.method);
-      for (const s of [stats, totals]) s.requests.push(what);
-      what.at = Date.now();
-    } catch {
+    if (body === undefined) {
       res.writeHead(400, { ...CORS, 'content-type': 'application/json' });
       res.end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'parse error' } }));
       return;
@@ -154,4 +165,24 @@ export async function startRpcProxy(upstream, { latencyMs = 0, maxBlocks = 10_00
     reset: () => Object.assign(stats, fresh()),
     close: () => new Promise((ok) => { server.closeAllConnections?.(); server.close(ok); }),
   };
+}
+
+/** The `target:selector` of each call in a Multicall3 `aggregate3((address,bool,bytes)[])` calldata (display only). */
+function aggregate3Calls(data) {
+  const hex = data.slice(10);
+  const word = (at) => BigInt('0x' + hex.slice(at * 2, at * 2 + 64));
+  try {
+    const array = Number(word(0));
+    const n = Number(word(array));
+    const out = [];
+    for (let i = 0; i < n; i++) {
+      const tuple = array + 32 + Number(word(array + 32 + 32 * i));
+      const target = hex.slice(tuple * 2 + 24, tuple * 2 + 64);
+      const bytes = tuple + Number(word(tuple + 64));
+      out.push(`${target.slice(0, 6)}:${hex.slice((bytes + 32) * 2, (bytes + 32) * 2 + 8)}`);
+    }
+    return out;
+  } catch {
+    return ['?'];
+  }
 }

@@ -4,6 +4,9 @@
 //! 1. A request joins its node's queue ([`Coalescer::call`]). The first request of an empty queue
 //!    schedules a flush, which first waits a moment (the `tick`: a few microtask turns in the
 //!    browser), so every request the page's parts make meanwhile joins the same queue.
+//!    A request equal to one already queued (the same method and parameters) joins that one: it is
+//!    asked once and both get its answer (two parts of a page asking for the head, or for the same
+//!    events, in the same moment).
 //! 2. The flush sends the queue in batches of at most `max_batch` requests, at once. A queue of one
 //!    request is sent as a plain request, as it would be without this module.
 //! 3. Each answer is matched to its request by id and handed back; a request's own error (a revert)
@@ -38,8 +41,19 @@ pub type Tick = Rc<dyn Fn() -> LocalBoxFuture<'static, ()>>;
 struct Pending {
     method: String,
     params: Value,
-    /// The answer, or the transport error of the HTTP request that carried it.
-    answer: oneshot::Sender<Result<Answer, RpcError>>,
+    /// Where the answer goes, or the transport error of the HTTP request that carried it: one
+    /// sender per caller that asked this exact request while it was queued.
+    answers: Vec<oneshot::Sender<Result<Answer, RpcError>>>,
+}
+
+impl Pending {
+    /// Hands `answer` to every caller that asked this request (one that stopped waiting dropped
+    /// its receiver: nothing to hand back).
+    fn answer(self, answer: &Result<Answer, RpcError>) {
+        for a in self.answers {
+            let _ = a.send(answer.clone());
+        }
+    }
 }
 
 /// One node's queue of requests waiting to be sent together.
@@ -77,12 +91,20 @@ impl Coalescer {
         let (answer, rx) = oneshot::channel();
         let first = {
             let mut q = self.queue.borrow_mut();
-            q.push(Pending {
-                method: method.to_owned(),
-                params,
-                answer,
-            });
-            q.len() == 1
+            if let Some(same) = q
+                .iter_mut()
+                .find(|p| p.method == method && p.params == params)
+            {
+                same.answers.push(answer);
+                false
+            } else {
+                q.push(Pending {
+                    method: method.to_owned(),
+                    params,
+                    answers: vec![answer],
+                });
+                q.len() == 1
+            }
         };
         if first {
             (self.spawn)(Box::pin(Rc::clone(self).flush()));
@@ -133,13 +155,13 @@ impl Coalescer {
         match answers {
             Ok(answers) => {
                 for (p, a) in chunk.into_iter().zip(answers) {
-                    // A caller that stopped waiting drops its receiver: nothing to hand back.
-                    let _ = p.answer.send(Ok(a));
+                    p.answer(&Ok(a));
                 }
             }
             Err(e) if is_transport_failure(&e) => {
+                let failed = Err(e);
                 for p in chunk {
-                    let _ = p.answer.send(Err(e.clone()));
+                    p.answer(&failed);
                 }
             }
             Err(_) => {
@@ -154,7 +176,7 @@ impl Coalescer {
         let body = json!({ "jsonrpc": "2.0", "id": 1, "method": p.method, "params": p.params })
             .to_string();
         let answer = (self.post)(body).await.map(|v| one_answer(&v));
-        let _ = p.answer.send(answer);
+        p.answer(&answer);
     }
 }
 
@@ -258,7 +280,7 @@ mod tests {
         })
     }
 
-    /// A node answering `eth_blockNumber` with "0x10", reverting `eth_call`, in reverse order, and
+    /// A node answering `eth_blockNumber` and `eth_chainId` with "0x10", reverting `eth_call`, in reverse order, and
     /// keeping every body it was sent. `refuse` answers batches as a node without batches does;
     /// `down` fails every request.
     fn node(bodies: Rc<RefCell<Vec<Value>>>, refuse: bool, down: bool) -> Post {
@@ -271,7 +293,7 @@ mod tests {
                     return Err(RpcError::Network("connection refused".into()));
                 }
                 let answer = |r: &Value| match r["method"].as_str() {
-                    Some("eth_blockNumber") => {
+                    Some("eth_blockNumber" | "eth_chainId") => {
                         json!({ "jsonrpc": "2.0", "id": r["id"], "result": "0x10" })
                     }
                     _ => {
@@ -311,7 +333,7 @@ mod tests {
             let (a, b, d) = futures::join!(
                 c.call("eth_blockNumber", json!([])),
                 c.call("eth_call", json!([{ "to": "0x01" }, "latest"])),
-                c.call("eth_blockNumber", json!([])),
+                c.call("eth_chainId", json!([])),
             );
             vec![a, b, d]
         })
@@ -330,6 +352,32 @@ mod tests {
             got[1]
         );
         assert_eq!(got[2], Ok(Ok(json!("0x10"))));
+    }
+
+    #[test]
+    fn equal_requests_queued_together_are_asked_once_and_each_answered() {
+        let (exec, bodies, c) = setup(false, false, 250);
+        let got = exec.run(async {
+            let (a, b, d, e) = futures::join!(
+                c.call("eth_blockNumber", json!([])),
+                c.call("eth_call", json!([{ "to": "0x01" }, "latest"])),
+                c.call("eth_blockNumber", json!([])),
+                c.call("eth_call", json!([{ "to": "0x01" }, "latest"])),
+            );
+            vec![a, b, d, e]
+        });
+        assert_eq!(bodies.borrow().len(), 1);
+        assert_eq!(bodies.borrow()[0].as_array().map(Vec::len), Some(2));
+        assert_eq!(got[0], Ok(Ok(json!("0x10"))));
+        assert_eq!(got[2], Ok(Ok(json!("0x10"))));
+        assert!(matches!(&got[1], Ok(Err(RpcError::Revert(_)))));
+        assert_eq!(got[1], got[3]);
+        // Once sent, the same request is a new one: a later read sees a later chain.
+        bodies.borrow_mut().clear();
+        exec.run(c.call("eth_blockNumber", json!([])))
+            .unwrap()
+            .unwrap();
+        assert_eq!(bodies.borrow().len(), 1);
     }
 
     #[test]

@@ -147,24 +147,31 @@ pub async fn get(prefix: &str, key: &str) -> Option<CachedScan> {
     scans(prefix).await.borrow().get(key).cloned()
 }
 
-/// Keeps `scan` of deployment `prefix` under `key`, in memory and in IndexedDB (best effort: a
-/// full or unavailable store only loses the cache after this page load).
+/// Keeps `scan` of deployment `prefix` under `key`: in memory now, and in IndexedDB in a task of
+/// its own (best effort: a full or unavailable store only loses the cache after this page load).
+/// The reader does not wait for the write: an IndexedDB transaction ends in a browser task of its
+/// own, so a reader that waited would send its next request apart from the others' (D3).
 pub async fn put(prefix: &str, key: &str, scan: &CachedScan) {
     scans(prefix)
         .await
         .borrow_mut()
         .insert(key.to_owned(), scan.clone());
-    let Some(db) = open().await else { return };
-    let Ok(text) = serde_json::to_string(scan) else {
-        return;
-    };
-    let Ok(tx) = db.transaction(&[STORE], rexie::TransactionMode::ReadWrite) else {
-        return;
-    };
-    if let Ok(store) = tx.store(STORE) {
-        let _ = store.put(&text.as_str().into(), Some(&key.into())).await;
-    }
-    let _ = tx.done().await;
+    let (key, scan) = (key.to_owned(), scan.clone());
+    wasm_bindgen_futures::spawn_local(async move {
+        let Some(db) = open().await else { return };
+        let Ok(text) = serde_json::to_string(&scan) else {
+            return;
+        };
+        let Ok(tx) = db.transaction(&[STORE], rexie::TransactionMode::ReadWrite) else {
+            return;
+        };
+        if let Ok(store) = tx.store(STORE) {
+            let _ = store
+                .put(&text.as_str().into(), Some(&key.as_str().into()))
+                .await;
+        }
+        let _ = tx.done().await;
+    });
 }
 
 #[cfg(test)]

@@ -6,11 +6,10 @@
 
 use crate::chain::abi::{IFeeLanes, IRootBuyback};
 use crate::chain::multicall::Batch;
-use crate::chain::rpc::{decode_events, LogFilter, Rpc, RpcError};
+use crate::chain::rpc::{Rpc, RpcError};
 use crate::chain::tokens::TokenLabels;
 use crate::chain::world::World;
 use alloy_primitives::{Address, U256};
-use alloy_sol_types::SolEvent;
 use std::collections::BTreeSet;
 
 /// One pair asset the buyback can spend.
@@ -90,17 +89,10 @@ pub async fn read(w: &World) -> Result<BuybackRead, RpcError> {
     let root_liq = b.add(at, &IRootBuyback::totalRootToLiquidityCall {});
     let liquidity = b.add(at, &IRootBuyback::positionLiquidityCall {});
     let slippage = b.add(at, &IRootBuyback::slippageBpsCall {});
-    let bought = LogFilter {
-        address: at,
-        topics: vec![Some(vec![IRootBuyback::RootBoughtBack::SIGNATURE_HASH])],
-    };
     let (totals, routes, runs) = futures::join!(
         b.run(&rpc),
         eden_chain::buyback::routed_assets(&rpc, at, w.deployment_block, latest),
-        async {
-            let logs = rpc.get_logs(&bought, w.deployment_block, latest).await?;
-            decode_events::<IRootBuyback::RootBoughtBack>(logs)
-        },
+        rpc.events_to::<IRootBuyback::RootBoughtBack>(at, None, w.deployment_block, latest),
     );
     let totals = totals?;
     // An account (or any contract that is not a RootBuyback) does not answer these.

@@ -528,24 +528,6 @@ impl Rpc {
         serde_json::from_value(v["input"].clone()).map_err(|e| RpcError::Decode(e.to_string()))
     }
 
-    /// The logs of one contract from `from_block` to the latest block, filtered by the first
-    /// topic (and optionally the second), through the log reader.
-    pub async fn logs(
-        &self,
-        address: Address,
-        topic0: B256,
-        topic1: Option<B256>,
-        from_block: u64,
-    ) -> Result<Vec<Log>, RpcError> {
-        let latest = self.block_number().await?;
-        let mut topics = vec![Some(vec![topic0])];
-        if let Some(t1) = topic1 {
-            topics.push(Some(vec![t1]));
-        }
-        self.get_logs(&LogFilter { address, topics }, from_block, latest)
-            .await
-    }
-
     /// The events `E` of one contract from `from_block` to the latest block (optionally with
     /// their first indexed topic equal to `topic1`), decoded with their `sol!` type, each with its
     /// log, in chain order.
@@ -559,10 +541,24 @@ impl Rpc {
         topic1: Option<B256>,
         from_block: u64,
     ) -> Result<Vec<(E, Log)>, RpcError> {
-        let logs = self
-            .logs(address, E::SIGNATURE_HASH, topic1, from_block)
-            .await?;
-        decode_events(logs)
+        let latest = self.block_number().await?;
+        self.events_to(address, topic1, from_block, latest).await
+    }
+
+    /// [`Rpc::events`] over blocks `[from, to]`: for a page that read the head with its first
+    /// batch, so its log reads need no round trip of their own to learn it (D3).
+    ///
+    /// # Errors
+    /// As [`Rpc::events`].
+    pub async fn events_to<E: SolEvent>(
+        &self,
+        address: Address,
+        topic1: Option<B256>,
+        from: u64,
+        to: u64,
+    ) -> Result<Vec<(E, Log)>, RpcError> {
+        let filter = LogFilter::event::<E>(address, topic1);
+        decode_events(self.get_logs(&filter, from, to).await?)
     }
 
     /// `eth_getLogs` over blocks `[from, to]` in chain order: in the blocks the filter's contract
