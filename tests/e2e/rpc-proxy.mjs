@@ -12,6 +12,7 @@
 //    them with an error and no data, as a node that refuses them would;
 //  - while `lieEventBlocks` is set, answers every `eventBlocks` call with a block outside the range asked.
 // Batches (JSON arrays) are forwarded as one HTTP request and each call in them is checked.
+import { decode } from '@metamask/abi-utils';
 import { createServer } from 'node:http';
 import { keccak256 } from 'ethereum-cryptography/keccak.js';
 
@@ -169,19 +170,9 @@ export async function startRpcProxy(upstream, { latencyMs = 0, maxBlocks = 10_00
 
 /** The `target:selector` of each call in a Multicall3 `aggregate3((address,bool,bytes)[])` calldata (display only). */
 function aggregate3Calls(data) {
-  const hex = data.slice(10);
-  const word = (at) => BigInt('0x' + hex.slice(at * 2, at * 2 + 64));
   try {
-    const array = Number(word(0));
-    const n = Number(word(array));
-    const out = [];
-    for (let i = 0; i < n; i++) {
-      const tuple = array + 32 + Number(word(array + 32 + 32 * i));
-      const target = hex.slice(tuple * 2 + 24, tuple * 2 + 64);
-      const bytes = tuple + Number(word(tuple + 64));
-      out.push(`${target.slice(0, 6)}:${hex.slice((bytes + 32) * 2, (bytes + 32) * 2 + 8)}`);
-    }
-    return out;
+    const [calls] = decode(['(address,bool,bytes)[]'], Buffer.from(data.slice(10), 'hex'));
+    return calls.map(([target, , callData]) => `${target.slice(2, 8)}:${Buffer.from(callData).toString('hex').slice(0, 8)}`);
   } catch {
     return ['?'];
   }
