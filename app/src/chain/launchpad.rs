@@ -196,6 +196,9 @@ pub async fn all(rpc: &Rpc, pad: Address) -> Result<Vec<LaunchInfo>, LaunchError
 /// The launch list in one round trip through the deployless `LaunchLens` (D3).
 pub mod lens;
 
+/// Each curve launch's price change over the last 24 hours (issue 39).
+pub mod day_change;
+
 /// A quote asset new launches may pair with (C20): its virtual reserve Φ now is not zero.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct QuoteAsset {

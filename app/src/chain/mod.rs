@@ -8,6 +8,7 @@
 //! the chain through here.
 
 pub mod abi;
+pub mod block_time;
 pub mod calls;
 pub mod coalesce;
 pub mod duels;

@@ -131,6 +131,17 @@ pub fn percent_bps(bps: u32) -> String {
     format!("{} %", units(U256::from(bps), 2, 6))
 }
 
+/// A signed change in bps as a percentage to 3 significant digits, as price screens show a 24 h change:
+/// `1_234 → "+12.3 %"`, `-438 → "−4.38 %"` (a true minus sign), `0 → "0 %"`.
+pub fn signed_percent_bps(bps: i64) -> String {
+    let sign = match bps.signum() {
+        1 => "+",
+        -1 => "\u{2212}",
+        _ => "",
+    };
+    format!("{sign}{} %", units(U256::from(bps.unsigned_abs()), 2, 3))
+}
+
 /// Pips (hundredths of a bip, `10^6 = 100 %`) as a percentage: `990_000 → "99 %"`.
 pub fn percent_pips(pips: u32) -> String {
     format!("{} %", units(U256::from(pips), 4, 6))
@@ -250,6 +261,10 @@ mod tests {
     #[test]
     fn percentages() {
         assert_eq!(percent_bps(8_912), "89.12 %");
+        assert_eq!(signed_percent_bps(1_234), "+12.3 %");
+        assert_eq!(signed_percent_bps(-438), "\u{2212}4.38 %");
+        assert_eq!(signed_percent_bps(240_000), "+2,400 %");
+        assert_eq!(signed_percent_bps(0), "0 %");
         assert_eq!(percent_pips(990_000), "99 %");
         assert_eq!(percent_pips(10_000), "1 %");
         assert_eq!(percent_wad(u(425_000_000_000_000_000), 4), "42.5 %");

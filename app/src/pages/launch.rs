@@ -9,6 +9,7 @@ use super::launch_order::{self, LaunchOrder};
 use super::pool_trade::{stored_slippage, PoolTrade, SlippageField};
 use super::score_where_traded::{ScoreChip, ScoreHistory};
 use super::trade_review::{impact_class, ReviewPanel};
+use crate::chain::launchpad::day_change::{self, DayChange};
 use crate::chain::launchpad::{self, LaunchInfo, PoolView, Trade};
 use crate::chain::world::World;
 use crate::error::{AppError, Context};
@@ -31,6 +32,22 @@ fn Progress(bps: u32) -> impl IntoView {
         </div>
         <span class="progress-label">{fmt::percent_bps(bps)}" to graduation"</span>
     }
+}
+
+/// A curve launch's price change over the last 24 h (or since launch, when younger), coloured by its sign.
+#[component]
+fn DayChangeChip(change: DayChange) -> impl IntoView {
+    let class = match change.bps.signum() {
+        1 => "launch-change trend up",
+        -1 => "launch-change trend down",
+        _ => "launch-change trend flat",
+    };
+    let window = if change.since_launch {
+        " since launch"
+    } else {
+        " 24 h"
+    };
+    view! { <span class=class data-bps=change.bps.to_string()>" · "{fmt::signed_percent_bps(change.bps)}{window}</span> }
 }
 
 #[component]
@@ -60,6 +77,28 @@ pub fn LaunchList() -> impl IntoView {
             }
         }
     });
+    // Issue 39: each curve launch's price change over the last 24 h, read after the list (it needs the
+    // list's states), never in front of it; a failed read shows no change rather than a wrong one.
+    let changes = LocalResource::new(move || {
+        let world = ctx.world.get();
+        let loaded = list.get();
+        async move {
+            match (world, loaded) {
+                (Load::Ready(w), Some(Ok(v))) => {
+                    day_change::day_changes(&w.rpc(), w.contracts.launchpad, &v)
+                        .await
+                        .ok()
+                }
+                _ => None,
+            }
+        }
+    });
+    // The chips read these two through memos made here, outside the list's `Transition`: a resource read
+    // inside it, however deep, holds the whole list back until it resolves (Leptos registers every pending
+    // read with the nearest suspense). On the emulated phone the list waited for the score board and the 24 h
+    // reads, about 1 s after its own data was in (issue 39).
+    let board = Memo::new_with_compare(move |_| scores.get().flatten(), |_, _| true);
+    let day = Memo::new_with_compare(move |_| changes.get().flatten(), |_, _| true);
     // Issue 39: find a launch by name, symbol or address; order the list.
     let query = RwSignal::new(String::new());
     let sort = RwSignal::new(LaunchOrder::Newest);
@@ -117,10 +156,14 @@ pub fn LaunchList() -> impl IntoView {
                                     <Progress bps=l.progress_bps() />
                                     {
                                         let token = l.token;
-                                        move || scores.get().flatten().map(|b| view! { <ScoreChip project=token score=b.get(&token).copied() /> })
+                                        move || board.get().map(|b| view! { <ScoreChip project=token score=b.get(&token).copied() /> })
                                     }
                                     {curve::spot_price_wad(&l.state, l.quote_decimals).ok().filter(|_| !l.graduated).map(|p| view! {
                                         <span class="muted launch-price">" · price "<Amount raw=p decimals=18 unit=format!("{} / token", l.quote_symbol) sig=4 compact=true /></span>
+                                    })}
+                                    {(!l.graduated).then(|| {
+                                        let token = l.token;
+                                        move || day.get().and_then(|m| m.get(&token).copied()).map(|c| view! { <DayChangeChip change=c /> })
                                     })}
                                     {cap.filter(|_| !l.graduated).map(|c| view! {
                                         <span class="muted">" · market cap "<Amount raw=c decimals=18 unit=l.quote_symbol.clone() sig=4 /></span>

@@ -12,12 +12,14 @@
 //! - [`buy`], [`sell`]: exact quotes, the graduation clamp with refund, min-out checks.
 //! - [`inverse`]: the quote needed for a token amount, the tokens needed for a quote amount.
 //! - [`metrics`]: progress to graduation, spot price, market cap.
+//! - [`change`]: the price a window ago from the window's first trade event, and the change since.
 //! - [`graduation`]: pool amounts, currency order, exact `sqrtPriceX96`, full-range liquidity.
 //!
 //! Every rounding favours the curve: tokens out and quote out round down, fees and the
 //! reserve left on the curve round up.
 
 pub mod buy;
+pub mod change;
 pub mod fee;
 pub mod graduation;
 pub mod inverse;
@@ -26,6 +28,7 @@ pub mod sell;
 pub mod state;
 
 pub use buy::{apply_buy, quote_buy, BuyQuote};
+pub use change::{price_change_bps, quote_raised_before_buy, quote_raised_before_sell};
 pub use fee::{buy_fee_rate_pips, sell_fee_rate_pips, snipe_tax_pips};
 pub use graduation::{
     full_range_ticks, graduation_amounts, graduation_pool, graduation_sqrt_price_x96,
