@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Benchmark (a program, not a test): each route loaded cold on an emulated phone, issue 39's profile.
 //
-//   node bench/phone.mjs [--runs 3]
+//   node bench/phone.mjs [--runs 3] [--waterfall ROUTE] [--only 'launch list,score']
 //
 // A fresh anvil with the demo world (tests/e2e/chain.mjs), the built app (dist/) served by the run
 // command's server (scripts/serve.mjs) twice: uncompressed, as `trunk serve` sent it, then brotli/gzip
@@ -10,7 +10,10 @@
 // (no HTTP cache, no log cache). Per route: bytes transferred (as sent, compressed or not, the node's
 // JSON-RPC included) and the time from navigation to the route's content, the median of the runs, beside
 // the same run before the split and the goal (the launch list and a token page 2.5 s, other routes 1 s more).
-// The printout is also written to bench/results/phone.txt.
+// The printout is also written to bench/results/phone.txt. `--waterfall 'launch list'` prints, for that route's
+// last precompressed load, every request: when it was sent and finished (ms from navigation), its bytes and what
+// it was (for JSON-RPC, its methods), to show where the time goes. `--only` loads just the routes named, only
+// precompressed, and writes no results file (a quick look while working).
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -22,6 +25,8 @@ import { precompress, serveStatic } from '../scripts/serve.mjs';
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
 const RUNS = Number(args[args.indexOf('--runs') + 1] || 3) || 3;
+const ONLY = args.includes('--only') ? args[args.indexOf('--only') + 1].split(',') : null;
+const WATERFALL = args.includes('--waterfall') ? args[args.indexOf('--waterfall') + 1] : null;
 const PROFILE = { latency: 150, downloadThroughput: (1.6e6 / 8) | 0, uploadThroughput: (750e3 / 8) | 0, offline: false };
 const CPU = 4;
 // The same benchmark before the app was split by route (bench/results/phone.txt of 2026-12-05, one 3.2 MB
@@ -30,6 +35,24 @@ const BEFORE = {
   'launch list': [19.07, 7.19], 'token (graduated)': [19.34, 7.83], score: [18.57, 6.78], scorer: [18.90, 7.24],
   duels: [18.53, 6.79], calls: [19.39, 7.86], payouts: [17.55, 6.23],
 };
+
+/** Prints one load's requests in the order they were sent, in ms from navigation (`t0`, wall clock; `wall`: CDP's
+ * monotonic clock to the wall clock, in ms), and when the content was there (`shown`). */
+function waterfall(rows, t0, wall, shown) {
+  if (!rows.length) return;
+  rows.sort((a, b) => a.at - b.at);
+  const ms = (secs) => String(Math.round(secs * 1000 + wall - t0)).padStart(5);
+  const what = ({ url, postData }) => {
+    if (!postData) return url.replace(/^https?:\/\/[^/]+/, '');
+    try {
+      const body = JSON.parse(postData);
+      const calls = Array.isArray(body) ? body : [body];
+      return `JSON-RPC ×${calls.length}: ${[...new Set(calls.map((c) => c.method))].join(', ')}`;
+    } catch { return `POST ${url}`; }
+  };
+  say(`waterfall of ${WATERFALL}, content at ${shown - t0} ms: sent → finished (ms from navigation), bytes, what`);
+  for (const r of rows) say(`  ${ms(r.at)} → ${ms(r.done)}  ${String(r.bytes).padStart(8)}  ${what(r.req)}`);
+}
 
 const chain = await startChain(ROOT);
 const site = mkdtempSync(join(tmpdir(), 'eden-phone-'));
@@ -65,7 +88,7 @@ try {
   say(`  ${shared.length} modules of code pages share (chunk_*.wasm): ${total(shared)}`);
   const browser = await launch();
   try {
-    for (const compressed of [false, true]) {
+    for (const compressed of ONLY ? [true] : [false, true]) {
       if (compressed) {
         const t = await precompress(site);
         say(`precompressed ${t.files} files: ${t.raw.toLocaleString('en-US')} bytes → ${t.br.toLocaleString('en-US')} brotli, ${t.gz.toLocaleString('en-US')} gzip`);
@@ -75,7 +98,7 @@ try {
         JSON.stringify({ ...chain.network, publications: [server.url + 'public/demo/'] }, null, 2));
       say(`-- served ${compressed ? 'brotli/gzip precompressed (scripts/serve.mjs)' : 'uncompressed (as trunk serve)'}`);
       say('route | transferred | time to content | reference');
-      for (const [name, path, sel] of routes) {
+      for (const [name, path, sel] of routes.filter(([n]) => !ONLY || ONLY.includes(n))) {
         const times = [];
         let bytes = 0;
         for (let r = 0; r < RUNS; r++) {
@@ -86,11 +109,24 @@ try {
           await cdp.send('Network.emulateNetworkConditions', PROFILE);
           await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU });
           let sum = 0;
-          cdp.on('Network.loadingFinished', (e) => { sum += e.encodedDataLength; });
+          const sent = new Map();
+          const rows = [];
+          // CDP's timestamps are monotonic seconds; the first request's wall time ties them to Date.now().
+          let wall = null;
+          cdp.on('Network.requestWillBeSent', (e) => {
+            wall ??= e.wallTime * 1000 - e.timestamp * 1000;
+            sent.set(e.requestId, { at: e.timestamp, req: e.request });
+          });
+          cdp.on('Network.loadingFinished', (e) => {
+            sum += e.encodedDataLength;
+            const s = sent.get(e.requestId);
+            if (s) rows.push({ ...s, done: e.timestamp, bytes: e.encodedDataLength });
+          });
           const t0 = Date.now();
           await page.goto(server.url + path, { waitUntil: 'commit' });
           await page.waitForSelector(sel, { timeout: 120_000 });
           times.push(Date.now() - t0);
+          if (compressed && name === WATERFALL && r === RUNS - 1) waterfall(rows, t0, wall, Date.now());
           bytes = Math.max(bytes, sum);
           await ctx.close();
         }
@@ -103,8 +139,10 @@ try {
   } finally {
     await browser.close();
   }
-  mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
-  writeFileSync(join(ROOT, 'bench', 'results', 'phone.txt'), lines.join('\n') + '\n');
+  if (!ONLY) {
+    mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
+    writeFileSync(join(ROOT, 'bench', 'results', 'phone.txt'), lines.join('\n') + '\n');
+  }
 } finally {
   chain.stop();
   rmSync(site, { recursive: true, force: true });

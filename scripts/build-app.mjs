@@ -3,8 +3,9 @@
 // Rust pipeline is skipped (`data-trunk-skip` in app/index.html) because Trunk cannot split a module yet
 // (trunk-rs/trunk issue 1022). Steps, the way cargo-leptos does them:
 //
-//  1. cargo builds eden-app for wasm32 with its relocations kept (`-Clink-args=--emit-relocs`), in its own
-//     target directory (target/app) so the flag never invalidates the other wasm builds;
+//  1. cargo builds eden-app for wasm32 with its relocations kept (`-Clink-args=--emit-relocs`) and Leptos's views
+//     type-erased (`--cfg erase_components`), in its own target directory (target/app) so the flags never
+//     invalidate the other wasm builds;
 //  2. `wasm-split-cli` (wasm_split_cli_support, installed by scripts/setup.sh app) cuts it at the split
 //     points of app/src/pages/split.rs: the main module, one module per group of pages, modules they share, and the
 //     loader `__wasm_split.js` that fetches them relative to itself;
@@ -54,7 +55,10 @@ const publicUrl = (process.env.TRUNK_PUBLIC_URL ?? '/').replace(/\/?$/, '/');
 
 // 1. The linked module, relocations kept.
 const targetDir = join(ROOT, 'target', 'app');
-const rustflags = [process.env.RUSTFLAGS, '-Clink-args=--emit-relocs'].filter(Boolean).join(' ');
+// `--cfg erase_components`: Leptos's type-erased views (as cargo-leptos builds in development). Measured on this
+// app's release build (issue 39): the page modules and their shared code 16 % smaller (1,059 → 888 kB brotli),
+// the main module 1 %, nothing else changed.
+const rustflags = [process.env.RUSTFLAGS, '--cfg erase_components', '-Clink-args=--emit-relocs'].filter(Boolean).join(' ');
 run('cargo', ['build', '--locked', '-p', NAME, '--bin', NAME, '--target', 'wasm32-unknown-unknown',
   '--target-dir', targetDir, ...(release ? ['--release'] : [])], { RUSTFLAGS: rustflags });
 const linked = join(targetDir, 'wasm32-unknown-unknown', release ? 'release' : 'debug', `${NAME}.wasm`);
