@@ -116,7 +116,6 @@ pub async fn first_at_or_after(rpc: &Rpc, blocks: &[u64], moment: u64) -> Result
 #[cfg(test)]
 mod tests {
     use super::*;
-    use proptest::prelude::*;
 
     #[test]
     fn the_ladder_is_the_head_then_powers_of_two_back() {
@@ -160,23 +159,30 @@ mod tests {
         assert_eq!(run(&[], 5, |b| b), (0, 0));
     }
 
-    proptest! {
-        /// The answer is a linear scan's, in at most ⌈log₃₂ n⌉ + 1 round trips.
-        #[test]
-        fn finds_what_a_scan_finds(
-            gaps in proptest::collection::vec(1u64..50, 0..3_000),
-            secs in 1u64..15,
-            moment in 0u64..600_000,
-        ) {
-            let blocks: Vec<u64> = gaps.iter().scan(0u64, |b, g| { *b += g; Some(*b) }).collect();
-            let time = |b: u64| b * secs;
-            let (i, rounds) = run(&blocks, moment, time);
-            let scan = blocks.iter().position(|&b| time(b) >= moment).unwrap_or(blocks.len());
-            prop_assert_eq!(i, scan);
-            let mut bound = 1;
-            let mut n = PROBES;
-            while n < blocks.len() { n *= PROBES; bound += 1; }
-            prop_assert!(rounds <= bound + 1, "{} rounds for {} blocks", rounds, blocks.len());
+    // proptest is a native dev-dependency only (the app's tests also run as wasm in Chromium).
+    #[cfg(not(target_arch = "wasm32"))]
+    mod properties {
+        use super::*;
+        use proptest::prelude::*;
+
+        proptest! {
+            /// The answer is a linear scan's, in at most ⌈log₃₂ n⌉ + 1 round trips.
+            #[test]
+            fn finds_what_a_scan_finds(
+                gaps in proptest::collection::vec(1u64..50, 0..3_000),
+                secs in 1u64..15,
+                moment in 0u64..600_000,
+            ) {
+                let blocks: Vec<u64> = gaps.iter().scan(0u64, |b, g| { *b += g; Some(*b) }).collect();
+                let time = |b: u64| b * secs;
+                let (i, rounds) = run(&blocks, moment, time);
+                let scan = blocks.iter().position(|&b| time(b) >= moment).unwrap_or(blocks.len());
+                prop_assert_eq!(i, scan);
+                let mut bound = 1;
+                let mut n = PROBES;
+                while n < blocks.len() { n *= PROBES; bound += 1; }
+                prop_assert!(rounds <= bound + 1, "{} rounds for {} blocks", rounds, blocks.len());
+            }
         }
     }
 }
