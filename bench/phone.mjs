@@ -12,7 +12,7 @@
 // the same run before the split and the goal (the launch list and a token page 2.5 s, other routes 1 s more).
 // The printout is also written to bench/results/phone.txt. `--waterfall 'launch list'` prints, for that route's
 // last precompressed load, every request: when it was sent and finished (ms from navigation), its bytes and what
-// it was (for JSON-RPC, its methods), to show where the time goes. `--only` loads just the routes named, only
+// it was (for JSON-RPC, its methods), and the main thread's long tasks (over 50 ms), to show where the time goes. `--only` loads just the routes named, only
 // precompressed, and writes no results file (a quick look while working).
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -38,8 +38,10 @@ const BEFORE = {
 
 /** Prints one load's requests in the order they were sent, in ms from navigation (`t0`, wall clock; `wall`: CDP's
  * monotonic clock to the wall clock, in ms), and when the content was there (`shown`). */
-function waterfall(rows, t0, wall, shown) {
+function waterfall(rows, t0, wall, shown, busy) {
   if (!rows.length) return;
+  // The main thread's long tasks (over 50 ms: compiling, running the app, rendering) as rows of their own.
+  for (const b of busy) rows.push({ at: (b.at - wall) / 1000, done: (b.at + b.ms - wall) / 1000, bytes: 0, busy: true });
   rows.sort((a, b) => a.at - b.at);
   const ms = (secs) => String(Math.round(secs * 1000 + wall - t0)).padStart(5);
   const what = ({ url, postData }) => {
@@ -51,7 +53,7 @@ function waterfall(rows, t0, wall, shown) {
     } catch { return `POST ${url}`; }
   };
   say(`waterfall of ${WATERFALL}, content at ${shown - t0} ms: sent → finished (ms from navigation), bytes, what`);
-  for (const r of rows) say(`  ${ms(r.at)} → ${ms(r.done)}  ${String(r.bytes).padStart(8)}  ${what(r.req)}`);
+  for (const r of rows) say(`  ${ms(r.at)} → ${ms(r.done)}  ${r.busy ? '       -  main thread busy' : `${String(r.bytes).padStart(8)}  ${what(r.req)}`}`);
 }
 
 const chain = await startChain(ROOT);
@@ -122,11 +124,21 @@ try {
             const s = sent.get(e.requestId);
             if (s) rows.push({ ...s, done: e.timestamp, bytes: e.encodedDataLength });
           });
+          // The main thread's long tasks, by wall clock (for the waterfall).
+          await page.addInitScript(() => {
+            window.__busy = [];
+            new PerformanceObserver((l) => {
+              for (const e of l.getEntries()) window.__busy.push({ at: performance.timeOrigin + e.startTime, ms: e.duration });
+            }).observe({ type: 'longtask', buffered: true });
+          });
           const t0 = Date.now();
           await page.goto(server.url + path, { waitUntil: 'commit' });
           await page.waitForSelector(sel, { timeout: 120_000 });
           times.push(Date.now() - t0);
-          if (compressed && name === WATERFALL && r === RUNS - 1) waterfall(rows, t0, wall, Date.now());
+          if (compressed && name === WATERFALL && r === RUNS - 1) {
+            const shown = Date.now();
+            waterfall(rows, t0, wall, shown, await page.evaluate(() => window.__busy));
+          }
           bytes = Math.max(bytes, sum);
           await ctx.close();
         }

@@ -6,7 +6,7 @@
 use crate::chain::abi::{ILaunchpad, IPoolManagerState, IERC20};
 use crate::chain::event_blocks::BlockIndex;
 use crate::chain::multicall::Batch;
-use crate::chain::rpc::{decode_event, LogFilter, Rpc, RpcError};
+use crate::chain::rpc::{decode_event, Log, LogFilter, Rpc, RpcError};
 use crate::chain::tokens::TokenLabels;
 use alloy_primitives::{Address, B256, U256};
 use alloy_sol_types::SolEvent;
@@ -275,6 +275,71 @@ pub async fn with_times(rpc: &Rpc, trades: &mut [Trade], last: usize) {
     }
 }
 
+/// One trade on a launch's curve as its `Bought` or `Sold` event states it: the one decoding of both,
+/// for the trade list and the 24 h change ([`day_change`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CurveTrade {
+    pub token: Address,
+    pub buy: bool,
+    /// The buyer or the seller.
+    pub account: Address,
+    /// What a buy paid into the curve (`quoteUsed`, fee included) or a sale received (`quoteOut`, fee
+    /// taken).
+    pub quote: U256,
+    /// Tokens bought or sold.
+    pub tokens: U256,
+    pub fee: U256,
+    /// The curve's `Q` and token reserve after the trade.
+    pub quote_raised: U256,
+    pub token_reserve: U256,
+}
+
+impl CurveTrade {
+    /// Decodes a launchpad log whose first topic is `Bought` or `Sold`.
+    ///
+    /// # Errors
+    /// When it is neither, or does not decode.
+    pub fn decode(l: &Log) -> Result<Self, RpcError> {
+        if l.topics.first() == Some(&ILaunchpad::Bought::SIGNATURE_HASH) {
+            let e = decode_event::<ILaunchpad::Bought>(l)?;
+            Ok(Self {
+                token: e.token,
+                buy: true,
+                account: e.buyer,
+                quote: e.quoteUsed,
+                tokens: e.tokensOut,
+                fee: e.fee,
+                quote_raised: e.quoteRaised,
+                token_reserve: e.tokenReserve,
+            })
+        } else {
+            let e = decode_event::<ILaunchpad::Sold>(l)?;
+            Ok(Self {
+                token: e.token,
+                buy: false,
+                account: e.seller,
+                quote: e.quoteOut,
+                tokens: e.tokensIn,
+                fee: e.fee,
+                quote_raised: e.quoteRaised,
+                token_reserve: e.tokenReserve,
+            })
+        }
+    }
+
+    /// The curve's `Q` before this trade (C19: exact from the event's own fields).
+    ///
+    /// # Errors
+    /// When the amounts cannot have come from the curve.
+    pub fn quote_raised_before(&self) -> Result<U256, CurveError> {
+        if self.buy {
+            curve::quote_raised_before_buy(self.quote_raised, self.quote, self.fee)
+        } else {
+            curve::quote_raised_before_sell(self.quote_raised, self.quote, self.fee)
+        }
+    }
+}
+
 /// Every trade on `info`'s curve in blocks `[from_block, latest]`, in chain order, from one log
 /// read of its `Bought` and `Sold` events.
 pub async fn trades(
@@ -304,24 +369,15 @@ pub async fn trades(
     // The reader returns logs in chain order, buys and sells interleaved as they happened.
     let mut out = Vec::new();
     for l in rpc.get_logs(&filter, from_block, latest).await? {
-        let (buy, account, quote, tokens, raised, reserve) =
-            if l.topics.first() == Some(&ILaunchpad::Bought::SIGNATURE_HASH) {
-                let e = decode_event::<ILaunchpad::Bought>(&l)?;
-                let (q, t) = (e.quoteUsed, e.tokensOut);
-                (true, e.buyer, q, t, e.quoteRaised, e.tokenReserve)
-            } else {
-                let e = decode_event::<ILaunchpad::Sold>(&l)?;
-                let (q, t) = (e.quoteOut, e.tokensIn);
-                (false, e.seller, q, t, e.quoteRaised, e.tokenReserve)
-            };
+        let t = CurveTrade::decode(&l)?;
         out.push(Trade {
             block: l.position().0,
             in_pool: false,
-            buy,
-            account,
-            quote,
-            tokens,
-            price_wad: price(raised, reserve),
+            buy: t.buy,
+            account: t.account,
+            quote: t.quote,
+            tokens: t.tokens,
+            price_wad: price(t.quote_raised, t.token_reserve),
             tx: l.transaction_hash,
             time: None,
         });
@@ -436,11 +492,9 @@ pub fn price_from_sqrt(sqrt_p: U256, quote_is_0: bool, quote_decimals: u8) -> U2
 pub async fn pool_key(
     rpc: &Rpc,
     pad: Address,
-    info: &LaunchInfo,
+    token: Address,
 ) -> Result<(super::pool::Key, B256), RpcError> {
-    let of = rpc
-        .call(pad, &ILaunchpad::poolOfCall { token: info.token })
-        .await?;
+    let of = rpc.call(pad, &ILaunchpad::poolOfCall { token }).await?;
     Ok((super::pool::Key::from(&of.key), of.poolId))
 }
 
@@ -523,6 +577,66 @@ mod tests {
             None
         );
         assert_eq!(launched_token(pad, &[]), None);
+    }
+
+    fn as_log(data: &alloy_primitives::LogData) -> Log {
+        Log {
+            address: Some(Address::repeat_byte(0xad)),
+            topics: data.topics().to_vec(),
+            data: data.data.clone(),
+            block_number: U256::from(1u8),
+            transaction_hash: B256::ZERO,
+            log_index: None,
+        }
+    }
+
+    #[test]
+    fn a_buy_and_a_sale_decode_to_the_curve_before_them() {
+        let u = |x: u64| U256::from(x);
+        let (token, who) = (Address::repeat_byte(0x70), Address::repeat_byte(7));
+        // A buy of 1,000 (fee 10 of it) that took Q to 5,990: Q was 5,000 before it.
+        let bought = ILaunchpad::Bought {
+            token,
+            buyer: who,
+            quoteUsed: u(1_000),
+            fee: u(10),
+            tokensOut: u(77),
+            refund: u(0),
+            quoteRaised: u(5_990),
+            tokenReserve: u(900),
+        };
+        let b = CurveTrade::decode(&as_log(&bought.encode_log_data())).unwrap();
+        assert_eq!((b.token, b.buy, b.account), (token, true, who));
+        assert_eq!((b.quote, b.tokens, b.fee), (u(1_000), u(77), u(10)));
+        assert_eq!((b.quote_raised, b.token_reserve), (u(5_990), u(900)));
+        assert_eq!(b.quote_raised_before(), Ok(u(5_000)));
+        // A sale paying out 500 (fee 5 on top) that took Q to 4,495: Q was 5,000 before it.
+        let sold = ILaunchpad::Sold {
+            token,
+            seller: who,
+            tokensIn: u(40),
+            quoteOut: u(500),
+            fee: u(5),
+            quoteRaised: u(4_495),
+            tokenReserve: u(940),
+        };
+        let s = CurveTrade::decode(&as_log(&sold.encode_log_data())).unwrap();
+        assert_eq!(
+            (s.buy, s.account, s.quote, s.tokens),
+            (false, who, u(500), u(40))
+        );
+        assert_eq!(s.quote_raised_before(), Ok(u(5_000)));
+        // A log that is neither does not decode.
+        let other = ILaunchpad::Launched {
+            token,
+            creator: who,
+            quote: Address::ZERO,
+            name: "Eden".into(),
+            symbol: "EDN".into(),
+            supply: u(1),
+            virtualQuote: u(2),
+        };
+        assert!(CurveTrade::decode(&as_log(&other.encode_log_data())).is_err());
     }
 
     #[test]

@@ -11,6 +11,7 @@ use super::score_where_traded::{ScoreChip, ScoreHistory};
 use super::trade_review::{impact_class, ReviewPanel};
 use crate::chain::launchpad::day_change::{self, DayChange};
 use crate::chain::launchpad::{self, LaunchInfo, PoolView, Trade};
+use crate::chain::pool::Key as PoolKey;
 use crate::chain::world::World;
 use crate::error::{AppError, Context};
 use crate::flows::trade;
@@ -18,7 +19,7 @@ use crate::flows::trade::{Leg, TradeReview};
 use crate::fmt;
 use crate::state::{Ctx, Load};
 use crate::ui::{caught, with_world, Amount, Failed, Loading, Usd};
-use alloy_primitives::{Address, U256};
+use alloy_primitives::{Address, B256, U256};
 use eden_core::curve;
 use leptos::prelude::*;
 use leptos_router::hooks::use_params_map;
@@ -97,8 +98,8 @@ pub fn LaunchList() -> impl IntoView {
     // inside it, however deep, holds the whole list back until it resolves (Leptos registers every pending
     // read with the nearest suspense). On the emulated phone the list waited for the score board and the 24 h
     // reads, about 1 s after its own data was in (issue 39).
-    let board = Memo::new_with_compare(move |_| scores.get().flatten(), |_, _| true);
-    let day = Memo::new_with_compare(move |_| changes.get().flatten(), |_, _| true);
+    let board = Memo::new(move |_| scores.get().flatten());
+    let day = Memo::new(move |_| changes.get().flatten());
     // Issue 39: find a launch by name, symbol or address; order the list.
     let query = RwSignal::new(String::new());
     let sort = RwSignal::new(LaunchOrder::Newest);
@@ -249,73 +250,104 @@ fn chart(trades: &[Trade]) -> Option<Chart> {
 /// How many of the latest trades the token page lists.
 const TRADES_SHOWN: usize = 20;
 
-/// Everything the token page reads from the chain at once.
+/// The token page's first read: the launch and, once graduated, its pool's key and id (D7: what a swap
+/// names; trades after graduation happen there).
 #[derive(Debug, Clone, PartialEq)]
-struct TokenView {
+struct Head {
     info: LaunchInfo,
-    trades: Vec<Trade>,
-    pool: Option<Result<PoolView, AppError>>,
-    balances: Option<(Address, U256, U256)>,
+    key: Option<Result<(PoolKey, B256), AppError>>,
 }
 
-/// The launch, then its trades, its pool (once graduated) and the account's balances at once.
-async fn load_token_view(
-    w: &World,
-    t: Address,
-    account: Option<Address>,
-) -> Result<TokenView, AppError> {
+/// The launch and its pool's key in one round (D3). The key is asked for beside the launch, before it is
+/// known whether the launch graduated; the launchpad refuses it for a launch still on its curve, and that
+/// answer is dropped.
+async fn read_head(w: &World, token: Address) -> Result<Head, AppError> {
     let rpc = w.rpc();
     let pad = w.contracts.launchpad;
-    let i = launchpad::launch(&rpc, pad, t).await?;
-    let pm = w.contracts.pool_manager;
-    // One round (D3): the block the logs are read to, the pool's key once graduated (D7: trades
-    // after graduation happen there), the account's balances.
-    let (latest, key, balances) = futures::join!(
+    let (info, key) = futures::join!(
+        launchpad::launch(&rpc, pad, token),
+        launchpad::pool_key(&rpc, pad, token)
+    );
+    let info = info?;
+    let key = info.graduated.then(|| key.map_err(AppError::from));
+    Ok(Head { info, key })
+}
+
+/// What the token page reads once the launch is in, in one round (D3): the block the logs are read to, the
+/// account's balances and, once graduated, the pool's price.
+#[derive(Debug, Clone, PartialEq)]
+struct Standing {
+    head: Head,
+    latest: u64,
+    balances: Option<(Address, U256, U256)>,
+    pool: Option<Result<PoolView, AppError>>,
+}
+
+/// The round after the launch: the head block, the account's balances and the pool (graduated only).
+async fn read_standing(
+    w: &World,
+    head: Head,
+    account: Option<Address>,
+) -> Result<Standing, AppError> {
+    let rpc = w.rpc();
+    let info = &head.info;
+    let (latest, balances, pool) = futures::join!(
         rpc.block_number(),
         async {
-            if i.graduated {
-                Some(launchpad::pool_key(&rpc, pad, &i).await)
-            } else {
-                None
-            }
+            let a = account?;
+            let (q, t) = launchpad::balances(&rpc, info, a).await.ok()?;
+            Some((a, q, t))
         },
         async {
-            match account {
-                Some(a) => launchpad::balances(&rpc, &i, a)
-                    .await
-                    .ok()
-                    .map(|(q, t)| (a, q, t)),
-                None => None,
-            }
+            let (key, id) = match head.key.clone()? {
+                Ok(k) => k,
+                Err(e) => return Some(Err(e)),
+            };
+            let pool = launchpad::pool(&rpc, w.contracts.pool_manager, info, key, id).await;
+            Some(pool.map_err(AppError::from))
         },
     );
-    let blocks = (w.deployment_block, latest?);
-    // The next: the curve's trades, the pool's price and its swaps, all at once.
-    let (trades, pool) = futures::join!(launchpad::trades(&rpc, pad, blocks, &i), async {
-        match key? {
-            Err(e) => Some((Err(AppError::from(e)), Vec::new())),
-            Ok((key, id)) => {
-                let router = w.contracts.swap_router;
-                let hooks = key.hooks;
-                let (pool, swaps) = futures::join!(
-                    launchpad::pool(&rpc, pm, &i, key, id),
-                    launchpad::pool_trades(&rpc, pm, router, blocks, &i, (id, hooks)),
-                );
-                Some((pool.map_err(AppError::from), swaps.unwrap_or_default()))
+    Ok(Standing {
+        latest: latest?,
+        balances,
+        pool,
+        head,
+    })
+}
+
+/// The launch's trades, oldest first: on the curve, then its pool's swaps once graduated, the last
+/// [`TRADES_SHOWN`] dated by their blocks (issue 42 item 9).
+async fn read_trades(w: &World, s: &Standing) -> Result<Vec<Trade>, AppError> {
+    let rpc = w.rpc();
+    let blocks = (w.deployment_block, s.latest);
+    let info = &s.head.info;
+    let (trades, swaps) = futures::join!(
+        launchpad::trades(&rpc, w.contracts.launchpad, blocks, info),
+        async {
+            match &s.head.key {
+                Some(Ok((key, id))) => {
+                    let (pm, router) = (w.contracts.pool_manager, w.contracts.swap_router);
+                    let swaps =
+                        launchpad::pool_trades(&rpc, pm, router, blocks, info, (*id, key.hooks));
+                    swaps.await.map_err(AppError::from)
+                }
+                _ => Ok(Vec::new()),
             }
         }
-    });
-    let (pool, swaps) = pool.map_or((None, Vec::new()), |(p, s)| (Some(p), s));
-    let mut trades = trades.unwrap_or_default();
-    trades.extend(swaps);
-    // Issue 42 item 9: the trades shown are dated by their blocks.
+    );
+    let mut trades = trades?;
+    trades.extend(swaps?);
     launchpad::with_times(&rpc, &mut trades, TRADES_SHOWN).await;
-    Ok(TokenView {
-        info: i,
-        trades,
-        pool,
-        balances,
-    })
+    Ok(trades)
+}
+
+/// A step's value, when it has one.
+fn step<T>(r: Option<Result<Option<T>, AppError>>) -> Load<T> {
+    match r {
+        None | Some(Ok(None)) => Load::Loading,
+        Some(Ok(Some(v))) => Load::Ready(v),
+        Some(Err(e)) => Load::Failed(e),
+    }
 }
 
 #[component]
@@ -328,42 +360,79 @@ pub fn TokenPage() -> impl IntoView {
     let sell_amount = RwSignal::new(String::new());
     let busy = RwSignal::new(false);
     let every_5s = Memo::new(move |_| ctx.tick.get() / 5);
-    // One resource for everything the page reads; a newer read supersedes an older one, and
-    // leaving the page drops it. The derived memos below notify only when their value changes.
-    let chain = LocalResource::new(move || {
+    // D11, "What a page waits for": the page reads in steps, each shown as soon as it is in. The launch and
+    // its pool's key (the head and either trade form), then the head block, the balances and the pool's price,
+    // then the trades. Each step re-reads whenever the one before it has (a newer read supersedes an older
+    // one; leaving the page drops them), and the derived memos below notify only when their value changes.
+    let head = LocalResource::new(move || {
         ctx.refresh.track();
         every_5s.track();
         let world = ctx.world.get();
         let t = token();
-        let account = ctx.wallet.get_untracked().account;
         async move {
             match (world, t) {
                 (_, None) => Err(AppError::missing("this is not a token address")),
-                (Load::Ready(w), Some(t)) => load_token_view(&w, t, account)
+                (Load::Ready(w), Some(t)) => read_head(&w, t)
                     .await
-                    .context("Reading this launch, its trades and your balances")
+                    .context("Reading this launch")
                     .map(Some),
                 // The network is still loading: nothing to read yet.
                 _ => Ok(None),
             }
         }
     });
-    let info: Memo<Load<LaunchInfo>> = Memo::new(move |_| match chain.get() {
-        None | Some(Ok(None)) => Load::Loading,
-        Some(Ok(Some(v))) => Load::Ready(v.info),
-        Some(Err(e)) => Load::Failed(e),
+    let standing = LocalResource::new(move || {
+        let read = step(head.get());
+        let world = ctx.world.get_untracked();
+        let account = ctx.wallet.get_untracked().account;
+        async move {
+            match (world, read) {
+                (Load::Ready(w), Load::Ready(h)) => read_standing(&w, h, account)
+                    .await
+                    .context("Reading your balances and this launch's pool")
+                    .map(Some),
+                _ => Ok(None),
+            }
+        }
     });
-    let view_now = move || chain.get().and_then(Result::ok).flatten();
-    let trades: Memo<Vec<Trade>> =
-        Memo::new(move |_| view_now().map(|v| v.trades).unwrap_or_default());
+    let standing_now = move || standing.get().and_then(Result::ok).flatten();
+    let trades_read = LocalResource::new(move || {
+        let read = step(standing.get());
+        let world = ctx.world.get_untracked();
+        async move {
+            match (world, read) {
+                (Load::Ready(w), Load::Ready(s)) => Some(
+                    read_trades(&w, &s)
+                        .await
+                        .context("Reading this launch's trades"),
+                ),
+                (_, Load::Failed(e)) => Some(Err(e)),
+                _ => None,
+            }
+        }
+    });
+    let head_now: Memo<Load<Head>> = Memo::new(move |_| step(head.get()));
+    let info: Memo<Load<LaunchInfo>> = Memo::new(move |_| match head_now.get() {
+        Load::Loading => Load::Loading,
+        Load::Ready(h) => Load::Ready(h.info),
+        Load::Failed(e) => Load::Failed(e),
+    });
+    // `None` while the first read is under way.
+    let trades: Memo<Option<Result<Vec<Trade>, AppError>>> =
+        Memo::new(move |_| trades_read.get().flatten());
     let pool: Memo<Option<Result<PoolView, AppError>>> =
-        Memo::new(move |_| view_now().and_then(|v| v.pool));
+        Memo::new(move |_| standing_now().and_then(|s| s.pool));
     // The pool's key never changes: the pool trade form is built once, not on every price change.
-    let pool_key: Memo<Option<crate::chain::pool::Key>> =
-        Memo::new(move |_| pool.get().and_then(Result::ok).map(|p| p.key));
+    let pool_key: Memo<Option<PoolKey>> = Memo::new(move |_| match head_now.get() {
+        Load::Ready(Head {
+            key: Some(Ok((k, _))),
+            ..
+        }) => Some(k),
+        _ => None,
+    });
     // (owner, quote balance, token balance): shown only while the owner is the connected account.
     let balances: Memo<Option<(Address, U256, U256)>> =
-        Memo::new(move |_| view_now().and_then(|v| v.balances));
+        Memo::new(move |_| standing_now().and_then(|s| s.balances));
     // The trade / pool section is rebuilt only when the token or its graduation changes, not on
     // every refresh (which would reset focus while typing); live numbers read `info`.
     let static_info: Memo<Option<LaunchInfo>> =
@@ -738,8 +807,12 @@ pub fn TokenPage() -> impl IntoView {
         <section class="card token-trades">
             <h2>"Trades"</h2>
             {move || {
-                let t = trades.get();
                 let Load::Ready(i) = info.get() else { return ().into_any() };
+                let t = match trades.get() {
+                    None => return view! { <Loading what="Reading the trades…" /> }.into_any(),
+                    Some(Err(e)) => return view! { <Failed message=e /> }.into_any(),
+                    Some(Ok(t)) => t,
+                };
                 if t.is_empty() {
                     return view! { <p class="empty">"No trades yet."</p> }.into_any();
                 }

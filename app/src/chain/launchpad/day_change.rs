@@ -10,10 +10,10 @@
 //!
 //! Graduated launches trade in their pool, not on the curve: they get no entry here.
 
-use super::LaunchInfo;
+use super::{CurveTrade, LaunchInfo};
 use crate::chain::abi::ILaunchpad;
 use crate::chain::block_time;
-use crate::chain::rpc::{decode_event, LogFilter, Rpc, RpcError};
+use crate::chain::rpc::{LogFilter, Rpc, RpcError};
 use alloy_primitives::{Address, U256};
 use alloy_sol_types::SolEvent;
 use eden_core::curve::{self, CurveError};
@@ -72,16 +72,9 @@ pub async fn day_changes(
     // Q before each token's first trade in the window, in chain order.
     let mut then: BTreeMap<Address, U256> = BTreeMap::new();
     for l in logs.iter().filter(|l| l.position().0 >= in_window) {
-        let (token, before) = if l.topics.first() == Some(&ILaunchpad::Bought::SIGNATURE_HASH) {
-            let e = decode_event::<ILaunchpad::Bought>(l)?;
-            let q = curve::quote_raised_before_buy(e.quoteRaised, e.quoteUsed, e.fee)?;
-            (e.token, q)
-        } else {
-            let e = decode_event::<ILaunchpad::Sold>(l)?;
-            let q = curve::quote_raised_before_sell(e.quoteRaised, e.quoteOut, e.fee)?;
-            (e.token, q)
-        };
-        then.entry(token).or_insert(before);
+        let t = CurveTrade::decode(l)?;
+        let before = t.quote_raised_before()?;
+        then.entry(t.token).or_insert(before);
     }
     changes(launches, &then, start)
 }
