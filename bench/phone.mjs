@@ -12,8 +12,8 @@
 // the same run before the split and the goal (the launch list and a token page 2.5 s, other routes 1 s more).
 // The printout is also written to bench/results/phone.txt. `--waterfall 'launch list'` prints, for that route's
 // last precompressed load, every request: when it was sent and finished (ms from navigation), its bytes and what
-// it was (for JSON-RPC, its methods), and the main thread's long tasks (over 50 ms), to show where the time goes. `--only` loads just the routes named, only
-// precompressed, and writes no results file (a quick look while working).
+// it was (for JSON-RPC, its methods), and the main thread's long tasks (over 50 ms), to show where the time goes.
+// `--only` loads just the routes named, only precompressed, and writes no results file (a quick look while working).
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -124,18 +124,21 @@ try {
             const s = sent.get(e.requestId);
             if (s) rows.push({ ...s, done: e.timestamp, bytes: e.encodedDataLength });
           });
-          // The main thread's long tasks, by wall clock (for the waterfall).
-          await page.addInitScript(() => {
-            window.__busy = [];
-            new PerformanceObserver((l) => {
-              for (const e of l.getEntries()) window.__busy.push({ at: performance.timeOrigin + e.startTime, ms: e.duration });
-            }).observe({ type: 'longtask', buffered: true });
-          });
+          // The main thread's long tasks, by wall clock, on the load the waterfall prints.
+          const traced = compressed && name === WATERFALL && r === RUNS - 1;
+          if (traced) {
+            await page.addInitScript(() => {
+              window.__busy = [];
+              new PerformanceObserver((l) => {
+                for (const e of l.getEntries()) window.__busy.push({ at: performance.timeOrigin + e.startTime, ms: e.duration });
+              }).observe({ type: 'longtask', buffered: true });
+            });
+          }
           const t0 = Date.now();
           await page.goto(server.url + path, { waitUntil: 'commit' });
           await page.waitForSelector(sel, { timeout: 120_000 });
           times.push(Date.now() - t0);
-          if (compressed && name === WATERFALL && r === RUNS - 1) {
+          if (traced) {
             const shown = Date.now();
             waterfall(rows, t0, wall, shown, await page.evaluate(() => window.__busy));
           }

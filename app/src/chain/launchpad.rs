@@ -295,6 +295,14 @@ pub struct CurveTrade {
 }
 
 impl CurveTrade {
+    /// The two events' first topics: a log filter's for every curve trade.
+    pub fn topics() -> Vec<B256> {
+        vec![
+            ILaunchpad::Bought::SIGNATURE_HASH,
+            ILaunchpad::Sold::SIGNATURE_HASH,
+        ]
+    }
+
     /// Decodes a launchpad log whose first topic is `Bought` or `Sold`.
     ///
     /// # Errors
@@ -351,10 +359,7 @@ pub async fn trades(
     let filter = LogFilter {
         address: pad,
         topics: vec![
-            Some(vec![
-                ILaunchpad::Bought::SIGNATURE_HASH,
-                ILaunchpad::Sold::SIGNATURE_HASH,
-            ]),
+            Some(CurveTrade::topics()),
             Some(vec![info.token.into_word()]),
         ],
     };

@@ -420,8 +420,12 @@ pub fn TokenPage() -> impl IntoView {
     // `None` while the first read is under way.
     let trades: Memo<Option<Result<Vec<Trade>, AppError>>> =
         Memo::new(move |_| trades_read.get().flatten());
+    // A failed step shows in the pool's place too, not a loading line that never ends.
     let pool: Memo<Option<Result<PoolView, AppError>>> =
-        Memo::new(move |_| standing_now().and_then(|s| s.pool));
+        Memo::new(move |_| match standing.get()? {
+            Ok(s) => s?.pool,
+            Err(e) => Some(Err(e)),
+        });
     // The pool's key never changes: the pool trade form is built once, not on every price change.
     let pool_key: Memo<Option<PoolKey>> = Memo::new(move |_| match head_now.get() {
         Load::Ready(Head {

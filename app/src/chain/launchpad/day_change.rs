@@ -11,11 +11,9 @@
 //! Graduated launches trade in their pool, not on the curve: they get no entry here.
 
 use super::{CurveTrade, LaunchInfo};
-use crate::chain::abi::ILaunchpad;
 use crate::chain::block_time;
 use crate::chain::rpc::{LogFilter, Rpc, RpcError};
 use alloy_primitives::{Address, U256};
-use alloy_sol_types::SolEvent;
 use eden_core::curve::{self, CurveError};
 use std::collections::BTreeMap;
 
@@ -59,10 +57,7 @@ pub async fn day_changes(
     let from = block_time::block_at_or_before(rpc, head, start).await?;
     let filter = LogFilter {
         address: pad,
-        topics: vec![Some(vec![
-            ILaunchpad::Bought::SIGNATURE_HASH,
-            ILaunchpad::Sold::SIGNATURE_HASH,
-        ])],
+        topics: vec![Some(CurveTrade::topics())],
     };
     let logs = rpc.get_logs(&filter, from, head).await?;
     let mut blocks: Vec<u64> = logs.iter().map(|l| l.position().0).collect();
