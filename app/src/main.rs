@@ -26,6 +26,7 @@ mod wallet;
 use leptos::prelude::*;
 use leptos_router::components::{Route, Router, Routes, A};
 use leptos_router::path;
+use pages::deferred::deferred;
 use pages::split;
 use state::{Ctx, Load};
 
@@ -115,15 +116,15 @@ fn App() -> impl IntoView {
                 <Routes fallback=|| view! { <section class="card"><h1>"Not found"</h1><p>"There is no page here."</p></section> }>
                     <Route path=path!("/") view=pages::launch::LaunchList />
                     <Route path=path!("/launch") view=pages::launch::LaunchList />
-                    <Route path=path!("/launch/:token") view=|| split::deferred(split::token_page) />
-                    <Route path=path!("/score") view=|| split::deferred(split::score_page) />
-                    <Route path=path!("/payouts") view=|| split::deferred(split::payouts_page) />
-                    <Route path=path!("/scorer") view=|| split::deferred(split::scorer_page) />
-                    <Route path=path!("/duel") view=|| split::deferred(split::duel_list) />
-                    <Route path=path!("/duel/:id") view=|| split::deferred(split::duel_page) />
-                    <Route path=path!("/calls") view=|| split::deferred(split::calls_page) />
-                    <Route path=path!("/verify") view=|| split::deferred(split::verify_page) />
-                    <Route path=path!("/network") view=|| split::deferred(split::network_page) />
+                    <Route path=path!("/launch/:token") view=|| deferred(split::token_page) />
+                    <Route path=path!("/score") view=|| deferred(split::score_page) />
+                    <Route path=path!("/payouts") view=|| deferred(split::payouts_page) />
+                    <Route path=path!("/scorer") view=|| deferred(split::scorer_page) />
+                    <Route path=path!("/duel") view=|| deferred(split::duel_list) />
+                    <Route path=path!("/duel/:id") view=|| deferred(split::duel_page) />
+                    <Route path=path!("/calls") view=|| deferred(split::calls_page) />
+                    <Route path=path!("/verify") view=|| deferred(split::verify_page) />
+                    <Route path=path!("/network") view=|| deferred(split::network_page) />
                 </Routes>
             </main>
             <ui::TxTray />

@@ -139,7 +139,7 @@ pub async fn send_for_receipt(ctx: Ctx, label: String, mut tx: TxRequest) -> Opt
                 ctx.edit_tx(id, |e| e.nonce = Some(nonce));
                 let price = rpc.gas_price().await?;
                 let priority = U256::from(1_000_000_000u64).min(price);
-                let raw = Eip1559 {
+                let unsigned = Eip1559 {
                     chain_id: world.chain_id,
                     nonce,
                     max_priority_fee_per_gas: priority,
@@ -148,9 +148,10 @@ pub async fn send_for_receipt(ctx: Ctx, label: String, mut tx: TxRequest) -> Opt
                     to: tx.to,
                     value: tx.value,
                     data: tx.data.clone(),
-                }
-                .sign(key)
-                .map_err(|e| RpcError::Node(e.to_string()))?;
+                };
+                let raw = crate::tx::sign_raw(unsigned, *key)
+                    .await
+                    .map_err(|e| RpcError::Node(e.to_string()))?;
                 rpc.send_raw(&raw).await
             }
             .await;

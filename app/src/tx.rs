@@ -27,6 +27,50 @@ pub enum SignError {
     Key(String),
     #[error("signing failed: {0}")]
     Sign(String),
+    /// The signer's module could not be downloaded ([`sign_raw`], [`sign_typed`]).
+    #[error(
+        "the burner's signer could not be downloaded ({0}). Check the connection and try again."
+    )]
+    NotLoaded(String),
+}
+
+impl From<leptos::wasm_split::SplitLoaderError> for SignError {
+    fn from(e: leptos::wasm_split::SplitLoaderError) -> Self {
+        Self::NotLoaded(e.to_string())
+    }
+}
+
+/// [`Eip1559::sign`] in a module of its own, fetched the first time the burner signs (issue 39): secp256k1
+/// signing, RFC 6979 and the EIP-2718 encoding are in no page's first download.
+///
+/// # Errors
+/// [`SignError`] for an invalid key, or when the module cannot be downloaded.
+#[cfg(not(test))]
+#[leptos::wasm_split::wasm_split(burner, wasm_split_path = ::leptos::wasm_split, fallible)]
+pub fn sign_raw(tx: Eip1559, key: B256) -> Result<Vec<u8>, SignError> {
+    tx.sign(&key)
+}
+
+/// [`sign_raw`] in the test builds, which no build step cuts: the import it would be is never filled there.
+#[cfg(test)]
+pub async fn sign_raw(tx: Eip1559, key: B256) -> Result<Vec<u8>, SignError> {
+    tx.sign(&key)
+}
+
+/// [`sign_digest`] in the same module as [`sign_raw`].
+///
+/// # Errors
+/// [`SignError`] for an invalid key, or when the module cannot be downloaded.
+#[cfg(not(test))]
+#[leptos::wasm_split::wasm_split(burner, wasm_split_path = ::leptos::wasm_split, fallible)]
+pub fn sign_typed(key: B256, digest: B256) -> Result<[u8; 65], SignError> {
+    sign_digest(&key, digest)
+}
+
+/// [`sign_typed`] in the test builds (see [`sign_raw`]'s).
+#[cfg(test)]
+pub async fn sign_typed(key: B256, digest: B256) -> Result<[u8; 65], SignError> {
+    sign_digest(&key, digest)
 }
 
 impl Eip1559 {
@@ -85,10 +129,11 @@ pub fn sign_digest(key: &B256, digest: B256) -> Result<[u8; 65], SignError> {
     Ok(out)
 }
 
-/// The address of a private key.
+/// The address of a private key (the tests check the burner's published accounts with it).
 ///
 /// # Errors
 /// [`SignError::Key`] for an invalid key.
+#[cfg(test)]
 pub fn address_of(key: &B256) -> Result<Address, SignError> {
     let sk = SigningKey::from_slice(key.as_slice()).map_err(|e| SignError::Key(e.to_string()))?;
     Ok(Address::from_public_key(sk.verifying_key()))

@@ -190,7 +190,15 @@ test('each page beyond the launch list is a module of its own, fetched when its 
   try {
     await p.goto(server.url + 'launch');
     await p.waitForSelector('.launch-row', T);
-    assert.deepEqual(fetched, ['eden-app_bg.wasm'], 'the launch list needs the main module only');
+    const pages = () => fetched.filter((f) => !/^(split_(board|launch_form|history|burner)|chunk_\d+)\.wasm$/.test(f));
+    assert.deepEqual(pages(), ['eden-app_bg.wasm'], 'the launch list needs the main module only');
+    // Its score column's code comes after its rows, once; the launch form's when it is opened.
+    await p.waitForSelector('.launch-row .launch-score', T);
+    assert.equal(fetched.filter((f) => f === 'split_board.wasm').length, 1, fetched.join());
+    assert.ok(!fetched.includes('split_launch_form.wasm'), fetched.join());
+    await p.click('#open-launch-form');
+    await p.waitForSelector('#launch-name', T);
+    assert.equal(fetched.filter((f) => f === 'split_launch_form.wasm').length, 1, fetched.join());
     // The Score page's module fails to download once: the page says so and tries again on request.
     let fail = true;
     await p.route(/\/split_verification\.wasm$/, (r) => (fail ? r.abort('internetdisconnected') : r.continue()));
@@ -201,7 +209,7 @@ test('each page beyond the launch list is a module of its own, fetched when its 
     await p.click('#page-retry');
     await p.waitForSelector('#epochs tr[data-epoch]', T);
     assert.equal(fetched.filter((f) => f === 'split_verification.wasm').length, 2, 'the failed download, then the retry');
-    assert.deepEqual(fetched.filter((f) => f.startsWith('split_')), ['split_verification.wasm', 'split_verification.wasm'],
+    assert.deepEqual(fetched.filter((f) => /^split_(?!board|launch_form|history|burner)/.test(f)), ['split_verification.wasm', 'split_verification.wasm'],
       'no other page was fetched');
     // Back to the list and to the Score page again: nothing is downloaded twice.
     const before = fetched.length;
@@ -224,7 +232,7 @@ test('each page beyond the launch list is a module of its own, fetched when its 
     assert.ok(preloaded.some((h) => h.endsWith('/split_scorer.wasm')), preloaded.join());
     const scorer = requested.filter((u) => u.endsWith('/split_scorer.wasm'));
     assert.equal(scorer.length, 1, `the page's module fetched once: ${scorer.join()}`);
-    assert.ok(!requested.some((u) => /\/split_(?!scorer)\w+\.wasm$/.test(u)), 'no other page\'s module');
+    assert.ok(!requested.some((u) => /\/split_(?!scorer|burner)\w+\.wasm$/.test(u)), 'no other page\'s module');
   } finally {
     await q.close();
   }

@@ -12,6 +12,9 @@
 use crate::chain::rpc::RpcError;
 use crate::chain::world::{World, WorldError};
 use alloy_primitives::{Address, U256};
+use futures::future::LocalBoxFuture;
+#[cfg(not(test))]
+use leptos::wasm_split::wasm_split;
 use std::collections::BTreeMap;
 
 pub use eden_chain::epochs::FinalEpoch;
@@ -69,6 +72,60 @@ pub enum ScoresError {
     /// A published score leaf whose proof does not reach the epoch's final root.
     #[error("epoch {epoch}'s published score of {project} does not prove against its final root")]
     Unproven { epoch: u64, project: Address },
+    /// The code that reads them could not be downloaded ([`load_board`], [`load_history`]).
+    #[error("the code that reads them could not be downloaded ({0}); check the connection and try again")]
+    NotLoaded(String),
+}
+
+impl From<leptos::wasm_split::SplitLoaderError> for ScoresError {
+    fn from(e: leptos::wasm_split::SplitLoaderError) -> Self {
+        Self::NotLoaded(e.to_string())
+    }
+}
+
+/// A read whose code comes with it.
+pub type Loaded<T> = LocalBoxFuture<'static, Result<T, ScoresError>>;
+
+/// [`board`] in a module of its own (D11, issue 39), fetched when the launch list asks for its score column
+/// once its rows are in: the bundles' parsing and Merkle building are not in the list's first download.
+///
+/// # Errors
+/// [`ScoresError::NotLoaded`] when the module cannot be downloaded.
+#[cfg(not(test))]
+#[wasm_split(board, wasm_split_path = ::leptos::wasm_split, fallible)]
+pub fn load_board(w: World) -> Result<Loaded<Board>, ScoresError> {
+    Ok(Box::pin(async move { board(&w).await }))
+}
+
+/// [`load_board`] in the test builds, which no build step cuts: the import it would be is never filled there.
+#[cfg(test)]
+pub async fn load_board(w: World) -> Result<Loaded<Board>, ScoresError> {
+    Ok(Box::pin(async move { board(&w).await }))
+}
+
+/// [`history`] in a module of its own (D11, issue 39), fetched when the token page or the Score page shows a
+/// score history: the light packs' parsing is not in the token page's first download.
+///
+/// # Errors
+/// [`ScoresError::NotLoaded`] when the module cannot be downloaded.
+#[cfg(not(test))]
+#[wasm_split(history, wasm_split_path = ::leptos::wasm_split, fallible)]
+pub fn load_history(
+    w: World,
+    project: Address,
+    last: usize,
+) -> Result<Loaded<Vec<ScorePoint>>, ScoresError> {
+    Ok(Box::pin(async move { history(&w, project, last).await }))
+}
+
+/// [`load_history`] in the test builds (see [`load_board`]'s).
+#[cfg(test)]
+pub async fn load_history(
+    w: World,
+    project: Address,
+    last: usize,
+) -> Result<Loaded<Vec<ScorePoint>>, ScoresError> {
+    Ok(Box::pin(async move { history(&w, project, last).await }))
 }
 
 /// The registry's final epochs, latest first, at most `last` of them, from state
@@ -80,11 +137,14 @@ pub async fn final_epochs(w: &World, last: usize) -> Result<Vec<FinalEpoch>, Rpc
     Ok(eden_chain::epochs::final_epochs(&w.rpc(), w.contracts.epoch_registry, last).await?)
 }
 
+/// Every project's latest published score, by project: the launch list's score column.
+pub type Board = BTreeMap<Address, LatestScore>;
+
 /// Every project's published score in the latest final epoch, with its score in the one before.
 ///
 /// # Errors
 /// When the epochs cannot be read, or a bundle is missing or does not build its final root.
-pub async fn board(w: &World) -> Result<BTreeMap<Address, LatestScore>, ScoresError> {
+pub async fn board(w: &World) -> Result<Board, ScoresError> {
     let epochs = final_epochs(w, 2).await?;
     let mut out = BTreeMap::new();
     let Some(latest) = epochs.first() else {

@@ -68,12 +68,18 @@ pub fn LaunchList() -> impl IntoView {
         }
     });
     // Issue 42 item 4: each project's latest final score and its trend, proven against the final
-    // roots; read beside the list, never in front of it.
+    // roots; read after the list, never in front of it, by code in a module of its own (issue 39).
+    // Once the list has rows (before the world is ready it is empty): a memo, so a re-read list (after each
+    // transaction) does not read the board again.
+    let listed = Memo::new(move |_| matches!(list.get(), Some(Ok(v)) if !v.is_empty()));
     let scores = LocalResource::new(move || {
         let world = ctx.world.get();
+        let listed = listed.get();
         async move {
             match world {
-                Load::Ready(w) => crate::chain::scores::board(&w).await.ok(),
+                Load::Ready(w) if listed => {
+                    crate::chain::scores::load_board(w).await.ok()?.await.ok()
+                }
                 _ => None,
             }
         }

@@ -6,6 +6,7 @@
 //! alone, from the node's gas estimate of this very call and its gas price. A confirmed launch
 //! opens its token page.
 
+use super::deferred::{deferred_part, PageNotLoaded};
 use crate::chain::abi::ILaunchpad;
 use crate::chain::launchpad::{self, launched_token, PadParams, QuoteAsset};
 use crate::chain::rpc::TxRequest;
@@ -58,9 +59,29 @@ pub fn LaunchForm(world: World, existing: Signal<Vec<String>>) -> impl IntoView 
         <Show when=move || open.get() fallback=move || view! {
             <button class="primary" id="open-launch-form" on:click=move |_| open.set(true)>"Launch a token"</button>
         }>
-            <LaunchFields world=world.clone() existing=existing on_close=Callback::new(move |()| open.set(false)) />
+            {
+                // The fields come in a module of their own (issue 39): the list's first paint does without them.
+                let world = StoredValue::new(world.clone());
+                let on_close = Callback::new(move |()| open.set(false));
+                deferred_part("Loading the launch form…", move || {
+                    fields(world.get_value(), existing, on_close)
+                })
+            }
         </Show>
     }
+}
+
+/// The form's fields in a module of their own (D11, issue 39), fetched when "Launch a token" is pressed: the list's
+/// first download does without them.
+#[leptos::wasm_split::wasm_split(launch_form, wasm_split_path = ::leptos::wasm_split, fallible)]
+fn fields(
+    world: World,
+    existing: Signal<Vec<String>>,
+    on_close: Callback<()>,
+) -> Result<AnyView, PageNotLoaded> {
+    Ok(untrack(|| {
+        view! { <LaunchFields world=world existing=existing on_close=on_close /> }.into_any()
+    }))
 }
 
 #[component]

@@ -1,6 +1,7 @@
 //! The routed pages.
 
 pub mod calls;
+pub mod deferred;
 pub mod duel;
 pub mod duel_create;
 pub mod launch;

@@ -3,7 +3,7 @@
 //! over the latest final epochs, each dated. Every value shown is proven against the chain's final root
 //! first ([`crate::chain::scores`]); each links to the Score page's full verification of that project.
 
-use crate::chain::scores::{history, LatestScore, ScorePoint, Trend};
+use crate::chain::scores::{load_history, LatestScore, ScorePoint, Trend};
 use crate::chain::world::World;
 use crate::fmt;
 use alloy_primitives::{Address, U256};
@@ -76,7 +76,7 @@ fn spark(points: &[ScorePoint]) -> Option<String> {
 pub fn ScoreHistory(world: World, project: Address) -> impl IntoView {
     let data = LocalResource::new(move || {
         let w = world.clone();
-        async move { history(&w, project, HISTORY_EPOCHS).await }
+        async move { load_history(w, project, HISTORY_EPOCHS).await?.await }
     });
     view! {
         <div class="score-history" id="score-history">

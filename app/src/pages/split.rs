@@ -1,81 +1,26 @@
 //! The routed pages in WebAssembly modules of their own, each fetched the first time its route opens (D11).
 //!
 //! The initial module holds the shell, the wallet, the chain layer and the launch list (`/`, `/launch`);
-//! every other page is a split point here, in six modules. Steps:
+//! every other page is a split point here, in six modules, and so are two parts of the launch list that its
+//! first paint does without, split points where their code is: the score column and the launch form, each
+//! fetched when the list asks for it (`crate::chain::scores::load_board`, `super::launch_form::fields`); a
+//! project's score history (`crate::chain::scores::load_history`) and the burner's signer
+//! (`crate::tx::sign_raw`) are fetched the same way. Steps:
 //!  1. `#[wasm_split]` (`wasm_split_helpers`, the mechanism behind Leptos's `#[lazy]`) makes each function
 //!     below `async` and, in a wasm build, an import the build fills in later;
 //!  2. `scripts/build-app.mjs` (Trunk's post-build hook) links the release build with its relocations and
 //!     cuts it at these imports with `wasm-split-cli`: a page's code, and whatever only it uses (the Score
 //!     page's verification, the duel replay, the v4 swap quotes), goes to that page's module; code two pages
 //!     share goes to a module both fetch;
-//!  3. [`deferred`] shows "Loading this page…" until the modules have arrived and been instantiated, then the
+//!  3. [`super::deferred::deferred`] shows "Loading this page…" until the modules have arrived and been instantiated, then the
 //!     page, built once. The split points are `fallible`: a failed download is a [`PageNotLoaded`] with a button that
 //!     tries again (nothing is cached of a failure), never a panic, which would stop the whole app.
 //!
 //! Outside a wasm build (native tests, clippy) each function is called directly.
 
+use super::deferred::PageNotLoaded;
 use leptos::prelude::*;
-use leptos::task::spawn_local_scoped;
-use leptos::wasm_split::{wasm_split, SplitLoaderError};
-use std::future::Future;
-
-/// A page's code could not be downloaded (the network failed while its module was fetched).
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("This page's code could not be downloaded ({0}). Check the connection and try again.")]
-pub struct PageNotLoaded(String);
-
-impl From<SplitLoaderError> for PageNotLoaded {
-    fn from(e: SplitLoaderError) -> Self {
-        Self(e.to_string())
-    }
-}
-
-/// A page whose module may still be loading: the loading line until it has arrived, then the page; the
-/// failure and a "Try again" button if it did not.
-///
-/// Not a `<Suspense>`: the page's own resources would register with it, and every reload of one (after
-/// each transaction) would swap the whole page for the loading line. The page is built once, under this
-/// view's owner (its context, and its cleanup when the route is left), and shown when it is ready.
-pub fn deferred<F, Fut>(load: F) -> impl IntoView
-where
-    F: Fn() -> Fut + Copy + Send + Sync + 'static,
-    Fut: Future<Output = Result<AnyView, PageNotLoaded>> + 'static,
-{
-    let outcome = RwSignal::new(None::<Result<(), PageNotLoaded>>);
-    let page = StoredValue::new_local(None::<AnyView>);
-    let owner = Owner::current().unwrap_or_default();
-    let start = move || {
-        outcome.set(None);
-        owner.with(|| {
-            spawn_local_scoped(async move {
-                match load().await {
-                    Ok(view) => {
-                        page.set_value(Some(view));
-                        outcome.set(Some(Ok(())));
-                    }
-                    Err(e) => outcome.set(Some(Err(e))),
-                }
-            })
-        });
-    };
-    start();
-    move || {
-        match outcome.get() {
-        None => view! { <section class="card"><p class="muted" id="page-loading">"Loading this page…"</p></section> }.into_any(),
-        Some(Ok(())) => page.try_update_value(Option::take).flatten().unwrap_or_else(|| ().into_any()),
-        Some(Err(e)) => {
-            let start = start.clone();
-            view! {
-                <section class="card" id="page-not-loaded">
-                    <p class="error" role="alert">{e.to_string()}</p>
-                    <button id="page-retry" on:click=move |_| start()>"Try again"</button>
-                </section>
-            }
-            .into_any()
-        }
-    }
-    }
-}
+use leptos::wasm_split::wasm_split;
 
 /// One split point: `$name` loads module `$module`, then builds `$page`. Pages that share most of their
 /// code share a module (a duel and the list of duels; the Score, Verify and Network pages): every module
