@@ -7,7 +7,7 @@
 //     type-erased (`--cfg erase_components`), in its own target directory (target/app) so the flags never
 //     invalidate the other wasm builds;
 //  2. `wasm-split-cli` (wasm_split_cli_support, installed by scripts/setup.sh app) cuts it at the split
-//     points of app/src/pages/split.rs: the main module, one module per group of pages, modules they share, and the
+//     points (`on_demand!`, app/src/split_point.rs): the main module, one module per group of pages, modules they share, and the
 //     loader `__wasm_split.js` that fetches them relative to itself;
 //  3. wasm-bindgen (`--target web`, keeping the exports the page modules link against) writes the JS glue;
 //  4. wasm-opt optimizes every module for size (-Oz in release, as Trunk did), one per core at a time;
@@ -22,25 +22,8 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { brotliCompressSync, constants } from 'node:zlib';
-
-// The app's routes (app/src/main.rs) and the module each opens (app/src/pages/split.rs); the launch list is in
-// the main module.
-const ROUTES = [
-  ['^/launch/[^/]+/?$', 'token'],
-  ['^/score/?$', 'verification'],
-  ['^/payouts/?$', 'payouts'],
-  ['^/scorer/?$', 'scorer'],
-  ['^/duel/?$', 'duels'],
-  ['^/duel/[^/]+/?$', 'duels'],
-  ['^/calls/?$', 'calls'],
-  ['^/verify/?$', 'verification'],
-  ['^/network/?$', 'verification'],
-];
-// Modules a page fetches when it needs them, never preloaded (app/src/pages/split.rs, app/src/tx.rs): the launch
-// list's score column, asked for once its rows are in; the launch form, when it is opened; a project's score
-// history, when a page shows it; the burner's signer, when it first signs.
-const ON_DEMAND = ['board', 'launch_form', 'history', 'burner'];
+import { ON_DEMAND, ROUTES } from './app-modules.mjs';
+import { brotli } from './serve.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const NAME = 'eden-app';
@@ -160,7 +143,7 @@ function preloadScript(base, routes) {
 
 // What each module weighs (brotli as served; scripts/serve.mjs).
 const kb = (n) => `${(n / 1000).toFixed(1)} kB`;
-const br = (f) => brotliCompressSync(readFileSync(f), { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
+const br = (f) => brotli(readFileSync(f)).length;
 const rows = readdirSync(out).filter((f) => /\.(wasm|js)$/.test(f)).map((f) => [f, statSync(join(out, f)).size, br(join(out, f))]);
 rows.sort((a, b) => b[1] - a[1]);
 const line = (f, raw, b) => console.log(`build-app:   ${f.padEnd(48)} ${kb(raw).padStart(10)} raw ${kb(b).padStart(10)} brotli`);

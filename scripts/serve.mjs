@@ -40,6 +40,13 @@ async function* walk(dir) {
   }
 }
 
+/** `body` compressed as served: brotli at quality 11 (the build's size printout uses it too). */
+export function brotli(body) {
+  return brotliCompressSync(body, {
+    params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: body.length },
+  });
+}
+
 /** Writes `<file>.br` and `<file>.gz` beside every compressible file of `dir` that lacks a fresh one;
  * returns {files, raw, br, gz} byte totals. */
 export async function precompress(dir) {
@@ -50,9 +57,7 @@ export async function precompress(dir) {
     const mtime = (await stat(f)).mtimeMs;
     const fresh = async (p) => (await stat(p).catch(() => null))?.mtimeMs >= mtime;
     if (!(await fresh(`${f}.br`))) {
-      await writeFile(`${f}.br`, brotliCompressSync(body, {
-        params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: body.length },
-      }));
+      await writeFile(`${f}.br`, brotli(body));
     }
     if (!(await fresh(`${f}.gz`))) await writeFile(`${f}.gz`, gzipSync(body, { level: 9 }));
     t.files += 1;

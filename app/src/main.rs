@@ -16,6 +16,7 @@ mod flows;
 mod fmt;
 mod pages;
 mod send;
+mod split_point;
 mod state;
 #[cfg(test)]
 mod test_util;

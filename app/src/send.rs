@@ -5,6 +5,7 @@
 
 use crate::chain::abi::IERC20;
 use crate::chain::rpc::{Receipt, Rpc, RpcError, TxRequest};
+use crate::error::AppError;
 use crate::state::{Ctx, Load, TxState};
 use crate::tx::Eip1559;
 use crate::wallet::{request, Kind, WalletError, BURNER_KEYS};
@@ -149,10 +150,8 @@ pub async fn send_for_receipt(ctx: Ctx, label: String, mut tx: TxRequest) -> Opt
                     value: tx.value,
                     data: tx.data.clone(),
                 };
-                let raw = crate::tx::sign_raw(unsigned, *key)
-                    .await
-                    .map_err(|e| RpcError::Node(e.to_string()))?;
-                rpc.send_raw(&raw).await
+                let raw = crate::tx::sign_raw(unsigned, *key).await?;
+                Ok::<_, AppError>(rpc.send_raw(&raw).await?)
             }
             .await;
             match sent {

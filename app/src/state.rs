@@ -68,6 +68,17 @@ impl TxEntry {
     }
 }
 
+/// The read the route being opened makes first (D11, "Reads sent early"): the launch list's at `/` and
+/// `/launch`, nothing elsewhere (their pages read in a module of their own, after it has arrived).
+fn first_read() -> crate::chain::world::FirstRead {
+    use crate::chain::world::FirstRead;
+    let path = window().location().pathname().unwrap_or_default();
+    match path.trim_end_matches('/') {
+        "" | "/launch" => FirstRead::LaunchList,
+        _ => FirstRead::None,
+    }
+}
+
 /// The app context.
 #[derive(Clone, Copy)]
 pub struct Ctx {
@@ -173,7 +184,7 @@ impl Ctx {
     pub fn load_world(self) {
         self.world.set(Load::Loading);
         leptos::task::spawn_local(async move {
-            match crate::chain::world::load_world().await {
+            match crate::chain::world::load_world(first_read()).await {
                 Ok((w, offset)) => {
                     self.chain_offset.set(offset);
                     match self.wallet.get_untracked().kind {

@@ -2,6 +2,7 @@
 //! EIP-2718 envelope) and secp256k1 signing (k256), in the browser. `0x02 ‖ rlp([chainId, nonce, maxPriorityFeePerGas, maxFeePerGas, gas, to, value,
 //! data, accessList, yParity, r, s])`, signed over `keccak256(0x02 ‖ rlp([... accessList]))`.
 
+use crate::split_point::on_demand;
 use alloy_consensus::{SignableTransaction, TxEip1559};
 use alloy_eips::eip2718::Encodable2718;
 use alloy_primitives::{Address, Bytes, Signature, TxKind, B256, U256};
@@ -40,37 +41,25 @@ impl From<leptos::wasm_split::SplitLoaderError> for SignError {
     }
 }
 
-/// [`Eip1559::sign`] in a module of its own, fetched the first time the burner signs (issue 39): secp256k1
-/// signing, RFC 6979 and the EIP-2718 encoding are in no page's first download.
-///
-/// # Errors
-/// [`SignError`] for an invalid key, or when the module cannot be downloaded.
-#[cfg(not(test))]
-#[leptos::wasm_split::wasm_split(burner, wasm_split_path = ::leptos::wasm_split, fallible)]
-pub fn sign_raw(tx: Eip1559, key: B256) -> Result<Vec<u8>, SignError> {
-    tx.sign(&key)
+on_demand! {
+    /// [`Eip1559::sign`] in a module of its own, fetched the first time the burner signs (issue 39): secp256k1
+    /// signing, RFC 6979 and the EIP-2718 encoding are in no page's first download.
+    ///
+    /// # Errors
+    /// [`SignError`] for an invalid key, or when the module cannot be downloaded.
+    burner: pub fn sign_raw(tx: Eip1559, key: B256) -> Result<Vec<u8>, SignError> {
+        tx.sign(&key)
+    }
 }
 
-/// [`sign_raw`] in the test builds, which no build step cuts: the import it would be is never filled there.
-#[cfg(test)]
-pub async fn sign_raw(tx: Eip1559, key: B256) -> Result<Vec<u8>, SignError> {
-    tx.sign(&key)
-}
-
-/// [`sign_digest`] in the same module as [`sign_raw`].
-///
-/// # Errors
-/// [`SignError`] for an invalid key, or when the module cannot be downloaded.
-#[cfg(not(test))]
-#[leptos::wasm_split::wasm_split(burner, wasm_split_path = ::leptos::wasm_split, fallible)]
-pub fn sign_typed(key: B256, digest: B256) -> Result<[u8; 65], SignError> {
-    sign_digest(&key, digest)
-}
-
-/// [`sign_typed`] in the test builds (see [`sign_raw`]'s).
-#[cfg(test)]
-pub async fn sign_typed(key: B256, digest: B256) -> Result<[u8; 65], SignError> {
-    sign_digest(&key, digest)
+on_demand! {
+    /// [`sign_digest`] in the same module as [`sign_raw`].
+    ///
+    /// # Errors
+    /// [`SignError`] for an invalid key, or when the module cannot be downloaded.
+    burner: pub fn sign_typed(key: B256, digest: B256) -> Result<[u8; 65], SignError> {
+        sign_digest(&key, digest)
+    }
 }
 
 impl Eip1559 {

@@ -67,6 +67,9 @@ pub enum WalletError {
     /// 4902: the wallet does not know the chain.
     #[error("the wallet does not know this chain")]
     UnknownChain,
+    /// The burner could not sign (its signer's module did not download, or the key is invalid).
+    #[error(transparent)]
+    Sign(#[from] crate::tx::SignError),
     /// Anything else, in the wallet's words.
     #[error("{0}")]
     Other(String),
@@ -148,10 +151,7 @@ pub async fn sign_typed_data(
             let key = BURNER_KEYS
                 .get(*i)
                 .ok_or_else(|| WalletError::Other("no such burner account".into()))?;
-            crate::tx::sign_typed(*key, digest)
-                .await
-                .map(|s| s.to_vec())
-                .map_err(|e| WalletError::Other(e.to_string()))
+            Ok(crate::tx::sign_typed(*key, digest).await?.to_vec())
         }
         Some(Kind::Injected { uuid, .. }) => {
             let answer = request(

@@ -18,6 +18,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
+import { isOnDemand, isShared } from '../../scripts/app-modules.mjs';
 import { serveDist, servePublications } from './serve.mjs';
 import { launch } from './browser.mjs';
 import { publishNetwork, startChain } from './chain.mjs';
@@ -190,7 +191,7 @@ test('each page beyond the launch list is a module of its own, fetched when its 
   try {
     await p.goto(server.url + 'launch');
     await p.waitForSelector('.launch-row', T);
-    const pages = () => fetched.filter((f) => !/^(split_(board|launch_form|history|burner)|chunk_\d+)\.wasm$/.test(f));
+    const pages = () => fetched.filter((f) => !isOnDemand(f) && !isShared(f));
     assert.deepEqual(pages(), ['eden-app_bg.wasm'], 'the launch list needs the main module only');
     // Its score column's code comes after its rows, once; the launch form's when it is opened.
     await p.waitForSelector('.launch-row .launch-score', T);
@@ -209,7 +210,7 @@ test('each page beyond the launch list is a module of its own, fetched when its 
     await p.click('#page-retry');
     await p.waitForSelector('#epochs tr[data-epoch]', T);
     assert.equal(fetched.filter((f) => f === 'split_verification.wasm').length, 2, 'the failed download, then the retry');
-    assert.deepEqual(fetched.filter((f) => /^split_(?!board|launch_form|history|burner)/.test(f)), ['split_verification.wasm', 'split_verification.wasm'],
+    assert.deepEqual(fetched.filter((f) => f.startsWith('split_') && !isOnDemand(f)), ['split_verification.wasm', 'split_verification.wasm'],
       'no other page was fetched');
     // Back to the list and to the Score page again: nothing is downloaded twice.
     const before = fetched.length;
@@ -232,7 +233,8 @@ test('each page beyond the launch list is a module of its own, fetched when its 
     assert.ok(preloaded.some((h) => h.endsWith('/split_scorer.wasm')), preloaded.join());
     const scorer = requested.filter((u) => u.endsWith('/split_scorer.wasm'));
     assert.equal(scorer.length, 1, `the page's module fetched once: ${scorer.join()}`);
-    assert.ok(!requested.some((u) => /\/split_(?!scorer|burner)\w+\.wasm$/.test(u)), 'no other page\'s module');
+    const file = (u) => u.slice(u.lastIndexOf('/') + 1);
+    assert.ok(!requested.some((u) => /\/split_\w+\.wasm$/.test(u) && !u.endsWith('/split_scorer.wasm') && !isOnDemand(file(u))), 'no other page\'s module');
   } finally {
     await q.close();
   }
@@ -251,6 +253,9 @@ test('the launch list is one deployless call, and the same list from view calls 
   await page.waitForSelector('.launch-row', T);
   const viaLens = await rowsText();
   assert.ok(proxy.stats.deployless >= 1, 'the launch list was read through LaunchLens');
+  // Its first page is sent while the app connects and taken by the list, never sent twice (D11, reads sent early).
+  const sent = proxy.stats.deploylessData;
+  assert.equal(new Set(sent).size, sent.length, `${sent.length} deployless calls, ${new Set(sent).size} different`);
   const lensCalls = proxy.stats.calls;
   proxy.refuseDeployless = true;
   try {

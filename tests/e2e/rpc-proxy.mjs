@@ -35,7 +35,7 @@ async function upstreamCall(upstream, body) {
 /** Starts the proxy on 127.0.0.1; resolves to {url, down, stats, totals, reset, close}: `stats` counts since
  * the last `reset()`, `totals` since the start. */
 export async function startRpcProxy(upstream, { latencyMs = 0, maxBlocks = 10_000, maxResults = 10_000, every429 = 7 } = {}) {
-  const fresh = () => ({ http: 0, calls: 0, rateLimited: 0, refusedRanges: 0, deployless: 0, byMethod: {}, getLogs: [], eventBlocks: [], requests: [] });
+  const fresh = () => ({ http: 0, calls: 0, rateLimited: 0, refusedRanges: 0, deployless: 0, deploylessData: [], byMethod: {}, getLogs: [], eventBlocks: [], requests: [] });
   const stats = fresh();
   const totals = fresh();
   const count = (k, method) => {
@@ -60,6 +60,7 @@ export async function startRpcProxy(upstream, { latencyMs = 0, maxBlocks = 10_00
     count(null, call.method);
     if (call.method === 'eth_call' && !call.params?.[0]?.to) {
       count('deployless');
+      for (const s of [stats, totals]) s.deploylessData.push(String(call.params?.[0]?.data ?? call.params?.[0]?.input ?? ''));
       if (control.refuseDeployless) return { jsonrpc: '2.0', id: call.id, error: { code: -32602, message: 'invalid argument 0: missing "to"' } };
     }
     const data = String(call.params?.[0]?.data ?? call.params?.[0]?.input ?? '');

@@ -15,6 +15,7 @@ use serde_json::{json, Value};
 
 use super::coalesce::{self, Coalescer};
 use super::transport::post_json;
+
 pub use super::transport::{error_from, revert_data, Log, LogFilter, RpcError};
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -118,6 +119,15 @@ fn hex_bytes(v: &Value) -> Result<Bytes, RpcError> {
     hex::decode(s.trim_start_matches("0x"))
         .map(Bytes::from)
         .map_err(|e| RpcError::Decode(e.to_string()))
+}
+
+/// [`Rpc::run_code`]'s request: `eth_call` of `code` with no `to`, at the latest block.
+fn run_code_body(code: &Bytes) -> String {
+    json!({
+        "jsonrpc": "2.0", "id": 1, "method": "eth_call",
+        "params": [{ "data": code }, "latest"],
+    })
+    .to_string()
 }
 
 fn q64(v: &Value) -> Result<u64, RpcError> {
@@ -345,11 +355,7 @@ impl Rpc {
     /// The node's error when it reverted without data (out of gas), refused the call, or could not be
     /// reached; [`RpcError::Decode`] when the code returned instead of reverting.
     pub async fn run_code(&self, code: &Bytes) -> Result<Bytes, RpcError> {
-        let body = json!({
-            "jsonrpc": "2.0", "id": 1, "method": "eth_call",
-            "params": [{ "data": code }, "latest"],
-        })
-        .to_string();
+        let body = run_code_body(code);
         let once = || async {
             let v = post_json(&self.url, &body).await?;
             match v.get("error") {
@@ -360,6 +366,12 @@ impl Rpc {
             }
         };
         with_backoff(once, gloo_timers::future::TimeoutFuture::new).await
+    }
+
+    /// Sends [`Rpc::run_code`]'s request for `code` now, before the reader asks for it
+    /// ([`super::transport::post_json_early`]).
+    pub fn run_code_early(&self, code: &Bytes) {
+        super::transport::post_json_early(&self.url, run_code_body(code));
     }
 
     /// `eth_blockNumber`.

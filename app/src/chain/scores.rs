@@ -11,10 +11,9 @@
 
 use crate::chain::rpc::RpcError;
 use crate::chain::world::{World, WorldError};
+use crate::split_point::on_demand;
 use alloy_primitives::{Address, U256};
 use futures::future::LocalBoxFuture;
-#[cfg(not(test))]
-use leptos::wasm_split::wasm_split;
 use std::collections::BTreeMap;
 
 pub use eden_chain::epochs::FinalEpoch;
@@ -86,46 +85,30 @@ impl From<leptos::wasm_split::SplitLoaderError> for ScoresError {
 /// A read whose code comes with it.
 pub type Loaded<T> = LocalBoxFuture<'static, Result<T, ScoresError>>;
 
-/// [`board`] in a module of its own (D11, issue 39), fetched when the launch list asks for its score column
-/// once its rows are in: the bundles' parsing and Merkle building are not in the list's first download.
-///
-/// # Errors
-/// [`ScoresError::NotLoaded`] when the module cannot be downloaded.
-#[cfg(not(test))]
-#[wasm_split(board, wasm_split_path = ::leptos::wasm_split, fallible)]
-pub fn load_board(w: World) -> Result<Loaded<Board>, ScoresError> {
-    Ok(Box::pin(async move { board(&w).await }))
+on_demand! {
+    /// [`board`] in a module of its own (D11, issue 39), fetched when the launch list asks for its score column
+    /// once its rows are in: the bundles' parsing and Merkle building are not in the list's first download.
+    ///
+    /// # Errors
+    /// [`ScoresError::NotLoaded`] when the module cannot be downloaded.
+    board: pub fn load_board(w: World) -> Result<Loaded<Board>, ScoresError> {
+        Ok(Box::pin(async move { board(&w).await }))
+    }
 }
 
-/// [`load_board`] in the test builds, which no build step cuts: the import it would be is never filled there.
-#[cfg(test)]
-pub async fn load_board(w: World) -> Result<Loaded<Board>, ScoresError> {
-    Ok(Box::pin(async move { board(&w).await }))
-}
-
-/// [`history`] in a module of its own (D11, issue 39), fetched when the token page or the Score page shows a
-/// score history: the light packs' parsing is not in the token page's first download.
-///
-/// # Errors
-/// [`ScoresError::NotLoaded`] when the module cannot be downloaded.
-#[cfg(not(test))]
-#[wasm_split(history, wasm_split_path = ::leptos::wasm_split, fallible)]
-pub fn load_history(
-    w: World,
-    project: Address,
-    last: usize,
-) -> Result<Loaded<Vec<ScorePoint>>, ScoresError> {
-    Ok(Box::pin(async move { history(&w, project, last).await }))
-}
-
-/// [`load_history`] in the test builds (see [`load_board`]'s).
-#[cfg(test)]
-pub async fn load_history(
-    w: World,
-    project: Address,
-    last: usize,
-) -> Result<Loaded<Vec<ScorePoint>>, ScoresError> {
-    Ok(Box::pin(async move { history(&w, project, last).await }))
+on_demand! {
+    /// [`history`] in a module of its own (D11, issue 39), fetched when the token page or the Score page shows a
+    /// score history: the light packs' parsing is not in the token page's first download.
+    ///
+    /// # Errors
+    /// [`ScoresError::NotLoaded`] when the module cannot be downloaded.
+    history: pub fn load_history(
+        w: World,
+        project: Address,
+        last: usize,
+    ) -> Result<Loaded<Vec<ScorePoint>>, ScoresError> {
+        Ok(Box::pin(async move { history(&w, project, last).await }))
+    }
 }
 
 /// The registry's final epochs, latest first, at most `last` of them, from state

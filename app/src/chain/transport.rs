@@ -6,7 +6,9 @@
 
 use crate::chain::abi::revert_reason;
 use alloy_primitives::{hex, Bytes};
+use futures::future::{FutureExt, LocalBoxFuture, Shared};
 use serde_json::Value;
+use std::cell::RefCell;
 
 /// Why a request failed, in words a person can act on.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -94,8 +96,81 @@ impl eden_chain::publication::Fetch for BrowserFetch {
 /// Whether a `content-type` names an HTML page (a static host's fallback, not a JSON document).
 pub(crate) use eden_chain::publication::is_html;
 
-/// POSTs a JSON body and returns the parsed JSON answer (gloo-net's `fetch`).
+/// An answer shared between the request sent early and the reader that takes it.
+type SharedAnswer = Shared<LocalBoxFuture<'static, Result<Value, RpcError>>>;
+
+/// A request sent before its reader asked ([`post_json_early`]).
+struct Early {
+    url: String,
+    body: String,
+    /// When it was sent (ms, wall clock).
+    sent_ms: f64,
+    answer: SharedAnswer,
+}
+
+/// Requests sent early that wait at once, at most (the oldest is dropped).
+const EARLY_MAX: usize = 4;
+/// How long an early answer may be taken after its request was sent (ms): a reader that asks later is sent
+/// its own request, so no page shows an answer older than a read it could have made.
+const EARLY_FOR_MS: f64 = 10_000.0;
+
+thread_local! {
+    /// The requests sent early and not yet taken.
+    static EARLY: RefCell<Vec<Early>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Sends the POST `body` to `url` now, before its reader asks (D11, "Reads sent early"): the app sends a route's
+/// first read while it is still connecting, at the same time as the connection probe. The reader's own
+/// [`post_json`] of the byte-identical request to the same URL, within [`EARLY_FOR_MS`], takes this answer
+/// instead of sending it again, once; a request nobody takes in time is dropped with its answer.
+pub(crate) fn post_json_early(url: &str, body: String) {
+    let (u, b) = (url.to_owned(), body.clone());
+    let answer: SharedAnswer = async move { post_now(&u, &b).await }.boxed_local().shared();
+    // Driven here, so it is in flight even while nobody awaits it.
+    wasm_bindgen_futures::spawn_local(answer.clone().map(drop));
+    remember_early(Early {
+        url: url.to_owned(),
+        body,
+        sent_ms: js_sys::Date::now(),
+        answer,
+    });
+}
+
+/// Keeps an early request for its reader: it replaces a waiting one with the same URL and body (a new
+/// connection's, after a failed one), and the oldest waiting one goes when [`EARLY_MAX`] already wait.
+fn remember_early(early: Early) {
+    EARLY.with(|e| {
+        let mut e = e.borrow_mut();
+        e.retain(|w| (&w.url, &w.body) != (&early.url, &early.body));
+        if e.len() == EARLY_MAX {
+            drop(e.remove(0));
+        }
+        e.push(early);
+    });
+}
+
+/// The answer of the early request with this URL and body, sent at most [`EARLY_FOR_MS`] before `now_ms`,
+/// removed from the waiting ones (as is every one too old to be taken).
+fn take_early(url: &str, body: &str, now_ms: f64) -> Option<SharedAnswer> {
+    EARLY.with(|e| {
+        let mut e = e.borrow_mut();
+        e.retain(|w| now_ms - w.sent_ms <= EARLY_FOR_MS);
+        let i = e.iter().position(|w| w.url == url && w.body == body)?;
+        Some(e.remove(i).answer)
+    })
+}
+
+/// POSTs a JSON body and returns the parsed JSON answer (gloo-net's `fetch`); the answer of the same request
+/// sent early ([`post_json_early`]) when there is one.
 pub(crate) async fn post_json(url: &str, body: &str) -> Result<Value, RpcError> {
+    match take_early(url, body, js_sys::Date::now()) {
+        Some(answer) => answer.await,
+        None => post_now(url, body).await,
+    }
+}
+
+/// POSTs a JSON body now and returns the parsed JSON answer.
+async fn post_now(url: &str, body: &str) -> Result<Value, RpcError> {
     let resp = gloo_net::http::Request::post(url)
         .header("content-type", "application/json")
         .body(body)
@@ -166,6 +241,74 @@ impl From<eden_chain::read::ReadError<RpcError>> for RpcError {
         match e {
             eden_chain::read::ReadError::Transport(e) => e,
             other => RpcError::Decode(other.to_string()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod early_tests {
+    use super::*;
+    use serde_json::json;
+
+    fn early(url: &str, body: &str, sent_ms: f64, v: u64) -> Early {
+        Early {
+            url: url.into(),
+            body: body.into(),
+            sent_ms,
+            answer: futures::future::ready(Ok(json!(v))).boxed_local().shared(),
+        }
+    }
+
+    fn taken(url: &str, body: &str, now_ms: f64) -> Option<Result<Value, RpcError>> {
+        take_early(url, body, now_ms).map(|a| a.now_or_never().expect("ready"))
+    }
+
+    #[test]
+    fn an_early_answer_goes_to_the_same_request_to_the_same_url_once() {
+        remember_early(early("http://a/", r#"{"id":1}"#, 0.0, 7));
+        assert!(
+            taken("http://b/", r#"{"id":1}"#, 1.0).is_none(),
+            "another URL"
+        );
+        assert!(
+            taken("http://a/", r#"{"id":2}"#, 1.0).is_none(),
+            "another body"
+        );
+        assert_eq!(taken("http://a/", r#"{"id":1}"#, 1.0), Some(Ok(json!(7))));
+        assert!(
+            taken("http://a/", r#"{"id":1}"#, 1.0).is_none(),
+            "taken once"
+        );
+    }
+
+    #[test]
+    fn a_newer_request_replaces_the_same_one_still_waiting() {
+        // A failed connection's early read, then the retry's: the retry's answer is taken.
+        remember_early(early("http://d/", "x", 0.0, 1));
+        remember_early(early("http://d/", "x", 5.0, 2));
+        assert_eq!(taken("http://d/", "x", 6.0), Some(Ok(json!(2))));
+        assert!(taken("http://d/", "x", 6.0).is_none());
+    }
+
+    #[test]
+    fn an_answer_too_old_is_never_taken() {
+        remember_early(early("http://e/", "x", 0.0, 1));
+        assert!(taken("http://e/", "x", EARLY_FOR_MS + 1.0).is_none());
+        remember_early(early("http://e/", "y", 0.0, 2));
+        assert_eq!(taken("http://e/", "y", EARLY_FOR_MS), Some(Ok(json!(2))));
+    }
+
+    #[test]
+    fn at_most_early_max_wait_and_the_oldest_goes_first() {
+        for i in 0..=EARLY_MAX as u64 {
+            remember_early(early("http://c/", &i.to_string(), 0.0, i));
+        }
+        assert!(
+            taken("http://c/", "0", 0.0).is_none(),
+            "the oldest was dropped"
+        );
+        for i in 1..=EARLY_MAX as u64 {
+            assert_eq!(taken("http://c/", &i.to_string(), 0.0), Some(Ok(json!(i))));
         }
     }
 }

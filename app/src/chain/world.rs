@@ -268,29 +268,44 @@ pub enum WorldError {
     WrongRoot { what: String, want: B256, got: B256 },
 }
 
+/// The read a route opened cold makes first, sent while the app connects (D11, "Reads sent early").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FirstRead {
+    /// Nothing is sent early.
+    None,
+    /// The launch list's first page (`launchpad::all`).
+    LaunchList,
+}
+
 /// Chooses the network ([`network::choose`]), finds an RPC URL that serves its chain, reads its
-/// metadata file, and measures the chain clock (chain time minus wall time).
+/// metadata file, and measures the chain clock (chain time minus wall time). `first` is sent to the
+/// description's first RPC URL at the same time as the connection probe.
 ///
 /// # Errors
 /// [`WorldError`] saying which step failed.
-pub async fn load_world() -> Result<(World, i64), WorldError> {
+pub async fn load_world(first: FirstRead) -> Result<(World, i64), WorldError> {
     let n = network::choose().await.map_err(WorldError::Description)?;
-    connect(n).await
+    connect(n, first).await
 }
 
 /// Connects to the saved network `n`: the first of its RPC URLs that answers, checked to serve
-/// the description's chain.
+/// the description's chain. `first` goes to the first URL with its probe (an answer for another
+/// chain, or from a URL that does not answer the probe, is never taken: the page reads through the
+/// URL connected to).
 ///
 /// # Errors
 /// [`WorldError::ChainDown`] when none answers, [`WorldError::WrongChain`] when one answers for
 /// another chain.
-pub async fn connect(n: SavedNetwork) -> Result<(World, i64), WorldError> {
+pub async fn connect(n: SavedNetwork, first: FirstRead) -> Result<(World, i64), WorldError> {
     let d = n.description.clone();
     let urls = n.rpc_urls();
     let mut last = RpcError::Network("no RPC URL".into());
     let mc = d.contracts.multicall3.unwrap_or(MULTICALL3);
-    for url in &urls {
+    for (i, url) in urls.iter().enumerate() {
         let rpc = Rpc::new(url.clone());
+        if i == 0 && first == FirstRead::LaunchList {
+            crate::chain::launchpad::lens::read_early(&rpc, d.contracts.launchpad, &[]);
+        }
         // The chain id, the clock, Multicall3 and the deployment block in one round trip; the
         // metadata file at the same time.
         let (probe, (meta, meta_warning)) =

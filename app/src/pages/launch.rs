@@ -85,14 +85,17 @@ pub fn LaunchList() -> impl IntoView {
         }
     });
     // Issue 39: each curve launch's price change over the last 24 h, read after the list (it needs the
-    // list's states), never in front of it; a failed read shows no change rather than a wrong one.
+    // list's states), never in front of it, by code in the score column's module; a failed read shows no
+    // change rather than a wrong one.
     let changes = LocalResource::new(move || {
         let world = ctx.world.get();
         let loaded = list.get();
         async move {
             match (world, loaded) {
-                (Load::Ready(w), Some(Ok(v))) => {
-                    day_change::day_changes(&w.rpc(), w.contracts.launchpad, &v)
+                (Load::Ready(w), Some(Ok(v))) if !v.is_empty() => {
+                    day_change::load_day_changes(w.rpc(), w.contracts.launchpad, v)
+                        .await
+                        .ok()?
                         .await
                         .ok()
                 }

@@ -14,6 +14,7 @@ use crate::chain::world::World;
 use crate::error::{AppError, Context};
 use crate::flows::launch_input::{self, LaunchInputError};
 use crate::fmt;
+use crate::split_point::on_demand;
 use crate::state::Ctx;
 use crate::ui::{caught, Amount, Loading};
 use alloy_primitives::{Address, Bytes, U256};
@@ -71,17 +72,18 @@ pub fn LaunchForm(world: World, existing: Signal<Vec<String>>) -> impl IntoView 
     }
 }
 
-/// The form's fields in a module of their own (D11, issue 39), fetched when "Launch a token" is pressed: the list's
-/// first download does without them.
-#[leptos::wasm_split::wasm_split(launch_form, wasm_split_path = ::leptos::wasm_split, fallible)]
-fn fields(
-    world: World,
-    existing: Signal<Vec<String>>,
-    on_close: Callback<()>,
-) -> Result<AnyView, PageNotLoaded> {
-    Ok(untrack(|| {
-        view! { <LaunchFields world=world existing=existing on_close=on_close /> }.into_any()
-    }))
+on_demand! {
+    /// The form's fields in a module of their own (D11, issue 39), fetched when "Launch a token" is pressed: the
+    /// list's first download does without them.
+    launch_form: fn fields(
+        world: World,
+        existing: Signal<Vec<String>>,
+        on_close: Callback<()>,
+    ) -> Result<AnyView, PageNotLoaded> {
+        Ok(untrack(|| {
+            view! { <LaunchFields world=world existing=existing on_close=on_close /> }.into_any()
+        }))
+    }
 }
 
 #[component]

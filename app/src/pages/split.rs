@@ -19,20 +19,21 @@
 //! Outside a wasm build (native tests, clippy) each function is called directly.
 
 use super::deferred::PageNotLoaded;
+use crate::split_point::on_demand;
 use leptos::prelude::*;
-use leptos::wasm_split::wasm_split;
 
 /// One split point: `$name` loads module `$module`, then builds `$page`. Pages that share most of their
 /// code share a module (a duel and the list of duels; the Score, Verify and Network pages): every module
 /// more is a set of modules of shared code more, each one more request on the page's first visit.
 macro_rules! split_page {
     ($(#[$doc:meta])* $module:ident: $name:ident => $page:path) => {
-        $(#[$doc])*
-        #[wasm_split($module, wasm_split_path = ::leptos::wasm_split, fallible)]
-        pub fn $name() -> Result<AnyView, PageNotLoaded> {
-            // Built untracked, as `view!` builds a component: the signals the page reads while it is
-            // built belong to its own views, not to whatever polls this future.
-            Ok(untrack(|| $page().into_any()))
+        on_demand! {
+            $(#[$doc])*
+            $module: pub fn $name() -> Result<AnyView, PageNotLoaded> {
+                // Built untracked, as `view!` builds a component: the signals the page reads while it is
+                // built belong to its own views, not to whatever polls this future.
+                Ok(untrack(|| $page().into_any()))
+            }
         }
     };
 }

@@ -13,8 +13,10 @@
 use super::{CurveTrade, LaunchInfo};
 use crate::chain::block_time;
 use crate::chain::rpc::{LogFilter, Rpc, RpcError};
+use crate::split_point::on_demand;
 use alloy_primitives::{Address, U256};
 use eden_core::curve::{self, CurveError};
+use futures::future::LocalBoxFuture;
 use std::collections::BTreeMap;
 
 /// The window: a day.
@@ -38,6 +40,34 @@ pub enum DayChangeError {
     /// A trade event whose amounts cannot have come from the curve.
     #[error("a launchpad trade event does not add up: {0}")]
     Curve(#[from] CurveError),
+    /// The reader's module could not be downloaded ([`load_day_changes`]).
+    #[error("the 24 h change's code could not be downloaded ({0})")]
+    NotLoaded(String),
+}
+
+impl From<leptos::wasm_split::SplitLoaderError> for DayChangeError {
+    fn from(e: leptos::wasm_split::SplitLoaderError) -> Self {
+        Self::NotLoaded(e.to_string())
+    }
+}
+
+/// The changes, read by code that came with them.
+pub type Loaded = LocalBoxFuture<'static, Result<BTreeMap<Address, DayChange>, DayChangeError>>;
+
+on_demand! {
+    /// [`day_changes`] in the module of the launch list's score column (D11, issue 39), fetched when the list
+    /// asks for the changes once its rows are in: the log reader, the search for a block by time and the
+    /// curve's replay are not in the list's first download.
+    ///
+    /// # Errors
+    /// [`DayChangeError::NotLoaded`] when the module cannot be downloaded.
+    board: pub fn load_day_changes(
+        rpc: Rpc,
+        pad: Address,
+        launches: Vec<LaunchInfo>,
+    ) -> Result<Loaded, DayChangeError> {
+        Ok(Box::pin(async move { day_changes(&rpc, pad, &launches).await }))
+    }
 }
 
 /// The change of every launch of `launches` still on its curve, by token.

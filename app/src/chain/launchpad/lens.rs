@@ -28,6 +28,12 @@ pub fn code(pad: Address, tokens: &[Address], start: u64, limit: u64) -> Bytes {
     [LaunchLens::BYTECODE.as_ref(), &args].concat().into()
 }
 
+/// Sends [`read`]'s first request now, before the reader asks (D11, "Reads sent early"): `read(rpc, pad,
+/// tokens)` then takes its answer instead of sending it again.
+pub fn read_early(rpc: &Rpc, pad: Address, tokens: &[Address]) {
+    rpc.run_code_early(&code(pad, tokens, 0, ROWS));
+}
+
 /// One page, or `None` when the node cannot run the reader (it refuses calls without `to`, or
 /// its gas cap does not reach one row): the caller reads with view calls instead.
 async fn page(
