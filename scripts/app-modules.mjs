@@ -16,10 +16,9 @@ export const ROUTES = [
   ['^/network/?$', 'verification'],
 ];
 
-/** Modules a page fetches when it needs them, never preloaded (`on_demand!` in app/src/chain/scores.rs,
- * app/src/pages/launch_form.rs, app/src/tx.rs): the launch list's score column, asked for once its rows are in;
- * the launch form, when it is opened; a project's score history, when a page shows it; the burner's signer, when
- * it first signs. */
+/** Modules a page fetches when it needs them, never preloaded (`on_demand!`, app/src/split_point.rs): the launch
+ * list's score column and 24 h changes, asked for once its rows are in; the launch form, when it is opened; a
+ * project's score history, when a page shows it; the burner's signer, when it first signs. */
 export const ON_DEMAND = ['board', 'launch_form', 'history', 'burner'];
 
 /** Whether `file` (a name under `wasm-<hash>/`) is an on-demand module's own file. */

@@ -1,6 +1,7 @@
 //! One function in a WebAssembly module of its own, fetched the first time it is called (D11): the routed
 //! pages ([`crate::pages::split`]) and the parts of pages that their first paint does without (the launch
-//! list's score column, the launch form, a project's score history, the burner's signer).
+//! list's score column and its 24 h changes, the launch form, a project's score history, the burner's signer;
+//! `ON_DEMAND` in `scripts/app-modules.mjs` names their modules).
 //!
 //! [`on_demand!`] writes each such function twice from one definition:
 //!  - in a build for the browser, a `#[wasm_split]` function (`wasm_split_helpers`, the mechanism behind

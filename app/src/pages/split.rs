@@ -1,11 +1,8 @@
 //! The routed pages in WebAssembly modules of their own, each fetched the first time its route opens (D11).
 //!
 //! The initial module holds the shell, the wallet, the chain layer and the launch list (`/`, `/launch`);
-//! every other page is a split point here, in six modules, and so are two parts of the launch list that its
-//! first paint does without, split points where their code is: the score column and the launch form, each
-//! fetched when the list asks for it (`crate::chain::scores::load_board`, `super::launch_form::fields`); a
-//! project's score history (`crate::chain::scores::load_history`) and the burner's signer
-//! (`crate::tx::sign_raw`) are fetched the same way. Steps:
+//! every other page is a split point here, in six modules; parts of pages that their first paint does without
+//! are split points where their code is (listed in [`crate::split_point`]). Steps:
 //!  1. `#[wasm_split]` (`wasm_split_helpers`, the mechanism behind Leptos's `#[lazy]`) makes each function
 //!     below `async` and, in a wasm build, an import the build fills in later;
 //!  2. `scripts/build-app.mjs` (Trunk's post-build hook) links the release build with its relocations and
