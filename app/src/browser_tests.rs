@@ -6,7 +6,7 @@
 //! ```
 //!
 //! They run the same code paths as the page: k256 signing of a burner transaction in WASM, the
-//! score check over an `eden-core` bundle, people's number formatting, and the transaction log's
+//! score check over an `eden-core` bundle, people's number formatting, a live read's re-read (D11), and the transaction log's
 //! round trip through session storage.
 
 use crate::state::{restore_txs, save_txs, TxEntry, TxState};
@@ -79,4 +79,45 @@ fn slippage_applies_as_min_out_in_wasm() {
         crate::flows::trade::min_out_down(U256::from(999u32), 100),
         U256::from(989u32)
     );
+}
+
+/// D11: a live read reads again a set time after each answer, never while it is still reading. Times are lower
+/// bounds only (a timer never fires early); the upper bound is seconds wide.
+#[wasm_bindgen_test]
+async fn a_live_read_reads_again_after_each_answer_never_while_reading() {
+    use crate::pages::read_again::ReadAgain;
+    use leptos::prelude::*;
+    use std::time::Duration;
+    let _ = any_spawner::Executor::init_wasm_bindgen();
+    let owner = Owner::new();
+    owner.set();
+    let now = || js_sys::Date::now();
+    // (started, answered) of each read, in ms.
+    let reads = StoredValue::new(Vec::<(f64, f64)>::new());
+    let again = ReadAgain::waiting(Duration::from_millis(150));
+    let read = LocalResource::new(move || {
+        again.track();
+        async move {
+            let started = now();
+            gloo_timers::future::TimeoutFuture::new(100).await;
+            reads.update_value(|r| r.push((started, now())));
+        }
+    });
+    again.after(read);
+    for _ in 0..60 {
+        gloo_timers::future::TimeoutFuture::new(50).await;
+        if reads.with_value(Vec::len) >= 3 {
+            break;
+        }
+    }
+    let r = reads.get_value();
+    assert!(r.len() >= 3, "read {} times in 3 s", r.len());
+    for w in r.windows(2) {
+        assert!(
+            w[1].0 >= w[0].1 + 149.0,
+            "a read started {} ms after the one before answered",
+            w[1].0 - w[0].1
+        );
+    }
+    drop(owner);
 }

@@ -121,6 +121,7 @@ export async function startRpcProxy(upstream, { latencyMs = 0, maxBlocks = 10_00
       what = ['(not JSON)'];
     }
     what.at = Date.now();
+    res.on('finish', () => { what.done ??= Date.now(); }); // answered, whatever the answer
     for (const s of [stats, totals]) s.requests.push(what);
     if (latencyMs) await sleep(latencyMs);
     if (control.down) {

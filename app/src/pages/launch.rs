@@ -7,6 +7,7 @@
 use super::launch_form::LaunchForm;
 use super::launch_order::{self, LaunchOrder};
 use super::pool_trade::{stored_slippage, PoolTrade, SlippageField};
+use super::read_again::ReadAgain;
 use super::score_where_traded::{ScoreChip, ScoreHistory};
 use super::trade_review::{impact_class, ReviewPanel};
 use crate::chain::launchpad::day_change::{self, DayChange};
@@ -368,14 +369,15 @@ pub fn TokenPage() -> impl IntoView {
     let buy_amount = RwSignal::new(String::new());
     let sell_amount = RwSignal::new(String::new());
     let busy = RwSignal::new(false);
-    let every_5s = Memo::new(move |_| ctx.tick.get() / 5);
+    let again = ReadAgain::new();
     // D11, "What a page waits for": the page reads in steps, each shown as soon as it is in. The launch and
     // its pool's key (the head and either trade form), then the head block, the balances and the pool's price,
     // then the trades. Each step re-reads whenever the one before it has (a newer read supersedes an older
     // one; leaving the page drops them), and the derived memos below notify only when their value changes.
+    // The first step reads again after a confirmed transaction and 5 s after its answer (`ReadAgain`).
     let head = LocalResource::new(move || {
         ctx.refresh.track();
-        every_5s.track();
+        again.track();
         let world = ctx.world.get();
         let t = token();
         async move {
@@ -390,6 +392,7 @@ pub fn TokenPage() -> impl IntoView {
             }
         }
     });
+    again.after(head);
     let standing = LocalResource::new(move || {
         let read = step(head.get());
         let world = ctx.world.get_untracked();

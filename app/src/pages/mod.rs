@@ -10,6 +10,7 @@ pub mod launch_order;
 pub mod network;
 pub mod payouts;
 pub mod pool_trade;
+pub mod read_again;
 pub mod score;
 pub mod score_where_traded;
 pub mod scorer;

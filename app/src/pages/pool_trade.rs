@@ -3,6 +3,7 @@
 //! setting as minimum-out, exact approvals for a token input, and the same price-impact
 //! confirmations as the curve (D5).
 
+use super::read_again::ReadAgain;
 use super::trade_review::{impact_class, ReviewPanel};
 use crate::chain::pool::{self, Key, PoolSnapshot};
 use crate::chain::world::World;
@@ -127,13 +128,13 @@ pub fn PoolTrade(
         get_native: quote.is_zero(),
     };
     let pm = world.contracts.pool_manager;
-    let every_5s = Memo::new(move |_| ctx.tick.get() / 5);
+    let again = ReadAgain::new();
     let rpc = world.rpc();
     let rpc1 = rpc.clone();
-    // The pool's state: re-read after a confirmed transaction and every 5 s.
+    // The pool's state: re-read after a confirmed transaction and 5 s after each answer.
     let snapshot = LocalResource::new(move || {
         ctx.refresh.track();
-        every_5s.track();
+        again.track();
         let rpc = rpc1.clone();
         async move {
             pool::snapshot(&rpc, pm, key)
@@ -141,6 +142,7 @@ pub fn PoolTrade(
                 .context("Reading the pool's price and liquidity")
         }
     });
+    again.after(snapshot);
     let form = move |side: Side| {
         let amount_text = RwSignal::new(String::new());
         let armed = RwSignal::new(false);
