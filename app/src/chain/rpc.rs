@@ -14,7 +14,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::coalesce::{self, Coalescer};
-use super::transport::post_json;
+use super::transport::{post_json, post_json_or_early};
 
 pub use super::transport::{error_from, revert_data, Log, LogFilter, RpcError};
 use std::cell::RefCell;
@@ -357,7 +357,8 @@ impl Rpc {
     pub async fn run_code(&self, code: &Bytes) -> Result<Bytes, RpcError> {
         let body = run_code_body(code);
         let once = || async {
-            let v = post_json(&self.url, &body).await?;
+            // Its first try may take the same request sent early (D11); a retry sends its own.
+            let v = post_json_or_early(&self.url, &body).await?;
             match v.get("error") {
                 Some(e) => revert_data(e).ok_or_else(|| error_from(e)),
                 None => Err(RpcError::Decode(

@@ -121,11 +121,13 @@ thread_local! {
 
 /// Sends the POST `body` to `url` now, before its reader asks (D11, "Reads sent early"): the app sends a route's
 /// first read while it is still connecting, at the same time as the connection probe. The reader's own
-/// [`post_json`] of the byte-identical request to the same URL, within [`EARLY_FOR_MS`], takes this answer
+/// [`post_json_or_early`] of the byte-identical request to the same URL, within [`EARLY_FOR_MS`], takes this answer
 /// instead of sending it again, once; a request nobody takes in time is dropped with its answer.
 pub(crate) fn post_json_early(url: &str, body: String) {
     let (u, b) = (url.to_owned(), body.clone());
-    let answer: SharedAnswer = async move { post_now(&u, &b).await }.boxed_local().shared();
+    let answer: SharedAnswer = async move { post_json(&u, &b).await }
+        .boxed_local()
+        .shared();
     // Driven here, so it is in flight even while nobody awaits it.
     wasm_bindgen_futures::spawn_local(answer.clone().map(drop));
     remember_early(Early {
@@ -160,17 +162,17 @@ fn take_early(url: &str, body: &str, now_ms: f64) -> Option<SharedAnswer> {
     })
 }
 
-/// POSTs a JSON body and returns the parsed JSON answer (gloo-net's `fetch`); the answer of the same request
-/// sent early ([`post_json_early`]) when there is one.
-pub(crate) async fn post_json(url: &str, body: &str) -> Result<Value, RpcError> {
+/// [`post_json`], or the answer of the same request sent early ([`post_json_early`]) when there is one: for the
+/// one reader that is sent early (`Rpc::run_code`); every other request goes straight to [`post_json`].
+pub(crate) async fn post_json_or_early(url: &str, body: &str) -> Result<Value, RpcError> {
     match take_early(url, body, js_sys::Date::now()) {
         Some(answer) => answer.await,
-        None => post_now(url, body).await,
+        None => post_json(url, body).await,
     }
 }
 
-/// POSTs a JSON body now and returns the parsed JSON answer.
-async fn post_now(url: &str, body: &str) -> Result<Value, RpcError> {
+/// POSTs a JSON body now and returns the parsed JSON answer (gloo-net's `fetch`).
+pub(crate) async fn post_json(url: &str, body: &str) -> Result<Value, RpcError> {
     let resp = gloo_net::http::Request::post(url)
         .header("content-type", "application/json")
         .body(body)
