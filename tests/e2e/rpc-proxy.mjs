@@ -121,7 +121,7 @@ export async function startRpcProxy(upstream, { latencyMs = 0, maxBlocks = 10_00
       what = ['(not JSON)'];
     }
     what.at = Date.now();
-    res.on('finish', () => { what.done ??= Date.now(); }); // answered, whatever the answer
+    res.on('finish', () => { what.done = Date.now(); }); // answered, whatever the answer
     for (const s of [stats, totals]) s.requests.push(what);
     if (latencyMs) await sleep(latencyMs);
     if (control.down) {
@@ -142,7 +142,6 @@ export async function startRpcProxy(upstream, { latencyMs = 0, maxBlocks = 10_00
     }
     try {
       const out = Array.isArray(body) ? await Promise.all(body.map(one)) : await one(body);
-      what.done = Date.now();
       res.writeHead(200, { ...CORS, 'content-type': 'application/json' });
       res.end(JSON.stringify(out));
     } catch (e) {
