@@ -19,6 +19,7 @@ import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 import { isOnDemand, isShared } from '../../scripts/app-modules.mjs';
+import { lensBody, LENS_ROWS } from '../../scripts/early-requests.mjs';
 import { serveDist, servePublications } from './serve.mjs';
 import { launch } from './browser.mjs';
 import { publishNetwork, startChain } from './chain.mjs';
@@ -266,6 +267,37 @@ test('the launch list is one deployless call, and the same list from view calls 
     assert.ok(proxy.stats.deployless >= 1 && proxy.stats.calls > lensCalls, `${proxy.stats.calls} calls without the lens, ${lensCalls} with it`);
   } finally {
     proxy.refuseDeployless = false;
+  }
+});
+
+test("a cold load's first reads leave with the HTML, before the app has started, and are never sent twice (D11)", async () => {
+  // The page's loader (scripts/early-requests.mjs) fetches the description and its metadata, and sends the
+  // connection probe and, on the launch list, its first page; the app takes each answer by the byte-identical request. A request answered
+  // 429 (this proxy's every 7th) is sent again by the app, so what is counted is each request answered.
+  const q = await browser.newPage({ viewport: { width: 390, height: 844 } });
+  const answered = [];
+  q.on('response', (r) => { if (r.status() !== 429) answered.push([r.url(), r.request().postData() ?? '']); });
+  const lens = JSON.parse(readFileSync(join(ROOT, 'chain', 'abi', 'LaunchLens.json'), 'utf8'));
+  const firstPage = lensBody(lens.bytecode.object ?? lens.bytecode, chain.network.contracts.launchpad, LENS_ROWS);
+  const once = (what, pick) => {
+    const n = answered.filter(pick).length;
+    assert.equal(n, 1, `${what} answered ${n} times`);
+  };
+  try {
+    for (const [path, ready, early] of [['launch', '.launch-row', 4], ['scorer', '#root-price', 3]]) {
+      answered.length = 0;
+      await q.goto(server.url + path);
+      await q.waitForSelector(ready, T);
+      const kept = await q.evaluate(() => globalThis.__edenEarly.map((e) => [e.url, e.body ? e.body.slice(0, 60) : 'GET', !!e.taken]));
+      assert.equal(kept.length, early, JSON.stringify(kept));
+      assert.ok(kept.every(([, , taken]) => taken), `every early request taken by the app: ${JSON.stringify(kept)}`);
+      once(`${path}: the description`, ([u]) => u.endsWith('/public/networks/local.json'));
+      once(`${path}: the metadata`, ([u]) => u.endsWith('/public/demo/metadata.json'));
+      once(`${path}: the probe`, ([u, b]) => u.startsWith(proxy.url) && b.includes('"eth_chainId"'));
+      if (path === 'launch') once('the first page of the list', ([u, b]) => u.startsWith(proxy.url) && b === firstPage);
+    }
+  } finally {
+    await q.close();
   }
 });
 

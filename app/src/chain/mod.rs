@@ -22,6 +22,7 @@ pub mod log_cache;
 pub mod logs;
 pub mod multicall;
 pub mod network;
+pub mod page_early;
 pub mod payouts;
 pub mod pool;
 pub mod positions;

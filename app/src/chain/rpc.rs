@@ -26,8 +26,8 @@ use std::rc::Rc;
 pub struct Probe {
     pub chain_id: u64,
     pub latest_timestamp: u64,
-    /// The code at the probed address (empty: none, or unreadable).
-    pub code: Bytes,
+    /// Whether Multicall3 answered its `getChainId()` at the probed address (no code there answers nothing).
+    pub multicall: bool,
     /// The probed block's hash (`None`: the node does not know it, or did not say).
     pub deployment_block_hash: Option<B256>,
 }
@@ -121,13 +121,52 @@ fn hex_bytes(v: &Value) -> Result<Bytes, RpcError> {
         .map_err(|e| RpcError::Decode(e.to_string()))
 }
 
-/// [`Rpc::run_code`]'s request: `eth_call` of `code` with no `to`, at the latest block.
+/// [`Rpc::run_code`]'s request: `eth_call` of `code` with no `to`, at the latest block. Written byte for
+/// byte: the page's loader sends the launch list's first one before the app starts (D11, "Reads sent early";
+/// `scripts/early-requests.mjs` writes the same bytes).
 fn run_code_body(code: &Bytes) -> String {
-    json!({
-        "jsonrpc": "2.0", "id": 1, "method": "eth_call",
-        "params": [{ "data": code }, "latest"],
-    })
-    .to_string()
+    format!(
+        r#"{{"jsonrpc":"2.0","id":1,"method":"eth_call","params":[{{"data":"{code}"}},"latest"]}}"#
+    )
+}
+
+/// `getChainId()` of Multicall3: what the probe calls to learn whether Multicall3 answers.
+const GET_CHAIN_ID: &str = "0x3408e470";
+
+/// [`Rpc::probe`]'s request, one JSON-RPC batch (ids 0 to 3) written byte for byte: the page's loader sends
+/// the same bytes before the app starts (D11, "Reads sent early"; `scripts/early-requests.mjs`). Addresses in
+/// lower case, the block as a hex quantity.
+fn probe_body(multicall: Address, block: u64) -> String {
+    format!(
+        concat!(
+            r#"[{{"jsonrpc":"2.0","id":0,"method":"eth_chainId","params":[]}},"#,
+            r#"{{"jsonrpc":"2.0","id":1,"method":"eth_getBlockByNumber","params":["latest",false]}},"#,
+            r#"{{"jsonrpc":"2.0","id":2,"method":"eth_call","params":[{{"to":"{mc}","data":"{get}"}},"latest"]}},"#,
+            r#"{{"jsonrpc":"2.0","id":3,"method":"eth_getBlockByNumber","params":["{block:#x}",false]}}]"#
+        ),
+        mc = format!("{multicall:#x}"),
+        get = GET_CHAIN_ID,
+        block = block
+    )
+}
+
+impl Probe {
+    /// The probe's four answers, in [`probe_body`]'s order.
+    fn read(answers: Vec<Result<Value, RpcError>>) -> Result<Self, RpcError> {
+        let [chain_id, latest, multicall, deployed]: [Result<Value, RpcError>; 4] = answers
+            .try_into()
+            .map_err(|_| RpcError::Decode("a batch of 4 answered otherwise".into()))?;
+        Ok(Self {
+            chain_id: q64(&chain_id?)?,
+            latest_timestamp: q64(&latest?["timestamp"])?,
+            multicall: multicall
+                .and_then(|v| hex_bytes(&v))
+                .is_ok_and(|b| !b.is_empty()),
+            deployment_block_hash: deployed
+                .ok()
+                .and_then(|b| serde_json::from_value(b["hash"].clone()).ok()),
+        })
+    }
 }
 
 fn q64(v: &Value) -> Result<u64, RpcError> {
@@ -311,40 +350,39 @@ impl Rpc {
             .collect()
     }
 
-    /// What connecting needs to know, in one round trip (one JSON-RPC batch): the chain id, the
-    /// latest block's timestamp, the code at `code_at` (is Multicall3 there?) and the hash of
-    /// block `block` (the deployment block: the log cache's key). A node that refuses batches is
-    /// asked the same one request at a time ([`coalesce`]).
+    /// What connecting needs to know, in one round trip (one JSON-RPC batch, [`probe_body`]): the chain id,
+    /// the latest block's timestamp, whether Multicall3 answers at `multicall` and the hash of block `block`
+    /// (the deployment block: the log cache's key). The page's loader may have sent the same batch before the
+    /// app started (D11, "Reads sent early"): its answer is taken then. A node that refuses batches (an error
+    /// object for the batch, or HTTP 4xx) is asked the same requests one at a time ([`coalesce`]).
     ///
     /// # Errors
     /// When the chain id or the latest block cannot be read.
-    pub async fn probe(&self, code_at: Address, block: u64) -> Result<Probe, RpcError> {
-        let requests = [
-            ("eth_chainId", json!([])),
-            ("eth_getBlockByNumber", json!(["latest", false])),
-            ("eth_getCode", json!([code_at, "latest"])),
-            (
-                "eth_getBlockByNumber",
-                json!([format!("{block:#x}"), false]),
-            ),
-        ];
-        let answers = self.request_batch(&requests).await?;
-        let [chain_id, latest, code, deployed]: [Result<Value, RpcError>; 4] =
-            answers
-                .try_into()
-                .map_err(|_| RpcError::Decode("a batch of 4 answered otherwise".into()))?;
-        let chain_id = q64(&chain_id?)?;
-        let latest_timestamp = q64(&latest?["timestamp"])?;
-        let code = code.and_then(|c| hex_bytes(&c)).unwrap_or_default();
-        let deployment_block_hash = deployed
-            .ok()
-            .and_then(|b| serde_json::from_value(b["hash"].clone()).ok());
-        Ok(Probe {
-            chain_id,
-            latest_timestamp,
-            code,
-            deployment_block_hash,
-        })
+    pub async fn probe(&self, multicall: Address, block: u64) -> Result<Probe, RpcError> {
+        let body = probe_body(multicall, block);
+        let once = || post_json_or_early(&self.url, &body);
+        let answers = match with_backoff(once, gloo_timers::future::TimeoutFuture::new).await {
+            Ok(v) if v.is_array() => coalesce::batch_answers(&v, 4)?,
+            Ok(_)
+            | Err(RpcError::Http {
+                status: 400..=499, ..
+            }) => {
+                let requests: Vec<Value> =
+                    serde_json::from_str(&body).map_err(|e| RpcError::Decode(e.to_string()))?;
+                let requests: Vec<(&str, Value)> = requests
+                    .iter()
+                    .map(|r| {
+                        (
+                            r["method"].as_str().unwrap_or_default(),
+                            r["params"].clone(),
+                        )
+                    })
+                    .collect();
+                self.request_batch(&requests).await?
+            }
+            Err(e) => return Err(e),
+        };
+        Probe::read(answers)
     }
 
     /// Runs `code` with `eth_call` and no `to` at the latest block, and returns the data it reverted
@@ -713,6 +751,69 @@ pub const MAX_BATCH: usize = 250;
 mod tests {
     use super::*;
     use crate::chain::transport::is_html;
+
+    /// The hand-written example the page's loader is held to as well (`tests/js/early_requests.test.mjs`).
+    fn early_fixture() -> Value {
+        serde_json::from_str(include_str!("../../../tests/fixtures/early-requests.json")).unwrap()
+    }
+
+    #[test]
+    fn the_probe_is_the_bytes_the_page_sends_early() {
+        let fx = early_fixture();
+        let mc: Address = fx["multicall"].as_str().unwrap().parse().unwrap();
+        assert_eq!(
+            probe_body(mc, fx["block"].as_u64().unwrap()),
+            fx["probe"].as_str().unwrap()
+        );
+        // The selector it calls is Multicall3's `getChainId()`.
+        let selector = &alloy_primitives::keccak256("getChainId()")[..4];
+        assert_eq!(GET_CHAIN_ID, format!("0x{}", hex::encode(selector)));
+    }
+
+    #[test]
+    fn the_launch_lists_first_page_is_the_bytes_the_page_sends_early() {
+        use crate::chain::launchpad::lens;
+        let fx = early_fixture();
+        let pad: Address = fx["pad"].as_str().unwrap().parse().unwrap();
+        assert_eq!(fx["rows"].as_u64().unwrap(), lens::ROWS);
+        let code = format!(
+            "{}",
+            Bytes::from(crate::chain::abi::LaunchLens::BYTECODE.to_vec())
+        );
+        let want = fx["lens"]
+            .as_str()
+            .unwrap()
+            .replace("{code}", &code)
+            .replace("{args}", fx["lensArgs"].as_str().unwrap());
+        assert_eq!(run_code_body(&lens::code(pad, &[], 0, lens::ROWS)), want);
+    }
+
+    #[test]
+    fn the_probe_reads_multicall_from_its_answer() {
+        let ok = |v: Value| -> Result<Value, RpcError> { Ok(v) };
+        let answers = |mc: Result<Value, RpcError>| {
+            vec![
+                ok(json!("0x7a69")),
+                ok(json!({ "timestamp": "0x10" })),
+                mc,
+                ok(json!({ "hash": format!("0x{}", "11".repeat(32)) })),
+            ]
+        };
+        let p = Probe::read(answers(ok(json!(format!("0x{:064x}", 31337))))).unwrap();
+        assert_eq!(
+            (p.chain_id, p.latest_timestamp, p.multicall),
+            (31337, 16, true)
+        );
+        assert_eq!(p.deployment_block_hash, Some(B256::repeat_byte(0x11)));
+        // No code at the address answers nothing; a revert is not Multicall3 either.
+        assert!(!Probe::read(answers(ok(json!("0x")))).unwrap().multicall);
+        assert!(
+            !Probe::read(answers(Err(RpcError::Revert("no".into()))))
+                .unwrap()
+                .multicall
+        );
+        assert!(Probe::read(answers(ok(json!("0x"))).into_iter().take(3).collect()).is_err());
+    }
 
     #[test]
     fn an_html_answer_is_a_fallback_page_not_a_document() {

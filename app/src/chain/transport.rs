@@ -5,6 +5,7 @@
 //! circle.
 
 use crate::chain::abi::revert_reason;
+use crate::chain::page_early::PageEarly;
 use alloy_primitives::{hex, Bytes};
 use futures::future::{FutureExt, LocalBoxFuture, Shared};
 use serde_json::Value;
@@ -38,40 +39,70 @@ pub enum RpcError {
     },
 }
 
-/// GETs a URL and returns its body as text (gloo-net's `fetch`).
+/// GETs a URL and returns its body as text (gloo-net's `fetch`), or takes the answer of the same GET the
+/// page sent before the app started ([`PageEarly`]).
 pub async fn fetch_text(url: &str) -> Result<String, RpcError> {
+    if let Some(early) = PageEarly::take(url, None, js_sys::Date::now(), EARLY_FOR_MS) {
+        let a = early.answer().await.map_err(RpcError::Network)?;
+        return text_answer(url, a.status, a.content_type.as_deref(), a.text);
+    }
     let resp = gloo_net::http::Request::get(url)
         .send()
         .await
         .map_err(|e| RpcError::Network(e.to_string()))?;
+    let (status, content_type) = (resp.status(), resp.headers().get("content-type"));
     if !resp.ok() {
-        return Err(RpcError::Http {
-            url: url.to_owned(),
-            status: resp.status(),
-        });
+        return text_answer(url, status, content_type.as_deref(), String::new());
     }
-    // Every document fetched here is JSON. A static host that serves a single-page app answers an
-    // unknown path with the app's own index.html and status 200: that page is "not found", never a
-    // document that failed to parse.
-    if is_html(resp.headers().get("content-type").as_deref()) {
-        return Err(RpcError::Http {
-            url: url.to_owned(),
-            status: 404,
-        });
-    }
-    resp.text()
+    let text = resp
+        .text()
         .await
-        .map_err(|e| RpcError::Network(e.to_string()))
+        .map_err(|e| RpcError::Network(e.to_string()))?;
+    text_answer(url, status, content_type.as_deref(), text)
+}
+
+/// A GET's answer as [`fetch_text`] returns it: an error status is [`RpcError::Http`]. Every document
+/// fetched here is JSON. A static host that serves a single-page app answers an unknown path with the
+/// app's own index.html and status 200: that page is "not found" (404), never a document that failed
+/// to parse.
+fn text_answer(
+    url: &str,
+    status: u16,
+    content_type: Option<&str>,
+    text: String,
+) -> Result<String, RpcError> {
+    let http = |status| RpcError::Http {
+        url: url.to_owned(),
+        status,
+    };
+    if !(200..300).contains(&status) {
+        return Err(http(status));
+    }
+    if is_html(content_type) {
+        return Err(http(404));
+    }
+    Ok(text)
 }
 
 /// The browser's byte fetcher for publications (`eden_chain::publication`): gloo-net's `fetch`, with
-/// not found (404, 410, or a static host's HTML fallback) as `None`.
+/// not found (404, 410, or a static host's HTML fallback) as `None`; or the same GET the page sent before
+/// the app started ([`PageEarly`]).
 pub struct BrowserFetch;
 
 impl eden_chain::publication::Fetch for BrowserFetch {
     type Error = RpcError;
 
     async fn get(&self, url: &str) -> Result<Option<Vec<u8>>, RpcError> {
+        // The deployment's metadata file may have been fetched by the page before the app started (as text:
+        // the page fetches no binary publication early).
+        if let Some(early) = PageEarly::take(url, None, js_sys::Date::now(), EARLY_FOR_MS) {
+            let a = early.answer().await.map_err(RpcError::Network)?;
+            if eden_chain::publication::is_not_found(a.status, a.content_type.as_deref()) {
+                return Ok(None);
+            }
+            return text_answer(url, a.status, a.content_type.as_deref(), a.text)
+                .map(|t| Some(t.into_bytes()));
+        }
         let resp = gloo_net::http::Request::get(url)
             .send()
             .await
@@ -122,18 +153,27 @@ thread_local! {
 /// Sends the POST `body` to `url` now, before its reader asks (D11, "Reads sent early"): the app sends a route's
 /// first read while it is still connecting, at the same time as the connection probe. The reader's own
 /// [`post_json_or_early`] of the byte-identical request to the same URL, within [`EARLY_FOR_MS`], takes this answer
-/// instead of sending it again, once; a request nobody takes in time is dropped with its answer.
+/// instead of sending it again, once; a request nobody takes in time is dropped with its answer. When the page's
+/// loader already sent it ([`PageEarly`]), that request is the one kept.
 pub(crate) fn post_json_early(url: &str, body: String) {
     let (u, b) = (url.to_owned(), body.clone());
-    let answer: SharedAnswer = async move { post_json(&u, &b).await }
-        .boxed_local()
-        .shared();
+    let now = js_sys::Date::now();
+    let early = PageEarly::take(url, Some(&body), now, EARLY_FOR_MS);
+    let sent_ms = early.as_ref().map_or(now, |e| e.sent_ms);
+    let answer: SharedAnswer = match early {
+        Some(early) => async move { early_json(&u, early).await }
+            .boxed_local()
+            .shared(),
+        None => async move { post_json(&u, &b).await }
+            .boxed_local()
+            .shared(),
+    };
     // Driven here, so it is in flight even while nobody awaits it.
     wasm_bindgen_futures::spawn_local(answer.clone().map(drop));
     remember_early(Early {
         url: url.to_owned(),
         body,
-        sent_ms: js_sys::Date::now(),
+        sent_ms,
         answer,
     });
 }
@@ -162,13 +202,24 @@ fn take_early(url: &str, body: &str, now_ms: f64) -> Option<SharedAnswer> {
     })
 }
 
-/// [`post_json`], or the answer of the same request sent early ([`post_json_early`]) when there is one: for the
-/// one reader that is sent early (`Rpc::run_code`); every other request goes straight to [`post_json`].
+/// [`post_json`], or the answer of the same request sent early, by the app ([`post_json_early`]) or by the page
+/// before the app started ([`PageEarly`]), when there is one: for the requests sent early (`Rpc::run_code`,
+/// `Rpc::probe`); every other request goes straight to [`post_json`].
 pub(crate) async fn post_json_or_early(url: &str, body: &str) -> Result<Value, RpcError> {
-    match take_early(url, body, js_sys::Date::now()) {
-        Some(answer) => answer.await,
+    let now = js_sys::Date::now();
+    if let Some(answer) = take_early(url, body, now) {
+        return answer.await;
+    }
+    match PageEarly::take(url, Some(body), now, EARLY_FOR_MS) {
+        Some(early) => early_json(url, early).await,
         None => post_json(url, body).await,
     }
+}
+
+/// The answer to a POST the page sent early, as [`post_json`] returns it.
+async fn early_json(url: &str, early: PageEarly) -> Result<Value, RpcError> {
+    let a = early.answer().await.map_err(RpcError::Network)?;
+    json_answer(url, a.status, &a.text)
 }
 
 /// POSTs a JSON body now and returns the parsed JSON answer (gloo-net's `fetch`).
@@ -180,15 +231,24 @@ pub(crate) async fn post_json(url: &str, body: &str) -> Result<Value, RpcError> 
         .send()
         .await
         .map_err(|e| RpcError::Network(e.to_string()))?;
-    if resp.status() == 429 {
-        return Err(RpcError::RateLimited(format!("{url}: HTTP 429")));
-    }
     let status = resp.status();
+    if status == 429 {
+        return json_answer(url, status, "");
+    }
     let text = resp
         .text()
         .await
         .map_err(|e| RpcError::Network(e.to_string()))?;
-    match serde_json::from_str(&text) {
+    json_answer(url, status, &text)
+}
+
+/// A JSON POST's answer as [`post_json`] returns it: HTTP 429 is [`RpcError::RateLimited`], a body that
+/// is not JSON is the status's error when the status is one, [`RpcError::Decode`] when not.
+fn json_answer(url: &str, status: u16, text: &str) -> Result<Value, RpcError> {
+    if status == 429 {
+        return Err(RpcError::RateLimited(format!("{url}: HTTP 429")));
+    }
+    match serde_json::from_str(text) {
         Ok(v) => Ok(v),
         // A proxy's or gateway's error page: the status says more than the body.
         Err(_) if !(200..300).contains(&status) => Err(RpcError::Http {

@@ -326,7 +326,7 @@ pub async fn connect(n: SavedNetwork, first: FirstRead) -> Result<(World, i64), 
             });
         }
         let (ts, deployment_block_hash) = (p.latest_timestamp, p.deployment_block_hash);
-        let multicall = (!p.code.is_empty()).then_some(mc);
+        let multicall = p.multicall.then_some(mc);
         let world = World {
             chain_id: d.chain_id,
             rpc_url: url.clone(),

@@ -1,0 +1,28 @@
+// The page's early requests (scripts/early-requests.mjs) against the hand-written example both encoders must write
+// (tests/fixtures/early-requests.json; app/src/chain/rpc.rs checks the Rust side against the same file).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { earlyScript, lensBody, probeBody, LENS_ROWS } from '../../scripts/early-requests.mjs';
+
+const fx = JSON.parse(readFileSync(new URL('../fixtures/early-requests.json', import.meta.url), 'utf8'));
+const lens = JSON.parse(readFileSync(new URL('../../chain/abi/LaunchLens.json', import.meta.url), 'utf8'));
+const code = typeof lens.bytecode === 'string' ? lens.bytecode : lens.bytecode.object;
+
+test('the probe is the same bytes the app writes', () => {
+  assert.equal(probeBody(fx.multicall, fx.block), fx.probe);
+  assert.ok(Array.isArray(JSON.parse(fx.probe)));
+});
+
+test("the launch list's first page is the same bytes the app writes", () => {
+  assert.equal(LENS_ROWS, fx.rows);
+  const want = fx.lens.replace('{code}', code).replace('{args}', fx.lensArgs);
+  assert.equal(lensBody(code, fx.pad, fx.rows), want);
+  assert.equal(JSON.parse(want).params[0].data.length, 2 + code.length - 2 + 5 * 64);
+});
+
+test('the loader script parses and carries both encoders', () => {
+  const s = earlyScript(code, '/');
+  assert.doesNotThrow(() => new Function(s));
+  assert.ok(s.includes('function probeBody') && s.includes('function lensBody') && !s.includes('</script'));
+});
