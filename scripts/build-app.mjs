@@ -24,7 +24,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync }
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ON_DEMAND, ROUTES } from './app-modules.mjs';
-import { earlyScript } from './early-requests.mjs';
+import { earlyScript, lensCode } from './early-requests.mjs';
 import { brotli } from './serve.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -91,10 +91,6 @@ if (release) {
 // preloaded from the start too (they would otherwise wait for the main module to run, then for the router).
 const base = `${publicUrl}${dirName}/`;
 const preloads = routePreloads(readFileSync(join(out, '__wasm_split.js'), 'utf8'));
-// The first reads, sent as the HTML is read (D11, "Reads sent early"; scripts/early-requests.mjs), with LaunchLens's
-// creation code from the artifact the app's `sol!` reads (chain/abi/LaunchLens.json).
-const lens = JSON.parse(readFileSync(join(ROOT, 'chain', 'abi', 'LaunchLens.json'), 'utf8'));
-const lensCode = typeof lens.bytecode === 'string' ? lens.bytecode : lens.bytecode.object;
 const head = [
   `<link rel="modulepreload" href="${base}${NAME}.js" crossorigin="anonymous">`,
   `<link rel="modulepreload" href="${base}__wasm_split.js" crossorigin="anonymous">`,
@@ -105,10 +101,10 @@ const head = [
 const indexPath = join(staging, 'index.html');
 const index = readFileSync(indexPath, 'utf8');
 if (!index.includes('</head>') || !index.includes('<title>')) throw new Error('build-app: index.html has no <title> or </head>');
-// The early reads go before the stylesheet: a classic script waits for the stylesheets above it (about 0.3 s on a
+// The first reads (D11, "Reads sent early"; scripts/early-requests.mjs) go before the stylesheet: a classic script waits for the stylesheets above it (about 0.3 s on a
 // slow phone, measured with bench/phone.mjs --waterfall).
 writeFileSync(indexPath, index
-  .replace('<title>', `<script>${earlyScript(lensCode, publicUrl)}</script>\n    <title>`)
+  .replace('<title>', `<script>${earlyScript(lensCode(ROOT), publicUrl)}</script>\n    <title>`)
   .replace('</head>', `    ${head}\n  </head>`));
 
 /** Which modules each split page needs, read from the loader wasm-split-cli wrote: `{page: [files]}`, the

@@ -15,6 +15,9 @@
 // `?network=`, a network other than the default was selected, or an RPC URL of the person's own was set, because the
 // app would then read elsewhere. A request the app does not take costs one request, never a wrong answer.
 
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
 /** The embedded default description (`LOCAL_NETWORK_URL`, app/src/chain/network.rs). */
 export const DESCRIPTION_URL = '/public/networks/local.json';
 /** The deployment's metadata file under its first publication base (`METADATA_FILE`, app/src/chain/world.rs). */
@@ -25,6 +28,14 @@ export const MULTICALL3 = '0xca11bde05977b3631167028862be2a173976ca11';
 export const LENS_ROWS = 500;
 /** The launch list's routes (`state::first_read`), as a path pattern. */
 export const LIST_ROUTE = '^/(launch)?/?$';
+
+/** LaunchLens's creation code (`0x…`) from the artifact the app's `sol!` reads (chain/abi/LaunchLens.json), `root`
+ * being the repository's directory. */
+export function lensCode(root) {
+  const code = JSON.parse(readFileSync(join(root, 'chain', 'abi', 'LaunchLens.json'), 'utf8')).bytecode;
+  if (typeof code !== 'string' || !/^0x[0-9a-fA-F]+$/.test(code)) throw new Error('chain/abi/LaunchLens.json has no creation code');
+  return code;
+}
 
 /** `Rpc::probe`'s batch for a description's Multicall3 address and deployment block. */
 export function probeBody(multicall, block) {

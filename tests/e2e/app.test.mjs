@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 import { isOnDemand, isShared } from '../../scripts/app-modules.mjs';
-import { lensBody, LENS_ROWS } from '../../scripts/early-requests.mjs';
+import { lensBody, lensCode, LENS_ROWS } from '../../scripts/early-requests.mjs';
 import { serveDist, servePublications } from './serve.mjs';
 import { launch } from './browser.mjs';
 import { publishNetwork, startChain } from './chain.mjs';
@@ -277,8 +277,7 @@ test("a cold load's first reads leave with the HTML, before the app has started,
   const q = await browser.newPage({ viewport: { width: 390, height: 844 } });
   const answered = [];
   q.on('response', (r) => { if (r.status() !== 429) answered.push([r.url(), r.request().postData() ?? '']); });
-  const lens = JSON.parse(readFileSync(join(ROOT, 'chain', 'abi', 'LaunchLens.json'), 'utf8'));
-  const firstPage = lensBody(lens.bytecode.object ?? lens.bytecode, chain.network.contracts.launchpad, LENS_ROWS);
+  const firstPage = lensBody(lensCode(ROOT), chain.network.contracts.launchpad, LENS_ROWS);
   const once = (what, pick) => {
     const n = answered.filter(pick).length;
     assert.equal(n, 1, `${what} answered ${n} times`);

@@ -3,14 +3,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { earlyScript, lensBody, probeBody, LENS_ROWS } from '../../scripts/early-requests.mjs';
+import { fileURLToPath } from 'node:url';
+import { earlyScript, lensBody, lensCode, probeBody, LENS_ROWS, MULTICALL3 } from '../../scripts/early-requests.mjs';
 
 const fx = JSON.parse(readFileSync(new URL('../fixtures/early-requests.json', import.meta.url), 'utf8'));
-const lens = JSON.parse(readFileSync(new URL('../../chain/abi/LaunchLens.json', import.meta.url), 'utf8'));
-const code = typeof lens.bytecode === 'string' ? lens.bytecode : lens.bytecode.object;
+const code = lensCode(fileURLToPath(new URL('../..', import.meta.url)));
 
 test('the probe is the same bytes the app writes', () => {
   assert.equal(probeBody(fx.multicall, fx.block), fx.probe);
+  // The example's address is Multicall3's own, the default the loader uses as the app does.
+  assert.equal(MULTICALL3, fx.multicall.toLowerCase());
   assert.ok(Array.isArray(JSON.parse(fx.probe)));
 });
 

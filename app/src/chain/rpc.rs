@@ -761,6 +761,8 @@ mod tests {
     fn the_probe_is_the_bytes_the_page_sends_early() {
         let fx = early_fixture();
         let mc: Address = fx["multicall"].as_str().unwrap().parse().unwrap();
+        // The example's address is Multicall3's own, the default the page's loader uses as the app does.
+        assert_eq!(mc, crate::chain::multicall::MULTICALL3);
         assert_eq!(
             probe_body(mc, fx["block"].as_u64().unwrap()),
             fx["probe"].as_str().unwrap()
