@@ -18,6 +18,9 @@
 // last precompressed load, every request: when it was sent and finished (ms from navigation), its bytes and what
 // it was (for JSON-RPC, its methods), and the main thread's long tasks (over 50 ms), to show where the time goes.
 // `--only` loads just the routes named, only precompressed, and writes no results file (a quick look while working).
+// `--profile FILE` also records a CPU profile of the waterfall's load (Chromium's sampling profiler, 0.1 ms), writes
+// it to FILE (DevTools opens it) and prints the functions that took the most time in the main thread's long tasks.
+// Wasm functions have names only in a build that kept them (`EDEN_WASM_NAMES=1 trunk build --release`).
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -31,6 +34,7 @@ const args = process.argv.slice(2);
 const RUNS = Number(args[args.indexOf('--runs') + 1] || 3) || 3;
 const ONLY = args.includes('--only') ? args[args.indexOf('--only') + 1].split(',') : null;
 const WATERFALL = args.includes('--waterfall') ? args[args.indexOf('--waterfall') + 1] : null;
+const PROFILE_FILE = args.includes('--profile') ? args[args.indexOf('--profile') + 1] : null;
 const PROFILE = { latency: 150, downloadThroughput: (1.6e6 / 8) | 0, uploadThroughput: (750e3 / 8) | 0, offline: false };
 const CPU = 4;
 // The same benchmark before the app was split by route (bench/results/phone.txt of 2026-12-05, one 3.2 MB
@@ -58,6 +62,41 @@ function waterfall(rows, t0, wall, shown, busy) {
   };
   say(`waterfall of ${WATERFALL}, content at ${shown - t0} ms: sent → finished (ms from navigation), bytes, what`);
   for (const r of rows) say(`  ${ms(r.at)} → ${ms(r.done)}  ${r.busy ? '       -  main thread busy' : `${String(r.bytes).padStart(8)}  ${what(r.req)}`}`);
+}
+
+/** Prints the functions a CPU profile (CDP `Profiler.Profile`) sampled most inside the long tasks `busy` (wall
+ * clock ms; `wall`: the monotonic clock to the wall clock, in ms): self time, and total time (self and callees,
+ * each sample counted once per function). */
+function hotFunctions(profile, wall, busy) {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const name = (n) => `${n.callFrame.functionName || '(anonymous)'} ${n.callFrame.url.replace(/^.*\//, '')}`;
+  const self = new Map();
+  const total = new Map();
+  let t = profile.startTime;
+  let inside = 0;
+  for (let i = 0; i < profile.samples.length; i++) {
+    t += profile.timeDeltas[i];
+    const dt = (profile.timeDeltas[i + 1] ?? 0) / 1000;
+    const at = t / 1000 + wall;
+    if (!busy.some((b) => at >= b.at && at <= b.at + b.ms)) continue;
+    inside += dt;
+    const leaf = byId.get(profile.samples[i]);
+    self.set(name(leaf), (self.get(name(leaf)) ?? 0) + dt);
+    const seen = new Set();
+    for (let id = leaf.id; id !== undefined; id = parent.get(id)) {
+      const k = name(byId.get(id));
+      if (seen.has(k)) continue;
+      seen.add(k);
+      total.set(k, (total.get(k) ?? 0) + dt);
+    }
+  }
+  const top = (m) => [...m].sort((a, b) => b[1] - a[1]).slice(0, 25);
+  say(`CPU profile of the long tasks (${inside.toFixed(0)} ms sampled), by self time:`);
+  for (const [k, ms] of top(self)) say(`  ${ms.toFixed(1).padStart(7)} ms  ${k}`);
+  say('by total time (self and callees):');
+  for (const [k, ms] of top(total)) say(`  ${ms.toFixed(1).padStart(7)} ms  ${k}`);
 }
 
 const chain = await startChain(ROOT);
@@ -147,13 +186,26 @@ try {
             });
             seen.observe(document, { childList: true, subtree: true });
           }, sel);
+          if (traced && PROFILE_FILE) {
+            await cdp.send('Profiler.enable');
+            await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
+            await cdp.send('Profiler.start');
+          }
           const t0 = Date.now();
           await page.goto(server.url + path, { waitUntil: 'commit' });
           await page.waitForSelector(sel, { timeout: 120_000 });
           const driverSaw = Date.now() - t0;
           const shown = await page.waitForFunction(() => window.__contentAt, null, { timeout: 10_000 }).then((h) => h.jsonValue());
           times.push([Math.round(shown - t0), driverSaw]);
-          if (traced) waterfall(rows, t0, wall, shown, await page.evaluate(() => window.__busy));
+          if (traced) {
+            const busy = await page.evaluate(() => window.__busy);
+            waterfall(rows, t0, wall, shown, busy);
+            if (PROFILE_FILE) {
+              const { profile } = await cdp.send('Profiler.stop');
+              writeFileSync(PROFILE_FILE, JSON.stringify(profile));
+              hotFunctions(profile, wall, busy);
+            }
+          }
           bytes = Math.max(bytes, sum);
           await ctx.close();
         }

@@ -16,7 +16,8 @@
 //     (scripts/early-requests.mjs), the preloads and the start.
 //
 // It prints each module's size. Usage (by Trunk): node scripts/build-app.mjs; environment TRUNK_PROFILE,
-// TRUNK_STAGING_DIR, TRUNK_PUBLIC_URL.
+// TRUNK_STAGING_DIR, TRUNK_PUBLIC_URL, and EDEN_WASM_NAMES=1 to keep the functions' names through wasm-opt
+// (`-g`; larger modules, for a CPU profile: `node bench/phone.mjs --profile FILE`).
 import { spawn, spawnSync } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { createHash } from 'node:crypto';
@@ -71,7 +72,7 @@ if (release) {
   // subsection wasm-opt does not know; it says so once per module and drops the names anyway.
   const queue = modules.map((m) => join(out, m)).sort((a, b) => statSync(b).size - statSync(a).size);
   const optimize = (f) => new Promise((ok, fail) => {
-    const p = spawn('wasm-opt', ['-Oz', '--enable-reference-types', '--enable-bulk-memory',
+    const p = spawn('wasm-opt', ['-Oz', ...(process.env.EDEN_WASM_NAMES === '1' ? ['-g'] : []), '--enable-reference-types', '--enable-bulk-memory',
       '--enable-nontrapping-float-to-int', '--enable-sign-ext', '--enable-mutable-globals', `--output=${f}`, f],
     { cwd: ROOT, stdio: ['ignore', 'inherit', 'pipe'] });
     let err = '';
