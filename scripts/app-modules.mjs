@@ -18,8 +18,9 @@ export const ROUTES = [
 
 /** Modules a page fetches when it needs them, never preloaded (`on_demand!`, app/src/split_point.rs): the launch
  * list's score column and 24 h changes, asked for once its rows are in; the launch form, when it is opened; a
- * project's score history, when a page shows it; the burner's signer, when it first signs. */
-export const ON_DEMAND = ['board', 'launch_form', 'history', 'burner'];
+ * project's score history, when a page shows it; the burner's signer, when it first signs; following a
+ * transaction left pending at a reload. */
+export const ON_DEMAND = ['board', 'launch_form', 'history', 'burner', 'follow_restored'];
 
 /** Whether `file` (a name under `wasm-<hash>/`) is an on-demand module's own file. */
 export const isOnDemand = (file) => ON_DEMAND.some((m) => file === `split_${m}.wasm`);

@@ -15,6 +15,7 @@ mod error;
 mod flows;
 mod fmt;
 mod pages;
+mod paint;
 mod send;
 mod split_point;
 mod state;
@@ -65,7 +66,12 @@ fn App() -> impl IntoView {
             if let state::TxState::Pending(h) = t.state {
                 let rpc = w.rpc();
                 leptos::task::spawn_local(async move {
-                    send::follow(ctx, rpc, t.id, h).await;
+                    match send::follow_restored(ctx, rpc, t.id, h).await {
+                        Ok(following) => {
+                            following.await;
+                        }
+                        Err(e) => leptos::logging::warn!("{e}; it is followed again on reload"),
+                    }
                 });
             }
         }
@@ -73,11 +79,14 @@ fn App() -> impl IntoView {
     });
     // One tick a second for the countdowns, for the app's lifetime (gloo-timers).
     gloo_timers::callback::Interval::new(1_000, move || ctx.tick.update(|t| *t += 1)).forget();
-    // Re-measure the chain clock, and re-read the ETH/USD answer, whenever something changed on chain.
+    // Re-measure the chain clock, and re-read the ETH/USD answer, whenever something changed on chain;
+    // after the page's content is painted (D11, "First paint first": the connection's probe has just
+    // measured the clock).
     Effect::new(move |_| {
         ctx.refresh.track();
         if let Load::Ready(w) = ctx.world.get() {
             leptos::task::spawn_local(async move {
+                paint::after_paint().await;
                 let rpc = w.rpc();
                 // Both at once: they travel in the same JSON-RPC batch (D3).
                 let usd = async {

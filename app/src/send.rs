@@ -204,6 +204,35 @@ fn poll_ms(attempt: u32) -> u32 {
 /// Seconds a transaction is followed before the tray says to check the chain.
 const FOLLOW_SECS: u32 = 600;
 
+/// The code that follows transactions could not be downloaded ([`follow_restored`]).
+#[derive(Debug, Clone, thiserror::Error)]
+#[error("the code that follows transactions could not be downloaded ({0})")]
+pub struct FollowNotLoaded(String);
+
+impl From<leptos::wasm_split::SplitLoaderError> for FollowNotLoaded {
+    fn from(e: leptos::wasm_split::SplitLoaderError) -> Self {
+        Self(e.to_string())
+    }
+}
+
+crate::split_point::on_demand! {
+    /// [`follow`] for a transaction still pending when the page was reloaded, in a module of its own (D11):
+    /// the shell's first download does without it, since only a reload with a transaction in flight, or a
+    /// page that sends (whose module has it), follows one.
+    ///
+    /// # Errors
+    /// [`FollowNotLoaded`] when the module cannot be downloaded; the transaction stays pending in the
+    /// tray, and the next load follows it again.
+    follow_restored: pub fn follow_restored(
+        ctx: Ctx,
+        rpc: Rpc,
+        id: u64,
+        hash: B256,
+    ) -> Result<futures::future::LocalBoxFuture<'static, Option<Receipt>>, FollowNotLoaded> {
+        Ok(Box::pin(follow(ctx, rpc, id, hash)))
+    }
+}
+
 /// Follows a sent transaction to its receipt and records the outcome. A transaction replaced in
 /// the wallet (sped up or cancelled: another transaction of the account mined with its nonce) is
 /// noticed within seconds, and the replacement is followed instead; the tray says which.

@@ -1,6 +1,7 @@
 //! One function in a WebAssembly module of its own, fetched the first time it is called (D11): the routed
 //! pages ([`crate::pages::split`]) and the parts of pages that their first paint does without (the launch
-//! list's score column and its 24 h changes, the launch form, a project's score history, the burner's signer;
+//! list's score column and its 24 h changes, the launch form, a project's score history, the burner's signer,
+//! following a transaction left pending at a reload;
 //! `ON_DEMAND` in `scripts/app-modules.mjs` names their modules).
 //!
 //! [`on_demand!`] writes each such function twice from one definition:

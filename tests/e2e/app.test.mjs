@@ -2157,6 +2157,28 @@ test('a transaction replaced in the wallet (sped up, or cancelled) is followed t
   assert.equal(await page.locator('.tx:has-text("(cancelled in the wallet)")').count(), 0, 'another account sees its own history');
   await connectBurner(1);
   await page.waitForSelector('.tx:has-text("(cancelled in the wallet)")', T);
+  // A transaction still pending when the page is reloaded is followed to its receipt after the reload, on a page
+  // that sends nothing: by the code of a module of its own, fetched then (D11).
+  const confirmed = () => page.locator('.tx[data-state="confirmed"]').count();
+  const before = await confirmed();
+  const fetched = [];
+  const seen = (r) => fetched.push(r.url());
+  await rpc('evm_setAutomine', [false]);
+  try {
+    await page.fill('#fund-amount', '0.01');
+    await page.click('#fund-button');
+    await page.waitForSelector('.tx[data-state="pending"]:has-text("pot — pending 0x")', T);
+    page.on('request', seen);
+    await page.goto(server.url + 'launch');
+    await page.waitForSelector('.launch-row', T);
+    await page.waitForSelector('.tx[data-state="pending"]:has-text("pot — pending 0x")', T);
+    await rpc('evm_mine', []);
+  } finally {
+    await rpc('evm_setAutomine', [true]);
+  }
+  await until(async () => (await confirmed()) === before + 1, 'the transaction pending at the reload confirmed');
+  page.off('request', seen);
+  assert.ok(fetched.some((u) => u.endsWith('/split_follow_restored.wasm')), 'the follower fetched on demand');
 });
 
 test('a duel is proposed through the timelock by its proposer (a wallet extension), and created by anyone once the 48 h delay has passed', async () => {

@@ -5,8 +5,9 @@
 //! [`CONFIRMED_DEPTH`] of the head are never cached (they may still be reorganised). When IndexedDB
 //! is unavailable (a private window), scans simply are not cached. No Leptos here.
 //!
-//! A deployment's cached scans are read from IndexedDB **once** per page load, in one transaction
-//! ([`get`] waits for that one read, then looks in memory). Every scan a page starts together so
+//! A deployment's cached scans are read from IndexedDB **once** per page load, in one transaction,
+//! started by the first scan ([`get`] waits for that one read, then looks in memory; nothing reads it at
+//! connect, so a page that scans no logs never loads this code, D11). Every scan a page starts together so
 //! continues in the same browser task, and the requests they make next (a contract's record of its
 //! event blocks, D12) travel as one JSON-RPC batch (D3). One IndexedDB read per scan would finish
 //! each in its own task, and each scan's next request would go alone.
@@ -131,15 +132,6 @@ fn read_of(prefix: &str) -> Shared<LocalBoxFuture<'static, Scans>> {
 /// Deployment `prefix`'s scans: read on the first call, then from memory.
 async fn scans(prefix: &str) -> Scans {
     read_of(prefix).await
-}
-
-/// Starts reading deployment `prefix`'s scans now (when connecting), so that a page's first scans
-/// find them in memory and go on in the task that started them.
-pub fn warm(prefix: &str) {
-    let read = read_of(prefix);
-    wasm_bindgen_futures::spawn_local(async move {
-        read.await;
-    });
 }
 
 /// The cached scan of deployment `prefix` under `key`, if any (and readable).

@@ -338,9 +338,6 @@ pub async fn connect(n: SavedNetwork, first: FirstRead) -> Result<(World, i64), 
             meta,
             meta_warning,
         };
-        if let Some(prefix) = &world.rpc().log_cache {
-            crate::chain::log_cache::warm(prefix);
-        }
         return Ok((world, ts as i64 - wall_now()));
     }
     let local = urls.iter().all(|u| network::is_loopback(u));

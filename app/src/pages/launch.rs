@@ -79,6 +79,8 @@ pub fn LaunchList() -> impl IntoView {
         async move {
             match world {
                 Load::Ready(w) if listed => {
+                    // The rows first: the module is fetched in a task after they are painted (D11).
+                    crate::paint::after_paint().await;
                     crate::chain::scores::load_board(w).await.ok()?.await.ok()
                 }
                 _ => None,
@@ -94,6 +96,7 @@ pub fn LaunchList() -> impl IntoView {
         async move {
             match (world, loaded) {
                 (Load::Ready(w), Some(Ok(v))) if !v.is_empty() => {
+                    crate::paint::after_paint().await;
                     day_change::load_day_changes(w.rpc(), w.contracts.launchpad, v)
                         .await
                         .ok()?
